@@ -1,0 +1,233 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  AbortedError,
+  ApiError,
+  BadResponseError,
+  CreditsExhaustedError,
+  HttpStatusError,
+  KeyRejectedError,
+  NetworkError,
+  RateLimitedError,
+  ServiceError,
+  TimeoutError,
+} from './errors.js';
+import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
+import {
+  ErrorBodySchema,
+  RecWeatherSchema,
+  RecommendationSchema,
+  WeatherSchema,
+  type Recommendation,
+  type RecommendRequest,
+  type Weather,
+} from './schemas.js';
+
+export interface OutfitClientOptions {
+  /** The service's base address, ending with /v1. */
+  baseUrl: string;
+  apiKey: string;
+  /** Whole request, from sending to the last byte of the body. */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Injected clock (ms since epoch), for Retry-After dates and the rate-limit view. */
+  now?: () => number;
+  /** Injected transport; by default an undici Agent owned (and closed) by the client. */
+  dispatcher?: Dispatcher;
+  /** Called after every response, success or error, with the rate-limit headers it carried. */
+  onRateLimit?: (info: RateLimitInfo) => void;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The service client (spec §4): validates before sending, types every failure, validates every response. */
+export class OutfitClient {
+  readonly #base: string;
+  readonly #key: string;
+  readonly #timeoutMs: number;
+  readonly #now: () => number;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #onRateLimit: ((info: RateLimitInfo) => void) | undefined;
+  readonly #userAgent: string;
+  #rateLimit: RateLimitInfo | null = null;
+
+  constructor(opts: OutfitClientOptions) {
+    checkBaseUrl(opts.baseUrl);
+    this.#base = opts.baseUrl;
+    this.#key = opts.apiKey;
+    this.#timeoutMs = opts.timeoutMs ?? 20_000;
+    this.#now = opts.now ?? Date.now;
+    this.#ownsDispatcher = opts.dispatcher === undefined;
+    this.#dispatcher =
+      opts.dispatcher ??
+      new Agent({
+        connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+    this.#onRateLimit = opts.onRateLimit;
+    this.#userAgent = opts.userAgent ?? 'outfit-display';
+  }
+
+  /** The rate-limit headers of the last response, or null before the first. */
+  get rateLimit(): RateLimitInfo | null {
+    return this.#rateLimit;
+  }
+
+  /** POST /recommend (2 credits). */
+  async recommend(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
+    checkRecommendRequest(req);
+    return this.#call('POST', '/recommend', req, RecommendationSchema, opts);
+  }
+
+  /** POST /recweather (3 credits): the recommendation with the full weather snapshot. */
+  async recweather(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
+    checkRecommendRequest(req);
+    return this.#call('POST', '/recweather', req, RecWeatherSchema, opts);
+  }
+
+  /** GET /weather: the weather object at the top level of the body. */
+  async weather(q: WeatherQuery, opts: CallOptions = {}): Promise<Weather> {
+    checkWeatherQuery(q);
+    const params = new URLSearchParams({ lat: String(q.lat), lon: String(q.lon) });
+    if (q.unit !== undefined) params.set('unit', q.unit);
+    return this.#call('GET', `/weather?${params.toString()}`, undefined, WeatherSchema, opts);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async #call<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    schema: S,
+    opts: CallOptions,
+  ): Promise<z.infer<S>> {
+    if (opts.signal?.aborted) throw new AbortedError(`${method} ${stripQuery(path)} aborted before it was sent`);
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const where = `${method} ${stripQuery(path)}`;
+    let status: number;
+    let headers: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await request(this.#base + path, {
+        method,
+        dispatcher: this.#dispatcher,
+        signal,
+        headers: {
+          authorization: `Bearer ${this.#key}`,
+          accept: 'application/json',
+          'user-agent': this.#userAgent,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      status = res.statusCode;
+      headers = res.headers;
+      text = await readLimited(res.body, where);
+    } catch (err) {
+      throw this.#transportError(err, where, opts.signal, timeout);
+    }
+    const now = this.#now();
+    this.#rateLimit = readRateLimit(headers, now);
+    this.#onRateLimit?.(this.#rateLimit);
+    if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, text, now);
+    return parseBody(where, status, text, schema);
+  }
+
+  #transportError(err: unknown, where: string, caller: AbortSignal | undefined, timeout: AbortSignal): ApiError {
+    if (err instanceof ApiError) return err;
+    if (caller?.aborted) return new AbortedError(`${where} aborted`, { cause: err });
+    const code = (err as { code?: string }).code ?? '';
+    if (timeout.aborted || /TIMEOUT/.test(code)) {
+      return new TimeoutError(`${where}: no answer within ${this.#timeoutMs} ms (${code || 'timeout'})`, { cause: err });
+    }
+    const detail = code || (err instanceof Error ? err.message : String(err));
+    return new NetworkError(`${where}: connection to ${new URL(this.#base).host} failed (${detail})`, { cause: err });
+  }
+}
+
+function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], where: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      throw new BadResponseError(`${where}: response body larger than ${MAX_BODY_BYTES} bytes`, null);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The service's `error` text, or a short description of a body that is not the spec's error JSON. */
+function describeErrorBody(
+  text: string,
+  headers: Record<string, string | string[] | undefined>,
+): { serviceMessage: string | null; detail: string } {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) return { serviceMessage: parsed.data.error, detail: parsed.data.error };
+  } catch {
+    // not JSON: described below
+  }
+  const type = String(headers['content-type'] ?? 'no content type').split(';')[0];
+  const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
+  const snippet = title ?? text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  return { serviceMessage: null, detail: `non-JSON error body (${type})${snippet ? `: ${snippet}` : ''}` };
+}
+
+function errorFromStatus(
+  where: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  now: number,
+): ApiError {
+  const { serviceMessage, detail } = describeErrorBody(text, headers);
+  const opts = { status, serviceMessage };
+  const message = `${where}: HTTP ${status}: ${detail}`;
+  if (status === 429) return new RateLimitedError(message, parseRetryAfter(headers['retry-after'], now), opts);
+  if (status === 402 || (status === 403 && /credit/i.test(serviceMessage ?? ''))) {
+    return new CreditsExhaustedError(message, opts);
+  }
+  if (status === 401 || status === 403) return new KeyRejectedError(message, opts);
+  if (status >= 500) return new ServiceError(message, opts);
+  return new HttpStatusError(message, opts);
+}
+
+function parseBody<S extends z.ZodType>(where: string, status: number, text: string, schema: S): z.infer<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${(err as Error).message})`, null, {
+      status,
+      cause: err,
+    });
+  }
+  const result = schema.safeParse(json, { reportInput: true });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue ? issue.path.map(String).join('.') || '(body)' : '(body)';
+  const reason =
+    issue?.code === 'invalid_type' && issue.input === undefined ? 'missing' : (issue?.message ?? 'invalid');
+  throw new BadResponseError(`${where}: response field ${field}: ${reason}`, field, { status });
+}

@@ -1,0 +1,210 @@
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import { KeyRejectedError } from './api/errors.js';
+import { formatPlan, overBudget, planConfig } from './budget/planner.js';
+import { ConfigError, loadConfig, type LoadedConfig } from './config/load.js';
+import { buildDaemon } from './daemon.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { createLogger, errorFields } from './logging.js';
+import { loadPanel } from './render/panels.js';
+import { renderRecommendationFile } from './render/render-file.js';
+import { DEMO_API_KEY, startServiceSim } from './service-sim/server.js';
+
+const USAGE = `outfit-display: what to wear today, on an e-ink display
+
+Usage:
+  outfit-display run --config F                        the daemon
+  outfit-display once --config F [--display ID]        one cycle: fetch, render, publish
+  outfit-display plan --config F                       calls and credits per day and month against the budget
+  outfit-display render --config F --input REC.json [--display ID] --out FILE
+                                                       render a saved Recommendation offline (.png, .bmp, .bin)
+  outfit-display check-config --config F               validate; print every problem with its key path
+  outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
+                                                       the firmware simulator against a running daemon
+  outfit-display service-sim [--port N] [--host H]     the simulated outfit service on its own
+
+Exit codes: 0 ok, 1 failure, 2 bad usage or config, 3 API key rejected, 4 budget used up.`;
+
+class UsageError extends Error {}
+
+interface Args {
+  command: string;
+  config?: string;
+  display?: string;
+  input?: string;
+  out?: string;
+  port?: string;
+  host?: string;
+  wakes?: string;
+  web?: boolean;
+}
+
+function parse(argv: string[]): Args {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string', short: 'c' },
+      display: { type: 'string', short: 'd' },
+      input: { type: 'string', short: 'i' },
+      out: { type: 'string', short: 'o' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      wakes: { type: 'string' },
+      web: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) throw new UsageError('');
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const { help, ...rest } = values;
+  return { command: positionals[0] as string, ...rest };
+}
+
+function need<T>(value: T | undefined, flag: string, command: string): T {
+  if (value === undefined) throw new UsageError(`${command} needs ${flag}`);
+  return value;
+}
+
+async function load(args: Args, logger?: Logger): Promise<LoadedConfig> {
+  const loaded = await loadConfig(need(args.config, '--config F', args.command));
+  for (const w of loaded.warnings) {
+    if (logger) logger.warn({ warning: w }, 'config warning');
+    else process.stderr.write(`warning: ${w}\n`);
+  }
+  return loaded;
+}
+
+function daemonLogger(loaded: LoadedConfig): Logger {
+  return createLogger(loaded.config.log_level);
+}
+
+async function cmdOnce(args: Args): Promise<ExitCode> {
+  const loaded = await load(args);
+  const logger = daemonLogger(loaded);
+  const daemon = await buildDaemon({ loaded, logger });
+  try {
+    const results = await daemon.runOnce(args.display);
+    const all = [...results.values()];
+    if (all.some((r) => r.error instanceof KeyRejectedError)) {
+      const err = all.find((r) => r.error instanceof KeyRejectedError)?.error;
+      process.stderr.write(`API key rejected: ${err?.serviceMessage ?? err?.message ?? ''}\n`);
+      return EXIT.KEY_REJECTED;
+    }
+    if (all.some((r) => r.outcome === 'budget_exhausted')) return EXIT.BUDGET_EXHAUSTED;
+    if (all.some((r) => r.outcome === 'failed' || r.outcome === 'deferred' || !r.published)) return EXIT.FAILURE;
+    return EXIT.OK;
+  } finally {
+    await daemon.stop();
+    logger.flush();
+  }
+}
+
+async function cmdRun(args: Args): Promise<ExitCode> {
+  const loaded = await load(args);
+  const logger = daemonLogger(loaded);
+  const daemon = await buildDaemon({ loaded, logger });
+  await daemon.start();
+  logger.info({ displays: loaded.config.displays.map((d) => d.id) }, 'daemon started');
+  return new Promise<ExitCode>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'stopping');
+      daemon.stop().then(
+        () => resolve(EXIT.OK),
+        (err: unknown) => {
+          logger.error(errorFields(err), 'stop failed');
+          resolve(EXIT.FAILURE);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+async function cmdPlan(args: Args): Promise<ExitCode> {
+  const { config } = await load(args);
+  const report = planConfig(config);
+  process.stdout.write(`${formatPlan(report)}\n`);
+  return overBudget(report) ? EXIT.FAILURE : EXIT.OK;
+}
+
+async function cmdRender(args: Args): Promise<ExitCode> {
+  const { config } = await load(args);
+  const id = args.display ?? config.displays[0]?.id;
+  const display = config.displays.find((d) => d.id === id);
+  if (!display) throw new UsageError(`no display with id "${id}" in ${args.config}`);
+  await renderRecommendationFile({
+    inputPath: need(args.input, '--input REC.json', 'render'),
+    outPath: need(args.out, '--out FILE', 'render'),
+    panel: loadPanel(display.panel),
+    displayName: display.name ?? display.id,
+    timezone: config.timezone,
+    rotation: display.rotation,
+  });
+  return EXIT.OK;
+}
+
+async function cmdCheckConfig(args: Args): Promise<ExitCode> {
+  const { config, file, warnings } = await load(args);
+  process.stdout.write(
+    `${file}: ok (${config.displays.length} display${config.displays.length === 1 ? '' : 's'}: ` +
+      `${config.displays.map((d) => d.id).join(', ')}; ${warnings.length} warning${warnings.length === 1 ? '' : 's'})\n`,
+  );
+  return EXIT.OK;
+}
+
+async function cmdServiceSim(args: Args): Promise<ExitCode> {
+  const port = args.port === undefined ? 8780 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535`);
+  const sim = await startServiceSim({ host: args.host ?? '127.0.0.1', port });
+  process.stdout.write(`simulated outfit service at ${sim.url}\ndemo API key: ${DEMO_API_KEY}\n`);
+  return new Promise<ExitCode>((resolve) => {
+    const stop = (): void => void sim.close().then(() => resolve(EXIT.OK));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
+
+const COMMANDS: Record<string, (args: Args) => Promise<ExitCode>> = {
+  run: cmdRun,
+  once: cmdOnce,
+  plan: cmdPlan,
+  render: cmdRender,
+  'check-config': cmdCheckConfig,
+  'service-sim': cmdServiceSim,
+};
+
+export async function main(argv: string[]): Promise<ExitCode> {
+  let args: Args;
+  try {
+    args = parse(argv);
+  } catch (err) {
+    const msg = err instanceof UsageError ? err.message : (err as Error).message;
+    process.stderr.write(`${msg ? `error: ${msg}\n\n` : ''}${USAGE}\n`);
+    return msg ? EXIT.USAGE : EXIT.OK;
+  }
+  const command = COMMANDS[args.command];
+  if (!command) {
+    const planned = args.command === 'simulate' ? ' (the firmware simulator is not built yet)' : '';
+    process.stderr.write(`error: unknown command "${args.command}"${planned}\n\n${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  try {
+    return await command(args);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    return EXIT.FAILURE;
+  }
+}

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { validateDetailed } from 'node-cron';
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { listPanelIds } from '../render/panels.js';
+import { ConfigSchema, type Config } from './schema.js';
+import { loadSecrets, type Secrets } from './secrets.js';
+
+/** Every problem found in a config file, each "key.path: message". Thrown whole, never one at a time. */
+export class ConfigError extends Error {
+  readonly code = 'E_CONFIG';
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadedConfig {
+  config: Config;
+  secrets: Secrets;
+  /** Absolute path of the file it came from. */
+  file: string;
+  /** Problems that do not stop the daemon (a key without the expected prefix, a world-readable key file). */
+  warnings: string[];
+}
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `displays[1].lat`: the key path as a user reads it in the YAML. */
+export function formatPath(p: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const seg of p) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out === '' ? '(top level)' : out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((k) => `${formatPath([...issue.path, k])}: unknown key`);
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return [`${formatPath(issue.path)}: required`];
+  }
+  if (issue.code === 'invalid_type') {
+    return [`${formatPath(issue.path)}: must be ${issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`];
+  }
+  if (issue.code === 'invalid_value' || issue.code === 'invalid_union') {
+    const values = issue.code === 'invalid_value' ? issue.values.map((v) => JSON.stringify(v)).join(', ') : '';
+    return [`${formatPath(issue.path)}: ${values ? `must be one of ${values}` : issue.message}`];
+  }
+  return [`${formatPath(issue.path)}: ${issue.message}`];
+}
+
+/** Checks the schema cannot express: values that need the file system or another library. */
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  const panels = listPanelIds();
+  config.displays.forEach((d, i) => {
+    if (!panels.includes(d.panel)) {
+      problems.push(`displays[${i}].panel: unknown panel "${d.panel}" (known: ${panels.join(', ')})`);
+    }
+    if (d.schedule !== 'auto') {
+      const v = validateDetailed(d.schedule);
+      if (!v.valid) {
+        const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+        problems.push(`displays[${i}].schedule: not a valid cron expression "${d.schedule}" (${why})`);
+      }
+    }
+    if (d.active_hours !== undefined && d.schedule !== 'auto') {
+      problems.push(`displays[${i}].active_hours: only used with schedule: auto`);
+    }
+  });
+  return problems;
+}
+
+function resolvePaths(config: Config, dir: string): Config {
+  const abs = (p: string): string => (p === '' ? p : path.resolve(dir, p));
+  const out: Config = { ...config, output_dir: abs(config.output_dir), state_dir: abs(config.state_dir) };
+  if (config.api.key_file !== undefined) out.api = { ...config.api, key_file: abs(config.api.key_file) };
+  if (config.mqtt) {
+    out.mqtt = {
+      ...config.mqtt,
+      password_file: abs(config.mqtt.password_file),
+      ...(config.mqtt.ca_file !== undefined && { ca_file: abs(config.mqtt.ca_file) }),
+      ...(config.mqtt.cert_file !== undefined && { cert_file: abs(config.mqtt.cert_file) }),
+      ...(config.mqtt.key_file !== undefined && { key_file: abs(config.mqtt.key_file) }),
+    };
+  }
+  if (config.trmnl) {
+    out.trmnl = {
+      devices: config.trmnl.devices.map((d) => (d.token_file === undefined ? d : { ...d, token_file: abs(d.token_file) })),
+    };
+  }
+  return out;
+}
+
+/** Validates parsed YAML (or any value). Returns the config or every problem; never throws. */
+export function parseConfig(raw: unknown): { ok: true; config: Config } | { ok: false; problems: string[] } {
+  const result = ConfigSchema.safeParse(raw, { reportInput: true });
+  if (!result.success) return { ok: false, problems: result.error.issues.flatMap(describeIssue) };
+  const problems = crossChecks(result.data);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: result.data };
+}
+
+/**
+ * Reads, parses and validates a config file, resolves its relative paths against the file's folder and loads
+ * its secrets. Throws a ConfigError listing every problem, or returns a config that is complete.
+ */
+export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<LoadedConfig> {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    throw new ConfigError(abs, [`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`]);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      abs,
+      doc.errors.map((e) => {
+        const pos = lines.linePos(e.pos[0]);
+        return `line ${pos.line}, column ${pos.col}: ${e.message.split('\n')[0] ?? e.code}`;
+      }),
+    );
+  }
+  const parsed = parseConfig(doc.toJS() ?? {});
+  if (!parsed.ok) throw new ConfigError(abs, parsed.problems);
+  const config = resolvePaths(parsed.config, path.dirname(abs));
+  const secrets = await loadSecrets(config, opts.env ?? process.env);
+  if (secrets.problems.length > 0) throw new ConfigError(abs, secrets.problems);
+  return { config, secrets: secrets.secrets, file: abs, warnings: secrets.warnings };
+}

@@ -1,0 +1,22 @@
+import type { StoredRecommendation } from '../api/schemas.js';
+import type { DisplayConfig } from '../config/schema.js';
+import type { Frame, FrameStatus } from '../render/frame.js';
+
+/** What every publisher receives after a cycle of one display: the frame and the data behind it. */
+export interface DisplayUpdate {
+  display: DisplayConfig;
+  /** The Recommendation the frame shows: the newest good one, or null before the first. */
+  rec: StoredRecommendation | null;
+  frame: Frame;
+  status: FrameStatus;
+  /** When the next scheduled update is due, or null when none is planned. */
+  nextUpdateAt: Date | null;
+}
+
+/** A destination for frames: files, MQTT, HTTP. One feature a file behind this small interface. */
+export interface Publisher {
+  readonly name: string;
+  start(): Promise<void>;
+  publish(update: DisplayUpdate): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,158 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { CONTROL_PREFIX, handleControl } from './control.js';
+import { DEMO_API_KEY, KeyStore } from './credits.js';
+import type { Fault } from './faults.js';
+import { FaultQueue } from './faults.js';
+import { handleApi } from './handler.js';
+import { sendError } from './http-io.js';
+import { RateWindow } from './rate-window.js';
+import type { SimRequestRecord, SimStats } from './stats.js';
+import { RequestLog } from './stats.js';
+
+/** The simulated outfit service (spec outfit-api-v1) over node:http: the demo's service and the tests' counterpart. */
+
+export { DEMO_API_KEY };
+
+export interface ServiceSimOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default: { [DEMO_API_KEY]: { credits: 1_000_000 } }. */
+  keys?: Record<string, { credits: number }>;
+  /** Requests per key in any sliding 60-second window; default 60. */
+  ratePerMinute?: number;
+  /** Injected clock, ms since epoch; default Date.now. */
+  now?: () => number;
+  /** Injected delay for the 'slow' fault; default a real timer (cut short by close()). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RunningServiceSim {
+  /** Base URL ending with /v1, e.g. http://127.0.0.1:40123/v1. */
+  url: string;
+  port: number;
+  /** Queues a fault (validated: throws on an invalid one). */
+  injectFault(f: Fault): void;
+  clearFaults(): void;
+  stats(): SimStats;
+  setCredits(key: string, credits: number): void;
+  revokeKey(key: string): void;
+  /** Closes the server and its open (keep-alive) sockets at once; resolves when it is closed. */
+  close(): Promise<void>;
+}
+
+/** A real-timer sleep that close() can cut short, so a pending 'slow' request never holds the process open. */
+function cancellableSleep(): { sleep: (ms: number) => Promise<void>; cancelAll: () => void } {
+  const pending = new Map<NodeJS.Timeout, () => void>();
+  return {
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          resolve();
+        }, ms);
+        pending.set(timer, resolve);
+      }),
+    cancelAll: () => {
+      for (const [timer, resolve] of pending) {
+        clearTimeout(timer);
+        resolve();
+      }
+      pending.clear();
+    },
+  };
+}
+
+export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<RunningServiceSim> {
+  const host = opts.host ?? '127.0.0.1';
+  const now = opts.now ?? Date.now;
+  const timers = cancellableSleep();
+  const keys = new KeyStore(opts.keys ?? { [DEMO_API_KEY]: { credits: 1_000_000 } });
+  const rate = new RateWindow(opts.ratePerMinute ?? 60, now);
+  const faults = new FaultQueue();
+  const log = new RequestLog();
+  const sockets = new Set<Socket>();
+  let closed = false;
+
+  const stats = (): SimStats => ({
+    requests: log.list(),
+    creditsLeft: keys.creditsByFingerprint(),
+    revoked: keys.revokedFingerprints(),
+    pendingFaults: faults.pending(),
+  });
+  const apiContext = { keys, rate, faults, now, sleep: opts.sleep ?? timers.sleep, isClosed: () => closed };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://service-sim.invalid');
+    if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      await handleControl({ faults, stats }, req, res, url);
+      return;
+    }
+    const rec: SimRequestRecord = {
+      time: now(),
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      keyFingerprint: null,
+      status: null,
+      creditsCharged: 0,
+    };
+    try {
+      await handleApi(apiContext, req, res, url, rec);
+    } finally {
+      if (res.writableEnded === false) rec.status = null;
+      log.add(rec);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (closed || res.destroyed) return;
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendError(res, 500, `internal error in the simulated service: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}/v1`,
+    port,
+    injectFault: (f) => faults.add(f),
+    clearFaults: () => {
+      faults.clear();
+    },
+    stats,
+    setCredits: (key, credits) => keys.setCredits(key, credits),
+    revokeKey: (key) => keys.revoke(key),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        closed = true;
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+        timers.cancelAll();
+      });
+      return closing;
+    },
+  };
+}

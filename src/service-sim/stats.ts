@@ -1,0 +1,44 @@
+import type { Fault, FaultKind } from './faults.js';
+
+/** What the simulated service saw: one record a request, keys by fingerprint only. */
+
+export interface SimRequestRecord {
+  /** Arrival time, ms since epoch (the injected clock). */
+  time: number;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** Fingerprint of the key presented (see keyFingerprint), null when none was presented; never the key. */
+  keyFingerprint: string | null;
+  /** Status answered; null when no answer went out (a `reset` fault, or the client went away). */
+  status: number | null;
+  creditsCharged: number;
+  /** The fault applied to this request, if any. */
+  fault?: FaultKind;
+}
+
+export interface SimStats {
+  requests: SimRequestRecord[];
+  /** Credits left, by key fingerprint. */
+  creditsLeft: Record<string, number>;
+  /** Fingerprints of revoked keys. */
+  revoked: string[];
+  /** Faults still queued, with how many applications each has left. */
+  pendingFaults: Array<Fault & { remaining: number }>;
+}
+
+/** Keeps the newest `max` records, so a long-running demo does not grow without bound. */
+export class RequestLog {
+  private records: SimRequestRecord[] = [];
+
+  constructor(private readonly max = 10_000) {}
+
+  add(record: SimRequestRecord): void {
+    this.records.push(record);
+    if (this.records.length > this.max) this.records.splice(0, this.records.length - this.max);
+  }
+
+  list(): SimRequestRecord[] {
+    return this.records.map((r) => ({ ...r }));
+  }
+}

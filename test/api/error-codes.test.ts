@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  AbortedError,
+  API_ERROR_CODES,
+  BadResponseError,
+  CreditsExhaustedError,
+  HttpStatusError,
+  InvalidRequestError,
+  KeyRejectedError,
+  NetworkError,
+  RateLimitedError,
+  ServiceError,
+  TimeoutError,
+} from '../../src/api/errors.js';
+import { EXIT } from '../../src/exit-codes.js';
+import { ROOT } from '../helpers/cli.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+describe('error codes', () => {
+  it('every class has its own stable code, and the list names them all', () => {
+    const instances = [
+      new InvalidRequestError('lat', 'x'),
+      new KeyRejectedError('x'),
+      new CreditsExhaustedError('x'),
+      new RateLimitedError('x', 1),
+      new ServiceError('x'),
+      new HttpStatusError('x'),
+      new TimeoutError('x'),
+      new NetworkError('x'),
+      new BadResponseError('x', null),
+      new AbortedError('x'),
+    ];
+    expect(instances.map((e) => e.code).sort()).toEqual([...API_ERROR_CODES].sort());
+    expect(new Set(API_ERROR_CODES).size).toBe(API_ERROR_CODES.length);
+    expect(instances.map((e) => e.name)).toContain('RateLimitedError');
+  });
+
+  it.each(API_ERROR_CODES)('%s is documented in the README', (code) => {
+    expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  });
+
+  it('every exit code is documented in the README', () => {
+    for (const code of Object.values(EXIT)) expect(readme).toContain(`\`${code}\``);
+    expect(readme).toContain('`E_CONFIG`');
+  });
+});

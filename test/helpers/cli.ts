@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist/cli.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test does) before these tests`);
+}
+
+/** Runs the real CLI as a process (the built dist/cli.js), the way a user or systemd does. */
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`outfit-display ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 15_000} ms\n${stderr}`));
+    }, opts.timeoutMs ?? 15_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts the CLI as a long-running process; the caller stops it. */
+export function startCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+  assertBuilt();
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A temp folder with a config.yaml; `extra` is appended YAML. Returns the folder and the config's path. */
+export async function tempConfig(yaml: string): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'outfit-cli-'));
+  const file = path.join(dir, 'config.yaml');
+  await writeFile(file, yaml);
+  return { dir, file };
+}
+
+export function simulatedConfig(opts: { baseUrl?: string; keyFile?: string; displays?: string } = {}): string {
+  return [
+    'api:',
+    `  base_url: ${opts.baseUrl ?? 'simulated'}`,
+    ...(opts.keyFile ? [`  key_file: ${opts.keyFile}`] : []),
+    'budget:',
+    '  credits_per_day: 300',
+    'timezone: Europe/Berlin',
+    'displays:',
+    opts.displays ??
+      [
+        '  - id: hallway',
+        '    name: Hallway',
+        '    lat: 52.52',
+        '    lon: 13.405',
+        '    panel: waveshare-7in5-v2',
+        '    schedule: "*/30 * * * *"',
+      ].join('\n'),
+    'output_dir: frames',
+    'state_dir: state',
+    'log_level: debug',
+    '',
+  ].join('\n');
+}
