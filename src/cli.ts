@@ -4,6 +4,7 @@ import { KeyRejectedError } from './api/errors.js';
 import { formatPlan, overBudget, planConfig } from './budget/planner.js';
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load.js';
 import { buildDaemon } from './daemon.js';
+import { Service } from './service.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { createLogger, errorFields } from './logging.js';
 import { loadPanel } from './render/panels.js';
@@ -81,6 +82,9 @@ function daemonLogger(loaded: LoadedConfig): Logger {
 
 async function cmdOnce(args: Args): Promise<ExitCode> {
   const loaded = await load(args);
+  if (args.display !== undefined && !loaded.config.displays.some((d) => d.id === args.display)) {
+    throw new UsageError(`no display with id "${args.display}" in ${loaded.file}`);
+  }
   const logger = daemonLogger(loaded);
   const daemon = await buildDaemon({ loaded, logger });
   try {
@@ -103,19 +107,28 @@ async function cmdOnce(args: Args): Promise<ExitCode> {
 async function cmdRun(args: Args): Promise<ExitCode> {
   const loaded = await load(args);
   const logger = daemonLogger(loaded);
-  const daemon = await buildDaemon({ loaded, logger });
-  await daemon.start();
+  const service = new Service({ loaded, logger });
+  await service.start();
   logger.info({ displays: loaded.config.displays.map((d) => d.id) }, 'daemon started');
+  process.on('SIGHUP', () => {
+    logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+    service.reload().catch((err: unknown) => logger.error(errorFields(err), 'reload failed'));
+  });
   return new Promise<ExitCode>((resolve) => {
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'stopping');
-      daemon.stop().then(
-        () => resolve(EXIT.OK),
+      service.stop().then(
+        () => {
+          logger.info('stopped');
+          logger.flush();
+          resolve(EXIT.OK);
+        },
         (err: unknown) => {
           logger.error(errorFields(err), 'stop failed');
+          logger.flush();
           resolve(EXIT.FAILURE);
         },
       );

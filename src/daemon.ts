@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
 import { systemClock, type Clock } from './budget/clock.js';
@@ -5,6 +6,7 @@ import { Governor } from './budget/governed-fetch.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
+import { errorFields } from './logging.js';
 import { FilePublisher } from './publish/files.js';
 import type { Publisher } from './publish/publisher.js';
 import { loadPanel } from './render/panels.js';
@@ -30,9 +32,14 @@ export interface Daemon {
   runOnce(displayId?: string, reason?: FetchReason): Promise<Map<string, CycleResult>>;
   /** Refresh one display now, through the budget's refresh reserve; coalesced with a cycle in flight. */
   refresh(displayId: string): Promise<CycleResult | null>;
+  /** Whether the schedule runs as it should (for the systemd watchdog). */
+  healthy(): boolean;
   /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
   stop(): Promise<void>;
 }
+
+/** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
+export const FIRST_FRAME_WAIT_MS = 30_000;
 
 /** Builds the daemon from a loaded config. Nothing runs until start() or runOnce(). */
 export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
@@ -98,14 +105,20 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   }
 
   let started = false;
+  /** Everything a cycle needs before the first one: the state folder, the ledger, the publishers. */
+  async function prepare(): Promise<void> {
+    await mkdir(config.state_dir, { recursive: true });
+    await governor.load();
+    await Promise.all(publishers.map((p) => p.start()));
+    started = true;
+  }
+
   return {
     cycles,
     governor,
     baseUrl,
     async start() {
-      await governor.load();
-      await Promise.all(publishers.map((p) => p.start()));
-      started = true;
+      await prepare();
       const restored = await Promise.all(
         [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
       );
@@ -118,20 +131,35 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         },
       });
       scheduler.start();
-      // A display that has never shown an outfit gets one now rather than at its first tick.
-      for (const [id, had] of restored) {
-        if (!had) {
-          runCoalesced(id, 'schedule').catch((err: unknown) => logger.error({ display: id, err }, 'first cycle failed'));
-        }
+      // A display that has never shown an outfit gets one now rather than at its first tick; start() waits for
+      // those first frames (up to FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall".
+      const first = restored
+        .filter(([, had]) => !had)
+        .map(([id]) =>
+          runCoalesced(id, 'schedule').then(
+            () => undefined,
+            (err: unknown) => logger.error({ display: id, ...errorFields(err) }, 'first cycle failed'),
+          ),
+        );
+      if (first.length > 0) {
+        let timer: unknown = null;
+        await Promise.race([
+          Promise.all(first),
+          new Promise<void>((resolve) => {
+            timer = clock.setTimeout(resolve, FIRST_FRAME_WAIT_MS);
+          }),
+        ]);
+        clock.clearTimeout(timer);
       }
+    },
+    healthy() {
+      return scheduler?.healthy() ?? false;
     },
     async runOnce(displayId, reason = 'once') {
       if (displayId !== undefined && !cycles.has(displayId)) throw new Error(`no display with id "${displayId}"`);
       if (!started) {
-        await governor.load();
-        await Promise.all(publishers.map((p) => p.start()));
+        await prepare();
         await Promise.all([...cycles.values()].map((c) => c.restore({ publish: false })));
-        started = true;
       }
       const results = new Map<string, CycleResult>();
       for (const id of cycles.keys()) {
@@ -145,12 +173,22 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     },
     async stop() {
       abort.abort();
-      await scheduler?.stop();
-      await Promise.allSettled([...inFlight.values()]);
-      await governor.flush();
-      await Promise.allSettled(publishers.map((p) => p.stop()));
-      await client.close();
-      await sim?.close();
+      // Every step runs even when an earlier one fails: a stop must never leave a socket or server open.
+      const steps: [string, () => Promise<unknown>][] = [
+        ['scheduler', async () => scheduler?.stop()],
+        ['cycles', () => Promise.allSettled([...inFlight.values()])],
+        ['budget', () => governor.flush()],
+        ['publishers', () => Promise.all(publishers.map((p) => p.stop()))],
+        ['client', () => client.close()],
+        ['service-sim', async () => sim?.close()],
+      ];
+      for (const [part, step] of steps) {
+        try {
+          await step();
+        } catch (err) {
+          logger.error({ part, ...errorFields(err) }, 'stop: a part failed to stop cleanly');
+        }
+      }
     },
   };
 }

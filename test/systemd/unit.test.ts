@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const run = promisify(execFile);
+const UNIT = path.join(ROOT, 'systemd/outfit-display.service');
+
+describe('systemd/outfit-display.service', () => {
+  it('has an exposure of at most 2.0 by systemd-analyze security --offline', async () => {
+    const { stdout } = await run('systemd-analyze', ['security', '--offline=true', '--no-pager', UNIT]);
+    const m = /Overall exposure level for outfit-display\.service: (\d+\.\d+)/.exec(stdout);
+    expect(m, stdout).not.toBeNull();
+    expect(Number(m?.[1])).toBeLessThanOrEqual(2.0);
+  });
+
+  it('passes systemd-analyze verify with no warning', async () => {
+    const { stdout, stderr } = await run('systemd-analyze', ['verify', UNIT]);
+    expect(stderr).toBe('');
+    expect(stdout).toBe('');
+  });
+
+  it('keeps the settings Node needs and the ones the issue asks for', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const unit = await readFile(UNIT, 'utf8');
+    for (const line of [
+      'Type=notify',
+      'NotifyAccess=all',
+      'Restart=on-failure',
+      'DynamicUser=yes',
+      'StateDirectory=outfit-display',
+      'CacheDirectory=outfit-display',
+      'RuntimeDirectory=outfit-display',
+      'ConfigurationDirectory=outfit-display',
+      'LoadCredential=outfit-api-key:/etc/outfit-display/api-key',
+      'After=network-online.target time-set.target',
+      'SystemCallFilter=@system-service @pkey',
+      'Environment=XDG_CACHE_HOME=%C/outfit-display',
+    ]) {
+      expect(unit.split('\n')).toContain(line);
+    }
+    expect(unit).toMatch(/^WatchdogSec=\d+s$/m);
+    expect(unit).toMatch(/^StartLimitBurst=\d+$/m);
+    // V8's JIT needs writable+executable memory.
+    expect(unit).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
+  });
+});
