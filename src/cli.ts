@@ -108,13 +108,10 @@ async function cmdRun(args: Args): Promise<ExitCode> {
   const loaded = await load(args);
   const logger = daemonLogger(loaded);
   const service = new Service({ loaded, logger });
-  await service.start();
-  logger.info({ displays: loaded.config.displays.map((d) => d.id) }, 'daemon started');
-  process.on('SIGHUP', () => {
-    logger.info({ signal: 'SIGHUP' }, 'reloading the config');
-    service.reload().catch((err: unknown) => logger.error(errorFields(err), 'reload failed'));
-  });
-  return new Promise<ExitCode>((resolve) => {
+  // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
+  // Signals are wired before the start, so that a SIGTERM during a slow first cycle still stops cleanly.
+  const stopped = new Promise<ExitCode>((resolve) => {
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) return;
@@ -123,12 +120,10 @@ async function cmdRun(args: Args): Promise<ExitCode> {
       service.stop().then(
         () => {
           logger.info('stopped');
-          logger.flush();
           resolve(EXIT.OK);
         },
         (err: unknown) => {
           logger.error(errorFields(err), 'stop failed');
-          logger.flush();
           resolve(EXIT.FAILURE);
         },
       );
@@ -136,6 +131,22 @@ async function cmdRun(args: Args): Promise<ExitCode> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  process.on('SIGHUP', () => {
+    logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+    service.reload().catch((err: unknown) => logger.error(errorFields(err), 'reload failed'));
+  });
+  try {
+    await service.start();
+  } catch (err) {
+    await service.stop();
+    clearInterval(keepAlive);
+    throw err;
+  }
+  logger.info({ displays: loaded.config.displays.map((d) => d.id) }, 'daemon started');
+  const code = await stopped;
+  clearInterval(keepAlive);
+  logger.flush();
+  return code;
 }
 
 async function cmdPlan(args: Args): Promise<ExitCode> {

@@ -92,6 +92,7 @@ export class DisplayCycle {
 
   async run(reason: FetchReason, signal?: AbortSignal): Promise<CycleResult> {
     const { logger } = this.#deps;
+    logger.debug({ display: this.display.id, reason }, 'cycle started');
     const outcome = await this.#deps.fetch(this.display, reason, this.#rec, signal);
     let error: ApiError | null = null;
     const now = new Date(this.#deps.now());

@@ -105,6 +105,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   }
 
   let started = false;
+  let stopped: Promise<void> | null = null;
   /** Everything a cycle needs before the first one: the state folder, the ledger, the publishers. */
   async function prepare(): Promise<void> {
     await mkdir(config.state_dir, { recursive: true });
@@ -122,6 +123,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       const restored = await Promise.all(
         [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
       );
+      if (abort.signal.aborted) return;
       scheduler = new Scheduler({
         config,
         clock,
@@ -171,24 +173,29 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       if (!cycles.has(displayId)) return null;
       return runCoalesced(displayId, 'refresh');
     },
-    async stop() {
-      abort.abort();
-      // Every step runs even when an earlier one fails: a stop must never leave a socket or server open.
-      const steps: [string, () => Promise<unknown>][] = [
-        ['scheduler', async () => scheduler?.stop()],
-        ['cycles', () => Promise.allSettled([...inFlight.values()])],
-        ['budget', () => governor.flush()],
-        ['publishers', () => Promise.all(publishers.map((p) => p.stop()))],
-        ['client', () => client.close()],
-        ['service-sim', async () => sim?.close()],
-      ];
-      for (const [part, step] of steps) {
-        try {
-          await step();
-        } catch (err) {
-          logger.error({ part, ...errorFields(err) }, 'stop: a part failed to stop cleanly');
-        }
-      }
+    stop() {
+      stopped ??= stopAll();
+      return stopped;
     },
   };
+
+  async function stopAll(): Promise<void> {
+    abort.abort();
+    // Every step runs even when an earlier one fails: a stop must never leave a socket or server open.
+    const steps: [string, () => Promise<unknown>][] = [
+      ['scheduler', async () => scheduler?.stop()],
+      ['cycles', () => Promise.allSettled([...inFlight.values()])],
+      ['budget', () => governor.flush()],
+      ['publishers', () => Promise.all(publishers.map((p) => p.stop()))],
+      ['client', () => client.close()],
+      ['service-sim', async () => sim?.close()],
+    ];
+    for (const [part, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        logger.error({ part, ...errorFields(err) }, 'stop: a part failed to stop cleanly');
+      }
+    }
+  }
 }

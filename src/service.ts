@@ -25,6 +25,7 @@ export class Service {
   #loaded: LoadedConfig;
   #daemon: Daemon | null = null;
   #busy: Promise<void> = Promise.resolve();
+  #stopping = false;
 
   constructor(opts: ServiceOptions) {
     const env = opts.env ?? process.env;
@@ -48,32 +49,42 @@ export class Service {
     return this.#daemon;
   }
 
-  /** Starts the daemon; READY=1 once the first frames are out. */
+  /** Starts the daemon; READY=1 once the first frames are out. A stop() meanwhile cuts the start short. */
   async start(): Promise<void> {
-    this.#daemon = await this.#startDaemon(this.#loaded);
+    const start = this.#startDaemon(this.#loaded);
+    this.#busy = start.then(
+      () => undefined,
+      () => undefined,
+    );
+    await start;
+    if (this.#stopping) return;
     this.#notifier?.ready(this.#statusText());
     this.#watchdog?.start();
   }
 
   /** Reloads the config file. Serialized with other reloads and the stop. */
   reload(): Promise<void> {
+    if (this.#stopping) return Promise.resolve();
     this.#busy = this.#busy.then(() => this.#reload());
     return this.#busy;
   }
 
-  /** STOPPING=1, then the daemon's orderly stop. */
-  stop(): Promise<void> {
-    this.#busy = this.#busy.then(async () => {
-      this.#notifier?.stopping();
-      this.#watchdog?.stop();
-      await this.#daemon?.stop();
-      this.#daemon = null;
-    });
-    return this.#busy;
+  /**
+   * STOPPING=1, then the daemon's orderly stop: a cycle in flight is aborted at once (not waited for), then
+   * whatever the start or a reload was doing is let finish, and the daemon stops.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#notifier?.stopping();
+    this.#watchdog?.stop();
+    await this.#daemon?.stop();
+    await this.#busy;
+    await this.#daemon?.stop();
+    this.#daemon = null;
   }
 
   async #reload(): Promise<void> {
-    if (this.#daemon === null) return;
+    if (this.#daemon === null || this.#stopping) return;
     this.#notifier?.reloading();
     let next: LoadedConfig;
     try {
@@ -97,8 +108,10 @@ export class Service {
     this.#notifier?.ready(this.#statusText());
   }
 
+  /** Builds the daemon and makes it this service's before starting it, so that a stop can reach it at once. */
   async #startDaemon(loaded: LoadedConfig): Promise<Daemon> {
     const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock });
+    this.#daemon = daemon;
     await daemon.start();
     return daemon;
   }

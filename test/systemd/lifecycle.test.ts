@@ -1,0 +1,126 @@
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY } from '../../src/service-sim/server.js';
+import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
+
+let sim: SimProcess;
+beforeAll(async () => {
+  sim = await startSimProcess();
+});
+afterAll(async () => {
+  await sim.stop();
+});
+
+interface Daemon {
+  child: ChildProcess;
+  dir: string;
+  file: string;
+  notifyLog: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The real daemon (`run`) under a fake systemd: a stub systemd-notify on PATH records what it is told. */
+async function startDaemon(opts: { watchdogUsec?: number; name?: string } = {}): Promise<Daemon> {
+  const { dir, file } = await tempConfig('');
+  await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
+  await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }));
+  const bin = path.join(dir, 'bin');
+  await mkdir(bin);
+  const notifyLog = path.join(dir, 'notify.log');
+  await writeFile(path.join(bin, 'systemd-notify'), `#!/bin/sh\necho "$*" >> ${notifyLog}\n`);
+  await chmod(path.join(bin, 'systemd-notify'), 0o755);
+  const child = startCli(['run', '--config', file], {
+    env: {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      NOTIFY_SOCKET: path.join(dir, 'notify.sock'),
+      ...(opts.watchdogUsec !== undefined && { WATCHDOG_USEC: String(opts.watchdogUsec) }),
+    },
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, dir, file, notifyLog, output: () => out, exited };
+}
+
+async function notified(d: Daemon): Promise<string[]> {
+  try {
+    return (await readFile(d.notifyLog, 'utf8')).trim().split('\n');
+  } catch {
+    return [];
+  }
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the daemon under systemd (a stub systemd-notify)', () => {
+  it('READY after the first frame is published, WATCHDOG while healthy, STOPPING and exit 0 on SIGTERM', async () => {
+    const d = await startDaemon({ watchdogUsec: 300_000 });
+    const ready = await until('READY=1', async () => (await notified(d)).find((l) => l.includes('READY=1')));
+    expect(ready).toMatch(/^--pid=\d+ READY=1 STATUS=1 display$/);
+    // READY comes after the frame: it is already on disk.
+    await expect(stat(path.join(d.dir, 'frames/hallway.png'))).resolves.toBeTruthy();
+    await until('three WATCHDOG=1', async () => (await notified(d)).filter((l) => l.endsWith('WATCHDOG=1')).length >= 3).catch(async (e: unknown) => {
+      throw new Error(`${String(e)}: ${(await notified(d)).join('|')} ${d.output()}`);
+    });
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+    const lines = await notified(d);
+    expect(lines.at(-1)).toMatch(/STOPPING=1$/);
+    expect(d.output()).toContain('"msg":"stopped"');
+  });
+
+  it('without a watchdog in the environment, sends no WATCHDOG at all', async () => {
+    const d = await startDaemon();
+    await until('READY=1', async () => (await notified(d)).some((l) => l.includes('READY=1')));
+    await new Promise((r) => setTimeout(r, 500));
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+    expect((await notified(d)).some((l) => l.includes('WATCHDOG'))).toBe(false);
+  });
+
+  it('SIGTERM in the middle of a slow cycle aborts it and exits 0 promptly', async () => {
+    await sim.injectFault({ kind: 'slow', delay_ms: 20_000, path: 'recweather' });
+    const d = await startDaemon();
+    await until('the cycle in flight', async () => d.output().includes('"msg":"cycle started"'));
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect((await notified(d)).some((l) => l.includes('READY=1'))).toBe(false);
+    await sim.clearFaults();
+  });
+
+  it('SIGHUP with a good config reloads it; with a bad one it keeps running on the old one', async () => {
+    const d = await startDaemon();
+    await until('READY=1', async () => (await notified(d)).some((l) => l.includes('READY=1')));
+
+    await writeFile(d.file, (await readFile(d.file, 'utf8')).replace('name: Hallway', 'name: Front door'));
+    d.child.kill('SIGHUP');
+    await until('config reloaded', async () => d.output().includes('"msg":"config reloaded"'));
+    expect((await notified(d)).filter((l) => l.includes('READY=1'))).toHaveLength(2);
+    expect((await notified(d)).some((l) => l.includes('RELOADING=1'))).toBe(true);
+
+    await writeFile(d.file, (await readFile(d.file, 'utf8')).replace('lat: 52.52', 'lat: 152.52'));
+    d.child.kill('SIGHUP');
+    await until('reload refused', async () => d.output().includes('reload refused'));
+    expect(d.output()).toContain('displays[0].lat: must be between -90 and 90');
+    expect(d.child.exitCode).toBeNull();
+
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+  });
+});
