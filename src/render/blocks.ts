@@ -1,0 +1,172 @@
+import type { Weather } from '../api/schemas.js';
+import type { FrameContent, StatusText } from './content.js';
+import { drawText, measure, type FontId } from './fonts.js';
+import { formatNumber, formatPercent, formatTempShort, windDegrees } from './format.js';
+import { statusMark, warningTriangle, windArrow } from './marks.js';
+import type { Surface } from './surface.js';
+import { fitLine, fitText, type FittedText } from './text-fit.js';
+
+/** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** What a layout placed, for tests and the gallery: sizes in px and whether text was shortened. */
+export interface LayoutReport {
+  layout: 'landscape' | 'portrait' | 'small' | 'error';
+  outfit: FittedText | null;
+  reasoning: FittedText | null;
+  alerts: FittedText[];
+  texts: string[];
+}
+
+export function newReport(layout: LayoutReport['layout']): LayoutReport {
+  return { layout, outfit: null, reasoning: null, alerts: [], texts: [] };
+}
+
+/** Baseline of the first line of a block whose top is `top`. */
+export function firstBaseline(top: number, fitted: FittedText): number {
+  return top + Math.round((fitted.pitch - fitted.size) / 2 + fitted.size * 0.8);
+}
+
+export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport): void {
+  let y = firstBaseline(top, fitted);
+  for (const line of fitted.lines) {
+    for (const w of line.words) drawText(sf.text, fitted.font, fitted.size, w.text, x + w.x, y, colour);
+    report?.texts.push(line.text);
+    y += fitted.pitch;
+  }
+}
+
+/** One line of text; align sets what x is (left edge, right edge, centre). Returns its width. */
+export function drawLine(
+  sf: Surface,
+  font: FontId,
+  size: number,
+  text: string,
+  x: number,
+  baseline: number,
+  colour: string,
+  align: 'left' | 'right' | 'center' = 'left',
+  report?: LayoutReport,
+): number {
+  const w = measure(font, size, text);
+  const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+  drawText(sf.text, font, size, text, left, baseline, colour);
+  report?.texts.push(text);
+  return w;
+}
+
+export function rule(sf: Surface, x: number, y: number, w: number, thickness: number, colour = sf.theme.ink): void {
+  sf.crisp.fillStyle = colour;
+  sf.crisp.fillRect(Math.round(x), Math.round(y), Math.round(w), Math.max(1, Math.round(thickness)));
+}
+
+/**
+ * The top band: the display name and the update time, with an inverted "STALE" mark when the data is old;
+ * or, for an error, a filled band with the status in white.
+ */
+export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
+  const u = sf.unit;
+  const pad = 10 * u;
+  const size = box.h * 0.56;
+  const base = box.y + box.h * 0.5 + size * 0.36;
+  const st = c.status;
+  if (st?.error) {
+    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+    const white = sf.theme.paper;
+    const nameFit = fitLine('condensed', c.name, box.w * 0.3, size * 0.8, size * 0.6);
+    const nameW = nameFit.width;
+    if (nameFit.lines[0]) drawLine(sf, 'condensed', nameFit.size, nameFit.lines[0].text, box.x + box.w - pad, base, white, 'right', report);
+    const markS = box.h * 0.7;
+    statusMark(sf.crisp, st.mark, box.x + pad, box.y + (box.h - markS) / 2, markS, white);
+    const textX = box.x + pad + markS + 8 * u;
+    const avail = box.w - (textX - box.x) - nameW - 3 * pad;
+    const title = fitLine('condensed-bold', `${st.title}:`, avail, size, size * 0.7);
+    const tw = title.lines[0] ? drawLine(sf, 'condensed-bold', title.size, title.lines[0].text, textX, base, white, 'left', report) : 0;
+    const detail = fitLine('condensed', st.detail, avail - tw - 6 * u, size, size * 0.7);
+    if (detail.lines[0] && avail - tw > 40 * u) drawLine(sf, 'condensed', detail.size, detail.lines[0].text, textX + tw + 6 * u, base, white, 'left', report);
+    return;
+  }
+  const right = box.x + box.w - pad;
+  let timeW = 0;
+  if (c.updated) {
+    const ago = c.age ? `, ${c.age} ago` : '';
+    timeW = drawLine(sf, 'condensed', size * 0.85, `Updated ${c.updated}${ago}`, right, base, sf.theme.ink, 'right', report);
+  }
+  if (st) timeW += staleBadge(sf, st, right - timeW - 8 * u, box.y + box.h * 0.16, box.h * 0.68, report) + 8 * u;
+  const name = fitLine('bold', c.name, box.w - timeW - 3 * pad, size, size * 0.6);
+  if (name.lines[0]) drawLine(sf, 'bold', name.size, name.lines[0].text, box.x + pad, base, sf.theme.ink, 'left', report);
+  rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
+}
+
+/** An inverted badge ending at x: "STALE". Returns its width. */
+function staleBadge(sf: Surface, st: StatusText, xRight: number, y: number, h: number, report: LayoutReport): number {
+  const size = h * 0.72;
+  const text = 'STALE';
+  const w = measure('condensed-bold', size, text) + h * 0.6;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(xRight - w, y, w, h);
+  drawLine(sf, 'condensed-bold', size, text, xRight - w / 2, y + h / 2 + size * 0.36, sf.theme.paper, 'center', report);
+  report.texts.push(st.detail);
+  return w;
+}
+
+/** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
+export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: number, size: number, report: LayoutReport): number {
+  if (alerts.length === 0) return 0;
+  const u = sf.unit;
+  const pad = 8 * u;
+  const tri = size * 1.15;
+  const textX = box.x + pad + tri + pad;
+  const shown = alerts.slice(0, maxLines);
+  const more = alerts.length - shown.length;
+  const text = shown.join(' · ') + (more > 0 ? ` (+${more} more)` : '');
+  const fitted = fitText({ text, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
+  const h = fitted.height + 2 * pad;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(box.x, box.y, box.w, h);
+  warningTriangle(sf.crisp, box.x + pad, box.y + (h - tri) / 2, tri, sf.theme.paper);
+  drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
+  report.alerts.push(fitted);
+  return h;
+}
+
+export interface Detail {
+  label: string;
+  value: string;
+  /** Wind: draw an arrow before the value. */
+  windFrom?: number | null;
+}
+
+export function weatherDetails(w: Weather): Detail[] {
+  return [
+    { label: 'Humidity', value: formatPercent(w.humidity_pct) },
+    { label: `Wind ${w.wind_dir.trim()}`.trim(), value: `${formatNumber(Math.round(w.wind_speed))} ${w.wind_speed_unit}`, windFrom: windDegrees(w.wind_dir) },
+    { label: 'Rain', value: formatPercent(w.rain_chance_pct) },
+    { label: 'UV', value: formatNumber(Math.round(w.uv_index * 10) / 10) },
+  ];
+}
+
+/** A detail cell: a small label above a bold value (with a wind arrow). */
+export function drawDetailCell(sf: Surface, d: Detail, box: Box, labelSize: number, valueSize: number, report: LayoutReport): void {
+  drawLine(sf, 'condensed', labelSize, fitLine('condensed', d.label, box.w, labelSize, labelSize).lines[0]?.text ?? '', box.x, box.y + labelSize * 0.85, sf.theme.ink, 'left', report);
+  let x = box.x;
+  const base = box.y + labelSize * 1.15 + valueSize * 0.85;
+  if (d.windFrom !== undefined) {
+    const r = valueSize * 0.4;
+    windArrow(sf.crisp, x + r, base - valueSize * 0.36, r, d.windFrom, sf.theme.ink);
+    x += 2 * r + valueSize * 0.2;
+  }
+  const v = fitLine('condensed-bold', d.value, box.x + box.w - x, valueSize, valueSize * 0.6);
+  if (v.lines[0]) drawLine(sf, 'condensed-bold', v.size, v.lines[0].text, x, base, sf.theme.ink, 'left', report);
+}
+
+export function feelsLike(w: Weather): string {
+  return `Feels like ${formatTempShort(w.feels_like)}`;
+}

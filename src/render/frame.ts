@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type { LayoutReport } from './blocks.js';
+import { frameContent, type FrameInput } from './content.js';
+import { encodeBmp1 } from './bmp.js';
+import { layoutError } from './layout-error.js';
+import { layoutSmall } from './layout-small.js';
+import { layoutLandscape, layoutPortrait } from './layout-wide.js';
+import { hexToRgb, type PanelProfile } from './panels.js';
+import { encodePng } from './png.js';
+import { quantize, type Dither, type Rgb } from './quantize.js';
+import { encodeRaw } from './raw.js';
+import type { Rotation } from './rotate.js';
+import { createSurface } from './surface.js';
+
+export type { FrameInput, FrameStatus } from './content.js';
+export type { Dither } from './quantize.js';
+
+export interface RenderOptions {
+  /** How the panel is mounted: 90 = turned a quarter clockwise, so the picture is portrait. */
+  rotation: Rotation;
+  /** For icons and grey fills only; text and lines are never dithered. Default Floyd–Steinberg. */
+  dither?: Dither;
+}
+
+export interface Frame {
+  /** The picture as seen, after rotation (800x480 at 0, 480x800 at 90 for a 7.5" panel). */
+  width: number;
+  height: number;
+  /** At the panel's native depth: 1-bit grey, 2/4/8-bit grey, or indexed for colour panels. */
+  png: Buffer;
+  /** 1-bit BMP, black/white panels only. */
+  bmp: Buffer | null;
+  /** The framebuffer in the controller's native order and packing. */
+  raw: Buffer;
+  /** sha256 hex of `png`. */
+  hash: string;
+}
+
+export type LayoutKind = LayoutReport['layout'];
+
+/** Which layout a frame of this size gets (and whether there is an outfit at all). */
+export function chooseLayout(width: number, height: number, hasOutfit: boolean): LayoutKind {
+  if (!hasOutfit) return 'error';
+  // Below about 0.75 of the large layouts' size their labels would be too small to read: the small layout scales up.
+  if (Math.min(width, height) < 200) return 'small';
+  if (height > width) return Math.min(width / 480, height / 800) < 0.75 ? 'small' : 'portrait';
+  return Math.min(width / 800, height / 480) < 0.75 ? 'small' : 'landscape';
+}
+
+/** Layout units to px: 1 unit is 1 px on 800x480 (landscape), 480x800 (portrait) or 128 px high (small). */
+function unitFor(kind: LayoutKind, width: number, height: number): number {
+  if (kind === 'small') return height > width ? Math.min(width / 128, height / 296) : Math.min(height / 128, width / 250);
+  if (kind === 'portrait') return Math.min(width / 480, height / 800);
+  return Math.min(width / 800, height / 480);
+}
+
+export function viewSize(panel: PanelProfile, rotation: Rotation): { width: number; height: number } {
+  return rotation === 90 || rotation === 270 ? { width: panel.height, height: panel.width } : { width: panel.width, height: panel.height };
+}
+
+/** The colours the quantizer matches against: measured inks where the profile has them. */
+export function matchPalette(panel: PanelProfile): Rgb[] {
+  return panel.palette.map((e) => hexToRgb(e.ink ?? e.rgb));
+}
+
+export interface DetailedFrame {
+  width: number;
+  height: number;
+  /** One palette index a pixel, as seen. */
+  indices: Uint8Array;
+  report: LayoutReport;
+}
+
+/** Layout and quantization: palette indices of the picture as seen, with what the layout placed. */
+export function renderIndices(input: FrameInput, panel: PanelProfile, opts: RenderOptions): DetailedFrame {
+  const { width, height } = viewSize(panel, opts.rotation);
+  const content = frameContent(input);
+  const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
+  const palette = matchPalette(panel);
+  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height));
+  const report =
+    kind === 'error'
+      ? layoutError(surface, content)
+      : kind === 'small'
+        ? layoutSmall(surface, content)
+        : kind === 'portrait'
+          ? layoutPortrait(surface, content)
+          : layoutLandscape(surface, content);
+  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
+  const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
+  const indices = quantize({ width, height, text: surface.text.index, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
+  return { width, height, indices, report };
+}
+
+/** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */
+export function pngSamples(panel: PanelProfile, indices: Uint8Array): Uint8Array {
+  if (panel.png.colour_type === 'indexed') return indices;
+  const max = 2 ** panel.png.bit_depth - 1;
+  const lut = Uint8Array.from(panel.palette.map((e) => (hexToRgb(e.rgb)[0] * max) / 255));
+  const out = new Uint8Array(indices.length);
+  for (let i = 0; i < indices.length; i++) out[i] = lut[indices[i]!]!;
+  return out;
+}
+
+export function encodeFramePng(panel: PanelProfile, width: number, height: number, indices: Uint8Array): Buffer {
+  return encodePng({
+    width,
+    height,
+    colourType: panel.png.colour_type,
+    bitDepth: panel.png.bit_depth,
+    samples: pngSamples(panel, indices),
+    palette: panel.png.colour_type === 'indexed' ? panel.palette.map((e) => hexToRgb(e.rgb)) : undefined,
+  });
+}
+
+export function encodeFrame(panel: PanelProfile, rotation: Rotation, d: Pick<DetailedFrame, 'width' | 'height' | 'indices'>): Frame {
+  const png = encodeFramePng(panel, d.width, d.height, d.indices);
+  const white = panel.palette.findIndex((e) => e.rgb === '#ffffff');
+  const bmp = panel.bmp
+    ? encodeBmp1({
+        width: d.width,
+        height: d.height,
+        bits: d.indices,
+        white,
+        pixelsPerMetre: (Math.hypot(panel.width, panel.height) / panel.diagonal_in) * (1000 / 25.4),
+      })
+    : null;
+  const raw = encodeRaw(d.indices, d.width, d.height, panel, rotation);
+  return { width: d.width, height: d.height, png, bmp, raw, hash: createHash('sha256').update(png).digest('hex') };
+}
+
+/** Renders one frame, exact for the panel. Deterministic: the same input gives the same bytes. */
+export async function renderFrame(input: FrameInput, panel: PanelProfile, opts: RenderOptions): Promise<Frame> {
+  await Promise.resolve();
+  return encodeFrame(panel, opts.rotation, renderIndices(input, panel, opts));
+}

@@ -1,0 +1,80 @@
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
+import { renderFrame, type Frame } from './frame.js';
+import type { PanelProfile } from './panels.js';
+import type { Rotation } from './rotate.js';
+
+/**
+ * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
+ * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw.
+ */
+
+export type FrameFormat = 'png' | 'bmp' | 'raw';
+
+export function formatForPath(outPath: string): FrameFormat {
+  const ext = extname(outPath).toLowerCase();
+  if (ext === '.png') return 'png';
+  if (ext === '.bmp') return 'bmp';
+  if (ext === '.bin' || ext === '.raw') return 'raw';
+  throw new Error(`cannot tell the frame format of ${outPath}: use .png, .bmp, .bin or .raw`);
+}
+
+/** Reads and validates a Recommendation file; errors name the file and, for invalid data, each field's path. */
+export async function readRecommendationFile(path: string): Promise<StoredRecommendation> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = RecommendationSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    throw new Error(`${path} is not a valid Recommendation: ${problems.join('; ')}`);
+  }
+  const rec = parsed.data;
+  const fetched = (data as { fetched_at?: unknown }).fetched_at;
+  const fetchedAt = typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched)) ? fetched : rec.generated_at;
+  return { ...rec, fetched_at: fetchedAt };
+}
+
+export function frameBytes(frame: Frame, format: FrameFormat, panel: PanelProfile, outPath: string): Buffer {
+  if (format === 'png') return frame.png;
+  if (format === 'raw') return frame.raw;
+  if (!frame.bmp) throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);
+  return frame.bmp;
+}
+
+export async function renderRecommendationFile(args: {
+  inputPath: string;
+  outPath: string;
+  panel: PanelProfile;
+  displayName: string;
+  timezone: string;
+  rotation: Rotation;
+  /** The time the frame is drawn for; default: when the recommendation was fetched, so the output is repeatable. */
+  now?: Date;
+}): Promise<void> {
+  const format = formatForPath(args.outPath);
+  const rec = await readRecommendationFile(args.inputPath);
+  const now = args.now ?? new Date(rec.fetched_at);
+  const frame = await renderFrame({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now }, args.panel, {
+    rotation: args.rotation,
+  });
+  const bytes = frameBytes(frame, format, args.panel, args.outPath);
+  const tmp = `${args.outPath}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, args.outPath);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new Error(`cannot write ${args.outPath}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,89 @@
+import type { StoredRecommendation } from '../api/schemas.js';
+import type { FrameInput } from './content.js';
+
+/**
+ * Sample recommendations for the gallery, the golden images and the bench: a normal day, a day with alerts,
+ * a 120-word outfit, and an error screen. Fixed times, so every rendering of them is identical.
+ */
+
+export type SampleCase = 'normal' | 'alert' | 'long' | 'error';
+export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error'];
+
+export const SAMPLE_NOW = new Date('2026-01-31T06:45:00.000Z');
+export const SAMPLE_TIMEZONE = 'Europe/Berlin';
+
+export const NORMAL: StoredRecommendation = {
+  outfit:
+    'Wear a warm wool coat over a thick knit sweater, with dark jeans and waterproof leather boots. Add a scarf and light gloves for the walk; an umbrella is not needed today.',
+  reasoning:
+    'It is 4 °C and feels like 1 °C with a steady north-westerly wind, so a layered outfit keeps you warm; the rain chance is low and the UV index is minimal.',
+  weather: {
+    temp: 4.2,
+    feels_like: 0.8,
+    temp_unit: '°C',
+    humidity_pct: 71,
+    wind_speed: 14,
+    wind_speed_unit: 'km/h',
+    wind_dir: 'NW',
+    description: 'Partly cloudy',
+    rain_chance_pct: 10,
+    uv_index: 1,
+    is_day: true,
+    alerts: [],
+    source: 'open-meteo',
+  },
+  model: 'outfit-gpt-1',
+  generated_at: '2026-01-31T06:30:00.000Z',
+  fetched_at: '2026-01-31T06:30:02.000Z',
+};
+
+export const ALERT: StoredRecommendation = {
+  ...NORMAL,
+  outfit:
+    'Stay dry: a hooded waterproof shell over a fleece, quick-drying trousers, and rubber boots. Leave the umbrella at home, the gusts will break it.',
+  reasoning: 'Heavy rain with storm gusts up to 85 km/h; a shell with a hood beats an umbrella in this wind.',
+  weather: {
+    ...NORMAL.weather,
+    temp: 9,
+    feels_like: 5,
+    description: 'Heavy rain and thunderstorms',
+    wind_speed: 52,
+    wind_dir: 'SW',
+    rain_chance_pct: 95,
+    humidity_pct: 93,
+    alerts: [{ event: 'Severe storm warning', severity: 'severe' }, 'Flooding possible in low-lying areas'],
+  },
+};
+
+/** Exactly 120 words, with long clothing words: the longest outfit the service may send. */
+export const LONG_OUTFIT =
+  'Start with a thermal merino base layer and a long-sleeved cotton shirt, then add a chunky cable-knit wool sweater for insulation. ' +
+  'Over that, wear an insulated waterproof parka with a fleece-lined hood, zipped all the way up against the wind. ' +
+  'Choose lined corduroy trousers or thick jeans with thermal leggings underneath, and waterproof leather boots with warm wool socks and good grip for icy pavements. ' +
+  'Add a knitted beanie that covers your ears, a long scarf wrapped twice, and insulated touchscreen gloves. ' +
+  'Carry a compact umbrella in your bag in case the drizzle returns this afternoon. ' +
+  'If you cycle, reflective accessories and a windproof layer will keep you safe, visible and comfortable until late this evening, when temperatures drop again.';
+
+export const LONG: StoredRecommendation = {
+  ...NORMAL,
+  outfit: LONG_OUTFIT,
+  weather: { ...NORMAL.weather, temp: -3.6, feels_like: -9.1, description: 'Light snow showers', wind_dir: 'NNE', wind_speed: 23, rain_chance_pct: 60, humidity_pct: 88 },
+};
+
+export function sampleInput(c: SampleCase, displayName = 'Hallway'): FrameInput {
+  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const };
+  switch (c) {
+    case 'normal':
+      return { ...base, rec: NORMAL };
+    case 'alert':
+      return { ...base, rec: ALERT };
+    case 'long':
+      return { ...base, rec: LONG };
+    case 'error':
+      return {
+        ...base,
+        rec: NORMAL,
+        status: { kind: 'unreachable', since: new Date('2026-01-31T05:58:00.000Z'), message: 'connect ETIMEDOUT 203.0.113.7:443' },
+      };
+  }
+}

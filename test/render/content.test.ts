@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { frameContent } from '../../src/render/content.js';
+import { alertText, alertTexts, formatAge, formatTemp, formatTime, windDegrees } from '../../src/render/format.js';
+import { conditionOf } from '../../src/render/icons.js';
+import { NORMAL, SAMPLE_NOW } from '../../src/render/samples.js';
+
+describe('alert items of any shape', () => {
+  it.each([
+    ['Flood warning', 'Flood warning'],
+    [{ title: 'Storm', description: 'long text' }, 'Storm'],
+    [{ headline: 'Heat advisory' }, 'Heat advisory'],
+    [{ event: 'Gale warning', severity: 'Moderate' }, 'Gale warning'],
+    [{ description: 'Ice on roads' }, 'Ice on roads'],
+    [{ properties: { event: 'Nested event' } }, 'Nested event'],
+    [{ code: 42, zz: 'some text' }, 'some text'],
+    [{ title: '   ', event: 'Blank title skipped' }, 'Blank title skipped'],
+    [{}, 'Weather alert'],
+    [null, 'Weather alert'],
+    [7, '7'],
+  ])('%j -> %s', (alert, text) => {
+    expect(alertText(alert)).toBe(text);
+  });
+
+  it('drops empty and repeated alerts', () => {
+    expect(alertTexts(['A', 'a', '', { title: 'B' }])).toEqual(['A', 'B']);
+    expect(alertTexts([])).toEqual([]);
+  });
+});
+
+describe('formatting', () => {
+  it('keeps the unit of the response, with a real minus sign', () => {
+    expect(formatTemp(71.6, '°F')).toBe('72°F');
+    expect(formatTemp(-3.6, '°C')).toBe('\u22124°C');
+    expect(formatTemp(-0.2, '°C')).toBe('0°C');
+    expect(formatTemp(280, 'K')).toBe('280 K');
+  });
+
+  it('reads wind directions', () => {
+    expect(windDegrees('N')).toBe(0);
+    expect(windDegrees('nw')).toBe(315);
+    expect(windDegrees('SSW')).toBe(202.5);
+    expect(windDegrees('North-West')).toBe(315);
+    expect(windDegrees('270')).toBe(270);
+    expect(windDegrees('variable')).toBeNull();
+  });
+
+  it('shows times in the display timezone, with the day when it is not today', () => {
+    const t = new Date('2026-01-31T06:30:00.000Z');
+    expect(formatTime(t, 'Europe/Berlin', SAMPLE_NOW)).toBe('07:30');
+    expect(formatTime(t, 'America/New_York', SAMPLE_NOW)).toBe('01:30');
+    expect(formatTime(new Date('2026-02-01T23:00:00.000Z'), 'Europe/Berlin', SAMPLE_NOW)).toBe('Mon 2 Feb 00:00');
+    expect(formatAge(125 * 60_000)).toBe('2 h 5 min');
+  });
+
+  it('maps descriptions to icons, and unknown ones to a neutral icon', () => {
+    expect(conditionOf('Clear sky', true)).toBe('clear-day');
+    expect(conditionOf('Clear sky', false)).toBe('clear-night');
+    expect(conditionOf('Partly cloudy', false)).toBe('partly-night');
+    expect(conditionOf('Overcast', true)).toBe('cloudy');
+    expect(conditionOf('Light drizzle', true)).toBe('drizzle');
+    expect(conditionOf('Thunderstorm with hail', true)).toBe('thunder');
+    expect(conditionOf('Heavy snow', true)).toBe('snow');
+    expect(conditionOf('Freezing rain', true)).toBe('sleet');
+    expect(conditionOf('Mist', true)).toBe('fog');
+    expect(conditionOf('Blustery', true)).toBe('unknown');
+    expect(conditionOf('', true)).toBe('unknown');
+  });
+});
+
+describe('frame content', () => {
+  const base = { displayName: 'Hallway', timezone: 'Europe/Berlin', now: SAMPLE_NOW };
+
+  it('words every status', () => {
+    const since = new Date('2026-01-31T05:00:00.000Z');
+    const c = (status: Parameters<typeof frameContent>[0]['status']) => frameContent({ ...base, rec: NORMAL, status })?.status;
+    expect(c({ kind: 'ok' })).toBeNull();
+    expect(c({ kind: 'stale', since })).toMatchObject({ error: false, detail: 'no update since 06:00' });
+    expect(c({ kind: 'key_rejected', message: 'Invalid API key' })).toMatchObject({ error: true, title: 'API key rejected', detail: 'Invalid API key' });
+    expect(c({ kind: 'budget_exhausted', until: new Date('2026-02-01T00:00:00.000Z') })).toMatchObject({ title: 'Credit budget used up', detail: 'until Sun 1 Feb 01:00' });
+    expect(c({ kind: 'unreachable', since, message: 'ECONNREFUSED' })).toMatchObject({ title: 'Service unreachable', detail: 'since 06:00 · ECONNREFUSED' });
+  });
+
+  it('takes the update time from fetched_at', () => {
+    expect(frameContent({ ...base, rec: NORMAL, status: { kind: 'ok' } }).updated).toBe('07:30');
+    expect(frameContent({ ...base, rec: null, status: { kind: 'ok' } })).toMatchObject({ updated: null, outfit: null, alerts: [] });
+  });
+});

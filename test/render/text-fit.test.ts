@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { measure } from '../../src/render/fonts.js';
+import { ELLIPSIS, fitLine, fitText, splitWords } from '../../src/render/text-fit.js';
+import { LONG_OUTFIT } from '../../src/render/samples.js';
+
+const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
+
+/** The shown text is the original's first words, whole, the last one perhaps losing trailing punctuation. */
+function expectWholeWordPrefix(original: string, shown: string[]): void {
+  const orig = words(original);
+  const got = words(shown.join(' ').replace(ELLIPSIS, ''));
+  got.forEach((w, i) => {
+    if (i < got.length - 1) expect(w).toBe(orig[i]);
+    else expect(orig[i]!.startsWith(w)).toBe(true);
+  });
+  if (got.length > 0) expect(orig[got.length - 1]!.replace(/[,;:.!?]+$/, '')).toBe(got[got.length - 1]);
+}
+
+describe('fitText', () => {
+  it('fits all of a 120-word outfit into 768x300 at 21 px or more', () => {
+    expect(words(LONG_OUTFIT)).toHaveLength(120);
+    const f = fitText({ text: LONG_OUTFIT, font: 'condensed', width: 768, height: 300, maxSize: 44, minSize: 21 });
+    expect(f.truncated).toBe(false);
+    expect(f.size).toBeGreaterThanOrEqual(21);
+    expect(words(f.lines.map((l) => l.text).join(' '))).toEqual(words(LONG_OUTFIT));
+    for (const l of f.lines) expect(l.width).toBeLessThanOrEqual(768);
+  });
+
+  it('shortens with an ellipsis after a whole word when even the smallest size does not fit', () => {
+    const f = fitText({ text: LONG_OUTFIT, font: 'condensed', width: 190, height: 80, maxSize: 20, minSize: 12 });
+    expect(f.truncated).toBe(true);
+    expect(f.size).toBe(12);
+    const last = f.lines[f.lines.length - 1]!;
+    expect(last.text.endsWith(ELLIPSIS)).toBe(true);
+    expectWholeWordPrefix(LONG_OUTFIT, f.lines.map((l) => l.text));
+    expect(f.height).toBeLessThanOrEqual(80);
+  });
+
+  it('keeps every line inside the box and every word whole (property)', () => {
+    const word = fc.stringMatching(/^[A-Za-z]{1,12}[,.]?$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), fc.integer({ min: 80, max: 500 }), fc.integer({ min: 20, max: 300 }), (ws, width, height) => {
+        const text = ws.join(' ');
+        const f = fitText({ text, font: 'condensed', width, height, maxSize: 30, minSize: 10 });
+        expect(f.height).toBeLessThanOrEqual(height);
+        for (const l of f.lines) {
+          expect(l.width).toBeLessThanOrEqual(width + 0.001);
+          expect(measure('condensed', f.size, l.words[l.words.length - 1]!.text) + l.words[l.words.length - 1]!.x).toBeCloseTo(l.width, 6);
+        }
+        if (!f.truncated) expect(words(f.lines.map((l) => l.text).join(' '))).toEqual(words(text));
+        else if (f.lines.length > 0 && f.lines.some((l) => l.text !== ELLIPSIS)) expectWholeWordPrefix(text, f.lines.map((l) => l.text));
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('keeps paragraphs and drops characters the fonts lack', () => {
+    expect(splitWords('Coat 🧥 and\n\nscarf\u00a0today')).toEqual([['Coat', 'and'], ['scarf', 'today']]);
+  });
+
+  it('fits one line by shrinking, then shortening', () => {
+    const name = 'A display name thirty chars ok';
+    expect(name).toHaveLength(30);
+    const roomy = fitLine('bold', name, 1000, 24, 12);
+    expect(roomy.size).toBe(24);
+    const tight = fitLine('bold', name, 120, 24, 14);
+    expect(tight.lines).toHaveLength(1);
+    expect(tight.lines[0]!.text.endsWith(ELLIPSIS)).toBe(true);
+    expect(tight.width).toBeLessThanOrEqual(120);
+  });
+});
