@@ -8,6 +8,7 @@ import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { errorFields } from './logging.js';
 import { FilePublisher } from './publish/files.js';
+import { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
 import { loadPanel } from './render/panels.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from './service-sim/server.js';
@@ -70,6 +71,24 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ part: 'budget' }),
   });
   const publishers: Publisher[] = [new FilePublisher(config.output_dir), ...(opts.publishers ?? [])];
+  let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
+  if (config.mqtt) {
+    const mqtt = config.mqtt;
+    publishers.push(
+      new MqttPublisher({
+        mqtt,
+        password: secrets.mqttPassword,
+        displays: config.displays,
+        timezone: config.timezone,
+        logger,
+        onRefresh: (id) => refreshDisplay(id),
+        budgetStatus: () => governor.status(),
+        nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
+        haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
+        ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+      }),
+    );
+  }
   const store = new LastGoodStore(config.state_dir);
   const cycles = new Map<string, DisplayCycle>();
   const inFlight = new Map<string, Promise<CycleResult>>();
@@ -103,6 +122,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     inFlight.set(id, p);
     return p;
   }
+
+  refreshDisplay = async (id) => (cycles.has(id) ? runCoalesced(id, 'refresh') : null);
 
   let started = false;
   let stopped: Promise<void> | null = null;
@@ -169,9 +190,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       }
       return results;
     },
-    async refresh(displayId) {
-      if (!cycles.has(displayId)) return null;
-      return runCoalesced(displayId, 'refresh');
+    refresh(displayId) {
+      return refreshDisplay(displayId);
     },
     stop() {
       stopped ??= stopAll();

@@ -57,6 +57,7 @@ export const DisplaySchema = z.strictObject({
   active_hours: ActiveHours.optional(),
   change_aware: ChangeAwareSchema.optional(),
   endpoint: z.enum(['recweather', 'recommend']).default('recweather'),
+  home_assistant: z.boolean().default(true),
   dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
 });
 
@@ -95,6 +96,8 @@ const MqttSchema = z.strictObject({
     .regex(/^[^#+]+$/, 'must not contain MQTT wildcards')
     .default('outfit-display'),
   discovery_prefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('homeassistant'),
+  discovery: z.boolean().default(true),
+  client_id: z.string().min(1).max(64).optional(),
   ca_file: z.string().optional(),
   cert_file: z.string().optional(),
   key_file: z.string().optional(),

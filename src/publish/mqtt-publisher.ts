@@ -1,0 +1,301 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IPublishPacket } from 'mqtt';
+import type { Logger } from 'pino';
+import type { StoredRecommendation } from '../api/schemas.js';
+import type { DisplayConfig, MqttConfig } from '../config/schema.js';
+import type { FrameStatus } from '../render/frame.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
+import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
+import { MqttConnection, redactUrl } from './mqtt-connection.js';
+import { diagnosticsPayload, statePayload, type BudgetStatusLike } from './mqtt-state.js';
+import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './mqtt-topics.js';
+import type { DisplayUpdate, Publisher } from './publisher.js';
+
+/**
+ * The MQTT publisher: retained state, image and diagnostics of every display, Home Assistant device discovery
+ * (re-sent on every connect and when HA announces `online`), the refresh button, and removal of the HA devices of
+ * displays no longer configured. The connection itself (will, backoff, offline outbox) is MqttConnection's.
+ */
+
+export interface MqttPublisherOptions {
+  mqtt: MqttConfig;
+  /** From secrets (credential mqtt-password, OUTFIT_MQTT_PASSWORD or mqtt.password_file); never logged or published. */
+  password: string | null;
+  displays: readonly DisplayConfig[];
+  /** IANA zone for the timestamps in state and diagnostics. */
+  timezone: string;
+  logger: Logger;
+  /** A refresh press: called once a press with the display id; coalescing and budget are the caller's. */
+  onRefresh: (displayId: string) => unknown;
+  budgetStatus?: () => BudgetStatusLike | null;
+  /** Fresher than the update's own nextUpdateAt when state is re-sent later. */
+  nextUpdateAt?: (displayId: string) => Date | null;
+  /**
+   * Whether a display gets a Home Assistant device (default: every display). A display switched off has its retained
+   * discovery config cleared, so HA removes its entities; its state and image topics stay.
+   */
+  haDiscovery?: (displayId: string) => boolean;
+  /** HA's expire_after for the readings, from the schedule (longest gap plus a margin); null: none. */
+  expireAfterS?: (displayId: string) => number | null;
+  swVersion?: string;
+  /** http(s) URL for HA's origin block. */
+  supportUrl?: string;
+  /** Port of the embedded broker (`mqtt.url: embedded`); default 1883, falling back to a free port when taken. */
+  embeddedPort?: number;
+  /** Delay before re-sending after `homeassistant/status` = online; default 1–5 s. */
+  haOnlineDelayMs?: { min: number; max: number };
+  backoff?: { initialMs: number; maxMs: number };
+  clientId?: string;
+  random?: () => number;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
+}
+
+interface DisplayState {
+  rec: StoredRecommendation | null;
+  nextUpdateAt: Date | null;
+  status: FrameStatus;
+  image: Buffer;
+  imageHash: string;
+}
+
+/** The version in the outfit-display package.json above this module, or "unknown". */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+        if (pkg.name === 'outfit-display' && typeof pkg.version === 'string') return pkg.version;
+      } catch {
+        // not ours
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return 'unknown';
+    dir = parent;
+  }
+}
+
+export class MqttPublisher implements Publisher {
+  readonly name = 'mqtt';
+  readonly topics: MqttTopics;
+  readonly #o: MqttPublisherOptions;
+  readonly #log: Logger;
+  readonly #displays: Map<string, DisplayConfig>;
+  readonly #last = new Map<string, DisplayState>();
+  /** Discovery JSON sent on the current connection, by display id. */
+  readonly #sentDiscovery = new Map<string, string>();
+  readonly #swVersion: string;
+  #conn: MqttConnection | null = null;
+  #broker: EmbeddedBroker | null = null;
+  #haTimer: unknown = null;
+
+  constructor(opts: MqttPublisherOptions) {
+    this.#o = opts;
+    this.#log = opts.logger.child({ part: 'mqtt' });
+    this.topics = mqttTopics(opts.mqtt.base_topic, opts.mqtt.discovery_prefix);
+    this.#displays = new Map(opts.displays.map((d) => [d.id, d]));
+    this.#swVersion = opts.swVersion ?? packageVersion();
+  }
+
+  get connected(): boolean {
+    return this.#conn?.connected ?? false;
+  }
+
+  /** The broker URL in use (the embedded broker's once started), without credentials. */
+  get url(): string {
+    return redactUrl(this.#broker?.url ?? this.#o.mqtt.url);
+  }
+
+  async start(): Promise<void> {
+    let url = this.#o.mqtt.url;
+    if (url === 'embedded') {
+      this.#broker = await startEmbeddedBroker({ port: this.#o.embeddedPort, logger: this.#log });
+      url = this.#broker.url;
+    }
+    const random = this.#o.random ?? Math.random;
+    const conn = new MqttConnection({
+      url,
+      username: this.#o.mqtt.username,
+      password: this.#o.password,
+      caFile: this.#o.mqtt.ca_file,
+      certFile: this.#o.mqtt.cert_file,
+      keyFile: this.#o.mqtt.key_file,
+      clientId: this.#o.clientId ?? `${sanitizeId(this.topics.base).slice(0, 14)}-${randomBytes(4).toString('hex')}`,
+      statusTopic: this.topics.status,
+      logger: this.#log,
+      backoff: this.#o.backoff,
+      random,
+      setTimeout: this.#o.setTimeout,
+      clearTimeout: this.#o.clearTimeout,
+    });
+    this.#conn = conn;
+    conn.onConnect(() => {
+      this.#sentDiscovery.clear();
+      this.#resendAll();
+    });
+    conn.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
+    conn.subscribe(this.topics.haStatus);
+    conn.subscribe(this.topics.refreshWildcard);
+    conn.subscribe(this.topics.deviceConfigWildcard);
+    await conn.start();
+    if (!conn.connected) this.#log.warn({ url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
+  }
+
+  publish(update: DisplayUpdate): Promise<void> {
+    const id = update.display.id;
+    this.#displays.set(id, update.display);
+    const prev = this.#last.get(id);
+    const last: DisplayState = {
+      rec: update.rec ?? prev?.rec ?? null,
+      nextUpdateAt: update.nextUpdateAt,
+      status: update.status,
+      image: update.frame.png,
+      imageHash: update.frame.hash,
+    };
+    this.#last.set(id, last);
+    this.#sendDiscovery(id, false);
+    this.#sendState(id, last, last.nextUpdateAt);
+    if (last.imageHash !== prev?.imageHash) this.#send(this.topics.image(id), last.image);
+    // The budget is shared: every display's diagnostics change with any display's spending.
+    for (const other of this.#last.keys()) this.#sendDiagnostics(other);
+    return Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    this.#cancelHaTimer();
+    await this.#conn?.stop();
+    this.#conn = null;
+    await this.#broker?.close();
+    this.#broker = null;
+  }
+
+  /** Discovery, state, image and diagnostics of every display: on each connect and when HA comes online. */
+  #resendAll(): void {
+    for (const id of this.#displays.keys()) {
+      this.#sendDiscovery(id, true);
+      const last = this.#last.get(id);
+      if (!last) continue;
+      this.#sendState(id, last, this.#o.nextUpdateAt?.(id) ?? last.nextUpdateAt);
+      this.#send(this.topics.image(id), last.image);
+      this.#sendDiagnostics(id);
+    }
+  }
+
+  /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
+  #sendState(id: string, last: DisplayState, nextUpdateAt: Date | null): void {
+    if (last.rec) this.#send(this.topics.state(id), statePayload(last.rec, nextUpdateAt, last.status, this.#o.timezone));
+  }
+
+  #sendDiscovery(id: string, force: boolean): void {
+    const display = this.#displays.get(id);
+    if (!display) return;
+    if (this.#o.haDiscovery?.(id) === false) {
+      if (force || this.#sentDiscovery.get(id) !== '') this.#send(this.topics.deviceConfig(id), '');
+      this.#sentDiscovery.set(id, '');
+      return;
+    }
+    const weather = this.#last.get(id)?.rec?.weather;
+    const { topic, payload } = deviceDiscovery({
+      display,
+      topics: this.topics,
+      swVersion: this.#swVersion,
+      tempUnit: weather?.temp_unit,
+      windUnit: weather?.wind_speed_unit,
+      expireAfterS: this.#o.expireAfterS?.(id) ?? null,
+      supportUrl: this.#o.supportUrl,
+    });
+    const json = JSON.stringify(payload);
+    if (!force && this.#sentDiscovery.get(id) === json) return;
+    this.#sentDiscovery.set(id, json);
+    this.#send(topic, json);
+  }
+
+  #sendDiagnostics(id: string): void {
+    const last = this.#last.get(id);
+    if (!last) return;
+    let budget: BudgetStatusLike | null = null;
+    try {
+      budget = this.#o.budgetStatus?.() ?? null;
+    } catch (err) {
+      this.#log.warn({ err: { message: (err as Error).message } }, 'budget status unavailable');
+    }
+    this.#send(this.topics.diagnostics(id), diagnosticsPayload(last.status, budget, this.#o.timezone));
+  }
+
+  #send(topic: string, payload: string | Buffer): void {
+    this.#conn?.publish(topic, payload, { retain: true });
+  }
+
+  #onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    if (topic === this.topics.haStatus) {
+      if (payload.toString() === 'online') this.#scheduleHaResend();
+      return;
+    }
+    if (topic.startsWith(`${this.topics.prefix}/device/`)) {
+      this.#removeIfStale(topic, payload, packet.retain);
+      return;
+    }
+    const id = refreshTarget(this.topics, topic);
+    if (id === null) return;
+    // A retained press would fire at every restart; an empty payload is how a retained message is cleared.
+    if (packet.retain || payload.length === 0) {
+      this.#log.debug({ topic, retained: packet.retain }, 'refresh command ignored (retained or empty)');
+      return;
+    }
+    if (!this.#displays.has(id)) {
+      this.#log.warn({ topic }, 'refresh for a display that is not configured; ignored');
+      return;
+    }
+    this.#log.info({ display: id }, 'refresh requested over MQTT');
+    try {
+      const result = this.#o.onRefresh(id);
+      if (result instanceof Promise) {
+        result.catch((err: unknown) => this.#log.error({ display: id, err: { message: (err as Error).message } }, 'refresh failed'));
+      }
+    } catch (err) {
+      this.#log.error({ display: id, err: { message: (err as Error).message } }, 'refresh failed');
+    }
+  }
+
+  #scheduleHaResend(): void {
+    if (this.#haTimer !== null) return;
+    const { min, max } = this.#o.haOnlineDelayMs ?? { min: 1000, max: 5000 };
+    const delay = Math.round(min + (max - min) * (this.#o.random ?? Math.random)());
+    const set = this.#o.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+    this.#log.info({ delayMs: delay }, 'Home Assistant online; re-sending discovery and states');
+    this.#haTimer = set(() => {
+      this.#haTimer = null;
+      this.#conn?.publish(this.topics.status, 'online', { retain: true });
+      this.#resendAll();
+    }, delay);
+  }
+
+  #cancelHaTimer(): void {
+    if (this.#haTimer === null) return;
+    (this.#o.clearTimeout ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout)))(this.#haTimer);
+    this.#haTimer = null;
+  }
+
+  /** A retained discovery config of ours for a display no longer configured: cleared with its retained data. */
+  #removeIfStale(topic: string, payload: Buffer, retained: boolean): void {
+    if (!retained || payload.length === 0) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload.toString());
+    } catch {
+      return;
+    }
+    if (!isOurDevice(this.topics, topic, parsed)) return;
+    if ([...this.#displays.keys()].some((id) => this.topics.deviceConfig(id) === topic)) return;
+    const data = dataTopicsOf(parsed, this.topics);
+    this.#log.info({ topic, data }, 'display no longer configured; removing its Home Assistant device');
+    this.#send(topic, '');
+    for (const t of data) this.#send(t, '');
+  }
+}

@@ -1,0 +1,120 @@
+import type { StoredRecommendation } from '../api/schemas.js';
+import type { FrameStatus } from '../render/frame.js';
+
+/**
+ * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions.
+ * Times are ISO-8601 with the configured time zone's offset ("2026-01-31T08:00:00.000+01:00"), which Home Assistant
+ * timestamp sensors require (a time without an offset is rejected).
+ */
+
+/** What the budget governor reports; every field optional so any governor's status() fits. */
+export interface BudgetStatusLike {
+  spentToday?: number | null;
+  spentMonth?: number | null;
+  /** null or Infinity: no daily limit. */
+  leftToday?: number | null;
+  leftMonth?: number | null;
+  rateRemaining?: number | null;
+  blockedUntil?: Date | string | number | null;
+  periodResetsAt?: Date | string | number | null;
+  warnings?: readonly string[];
+}
+
+export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'unreachable'] as const;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** `2026-01-31T08:00:00.000+01:00`: the instant in `timeZone`, with its offset. */
+export function isoWithOffset(date: Date, timeZone: string): string {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(date)) parts[p.type] = p.value;
+  const gmt = parts.timeZoneName ?? 'GMT';
+  const offset = gmt === 'GMT' ? '+00:00' : gmt.slice(3);
+  const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}${offset}`;
+}
+
+/** A date-like value as ISO with offset, or null when absent or not a date. */
+export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {
+  if (value === null || value === undefined) return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : isoWithOffset(d, timeZone);
+}
+
+function numberOrNull(n: number | null | undefined): number | null {
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+/** Old data: anything but a fresh, working cycle. */
+export function isStale(status: FrameStatus): boolean {
+  return status.kind !== 'ok';
+}
+
+/** `<base>/<id>/state`: the Recommendation, plus fetched_at, next_update_at and stale. */
+export function statePayload(
+  rec: StoredRecommendation,
+  nextUpdateAt: Date | null,
+  status: FrameStatus,
+  timeZone: string,
+): string {
+  return JSON.stringify({
+    ...rec,
+    fetched_at: timeOrNull(rec.fetched_at, timeZone) ?? rec.fetched_at,
+    next_update_at: timeOrNull(nextUpdateAt, timeZone),
+    stale: isStale(status),
+  });
+}
+
+export interface DiagnosticsPayload {
+  status: FrameStatus['kind'];
+  status_detail: string | null;
+  status_since: string | null;
+  status_until: string | null;
+  credits_spent_today: number | null;
+  credits_spent_month: number | null;
+  credits_left_today: number | null;
+  credits_left_month: number | null;
+  rate_limit_remaining: number | null;
+  budget_blocked_until: string | null;
+  budget_period_resets_at: string | null;
+  budget_warnings: string[];
+}
+
+/** `<base>/<id>/diagnostics`: the display's frame status and the (shared) budget figures. */
+export function diagnosticsPayload(status: FrameStatus, budget: BudgetStatusLike | null, timeZone: string): string {
+  const b = budget ?? {};
+  const out: DiagnosticsPayload = {
+    status: status.kind,
+    status_detail: 'message' in status ? status.message : null,
+    status_since: 'since' in status ? timeOrNull(status.since, timeZone) : null,
+    status_until: 'until' in status ? timeOrNull(status.until, timeZone) : null,
+    credits_spent_today: numberOrNull(b.spentToday),
+    credits_spent_month: numberOrNull(b.spentMonth),
+    credits_left_today: numberOrNull(b.leftToday),
+    credits_left_month: numberOrNull(b.leftMonth),
+    rate_limit_remaining: numberOrNull(b.rateRemaining),
+    budget_blocked_until: timeOrNull(b.blockedUntil, timeZone),
+    budget_period_resets_at: timeOrNull(b.periodResetsAt, timeZone),
+    budget_warnings: [...(b.warnings ?? [])].map(String),
+  };
+  return JSON.stringify(out);
+}

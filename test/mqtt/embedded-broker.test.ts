@@ -1,0 +1,58 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedBroker } from '../../src/publish/embedded-broker.js';
+import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
+import { checkDeviceDiscovery } from './ha-checker.js';
+import { budget, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+
+const hallway = display('hallway');
+
+describe('embedded broker (mqtt.url: embedded)', () => {
+  it('lets the publisher publish and take refresh presses with nothing installed, on 127.0.0.1', async () => {
+    const refreshes: string[] = [];
+    const p = new MqttPublisher({
+      mqtt: mqttConfig('embedded'),
+      password: null,
+      displays: [hallway],
+      timezone: 'Europe/Berlin',
+      logger: silentLogger(),
+      onRefresh: (id) => refreshes.push(id),
+      budgetStatus: budget,
+      embeddedPort: 0,
+    });
+    try {
+      await p.start();
+      expect(p.connected).toBe(true);
+      expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
+      await p.publish(update(hallway, rec(), 'demo'));
+      const retained = await readRetained(p.url, ['#'], 200);
+      expect(retained.get('outfit-display/status')?.toString()).toBe('online');
+      expect([...retained.keys()]).toEqual(expect.arrayContaining(['outfit-display/hallway/state', 'outfit-display/hallway/image', 'outfit-display/hallway/diagnostics']));
+      const topic = 'homeassistant/device/outfit-display_hallway/config';
+      expect(checkDeviceDiscovery(topic, JSON.parse(retained.get(topic)!.toString()))).toEqual([]);
+
+      const w = await watch(p.url, []);
+      await w.client.publishAsync('outfit-display/hallway/refresh', 'PRESS', { qos: 1 });
+      await w.close();
+      await expect.poll(() => refreshes).toEqual(['hallway']);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('falls back to a free port when the wanted one is taken, or fails when told not to', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const b = await startEmbeddedBroker({ port: taken });
+      expect(b.port).not.toBe(taken);
+      const w = await watch(b.url, ['x']);
+      await w.close();
+      await b.close();
+      await expect(startEmbeddedBroker({ port: taken, fallbackToFreePort: false })).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

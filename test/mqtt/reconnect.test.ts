@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { backoffDelay, MqttConnection } from '../../src/publish/mqtt-connection.js';
+import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
+import { freePort, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { checkDeviceDiscovery } from './ha-checker.js';
+import { budget, display, mqttConfig, readRetained, rec, silentLogger, update } from './fixtures.js';
+
+const hallway = display('hallway');
+
+describe('reconnect backoff and the offline outbox', () => {
+  it('doubles the delay up to the maximum, with jitter between half and all of it', () => {
+    const b = { initialMs: 1000, maxMs: 60_000 };
+    expect([0, 1, 2, 3, 6, 7, 50].map((a) => backoffDelay(a, b, () => 1))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+    expect(backoffDelay(2, b, () => 0)).toBe(2000);
+  });
+
+  it('keeps only the newest message a topic while disconnected, within a bounded number of topics', async () => {
+    const timers: number[] = [];
+    const conn = new MqttConnection({
+      url: `mqtt://127.0.0.1:${await freePort()}`,
+      clientId: 'outbox-test',
+      statusTopic: 't/status',
+      logger: silentLogger(),
+      maxOutboxTopics: 2,
+      random: () => 1,
+      setTimeout: (_fn, ms) => timers.push(ms),
+    });
+    await conn.start(); // nothing listens: resolves on the first failure
+    expect(conn.connected).toBe(false);
+    expect(timers).toEqual([1000]); // one reconnect scheduled, by our backoff
+    conn.publish('t/a', 'a1');
+    conn.publish('t/a', 'a2');
+    conn.publish('t/b', Buffer.alloc(100_000));
+    expect(conn.outboxSize).toBe(2);
+    conn.publish('t/c', 'c1');
+    expect(conn.outboxSize).toBe(2);
+    await conn.stop();
+  });
+});
+
+describe('broker restart', () => {
+  let broker: Mosquitto;
+  beforeAll(async () => {
+    broker = await startMosquitto();
+  });
+  afterAll(async () => {
+    await broker?.dispose();
+  });
+
+  it('reconnects after a broker restart and restores every retained topic with the newest state', async () => {
+    const p = new MqttPublisher({
+      mqtt: mqttConfig(broker.url),
+      password: null,
+      displays: [hallway],
+      timezone: 'UTC',
+      logger: silentLogger(),
+      onRefresh: () => undefined,
+      budgetStatus: budget,
+      backoff: { initialMs: 50, maxMs: 200 },
+      swVersion: '0.1.0',
+    });
+    try {
+      await p.start();
+      await p.publish(update(hallway, rec({ outfit: 'first' }), 'f1'));
+      await broker.stop();
+      await vi.waitFor(() => expect(p.connected).toBe(false));
+      // While the broker is down: two more cycles; only the newest of each topic may arrive.
+      await p.publish(update(hallway, rec({ outfit: 'second' }), 'f2'));
+      await p.publish(update(hallway, rec({ outfit: 'third' }), 'f3'));
+      await broker.restart(); // persistence off: the broker comes back with no retained message at all
+      await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
+
+      const retained = await readRetained(broker.url, ['#']);
+      expect(retained.get('outfit-display/status')?.toString()).toBe('online');
+      expect(JSON.parse(retained.get('outfit-display/hallway/state')!.toString())).toMatchObject({ outfit: 'third' });
+      expect(retained.get('outfit-display/hallway/image')).toEqual(update(hallway, null, 'f3').frame.png);
+      expect(retained.has('outfit-display/hallway/diagnostics')).toBe(true);
+      const topic = 'homeassistant/device/outfit-display_hallway/config';
+      expect(checkDeviceDiscovery(topic, JSON.parse(retained.get(topic)!.toString()))).toEqual([]);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('starts with the broker down and connects when it comes up', async () => {
+    await broker.stop();
+    const p = new MqttPublisher({
+      mqtt: mqttConfig(broker.url, { base_topic: 'late' }),
+      password: null,
+      displays: [hallway],
+      timezone: 'UTC',
+      logger: silentLogger(),
+      onRefresh: () => undefined,
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
+    try {
+      await p.start();
+      expect(p.connected).toBe(false);
+      await p.publish(update(hallway, rec(), 'late'));
+      await broker.restart();
+      await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
+      const retained = await readRetained(broker.url, ['late/#', 'homeassistant/#']);
+      expect([...retained.keys()].sort()).toEqual([
+        'homeassistant/device/late_hallway/config',
+        'late/hallway/diagnostics',
+        'late/hallway/image',
+        'late/hallway/state',
+        'late/status',
+      ]);
+    } finally {
+      await p.stop();
+    }
+  });
+});
