@@ -1,0 +1,63 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+
+const REC = {
+  outfit: 'A light jacket over a T-shirt, jeans and trainers. Take sunglasses.',
+  reasoning: 'Mild and sunny with a light breeze.',
+  weather: {
+    temp: 18.5,
+    feels_like: 17.9,
+    temp_unit: '°C',
+    humidity_pct: 52,
+    wind_speed: 11,
+    wind_speed_unit: 'km/h',
+    wind_dir: 'SW',
+    description: 'Sunny',
+    rain_chance_pct: 5,
+    uv_index: 5,
+    is_day: true,
+    alerts: [],
+    source: 'test',
+  },
+  model: 'outfit-test',
+  generated_at: '2026-05-02T08:00:00.000Z',
+};
+
+describe('render (offline, no credits)', () => {
+  it('renders a saved Recommendation to PNG and BMP for the display’s panel, byte-identical on a second run', async () => {
+    const { dir, file } = await tempConfig(simulatedConfig());
+    const input = path.join(dir, 'rec.json');
+    await writeFile(input, JSON.stringify(REC));
+    const out = path.join(dir, 'out.png');
+    const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const png = PNG.sync.read(await readFile(out));
+    expect([png.width, png.height]).toEqual([800, 480]);
+    const first = await readFile(out);
+    await runCli(['render', '--config', file, '--input', input, '--out', out]);
+    expect((await readFile(out)).equals(first)).toBe(true);
+
+    const bmp = path.join(dir, 'out.bmp');
+    expect((await runCli(['render', '--config', file, '--input', input, '--out', bmp])).code).toBe(0);
+    const b = await readFile(bmp);
+    expect(b.subarray(0, 2).toString('latin1')).toBe('BM');
+    expect(b.length).toBe(48_062);
+  });
+
+  it('names the field of a bad Recommendation, and exits 1; a missing --out is usage (2)', async () => {
+    const { dir, file } = await tempConfig(simulatedConfig());
+    const input = path.join(dir, 'rec.json');
+    await writeFile(input, JSON.stringify({ ...REC, weather: { ...REC.weather, temp: 'warm' } }));
+    const res = await runCli(['render', '--config', file, '--input', input, '--out', path.join(dir, 'x.png')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('weather.temp');
+    expect(res.stderr).toContain(input);
+    const usage = await runCli(['render', '--config', file, '--input', input]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('render needs --out FILE');
+  });
+});

@@ -1,0 +1,106 @@
+import type { ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY } from '../../src/service-sim/server.js';
+import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
+
+let broker: Mosquitto;
+let sim: SimProcess;
+beforeAll(async () => {
+  [broker, sim] = await Promise.all([startMosquitto(), startSimProcess()]);
+});
+afterAll(async () => {
+  await Promise.all([broker.dispose(), sim.stop()]);
+});
+
+async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The real daemon process, publishing to the test's Mosquitto, polling the test's simulated service. */
+async function startDaemon(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+  const { dir, file } = await tempConfig('');
+  await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
+  const yaml = simulatedConfig({ baseUrl: sim.url, keyFile: 'key' })
+    .replace('credits_per_day: 300', 'credits_per_day: 300\n  refresh_reserve_credits: 30')
+    .replace('output_dir:', `mqtt:\n  url: ${broker.url}\noutput_dir:`);
+  await writeFile(file, yaml);
+  const child = startCli(['run', '--config', file]);
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return { child, exited };
+}
+
+function subscriber(topics: string[]): Promise<{ client: MqttClient; seen: Map<string, string[]> }> {
+  return new Promise((resolve) => {
+    const client = mqtt.connect(broker.url, { reconnectPeriod: 0 });
+    const seen = new Map<string, string[]>();
+    client.on('message', (topic, payload) => seen.set(topic, [...(seen.get(topic) ?? []), payload.toString()]));
+    client.on('connect', () => client.subscribe(topics, () => resolve({ client, seen })));
+  });
+}
+
+function recweatherCalls(stats: Awaited<ReturnType<SimProcess['stats']>>): number {
+  return stats.requests.filter((r) => r.path.endsWith('/recweather')).length;
+}
+
+describe('the daemon process and the broker', () => {
+  it('two refresh presses during a slow call make one API call, not two', async () => {
+    const d = await startDaemon();
+    const { client, seen } = await subscriber(['outfit-display/#']);
+    try {
+      await until('the first state', () => seen.has('outfit-display/hallway/state'));
+      const before = recweatherCalls(await sim.stats());
+      await sim.injectFault({ kind: 'slow', delay_ms: 1500, path: 'recweather' });
+      client.publish('outfit-display/hallway/refresh', 'PRESS');
+      await new Promise((r) => setTimeout(r, 300));
+      client.publish('outfit-display/hallway/refresh', 'PRESS');
+      const states = seen.get('outfit-display/hallway/state')?.length ?? 0;
+      await until('the refreshed state', () => (seen.get('outfit-display/hallway/state')?.length ?? 0) > states);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(recweatherCalls(await sim.stats()) - before).toBe(1);
+    } finally {
+      client.end(true);
+      d.child.kill('SIGTERM');
+      await d.exited;
+      await sim.clearFaults();
+    }
+  });
+
+  it('kill -9 of the daemon: the broker delivers the retained offline (last will)', async () => {
+    const d = await startDaemon();
+    const { client, seen } = await subscriber(['outfit-display/status']);
+    try {
+      await until('online', () => seen.get('outfit-display/status')?.at(-1) === 'online');
+      d.child.kill('SIGKILL');
+      await d.exited;
+      await until('offline', () => seen.get('outfit-display/status')?.at(-1) === 'offline', 15_000);
+    } finally {
+      client.end(true);
+    }
+    // Retained: a client that connects now is told at once.
+    const late = await subscriber(['outfit-display/status']);
+    await until('retained offline', () => late.seen.get('outfit-display/status')?.[0] === 'offline');
+    late.client.end(true);
+  });
+
+  it('a clean stop publishes offline', async () => {
+    const d = await startDaemon();
+    const { client, seen } = await subscriber(['outfit-display/status']);
+    try {
+      await until('online', () => seen.get('outfit-display/status')?.at(-1) === 'online');
+      d.child.kill('SIGTERM');
+      expect(await d.exited).toBe(0);
+      await until('offline', () => seen.get('outfit-display/status')?.at(-1) === 'offline');
+    } finally {
+      client.end(true);
+    }
+  });
+});
