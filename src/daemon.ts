@@ -3,11 +3,14 @@ import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
 import { systemClock, type Clock } from './budget/clock.js';
 import { Governor } from './budget/governed-fetch.js';
+import { CronTimes, longestGapMs } from './budget/cron-times.js';
+import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { errorFields } from './logging.js';
 import { FilePublisher } from './publish/files.js';
+import { expireAfterFromGap } from './publish/ha-discovery.js';
 import { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
 import { loadPanel } from './render/panels.js';
@@ -38,6 +41,8 @@ export interface Daemon {
   /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
   stop(): Promise<void>;
 }
+
+const DAY_MS = 86_400_000;
 
 /** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
 export const FIRST_FRAME_WAIT_MS = 30_000;
@@ -74,6 +79,14 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
   if (config.mqtt) {
     const mqtt = config.mqtt;
+    // Home Assistant marks the readings unavailable when no update came for twice the longest gap of the schedule.
+    const schedules = resolveSchedules(config, { now: clock.now() });
+    const expireAfter = new Map(
+      config.displays.map((d) => {
+        const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), clock.now(), 8 * DAY_MS);
+        return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
+      }),
+    );
     publishers.push(
       new MqttPublisher({
         mqtt,
@@ -84,6 +97,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         onRefresh: (id) => refreshDisplay(id),
         budgetStatus: () => governor.status(),
         nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
+        expireAfterS: (id) => expireAfter.get(id) ?? null,
         haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
         ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
       }),

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DisplayUpdate, Publisher } from './publisher.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 
 /**
  * `<output_dir>/<id>.png` (the frame, panel-exact) and `<output_dir>/<id>.json` (the Recommendation it shows,

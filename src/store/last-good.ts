@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import { writeFileAtomic } from '../publish/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 export const StoredRecommendationSchema = RecommendationSchema.extend({
   fetched_at: z.string().regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp'),

@@ -1,0 +1,139 @@
+import { monotonicOf, type Clock } from './clock.js';
+
+/**
+ * Whether the wall clock can be believed, and what may be spent while it cannot.
+ *
+ * The clock is trusted when it is not before the build date and not behind where it should be: behind the last
+ * trusted reading carried forward by the elapsed (monotonic) time since, or, just after a start, behind the ledger's
+ * last trusted reading. A small slack allows NTP's usual corrections. So a clock stepped back (or one at 1970 after
+ * a boot without RTC) is not trusted until it is at least where it was; a clock stepped forward is taken as corrected.
+ *
+ * While the clock is not trusted, the ledger keeps charging its latest day and month (periods never move back), and
+ * this guard adds a limit that holds in real elapsed time whatever the clock says: at most the daily budget in any
+ * 25 hours, at most the monthly budget in any 745 hours (31 days and one), counting what the ledger's latest day
+ * and month held when the episode began as if spent at its start. A calendar day is at most 25 hours long and a
+ * month at most 745, so this keeps every real day and month within budget, and it never stalls for good.
+ * An episode ends when the clock is where it should be again, or, after 25 hours, once it is past the last trusted
+ * reading (so a step forward that was undone does not keep the clock distrusted for ever).
+ */
+
+/** The daemon refuses to believe a clock before this instant (raise it at each release). */
+export const BUILD_TIME_MS = Date.UTC(2026, 10, 1);
+export const CLOCK_SLACK_MS = 2 * 60_000;
+export const DAY_WINDOW_MS = 25 * 3_600_000;
+export const MONTH_WINDOW_MS = 745 * 3_600_000;
+
+interface Episode {
+  startMono: number;
+  /** The ledger's day and month spending when the episode began. */
+  seedDay: number;
+  seedMonth: number;
+  spends: Array<{ mono: number; credits: number }>;
+}
+
+export interface TrustVerdict {
+  trusted: boolean;
+  /** Why not, for logs and the status page. */
+  reason: string | null;
+}
+
+export class ClockGuard {
+  #last: { wall: number; mono: number } | null = null;
+  #highWater = 0;
+  #episode: Episode | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly buildTime = BUILD_TIME_MS,
+    private readonly slackMs = CLOCK_SLACK_MS,
+  ) {}
+
+  /** The latest trusted reading from the ledger, for the first check after a start. */
+  restore(highWater: number): void {
+    this.#highWater = Math.max(this.#highWater, highWater);
+  }
+
+  get inEpisode(): boolean {
+    return this.#episode !== null;
+  }
+
+  /**
+   * Checks the clock now. `seed` gives the ledger's day and month spending, used when an untrusted episode begins.
+   */
+  check(seed: () => { day: number; month: number }): TrustVerdict {
+    const wall = this.clock.now();
+    const mono = monotonicOf(this.clock);
+    let reason: string | null = null;
+    if (wall < this.buildTime) {
+      reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.buildTime).toISOString()}`;
+    } else {
+      const expected = this.#last === null ? this.#highWater : this.#last.wall + (mono - this.#last.mono);
+      // After 25 hours behind, a clock past the last trusted reading is believed again (the reading was the wrong
+      // one: a step forward that was later undone).
+      const settled = this.#episode !== null && mono - this.#episode.startMono >= DAY_WINDOW_MS && wall >= this.#highWater - this.slackMs;
+      if (wall < expected - this.slackMs && !settled) {
+        reason = `the clock (${new Date(wall).toISOString()}) is ${Math.round((expected - wall) / 1000)} s behind its last trusted reading`;
+      }
+    }
+    if (reason === null) {
+      this.#last = { wall, mono };
+      this.#highWater = Math.max(this.#highWater, wall);
+      this.#episode = null;
+      return { trusted: true, reason: null };
+    }
+    if (this.#episode === null) {
+      const s = seed();
+      this.#episode = { startMono: mono, seedDay: s.day, seedMonth: s.month, spends: [] };
+    }
+    return { trusted: false, reason };
+  }
+
+  /** Records a spend made while the clock was not trusted. */
+  recordSpend(credits: number): void {
+    this.#episode?.spends.push({ mono: monotonicOf(this.clock), credits });
+  }
+
+  /** Takes back a recorded spend (a refused request). */
+  cancelSpend(credits: number): void {
+    const spends = this.#episode?.spends;
+    if (!spends) return;
+    for (let i = spends.length - 1; i >= 0; i--) {
+      if (spends[i]?.credits === credits) {
+        spends.splice(i, 1);
+        return;
+      }
+    }
+  }
+
+  /** Credits counted against the 25-hour and 745-hour windows now (0 outside an episode). */
+  windowUsed(): { day: number; month: number } {
+    const e = this.#episode;
+    if (e === null) return { day: 0, month: 0 };
+    const mono = monotonicOf(this.clock);
+    const sumSince = (ms: number): number => e.spends.reduce((n, s) => (s.mono > mono - ms ? n + s.credits : n), 0);
+    e.spends = e.spends.filter((s) => s.mono > mono - MONTH_WINDOW_MS);
+    return {
+      day: sumSince(DAY_WINDOW_MS) + (mono - e.startMono < DAY_WINDOW_MS ? e.seedDay : 0),
+      month: sumSince(MONTH_WINDOW_MS) + (mono - e.startMono < MONTH_WINDOW_MS ? e.seedMonth : 0),
+    };
+  }
+
+  /** Elapsed ms until the 25-hour window has `needed` credits free under `limit`, or null if it never will. */
+  msUntilDayWindowFrees(needed: number, limit: number): number | null {
+    const e = this.#episode;
+    if (e === null) return 0;
+    const mono = monotonicOf(this.clock);
+    const events = [
+      ...(mono - e.startMono < DAY_WINDOW_MS ? [{ mono: e.startMono, credits: e.seedDay }] : []),
+      ...e.spends.filter((s) => s.mono > mono - DAY_WINDOW_MS),
+    ].sort((a, b) => a.mono - b.mono);
+    let used = events.reduce((n, s) => n + s.credits, 0);
+    if (needed > limit) return null;
+    for (const ev of events) {
+      if (used + needed <= limit) break;
+      used -= ev.credits;
+      if (used + needed <= limit) return ev.mono + DAY_WINDOW_MS - mono;
+    }
+    return used + needed <= limit ? 0 : null;
+  }
+}

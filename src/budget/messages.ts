@@ -1,0 +1,33 @@
+/**
+ * Stable warning and reason texts of the budget (plan, governor, scheduler). Each begins with its code; tests, the
+ * status page and Home Assistant may match on the code. Documented in README.md ("Budget and schedule").
+ */
+
+export const WARNING_CODES = [
+  'W_OVER_BUDGET',
+  'W_AUTO_DOES_NOT_FIT',
+  'W_RATE_PEAK',
+  'W_CLOCK_UNTRUSTED',
+  'W_LEDGER_UNREADABLE',
+  'W_CREDITS_EXHAUSTED',
+  'W_KEY_REJECTED',
+] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+export function warning(code: WarningCode, text: string): string {
+  return `${code}: ${text}`;
+}
+
+export const REASONS = {
+  rateWindow: 'rate limit: the 60-second window is full',
+  rateHeader: 'rate limit: the service reported no requests left in its window',
+  retryAfter: 'rate limit: the service asked to wait (Retry-After)',
+  backoff: 'backing off after failed requests',
+  clock: 'clock not trusted and the last known day has no budget left',
+  keyRejected: 'the API key was rejected: no request until the daemon restarts with a new key',
+} as const;
+
+export function budgetUsedUpText(until: Date, timezone: string): string {
+  const local = until.toLocaleString('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' });
+  return `budget used up until ${local}`;
+}

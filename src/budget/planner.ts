@@ -1,0 +1,220 @@
+import type { Config, DisplayConfig } from '../config/schema.js';
+import { candidateSchedules, activeHourList, candidatesLike, densestFit, type Allowance, type FillItem } from './auto-schedule.js';
+import { tickCost, type TickCost } from './change-aware.js';
+import { warning } from './messages.js';
+import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
+
+export { formatPlan } from './plan-format.js';
+
+/** Figures of one quantity (calls or credits) over the horizon. */
+export interface Figures {
+  maxDay: number;
+  /** The local date of the heaviest day ("2027-03-28"). */
+  maxDayDate: string;
+  typicalDay: number;
+  /** One value per month of `PlanReport.months`. */
+  months: number[];
+  maxMonth: number;
+  maxMonthKey: string;
+}
+
+export interface DisplayPlan {
+  id: string;
+  /** As written in the config ("auto" or a cron expression). */
+  configured: string;
+  /** The cron expression that runs ("auto" resolved). */
+  schedule: string;
+  endpoint: DisplayConfig['endpoint'];
+  changeAware: boolean;
+  /** Worst case: every tick buys (and, change-aware, polls the weather first). */
+  calls: Figures;
+  credits: Figures;
+  /** Change-aware only: expected credits, and the credits of a recommendation at every tick, to show the saving. */
+  expectedCredits: Figures | null;
+  plainCredits: Figures | null;
+}
+
+export interface PlanReport {
+  timezone: string;
+  /** The months enumerated: 12 calendar months from the current one. */
+  months: string[];
+  budget: {
+    creditsPerDay: number | null;
+    creditsPerMonth: number | null;
+    refreshReserve: number;
+    /** What schedules may use a day: credits_per_day minus the refresh reserve. */
+    dayAllowance: number | null;
+    /** Per month: credits_per_month minus the refresh reserve of each day of the month. */
+    monthAllowance: number[] | null;
+    rateLimitPerMinute: number;
+  };
+  displays: DisplayPlan[];
+  total: { calls: Figures; credits: Figures; expectedCredits: Figures };
+  overDay: boolean;
+  overMonth: boolean;
+  /** When over budget: the densest schedules that fit, display id → cron expression. */
+  proposal: Map<string, string> | null;
+  warnings: string[];
+}
+
+export interface PlanOptions {
+  /** The instant the plan starts from (default now): the horizon is 12 calendar months from its month. */
+  now?: number;
+}
+
+function figures(h: Horizon, perDay: ArrayLike<number>): Figures {
+  const day = maxOf(perDay);
+  const months = perMonth(h, perDay);
+  const month = maxOf(months);
+  return {
+    maxDay: day.value,
+    maxDayDate: dayLabel(h, day.index),
+    typicalDay: typical(perDay),
+    months,
+    maxMonth: month.value,
+    maxMonthKey: h.months[month.index] ?? '-',
+  };
+}
+
+function allowanceOf(config: Config, h: Horizon): Allowance {
+  const b = config.budget;
+  const reserve = b.refresh_reserve_credits;
+  return {
+    perDay: b.credits_per_day === undefined ? null : Math.max(0, b.credits_per_day - reserve),
+    perMonth:
+      b.credits_per_month === undefined ? null : h.daysPerMonth.map((n) => Math.max(0, (b.credits_per_month ?? 0) - reserve * n)),
+  };
+}
+
+function costOf(h: Horizon, config: Config, display: DisplayConfig, expr: string): TickCost {
+  return tickCost(display, config, cronOf(h, expr).minGapMs());
+}
+
+function fillItem(h: Horizon, config: Config, display: DisplayConfig, candidates: string[]): FillItem {
+  return { id: display.id, candidates, creditsPerTick: (e) => costOf(h, config, display, e).creditsWorst };
+}
+
+function autoCandidates(display: DisplayConfig): string[] {
+  return candidateSchedules(activeHourList(display.active_hours));
+}
+
+function resolveIn(h: Horizon, config: Config): { schedules: Map<string, string>; autoFits: boolean } {
+  const items = config.displays.map((d) => fillItem(h, config, d, d.schedule === 'auto' ? autoCandidates(d) : [d.schedule]));
+  const { chosen, fits } = densestFit(h, items, allowanceOf(config, h));
+  return { schedules: chosen, autoFits: fits };
+}
+
+/** Display id → the cron expression that runs: fixed ones as written, "auto" derived (densest within budget). */
+export function resolveSchedules(config: Config, opts: PlanOptions = {}): Map<string, string> {
+  return resolveIn(horizonFrom(opts.now ?? Date.now(), config.timezone), config).schedules;
+}
+
+/** The densest schedules that fit, every display adjustable (a fixed one keeps its hours and day fields). */
+function propose(h: Horizon, config: Config, current: Map<string, string>): Map<string, string> | null {
+  const items = config.displays.map((d) => {
+    if (d.schedule === 'auto') return fillItem(h, config, d, autoCandidates(d));
+    const expr = current.get(d.id) ?? d.schedule;
+    const total = dailyCounts(h, expr).reduce((a, b) => a + b, 0);
+    const sparser = candidatesLike(expr).filter((e) => dailyCounts(h, e).reduce((a, b) => a + b, 0) <= total);
+    return fillItem(h, config, d, [expr, ...sparser]);
+  });
+  const { chosen, fits } = densestFit(h, items, allowanceOf(config, h));
+  return fits ? chosen : null;
+}
+
+const scale = (counts: Int32Array, k: number): Float64Array => Float64Array.from(counts, (c) => c * k);
+
+function add(into: Float64Array, from: ArrayLike<number>): void {
+  for (let i = 0; i < into.length; i++) into[i] = (into[i] ?? 0) + (from[i] ?? 0);
+}
+
+/** Exact enumeration per display and in total, against the budget (see PlanReport). */
+export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
+  const h = horizonFrom(opts.now ?? Date.now(), config.timezone);
+  const { schedules, autoFits } = resolveIn(h, config);
+  const allowance = allowanceOf(config, h);
+  const n = h.days.length;
+  const tot = { calls: new Float64Array(n), credits: new Float64Array(n), expected: new Float64Array(n) };
+  const displays: DisplayPlan[] = config.displays.map((d) => {
+    const expr = schedules.get(d.id) ?? d.schedule;
+    const counts = dailyCounts(h, expr);
+    const cost = costOf(h, config, d, expr);
+    const calls = scale(counts, cost.callsWorst);
+    const credits = scale(counts, cost.creditsWorst);
+    const expected = scale(counts, cost.creditsExpected);
+    add(tot.calls, calls);
+    add(tot.credits, credits);
+    add(tot.expected, expected);
+    const ca = d.change_aware !== undefined;
+    return {
+      id: d.id,
+      configured: d.schedule,
+      schedule: expr,
+      endpoint: d.endpoint,
+      changeAware: ca,
+      calls: figures(h, calls),
+      credits: figures(h, credits),
+      expectedCredits: ca ? figures(h, expected) : null,
+      plainCredits: ca ? figures(h, scale(counts, cost.creditsPlain)) : null,
+    };
+  });
+  const total = { calls: figures(h, tot.calls), credits: figures(h, tot.credits), expectedCredits: figures(h, tot.expected) };
+  const overDay = allowance.perDay !== null && total.credits.maxDay > allowance.perDay;
+  const overMonth = allowance.perMonth !== null && total.credits.months.some((c, i) => c > (allowance.perMonth?.[i] ?? Infinity));
+  const proposal = overDay || overMonth ? propose(h, config, schedules) : null;
+  const warnings: string[] = [];
+  if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal));
+  if (!autoFits && config.displays.some((d) => d.schedule === 'auto')) {
+    warnings.push(warning('W_AUTO_DOES_NOT_FIT', 'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget'));
+  }
+  const peak = config.displays.reduce((s, d) => {
+    const expr = schedules.get(d.id) ?? d.schedule;
+    return s + cronOf(h, expr).perMinute() * costOf(h, config, d, expr).callsWorst;
+  }, 0);
+  if (peak > config.budget.rate_limit_per_minute) {
+    warnings.push(
+      warning('W_RATE_PEAK', `up to ${peak} requests can fall due in one minute (limit ${config.budget.rate_limit_per_minute}); the rate limiter delays the rest`),
+    );
+  }
+  return {
+    timezone: config.timezone,
+    months: h.months,
+    budget: {
+      creditsPerDay: config.budget.credits_per_day ?? null,
+      creditsPerMonth: config.budget.credits_per_month ?? null,
+      refreshReserve: config.budget.refresh_reserve_credits,
+      dayAllowance: allowance.perDay,
+      monthAllowance: allowance.perMonth,
+      rateLimitPerMinute: config.budget.rate_limit_per_minute,
+    },
+    displays,
+    total,
+    overDay,
+    overMonth,
+    proposal,
+    warnings,
+  };
+}
+
+function overBudgetWarning(config: Config, credits: Figures, a: Allowance, h: Horizon, proposal: Map<string, string> | null): string {
+  const parts: string[] = [];
+  if (a.perDay !== null && credits.maxDay > a.perDay) {
+    parts.push(`up to ${credits.maxDay} credits a day (${credits.maxDayDate}) against ${a.perDay} a day`);
+  }
+  if (a.perMonth !== null) {
+    const excess = credits.months.map((c, k) => c - (a.perMonth?.[k] ?? Infinity));
+    const i = maxOf(excess).index;
+    if (i >= 0 && (excess[i] ?? 0) > 0) parts.push(`${credits.months[i]} credits in ${h.months[i]} against ${a.perMonth[i]}`);
+  }
+  const reserve = config.budget.refresh_reserve_credits > 0 ? ' (after the refresh reserve)' : '';
+  const advice =
+    proposal === null
+      ? 'no schedule of the same hours fits; raise the budget or remove a display'
+      : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
+  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; the governor caps spending at the budget; ${advice}`);
+}
+
+/** True when the planned schedules (worst case) exceed the daily or monthly budget. */
+export function overBudget(report: PlanReport): boolean {
+  return report.overDay || report.overMonth;
+}

@@ -1,0 +1,173 @@
+import type pino from 'pino';
+import type { Config } from '../config/schema.js';
+import { monotonicOf, type Clock } from './clock.js';
+import { CronTimes } from './cron-times.js';
+import { resolveSchedules } from './planner.js';
+
+/**
+ * Ticks each display on its cron schedule (or its derived auto schedule), in the config's time zone, with the
+ * injected clock's timers.
+ *
+ * - No overlap: a tick that falls due while the display's previous cycle still runs is not started; once that cycle
+ *   ends, one catch-up tick runs (for the latest missed time), however many were missed: never made up twice.
+ * - Sleeps at most `maxSleepMs` at a time and compares the wall clock with elapsed time at each wake, so a clock
+ *   step is noticed within a minute. Stepped forward: ticks jumped over are not made up, except one for the latest.
+ *   Stepped back: the schedule continues from the new time (no stall), and no tick starts sooner than half the
+ *   schedule's shortest gap (at most 30 min) after the previous one, so times already run are not rerun in a burst.
+ *   Spending is the governor's business: its ledger never reopens a day.
+ */
+
+export interface SchedulerOptions {
+  config: Config;
+  clock: Clock;
+  onTick: (displayId: string, scheduledFor: Date) => Promise<void>;
+  logger?: pino.Logger;
+  /** Display id → cron expression; default resolveSchedules(config) at the clock's time. */
+  schedules?: Map<string, string>;
+  /** Longest single sleep (default 60 s). */
+  maxSleepMs?: number;
+}
+
+const JUMP_MS = 2 * 60_000;
+const STUCK_MS = 30 * 60_000;
+
+interface Slot {
+  id: string;
+  cron: CronTimes;
+  next: number | null;
+  timer: unknown;
+  /** When the timer is due (monotonic), and the wall time expected then. */
+  dueMono: number;
+  expectWall: number;
+  running: Promise<void> | null;
+  runningSinceMono: number;
+  missed: number | null;
+  lastStartMono: number;
+  spacingMs: number;
+}
+
+export class Scheduler {
+  readonly #clock: Clock;
+  readonly #onTick: SchedulerOptions['onTick'];
+  readonly #log: pino.Logger | undefined;
+  readonly #maxSleep: number;
+  readonly #slots: Slot[];
+  #started = false;
+  #stopped = false;
+
+  constructor(opts: SchedulerOptions) {
+    this.#clock = opts.clock;
+    this.#onTick = opts.onTick;
+    this.#log = opts.logger;
+    this.#maxSleep = opts.maxSleepMs ?? 60_000;
+    const schedules = opts.schedules ?? resolveSchedules(opts.config, { now: opts.clock.now() });
+    this.#slots = opts.config.displays.map((d) => {
+      const cron = new CronTimes(schedules.get(d.id) ?? d.schedule, opts.config.timezone);
+      return {
+        id: d.id,
+        cron,
+        next: null,
+        timer: undefined,
+        dueMono: 0,
+        expectWall: 0,
+        running: null,
+        runningSinceMono: 0,
+        missed: null,
+        lastStartMono: -Infinity,
+        spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
+      };
+    });
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const now = this.#clock.now();
+    for (const s of this.#slots) {
+      s.next = s.cron.nextAfter(now);
+      this.#log?.info({ display: s.id, schedule: s.cron.expression, next: this.nextRun(s.id)?.toISOString() }, 'schedule started');
+      this.#arm(s);
+    }
+  }
+
+  /** Stops ticking; resolves when every cycle in flight has finished. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const s of this.#slots) {
+      if (s.timer !== undefined) this.#clock.clearTimeout(s.timer);
+      s.timer = undefined;
+      s.missed = null;
+    }
+    while (this.#slots.some((s) => s.running !== null)) {
+      await Promise.all(this.#slots.map((s) => s.running ?? Promise.resolve()));
+    }
+  }
+
+  nextRun(displayId: string): Date | null {
+    const next = this.#slots.find((s) => s.id === displayId)?.next;
+    return next === null || next === undefined ? null : new Date(next);
+  }
+
+  /** Started, not stopped, every timer firing on time and no cycle stuck for 30 minutes. */
+  healthy(): boolean {
+    if (!this.#started || this.#stopped) return false;
+    const mono = monotonicOf(this.#clock);
+    return this.#slots.every(
+      (s) =>
+        (s.next === null || s.timer !== undefined || s.running !== null) &&
+        (s.timer === undefined || mono <= s.dueMono + JUMP_MS) &&
+        (s.running === null || mono - s.runningSinceMono < STUCK_MS),
+    );
+  }
+
+  #arm(s: Slot): void {
+    if (this.#stopped || s.next === null) return;
+    const now = this.#clock.now();
+    const mono = monotonicOf(this.#clock);
+    const untilSpacing = s.lastStartMono + s.spacingMs - mono;
+    const delay = Math.min(this.#maxSleep, Math.max(0, s.next - now, untilSpacing));
+    s.dueMono = mono + delay;
+    s.expectWall = now + delay;
+    s.timer = this.#clock.setTimeout(() => this.#wake(s), delay);
+  }
+
+  #wake(s: Slot): void {
+    s.timer = undefined;
+    if (this.#stopped) return;
+    const now = this.#clock.now();
+    const drift = now - s.expectWall;
+    if (Math.abs(drift) > JUMP_MS && s.next !== null) {
+      this.#log?.warn({ display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
+      if (drift < 0) s.next = s.cron.nextAfter(now);
+    }
+    const mono = monotonicOf(this.#clock);
+    if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
+      const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
+      if (s.running !== null) {
+        this.#log?.warn({ display: s.id, scheduledFor: new Date(due).toISOString() }, 'tick skipped: the previous cycle is still running');
+        s.missed = due;
+      } else {
+        this.#run(s, due);
+      }
+      s.next = s.cron.nextAfter(Math.max(now, due));
+    }
+    this.#arm(s);
+  }
+
+  #run(s: Slot, scheduledFor: number): void {
+    s.lastStartMono = monotonicOf(this.#clock);
+    s.runningSinceMono = s.lastStartMono;
+    s.running = (async () => {
+      try {
+        await this.#onTick(s.id, new Date(scheduledFor));
+      } catch (err) {
+        this.#log?.error({ display: s.id, err }, 'cycle failed');
+      }
+    })().finally(() => {
+      s.running = null;
+      const missed = s.missed;
+      s.missed = null;
+      if (missed !== null && !this.#stopped) this.#run(s, missed);
+    });
+  }
+}

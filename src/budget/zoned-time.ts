@@ -1,0 +1,154 @@
+/**
+ * Calendar arithmetic in an IANA time zone, daylight-saving aware, with Intl only (no tz database of our own).
+ *
+ * A "wall time" is a local date and time written as if it were UTC (Date.UTC of the local parts). An instant maps to
+ * exactly one wall time; a wall time maps to zero instants (skipped by a spring-forward), one, or two (repeated by a
+ * fall-back).
+ */
+
+export interface LocalDate {
+  year: number;
+  /** 1-12 */
+  month: number;
+  /** 1-31 */
+  day: number;
+}
+
+export interface LocalParts extends LocalDate {
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday ... 6 = Saturday */
+  weekday: number;
+}
+
+const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** The local date and time of instant `t` in `tz`. */
+export function localParts(t: number, tz: string): LocalParts {
+  const p: Record<string, number> = {};
+  for (const part of formatter(tz).formatToParts(new Date(t))) {
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  }
+  const year = p.year ?? 1970;
+  const month = p.month ?? 1;
+  const day = p.day ?? 1;
+  return {
+    year,
+    month,
+    day,
+    hour: (p.hour ?? 0) % 24,
+    minute: p.minute ?? 0,
+    second: p.second ?? 0,
+    weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay(),
+  };
+}
+
+/** Local wall time minus UTC at instant `t`, ms (e.g. +3 600 000 for CET). */
+export function offsetAt(t: number, tz: string): number {
+  const p = localParts(t, tz);
+  const whole = Math.floor(t / 1000) * 1000;
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - whole;
+}
+
+/** Every instant whose local wall time is `wall` (0, 1 or 2 of them), ascending. */
+export function wallToInstants(wall: number, tz: string): number[] {
+  const offsets = new Set([offsetAt(wall - 36 * HOUR_MS, tz), offsetAt(wall, tz), offsetAt(wall + 36 * HOUR_MS, tz)]);
+  const out: number[] = [];
+  for (const o of offsets) {
+    const t = wall - o;
+    if (offsetAt(t, tz) === o && !out.includes(t)) out.push(t);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+export function wallOf(d: LocalDate, hour = 0, minute = 0, second = 0): number {
+  return Date.UTC(d.year, d.month - 1, d.day, hour, minute, second);
+}
+
+export function addDays(d: LocalDate, n: number): LocalDate {
+  const x = new Date(Date.UTC(d.year, d.month - 1, d.day + n));
+  return { year: x.getUTCFullYear(), month: x.getUTCMonth() + 1, day: x.getUTCDate() };
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function weekdayOf(d: LocalDate): number {
+  return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+}
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** "2026-03-29" */
+export function dateKey(d: LocalDate): string {
+  return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+}
+
+/** "2026-03" */
+export function monthKeyOf(d: LocalDate): string {
+  return `${pad(d.year, 4)}-${pad(d.month)}`;
+}
+
+export function parseDateKey(key: string): LocalDate | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
+  if (!m) return null;
+  return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+}
+
+/** The first instant of local date `d` (its midnight, or the end of a spring-forward gap that swallowed midnight). */
+export function startOfDay(d: LocalDate, tz: string): number {
+  const wall = wallOf(d);
+  const key = dateKey(d);
+  let best = Infinity;
+  for (const o of new Set([offsetAt(wall - 36 * HOUR_MS, tz), offsetAt(wall, tz), offsetAt(wall + 36 * HOUR_MS, tz)])) {
+    const t = wall - o;
+    if (dateKey(localParts(t, tz)) === key) best = Math.min(best, t);
+  }
+  return Number.isFinite(best) ? best : wall - offsetAt(wall, tz);
+}
+
+/** The first instant of the local day after the one holding `t`. */
+export function nextDayStart(t: number, tz: string): number {
+  return startOfDay(addDays(localParts(t, tz), 1), tz);
+}
+
+/** The first instant of the local month after the one holding `t`. */
+export function nextMonthStart(t: number, tz: string): number {
+  const p = localParts(t, tz);
+  const next = p.month === 12 ? { year: p.year + 1, month: 1, day: 1 } : { year: p.year, month: p.month + 1, day: 1 };
+  return startOfDay(next, tz);
+}
+
+/** Length of local date `d` in ms: 24 h, or 23 h / 25 h on a daylight-saving change. */
+export function dayLength(d: LocalDate, tz: string): number {
+  return startOfDay(addDays(d, 1), tz) - startOfDay(d, tz);
+}
+
+/** The first instant after a ledger period: the day "2026-11-21" or the month "2026-11". */
+export function periodEnd(key: string, tz: string): number {
+  const d = parseDateKey(key.length === 7 ? `${key}-01` : key) ?? { year: 1970, month: 1, day: 1 };
+  const next = key.length === 7 ? (d.month === 12 ? { year: d.year + 1, month: 1, day: 1 } : { ...d, month: d.month + 1, day: 1 }) : addDays(d, 1);
+  return startOfDay(next, tz);
+}

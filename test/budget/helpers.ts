@@ -1,0 +1,122 @@
+import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import type { Clock } from '../../src/budget/clock.js';
+import type { FakeClock } from '../../src/budget/fake-clock.js';
+
+/** Shared helpers of the budget tests. */
+
+export const BERLIN = 'Europe/Berlin';
+
+/** A config through the real parser (defaults applied), from a partial raw config. */
+export function makeConfig(raw: Record<string, unknown> = {}): Config {
+  const r = parseConfig({
+    api: { base_url: 'https://outfit.example/v1' },
+    budget: { credits_per_day: 200 },
+    timezone: BERLIN,
+    displays: [{ id: 'hallway', lat: 52.52, lon: 13.405, schedule: '*/30 6-22 * * *' }],
+    ...raw,
+  });
+  if (!r.ok) throw new Error(`bad test config:\n${r.problems.join('\n')}`);
+  return r.config;
+}
+
+/** A fresh state folder (on tmpfs when there is one: the month-long test writes the ledger thousands of times). */
+export async function stateDir(): Promise<string> {
+  const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  return mkdtemp(path.join(base, 'outfit-budget-'));
+}
+
+/** Berlin local time → instant, for readable tests ("2027-03-28T01:30" local). */
+export function berlin(local: string): number {
+  const guess = Date.parse(`${local}Z`);
+  for (const off of [1, 2]) {
+    const t = guess - off * 3_600_000;
+    const back = new Intl.DateTimeFormat('sv-SE', { timeZone: BERLIN, dateStyle: 'short', timeStyle: 'medium' }).format(t);
+    if (back.replace(' ', 'T').startsWith(local)) return t;
+  }
+  throw new Error(`no such Berlin time: ${local}`);
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A view of a FakeClock that counts the timers set through it and not yet run or cleared. */
+export function countingClock(base: FakeClock): { clock: Clock; pending: () => number } {
+  const live = new Set<unknown>();
+  const clock: Clock = {
+    now: () => base.now(),
+    monotonic: () => base.monotonic(),
+    setTimeout: (fn, ms) => {
+      const h: unknown = base.setTimeout(() => {
+        live.delete(h);
+        fn();
+      }, ms);
+      live.add(h);
+      return h;
+    },
+    clearTimeout: (h) => {
+      live.delete(h);
+      base.clearTimeout(h);
+    },
+  };
+  return { clock, pending: () => live.size };
+}
+
+/** A sleep on a counting clock whose pending sleeps can all be ended at once (a simulated crash). */
+export function cancellableSleep(c: { clock: Clock }): { sleep: (ms: number) => Promise<void>; cancelAll: () => void } {
+  const pending = new Map<unknown, () => void>();
+  return {
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const h = c.clock.setTimeout(() => {
+          pending.delete(h);
+          resolve();
+        }, ms);
+        pending.set(h, resolve);
+      }),
+    cancelAll: () => {
+      for (const [h, resolve] of pending) {
+        c.clock.clearTimeout(h);
+        resolve();
+      }
+      pending.clear();
+    },
+  };
+}
+
+export const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * Runs fake time until every promise settles: whenever all unsettled ones are blocked on timers of `timers`
+ * (a counting clock), the next timer fires; otherwise real I/O (the ledger's writes) gets a turn.
+ */
+export async function drive<T>(clock: FakeClock, timers: () => number, promises: Array<Promise<T>>): Promise<T[]> {
+  let unsettled = promises.length;
+  const results = Promise.allSettled(promises.map((p) => p.finally(() => unsettled--)));
+  for (let i = 0; unsettled > 0; i++) {
+    await turn();
+    if (unsettled > 0 && unsettled <= timers()) {
+      await turn();
+      if (unsettled > 0 && unsettled <= timers()) clock.runNext();
+    }
+    if (i % 20 === 19) await new Promise((r) => setTimeout(r, 1));
+    if (i > 100_000) throw new Error('drive: never settled');
+  }
+  return (await results).map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
+}

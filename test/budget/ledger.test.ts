@@ -1,0 +1,122 @@
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Ledger, LEDGER_FILE, mergeStates, type LedgerState } from '../../src/budget/ledger.js';
+import { BERLIN, berlin, stateDir } from './helpers.js';
+
+const limits = { perDay: 100, perMonth: 2000 };
+const NOW = berlin('2027-01-11T10:00:00');
+
+async function fresh(dir?: string): Promise<{ ledger: Ledger; dir: string }> {
+  const d = dir ?? (await stateDir());
+  const ledger = new Ledger(d, BERLIN, limits);
+  await ledger.load(NOW);
+  return { ledger, dir: d };
+}
+
+const inode = async (file: string): Promise<number> => (await stat(file)).ino;
+
+describe('Ledger', () => {
+  it('persists every charge atomically and reads it back', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    const { persisted } = ledger.charge(3, false, true);
+    await persisted;
+    ledger.charge(2, true, true);
+    await ledger.flush();
+    const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
+    expect(file).toMatchObject({ version: 1, timezone: BERLIN, day: '2027-01-11', day_spent: 5, day_refresh_spent: 2, month: '2027-01', month_spent: 5 });
+    expect(await readdir(dir)).toEqual([LEDGER_FILE]); // no temp file left
+    const again = await fresh(dir);
+    expect(again.ledger.state).toMatchObject({ daySpent: 5, monthSpent: 5, dayRefreshSpent: 2 });
+  });
+
+  it('writes only when something changed', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    await ledger.charge(3, false, true).persisted;
+    const before = await inode(path.join(dir, LEDGER_FILE));
+    ledger.settle(NOW + 60_000, true);
+    await ledger.flush();
+    await ledger.setExhausted(null);
+    expect(await inode(path.join(dir, LEDGER_FILE))).toBe(before);
+  });
+
+  it('moves to a new day and month, never back', async () => {
+    const { ledger } = await fresh();
+    ledger.settle(NOW, true);
+    ledger.charge(40, false, true);
+    ledger.settle(berlin('2027-01-12T00:00:00'), true);
+    expect(ledger.state).toMatchObject({ day: '2027-01-12', daySpent: 0, month: '2027-01', monthSpent: 40 });
+    ledger.charge(10, false, true);
+    ledger.settle(berlin('2027-01-11T23:00:00'), true); // a clock stepped back
+    expect(ledger.state).toMatchObject({ day: '2027-01-12', daySpent: 10 });
+    ledger.settle(berlin('2027-02-01T00:30:00'), true);
+    expect(ledger.state).toMatchObject({ day: '2027-02-01', daySpent: 0, month: '2027-02', monthSpent: 0 });
+    await ledger.flush();
+  });
+
+  it('carries what was spent on an untrusted clock into the next trusted day and month', async () => {
+    const { ledger } = await fresh();
+    ledger.settle(NOW, true);
+    ledger.charge(30, false, true);
+    ledger.settle(Date.UTC(2001, 0, 1), false); // ignored: not trusted
+    ledger.charge(20, false, false);
+    expect(ledger.state).toMatchObject({ day: '2027-01-11', daySpent: 50, untrustedCarry: 20 });
+    ledger.settle(berlin('2027-02-01T09:00:00'), true);
+    expect(ledger.state).toMatchObject({ day: '2027-02-01', daySpent: 20, monthSpent: 20, untrustedCarry: 0 });
+    await ledger.flush();
+  });
+
+  it('refunds only within the periods it charged', async () => {
+    const { ledger } = await fresh();
+    ledger.settle(NOW, true);
+    const a = ledger.charge(3, true, true).receipt;
+    await ledger.refund(a);
+    expect(ledger.state).toMatchObject({ daySpent: 0, dayRefreshSpent: 0, monthSpent: 0 });
+    const b = ledger.charge(3, false, true).receipt;
+    ledger.settle(berlin('2027-01-12T00:00:01'), true);
+    await ledger.refund(b);
+    expect(ledger.state).toMatchObject({ daySpent: 0, monthSpent: 0 }); // the month gets it back, the new day keeps 0
+  });
+
+  it.each([
+    ['truncated', '{"version":1,"timezone":"Europe/Berlin","day":"2027-01-11","day_sp'],
+    ['not a ledger', '{"version":2}'],
+    ['negative', JSON.stringify({ version: 1, timezone: BERLIN, day: '2027-01-11', day_spent: -5, day_refresh_spent: 0, month: '2027-01', month_spent: 0, high_water: 0, untrusted_carry: 0, exhausted_period: null, rate_blocked_until: null, updated_at: '' })],
+    ['empty', ''],
+  ])('counts a %s file as the whole budget spent, keeps it aside, never crashes', async (_name, text) => {
+    const dir = await stateDir();
+    await writeFile(path.join(dir, LEDGER_FILE), text);
+    const ledger = new Ledger(dir, BERLIN, limits);
+    const warnings = await ledger.load(NOW);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/counted today's budget and the month \(up to the daily budgets so far\) as spent$/);
+    expect(ledger.state).toMatchObject({ daySpent: 100, monthSpent: 100 * 11 });
+    expect((await readdir(dir)).sort()).toEqual([LEDGER_FILE, `${LEDGER_FILE}.corrupt`]);
+  });
+
+  it('after a power cut during a write, takes the newer complete temp file', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    await ledger.charge(3, false, true).persisted;
+    const newer = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, number>;
+    await writeFile(path.join(dir, `${LEDGER_FILE}.tmp`), JSON.stringify({ ...newer, day_spent: 9, month_spent: 9 }));
+    expect((await fresh(dir)).ledger.state).toMatchObject({ daySpent: 9, monthSpent: 9 });
+    await writeFile(path.join(dir, `${LEDGER_FILE}.tmp`), '{"version":1,"time'); // a half-written one is ignored
+    expect((await fresh(dir)).ledger.state).toMatchObject({ daySpent: 3 });
+  });
+
+  it('merges two states to the later periods and the larger spending', () => {
+    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, exhaustedPeriod: null, rateBlockedUntil: null };
+    expect(mergeStates(base, { ...base, daySpent: 7, monthSpent: 40 })).toMatchObject({ daySpent: 7, monthSpent: 50 });
+    expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({ day: '2027-01-12', daySpent: 1, monthSpent: 50 });
+  });
+
+  it('a write that fails rejects the charge promise (no request without a record)', async () => {
+    const ledger = new Ledger('/proc/no-such-dir-for-outfit', BERLIN, limits);
+    await ledger.load(NOW);
+    await expect(ledger.charge(3, false, true).persisted).rejects.toThrow();
+    expect(ledger.state.daySpent).toBe(3); // still counted in memory
+  });
+});
