@@ -55,7 +55,7 @@ async function notified(d: Daemon): Promise<string[]> {
   }
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -94,7 +94,7 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
   it('SIGTERM in the middle of a slow cycle aborts it and exits 0 promptly', async () => {
     await sim.injectFault({ kind: 'slow', delay_ms: 20_000, path: 'recweather' });
     const d = await startDaemon();
-    await until('the cycle in flight', async () => d.output().includes('"msg":"cycle started"'));
+    await until('the cycle in flight', () => d.output().includes('"msg":"cycle started"'));
     await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
     d.child.kill('SIGTERM');
@@ -110,13 +110,13 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
 
     await writeFile(d.file, (await readFile(d.file, 'utf8')).replace('name: Hallway', 'name: Front door'));
     d.child.kill('SIGHUP');
-    await until('config reloaded', async () => d.output().includes('"msg":"config reloaded"'));
+    await until('config reloaded', () => d.output().includes('"msg":"config reloaded"'));
     expect((await notified(d)).filter((l) => l.includes('READY=1'))).toHaveLength(2);
     expect((await notified(d)).some((l) => l.includes('RELOADING=1'))).toBe(true);
 
     await writeFile(d.file, (await readFile(d.file, 'utf8')).replace('lat: 52.52', 'lat: 152.52'));
     d.child.kill('SIGHUP');
-    await until('reload refused', async () => d.output().includes('reload refused'));
+    await until('reload refused', () => d.output().includes('reload refused'));
     expect(d.output()).toContain('displays[0].lat: must be between -90 and 90');
     expect(d.child.exitCode).toBeNull();
 
