@@ -1,8 +1,10 @@
+import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
 import { systemClock, type Clock } from './budget/clock.js';
 import { Governor } from './budget/governed-fetch.js';
+import { TIMESYNC_FLAG } from './budget/clock-guard.js';
 import { CronTimes, longestGapMs } from './budget/cron-times.js';
 import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
@@ -44,6 +46,15 @@ export interface Daemon {
 
 const DAY_MS = 86_400_000;
 
+/** The mtime of systemd-timesyncd's flag, which it touches at every synchronization; null without timesyncd. */
+function timesyncStamp(): number | null {
+  try {
+    return statSync(TIMESYNC_FLAG).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 /** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
 export const FIRST_FRAME_WAIT_MS = 30_000;
 
@@ -74,6 +85,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     stateDir: config.state_dir,
     clock,
     logger: logger.child({ part: 'budget' }),
+    syncStamp: () => timesyncStamp(),
   });
   const publishers: Publisher[] = [new FilePublisher(config.output_dir), ...(opts.publishers ?? [])];
   let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);

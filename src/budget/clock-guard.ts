@@ -15,7 +15,14 @@ import { monotonicOf, type Clock } from './clock.js';
  * month at most 745, so this keeps every real day and month within budget, and it never stalls for good.
  * An episode ends when the clock is where it should be again, or, after 25 hours, once it is past the last trusted
  * reading (so a step forward that was undone does not keep the clock distrusted for ever).
+ *
+ * NTP's word beats that memory: when systemd-timesyncd marks a new synchronization (it touches
+ * /run/systemd/timesync/synchronized each time), the clock is trusted as it is, even behind the last reading, and
+ * becomes the new reference. Periods still never go back, so that correction cannot make a day be paid twice.
  */
+
+/** Where systemd-timesyncd marks a synchronized clock; its mtime changes at every synchronization. */
+export const TIMESYNC_FLAG = '/run/systemd/timesync/synchronized';
 
 /** The daemon refuses to believe a clock before this instant (raise it at each release). */
 export const BUILD_TIME_MS = Date.UTC(2026, 10, 1);
@@ -41,11 +48,14 @@ export class ClockGuard {
   #last: { wall: number; mono: number } | null = null;
   #highWater = 0;
   #episode: Episode | null = null;
+  #lastSync: number | null = null;
 
   constructor(
     private readonly clock: Clock,
     private readonly buildTime = BUILD_TIME_MS,
     private readonly slackMs = CLOCK_SLACK_MS,
+    /** When the clock was last synchronized by NTP (the flag file's mtime), or null when unknown. */
+    private readonly syncStamp: () => number | null = () => null,
   ) {}
 
   /** The latest trusted reading from the ledger, for the first check after a start. */
@@ -64,6 +74,13 @@ export class ClockGuard {
     const wall = this.clock.now();
     const mono = monotonicOf(this.clock);
     let reason: string | null = null;
+    const sync = this.syncStamp();
+    const freshSync = sync !== null && sync !== this.#lastSync;
+    if (freshSync) this.#lastSync = sync;
+    if (freshSync && wall >= this.buildTime) {
+      this.#highWater = wall;
+      this.#last = null;
+    }
     if (wall < this.buildTime) {
       reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.buildTime).toISOString()}`;
     } else {

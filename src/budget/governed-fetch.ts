@@ -51,7 +51,7 @@ export class Governor {
       perDay: b.credits_per_day ?? null,
       perMonth: b.credits_per_month ?? null,
     });
-    this.#guard = new ClockGuard(opts.clock, opts.buildTime);
+    this.#guard = new ClockGuard(opts.clock, opts.buildTime, undefined, opts.syncStamp);
     this.#limiter = new RateLimiter({ clock: opts.clock, limitPerMinute: b.rate_limit_per_minute });
   }
 

@@ -43,5 +43,7 @@ export interface GovernorOptions {
   maxWaitMs?: number;
   /** A clock before this is not believed (default BUILD_TIME_MS). */
   buildTime?: number;
+  /** When NTP last synchronized the clock (ms), or null: a new value makes the clock trusted as it is. */
+  syncStamp?: () => number | null;
 }
 

@@ -68,6 +68,24 @@ describe('ClockGuard', () => {
     expect(g.check(seed).trusted).toBe(true);
   });
 
+  it('a new NTP synchronization (timesyncd touching its flag) makes the clock trusted as it is', () => {
+    const c = new FakeClock(T);
+    let stamp: number | null = null;
+    const g = new ClockGuard(c, BUILD_TIME_MS, undefined, () => stamp);
+    expect(g.check(seed).trusted).toBe(true);
+    c.setSystemTime(T - 2 * HOUR); // stepped back: a wrong forward step before was corrected by NTP
+    expect(g.check(seed).trusted).toBe(false);
+    stamp = 1; // timesyncd synchronized
+    expect(g.check(seed)).toEqual({ trusted: true, reason: null });
+    c.advance(HOUR);
+    expect(g.check(seed).trusted).toBe(true); // the new reading is the reference now
+    c.setSystemTime(T - 5 * HOUR); // stepped back again without a new synchronization
+    expect(g.check(seed).trusted).toBe(false);
+    c.setSystemTime(BUILD_TIME_MS - HOUR);
+    stamp = 2; // a synchronization never makes a clock before the build date believable
+    expect(g.check(seed).trusted).toBe(false);
+  });
+
   it('while distrusted: at most the daily budget in any 25 hours, seeded with the last day; never stalls', () => {
     const c = new FakeClock(T);
     const g = new ClockGuard(c);
