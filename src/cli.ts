@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type LoadedConfig } from './config/load.js';
 import { buildDaemon } from './daemon.js';
 import { Service } from './service.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { runSimulateCommand, SIMULATE_OPTIONS, type SimulateFlags } from '../display/firmware/simulate-command.js';
 import { createLogger, errorFields } from './logging.js';
 import { loadPanel } from './render/panels.js';
 import { renderRecommendationFile } from './render/render-file.js';
@@ -21,6 +22,8 @@ Usage:
                                                        render a saved Recommendation offline (.png, .bmp, .bin)
   outfit-display check-config --config F               validate; print every problem with its key path
   outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
+        [--via http|trmnl|mqtt] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
+        [--mqtt-url URL] [--web-port N] [--max-image-bytes N]
                                                        the firmware simulator against a running daemon
   outfit-display service-sim [--port N] [--host H]     the simulated outfit service on its own
 
@@ -28,7 +31,7 @@ Exit codes: 0 ok, 1 failure, 2 bad usage or config, 3 API key rejected, 4 budget
 
 class UsageError extends Error {}
 
-interface Args {
+interface Args extends SimulateFlags {
   command: string;
   config?: string;
   display?: string;
@@ -54,6 +57,7 @@ function parse(argv: string[]): Args {
       wakes: { type: 'string' },
       web: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      ...SIMULATE_OPTIONS,
     },
   });
   if (values.help || positionals.length === 0) throw new UsageError('');
@@ -193,6 +197,25 @@ async function cmdServiceSim(args: Args): Promise<ExitCode> {
   });
 }
 
+async function cmdSimulate(args: Args): Promise<ExitCode> {
+  const loaded = await load(args);
+  need(args.display, '--display ID', 'simulate');
+  const ac = new AbortController();
+  const abort = (): void => ac.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    return await runSimulateCommand(loaded, args, {
+      log: (line) => process.stdout.write(`${line}\n`),
+      error: (line) => process.stderr.write(`${line}\n`),
+      signal: ac.signal,
+    });
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+  }
+}
+
 const COMMANDS: Record<string, (args: Args) => Promise<ExitCode>> = {
   run: cmdRun,
   once: cmdOnce,
@@ -200,6 +223,7 @@ const COMMANDS: Record<string, (args: Args) => Promise<ExitCode>> = {
   render: cmdRender,
   'check-config': cmdCheckConfig,
   'service-sim': cmdServiceSim,
+  simulate: cmdSimulate,
 };
 
 export async function main(argv: string[]): Promise<ExitCode> {
@@ -213,8 +237,7 @@ export async function main(argv: string[]): Promise<ExitCode> {
   }
   const command = COMMANDS[args.command];
   if (!command) {
-    const planned = args.command === 'simulate' ? ' (the firmware simulator is not built yet)' : '';
-    process.stderr.write(`error: unknown command "${args.command}"${planned}\n\n${USAGE}\n`);
+    process.stderr.write(`error: unknown command "${args.command}"\n\n${USAGE}\n`);
     return EXIT.USAGE;
   }
   try {

@@ -13,6 +13,7 @@ import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { errorFields } from './logging.js';
 import { FilePublisher } from './publish/files.js';
 import { expireAfterFromGap } from './publish/ha-discovery.js';
+import { HttpPublisher } from './publish/http-publisher.js';
 import { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
 import { loadPanel } from './render/panels.js';
@@ -89,29 +90,58 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   });
   const publishers: Publisher[] = [new FilePublisher(config.output_dir), ...(opts.publishers ?? [])];
   let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
+  const trmnlDevices = config.trmnl?.devices ?? [];
+  // Data counts as current (Home Assistant's expire_after, the HTTP health check) for twice the longest gap of the
+  // schedule plus five minutes.
+  const schedules = resolveSchedules(config, { now: clock.now() });
+  const freshForS = new Map(
+    config.displays.map((d) => {
+      const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), clock.now(), 8 * DAY_MS);
+      return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
+    }),
+  );
+  let mqttPublisher: MqttPublisher | null = null;
   if (config.mqtt) {
     const mqtt = config.mqtt;
-    // Home Assistant marks the readings unavailable when no update came for twice the longest gap of the schedule.
-    const schedules = resolveSchedules(config, { now: clock.now() });
-    const expireAfter = new Map(
-      config.displays.map((d) => {
-        const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), clock.now(), 8 * DAY_MS);
-        return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
-      }),
-    );
+    mqttPublisher = new MqttPublisher({
+      mqtt,
+      password: secrets.mqttPassword,
+      displays: config.displays,
+      timezone: config.timezone,
+      logger,
+      onRefresh: (id) => refreshDisplay(id),
+      budgetStatus: () => governor.status(),
+      nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
+      expireAfterS: (id) => freshForS.get(id) ?? null,
+      haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
+      hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
+      ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+    });
+    publishers.push(mqttPublisher);
+  }
+  if (config.http) {
+    const http = config.http;
     publishers.push(
-      new MqttPublisher({
-        mqtt,
-        password: secrets.mqttPassword,
+      new HttpPublisher({
+        listen: http.listen,
         displays: config.displays,
         timezone: config.timezone,
-        logger,
-        onRefresh: (id) => refreshDisplay(id),
-        budgetStatus: () => governor.status(),
+        now: () => clock.now(),
+        snapshot: (id) => cycles.get(id)?.snapshot() ?? null,
         nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
-        expireAfterS: (id) => expireAfter.get(id) ?? null,
-        haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
-        ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+        budget: () => governor.status(),
+        budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
+        refresh: (id) => refreshDisplay(id),
+        freshnessMs: (id) => {
+          const fresh = freshForS.get(id);
+          return fresh == null ? null : fresh * 1000;
+        },
+        trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
+        trmnlTokens: secrets.trmnlTokens,
+        secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
+        publicUrl: http.public_url ?? null,
+        onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
+        logger: logger.child({ part: 'http' }),
       }),
     );
   }

@@ -108,6 +108,11 @@ const HttpSchema = z.strictObject({
     .string()
     .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:8321')
     .default('127.0.0.1:8321'),
+  /** The address devices use to reach this server, for TRMNL image URLs; default: from the request's Host header. */
+  public_url: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an absolute http(s) base URL such as http://192.168.1.5:8321')
+    .optional(),
 });
 
 const TrmnlDeviceSchema = z
@@ -116,6 +121,7 @@ const TrmnlDeviceSchema = z
     display: z.string(),
     token_file: z.string().optional(),
     token: z.string().min(8, 'must be at least 8 characters').optional(),
+    format: z.enum(['png', 'bmp']).default('png'),
   })
   .refine((d) => (d.token_file === undefined) !== (d.token === undefined), {
     message: 'set exactly one of token_file or token',

@@ -9,6 +9,8 @@ import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import type { FrameStatus } from '../render/frame.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
+import type { DeviceTelemetry } from './trmnl-api.js';
+import { telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
 import { MqttConnection, redactUrl } from './mqtt-connection.js';
 import { diagnosticsPayload, statePayload, type BudgetStatusLike } from './mqtt-state.js';
 import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './mqtt-topics.js';
@@ -38,6 +40,8 @@ export interface MqttPublisherOptions {
    * discovery config cleared, so HA removes its entities; its state and image topics stay.
    */
   haDiscovery?: (displayId: string) => boolean;
+  /** Whether a TRMNL device shows this display: its battery and Wi-Fi sensors join the display's HA device. */
+  hasDevice?: (displayId: string) => boolean;
   /** HA's expire_after for the readings, from the schedule (longest gap plus a margin); null: none. */
   expireAfterS?: (displayId: string) => number | null;
   swVersion?: string;
@@ -90,6 +94,7 @@ export class MqttPublisher implements Publisher {
   readonly #last = new Map<string, DisplayState>();
   /** Discovery JSON sent on the current connection, by display id. */
   readonly #sentDiscovery = new Map<string, string>();
+  readonly #telemetry = new Map<string, string>();
   readonly #swVersion: string;
   #conn: MqttConnection | null = null;
   #broker: EmbeddedBroker | null = null;
@@ -167,6 +172,13 @@ export class MqttPublisher implements Publisher {
     return Promise.resolve();
   }
 
+  /** A TRMNL device's battery and Wi-Fi figures, retained on `<base>/<id>/device`. */
+  publishTelemetry(id: string, t: DeviceTelemetry): void {
+    const payload = telemetryPayload(t, this.#o.timezone);
+    this.#telemetry.set(id, payload);
+    this.#send(telemetryTopic(this.topics, id), payload);
+  }
+
   async stop(): Promise<void> {
     this.#cancelHaTimer();
     await this.#conn?.stop();
@@ -184,6 +196,8 @@ export class MqttPublisher implements Publisher {
       this.#sendState(id, last, this.#o.nextUpdateAt?.(id) ?? last.nextUpdateAt);
       this.#send(this.topics.image(id), last.image);
       this.#sendDiagnostics(id);
+      const telemetry = this.#telemetry.get(id);
+      if (telemetry !== undefined) this.#send(telemetryTopic(this.topics, id), telemetry);
     }
   }
 
@@ -210,6 +224,9 @@ export class MqttPublisher implements Publisher {
       expireAfterS: this.#o.expireAfterS?.(id) ?? null,
       supportUrl: this.#o.supportUrl,
     });
+    if (this.#o.hasDevice?.(id)) {
+      Object.assign(payload.components, telemetryComponents(this.topics, id, this.#o.expireAfterS?.(id) ?? null));
+    }
     const json = JSON.stringify(payload);
     if (!force && this.#sentDiscovery.get(id) === json) return;
     this.#sentDiscovery.set(id, json);

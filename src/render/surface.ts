@@ -68,9 +68,28 @@ export interface SurfaceCanvases {
   toneCanvas: Canvas;
 }
 
+/**
+ * Canvases are kept per size and reused: a new canvas's pixels live in native memory that V8 does not see, so a
+ * daemon making fresh ones every frame grows by hundreds of MB before a GC frees them. Setting `width` again
+ * reallocates the surface at once and resets the context's state, so a reused canvas is as good as a new one.
+ * Rendering is synchronous, so two frames never share a canvas at the same time.
+ */
+const pool = new Map<string, [Canvas, Canvas]>();
+
+function canvasesFor(width: number, height: number): [Canvas, Canvas] {
+  const key = `${width}x${height}`;
+  const pair = pool.get(key);
+  if (pair === undefined) {
+    const fresh: [Canvas, Canvas] = [createCanvas(width, height), createCanvas(width, height)];
+    pool.set(key, fresh);
+    return fresh;
+  }
+  for (const c of pair) c.width = width;
+  return pair;
+}
+
 export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number): SurfaceCanvases {
-  const crispCanvas = createCanvas(width, height);
-  const toneCanvas = createCanvas(width, height);
+  const [crispCanvas, toneCanvas] = canvasesFor(width, height);
   const crisp = crispCanvas.getContext('2d');
   const tone = toneCanvas.getContext('2d');
   const theme = themeFor(panel);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/render/panels.js';
 import { NORMAL, sampleInput } from '../../src/render/samples.js';
+import { startServiceSim } from '../../src/service-sim/server.js';
 
 /**
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry
@@ -62,6 +63,30 @@ function coldRender(): { ms: number; maxRssKb: number } {
 
 const panel = loadPanel('waveshare-7in5-v2');
 const rssSamples: number[] = [];
+const dayScript = join(here, 'day-of-cycles.js');
+
+/** A day of cycles of two displays, accelerated, in a process under the systemd unit's heap cap. */
+async function dayOfCycles(): Promise<{ ms: number; vmHwmKb: number; cycles: number; fresh: number }> {
+  // The service in this process, without a rate limit: the day runs on a fake clock, minutes apart, in seconds.
+  const sim = await startServiceSim({ ratePerMinute: 1_000_000 });
+  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    // The settings of systemd/outfit-display.service.
+    const child = spawn(process.execPath, ['--max-old-space-size=96', '--max-semi-space-size=2', dayScript], {
+      env: { ...process.env, OUTFIT_SIM_URL: sim.url, MALLOC_MMAP_THRESHOLD_: '131072' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  await sim.close();
+  if (r.status !== 0) throw new Error(`day of cycles failed: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { ms: number; vmHwmKb: number; cycles: number; fresh: number };
+  if (out.fresh !== out.cycles) throw new Error(`day of cycles: only ${out.fresh} of ${out.cycles} cycles were fresh`);
+  return out;
+}
+const daySamples: Array<{ ms: number; vmHwmKb: number }> = [];
 
 export const BENCHES: Bench[] = [
   {
@@ -107,6 +132,25 @@ export const BENCHES: Bench[] = [
     runs: 1,
     measure() {
       return Promise.resolve(median(rssSamples) / 1024);
+    },
+  },
+  {
+    name: 'a day of cycles, 2 displays x 288 (accelerated)',
+    unit: 's',
+    runs: 3,
+    async measure() {
+      const r = await dayOfCycles();
+      daySamples.push(r);
+      return r.ms / 1000;
+    },
+  },
+  {
+    name: 'peak RSS of that day, under the unit\'s memory settings',
+    unit: 'MB',
+    target: { max: 200 },
+    runs: 1,
+    measure() {
+      return Promise.resolve(median(daySamples.map((d) => d.vmHwmKb)) / 1024);
     },
   },
 ];

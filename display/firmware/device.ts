@@ -1,0 +1,213 @@
+import type { PanelProfile } from '../../src/render/panels.js';
+import { checkImage } from './image-check.js';
+import { PanelSim, type RefreshKind } from './panel-sim.js';
+import { PowerModel, type PowerProfile } from './power.js';
+import type { FetchOutcome, Transport, Via } from './transport.js';
+
+/**
+ * The simulated device: it wakes, fetches its picture through a transport, checks it as the firmware does, drives
+ * the panel (full or partial refresh, ghosting), charges the battery, and sleeps for the refresh rate the server
+ * gave (or its own default). After errors it follows the firmware's retry ladder: 15 s, 30 s, 60 s, then 15 min.
+ * Time is injected: `speed` shortens the real sleep, `maxSleepMs` caps it; the simulated clock, the power model and
+ * the timeline always count the sleep the device intended.
+ */
+
+export interface DeviceClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const RETRY_LADDER_S = [15, 30, 60, 900] as const;
+
+export interface DeviceOptions {
+  panel: PanelProfile;
+  /** The picture as seen (after the display's rotation). */
+  width: number;
+  height: number;
+  transport: Transport;
+  clock: DeviceClock;
+  /** Bytes the firmware accepts: 90,000 on the original TRMNL. */
+  maxImageBytes: number;
+  /** Sleep when the server says nothing, seconds. Default 900. */
+  defaultRefreshS?: number;
+  /** Real time runs this many times faster than the device's. Default 1. */
+  speed?: number;
+  /** The longest real sleep, ms (a demo need not wait 30 minutes). */
+  maxSleepMs?: number | null;
+  power?: Partial<PowerProfile>;
+  rssi?: number;
+  fwVersion?: string;
+  model?: string;
+}
+
+export interface WakeRecord {
+  n: number;
+  /** Wall-clock time of the wake. */
+  at: string;
+  /** Simulated seconds since the device booted. */
+  sim_time_s: number;
+  via: Via;
+  outcome: 'refreshed' | 'unchanged' | 'nothing' | 'error';
+  refresh: RefreshKind;
+  refresh_ms: number;
+  changed_pixels: number;
+  partials_since_full: number;
+  ghost_max: number;
+  image: { format: 'png' | 'bmp'; width: number; height: number; bit_depth: number; bytes: number; hash: string; filename: string | null; downloaded: boolean } | null;
+  error: { code: string; message: string } | null;
+  note: string;
+  awake_ms: number;
+  wake_mah: number;
+  used_mah: number;
+  battery_pct: number;
+  battery_v: number;
+  est_battery_days: number | null;
+  sleep_s: number;
+  real_sleep_ms: number;
+}
+
+export class Device {
+  readonly panel: PanelSim;
+  readonly power: PowerModel;
+  readonly #o: DeviceOptions;
+  #n = 0;
+  #simMs = 0;
+  #refreshS: number;
+  #errors = 0;
+
+  constructor(opts: DeviceOptions) {
+    this.#o = opts;
+    this.panel = new PanelSim(opts.panel, opts.width, opts.height);
+    this.power = new PowerModel(opts.power);
+    this.#refreshS = opts.defaultRefreshS ?? 900;
+  }
+
+  get wakes(): number {
+    return this.#n;
+  }
+
+  /** One wake: fetch, check, refresh, account; the returned record says how long the device will now sleep. */
+  async wake(): Promise<WakeRecord> {
+    const o = this.#o;
+    const n = ++this.#n;
+    const at = new Date(o.clock.now()).toISOString();
+    const simStart = this.#simMs;
+    let outcome: FetchOutcome;
+    try {
+      outcome = await o.transport.fetch({
+        batteryVolts: this.power.batteryVolts,
+        rssi: o.rssi ?? -58,
+        refreshRateS: this.#refreshS,
+        fwVersion: o.fwVersion ?? '1.6.2',
+        model: o.model ?? 'og',
+        width: o.width,
+        height: o.height,
+      });
+    } catch (err) {
+      outcome = { kind: 'error', code: 'HTTPS_CLIENT_FAILED', message: (err as Error).message, refreshRateS: null };
+    }
+    let refresh = { kind: 'none' as RefreshKind, ms: 0, changedPixels: 0, partialsSinceFull: this.panel.partialsSinceFull, ghostMax: this.panel.ghostMax() };
+    let image: WakeRecord['image'] = null;
+    let error: WakeRecord['error'] = null;
+    let downloaded = false;
+    let note = outcome.kind === 'error' ? outcome.message : outcome.note;
+    if (outcome.kind === 'image') {
+      downloaded = outcome.downloaded;
+      const checked = checkImage(outcome.bytes, outcome.contentType, o.panel, { width: o.width, height: o.height }, { maxBytes: o.maxImageBytes });
+      if (checked.ok) {
+        refresh = this.panel.show(checked.indices);
+        image = { format: checked.format, width: checked.width, height: checked.height, bit_depth: checked.bitDepth, bytes: checked.bytes, hash: checked.hash, filename: outcome.filename, downloaded };
+      } else {
+        error = { code: checked.code, message: checked.message };
+        o.transport.refused?.(outcome.filename);
+      }
+    } else if (outcome.kind === 'error') {
+      error = { code: outcome.code, message: outcome.message };
+    }
+    if (error !== null) {
+      note = error.message;
+      o.transport.log?.({
+        message: `${error.code}: ${error.message}`,
+        level: 'error',
+        created_at: Math.floor(o.clock.now() / 1000),
+        battery_voltage: this.power.batteryVolts,
+        wifi_signal: o.rssi ?? -58,
+        refresh_rate: this.#refreshS,
+        firmware_version: o.fwVersion ?? '1.6.2',
+        wake_reason: n === 1 ? 'power_on' : 'timer',
+      });
+    }
+    const serverRate = outcome.refreshRateS;
+    let sleepS: number;
+    if (error !== null) {
+      this.#errors++;
+      sleepS = serverRate ?? RETRY_LADDER_S[Math.min(this.#errors, RETRY_LADDER_S.length) - 1]!;
+    } else {
+      this.#errors = 0;
+      if (serverRate !== null) this.#refreshS = serverRate;
+      sleepS = this.#refreshS;
+    }
+    const awakeMs = this.power.awakeMs(downloaded, refresh.ms);
+    const wakeMah = this.power.wake(awakeMs);
+    this.power.sleep(sleepS * 1000);
+    this.#simMs += awakeMs + sleepS * 1000;
+    const p = this.power.reading(wakeMah);
+    const realSleep = Math.min((sleepS * 1000) / (o.speed ?? 1), o.maxSleepMs ?? Infinity);
+    return {
+      n,
+      at,
+      sim_time_s: Math.round(simStart / 1000),
+      via: o.transport.via,
+      outcome: error !== null ? 'error' : refresh.kind !== 'none' ? 'refreshed' : outcome.kind === 'nothing' ? 'nothing' : 'unchanged',
+      refresh: refresh.kind,
+      refresh_ms: refresh.ms,
+      changed_pixels: refresh.changedPixels,
+      partials_since_full: refresh.partialsSinceFull,
+      ghost_max: refresh.ghostMax,
+      image,
+      error,
+      note,
+      awake_ms: awakeMs,
+      wake_mah: p.wakeMah,
+      used_mah: p.usedMah,
+      battery_pct: p.batteryPct,
+      battery_v: p.batteryVolts,
+      est_battery_days: p.estDays,
+      sleep_s: sleepS,
+      real_sleep_ms: Math.round(realSleep),
+    };
+  }
+
+  /**
+   * Wakes `wakes` times (Infinity: until the signal), sleeping between wakes; `onWake` sees every record before
+   * the device sleeps. Resolves with the records; an abort ends the sleep at once.
+   */
+  async run(wakes: number, onWake: (r: WakeRecord) => unknown, signal?: AbortSignal): Promise<WakeRecord[]> {
+    const out: WakeRecord[] = [];
+    while (out.length < wakes && !signal?.aborted) {
+      const r = await this.wake();
+      out.push(r);
+      await onWake(r);
+      if (out.length >= wakes) break;
+      await this.#sleep(r.real_sleep_ms, signal);
+    }
+    return out;
+  }
+
+  #sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    const clock = this.#o.clock;
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const onAbort = (): void => {
+        clock.clearTimeout(h);
+        resolve();
+      };
+      const h = clock.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

@@ -1,0 +1,159 @@
+import type { Config } from '../../src/config/schema.js';
+import { clientHost, parseListen } from '../../src/publish/http-listen.js';
+import { viewSize } from '../../src/render/frame.js';
+import { loadPanel } from '../../src/render/panels.js';
+import { Device, type DeviceClock } from './device.js';
+import { startLiveView, type LiveView } from './live-view.js';
+import { describeWake, SimOutput, type TimelineLine } from './sim-output.js';
+import type { FetchFn, Transport, Via } from './transport.js';
+import { HttpTransport } from './transport-http.js';
+import { MqttTransport } from './transport-mqtt.js';
+import { TrmnlTransport } from './transport-trmnl.js';
+
+/**
+ * `outfit-display simulate`: one simulated device for one display of the config, against a running daemon, by
+ * plain HTTP, the TRMNL protocol or MQTT; writes the glass and the timeline to outDir; optionally a live view.
+ */
+
+export interface SimulatorOptions {
+  config: Config;
+  displayId: string;
+  /** Default 'http'. */
+  via?: Via;
+  /** Stop after this many wakes (default: run until the signal). */
+  wakes?: number;
+  outDir: string;
+  /** Serve the live view on 127.0.0.1:webPort (default 8322; 0 lets the OS choose). */
+  web?: boolean;
+  webPort?: number;
+  /** With `web`: after the last wake, keep serving the page until `signal` aborts (the CLI's Ctrl-C). */
+  keepWebOpen?: boolean;
+  /** The daemon's HTTP server; default from http.listen (0.0.0.0 → 127.0.0.1). */
+  baseUrl?: string;
+  /** The TRMNL device's MAC; default the first trmnl.devices entry of the display. */
+  mac?: string;
+  /** Default mqtt.url (`embedded` → mqtt://127.0.0.1:1883). */
+  mqttUrl?: string;
+  mqttPassword?: string | null;
+  /** Real time runs this many times faster than the device's (default 1). */
+  speed?: number;
+  /** The longest real sleep between wakes, seconds (default none). */
+  maxSleepS?: number | null;
+  /** The device's own refresh interval when the server gives none, seconds (default 900). */
+  intervalS?: number;
+  /** Default 90,000 for TRMNL (the protocol or a trmnl panel), else 1,000,000. */
+  maxImageBytes?: number;
+  clock?: DeviceClock;
+  fetch?: FetchFn;
+  signal?: AbortSignal;
+  /** One line a wake and the live view's address; default nothing. */
+  log?: (line: string) => void;
+}
+
+export interface SimulatorResult {
+  records: TimelineLine[];
+  /** Wakes that changed the glass. */
+  refreshed: number;
+  errors: number;
+  /** Battery days estimated from the whole run. */
+  estBatteryDays: number | null;
+  webUrl: string | null;
+}
+
+/** Bad usage or config (exit 2). */
+export class SimulatorSetupError extends Error {}
+
+/** Real timers that keep the process alive while the device sleeps. */
+export const realClock: DeviceClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, Math.max(0, ms)),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+function transportFor(o: SimulatorOptions, via: Via): Transport {
+  const { config, displayId } = o;
+  const baseUrl = o.baseUrl ?? (config.http ? (() => {
+    const a = parseListen(config.http.listen);
+    return `http://${clientHost(a.host)}:${a.port}`;
+  })() : 'http://127.0.0.1:8321');
+  if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch });
+  if (via === 'trmnl') {
+    const mac = o.mac ?? config.trmnl?.devices.find((d) => d.display === displayId)?.mac;
+    if (mac === undefined) throw new SimulatorSetupError(`no trmnl.devices entry maps to display "${displayId}": add one, or pass --mac`);
+    return new TrmnlTransport({ baseUrl, mac: mac.toUpperCase(), fetch: o.fetch });
+  }
+  const url = o.mqttUrl ?? (config.mqtt ? (config.mqtt.url === 'embedded' ? 'mqtt://127.0.0.1:1883' : config.mqtt.url) : undefined);
+  if (url === undefined) throw new SimulatorSetupError('--via mqtt needs an mqtt section in the config, or --mqtt-url');
+  return new MqttTransport({
+    url,
+    baseTopic: config.mqtt?.base_topic ?? 'outfit-display',
+    displayId,
+    username: config.mqtt?.username,
+    password: o.mqttPassword ?? null,
+  });
+}
+
+export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult> {
+  const display = o.config.displays.find((d) => d.id === o.displayId);
+  if (!display) {
+    throw new SimulatorSetupError(`no display with id "${o.displayId}"; the config has ${o.config.displays.map((d) => d.id).join(', ')}`);
+  }
+  const via = o.via ?? 'http';
+  if (o.speed !== undefined && !(o.speed > 0)) throw new SimulatorSetupError('--speed must be a positive number');
+  const panel = loadPanel(display.panel);
+  const { width, height } = viewSize(panel, display.rotation);
+  const transport = transportFor(o, via);
+  const device = new Device({
+    panel,
+    width,
+    height,
+    transport,
+    clock: o.clock ?? realClock,
+    maxImageBytes: o.maxImageBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
+    defaultRefreshS: o.intervalS ?? 900,
+    speed: o.speed ?? 1,
+    maxSleepMs: o.maxSleepS === undefined || o.maxSleepS === null ? null : o.maxSleepS * 1000,
+  });
+  const out = new SimOutput(o.outDir);
+  const lines: TimelineLine[] = [];
+  let live: LiveView | null = null;
+  try {
+    if (o.web) {
+      live = await startLiveView({
+        host: '127.0.0.1',
+        port: o.webPort ?? 8322,
+        title: `${display.name ?? display.id} · ${panel.name} · via ${via}`,
+        panel,
+        width,
+        height,
+      });
+      o.log?.(`live view at ${live.url}`);
+    }
+    const records = await device.run(
+      o.wakes ?? Infinity,
+      async (r) => {
+        const png = device.panel.glassPng();
+        const line = await out.write(r, png);
+        lines.push(line);
+        live?.push(line, png);
+        o.log?.(describeWake(r));
+      },
+      o.signal,
+    );
+    if (live && o.keepWebOpen && o.signal && !o.signal.aborted) {
+      o.log?.(`wakes done; the live view stays at ${live.url} until stopped`);
+      const signal = o.signal;
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    }
+    return {
+      records: lines,
+      refreshed: records.filter((r) => r.outcome === 'refreshed').length,
+      errors: records.filter((r) => r.outcome === 'error').length,
+      estBatteryDays: device.power.estimateDays(),
+      webUrl: live?.url ?? null,
+    };
+  } finally {
+    await live?.close();
+    await transport.close();
+  }
+}

@@ -1,0 +1,59 @@
+import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { WakeRecord } from './device.js';
+
+/**
+ * What the simulator leaves in --out DIR after each wake:
+ *   wake-0001.png …  what the glass shows after that wake (8-bit grey, or the panel's colours)
+ *   glass.png        the newest of them
+ *   timeline.jsonl   one JSON line a wake (the WakeRecord plus the file name)
+ * Files are written to a temporary name and renamed, so a reader never sees half a picture.
+ */
+
+export type TimelineLine = WakeRecord & { glass: string };
+
+export class SimOutput {
+  readonly dir: string;
+  #ready: Promise<void> | null = null;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  static glassName(n: number): string {
+    return `wake-${String(n).padStart(4, '0')}.png`;
+  }
+
+  async #prepare(): Promise<void> {
+    this.#ready ??= mkdir(this.dir, { recursive: true }).then(() => writeFile(path.join(this.dir, 'timeline.jsonl'), ''));
+    await this.#ready;
+  }
+
+  async #atomic(name: string, data: Buffer): Promise<void> {
+    const tmp = path.join(this.dir, `.${name}.${process.pid}.tmp`);
+    await writeFile(tmp, data);
+    await rename(tmp, path.join(this.dir, name));
+  }
+
+  async write(record: WakeRecord, glassPng: Buffer): Promise<TimelineLine> {
+    await this.#prepare();
+    const glass = SimOutput.glassName(record.n);
+    await this.#atomic(glass, glassPng);
+    await this.#atomic('glass.png', glassPng);
+    const line: TimelineLine = { ...record, glass };
+    await appendFile(path.join(this.dir, 'timeline.jsonl'), `${JSON.stringify(line)}\n`);
+    return line;
+  }
+}
+
+/** One line for the terminal. */
+export function describeWake(r: WakeRecord): string {
+  const what =
+    r.outcome === 'error'
+      ? `error ${r.error?.code ?? ''}: ${r.error?.message ?? ''}`
+      : r.outcome === 'refreshed'
+        ? `${r.refresh} refresh ${r.refresh_ms} ms, ${r.changed_pixels} px changed${r.ghost_max > 0 ? `, ghosting ${r.ghost_max}` : ''}`
+        : r.note;
+  const days = r.est_battery_days === null ? '' : `, ~${r.est_battery_days} days a charge`;
+  return `wake ${r.n} [${r.via}] ${what}; battery ${r.battery_pct.toFixed(2)}% (${r.battery_v} V${days}); sleeping ${r.sleep_s} s`;
+}

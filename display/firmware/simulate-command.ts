@@ -1,0 +1,100 @@
+import path from 'node:path';
+import type { LoadedConfig } from '../../src/config/load.js';
+import { runSimulator, SimulatorSetupError, type SimulatorOptions } from './run.js';
+import type { Via } from './transport.js';
+
+/**
+ * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt]
+ *   [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC] [--mqtt-url URL] [--web-port N]
+ *   [--max-image-bytes N]`: the flags (as node:util parseArgs gives them) → runSimulator. Exit 0 when the glass
+ * showed a picture and the last wake was not an error, 1 otherwise, 2 for bad flags.
+ */
+
+/** parseArgs option specs for the simulate flags beyond --config, --display, --wakes, --out and --web. */
+export const SIMULATE_OPTIONS = {
+  via: { type: 'string' },
+  speed: { type: 'string' },
+  'max-sleep': { type: 'string' },
+  interval: { type: 'string' },
+  url: { type: 'string' },
+  mac: { type: 'string' },
+  'mqtt-url': { type: 'string' },
+  'web-port': { type: 'string' },
+  'max-image-bytes': { type: 'string' },
+} as const;
+
+export interface SimulateFlags {
+  display?: string;
+  wakes?: string;
+  out?: string;
+  web?: boolean;
+  via?: string;
+  speed?: string;
+  'max-sleep'?: string;
+  interval?: string;
+  url?: string;
+  mac?: string;
+  'mqtt-url'?: string;
+  'web-port'?: string;
+  'max-image-bytes'?: string;
+}
+
+function number(flag: string, v: string | undefined, opts: { min: number; integer?: boolean }): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < opts.min || (opts.integer && !Number.isInteger(n))) {
+    throw new SimulatorSetupError(`--${flag} must be ${opts.integer ? 'a whole number' : 'a number'} of at least ${opts.min}, not "${v}"`);
+  }
+  return n;
+}
+
+export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = process.cwd()): SimulatorOptions {
+  if (f.display === undefined) throw new SimulatorSetupError('simulate needs --display ID');
+  const via = (f.via ?? 'http') as Via;
+  if (!['http', 'trmnl', 'mqtt'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl or mqtt, not "${f.via}"`);
+  for (const [flag, v] of [['url', f.url], ['mqtt-url', f['mqtt-url']]] as const) {
+    if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v)) throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
+  }
+  return {
+    config: loaded.config,
+    displayId: f.display,
+    via,
+    wakes: number('wakes', f.wakes, { min: 1, integer: true }),
+    outDir: path.resolve(cwd, f.out ?? `simulator-${f.display}`),
+    web: f.web ?? false,
+    webPort: number('web-port', f['web-port'], { min: 0, integer: true }),
+    keepWebOpen: true,
+    baseUrl: f.url,
+    mac: f.mac,
+    mqttUrl: f['mqtt-url'],
+    mqttPassword: loaded.secrets.mqttPassword,
+    speed: number('speed', f.speed, { min: 0.001 }),
+    maxSleepS: number('max-sleep', f['max-sleep'], { min: 0 }),
+    intervalS: number('interval', f.interval, { min: 1 }),
+    maxImageBytes: number('max-image-bytes', f['max-image-bytes'], { min: 1, integer: true }),
+  };
+}
+
+/** Runs the command; `log` gets one line a wake. Never throws for bad flags (exit 2) or a failing device (exit 1). */
+export async function runSimulateCommand(
+  loaded: LoadedConfig,
+  flags: SimulateFlags,
+  io: { log: (line: string) => void; error: (line: string) => void; signal: AbortSignal },
+): Promise<0 | 1 | 2> {
+  let opts: SimulatorOptions;
+  try {
+    opts = simulatorOptions(loaded, flags);
+  } catch (err) {
+    io.error(`error: ${(err as Error).message}`);
+    return 2;
+  }
+  try {
+    const r = await runSimulator({ ...opts, log: io.log, signal: io.signal });
+    const last = r.records[r.records.length - 1];
+    io.log(`${r.records.length} wakes, ${r.refreshed} refreshes, ${r.errors} errors; glass and timeline in ${opts.outDir}`);
+    return r.refreshed > 0 && last?.outcome !== 'error' ? 0 : 1;
+  } catch (err) {
+    io.error(`error: ${(err as Error).message}`);
+    return err instanceof SimulatorSetupError ? 2 : 1;
+  }
+}

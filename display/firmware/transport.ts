@@ -1,0 +1,80 @@
+/**
+ * How a simulated device gets its picture: plain HTTP with ETag, the TRMNL protocol, or a retained MQTT message.
+ * A transport never throws for a network or server problem: it returns the error the firmware would log.
+ */
+
+export type Via = 'http' | 'trmnl' | 'mqtt';
+
+/** What the device knows about itself when it wakes (sent as headers by the TRMNL firmware). */
+export interface WakeInfo {
+  batteryVolts: number;
+  rssi: number;
+  /** The refresh interval the device runs on, seconds. */
+  refreshRateS: number;
+  fwVersion: string;
+  model: string;
+  width: number;
+  height: number;
+}
+
+export type FetchOutcome =
+  | {
+      kind: 'image';
+      bytes: Buffer;
+      /** The Content-Type header; null where there is none (MQTT): the bytes are sniffed. */
+      contentType: string | null;
+      /** The TRMNL filename, when there is one. */
+      filename: string | null;
+      /** False when it came from the device's own cache (a known TRMNL filename): no download. */
+      downloaded: boolean;
+      refreshRateS: number | null;
+      note: string;
+    }
+  /** The server says the device already has it (304, or the same retained image). */
+  | { kind: 'unchanged'; refreshRateS: number | null; note: string }
+  /** Nothing to show yet (no frame, not registered yet). */
+  | { kind: 'nothing'; refreshRateS: number | null; note: string }
+  | { kind: 'error'; code: string; message: string; refreshRateS: number | null };
+
+/** A line of the device's own log, sent to the server on a later wake where the protocol has a place for it. */
+export interface DeviceLogEntry {
+  message: string;
+  level: 'info' | 'warn' | 'error';
+  created_at: number;
+  battery_voltage: number;
+  wifi_signal: number;
+  refresh_rate: number;
+  firmware_version: string;
+  wake_reason: string;
+}
+
+export interface Transport {
+  readonly via: Via;
+  fetch(info: WakeInfo): Promise<FetchOutcome>;
+  /** The device refused the image it was given (a TRMNL device deletes it from its cache). */
+  refused?(filename: string | null): void;
+  log?(entry: DeviceLogEntry): void;
+  close(): Promise<void>;
+}
+
+/** fetch() for transports, injectable. */
+export type FetchFn = typeof fetch;
+
+/** A network failure as the firmware names it. */
+export function networkError(err: unknown, refreshRateS: number | null = null): FetchOutcome {
+  const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+  const timedOut = (err as Error).name === 'TimeoutError' || cause === 'UND_ERR_HEADERS_TIMEOUT';
+  return {
+    kind: 'error',
+    code: timedOut ? 'HTTPS_TIMED_OUT' : 'HTTPS_UNABLE_TO_CONNECT',
+    message: `${timedOut ? 'timed out' : 'unable to connect'}${cause ? ` (${cause})` : ''}`,
+    refreshRateS,
+  };
+}
+
+/** A header value as a positive number of seconds, or null. */
+export function seconds(v: string | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? Math.round(n) : null;
+}

@@ -1,0 +1,216 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { isStale, timeOrNull } from './mqtt-state.js';
+import { scrubber, type HttpDeps } from './http-deps.js';
+import { etagOf, type FrameStore } from './http-frames.js';
+import { overallHealth } from './http-health.js';
+import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './http-respond.js';
+import { renderStatusPage } from './status-page.js';
+import { displayViews, statusPageModel } from './status-page-model.js';
+import { TrmnlApi } from './trmnl-api.js';
+import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from './trmnl-image.js';
+
+/**
+ * The HTTP frame server as a request listener, apart from any socket (http-listen.ts listens):
+ *   GET/HEAD /displays/<id>/frame.png   the frame (ETag = content hash, Last-Modified = when it first appeared; 304)
+ *   GET/HEAD /displays/<id>/frame.bmp   the 1-bit BMP (black/white panels)
+ *   GET/HEAD /displays/<id>/state.json  the Recommendation + fetched_at, next_update_at, stale, status, frame
+ *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
+ *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
+ *   GET/HEAD /                          the status page
+ *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
+ */
+
+export interface HttpAppOptions {
+  deps: HttpDeps;
+  frames: FrameStore;
+  trmnl: TrmnlImages;
+}
+
+const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A Host header we are willing to put into a URL; anything else falls back to the socket's own address. */
+const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+
+export function buildHttpApp(opts: HttpAppOptions): RequestListener {
+  const { deps, frames, trmnl } = opts;
+  const log = deps.logger;
+  const scrub = scrubber([...(deps.secrets ?? []), ...(deps.trmnlTokens?.values() ?? [])]);
+  const ids = new Set(deps.displays.map((d) => d.id));
+  const api = new TrmnlApi({
+    devices: deps.trmnlDevices ?? [],
+    tokens: deps.trmnlTokens ?? new Map(),
+    images: trmnl,
+    nextUpdateAt: (id) => nextUpdate(id),
+    onTelemetry: deps.onDeviceTelemetry,
+    now: deps.now,
+    refreshMarginS: deps.refreshMarginS,
+    logger: log,
+  });
+
+  function nextUpdate(id: string): Date | null {
+    return deps.nextUpdateAt?.(id) ?? frames.get(id)?.nextUpdateAt ?? null;
+  }
+
+  function baseUrl(req: IncomingMessage): string {
+    if (deps.publicUrl) return deps.publicUrl.replace(/\/+$/, '');
+    const host = req.headers.host;
+    if (host !== undefined && SAFE_HOST.test(host)) return `http://${host}`;
+    const addr = req.socket.localAddress ?? '127.0.0.1';
+    return `http://${addr.includes(':') ? `[${addr}]` : addr}:${req.socket.localPort ?? 80}`;
+  }
+
+  function frameFile(req: IncomingMessage, res: ServerResponse, id: string, kind: 'png' | 'bmp'): void {
+    const entry = frames.get(id);
+    if (entry === null) {
+      sendText(req, res, 503, `display "${id}" has no frame yet`, { 'Retry-After': 30 });
+      return;
+    }
+    const body = kind === 'png' ? entry.frame.png : entry.frame.bmp;
+    if (body === null) {
+      sendText(req, res, 404, `display "${id}" has no BMP: its panel (${entry.display.panel}) is not black and white`);
+      return;
+    }
+    sendConditional(req, res, {
+      body,
+      contentType: kind === 'png' ? 'image/png' : 'image/bmp',
+      etag: etagOf(entry.frame.hash, kind === 'bmp' ? '-bmp' : ''),
+      lastModified: entry.since,
+      // For pulling devices that do not speak TRMNL: how long to sleep before asking again.
+      headers: { 'X-Refresh-Rate': refreshRateFor(nextUpdate(id), deps.now(), deps.refreshMarginS ?? 30) },
+    });
+  }
+
+  function stateJson(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const entry = frames.get(id);
+    const snap = deps.snapshot?.(id) ?? null;
+    const status = snap?.status ?? entry?.status ?? null;
+    const rec = entry?.rec ?? snap?.rec ?? null;
+    const tz = deps.timezone;
+    const frame = entry?.frame ?? null;
+    const err = snap?.lastError ?? null;
+    sendJson(req, res, 200, {
+      ...(rec ?? {}),
+      ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at } : {}),
+      next_update_at: timeOrNull(nextUpdate(id), tz),
+      stale: status === null ? true : isStale(status),
+      display: id,
+      status: status?.kind ?? 'none',
+      status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
+      last_success_at: timeOrNull(snap?.lastSuccessAt ?? null, tz),
+      last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
+      frame:
+        frame === null || entry === null
+          ? null
+          : {
+              hash: frame.hash,
+              etag: etagOf(frame.hash),
+              width: frame.width,
+              height: frame.height,
+              png_bytes: frame.png.length,
+              last_modified: timeOrNull(entry.since, tz),
+              png: `/displays/${encodeURIComponent(id)}/frame.png`,
+              bmp: frame.bmp === null ? null : `/displays/${encodeURIComponent(id)}/frame.bmp`,
+            },
+    });
+  }
+
+  function healthz(req: IncomingMessage, res: ServerResponse): void {
+    const h = overallHealth(displayViews(deps, frames, scrub).map((v) => v.health));
+    sendJson(req, res, h.ok ? 200 : 503, h);
+  }
+
+  function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const notice = url.searchParams.get('refreshed');
+    const model = statusPageModel(
+      deps,
+      displayViews(deps, frames, scrub),
+      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : null,
+      scrub,
+    );
+    send(req, res, 200, renderStatusPage(model), {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': PAGE_CSP,
+      'X-Frame-Options': 'DENY',
+    });
+  }
+
+  /** A POST from a page of another site must not spend credits: its Origin or Sec-Fetch-Site gives it away. */
+  function sameOrigin(req: IncomingMessage): boolean {
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+    const origin = req.headers.origin;
+    if (origin === undefined || origin === 'null') return origin === undefined;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  function refresh(req: IncomingMessage, res: ServerResponse, id: string): void {
+    req.resume();
+    if (deps.refresh === undefined) {
+      sendText(req, res, 404, 'refresh is not available');
+      return;
+    }
+    if (!sameOrigin(req)) {
+      sendText(req, res, 403, 'refresh must come from this server’s own page');
+      return;
+    }
+    const ref = deps.refresh;
+    void Promise.resolve()
+      .then(() => ref(id))
+      .catch((err: unknown) => log?.error({ display: id, err: scrub((err as Error).message) }, 'refresh from the status page failed'));
+    res.writeHead(303, { Location: `/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
+    res.end();
+  }
+
+  function trmnlFile(req: IncomingMessage, res: ServerResponse, id: string, name: string, ext: string): void {
+    const img = trmnl.byName(id, name, ext);
+    if (img === null) {
+      sendText(req, res, 404, 'no such image (it may have been replaced by a newer one)');
+      return;
+    }
+    sendConditional(req, res, { body: img.body, contentType: img.contentType, etag: `"${img.filename}"`, lastModified: img.since });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const m = req.method ?? 'GET';
+    const read = m === 'GET' || m === 'HEAD';
+    if (path === '/' || path === '/healthz') {
+      if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+      return path === '/' ? page(req, res, url) : healthz(req, res);
+    }
+    if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
+      if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
+      return path === '/api/display' ? api.display(req, res, baseUrl(req)) : api.setup(req, res, baseUrl(req));
+    }
+    if (path === '/api/log') {
+      if (m !== 'POST') return methodNotAllowed(req, res, ['POST']);
+      return api.log(req, res);
+    }
+    if (path === '/trmnl/setup.png') {
+      if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+      return sendConditional(req, res, { body: blankTrmnlPng(), contentType: 'image/png', etag: '"setup"', lastModified: new Date(0) });
+    }
+    const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
+    if (d === null || !ids.has(d[1]!)) return sendText(req, res, 404, 'not found');
+    const id = d[1]!;
+    if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id) : methodNotAllowed(req, res, ['POST']);
+    if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+    if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp');
+    if (d[2] === 'state.json') return stateJson(req, res, id);
+    return trmnlFile(req, res, id, d[3]!, d[4]!);
+  }
+
+  return (req, res) => {
+    route(req, res).catch((err: unknown) => {
+      log?.error({ url: req.url?.slice(0, 200), err: scrub((err as Error).message) }, 'HTTP request failed');
+      if (!res.headersSent) sendText(req, res, 500, 'internal error');
+      else res.destroy();
+    });
+  };
+}

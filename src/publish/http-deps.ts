@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import type { DisplayConfig } from '../config/schema.js';
+import type { DisplaySnapshot } from '../cycle.js';
+import type { BudgetStatusLike } from './mqtt-state.js';
+import type { DeviceTelemetry, TrmnlDeviceBinding } from './trmnl-api.js';
+
+/**
+ * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
+ * and tested without a daemon. Every provider but `displays`, `timezone` and `now` is optional.
+ */
+export interface HttpDeps {
+  displays: readonly DisplayConfig[];
+  /** IANA zone for the times shown. */
+  timezone: string;
+  /** ms since epoch. */
+  now: () => number;
+  /** The daemon's view of a display (last error, last success); the frames themselves come from the publisher. */
+  snapshot?: (displayId: string) => DisplaySnapshot | null;
+  /** Fresher than the update's own nextUpdateAt. */
+  nextUpdateAt?: (displayId: string) => Date | null;
+  /** The governor's status(): credits spent and left. */
+  budget?: () => BudgetStatusLike | null;
+  /** Configured limits, to show "12 of 200 credits". */
+  budgetLimits?: { perDay: number | null; perMonth: number | null };
+  /** Refresh a display now, through the budget (the status page's button; POST /displays/<id>/refresh). */
+  refresh?: (displayId: string) => Promise<unknown>;
+  /** How old a display's last good data may be while /healthz still says 200 (default 3 h). */
+  freshnessMs?: (displayId: string) => number | null;
+  /** TRMNL devices (from `trmnl.devices`) and their access tokens by MAC (from secrets). */
+  trmnlDevices?: readonly TrmnlDeviceBinding[];
+  trmnlTokens?: ReadonlyMap<string, string>;
+  /** Battery voltage, RSSI and firmware of a TRMNL device, on each /api/display: for MQTT / Home Assistant. */
+  onDeviceTelemetry?: (displayId: string, t: DeviceTelemetry) => void;
+  /**
+   * The absolute base URL devices use to reach this server (`http://192.168.1.5:8321`), for TRMNL image URLs.
+   * Default: from the request's Host header.
+   */
+  publicUrl?: string | null;
+  /** Seconds added to "time until the next update" in refresh_rate. Default 30. */
+  refreshMarginS?: number;
+  /** Texts that must never be shown (API key, MQTT password); TRMNL tokens are added automatically. */
+  secrets?: readonly string[];
+  logger?: Logger;
+}
+
+/** Replaces every secret in `text` by [redacted]. */
+export function scrubber(secrets: readonly string[]): (text: string) => string {
+  const list = secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  return (text) => list.reduce((t, s) => t.split(s).join('[redacted]'), text);
+}

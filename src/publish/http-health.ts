@@ -1,0 +1,71 @@
+import type { FrameStatus } from '../render/frame.js';
+
+/**
+ * /healthz: healthy while every display's last cycle succeeded, or its data is still within its freshness.
+ * Pure: the app passes what it knows of each display.
+ */
+
+/** Data younger than this counts as fresh when no per-display freshness is given. */
+export const DEFAULT_FRESHNESS_MS = 3 * 3_600_000;
+
+export interface DisplayHealthInput {
+  id: string;
+  status: FrameStatus | null;
+  hasFrame: boolean;
+  lastSuccessAt: string | null;
+  freshnessMs: number;
+}
+
+export interface DisplayHealth {
+  id: string;
+  ok: boolean;
+  reason: string;
+  status: FrameStatus['kind'] | 'none';
+  last_success_at: string | null;
+}
+
+function age(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  if (min < 90) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return `${h} h ${min % 60} min`;
+}
+
+export function statusWords(s: FrameStatus): string {
+  switch (s.kind) {
+    case 'ok':
+      return 'last cycle succeeded';
+    case 'stale':
+      return 'data is stale';
+    case 'key_rejected':
+      return `API key rejected (${s.message})`;
+    case 'budget_exhausted':
+      return `credit budget used up until ${s.until.toISOString()}`;
+    case 'unreachable':
+      return `service unreachable since ${s.since.toISOString()} (${s.message})`;
+  }
+}
+
+export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth {
+  const base = { id: d.id, status: d.status?.kind ?? ('none' as const), last_success_at: d.lastSuccessAt };
+  if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
+  if (d.status.kind === 'ok') return { ...base, ok: true, reason: 'last cycle succeeded' };
+  const last = d.lastSuccessAt === null ? NaN : Date.parse(d.lastSuccessAt);
+  if (Number.isFinite(last) && now - last <= d.freshnessMs) {
+    return { ...base, ok: true, reason: `${statusWords(d.status)}; data from ${age(now - last)} ago is within its freshness (${age(d.freshnessMs)})` };
+  }
+  const how = Number.isFinite(last) ? `data is ${age(now - last)} old, over its freshness of ${age(d.freshnessMs)}` : 'no good data yet';
+  return { ...base, ok: false, reason: `${statusWords(d.status)}; ${how}` };
+}
+
+export interface Health {
+  ok: boolean;
+  reason: string;
+  displays: DisplayHealth[];
+}
+
+export function overallHealth(displays: DisplayHealth[]): Health {
+  const bad = displays.filter((d) => !d.ok);
+  const reason = bad.length === 0 ? 'ok' : bad.map((d) => `${d.id}: ${d.reason}`).join('; ');
+  return { ok: bad.length === 0, reason, displays };
+}

@@ -1,0 +1,68 @@
+import type { RequestListener } from 'node:http';
+import { buildHttpApp } from './http-app.js';
+import type { HttpDeps } from './http-deps.js';
+import { FrameStore } from './http-frames.js';
+import { parseListen, startHttpServer, type RunningHttpServer } from './http-listen.js';
+import type { DisplayUpdate, Publisher } from './publisher.js';
+import { TrmnlImages, type TrmnlFormat } from './trmnl-image.js';
+
+/**
+ * The HTTP publisher: keeps every display's newest frame (and its TRMNL image) and serves them. start() listens on
+ * `listen` (http.listen, default 127.0.0.1:8321; port 0 lets the OS choose), stop() closes every connection.
+ */
+
+export interface HttpPublisherOptions extends HttpDeps {
+  /** `host:port`. */
+  listen: string;
+}
+
+export class HttpPublisher implements Publisher {
+  readonly name = 'http';
+  readonly frames: FrameStore;
+  readonly trmnl: TrmnlImages;
+  /** The request listener, for tests or another server. */
+  readonly app: RequestListener;
+  readonly #opts: HttpPublisherOptions;
+  #server: RunningHttpServer | null = null;
+
+  constructor(opts: HttpPublisherOptions) {
+    this.#opts = opts;
+    parseListen(opts.listen);
+    this.frames = new FrameStore(opts.now);
+    const devices = opts.trmnlDevices ?? [];
+    this.trmnl = new TrmnlImages({
+      formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
+      timezone: opts.timezone,
+      now: opts.now,
+      logger: opts.logger,
+    });
+    this.app = buildHttpApp({ deps: opts, frames: this.frames, trmnl: this.trmnl });
+  }
+
+  /** `http://127.0.0.1:8321` once started. */
+  get url(): string | null {
+    return this.#server?.url ?? null;
+  }
+
+  get port(): number | null {
+    return this.#server?.port ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.#server) return;
+    this.#server = await startHttpServer(this.app, parseListen(this.#opts.listen));
+    this.#opts.logger?.info({ url: this.#server.url }, 'HTTP frame server listening');
+  }
+
+  async publish(update: DisplayUpdate): Promise<void> {
+    // The TRMNL image first: a device asking between the two steps still gets a name it can download.
+    await this.trmnl.prepare(update);
+    this.frames.record(update);
+  }
+
+  async stop(): Promise<void> {
+    const s = this.#server;
+    this.#server = null;
+    await s?.close();
+  }
+}

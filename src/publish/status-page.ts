@@ -1,0 +1,114 @@
+/**
+ * The status page at `/`: one card a display (its frame, status, next update, last success, last error, the outfit)
+ * and the credit budget. Plain HTML that reads on a phone, no script, no external asset. Every text is escaped:
+ * outfit text and error messages come from the service.
+ */
+
+export interface StatusPageDisplay {
+  id: string;
+  name: string;
+  panel: string;
+  /** Path of the frame image (with a cache-busting query), or null before the first frame. */
+  frameSrc: string | null;
+  width: number | null;
+  height: number | null;
+  status: string;
+  statusText: string;
+  healthy: boolean;
+  nextUpdate: string;
+  lastSuccess: string;
+  lastError: string | null;
+  outfit: string | null;
+  weather: string | null;
+  canRefresh: boolean;
+}
+
+export interface StatusPageModel {
+  generatedAt: string;
+  timezone: string;
+  displays: StatusPageDisplay[];
+  budget: {
+    spentToday: number | null;
+    limitToday: number | null;
+    spentMonth: number | null;
+    limitMonth: number | null;
+    rateRemaining: number | null;
+    warnings: string[];
+  } | null;
+  /** A one-line notice (after a refresh press). */
+  notice: string | null;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function credits(spent: number | null, limit: number | null, period: string): string {
+  if (spent === null) return '';
+  const pct = limit !== null && limit > 0 ? Math.min(100, Math.round((spent / limit) * 100)) : null;
+  const bar = pct === null ? '' : `<div class="bar"><div style="width:${pct}%"></div></div>`;
+  return `<p><b>${spent}</b> ${limit === null ? '' : `of ${limit} `}credits spent ${escapeHtml(period)}${bar}</p>`;
+}
+
+function card(d: StatusPageDisplay): string {
+  const e = escapeHtml;
+  const img = d.frameSrc
+    ? `<a href="${e(d.frameSrc)}"><img src="${e(d.frameSrc)}" width="${d.width ?? ''}" height="${d.height ?? ''}" alt="${e(`frame of ${d.name}`)}"></a>`
+    : '<p class="none">No frame yet.</p>';
+  const rows: [string, string][] = [
+    ['Status', `<span class="${d.healthy ? 'ok' : 'bad'}">${e(d.statusText)}</span>`],
+    ['Next update', e(d.nextUpdate)],
+    ['Last success', e(d.lastSuccess)],
+    ['Last error', d.lastError === null ? 'none' : e(d.lastError)],
+    ['Panel', e(d.panel)],
+  ];
+  if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
+  const refresh = d.canRefresh
+    ? `<form method="post" action="/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>`
+    : '';
+  return `<section id="display-${e(d.id)}">
+<h2>${e(d.name)} <small>${e(d.id)}</small></h2>
+<div class="frame">${img}</div>
+${d.outfit === null ? '' : `<p class="outfit">${e(d.outfit)}</p>`}
+<table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
+<p class="links"><a href="/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
+${refresh}
+</section>`;
+}
+
+export function renderStatusPage(m: StatusPageModel): string {
+  const e = escapeHtml;
+  const b = m.budget;
+  const budget = b
+    ? `<section><h2>Budget</h2>${credits(b.spentToday, b.limitToday, 'today')}${credits(b.spentMonth, b.limitMonth, 'this month')}${
+        b.rateRemaining === null ? '' : `<p>${b.rateRemaining} requests left in this minute's rate limit</p>`
+      }${b.warnings.map((w) => `<p class="bad">${e(w)}</p>`).join('')}</section>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="60">
+<title>outfit-display</title>
+<style>
+body{font:16px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f4f3ef;color:#222}
+h1{font-size:1.3em;margin:0 0 4px}h2{font-size:1.15em;margin:0 0 8px}h2 small{color:#777;font-weight:normal}
+section{background:#fff;border-radius:8px;padding:12px;margin:12px 0;box-shadow:0 1px 3px #0002;max-width:820px}
+.frame img{max-width:100%;height:auto;background:#e8e6df;border:1px solid #ccc;image-rendering:pixelated}
+.outfit{font-size:1.1em}table{border-collapse:collapse}th{text-align:left;padding:2px 12px 2px 0;color:#555;font-weight:600;vertical-align:top}
+td{padding:2px 0;overflow-wrap:anywhere}.ok{color:#176b2c}.bad{color:#a61b1b}.none{color:#777}
+.bar{height:8px;background:#ddd;border-radius:4px;max-width:320px}.bar div{height:8px;background:#3a6ea5;border-radius:4px}
+button{font:inherit;padding:8px 14px;margin-top:8px}.notice{background:#fff7d6;padding:8px;border-radius:6px}
+</style>
+</head>
+<body>
+<h1>outfit-display</h1>
+<p>${e(m.generatedAt)} (${e(m.timezone)})</p>
+${m.notice === null ? '' : `<p class="notice">${e(m.notice)}</p>`}
+${m.displays.map(card).join('\n')}
+${budget}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mqtt from 'mqtt';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Device, RETRY_LADDER_S, type DeviceClock } from '../../display/firmware/device.js';
+import { runSimulator } from '../../display/firmware/run.js';
+import { HttpTransport } from '../../display/firmware/transport-http.js';
+import { MqttTransport } from '../../display/firmware/transport-mqtt.js';
+import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
+import { ConfigSchema } from '../../src/config/schema.js';
+import { startEmbeddedBroker } from '../../src/publish/embedded-broker.js';
+import { HttpPublisher } from '../../src/publish/http-publisher.js';
+import type { DeviceTelemetry } from '../../src/publish/trmnl-api.js';
+import type { Frame } from '../../src/render/frame.js';
+import { loadPanel } from '../../src/render/panels.js';
+import { capturingLogger, display, update } from '../http/fixtures.js';
+
+/** Sleeps pass at once in simulated time. */
+function fastClock(): DeviceClock & { t: number; now: () => number } {
+  const c = {
+    t: Date.parse('2026-01-31T07:00:00.000Z'),
+    now: (): number => c.t,
+    setTimeout: (fn: () => void, ms: number) => {
+      c.t += ms;
+      return setImmediate(fn);
+    },
+    clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate),
+  };
+  return c;
+}
+
+/** RGBA as pngjs (not our decoder) reads it. */
+function rgba(png: Buffer): Buffer {
+  return PNG.sync.read(png).data;
+}
+
+function withPng(f: Frame, png: Buffer): Frame {
+  return { ...f, png, hash: createHash('sha256').update(png).digest('hex') };
+}
+
+const hallway = display('hallway', { panel: 'trmnl' });
+const MAC = 'AA:BB:CC:00:11:22';
+const TOKEN = 'device-token-0123456789';
+
+describe('the simulated device against the real HTTP server', () => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function server(tokens = new Map([[MAC, TOKEN]])) {
+    const clock = fastClock();
+    const telemetry: DeviceTelemetry[] = [];
+    const cap = capturingLogger();
+    const p = new HttpPublisher({
+      listen: '127.0.0.1:0',
+      displays: [hallway],
+      timezone: 'Europe/Berlin',
+      now: () => clock.now(),
+      nextUpdateAt: () => new Date(clock.now() + 20 * 60_000),
+      trmnlDevices: [{ mac: MAC, display: 'hallway' }],
+      trmnlTokens: tokens,
+      onDeviceTelemetry: (_id, t) => telemetry.push(t),
+      logger: cap.logger,
+    });
+    await p.start();
+    cleanup.push(() => p.stop());
+    return { p, url: p.url!, clock, telemetry, logs: cap.text };
+  }
+
+  function device(transport: HttpTransport | TrmnlTransport | MqttTransport, clock: DeviceClock, maxImageBytes = 90_000) {
+    return new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport, clock, maxImageBytes });
+  }
+
+  it('HTTP with ETag: full refresh, 304 unchanged, partial on a new frame; the glass equals the frame', async () => {
+    const { p, url, clock } = await server();
+    const d = device(new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock);
+    const u1 = update(hallway, 1);
+    await p.publish(u1);
+    const w1 = await d.wake();
+    expect(w1).toMatchObject({ outcome: 'refreshed', refresh: 'full', refresh_ms: 3000, via: 'http', image: { format: 'png', bit_depth: 1 } });
+    expect(w1.sleep_s).toBe(20 * 60 + 30);
+    expect(rgba(d.panel.glassPng()).equals(rgba(u1.frame.png))).toBe(true);
+    const w2 = await d.wake();
+    expect(w2).toMatchObject({ outcome: 'unchanged', refresh: 'none', note: 'HTTP 304 Not Modified' });
+    expect(w2.awake_ms).toBeLessThan(w1.awake_ms);
+    await p.publish(update(hallway, 2));
+    const w3 = await d.wake();
+    expect(w3).toMatchObject({ outcome: 'refreshed', refresh: 'partial', refresh_ms: 600 });
+    expect(w3.ghost_max).toBeGreaterThan(0);
+    expect(w3.battery_pct).toBeLessThan(100);
+  });
+
+  it('corrupt, oversize and wrong-depth frames are refused as the firmware reports them; the glass keeps the last picture', async () => {
+    const { p, url, clock } = await server();
+    const d = device(new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock);
+    const good = update(hallway, 1);
+    await p.publish(good);
+    await d.wake();
+    const glass = d.panel.glassPng();
+    const bad: [Buffer, string][] = [
+      [Buffer.concat([good.frame.png.subarray(0, 100), Buffer.alloc(50, 7)]), 'PNG_DECODE_ERR'],
+      [Buffer.concat([good.frame.png, Buffer.alloc(95_000)]), 'HTTPS_IMAGE_FILE_TOO_BIG'],
+      [update(display('g', { panel: 'trmnl-4grey' }), 1).frame.png, 'PNG_BAD_DEPTH'],
+      [update(display('s', { panel: 'waveshare-4in2' }), 1).frame.png, 'PNG_BAD_SIZE'],
+    ];
+    for (const [png, code] of bad) {
+      await p.publish({ ...good, frame: withPng(good.frame, png) });
+      const w = await d.wake();
+      expect(w.outcome, code).toBe('error');
+      expect(w.error?.code).toBe(code);
+      expect(d.panel.glassPng().equals(glass)).toBe(true);
+    }
+    expect(d.wakes).toBe(5);
+  });
+
+  it('a server that is down: unable to connect, and the firmware’s retry ladder', async () => {
+    const { p, clock } = await server();
+    const url = p.url!;
+    await p.stop();
+    const d = device(new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock);
+    const sleeps: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const w = await d.wake();
+      expect(w.error?.code).toBe('HTTPS_UNABLE_TO_CONNECT');
+      sleeps.push(w.sleep_s);
+    }
+    expect(sleeps).toEqual([...RETRY_LADDER_S, 900]);
+  });
+
+  it('TRMNL: setup, display with telemetry, download, a known filename drawn from flash, logs sent on the next wake', async () => {
+    const { p, url, clock, telemetry, logs } = await server();
+    const t = new TrmnlTransport({ baseUrl: url, mac: MAC });
+    const d = device(t, clock);
+    const u1 = update(hallway, 1);
+    await p.publish(u1);
+    const w1 = await d.wake();
+    expect(t.registered).toBe(true);
+    expect(t.friendlyId).toMatch(/^[0-9A-F]{6}$/);
+    expect(w1).toMatchObject({ via: 'trmnl', outcome: 'refreshed', refresh: 'full', image: { filename: `outfit-${u1.frame.hash.slice(0, 8)}`, downloaded: true } });
+    expect(w1.sleep_s).toBe(20 * 60 + 30);
+    expect(rgba(d.panel.glassPng()).equals(rgba(u1.frame.png))).toBe(true);
+    expect(telemetry[0]).toMatchObject({ mac: MAC, batteryVoltage: 4.2, rssi: -58, fwVersion: '1.6.2' });
+    const w2 = await d.wake();
+    expect(w2).toMatchObject({ outcome: 'unchanged', refresh: 'none', image: { downloaded: false } });
+    expect(telemetry).toHaveLength(2);
+
+    // A frame the device refuses is logged by the device and sent on its next wake.
+    await p.publish({ ...u1, frame: withPng(u1.frame, Buffer.concat([u1.frame.png.subarray(0, 60), Buffer.alloc(9)])) });
+    expect((await d.wake()).error?.code).toBe('PNG_DECODE_ERR');
+    await p.publish(update(hallway, 2));
+    expect(await d.wake()).toMatchObject({ outcome: 'refreshed', refresh: 'partial' });
+    expect(logs()).toContain('PNG_DECODE_ERR: could not decode png image');
+    expect(logs()).not.toContain(TOKEN);
+  });
+
+  it('TRMNL: an unregistered MAC and a revoked token are errors the device survives', async () => {
+    const tokens = new Map([[MAC, TOKEN]]);
+    const { p, url, clock } = await server(tokens);
+    await p.publish(update(hallway, 1));
+    const stranger = device(new TrmnlTransport({ baseUrl: url, mac: '11:22:33:44:55:66' }), clock);
+    expect(await stranger.wake()).toMatchObject({ outcome: 'error', error: { code: 'MAC_NOT_REGISTERED' }, sleep_s: 15 });
+    const d = device(new TrmnlTransport({ baseUrl: url, mac: MAC }), clock);
+    expect((await d.wake()).outcome).toBe('refreshed');
+    tokens.set(MAC, 'a-new-token-9876543210');
+    expect(await d.wake()).toMatchObject({ outcome: 'error', error: { code: 'HTTPS_RESPONSE_CODE_INVALID', message: 'HTTP Client failed with error: (403)' } });
+  });
+
+  it('MQTT: the retained image, then unchanged', async () => {
+    const broker = await startEmbeddedBroker({ port: 0 });
+    cleanup.push(() => broker.close());
+    const clock = fastClock();
+    const u = update(hallway, 4);
+    const pub = await mqtt.connectAsync(broker.url);
+    await pub.publishAsync('od-sim/hallway/image', u.frame.png, { retain: true, qos: 1 });
+    await pub.publishAsync('od-sim/hallway/state', JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }), { retain: true, qos: 1 });
+    await pub.endAsync();
+    const d = device(new MqttTransport({ url: broker.url, baseTopic: 'od-sim', displayId: 'hallway', now: () => clock.now() }), clock);
+    const w1 = await d.wake();
+    expect(w1).toMatchObject({ via: 'mqtt', outcome: 'refreshed', refresh: 'full', sleep_s: 630 });
+    expect(rgba(d.panel.glassPng()).equals(rgba(u.frame.png))).toBe(true);
+    expect(await d.wake()).toMatchObject({ outcome: 'unchanged', refresh: 'none' });
+  });
+
+  it('runSimulator writes a glass PNG and a timeline line a wake', async () => {
+    const { p, url, clock } = await server();
+    await p.publish(update(hallway, 1));
+    const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
+    cleanup.push(() => rm(out, { recursive: true, force: true }));
+    const config = ConfigSchema.parse({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 100 },
+      timezone: 'Europe/Berlin',
+      displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
+      trmnl: { devices: [{ mac: MAC, display: 'hallway', token: TOKEN }] },
+    });
+    const result = await runSimulator({ config, displayId: 'hallway', via: 'trmnl', wakes: 3, outDir: out, baseUrl: url, clock });
+    expect(result).toMatchObject({ refreshed: 1, errors: 0, webUrl: null });
+    expect((await readdir(out)).sort()).toEqual(['glass.png', 'timeline.jsonl', 'wake-0001.png', 'wake-0002.png', 'wake-0003.png']);
+    const lines = (await readFile(path.join(out, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { n: number; glass: string; refresh: string });
+    expect(lines.map((l) => [l.n, l.glass, l.refresh])).toEqual([[1, 'wake-0001.png', 'full'], [2, 'wake-0002.png', 'none'], [3, 'wake-0003.png', 'none']]);
+    expect(result.estBatteryDays).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DisplaySnapshot } from '../../src/cycle.js';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
+import { httpRequest } from '../helpers/http-client.js';
+import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
+
+const hallway = display('hallway', { panel: 'waveshare-7in5-v2' });
+const kitchen = display('kitchen', { panel: 'waveshare-7in3-f' });
+
+describe('HTTP frame server over a real socket', () => {
+  const started: HttpPublisher[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((p) => p.stop()));
+  });
+
+  async function serve(over: Partial<HttpPublisherOptions> = {}): Promise<{ p: HttpPublisher; url: string; clock: ReturnType<typeof manualClock> }> {
+    const clock = manualClock();
+    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', now: clock.now, ...over });
+    started.push(p);
+    await p.start();
+    return { p, url: p.url!, clock };
+  }
+
+  it('listens on 127.0.0.1 only, on the port asked for', async () => {
+    const { p, url } = await serve();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(p.port).toBeGreaterThan(0);
+  });
+
+  it('serves the frame with ETag and Last-Modified; 304 on If-None-Match and If-Modified-Since; HEAD without body', async () => {
+    const { p, url, clock } = await serve();
+    const u1 = update(hallway, 1);
+    await p.publish(u1);
+    const first = await httpRequest(`${url}/displays/hallway/frame.png`);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    expect(first.body.equals(u1.frame.png)).toBe(true);
+    const etag = first.headers.etag as string;
+    expect(etag).toBe(`"${u1.frame.hash.slice(0, 32)}"`);
+    expect(first.headers['last-modified']).toBe(new Date(clock.now()).toUTCString());
+    expect(first.headers['cache-control']).toBe('no-cache');
+
+    const head = await httpRequest(`${url}/displays/hallway/frame.png`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(u1.frame.png.length));
+    expect(head.headers.etag).toBe(etag);
+
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const r = await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': inm } });
+      expect(r.status, inm).toBe(304);
+      expect(r.body.length).toBe(0);
+      expect(r.headers.etag).toBe(etag);
+    }
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': '"nope"' } })).status).toBe(200);
+    const lm = first.headers['last-modified'] as string;
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status).toBe(304);
+
+    // The same frame again later keeps its Last-Modified; a new frame gets a new ETag and time.
+    clock.advance(60_000);
+    await p.publish(update(hallway, 1));
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`)).headers['last-modified']).toBe(lm);
+    clock.advance(60_000);
+    const u2 = update(hallway, 2);
+    await p.publish(u2);
+    const second = await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': etag } });
+    expect(second.status).toBe(200);
+    expect(second.body.equals(u2.frame.png)).toBe(true);
+    expect(second.headers.etag).not.toBe(etag);
+    expect(second.headers['last-modified']).toBe(new Date(clock.now()).toUTCString());
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status).toBe(200);
+  });
+
+  it('serves the BMP of a black/white panel, 404 for a colour panel, 503 before a frame, 404 for an unknown display', async () => {
+    const { p, url } = await serve();
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`)).status).toBe(503);
+    const u = update(hallway, 3);
+    await p.publish(u);
+    await p.publish(update(kitchen, 3));
+    const bmp = await httpRequest(`${url}/displays/hallway/frame.bmp`);
+    expect(bmp.status).toBe(200);
+    expect(bmp.headers['content-type']).toBe('image/bmp');
+    expect(bmp.body.equals(u.frame.bmp!)).toBe(true);
+    expect(bmp.body.length).toBe(48_062);
+    const cached = await httpRequest(`${url}/displays/hallway/frame.bmp`, { headers: { 'If-None-Match': bmp.headers.etag as string } });
+    expect(cached.status).toBe(304);
+    expect((await httpRequest(`${url}/displays/kitchen/frame.bmp`)).status).toBe(404);
+    expect((await httpRequest(`${url}/displays/attic/frame.png`)).status).toBe(404);
+    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { method: 'POST' })).status).toBe(405);
+    expect((await httpRequest(`${url}/nothing`)).status).toBe(404);
+  });
+
+  it('state.json: the Recommendation with fetched_at, next_update_at, stale, status and the frame', async () => {
+    const next = new Date('2026-01-31T07:30:00.000Z');
+    const { p, url } = await serve({ nextUpdateAt: () => next });
+    const u = update(hallway, 4);
+    await p.publish(u);
+    const s = (await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>();
+    expect(s).toMatchObject({
+      outfit: 'Light jacket, jeans and trainers.',
+      fetched_at: '2026-01-31T08:00:01.000+01:00',
+      next_update_at: '2026-01-31T08:30:00.000+01:00',
+      stale: false,
+      status: 'ok',
+      frame: { hash: u.frame.hash, width: 800, height: 480, png: '/displays/hallway/frame.png', bmp: '/displays/hallway/frame.bmp' },
+    });
+  });
+
+  it('/healthz: 200 while the last cycle succeeded or the data is fresh, 503 with the reason otherwise', async () => {
+    const snaps = new Map<string, DisplaySnapshot>();
+    const { p, url, clock } = await serve({ snapshot: (id) => snaps.get(id) ?? null, freshnessMs: () => 3_600_000 });
+    let h = await httpRequest(`${url}/healthz`);
+    expect(h.status).toBe(503);
+    expect(h.json<{ reason: string }>().reason).toContain('no frame yet');
+
+    const since = new Date(clock.now());
+    await p.publish(update(hallway, 5));
+    await p.publish(update(kitchen, 5));
+    const ok: DisplaySnapshot = { rec: rec(), status: { kind: 'ok' }, frame: null, lastError: null, lastSuccessAt: new Date(clock.now()).toISOString() };
+    snaps.set('hallway', ok);
+    snaps.set('kitchen', ok);
+    h = await httpRequest(`${url}/healthz`);
+    expect(h.status).toBe(200);
+    expect(h.json()).toMatchObject({ ok: true, reason: 'ok' });
+
+    const failing: DisplaySnapshot = {
+      ...ok,
+      status: { kind: 'unreachable', since, message: 'connect ETIMEDOUT' },
+      lastError: { code: 'E_TIMEOUT', message: 'connect ETIMEDOUT', at: since.toISOString() },
+    };
+    snaps.set('kitchen', failing);
+    clock.advance(20 * 60_000);
+    h = await httpRequest(`${url}/healthz`);
+    expect(h.status).toBe(200);
+    expect(JSON.stringify(h.json())).toContain('within its freshness');
+
+    clock.advance(60 * 60_000);
+    h = await httpRequest(`${url}/healthz`, { method: 'HEAD' });
+    expect(h.status).toBe(503);
+    h = await httpRequest(`${url}/healthz`);
+    expect(h.status).toBe(503);
+    expect(h.json<{ reason: string }>().reason).toMatch(/^kitchen: service unreachable since .* \(connect ETIMEDOUT\); data is 80 min old, over its freshness of 60 min/);
+  });
+
+  it('the status page: frames, next update, credits against the budget, last error, every text escaped, no secret', async () => {
+    const apiKey = 'sk_live_supersecretkey123';
+    const evil = `<script>alert("x")</script> & <img src=x onerror=alert(1)> ${apiKey}`;
+    const snaps = new Map<string, DisplaySnapshot>();
+    const cap = capturingLogger();
+    const { p, url } = await serve({
+      snapshot: (id) => snaps.get(id) ?? null,
+      nextUpdateAt: () => new Date('2026-01-31T07:30:00.000Z'),
+      budget: () => ({ spentToday: 12, leftToday: 188, spentMonth: 120, leftMonth: null, rateRemaining: 57, warnings: [] }),
+      secrets: [apiKey],
+      logger: cap.logger,
+    });
+    await p.publish(update(hallway, 6, { rec: { ...rec(), outfit: evil } }));
+    snaps.set('hallway', {
+      rec: null,
+      status: { kind: 'key_rejected', message: `key ${apiKey} rejected` },
+      frame: null,
+      lastError: { code: 'E_KEY', message: `<b>bad</b> key ${apiKey}`, at: '2026-01-31T06:59:00.000Z' },
+      lastSuccessAt: null,
+    });
+    const r = await httpRequest(`${url}/`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.headers['content-security-policy']).toContain("default-src 'none'");
+    const html = r.text();
+    expect(html).toContain('name="viewport"');
+    expect(html).toMatch(/<img src="\/displays\/hallway\/frame\.png\?v=[0-9a-f]{12}"/);
+    expect(html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;img src=x onerror=alert(1)&#62;');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<b>bad');
+    expect(html).not.toContain(apiKey);
+    expect(html).toContain('[redacted]');
+    expect(html).toContain('<b>12</b> of 200 credits spent today');
+    expect(html).toContain('Sat 31 Jan, 08:30 (in 30 min)');
+    expect(html).toContain('No frame yet.');
+    expect(cap.text()).not.toContain(apiKey);
+  });
+
+  it('refresh: a POST from the page refreshes through the provider; one from another site is refused', async () => {
+    const refresh = vi.fn(() => Promise.resolve(null));
+    const { url } = await serve({ refresh });
+    const host = new URL(url).host;
+    const foreign = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { Origin: 'http://evil.example' } });
+    expect(foreign.status).toBe(403);
+    const crossSite = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect(refresh).not.toHaveBeenCalled();
+    const ok = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { Origin: `http://${host}` } });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/?refreshed=hallway');
+    await vi.waitFor(() => expect(refresh).toHaveBeenCalledWith('hallway'));
+    expect((await httpRequest(`${url}/displays/hallway/refresh`)).status).toBe(405);
+    expect((await httpRequest(`${url}/?refreshed=hallway`)).text()).toContain('Refresh of hallway requested.');
+  });
+});

@@ -1,0 +1,212 @@
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
+import type { DeviceTelemetry } from '../../src/publish/trmnl-api.js';
+import { httpRequest, type RawResponse } from '../helpers/http-client.js';
+import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
+
+const MAC = 'AA:BB:CC:DD:EE:01';
+const BMP_MAC = 'AA:BB:CC:DD:EE:02';
+const COLOUR_MAC = 'AA:BB:CC:DD:EE:03';
+const TOKEN = 'tok-hallway-0123456789';
+const tokens = new Map([
+  [MAC, TOKEN],
+  [BMP_MAC, 'tok-bmp-0123456789'],
+  [COLOUR_MAC, 'tok-colour-0123456789'],
+]);
+const hallway = display('hallway', { panel: 'trmnl' });
+const porch = display('porch', { panel: 'waveshare-7in5-v2' });
+const kitchen = display('kitchen', { panel: 'waveshare-7in3-f' });
+
+interface DisplayJson {
+  status: number;
+  image_url: string;
+  filename: string;
+  refresh_rate: number;
+  update_firmware: boolean;
+  firmware_url: null;
+  reset_firmware: boolean;
+}
+
+describe('TRMNL device endpoints', () => {
+  const started: HttpPublisher[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((p) => p.stop()));
+  });
+
+  async function serve(over: Partial<HttpPublisherOptions> = {}) {
+    const clock = manualClock();
+    const telemetry: [string, DeviceTelemetry][] = [];
+    const cap = capturingLogger();
+    const p = new HttpPublisher({
+      listen: '127.0.0.1:0',
+      displays: [hallway, porch, kitchen],
+      timezone: 'Europe/Berlin',
+      now: clock.now,
+      trmnlDevices: [
+        { mac: MAC.toLowerCase(), display: 'hallway' },
+        { mac: BMP_MAC, display: 'porch', format: 'bmp' },
+        { mac: COLOUR_MAC, display: 'kitchen' },
+      ],
+      trmnlTokens: tokens,
+      onDeviceTelemetry: (id, t) => telemetry.push([id, t]),
+      logger: cap.logger,
+      ...over,
+    });
+    started.push(p);
+    await p.start();
+    return { p, url: p.url!, clock, telemetry, logs: cap.text };
+  }
+
+  const device = (mac: string, token?: string, extra: Record<string, string> = {}) => ({
+    ID: mac,
+    ...(token === undefined ? {} : { 'Access-Token': token }),
+    'Refresh-Rate': '900',
+    'Battery-Voltage': '4.05',
+    RSSI: '-61',
+    'FW-Version': '1.6.2',
+    Model: 'og',
+    Width: '800',
+    Height: '480',
+    ...extra,
+  });
+
+  function noSecret(r: RawResponse): void {
+    const all = JSON.stringify(r.headers) + r.text();
+    for (const t of tokens.values()) expect(all).not.toContain(t);
+  }
+
+  it('setup: a registered MAC gets its access token and a friendly id; an unknown one a 404 (both paths)', async () => {
+    const { p, url } = await serve();
+    await p.publish(update(hallway, 1));
+    for (const path of ['/api/setup', '/api/setup/']) {
+      const r = await httpRequest(`${url}${path}`, { headers: { ID: MAC, 'FW-Version': '1.5.0', Model: 'og' } });
+      expect(r.status).toBe(200);
+      const j = r.json<Record<string, unknown>>();
+      expect(j).toMatchObject({ status: 200, api_key: TOKEN });
+      expect(j.friendly_id).toMatch(/^[0-9A-F]{6}$/);
+      expect(j.image_url).toMatch(new RegExp(`^${url}/displays/hallway/trmnl/outfit-[0-9a-f]{8}\\.png$`));
+      const img = await httpRequest(j.image_url as string);
+      expect(img.status).toBe(200);
+    }
+    const unknown = await httpRequest(`${url}/api/setup`, { headers: { ID: '11:22:33:44:55:66' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json()).toMatchObject({ status: 404, api_key: null });
+    noSecret(unknown);
+    expect((await httpRequest(`${url}/api/setup`)).status).toBe(404);
+    // Before any frame the setup image is a blank 1-bit PNG.
+    const porchSetup = (await httpRequest(`${url}/api/setup`, { headers: { ID: BMP_MAC } })).json<{ image_url: string }>();
+    expect(porchSetup.image_url).toBe(`${url}/trmnl/setup.png`);
+    const blank = PNG.sync.read((await httpRequest(porchSetup.image_url)).body);
+    expect([blank.width, blank.height]).toEqual([800, 480]);
+  });
+
+  it('display: unknown MAC 404, no token 401, wrong token 403; never echoing a token', async () => {
+    const { p, url, logs } = await serve();
+    await p.publish(update(hallway, 1));
+    const cases: [Record<string, string>, number][] = [
+      [device('11:22:33:44:55:66', TOKEN), 404],
+      [{ 'Access-Token': TOKEN }, 404],
+      [device(MAC), 401],
+      [device(MAC, ''), 401],
+      [device(MAC, 'tok-hallway-0123456788'), 403],
+      [device(MAC, tokens.get(BMP_MAC)), 403],
+      [device(MAC, `${TOKEN}x`), 403],
+    ];
+    for (const [headers, status] of cases) {
+      const r = await httpRequest(`${url}/api/display`, { headers });
+      expect(r.status, JSON.stringify(headers)).toBe(status);
+      expect(r.json<{ status: number }>().status).toBe(status);
+      noSecret(r);
+    }
+    expect((await httpRequest(`${url}/api/display`, { method: 'POST', headers: device(MAC, TOKEN) })).status).toBe(405);
+    for (const t of tokens.values()) expect(logs()).not.toContain(t);
+  });
+
+  it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
+    let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
+    const { p, url, clock, telemetry } = await serve({ nextUpdateAt: () => next });
+    const none = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
+    expect(none).toMatchObject({ status: 0, image_url: '', filename: '', refresh_rate: 60 });
+
+    const u1 = update(hallway, 1);
+    await p.publish(u1);
+    const r = await httpRequest(`${url}/api/display`, { headers: { ...device(MAC, TOKEN), Host: 'outfit.local:8321' } });
+    expect(r.status).toBe(200);
+    const j = r.json<DisplayJson>();
+    expect(j).toMatchObject({ status: 0, update_firmware: false, firmware_url: null, reset_firmware: false });
+    expect(j.filename).toMatch(/^outfit-[0-9a-f]{8}$/);
+    expect(j.filename.length).toBeLessThanOrEqual(31);
+    expect(j.filename).toBe(`outfit-${u1.frame.hash.slice(0, 8)}`);
+    expect(j.image_url).toBe(`http://outfit.local:8321/displays/hallway/trmnl/${j.filename}.png`);
+    expect(j.refresh_rate).toBe(30 * 60 + 30);
+    noSecret(r);
+    expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ mac: MAC, batteryVoltage: 4.05, rssi: -61, fwVersion: '1.6.2', model: 'og' })]);
+
+    const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`, { headers: device(MAC, TOKEN) });
+    expect(img.status).toBe(200);
+    expect(img.headers['content-type']).toBe('image/png');
+    expect(img.body.equals(u1.frame.png)).toBe(true);
+    expect(img.body.length).toBeLessThanOrEqual(90_000);
+    expect([img.body[24], img.body[25]]).toEqual([1, 0]); // bit depth 1, colour type 0 (grey)
+
+    // The same frame keeps its name; a new one gets a new name, and the old name still downloads for a while.
+    await p.publish(update(hallway, 1));
+    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().filename).toBe(j.filename);
+    await p.publish(update(hallway, 2));
+    const j2 = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
+    expect(j2.filename).not.toBe(j.filename);
+    expect((await httpRequest(`${url}${new URL(j.image_url).pathname}`)).status).toBe(200);
+
+    // refresh_rate is bounded, and a default when no update is planned.
+    clock.set(Date.parse('2026-01-31T07:29:50.000Z'));
+    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(60);
+    next = new Date('2026-02-05T07:30:00.000Z');
+    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(86_400);
+    next = null;
+    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(1_800);
+  });
+
+  it('a device configured for BMP gets the 48,062-byte 1-bit BMP of a black/white display', async () => {
+    const { p, url } = await serve({ publicUrl: 'http://frames.example:9000/' });
+    const u = update(porch, 3);
+    await p.publish(u);
+    const j = (await httpRequest(`${url}/api/display`, { headers: device(BMP_MAC, tokens.get(BMP_MAC)) })).json<DisplayJson>();
+    expect(j.image_url).toBe(`http://frames.example:9000/displays/porch/trmnl/${j.filename}.bmp`);
+    const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
+    expect(img.body.equals(u.frame.bmp!)).toBe(true);
+    expect(img.body.length).toBe(48_062);
+    expect(img.body.subarray(0, 2).toString('ascii')).toBe('BM');
+  });
+
+  it('a colour display is rendered again for the 1-bit TRMNL panel from the same data', async () => {
+    const { p, url } = await serve();
+    await p.publish(update(kitchen, 4, { rec: rec({ outfit: 'Raincoat and boots.' }) }));
+    const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
+    const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
+    expect(img.headers['content-type']).toBe('image/png');
+    expect(img.body.length).toBeLessThanOrEqual(90_000);
+    expect([img.body.readUInt32BE(16), img.body.readUInt32BE(20), img.body[24], img.body[25]]).toEqual([800, 480, 1, 0]);
+    const decoded = PNG.sync.read(img.body);
+    const greys = new Set<number>();
+    for (let i = 0; i < decoded.data.length; i += 4) greys.add(decoded.data[i]!);
+    expect([...greys].sort((a, b) => a - b)).toEqual([0, 255]);
+  });
+
+  it('log: authenticated like display, 204, only known fields reach our log', async () => {
+    const { url, logs } = await serve();
+    const body = JSON.stringify({ logs: [{ message: 'wifi weak', level: 'warn', battery_voltage: 3.9, wifi_signal: -80, secret_extra: 'zzz' }] });
+    const ok = await httpRequest(`${url}/api/log`, { method: 'POST', headers: { ...device(MAC, TOKEN), 'Content-Type': 'application/json' }, body });
+    expect(ok.status).toBe(204);
+    const old = JSON.stringify({ log: { logs_array: [{ message: 'old format' }] } });
+    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: old })).status).toBe(204);
+    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, 'wrong-token-123'), body })).status).toBe(403);
+    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: 'not json' })).status).toBe(400);
+    const big = JSON.stringify({ logs: [{ message: 'x'.repeat(300 * 1024) }] });
+    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: big })).status).toBe(413);
+    expect(logs()).toContain('wifi weak');
+    expect(logs()).toContain('old format');
+    expect(logs()).not.toContain('zzz');
+    expect(logs()).not.toContain(TOKEN);
+  });
+});
