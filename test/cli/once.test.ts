@@ -54,6 +54,21 @@ describe('once against the simulated service', () => {
     expect(res.stdout + res.stderr).not.toContain(key);
   });
 
+  it('exits 4 when the budget is used up, keeping the last good outfit with a budget mark on the frame', async () => {
+    const { dir, file } = await tempConfig(simulatedConfig().replace('credits_per_day: 300', 'credits_per_day: 5'));
+    expect((await runCli(['once', '--config', file])).code).toBe(0); // 3 of 5 credits
+    const good = await readFile(path.join(dir, 'frames/hallway.json'), 'utf8');
+    const goodFrame = await readFile(path.join(dir, 'frames/hallway.png'));
+    const res = await runCli(['once', '--config', file]); // 3 more would make 6
+    expect(res.code).toBe(4);
+    expect(res.stdout).toContain('"msg":"budget used up"');
+    expect(await readFile(path.join(dir, 'frames/hallway.json'), 'utf8')).toBe(good);
+    const marked = await readFile(path.join(dir, 'frames/hallway.png'));
+    expect(marked.equals(goodFrame)).toBe(false);
+    const png = PNG.sync.read(marked);
+    expect([png.width, png.height]).toEqual([800, 480]);
+  });
+
   it('exits 2 with a bad config, listing every problem with its key path', async () => {
     const { file } = await tempConfig(
       simulatedConfig({ displays: '  - id: Hall Way\n    lat: 123\n    lon: 13\n    colour: red' }),

@@ -5,7 +5,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
-import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { httpRequest } from '../helpers/http-client.js';
+import { freePort, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
 
 let broker: Mosquitto;
@@ -26,12 +27,12 @@ async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 10
 }
 
 /** The real daemon process, publishing to the test's Mosquitto, polling the test's simulated service. */
-async function startDaemon(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
   const { dir, file } = await tempConfig('');
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   const yaml = simulatedConfig({ baseUrl: sim.url, keyFile: 'key' })
     .replace('credits_per_day: 300', 'credits_per_day: 300\n  refresh_reserve_credits: 30')
-    .replace('output_dir:', `mqtt:\n  url: ${broker.url}\noutput_dir:`);
+    .replace('output_dir:', `mqtt:\n  url: ${broker.url}\n${extra}output_dir:`);
   await writeFile(file, yaml);
   const child = startCli(['run', '--config', file]);
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -89,6 +90,43 @@ describe('the daemon process and the broker', () => {
     const late = await subscriber(['outfit-display/status']);
     await until('retained offline', () => late.seen.get('outfit-display/status')?.[0] === 'offline');
     late.client.end(true);
+  });
+
+  it('a TRMNL device’s battery and signal reach MQTT, and its sensors join the display’s Home Assistant device', async () => {
+    const port = await freePort();
+    const mac = 'AA:BB:CC:DD:EE:01';
+    const d = await startDaemon(
+      `http:\n  listen: 127.0.0.1:${port}\ntrmnl:\n  devices:\n    - mac: "${mac}"\n      display: hallway\n      token: trmnl-token-0123\n`,
+    );
+    const { client, seen } = await subscriber(['outfit-display/hallway/device', 'homeassistant/device/+/config']);
+    try {
+      // Earlier tests left a retained config without a device: wait for the one this daemon sends.
+      await until('discovery with the device sensors', () =>
+        (seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '').includes('device_battery'),
+      );
+      const config = JSON.parse(seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '{}') as {
+        components: Record<string, { state_topic?: string; device_class?: string }>;
+      };
+      expect(config.components.device_battery).toMatchObject({
+        device_class: 'battery',
+        state_topic: 'outfit-display/hallway/device',
+      });
+      await until('the HTTP server', async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null);
+      const res = await httpRequest(`http://127.0.0.1:${port}/api/display`, {
+        headers: { ID: mac, 'Access-Token': 'trmnl-token-0123', 'Battery-Voltage': '3.91', RSSI: '-61', 'FW-Version': '1.5.2' },
+      });
+      expect(res.status).toBe(200);
+      await until('telemetry', () => seen.has('outfit-display/hallway/device'));
+      expect(JSON.parse(seen.get('outfit-display/hallway/device')?.at(-1) ?? '{}')).toMatchObject({
+        battery_voltage: 3.91,
+        rssi: -61,
+        fw_version: '1.5.2',
+      });
+    } finally {
+      client.end(true);
+      d.child.kill('SIGTERM');
+      await d.exited;
+    }
   });
 
   it('a clean stop publishes offline', async () => {
