@@ -41,17 +41,8 @@ export function berlin(local: string): number {
   throw new Error(`no such Berlin time: ${local}`);
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32): the simulated service's own. */
+export { seededRandom as prng } from '../../src/service-sim/weather.js';
 
 /** A view of a FakeClock that counts the timers set through it and not yet run or cleared. */
 export function countingClock(base: FakeClock): { clock: Clock; pending: () => number } {

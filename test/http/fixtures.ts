@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import pino, { type Logger } from 'pino';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { DisplaySchema, type DisplayConfig } from '../../src/config/schema.js';
 import { encodeFrame, type Frame, type FrameStatus } from '../../src/render/frame.js';
@@ -64,17 +62,7 @@ export function update(d: DisplayConfig, seed: number, over: Partial<DisplayUpda
   return { display: d, rec: rec(), frame: patternFrame(d, seed), status, nextUpdateAt: null, ...over };
 }
 
-/** A trace-level logger whose every line is kept, to prove what never reaches the logs. */
-export function capturingLogger(): { logger: Logger; text: () => string } {
-  let text = '';
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      text += chunk.toString();
-      cb();
-    },
-  });
-  return { logger: pino({ level: 'trace' }, sink), text: () => text };
-}
+export { capturingLogger } from '../helpers/capturing-logger.js';
 
 /** A clock the test moves. */
 export function manualClock(start = Date.parse('2026-01-31T07:00:00.000Z')): { now: () => number; advance: (ms: number) => void; set: (t: number) => void } {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
@@ -80,17 +79,7 @@ export const budget = () => ({
 
 export const silentLogger = (): Logger => pino({ level: 'silent' });
 
-/** A trace-level logger whose every line is kept, to prove what never reaches the logs. */
-export function capturingLogger(): { logger: Logger; text: () => string } {
-  let text = '';
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      text += chunk.toString();
-      cb();
-    },
-  });
-  return { logger: pino({ level: 'trace' }, sink), text: () => text };
-}
+export { capturingLogger } from '../helpers/capturing-logger.js';
 
 export interface Received {
   topic: string;
