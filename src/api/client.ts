@@ -114,7 +114,13 @@ export class OutfitClient {
   ): Promise<z.infer<S>> {
     if (opts.signal?.aborted) throw new AbortedError(`${method} ${stripQuery(path)} aborted before it was sent`);
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    // The caller's signal lives as long as the daemon; AbortSignal.any() would keep a reference per call on it for
+    // ever (nodejs/node#55351), so the two are linked by hand and unlinked when the call ends.
+    const link = new AbortController();
+    const abort = (): void => link.abort();
+    opts.signal?.addEventListener('abort', abort, { once: true });
+    timeout.addEventListener('abort', abort, { once: true });
+    const signal = link.signal;
     const where = `${method} ${stripQuery(path)}`;
     let status: number;
     let headers: Record<string, string | string[] | undefined>;
@@ -137,11 +143,14 @@ export class OutfitClient {
       text = await readLimited(res.body, where);
     } catch (err) {
       throw this.#transportError(err, where, opts.signal, timeout);
+    } finally {
+      opts.signal?.removeEventListener('abort', abort);
+      timeout.removeEventListener('abort', abort);
     }
     const now = this.#now();
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
-    if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, text, now);
+    if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, withoutKey(text, this.#key), now);
     return parseBody(where, status, text, schema);
   }
 
@@ -155,6 +164,11 @@ export class OutfitClient {
     const detail = code || (err instanceof Error ? err.message : String(err));
     return new NetworkError(`${where}: connection to ${new URL(this.#base).host} failed (${detail})`, { cause: err });
   }
+}
+
+/** A service may quote the key back ("invalid API key sk_live_…"): its text goes to logs, topics and the screen. */
+function withoutKey(text: string, key: string): string {
+  return key.length < 4 ? text : text.split(key).join('[redacted]');
 }
 
 function stripQuery(path: string): string {

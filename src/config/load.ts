@@ -133,7 +133,14 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
       }),
     );
   }
-  const parsed = parseConfig(doc.toJS() ?? {});
+  let raw: unknown;
+  try {
+    // Throws on an alias without its anchor and on an alias expansion bomb: a config problem, not a crash.
+    raw = doc.toJS() ?? {};
+  } catch (err) {
+    throw new ConfigError(abs, [`cannot use the YAML: ${err instanceof Error ? err.message : String(err)}`]);
+  }
+  const parsed = parseConfig(raw);
   if (!parsed.ok) throw new ConfigError(abs, parsed.problems);
   const config = resolvePaths(parsed.config, path.dirname(abs));
   const secrets = await loadSecrets(config, opts.env ?? process.env);
