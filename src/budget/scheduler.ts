@@ -42,6 +42,8 @@ interface Slot {
   running: Promise<void> | null;
   runningSinceMono: number;
   missed: number | null;
+  /** Ticks skipped while the current cycle runs: the first is a warning, the rest are counted. */
+  skipped: number;
   lastStartMono: number;
   spacingMs: number;
 }
@@ -73,6 +75,7 @@ export class Scheduler {
         running: null,
         runningSinceMono: 0,
         missed: null,
+        skipped: 0,
         lastStartMono: -Infinity,
         spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
       };
@@ -144,7 +147,10 @@ export class Scheduler {
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
       const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
       if (s.running !== null) {
-        this.#log?.warn({ display: s.id, scheduledFor: new Date(due).toISOString() }, 'tick skipped: the previous cycle is still running');
+        s.skipped++;
+        const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
+        if (s.skipped === 1) this.#log?.warn(fields, 'tick skipped: the previous cycle is still running');
+        else this.#log?.debug(fields, 'tick skipped: the previous cycle is still running');
         s.missed = due;
       } else {
         this.#run(s, due);
@@ -165,6 +171,8 @@ export class Scheduler {
       }
     })().finally(() => {
       s.running = null;
+      if (s.skipped > 1) this.#log?.info({ display: s.id, skipped: s.skipped }, 'ticks were skipped while a cycle ran');
+      s.skipped = 0;
       const missed = s.missed;
       s.missed = null;
       if (missed !== null && !this.#stopped) this.#run(s, missed);
