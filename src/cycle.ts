@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { KeyRejectedError, type ApiError } from './api/errors.js';
+import { AbortedError, KeyRejectedError, type ApiError } from './api/errors.js';
 import type { Recommendation, StoredRecommendation } from './api/schemas.js';
 import type { FetchOutcome } from './budget/governed-fetch.js';
 import type { DisplayConfig } from './config/schema.js';
@@ -113,6 +113,11 @@ export class DisplayCycle {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
         return { outcome: outcome.kind, error: null, published: false };
       case 'failed':
+        // Aborted: the daemon is stopping, nothing failed. The display keeps its frame (no error screen on the way out).
+        if (outcome.error instanceof AbortedError) {
+          logger.info({ display: this.display.id }, 'cycle aborted: stopping');
+          return { outcome: outcome.kind, error: outcome.error, published: false };
+        }
         error = outcome.error;
         this.#fail(outcome.error, now);
         break;

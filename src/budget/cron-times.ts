@@ -198,13 +198,19 @@ export class CronTimes {
  * limited to daytime hours, for instance); null when it fires fewer than twice in that time.
  */
 export function longestGapMs(cron: CronTimes, from: number, horizonMs: number): number | null {
-  let prev = cron.nextAfter(from);
-  if (prev === null) return null;
+  const end = from + horizonMs;
+  let prev: number | null = null;
   let longest: number | null = null;
-  for (;;) {
-    const next = cron.nextAfter(prev);
-    if (next === null || next > from + horizonMs) return longest;
-    longest = Math.max(longest ?? 0, next - prev);
-    prev = next;
+  // Day by day, each day's instants enumerated once: a schedule with a seconds field fires tens of thousands of times
+  // a day, and a nextAfter() per firing (which enumerates the day each time) would take minutes.
+  let d = addDays(localParts(from, cron.timezone), -1);
+  // A local day starts at most 14 h before its wall-clock midnight read as UTC (the largest UTC offset).
+  for (; wallOf(d) - 14 * HOUR_MS <= end; d = addDays(d, 1)) {
+    for (const t of cron.instantsOnDay(d)) {
+      if (t <= from || t > end) continue;
+      if (prev !== null) longest = Math.max(longest ?? 0, t - prev);
+      prev = t;
+    }
   }
+  return longest;
 }

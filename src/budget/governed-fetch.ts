@@ -13,6 +13,7 @@ import { planConfig } from './planner.js';
 import { RateLimiter } from './rate-limiter.js';
 import { refusal, type Refusal } from './spend-gate.js';
 import { failureAction, refunds } from './failure-policy.js';
+import { errorFields } from '../logging.js';
 import { periodEnd } from './zoned-time.js';
 import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
 
@@ -176,6 +177,7 @@ export class Governor {
       }
       switch (action.kind) {
         case 'rate-limited':
+          this.#log?.warn({ ...errorFields(error), attempt: attempts, retryAfterMs: action.retryAfterMs }, 'rate limited: no request before Retry-After');
           this.#limiter.blockFor(action.retryAfterMs);
           await this.#ledger.setRateBlockedUntil(this.#clock.now() + action.retryAfterMs).catch(() => undefined);
           if (attempts < this.#maxAttempts) continue;
@@ -197,7 +199,7 @@ export class Governor {
         case 'retry': {
           const delay = backoffDelay(attempts, RETRY_BACKOFF, this.#random);
           if (attempts < this.#maxAttempts && waited + delay <= this.#maxWaitMs) {
-            this.#log?.warn({ err: error.message, attempt: attempts, delayMs: delay }, 'request failed: retrying');
+            this.#log?.warn({ ...errorFields(error), attempt: attempts, delayMs: delay }, 'request failed: retrying');
             if (await wait(delay)) continue;
             return this.#stop({ kind: 'failed', error });
           }

@@ -91,9 +91,13 @@ export class RateLimiter {
     if (info.remaining !== null) this.#header = { at: this.#now(), remaining: info.remaining, sentBefore: this.#sentTotal };
   }
 
-  /** A 429: no request before `ms` from now. */
+  /**
+   * A 429: no request before `ms` from now. Its Retry-After says when the service takes requests again, so it
+   * replaces the "0 remaining" the same response carried (which would otherwise hold for a whole window).
+   */
   blockFor(ms: number): void {
     this.#blockedUntil = Math.max(this.#blockedUntil, this.#now() + Math.max(0, ms));
+    this.#header = null;
   }
 
   /** Remaining block (ms) of the last Retry-After. */

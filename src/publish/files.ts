@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DisplayUpdate, Publisher } from './publisher.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../store/atomic-write.js';
 
 /**
  * `<output_dir>/<id>.png` (the frame, panel-exact) and `<output_dir>/<id>.json` (the Recommendation it shows,
@@ -19,6 +19,7 @@ export class FilePublisher implements Publisher {
 
   async start(): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
+    await removeStaleTempFiles(this.#dir);
   }
 
   async publish(update: DisplayUpdate): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -47,5 +47,22 @@ async function fsyncDir(dir: string): Promise<void> {
     if (code !== 'EINVAL' && code !== 'EISDIR') throw err;
   } finally {
     await fh.close();
+  }
+}
+
+/** The temp files writeFileAtomic names by default: `.<name>.<12 hex digits>.tmp`. */
+const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temp files a writer killed mid-write (kill -9, power cut) left in `dir`: they are never renamed and
+ * nobody else removes them. Only those older than `minAgeMs`, so that a write in progress is left alone.
+ */
+export async function removeStaleTempFiles(dir: string, minAgeMs = 60_000): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names.filter((n) => TEMP_NAME.test(n))) {
+    const file = path.join(dir, name);
+    const mtime = await stat(file).then((s) => s.mtimeMs, () => now);
+    if (now - mtime >= minAgeMs) await unlink(file).catch(() => undefined);
   }
 }

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 
 export const StoredRecommendationSchema = RecommendationSchema.extend({
   fetched_at: z.string().regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp'),
@@ -15,12 +15,16 @@ export const StoredRecommendationSchema = RecommendationSchema.extend({
  */
 export class LastGoodStore {
   readonly #dir: string;
+  /** Temp files left by a write that a crash cut short, removed once, at the first load. */
+  #cleaned: Promise<void> | null = null;
 
   constructor(stateDir: string) {
     this.#dir = path.join(stateDir, 'last');
   }
 
   async load(id: string): Promise<{ rec: StoredRecommendation | null; problem: string | null }> {
+    this.#cleaned ??= removeStaleTempFiles(this.#dir);
+    await this.#cleaned;
     const file = this.#file(id);
     let text: string;
     try {

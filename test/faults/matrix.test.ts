@@ -1,0 +1,553 @@
+import { mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import {
+  decodePng,
+  DISPLAY,
+  instant,
+  KEY,
+  localDay,
+  Matrix,
+  newKey,
+  Scenario,
+  sha256,
+  sleep,
+  TOPIC,
+  type LedgerFile,
+} from './harness.js';
+import {
+  diagnostics,
+  expectErrorVisible,
+  expectLastGoodKept,
+  expectLedgerCovers,
+  expectRecovery,
+  failedCycle,
+  imageBefore,
+  FAILED,
+  GOOD,
+  mqttState,
+  settledFrame,
+  waitTicks,
+} from './flows.js';
+
+/**
+ * The fault matrix (test/RELIABILITY.md): every fault through the real daemon process, the simulated service as its
+ * own process, and a real Mosquitto. The scenarios run at the same time (most of their time is the daemon's
+ * backoff); each `it` reports one.
+ */
+
+const m = new Matrix();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe('the service fails', () => {
+  m.it('500: error screen and E_SERVICE, last good kept, recovers after the backoff', async () => {
+    const s = await Scenario.create({ name: '500' });
+    await failedCycle(s, { kind: 'status', status: 500 }, 'E_SERVICE', /HTTP 500/);
+  });
+
+  m.it('503: error screen and E_SERVICE, last good kept, recovers after the backoff', async () => {
+    const s = await Scenario.create({ name: '503' });
+    await failedCycle(s, { kind: 'status', status: 503 }, 'E_SERVICE', /HTTP 503: service unavailable/);
+  });
+
+  m.it('an HTML error page from a proxy: E_SERVICE naming the page, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'html' });
+    await failedCycle(s, { kind: 'html_error' }, 'E_SERVICE', /HTTP 502: non-JSON error body \(text\/html\): 502 Bad Gateway/);
+  });
+
+  m.it('a response slower than api.timeout_s: E_TIMEOUT, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'slow', timeoutS: 2 });
+    await failedCycle(s, { kind: 'slow', delay_ms: 6000 }, 'E_TIMEOUT', /no answer within 2000 ms/);
+  });
+
+  m.it('connection reset: E_NETWORK, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'reset' });
+    await failedCycle(s, { kind: 'reset' }, 'E_NETWORK', /connection to 127\.0\.0\.1:\d+ failed/);
+  });
+
+  m.it('malformed JSON: E_BAD_RESPONSE, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'malformed' });
+    await failedCycle(s, { kind: 'malformed_json' }, 'E_BAD_RESPONSE', /body that is not JSON/);
+  });
+
+  m.it('a missing required field: E_BAD_RESPONSE naming the field, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'missing' });
+    await failedCycle(s, { kind: 'missing_field', field: 'weather.temp' }, 'E_BAD_RESPONSE', /response field weather\.temp: missing/);
+  });
+
+  m.it('unknown extra fields: accepted and kept, no error', async () => {
+    const s = await Scenario.create({ name: 'extra' });
+    await s.startAndWaitGood();
+    const mark = s.mark();
+    await s.sim.injectFault({ kind: 'extra_fields', count: 1, path: 'recweather' });
+    await s.until('a recommendation with the extra fields in the JSON file', async () => {
+      const f = await s.frameFiles();
+      return f.json?.request_id === 'req_sim_0001' ? f : null;
+    });
+    const json = (await s.frameFiles()).json as { weather: Record<string, unknown>; x_experiment: unknown };
+    expect(json.weather.pollen_level).toBe('moderate');
+    expect(json.x_experiment).toEqual({ bucket: 'b', variant: 7 });
+    expect(s.findLog((l) => l.msg === FAILED || l.level === 'error', { after: mark })).toBeUndefined();
+    const st = await s.stateJson();
+    expect(st.status).toBe('ok');
+    expect(st.last_error).toBeNull();
+    expect((await s.healthz()).status).toBe(200);
+    await s.until('the extra fields on the state topic', () => mqttState(s)?.request_id === 'req_sim_0001');
+  });
+});
+
+describe('the service limits the rate (429)', () => {
+  /** A 429 with `retryAfter` as its header: no request before the wait it names, then the cycle goes on by itself. */
+  async function rateLimited(s: Scenario, retryAfter: () => string | null, waitMs: (t429: number) => number): Promise<void> {
+    await s.startAndWaitGood();
+    const mark = s.mark();
+    const before = (await s.calls()).length;
+    await s.sim.injectFault({ kind: 'rate_limit', retry_after: retryAfter(), count: 1, path: 'recweather' });
+    const limited = await s.waitLog((l) => l.err?.code === 'E_RATE_LIMITED', { after: mark, what: 'a log line with E_RATE_LIMITED' });
+    const calls = await s.calls();
+    const i = calls.findIndex((c, k) => k >= before && c.status === 429);
+    expect(i).toBeGreaterThanOrEqual(0);
+    const t429 = calls[i]!.time;
+    const wait = waitMs(t429);
+    expect(Math.abs(Number(limited.retryAfterMs) - wait)).toBeLessThan(1500);
+    // Remembered across restarts: the ledger holds the end of the wait.
+    const blocked = await s.until('the wait in the ledger', async () => (await s.ledger()).rate_blocked_until);
+    expect(Math.abs(blocked - (t429 + wait))).toBeLessThan(1500);
+    // While waiting the display keeps its frame and the daemon stays healthy.
+    expect((await s.healthz()).status).toBe(200);
+    const next = await s.until('the request after the wait', async () => (await s.calls())[i + 1], wait + 20_000);
+    expect(next.time, `429 at ${t429}, next request at ${next.time}, wait ${wait} ms`).toBeGreaterThanOrEqual(t429 + wait - 100);
+    expect(next.status).toBe(200);
+    await expectRecovery(s, { after: limited.i, keptJson: null, oldFetchedAt: null });
+    expect(s.findLog((l) => l.msg === FAILED, { after: mark })).toBeUndefined();
+    await expectLedgerCovers(s);
+    // The refused call's credits were given back: the ledger and the service agree (between two calls).
+    await s.until('the ledger equal to what the service charged', async () => {
+      const charged = await s.charged();
+      return (await s.ledger()).day_spent === charged;
+    });
+  }
+
+  m.it('429 with Retry-After in seconds: no request before it, then recovers', async () => {
+    const s = await Scenario.create({ name: '429-seconds' });
+    await rateLimited(s, () => '3', () => 3000);
+  });
+
+  m.it('429 with Retry-After as an HTTP date: no request before that date, then recovers', async () => {
+    const s = await Scenario.create({ name: '429-date' });
+    let at = 0;
+    await rateLimited(
+      s,
+      () => {
+        at = Math.ceil((Date.now() + 6000) / 1000) * 1000;
+        return new Date(at).toUTCString();
+      },
+      (t429) => at - t429,
+    );
+  });
+
+  m.it('429 without Retry-After: waits 60 s (the spec default), then recovers', async () => {
+    const s = await Scenario.create({ name: '429-none' });
+    await rateLimited(s, () => null, () => 60_000);
+  });
+});
+
+describe('the account fails', () => {
+  m.it('401 mid-run (key revoked): key-rejected screen, no more requests, a new key and a reload recover', async () => {
+    const s = await Scenario.create({ name: '401' });
+    await s.startAndWaitGood();
+    await s.until('the first retained state', () => mqttState(s));
+    const mark = s.mark();
+    const msgMark = s.messages.length;
+    await s.sim.revoke(KEY);
+    const failed = await s.waitLog((l) => l.msg === FAILED, { after: mark });
+    expect(failed.err?.code).toBe('E_KEY_REJECTED');
+    expect(failed.err?.message).toMatch(/HTTP 401: API key has been revoked/);
+    expect(s.findLog((l) => String(l.msg).startsWith('W_KEY_REJECTED'), { after: mark })).toBeDefined();
+    const kept = await expectLastGoodKept(s, instant(failed.time));
+    const st = await expectErrorVisible(s, { status: 'key_rejected', code: 'E_KEY_REJECTED', afterMsg: msgMark });
+    expect(st.status_detail).toMatch(/revoked/);
+    expect(diagnostics(s)?.status_detail).toMatch(/revoked/);
+    // A rejected key is not tried again: the schedule runs on, the service sees nothing more.
+    const calls = (await s.calls()).length;
+    await waitTicks(s, 3);
+    expect((await s.calls()).length).toBe(calls);
+    // The fault ends when the owner installs a new key and reloads (systemctl reload: SIGHUP).
+    const key = newKey();
+    await s.sim.setCredits(key, 1_000_000);
+    await writeFile(s.keyFile, `${key}\n`, { mode: 0o600 });
+    const reload = s.mark();
+    s.child?.kill('SIGHUP');
+    await s.waitLog((l) => l.msg === 'config reloaded', { after: reload });
+    await expectRecovery(s, { after: reload, keptJson: kept.jsonText, oldFetchedAt: kept.fetchedAt });
+    await expectLedgerCovers(s);
+  });
+
+  m.it('402 (credits exhausted): budget screen, no more requests this period, spending resumes the next day', async () => {
+    const s = await Scenario.create({ name: '402', clock: true });
+    await s.startAndWaitGood();
+    await s.until('the first retained state', () => mqttState(s));
+    const mark = s.mark();
+    const msgMark = s.messages.length;
+    await s.sim.setCredits(KEY, 0);
+    const warned = await s.waitLog((l) => String(l.msg).startsWith('W_CREDITS_EXHAUSTED'), { after: mark });
+    expect(warned.msg).toMatch(/HTTP 402: insufficient credits/);
+    const used = await s.waitLog((l) => l.msg === 'budget used up', { after: mark });
+    const today = localDay(Date.now(), s.timezone);
+    expect((await s.ledger()).exhausted_period).toBe(`day:${today}`);
+    const kept = await expectLastGoodKept(s, instant(used.time));
+    const st = await settledFrame(s, 'budget_exhausted', msgMark);
+    expect(st.frame?.hash, 'the budget mark on the frame').not.toBe(imageBefore(s, msgMark));
+    expect((await s.frameFiles()).jsonText).toBe(kept.jsonText);
+    expect(diagnostics(s)?.status_until).not.toBeNull();
+    expect((await s.get('/')).text()).toContain('budget used up');
+    expect((await s.healthz()).status).toBe(200);
+    // No paid request until the next period: the ticks go on without a call.
+    const calls = (await s.calls()).length;
+    await waitTicks(s, 3);
+    expect((await s.calls()).length).toBe(calls);
+    // The next day (the clock stepped to just after local midnight), with credits bought again: spending resumes.
+    await s.sim.setCredits(KEY, 1_000_000);
+    const midnight = instant(`${today}T00:00:00Z`) + DAY - tzOffsetMs(s.timezone);
+    const next = s.mark();
+    await s.setClockOffset(midnight + 60_000 - Date.now());
+    await expectRecovery(s, { after: next, keptJson: kept.jsonText, oldFetchedAt: kept.fetchedAt });
+    const ledger = await s.ledger();
+    expect(ledger.day > today).toBe(true);
+    expect(ledger.exhausted_period).toBeNull();
+  });
+});
+
+describe('the broker fails', () => {
+  m.it('down at start, then restarted mid-run: files go on, everything is re-sent on reconnect', async () => {
+    const s = await Scenario.create({ name: 'broker' });
+    await s.broker.stop();
+    await s.startAndWaitGood();
+    expect(s.findLog((l) => l.msg === 'MQTT broker not reachable yet; retrying in the background')).toBeDefined();
+    // Without the broker, the files and HTTP are served all the same.
+    await s.until('the JSON file', async () => (await s.frameFiles()).json);
+    expect((await s.healthz()).status).toBe(200);
+
+    const up = s.mark();
+    await s.broker.restart();
+    await s.waitLog((l) => l.msg === 'MQTT connected', { after: up, timeoutMs: 30_000 });
+    const first = await s.retained([TOPIC.status, TOPIC.state, TOPIC.image, TOPIC.diagnostics, TOPIC.discovery]);
+    expect(first.get(TOPIC.status)?.toString()).toBe('online');
+    decodePng(first.get(TOPIC.image)!);
+    expect(JSON.parse(first.get(TOPIC.state)!.toString())).toMatchObject({ stale: false });
+
+    // Mid-run: the broker restarts and loses every retained message (no persistence).
+    const before = instant((await s.frameFiles()).json?.fetched_at);
+    const again = s.mark();
+    await s.broker.restart();
+    const lost = await s.waitLog((l) => l.msg === 'MQTT disconnected; reconnecting', { after: again });
+    expect(lost.level).toBe('warn');
+    await s.waitLog((l) => l.msg === 'MQTT connected', { after: again, timeoutMs: 30_000 });
+    const second = await s.retained([TOPIC.status, TOPIC.state, TOPIC.image, TOPIC.diagnostics, TOPIC.discovery]);
+    expect(second.get(TOPIC.status)?.toString()).toBe('online');
+    decodePng(second.get(TOPIC.image)!);
+    const state = JSON.parse(second.get(TOPIC.state)!.toString()) as { fetched_at: string; stale: boolean };
+    expect(state.stale).toBe(false);
+    // Re-sent, not lost: at least the outfit the files showed before the restart; the cycles never stopped.
+    expect(instant(state.fetched_at)).toBeGreaterThanOrEqual(before);
+    await s.waitLog((l) => l.msg === GOOD, { after: again });
+    expect(s.findLog((l) => l.msg === FAILED)).toBeUndefined();
+  });
+});
+
+describe('the output disk fails', () => {
+  m.it('output_dir full (ENOSPC, a full tmpfs): old files kept whole, error shown, written again once space is freed', async () => {
+    const s = await Scenario.create({ name: 'enospc', outputFs: 'tmpfs', tmpfsSize: '1m' });
+    await diskFault(s, 'ENOSPC', async () => {
+      const filler = await s.fillOutputDisk();
+      return () => unlink(filler);
+    });
+  });
+
+  m.it('output_dir read-only (EROFS, a tmpfs remounted ro): old files kept, error shown, written again once writable', async () => {
+    const s = await Scenario.create({ name: 'erofs', outputFs: 'tmpfs' });
+    await diskFault(s, 'EROFS', async () => {
+      await s.remountOutput('ro');
+      return () => s.remountOutput('rw');
+    });
+  });
+});
+
+/** A disk fault on output_dir: the file publisher fails, the others go on; once the fault ends, the files are new. */
+async function diskFault(s: Scenario, code: string, begin: () => Promise<() => Promise<void>>): Promise<void> {
+  await s.startAndWaitGood();
+  await s.until('the frame files', async () => ((await s.frameFiles()).json !== null ? true : null));
+  const mark = s.mark();
+  const end = await begin();
+  const failed = await s.waitLog((l) => l.msg === 'publish failed' && l.publisher === 'files', { after: mark, timeoutMs: 30_000 });
+  expect(failed.err?.code).toBe(code);
+  // (a) The files are the last ones written, whole; no temp file is left behind.
+  const kept = await s.frameFiles();
+  expect(kept.json).not.toBeNull();
+  expect(await s.tempFiles(s.outRoot())).toEqual([]);
+  // (b) Visible on the status page and in state.json; the other publishers still get every new frame.
+  const st = await s.until('the disk error in state.json', async () => {
+    const j = await s.stateJson();
+    return j.last_error?.code === code ? j : null;
+  });
+  expect(st.last_error?.message).toMatch(/^files: /);
+  expect((await s.get('/')).text()).toContain(code);
+  const keptAt = instant(kept.json?.fetched_at);
+  await s.until('a newer state on MQTT than the file holds', () => instant(mqttState(s)?.fetched_at ?? '1970-01-01T00:00:00Z') > keptAt);
+  expect((await s.frameFiles()).jsonText).toBe(kept.jsonText);
+  // (c) The fault ends: the next cycle writes both files.
+  const fixed = s.mark();
+  await end();
+  await s.until('new frame files', async () => {
+    const f = await s.frameFiles();
+    return f.json !== null && instant(f.json.fetched_at) > keptAt && s.findLog((l) => l.msg === GOOD, { after: fixed }) !== undefined;
+  }, 30_000);
+  const f = await s.frameFiles();
+  decodePng(f.png!);
+  expect(await s.tempFiles(s.outRoot())).toEqual([]);
+}
+
+describe('the state files are damaged', () => {
+  m.it('a truncated ledger at start: counted as spent (kept as .corrupt), last good shown, spending resumes the next day', async () => {
+    const s = await Scenario.create({ name: 'ledger', clock: true });
+    await s.startAndWaitGood();
+    expect(await s.stop()).toBe(0);
+    const kept = await s.frameFiles();
+    const file = path.join(s.stateDir, 'budget-ledger.json');
+    const whole = await readFile(file, 'utf8');
+    const torn = whole.slice(0, Math.floor(whole.length / 2));
+    await writeFile(file, torn);
+
+    const mark = s.mark();
+    const msgMark = s.messages.length;
+    await s.start();
+    const warned = await s.waitLog((l) => String(l.msg).startsWith('W_LEDGER_UNREADABLE'), { after: mark });
+    expect(warned.msg).toMatch(/not JSON \(truncated or corrupt/);
+    expect(await readFile(`${file}.corrupt`, 'utf8')).toBe(torn);
+    const ledger = await s.ledger();
+    expect(ledger.day_spent).toBe(200_000);
+    // The last good outfit is on the display at once, then the budget mark; nothing is bought.
+    const restored = await s.until('the restored state', () => mqttState(s, msgMark));
+    expect(instant(restored.fetched_at)).toBe(instant(kept.json?.fetched_at));
+    await s.waitLog((l) => l.msg === 'budget used up', { after: mark });
+    await settledFrame(s, 'budget_exhausted', msgMark);
+    expect((await s.frameFiles()).jsonText).toBe(kept.jsonText);
+    const calls = (await s.calls()).length;
+    await waitTicks(s, 3);
+    expect((await s.calls()).length).toBe(calls);
+    // The next day the budget is fresh again.
+    const today = localDay(Date.now(), s.timezone);
+    const midnight = instant(`${today}T00:00:00Z`) + DAY - tzOffsetMs(s.timezone);
+    const next = s.mark();
+    await s.setClockOffset(midnight + 60_000 - Date.now());
+    await expectRecovery(s, { after: next, keptJson: kept.jsonText, oldFetchedAt: String(kept.json?.fetched_at) });
+  });
+
+  m.it('a garbage last-good file at start, service down: error screen without an outfit, healthz 503, recovers', async () => {
+    const s = await Scenario.create({ name: 'lastgood' });
+    const file = path.join(s.stateDir, 'last', `${DISPLAY}.json`);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, randomBytes(700));
+    await s.sim.injectFault({ kind: 'status', status: 503, count: 3, path: 'recweather' });
+    await s.start();
+    const ignored = await s.waitLog((l) => l.msg === 'last good state ignored');
+    expect(String(ignored.problem)).toMatch(/not JSON \(truncated or corrupt\)/);
+    const failed = await s.waitLog((l) => l.msg === FAILED, { timeoutMs: 40_000 });
+    expect(failed.err?.code).toBe('E_SERVICE');
+    const st = await expectErrorVisible(s, {
+      status: 'unreachable',
+      code: 'E_SERVICE',
+      afterMsg: 0,
+      health: 503,
+      healthReason: /service unreachable since .*; no good data yet/,
+    });
+    expect(st.last_success_at).toBeNull();
+    decodePng((await s.frameFiles()).png!);
+    expect((await s.frameFiles()).json).toBeNull();
+    await expectRecovery(s, { after: failed.i, keptJson: null, oldFetchedAt: null });
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { fetched_at: string };
+    expect(instant(saved.fetched_at)).toBeGreaterThan(instant(failed.time));
+  });
+});
+
+describe('the process is stopped', () => {
+  m.it('kill -9 at random moments during frequent cycles: no torn file, the ledger never undercounts', async () => {
+    const s = await Scenario.create({ name: 'kill9' });
+    const delays: number[] = [];
+    const check = async (when: string): Promise<void> => {
+      try {
+        await s.frameFiles();
+        const last = await readFile(path.join(s.stateDir, 'last', `${DISPLAY}.json`), 'utf8').catch(() => null);
+        if (last !== null) expect(JSON.parse(last)).toHaveProperty('fetched_at');
+        const charged = await s.charged();
+        const ledger = await s.ledger().catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+        if (ledger !== null) expect(ledger.day_spent, `ledger against ${charged} charged`).toBeGreaterThanOrEqual(charged);
+        else expect(charged).toBe(0);
+      } catch (err) {
+        throw new Error(`${when} (kill delays so far: ${delays.join(', ')} ms): ${String(err)}`);
+      }
+    };
+    // Where the writes go: the frames, the last good recommendation, the ledger.
+    const dirs = [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir];
+    await mkdir(dirs[1]!, { recursive: true });
+    const atWrite: string[] = [];
+    for (let round = 0; round < 18; round++) {
+      if (round % 3 === 2) {
+        // The moment a temp file appears: in the middle of a write (or just after it).
+        await s.start();
+        const file = await s.killAtNextWrite(dirs, { skip: Math.floor(Math.random() * 4) });
+        delays.push(-1);
+        if (file !== null) atWrite.push(file);
+      } else {
+        // A random moment: during the start (the ledger read, the restored frame's first writes), or once it runs.
+        await s.start({ wait: round % 3 === 1 });
+        const delay = Math.round(round % 3 === 0 ? 100 + Math.random() * 1400 : Math.random() * 2500);
+        delays.push(delay);
+        await sleep(delay);
+        await s.kill9();
+      }
+      await check(`after kill ${round + 1}`);
+    }
+    expect(atWrite.length, 'kills at a write').toBeGreaterThanOrEqual(4);
+    expect(s.countLogs((l) => l.msg === GOOD), 'cycles that completed between the kills').toBeGreaterThanOrEqual(3);
+    // The last will: the broker tells everyone the daemon is gone.
+    expect((await s.retained([TOPIC.status])).get(TOPIC.status)?.toString()).toBe('offline');
+    // A kill in the middle of a write leaves its temp file (never renamed, so never torn in place). Made old enough
+    // (a minute, so as not to be a write in progress), they are removed at the next start.
+    const leftovers = (await Promise.all(dirs.map(async (d) => (await s.tempFiles(d)).map((n) => path.join(d, n))))).flat();
+    const old = new Date(Date.now() - 120_000);
+    await Promise.all(leftovers.map((f) => utimes(f, old, old)));
+    // A clean start after all that: the ledger was never found torn, and the daemon works.
+    const mark = s.mark();
+    await s.start();
+    await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 30_000 });
+    expect(s.findLog((l) => String(l.msg).startsWith('W_LEDGER_UNREADABLE'))).toBeUndefined();
+    await expect(stat(path.join(s.stateDir, 'budget-ledger.json.corrupt'))).rejects.toThrow();
+    expect(await s.stop()).toBe(0);
+    await check('after the clean stop');
+    const remaining = (await Promise.all(dirs.map((d) => s.tempFiles(d)))).flat();
+    expect(remaining.filter((n) => n !== 'budget-ledger.json.tmp'), `left over: ${leftovers.join(', ')}`).toEqual([]);
+  });
+
+  m.it('SIGTERM mid-cycle: exits 0 promptly, frame and files untouched, the aborted call stays counted', async () => {
+    const s = await Scenario.create({ name: 'sigterm' });
+    await s.startAndWaitGood();
+    await s.until('the first retained state', () => mqttState(s));
+    const mark = s.mark();
+    const msgMark = s.messages.length;
+    await s.sim.injectFault({ kind: 'slow', delay_ms: 30_000, count: 1, path: 'recweather' });
+    await s.until('the slow request in flight', async () => (await s.simStats()).pendingFaults.length === 0);
+    // Whatever was published between reading the files and the slow call started is the frame to keep.
+    const shown = await s.frameFiles();
+    const t0 = Date.now();
+    expect(await s.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(s.findLog((l) => l.msg === 'stopped', { after: mark })).toBeDefined();
+    // The stop is not an error: no error screen anywhere.
+    const after = await s.frameFiles();
+    expect(after.jsonText).toBe(shown.jsonText);
+    expect(after.pngHash).toBe(shown.pngHash);
+    expect(s.findLog((l) => l.level === 'error', { after: mark })).toBeUndefined();
+    const retained = await s.retained([TOPIC.status, TOPIC.diagnostics, TOPIC.state]);
+    expect(retained.get(TOPIC.status)?.toString()).toBe('offline');
+    expect(JSON.parse(retained.get(TOPIC.diagnostics)!.toString())).toMatchObject({ status: 'ok' });
+    expect(JSON.parse(retained.get(TOPIC.state)!.toString())).toMatchObject({ stale: false });
+    const image = (await s.retained([TOPIC.image])).get(TOPIC.image);
+    expect(image && sha256(image)).toBe(shown.pngHash);
+    expect(s.messages.slice(msgMark).some((x) => x.topic === TOPIC.image && sha256(x.payload) !== shown.pngHash)).toBe(false);
+    // The call in flight may have been charged by the service: it stays counted.
+    const ledger = await s.ledger();
+    expect(ledger.day_spent - (await s.charged())).toBeGreaterThanOrEqual(3);
+    // Started again, the display shows the kept outfit at once and carries on.
+    const restart = s.mark();
+    const restartMsg = s.messages.length;
+    await s.start();
+    const restored = await s.until('the restored state', () => s.messages.slice(restartMsg).find((x) => x.topic === TOPIC.state));
+    expect(instant((JSON.parse(restored.payload.toString()) as { fetched_at: string }).fetched_at)).toBe(instant(shown.json?.fetched_at));
+    await expectRecovery(s, { after: restart, keptJson: shown.jsonText, oldFetchedAt: String(shown.json?.fetched_at) });
+  });
+});
+
+describe('the clock jumps', () => {
+  m.it('back, right, a day forward, back again: the schedule never stalls and every credit is in the ledger', async () => {
+    const s = await Scenario.create({ name: 'clock', clock: true });
+    await s.startAndWaitGood();
+    const tracker = s.trackLedger();
+    const today = localDay(Date.now(), s.timezone);
+    const phase = async (offset: number, what: string): Promise<number> => {
+      const mark = s.mark();
+      await s.setClockOffset(offset);
+      await s.until(`two good recommendations after the clock went ${what}`, () => s.countLogs((l) => l.msg === GOOD, { after: mark }) >= 2, 30_000);
+      return mark;
+    };
+    // Back 3 hours: not trusted, spending goes on (within the budget of any 25 hours), the ledger's day stays.
+    const back = await phase(-3 * HOUR, 'back 3 h');
+    expect(s.findLog((l) => String(l.msg).startsWith('W_CLOCK_UNTRUSTED'), { after: back })).toBeDefined();
+    expect(s.findLog((l) => l.msg === 'clock stepped back', { after: back })).toBeDefined();
+    expect(diagnostics(s)?.budget_warnings.some((w) => w.startsWith('W_CLOCK_UNTRUSTED'))).toBe(true);
+    let ledger = await s.ledger();
+    expect(ledger.day).toBe(today);
+    expect(ledger.untrusted_carry).toBeGreaterThan(0);
+    // Right again: trusted, the warning goes.
+    await phase(0, 'right again');
+    await s.until('the warning gone from diagnostics', () => diagnostics(s)?.budget_warnings.every((w) => !w.startsWith('W_CLOCK_UNTRUSTED')));
+    // A day forward: taken as corrected, a new day in the ledger.
+    const fwd = await phase(DAY, 'a day forward');
+    expect(s.findLog((l) => l.msg === 'clock stepped forward', { after: fwd })).toBeDefined();
+    ledger = await s.ledger();
+    expect(ledger.day).toBe(localDay(Date.now() + DAY, s.timezone));
+    // Back to the real time: the day already begun is not left for an earlier one (periods never go back).
+    const back2 = await phase(0, 'back a day');
+    expect(s.findLog((l) => String(l.msg).startsWith('W_CLOCK_UNTRUSTED'), { after: back2 })).toBeDefined();
+    ledger = await s.ledger();
+    expect(ledger.day).toBe(localDay(Date.now() + DAY, s.timezone));
+    // Every credit the service charged is in the ledger of some day (the service first: see expectLedgerCovers).
+    const charged = await s.charged();
+    const days = await tracker.stop();
+    const final = await s.ledger();
+    days.set(final.day, Math.max(days.get(final.day) ?? 0, final.day_spent));
+    expect([...days.keys()]).toEqual([today, localDay(Date.now() + DAY, s.timezone)]);
+    const recorded = [...days.values()].reduce((a, b) => a + b, 0);
+    expect(recorded, JSON.stringify([...days])).toBeGreaterThanOrEqual(charged);
+    expect(s.findLog((l) => l.msg === FAILED)).toBeUndefined();
+  });
+
+  m.it('stepped back once the budget of the day is spent: nothing more is bought that day, the schedule runs on', async () => {
+    const s = await Scenario.create({ name: 'clock-spent', clock: true, creditsPerDay: 9 });
+    await s.start();
+    await s.waitLog((l) => l.msg === 'budget used up', { timeoutMs: 40_000 });
+    expect(await s.charged()).toBe(9);
+    const today = localDay(Date.now(), s.timezone);
+    const deferredByClock = (after: number): number =>
+      s.countLogs((l) => l.msg === 'deferred' && String(l.why).startsWith('clock not trusted'), { after });
+    // Two days back: the clock is not trusted and the day already paid for stays paid; ticks go on, deferred.
+    const back = s.mark();
+    await s.setClockOffset(-2 * DAY);
+    await s.waitLog((l) => String(l.msg).startsWith('W_CLOCK_UNTRUSTED'), { after: back });
+    await s.until('three deferred ticks', () => deferredByClock(back) >= 3, 30_000);
+    expect(await s.charged()).toBe(9);
+    expect((await s.ledger()).day).toBe(today);
+    // A day forward: a new day, a new budget, spent once.
+    const fwd = s.mark();
+    await s.setClockOffset(DAY);
+    const bought = await s.waitLog((l) => l.msg === GOOD, { after: fwd, timeoutMs: 30_000 });
+    await s.waitLog((l) => l.msg === 'budget used up', { after: bought.i, timeoutMs: 30_000 });
+    await s.until('the new day spent', async () => (await s.charged()) === 18);
+    // Back to the real time: that day is not opened again.
+    const back2 = s.mark();
+    await s.setClockOffset(0);
+    await s.until('three deferred ticks', () => deferredByClock(back2) >= 3, 30_000);
+    expect(await s.charged()).toBe(18);
+    const ledger: LedgerFile = await s.ledger();
+    expect(ledger.day).toBe(localDay(Date.now() + DAY, s.timezone));
+    expect(ledger.day_spent).toBe(9);
+  });
+});
+
+/** The UTC offset of an Etc/GMT zone, ms (Etc/GMT-5 is UTC+5). */
+function tzOffsetMs(zone: string): number {
+  const m = /^Etc\/GMT(?:([+-])(\d+))?$/.exec(zone);
+  return m?.[1] === undefined ? 0 : (m[1] === '-' ? 1 : -1) * Number(m[2]) * HOUR;
+}
