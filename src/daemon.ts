@@ -5,17 +5,12 @@ import { OutfitClient } from './api/client.js';
 import { systemClock, type Clock } from './budget/clock.js';
 import { Governor } from './budget/governed-fetch.js';
 import { TIMESYNC_FLAG } from './budget/clock-guard.js';
-import { CronTimes, longestGapMs } from './budget/cron-times.js';
-import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { errorFields } from './logging.js';
-import { FilePublisher } from './publish/files.js';
-import { expireAfterFromGap } from './publish/ha-discovery.js';
-import { HttpPublisher } from './publish/http-publisher.js';
-import { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
+import { buildPublishers } from './publishers.js';
 import { loadPanel } from './render/panels.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from './service-sim/server.js';
 import { LastGoodStore } from './store/last-good.js';
@@ -44,8 +39,6 @@ export interface Daemon {
   /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
   stop(): Promise<void>;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The mtime of systemd-timesyncd's flag, which it touches at every synchronization; null without timesyncd. */
 function timesyncStamp(): number | null {
@@ -88,68 +81,22 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ part: 'budget' }),
     syncStamp: () => timesyncStamp(),
   });
-  const publishers: Publisher[] = [new FilePublisher(config.output_dir), ...(opts.publishers ?? [])];
-  let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
-  const trmnlDevices = config.trmnl?.devices ?? [];
-  // Data counts as current (Home Assistant's expire_after, the HTTP health check) for twice the longest gap of the
-  // schedule plus five minutes.
-  const schedules = resolveSchedules(config, { now: clock.now() });
-  const freshForS = new Map(
-    config.displays.map((d) => {
-      const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), clock.now(), 8 * DAY_MS);
-      return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
-    }),
-  );
-  let mqttPublisher: MqttPublisher | null = null;
-  if (config.mqtt) {
-    const mqtt = config.mqtt;
-    mqttPublisher = new MqttPublisher({
-      mqtt,
-      password: secrets.mqttPassword,
-      displays: config.displays,
-      timezone: config.timezone,
-      logger,
-      onRefresh: (id) => refreshDisplay(id),
-      budgetStatus: () => governor.status(),
-      nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
-      expireAfterS: (id) => freshForS.get(id) ?? null,
-      haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
-      hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
-      ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
-    });
-    publishers.push(mqttPublisher);
-  }
-  if (config.http) {
-    const http = config.http;
-    publishers.push(
-      new HttpPublisher({
-        listen: http.listen,
-        displays: config.displays,
-        timezone: config.timezone,
-        now: () => clock.now(),
-        snapshot: (id) => cycles.get(id)?.snapshot() ?? null,
-        nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
-        budget: () => governor.status(),
-        budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
-        refresh: (id) => refreshDisplay(id),
-        freshnessMs: (id) => {
-          const fresh = freshForS.get(id);
-          return fresh == null ? null : fresh * 1000;
-        },
-        trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
-        trmnlTokens: secrets.trmnlTokens,
-        secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
-        publicUrl: http.public_url ?? null,
-        onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
-        logger: logger.child({ part: 'http' }),
-      }),
-    );
-  }
-  const store = new LastGoodStore(config.state_dir);
   const cycles = new Map<string, DisplayCycle>();
-  const inFlight = new Map<string, Promise<CycleResult>>();
-
   let scheduler: Scheduler | null = null;
+  let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
+  const publishers: Publisher[] = [
+    ...buildPublishers(loaded, {
+      logger,
+      now: () => clock.now(),
+      budget: () => governor.status(),
+      snapshot: (id) => cycles.get(id)?.snapshot() ?? null,
+      nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
+      refresh: (id) => refreshDisplay(id),
+    }),
+    ...(opts.publishers ?? []),
+  ];
+  const store = new LastGoodStore(config.state_dir);
+  const inFlight = new Map<string, Promise<CycleResult>>();
   const cycleLogger = logger.child({ part: 'cycle' });
   for (const display of config.displays) {
     cycles.set(

@@ -1,0 +1,96 @@
+import type { Logger } from 'pino';
+import type { BudgetStatus } from './budget/governor-types.js';
+import { CronTimes, longestGapMs } from './budget/cron-times.js';
+import { resolveSchedules } from './budget/planner.js';
+import type { LoadedConfig } from './config/load.js';
+import type { Config } from './config/schema.js';
+import type { DisplaySnapshot } from './cycle.js';
+import { FilePublisher } from './publish/files.js';
+import { expireAfterFromGap } from './publish/ha-discovery.js';
+import { HttpPublisher } from './publish/http-publisher.js';
+import { MqttPublisher } from './publish/mqtt-publisher.js';
+import type { Publisher } from './publish/publisher.js';
+
+/** What the publishers ask of the running daemon; each is read when needed, so the daemon can fill them in later. */
+export interface PublisherDeps {
+  logger: Logger;
+  now: () => number;
+  budget: () => BudgetStatus;
+  snapshot: (displayId: string) => DisplaySnapshot | null;
+  nextUpdateAt: (displayId: string) => Date | null;
+  /** A refresh press (MQTT button, the status page): through the budget's reserve, coalesced. */
+  refresh: (displayId: string) => Promise<unknown>;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How long each display's data counts as current (Home Assistant's expire_after, the HTTP health check): twice the
+ * longest gap of its schedule plus five minutes; null for a schedule that fires less than twice in 8 days.
+ */
+export function freshnessSeconds(config: Config, now: number): Map<string, number | null> {
+  const schedules = resolveSchedules(config, { now });
+  return new Map(
+    config.displays.map((d) => {
+      const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), now, 8 * DAY_MS);
+      return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
+    }),
+  );
+}
+
+/** The publishers the config asks for: always the files; MQTT with an `mqtt` section; HTTP with an `http` section. */
+export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publisher[] {
+  const { config, secrets } = loaded;
+  const { logger } = deps;
+  const publishers: Publisher[] = [new FilePublisher(config.output_dir)];
+  const trmnlDevices = config.trmnl?.devices ?? [];
+  const freshFor = freshnessSeconds(config, deps.now());
+
+  let mqttPublisher: MqttPublisher | null = null;
+  if (config.mqtt) {
+    const mqtt = config.mqtt;
+    mqttPublisher = new MqttPublisher({
+      mqtt,
+      password: secrets.mqttPassword,
+      displays: config.displays,
+      timezone: config.timezone,
+      logger,
+      onRefresh: (id) => deps.refresh(id),
+      budgetStatus: deps.budget,
+      nextUpdateAt: deps.nextUpdateAt,
+      expireAfterS: (id) => freshFor.get(id) ?? null,
+      haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
+      hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
+      ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+    });
+    publishers.push(mqttPublisher);
+  }
+
+  if (config.http) {
+    const http = config.http;
+    publishers.push(
+      new HttpPublisher({
+        listen: http.listen,
+        displays: config.displays,
+        timezone: config.timezone,
+        now: deps.now,
+        snapshot: deps.snapshot,
+        nextUpdateAt: deps.nextUpdateAt,
+        budget: deps.budget,
+        budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
+        refresh: deps.refresh,
+        freshnessMs: (id) => {
+          const fresh = freshFor.get(id);
+          return fresh == null ? null : fresh * 1000;
+        },
+        trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
+        trmnlTokens: secrets.trmnlTokens,
+        secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
+        publicUrl: http.public_url ?? null,
+        onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
+        logger: logger.child({ part: 'http' }),
+      }),
+    );
+  }
+  return publishers;
+}
