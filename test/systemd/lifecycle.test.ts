@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
-import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
 
 let sim: SimProcess;
@@ -24,12 +24,12 @@ interface Daemon {
 }
 
 /** The real daemon (`run`) under a fake systemd: a stub systemd-notify on PATH records what it is told. */
-async function startDaemon(opts: { watchdogUsec?: number; name?: string } = {}): Promise<Daemon> {
-  const { dir, file } = await tempConfig('');
+async function startDaemon(opts: { watchdogUsec?: number; name?: string; dir?: string } = {}): Promise<Daemon> {
+  const { dir, file } = opts.dir === undefined ? await tempConfig('') : { dir: opts.dir, file: path.join(opts.dir, 'config.yaml') };
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }));
   const bin = path.join(dir, 'bin');
-  await mkdir(bin);
+  await mkdir(bin, { recursive: true });
   const notifyLog = path.join(dir, 'notify.log');
   await writeFile(path.join(bin, 'systemd-notify'), `#!/bin/sh\necho "$*" >> ${notifyLog}\n`);
   await chmod(path.join(bin, 'systemd-notify'), 0o755);
@@ -102,6 +102,30 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     expect((await notified(d)).some((l) => l.includes('READY=1'))).toBe(false);
     await sim.clearFaults();
+  });
+
+  it('on start, publishes the last good frame from state_dir at once, before the first poll', async () => {
+    const { dir, file } = await tempConfig('');
+    await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
+    await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }));
+    expect((await runCli(['once', '--config', file])).code).toBe(0);
+    const good = await readFile(path.join(dir, 'frames/hallway.json'), 'utf8');
+    await rm(path.join(dir, 'frames'), { recursive: true });
+    const polls = (await sim.stats()).requests.length;
+    // A poll now would hang for 20 s: the frame must come from state_dir, not from the service.
+    await sim.injectFault({ kind: 'slow', delay_ms: 20_000, path: 'recweather' });
+    const d = await startDaemon({ dir });
+    try {
+      await until('READY=1', async () => (await notified(d)).some((l) => l.includes('READY=1')));
+      expect(await readFile(path.join(dir, 'frames/hallway.json'), 'utf8')).toBe(good);
+      await expect(stat(path.join(dir, 'frames/hallway.png'))).resolves.toBeTruthy();
+      expect((await sim.stats()).requests.length).toBe(polls);
+      expect(d.output()).not.toContain('"msg":"cycle started"');
+    } finally {
+      d.child.kill('SIGTERM');
+      await d.exited;
+      await sim.clearFaults();
+    }
   });
 
   it('SIGHUP with a good config reloads it; with a bad one it keeps running on the old one', async () => {
