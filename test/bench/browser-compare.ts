@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { CLI } from './daemon-proc.js';
 import { finish, sampleTree, track, type TreePeak } from './proc.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium-args.js';
 
 /**
  * The same 800x480 frame made two ways, each as a user runs it, timed from the first process's start to the
@@ -16,7 +17,6 @@ import { finish, sampleTree, track, type TreePeak } from './proc.js';
  *   ImageMagick dithers the screenshot to 1 bit (Floyd–Steinberg), as a 1-bit panel needs.
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
 /** ImageMagick 6 on Debian; /usr/bin first, so a wrapper earlier on PATH is not what gets timed. */
 export const CONVERT = existsSync('/usr/bin/convert') ? '/usr/bin/convert' : 'convert';
 
@@ -142,14 +142,7 @@ export class BrowserCompare {
         [
           CHROMIUM,
           [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
+            ...CHROMIUM_ARGS,
             `--user-data-dir=${profile}`,
             '--window-size=800,480',
             '--hide-scrollbars',

@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/budget/clock.js';
 import type { FakeClock } from '../../src/budget/fake-clock.js';
+import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
 
 /** Shared helpers of the budget tests. */
 
@@ -110,4 +111,19 @@ export async function drive<T>(clock: FakeClock, timers: () => number, promises:
     if (r.status === 'rejected') throw r.reason;
     return r.value;
   });
+}
+
+/** Credits the service charged, per local day and per local month in `tz`, from its own request records. */
+export function chargedPerPeriod(
+  requests: ReadonlyArray<{ time: number; creditsCharged: number }>,
+  tz: string,
+): { perDay: Map<string, number>; perMonth: Map<string, number> } {
+  const perDay = new Map<string, number>();
+  const perMonth = new Map<string, number>();
+  for (const r of requests) {
+    const p = localParts(r.time, tz);
+    perDay.set(dateKey(p), (perDay.get(dateKey(p)) ?? 0) + r.creditsCharged);
+    perMonth.set(monthKeyOf(p), (perMonth.get(monthKeyOf(p)) ?? 0) + r.creditsCharged);
+  }
+  return { perDay, perMonth };
 }

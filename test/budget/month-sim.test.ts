@@ -10,7 +10,7 @@ import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../../src/service-sim/index.js';
-import { BERLIN, berlin, cancellableSleep, countingClock, makeConfig, prng, stateDir, turn } from './helpers.js';
+import { BERLIN, berlin, cancellableSleep, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from './helpers.js';
 
 /**
  * A month of the daemon's budget and schedule in a few seconds: FakeClock timers, the real simulated service over
@@ -234,13 +234,7 @@ describe('31 simulated days against the simulated service', () => {
     // What the service saw.
     const reqs = sim.stats().requests.filter((r) => r.path.startsWith('/v1/'));
     expect(reqs.length).toBeGreaterThan(1000);
-    const perDay = new Map<string, number>();
-    const perMonth = new Map<string, number>();
-    for (const r of reqs) {
-      const p = localParts(r.time, BERLIN);
-      perDay.set(dateKey(p), (perDay.get(dateKey(p)) ?? 0) + r.creditsCharged);
-      perMonth.set(monthKeyOf(p), (perMonth.get(monthKeyOf(p)) ?? 0) + r.creditsCharged);
-    }
+    const { perDay, perMonth } = chargedPerPeriod(reqs, BERLIN);
     expect(Math.max(...perDay.values())).toBeLessThanOrEqual(PER_DAY);
     expect(Math.max(...perMonth.values())).toBeLessThanOrEqual(PER_MONTH);
     expect(perDay.size).toBeGreaterThanOrEqual(25);

@@ -2,24 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium-args.js';
 
 /**
  * Debian's headless Chromium driven by playwright-core (never a downloaded browser), in a fresh profile folder.
  * close() ends the browser and removes the profile.
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM, CHROMIUM_ARGS };
 
 export interface Chromium {
   context: BrowserContext;

@@ -2,13 +2,54 @@ import type { ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 import { startCli } from './cli.js';
 
+/** A simulated service in another process, driven over its HTTP control endpoints (`/_sim/...`). */
+export interface SimHttpControl {
+  injectFault(fault: Record<string, unknown> | Record<string, unknown>[]): Promise<void>;
+  clearFaults(): Promise<void>;
+  stats(): Promise<{ requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[] }>;
+}
+
+/** The control endpoints of the simulated service whose base address (ending with /v1) is `url`. */
+export function simHttpControl(url: string): SimHttpControl {
+  const admin = url.replace(/\/v1$/, '/_sim');
+  return {
+    async injectFault(fault) {
+      const res = await request(`${admin}/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(fault),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`fault refused: ${res.statusCode} ${text}`);
+    },
+    async clearFaults() {
+      const res = await request(`${admin}/faults`, { method: 'DELETE' });
+      await res.body.text();
+    },
+    async stats() {
+      const res = await request(`${admin}/stats`);
+      return (await res.body.json()) as Awaited<ReturnType<SimHttpControl['stats']>>;
+    },
+  };
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after 3 s. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 /** The simulated service as its own process (`outfit-display service-sim --port 0`), with fault injection over HTTP. */
-export interface SimProcess {
+export interface SimProcess extends SimHttpControl {
   url: string;
   child: ChildProcess;
-  injectFault(fault: Record<string, unknown>): Promise<void>;
-  clearFaults(): Promise<void>;
-  stats(): Promise<{ requests: { path: string; status: number | null; creditsCharged: number }[] }>;
   stop(): Promise<void>;
 }
 
@@ -23,33 +64,5 @@ export async function startSimProcess(): Promise<SimProcess> {
     });
     child.on('exit', (code) => reject(new Error(`service-sim exited ${String(code)}`)));
   });
-  const admin = url.replace(/\/v1$/, '/_sim');
-  return {
-    url,
-    child,
-    async injectFault(fault) {
-      const res = await request(`${admin}/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(fault),
-      });
-      await res.body.text();
-      if (res.statusCode >= 300) throw new Error(`fault refused: ${res.statusCode}`);
-    },
-    async clearFaults() {
-      const res = await request(`${admin}/faults`, { method: 'DELETE' });
-      await res.body.text();
-    },
-    async stats() {
-      const res = await request(`${admin}/stats`);
-      return (await res.body.json()) as Awaited<ReturnType<SimProcess['stats']>>;
-    },
-    stop() {
-      return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
-    },
-  };
+  return { url, child, ...simHttpControl(url), stop: () => stopChild(child) };
 }

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { request } from 'undici';
 import { ROOT } from './cli.js';
+import { simHttpControl, stopChild } from './service-sim-process.js';
 
 /**
  * The simulated service as its own process (test/helpers/service-sim-child.js over the built dist/), driven like
@@ -61,7 +61,6 @@ export async function startControlledSim(): Promise<ControlledSim> {
     });
     child.once('exit', (code) => reject(new Error(`the simulated service exited (${String(code)}) before it listened:\n${stderr}`)));
   });
-  const admin = url.replace(/\/v1$/, '/_sim');
   let nextId = 1;
   const command = (cmd: Record<string, unknown>): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -75,38 +74,14 @@ export async function startControlledSim(): Promise<ControlledSim> {
       });
       child.stdin.write(`${JSON.stringify({ ...cmd, id })}\n`);
     });
+  const control = simHttpControl(url);
   return {
     url,
     child,
-    async injectFault(fault) {
-      const res = await request(`${admin}/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(fault),
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 300) throw new Error(`fault refused: ${res.statusCode} ${text}`);
-    },
-    async clearFaults() {
-      const res = await request(`${admin}/faults`, { method: 'DELETE' });
-      await res.body.text();
-    },
-    async stats() {
-      const res = await request(`${admin}/stats`);
-      return (await res.body.json()) as SimStatsView;
-    },
+    ...control,
+    stats: async () => (await control.stats()) as SimStatsView,
     revoke: (key) => command({ op: 'revoke', key }),
     setCredits: (key, credits) => command({ op: 'setCredits', key, credits }),
-    stop() {
-      return new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      });
-    },
+    stop: () => stopChild(child),
   };
 }

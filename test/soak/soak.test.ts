@@ -9,7 +9,6 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/budget/fake-clock.js';
 import { planConfig } from '../../src/budget/planner.js';
-import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
@@ -19,7 +18,7 @@ import { LastGoodStore } from '../../src/store/last-good.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { hexToRgb, loadPanel } from '../../src/render/panels.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../../src/service-sim/index.js';
-import { berlin, BERLIN, countingClock, makeConfig, prng, stateDir, turn } from '../budget/helpers.js';
+import { berlin, BERLIN, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from '../budget/helpers.js';
 import { pngHeader } from '../render/decode.js';
 
 /**
@@ -267,13 +266,7 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     const all = sim.stats().requests;
     expect(all.length, 'the service keeps its newest 10,000 records: a longer run would lose some').toBeLessThan(10_000);
     const reqs = all.filter((r) => r.path.startsWith('/v1/'));
-    const perDay = new Map<string, number>();
-    const perMonth = new Map<string, number>();
-    for (const r of reqs) {
-      const p = localParts(r.time, BERLIN);
-      perDay.set(dateKey(p), (perDay.get(dateKey(p)) ?? 0) + r.creditsCharged);
-      perMonth.set(monthKeyOf(p), (perMonth.get(monthKeyOf(p)) ?? 0) + r.creditsCharged);
-    }
+    const { perDay, perMonth } = chargedPerPeriod(reqs, BERLIN);
     const maxDay = Math.max(...perDay.values());
     const maxMonth = Math.max(...perMonth.values());
     const times = reqs.map((r) => r.time).sort((a, b) => a - b);
