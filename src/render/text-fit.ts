@@ -148,8 +148,18 @@ export function fitText(req: FitRequest): FittedText {
   const lines = wrapWords(req.font, minSize, paragraphs, req.width);
   if (maxLines <= 0) return build(minSize, [], lines.length > 0);
   const kept = lines.slice(0, maxLines);
-  const last = kept[kept.length - 1];
-  if (last) kept[kept.length - 1] = withEllipsis(req.font, minSize, last, req.width);
+  // The ellipsis goes after the last whole word that fits. When no word of the last line fits beside it (a word
+  // that had to be broken), it goes on the line before, rather than alone on a line of its own.
+  for (;;) {
+    const last = kept[kept.length - 1];
+    if (!last) break;
+    const shortened = withEllipsis(req.font, minSize, last, req.width);
+    if (shortened.text !== ELLIPSIS || kept.length === 1) {
+      kept[kept.length - 1] = shortened;
+      break;
+    }
+    kept.pop();
+  }
   return build(minSize, kept, true);
 }
 

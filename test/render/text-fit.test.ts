@@ -55,6 +55,14 @@ describe('fitText', () => {
     );
   });
 
+  it('puts the ellipsis after the last whole word, never alone on a line after a broken word', () => {
+    // Found by the property below (seed 967521694): "AAaaAaGMaWD" must be broken at 80 px, and its piece on the
+    // last line had no room for "…" beside it, which then stood alone on that line.
+    const f = fitText({ text: 'a AaAA aaAAwaA, AAaaAaGMaWD a.', font: 'condensed', width: 80, height: 36, maxSize: 30, minSize: 10 });
+    expect(f.truncated).toBe(true);
+    expect(f.lines.map((l) => l.text)).toEqual(['a AaAA', `aaAAwaA${ELLIPSIS}`]);
+  });
+
   it('keeps paragraphs and drops characters the fonts lack', () => {
     expect(splitWords('Coat 🧥 and\n\nscarf\u00a0today')).toEqual([['Coat', 'and'], ['scarf', 'today']]);
   });
