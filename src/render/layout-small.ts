@@ -38,19 +38,38 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const tw = W - x - 4 * u;
   let y = headLine(sf, c, x, tw, report);
   y += alertLine(sf, c, x, y, tw, report);
-  const bottomH = w ? 15 * u : 0;
+  const details = w && {
+    text: `Rain ${formatPercent(w.rain_chance_pct)} · Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`,
+    minSize: 9 * u,
+  };
+  outfitAndDetails(sf, c, x, y, tw, details, report);
+  return report;
+}
+
+/** The outfit in the room left at `y`, above a bottom line of details under a rule (none without weather). */
+function outfitAndDetails(
+  sf: Surface,
+  c: FrameContent,
+  x: number,
+  y: number,
+  tw: number,
+  details: { text: string; minSize: number } | null,
+  report: LayoutReport,
+): void {
+  const u = sf.unit;
+  const H = sf.height;
+  const ink = sf.theme.ink;
+  const bottomH = details ? 15 * u : 0;
   if (c.outfit) {
     const outfit = fitText({ text: c.outfit, font: 'condensed', width: tw, height: H - y - bottomH - 1 * u, maxSize: 20 * u, minSize: Math.max(11, 12 * u), lineHeight: 1.15 });
     report.outfit = outfit;
     drawFitted(sf, outfit, x, y, ink, report);
   }
-  if (w) {
-    const details = `Rain ${formatPercent(w.rain_chance_pct)} · Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`;
-    const d = fitLine('condensed', details, tw, 12 * u, 9 * u);
+  if (details) {
+    const d = fitLine('condensed', details.text, tw, 12 * u, details.minSize);
     rule(sf, x, H - bottomH, tw, Math.max(1, u));
     if (d.lines[0]) drawLine(sf, 'condensed', d.size, d.lines[0].text, x, H - 3 * u, ink, 'left', report);
   }
-  return report;
 }
 
 /** The top line: the status in an inverted band, else the name and the update time. Returns its height. */
@@ -94,7 +113,6 @@ function layoutSmallTall(sf: Surface, c: FrameContent): LayoutReport {
   const report = newReport('small');
   const u = sf.unit;
   const W = sf.width;
-  const H = sf.height;
   const ink = sf.theme.ink;
   const x = 4 * u;
   const tw = W - 8 * u;
@@ -116,16 +134,10 @@ function layoutSmallTall(sf: Surface, c: FrameContent): LayoutReport {
     y += 3 * u;
   }
   y += alertLine(sf, c, x, y, tw, report);
-  const bottomH = w ? 15 * u : 0;
-  if (c.outfit) {
-    const outfit = fitText({ text: c.outfit, font: 'condensed', width: tw, height: H - y - bottomH - 1 * u, maxSize: 20 * u, minSize: Math.max(11, 12 * u), lineHeight: 1.15 });
-    report.outfit = outfit;
-    drawFitted(sf, outfit, x, y, ink, report);
-  }
-  if (w) {
-    const d = fitLine('condensed', `Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`, tw, 12 * u, Math.max(10, 9 * u));
-    rule(sf, x, H - bottomH, tw, Math.max(1, u));
-    if (d.lines[0]) drawLine(sf, 'condensed', d.size, d.lines[0].text, x, H - 3 * u, ink, 'left', report);
-  }
+  const details = w && {
+    text: `Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`,
+    minSize: Math.max(10, 9 * u),
+  };
+  outfitAndDetails(sf, c, x, y, tw, details, report);
   return report;
 }
