@@ -1,9 +1,12 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { ConfigSchema } from '../../src/config/schema.js';
+import { simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { startEmbeddedBroker } from '../../src/publish/embedded-broker.js';
 import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
-import { budget, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
 
 const hallway = display('hallway');
 
@@ -54,5 +57,43 @@ describe('embedded broker (mqtt.url: embedded)', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+
+  it('listens where mqtt.embedded.listen says (warning W_MQTT_ANONYMOUS_NETWORK without a login); the daemon connects through loopback', async () => {
+    const log = capturingLogger();
+    const p = new MqttPublisher({
+      mqtt: mqttConfig('embedded', { embedded: { listen: '0.0.0.0:0' } }),
+      password: null,
+      displays: [hallway],
+      timezone: 'Europe/Berlin',
+      logger: log.logger,
+      onRefresh: () => undefined,
+    });
+    try {
+      await p.start();
+      expect(p.connected).toBe(true);
+      expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
+      expect(log.text()).toContain('"code":"W_MQTT_ANONYMOUS_NETWORK"');
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('mqtt.embedded is checked: host:port, and only with url: embedded', () => {
+    const base = { api: { base_url: 'simulated' }, budget: { credits_per_day: 10 }, timezone: 'UTC', displays: [{ id: 'a', name: 'A', lat: 1, lon: 2, panel: 'trmnl', schedule: '0 * * * *' }] };
+    const issues = (mqtt: unknown): string[] => {
+      const r = ConfigSchema.safeParse({ ...base, mqtt });
+      return r.success ? [] : r.error.issues.map((i) => i.path.join('.'));
+    };
+    expect(issues({ url: 'embedded', embedded: { listen: '0.0.0.0:1883' } })).toEqual([]);
+    expect(issues({ url: 'embedded', embedded: { listen: '1883' } })).toContain('mqtt.embedded.listen');
+    expect(issues({ url: 'mqtt://10.0.0.2:1883', embedded: { listen: '0.0.0.0:1883' } })).toContain('mqtt.embedded');
+  });
+
+  it('a login for other clients (mqtt.username) without a password is a config error naming the key', async () => {
+    const { file } = await tempConfig(simulatedConfig().replace('output_dir:', 'mqtt:\n  url: embedded\n  username: homeassistant\noutput_dir:'));
+    await expect(loadConfig(file, { env: {} })).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining('mqtt.username') as string });
+    const ok = await loadConfig(file, { env: { OUTFIT_MQTT_PASSWORD: 'ha-secret-pw-4711' } });
+    expect(ok.secrets.mqttPassword).toBe('ha-secret-pw-4711');
   });
 });
