@@ -63,7 +63,16 @@ export class TrmnlTransport implements Transport {
       return networkError(err);
     }
     const text = await res.text().catch(() => '');
-    if (res.status === 404) return { kind: 'error', code: 'MAC_NOT_REGISTERED', message: 'MAC Address is not registered on server', refreshRateS: null };
+    if (res.status === 404) {
+      // The firmware shows the server's message on its "not registered" screen (ours says how to open pairing).
+      let said: unknown = null;
+      try {
+        said = (JSON.parse(text) as { message?: unknown } | null)?.message;
+      } catch {
+        // no JSON body: the firmware's own words only
+      }
+      return { kind: 'error', code: 'MAC_NOT_REGISTERED', message: `MAC Address is not registered on server${typeof said === 'string' && said !== '' ? `: ${said.slice(0, 200)}` : ''}`, refreshRateS: null };
+    }
     if (res.status !== 200) return { kind: 'error', code: 'API_SETUP_FAILED', message: `setup failed: HTTP ${res.status}`, refreshRateS: null };
     let body: { status?: unknown; api_key?: unknown; friendly_id?: unknown };
     try {

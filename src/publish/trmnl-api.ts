@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { BodyTooLargeError, readBody, sendJson } from './http-respond.js';
+import type { RefusalCode, RefusalLog } from './refusal-log.js';
 import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './trmnl-image.js';
+import type { TrmnlPairing } from './trmnl-pairing.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
@@ -13,6 +15,9 @@ import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } f
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
  * display/log: an error and the retry ladder), a missing Access-Token 401, a wrong one 403 (both: the retry ladder,
  * credentials kept). The JSON `status: 500` is never sent: it makes the firmware wipe its credentials and Wi-Fi.
+ * Setup hands out a token only while pairing is open for that MAC (trmnl-pairing.ts); closed, a configured device gets
+ * the same 404 as an unknown one, so it sleeps and asks again. Refusals go to the log through a RefusalLog, never one
+ * line a request.
  */
 
 export interface TrmnlDeviceBinding {
@@ -44,6 +49,10 @@ export interface TrmnlApiDeps {
   now: () => number;
   /** Seconds added to the time until the next update, for the cycle to finish. Default 30. */
   refreshMarginS?: number;
+  /** Whether setup may hand out a device's token now. */
+  pairing: TrmnlPairing;
+  /** Where refused requests are logged, limited per source. */
+  refusals: RefusalLog;
   logger?: Logger;
 }
 
@@ -92,17 +101,34 @@ export class TrmnlApi {
     return this.#d.devices.find((d) => normalizeMac(d.mac) === mac) ?? null;
   }
 
-  setup(req: IncomingMessage, res: ServerResponse, base: string): void {
+  #refuse(req: IncomingMessage, code: RefusalCode, detail: Record<string, string | null>): void {
+    this.#d.refusals.refuse(req.socket.remoteAddress, code, detail);
+  }
+
+  async setup(req: IncomingMessage, res: ServerResponse, base: string): Promise<void> {
     const mac = normalizeMac(header(req, 'id'));
     const dev = this.#device(mac);
     const token = mac === null ? undefined : this.#d.tokens.get(mac);
-    if (dev === null || mac === null || token === undefined) {
-      this.#d.logger?.warn({ mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null }, 'TRMNL setup from an unknown device');
-      sendJson(req, res, 404, { status: 404, api_key: null, friendly_id: null, image_url: null, message: 'MAC address not registered' });
+    // take() closes the window as it grants it: two setups racing for one window cannot both get the token.
+    const open = dev !== null && mac !== null && token !== undefined && (await this.#d.pairing.take(mac));
+    if (dev === null || mac === null || token === undefined || !open) {
+      if (dev !== null && mac !== null && token !== undefined) {
+        this.#refuse(req, 'W_TRMNL_PAIRING_CLOSED', { mac, display: dev.display, endpoint: '/api/setup' });
+      } else {
+        this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', { mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null, endpoint: '/api/setup' });
+      }
+      // One answer for both, so that setup does not tell which MACs are configured.
+      sendJson(req, res, 404, {
+        status: 404,
+        api_key: null,
+        friendly_id: null,
+        image_url: null,
+        message: 'MAC address not registered, or pairing not open: open pairing on the server (outfit-display pair)',
+      });
       return;
     }
     const img = this.#d.images.current(dev.display, dev.format ?? 'png');
-    this.#d.logger?.info({ mac, display: dev.display, fw: header(req, 'fw-version') ?? null }, 'TRMNL device set up');
+    this.#d.logger?.info({ mac, display: dev.display, fw: header(req, 'fw-version')?.slice(0, 40) ?? null }, 'TRMNL device paired');
     sendJson(req, res, 200, {
       status: 200,
       api_key: token,
@@ -117,19 +143,19 @@ export class TrmnlApi {
     const mac = normalizeMac(header(req, 'id'));
     const dev = this.#device(mac);
     if (mac === null || dev === null) {
-      this.#d.logger?.warn({ mac: mac ?? null, endpoint: what }, 'TRMNL request from an unknown device');
+      this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', { mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null, endpoint: what });
       sendJson(req, res, 404, { status: 404, message: 'MAC address not registered' });
       return null;
     }
     const given = header(req, 'access-token');
     if (given === undefined || given === '') {
-      this.#d.logger?.warn({ mac, endpoint: what }, 'TRMNL request without an access token');
+      this.#refuse(req, 'W_TRMNL_TOKEN_MISSING', { mac, endpoint: what });
       sendJson(req, res, 401, { status: 401, message: 'Access-Token header missing' });
       return null;
     }
     const expected = this.#d.tokens.get(mac);
     if (expected === undefined || !tokenMatches(expected, given)) {
-      this.#d.logger?.warn({ mac, endpoint: what }, 'TRMNL request with a wrong access token');
+      this.#refuse(req, 'W_TRMNL_TOKEN_WRONG', { mac, endpoint: what });
       sendJson(req, res, 403, { status: 403, message: 'invalid access token' });
       return null;
     }

@@ -6,11 +6,29 @@ import type { DeviceTelemetry } from './trmnl-api.js';
 /**
  * A TRMNL device's battery and Wi-Fi figures (from its /api/display headers) for MQTT and Home Assistant, pure:
  *   <base>/<id>/device   JSON, retained: battery_voltage, battery_pct, rssi, fw_version, model, mac, seen_at
- * and the Home Assistant components to add to that display's device discovery (sensors of the display).
+ *   <base>/<id>/pair     command: opens TRMNL pairing of the display's devices (not retained)
+ * and the Home Assistant components to add to that display's device discovery (sensors and the pairing button).
  */
 
 export function telemetryTopic(topics: MqttTopics, displayId: string): string {
   return `${topics.base}/${displayId}/device`;
+}
+
+/** Command: any payload opens pairing of the display's TRMNL devices for 5 minutes (not retained). */
+export function pairTopic(topics: MqttTopics, displayId: string): string {
+  return `${topics.base}/${displayId}/pair`;
+}
+
+export function pairWildcard(topics: MqttTopics): string {
+  return `${topics.base}/+/pair`;
+}
+
+/** The display id of `<base>/<id>/pair`, or null when the topic is anything else. */
+export function pairTarget(topics: MqttTopics, topic: string): string | null {
+  const head = `${topics.base}/`;
+  if (!topic.startsWith(head) || !topic.endsWith('/pair')) return null;
+  const id = topic.slice(head.length, -'/pair'.length);
+  return /^[a-z0-9_-]+$/.test(id) ? id : null;
 }
 
 /** TRMNL's own estimate: (V − 3.0) / 0.012 %, 100 from 4.08 V (or charging), at least 1. */
@@ -58,5 +76,21 @@ export function telemetryComponents(topics: MqttTopics, displayId: string, expir
     sensor('device_rssi', 'Wi-Fi signal', 'rssi', { device_class: 'signal_strength', unit_of_measurement: 'dBm', state_class: 'measurement', entity_category: 'diagnostic', ...expire }),
     sensor('device_seen', 'Device last seen', 'seen_at', { device_class: 'timestamp', entity_category: 'diagnostic' }),
     sensor('device_firmware', 'Device firmware', 'fw_version', { entity_category: 'diagnostic', icon: 'mdi:chip' }),
+    [
+      'device_pair',
+      {
+        platform: 'button',
+        name: 'Pair TRMNL device',
+        unique_id: `${node}_device_pair`,
+        default_entity_id: `button.${entitySlug(`${node}_device_pair`)}`,
+        availability,
+        qos: 1,
+        command_topic: pairTopic(topics, displayId),
+        payload_press: 'PRESS',
+        retain: false,
+        entity_category: 'config',
+        icon: 'mdi:link-variant',
+      },
+    ],
   ]);
 }

@@ -60,6 +60,8 @@ describe('outfit-display run → outfit-display simulate (real processes)', () =
       .toBe(200);
 
     const out = path.join(t.dir, 'sim');
+    // The owner opens pairing first, as for a real device: the daemon reads <state_dir>/pairing.json at setup.
+    if (via === 'trmnl') expect((await runCli(['pair', '--config', t.file, '--display', 'hallway'], { cwd: t.dir })).code).toBe(0);
     const r = await runCli(['simulate', '--config', t.file, '--display', 'hallway', '--wakes', '2', '--out', out, '--via', via, '--max-sleep', '0'], {
       cwd: t.dir,
       timeoutMs: 30_000,

@@ -68,6 +68,8 @@ describe('the simulated device against the real HTTP server', () => {
     });
     await p.start();
     cleanup.push(() => p.stop());
+    // The owner opens pairing (outfit-display pair, the status page), so the device's first wake gets its token.
+    p.pairing.open([MAC]);
     return { p, url: p.url!, clock, telemetry, logs: cap.text };
   }
 

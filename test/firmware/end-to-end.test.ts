@@ -63,6 +63,8 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
     expect(health.status).toBe(200);
 
     const out = path.join(t.dir, `sim-${via}`);
+    // The owner opens pairing (outfit-display pair, the status page), so the device's first wake gets its token.
+    if (via === 'trmnl') http.pairing.open([MAC]);
     const result = await runSimulator({ config, displayId: 'hallway', via, wakes: 2, outDir: out, baseUrl: http.url!, maxSleepS: 0 });
     expect(result.records.map((r) => [r.outcome, r.refresh])).toEqual([
       ['refreshed', 'full'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mqttTopics } from '../../src/publish/mqtt-topics.js';
-import { batteryPercent, telemetryComponents, telemetryPayload, telemetryTopic } from '../../src/publish/trmnl-telemetry.js';
+import { batteryPercent, pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../../src/publish/trmnl-telemetry.js';
 
 describe('TRMNL telemetry for MQTT and Home Assistant', () => {
   const topics = mqttTopics('outfit-display', 'homeassistant');
@@ -16,7 +16,7 @@ describe('TRMNL telemetry for MQTT and Home Assistant', () => {
 
   it('HA sensors of the display: voltage, battery, signal strength, last seen, firmware', () => {
     const c = telemetryComponents(topics, 'hallway', 3600);
-    expect(Object.keys(c)).toEqual(['device_battery_voltage', 'device_battery', 'device_rssi', 'device_seen', 'device_firmware']);
+    expect(Object.keys(c)).toEqual(['device_battery_voltage', 'device_battery', 'device_rssi', 'device_seen', 'device_firmware', 'device_pair']);
     expect(c.device_battery_voltage).toMatchObject({
       platform: 'sensor',
       unique_id: 'outfit-display_hallway_device_battery_voltage',
@@ -27,5 +27,16 @@ describe('TRMNL telemetry for MQTT and Home Assistant', () => {
     });
     expect(c.device_rssi).toMatchObject({ device_class: 'signal_strength', unit_of_measurement: 'dBm', entity_category: 'diagnostic' });
     expect(c.device_battery).toMatchObject({ device_class: 'battery', unit_of_measurement: '%' });
+    // The pairing button: a press opens TRMNL pairing of the display's devices.
+    expect(c.device_pair).toMatchObject({
+      platform: 'button',
+      unique_id: 'outfit-display_hallway_device_pair',
+      command_topic: 'outfit-display/hallway/pair',
+      retain: false,
+      entity_category: 'config',
+    });
+    expect(pairTarget(topics, 'outfit-display/hallway/pair')).toBe('hallway');
+    expect(pairWildcard(topics)).toBe('outfit-display/+/pair');
+    for (const t of ['outfit-display/hallway/refresh', 'other/hallway/pair', 'outfit-display/a/b/pair', 'outfit-display/HALL/pair']) expect(pairTarget(topics, t), t).toBeNull();
   });
 });

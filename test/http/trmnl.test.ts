@@ -76,10 +76,11 @@ describe('TRMNL device endpoints', () => {
     for (const t of tokens.values()) expect(all).not.toContain(t);
   }
 
-  it('setup: a registered MAC gets its access token and a friendly id; an unknown one a 404 (both paths)', async () => {
+  it('setup (pairing open): a registered MAC gets its access token and a friendly id; an unknown one a 404 (both paths)', async () => {
     const { p, url } = await serve();
     await p.publish(update(hallway, 1));
     for (const path of ['/api/setup', '/api/setup/']) {
+      p.pairing.open([MAC]);
       const r = await httpRequest(`${url}${path}`, { headers: { ID: MAC, 'FW-Version': '1.5.0', Model: 'og' } });
       expect(r.status).toBe(200);
       const j = r.json<Record<string, unknown>>();
@@ -95,6 +96,7 @@ describe('TRMNL device endpoints', () => {
     noSecret(unknown);
     expect((await httpRequest(`${url}/api/setup`)).status).toBe(404);
     // Before any frame the setup image is a blank 1-bit PNG.
+    p.pairing.open([BMP_MAC]);
     const porchSetup = (await httpRequest(`${url}/api/setup`, { headers: { ID: BMP_MAC } })).json<{ image_url: string }>();
     expect(porchSetup.image_url).toBe(`${url}/trmnl/setup.png`);
     const blank = PNG.sync.read((await httpRequest(porchSetup.image_url)).body);
@@ -125,7 +127,7 @@ describe('TRMNL device endpoints', () => {
 
   it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
     let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
-    const { p, url, clock, telemetry } = await serve({ nextUpdateAt: () => next });
+    const { p, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
     const none = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
     expect(none).toMatchObject({ status: 0, image_url: '', filename: '', refresh_rate: 60 });
 

@@ -9,6 +9,7 @@ import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/logging.js';
 import { parseListen, startHttpServer } from '../../src/publish/http-listen.js';
 import { HttpPublisher } from '../../src/publish/http-publisher.js';
+import { openPairingFile, PAIRING_FILE } from '../../src/publish/trmnl-pairing.js';
 import { frameContent } from '../../src/render/content.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/render/panels.js';
@@ -30,7 +31,8 @@ import { watch, type Watcher } from '../mqtt/fixtures.js';
  *
  * Also here: the HTTP server binds to loopback unless configured otherwise; device endpoints refuse unknown MACs
  * and wrong or missing tokens with no image. Not here, because it is already tested: a world-readable key file gets
- * a warning ("warns about a world-readable key file" in test/config/load.test.ts). `npm audit --audit-level=high`
+ * a warning ("warns about a world-readable key file" in test/config/load.test.ts); a bad secret (a line break inside,
+ * a 200 MB file, a FIFO...) is refused at load, naming its source and never its content (test/config/secrets.test.ts). `npm audit --audit-level=high`
  * runs in CI (.ci/run), not in this suite: it needs the registry.
  */
 
@@ -195,6 +197,8 @@ describe('no secret in anything the daemon shows', () => {
     };
     await sweep();
 
+    // Setup hands out a token only while the owner has pairing open (what `outfit-display pair` writes).
+    await openPairingFile(path.join(dir, 'out', 'state', PAIRING_FILE), [MAC], 5, Date.now());
     const setup = await get('/api/setup/', { ID: MAC });
     expect(setup.status).toBe(200);
     expect(setup.json<{ api_key: string }>().api_key).toBe(TRMNL_TOKEN); // the device's own token, by protocol
@@ -273,7 +277,9 @@ describe('no secret in anything the daemon shows', () => {
     observed.push(...(await filesUnder(path.join(dir, 'out'))));
     expect(watcher.all.length).toBeGreaterThan(20);
     expect(observed.filter((o) => o.where.startsWith('file ')).length).toBeGreaterThanOrEqual(5);
-    expect(logText.split('\n').length).toBeGreaterThan(30);
+    // Refused device requests are one line a minute per source (src/publish/refusal-log.ts), not one each.
+    expect(logText.split('\n').length).toBeGreaterThan(20);
+    expect(logText).toMatch(/"code":"W_TRMNL_[A-Z_]+"/);
     expect(logText).toContain('E_KEY_REJECTED');
 
     expect(leaks(observed, { 'API key': forms(API_KEY), 'MQTT password': forms(MQTT_PASSWORD, MQTT_USER) })).toEqual([]);
