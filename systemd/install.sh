@@ -11,7 +11,10 @@
 #   /etc/outfit-display/config.yaml            your config (from config/example.yaml on first install)
 #   /etc/outfit-display/api-key                the API key, root-only; handed to the service as a credential
 #   /etc/outfit-display/mqtt-password          optional; a drop-in adds it as a credential when present
+#   /etc/outfit-display/trmnl-<mac>.token      optional, one a TRMNL device (<mac>: 12 hex digits in lower case,
+#                                              no colons); a drop-in adds each as the credential trmnl-<mac>
 #
+# Every secret file is made root's, mode 0600: the service reads them as credentials, nobody else at all.
 # For tests and packaging: OUTFIT_ROOT=/some/dir installs below that folder instead of /, and
 # SYSTEMCTL=true skips talking to systemd.
 set -euo pipefail
@@ -26,7 +29,14 @@ DROPIN="$UNIT_DIR/outfit-display.service.d"
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 
 say() { printf 'install: %s\n' "$*"; }
+warn() { printf 'install: warning: %s\n' "$*" >&2; }
 die() { printf 'install: %s\n' "$*" >&2; exit 1; }
+
+# A secret file: root's alone. (Below OUTFIT_ROOT as a user, the chown is left out.)
+lock_down() {
+  chmod 0600 "$1"
+  if [ "$(id -u)" -eq 0 ]; then chown 0:0 "$1"; fi
+}
 
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then die "run as root: sudo $0 $*"; fi
 
@@ -74,18 +84,39 @@ if [ ! -f "$ETC/api-key" ] && [ -n "${OUTFIT_API_KEY:-}" ]; then
   (umask 077 && printf '%s\n' "$OUTFIT_API_KEY" > "$ETC/api-key")
   say "stored the API key in $ETC/api-key (root only)"
 fi
-[ ! -f "$ETC/api-key" ] || chmod 0600 "$ETC/api-key"
+[ ! -f "$ETC/api-key" ] || lock_down "$ETC/api-key"
 
 install -d -m 0755 "$UNIT_DIR"
 install -m 0644 "$SRC/systemd/outfit-display.service" "$UNIT"
+# Drop-ins for the optional credentials: written for the files that exist, removed for those that do not (systemd
+# refuses to start a unit whose credential file is missing).
 if [ -f "$ETC/mqtt-password" ]; then
-  chmod 0600 "$ETC/mqtt-password"
+  lock_down "$ETC/mqtt-password"
   install -d -m 0755 "$DROPIN"
   printf '[Service]\nLoadCredential=mqtt-password:/etc/outfit-display/mqtt-password\n' > "$DROPIN/mqtt-password.conf"
 else
   rm -f "$DROPIN/mqtt-password.conf"
-  rmdir "$DROPIN" 2>/dev/null || true
 fi
+tokens=()
+for f in "$ETC"/trmnl-*.token; do
+  [ -f "$f" ] || continue
+  name="$(basename "$f" .token)"
+  if ! [[ "$name" =~ ^trmnl-[0-9a-f]{12}$ ]]; then
+    warn "$f: not used; name a TRMNL token file trmnl-<MAC in lower case without colons>.token, e.g. trmnl-aabbccddeeff.token"
+    continue
+  fi
+  lock_down "$f"
+  tokens+=("$name")
+done
+if [ "${#tokens[@]}" -gt 0 ]; then
+  install -d -m 0755 "$DROPIN"
+  { echo '[Service]'; for name in "${tokens[@]}"; do echo "LoadCredential=$name:/etc/outfit-display/$name.token"; done; } \
+    > "$DROPIN/trmnl-tokens.conf"
+  say "TRMNL tokens handed to the service as credentials: ${tokens[*]}"
+else
+  rm -f "$DROPIN/trmnl-tokens.conf"
+fi
+rmdir "$DROPIN" 2>/dev/null || true
 
 "$SYSTEMCTL" daemon-reload
 "$SYSTEMCTL" enable outfit-display.service >/dev/null

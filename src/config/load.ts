@@ -3,9 +3,10 @@ import path from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { describeValue } from '../describe-value.js';
 import { listPanelIds } from '../render/panels.js';
 import { ConfigSchema, type Config } from './schema.js';
-import { loadSecrets, type Secrets } from './secrets.js';
+import { loadSecrets, type SecretIssue, type Secrets } from './secrets.js';
 
 /** Every problem found in a config file, each "key.path: message". Thrown whole, never one at a time. */
 export class ConfigError extends Error {
@@ -42,6 +43,22 @@ export function formatPath(p: ReadonlyArray<PropertyKey>): string {
   return out === '' ? '(top level)' : out;
 }
 
+/**
+ * The allowed values of an enum, a literal, or a union of literals (`0 | 90 | 180 | 270`), or null for any other
+ * issue: one rule for every such key in the schema, so each error names what it accepts.
+ */
+function allowedValues(issue: z.core.$ZodIssue): unknown[] | null {
+  if (issue.code === 'invalid_value') return issue.values;
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return null;
+  const values: unknown[] = [];
+  for (const branch of issue.errors) {
+    const only = branch.length === 1 ? branch[0] : undefined;
+    if (only?.code !== 'invalid_value' || only.path.length > 0) return null;
+    values.push(...only.values);
+  }
+  return values;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((k) => `${formatPath([...issue.path, k])}: unknown key`);
@@ -52,29 +69,46 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
   if (issue.code === 'invalid_type') {
     return [`${formatPath(issue.path)}: must be ${issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`];
   }
-  if (issue.code === 'invalid_value' || issue.code === 'invalid_union') {
-    const values = issue.code === 'invalid_value' ? issue.values.map((v) => JSON.stringify(v)).join(', ') : '';
-    return [`${formatPath(issue.path)}: ${values ? `must be one of ${values}` : issue.message}`];
+  const values = allowedValues(issue);
+  if (values !== null) {
+    const got = 'input' in issue && issue.input !== undefined ? ` (got ${describeValue(issue.input)})` : '';
+    return [`${formatPath(issue.path)}: must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}${got}`];
   }
   return [`${formatPath(issue.path)}: ${issue.message}`];
 }
 
-/** Checks the schema cannot express: values that need the file system or another library. */
-function crossChecks(config: Config): string[] {
+/** `api.key_file: /etc/outfit-display/api-key is empty (E_SECRET_EMPTY)`: where, what, and the stable code. */
+export function formatSecretProblem(p: SecretIssue<string>): string {
+  return `${p.where}: ${p.text} (${p.code})`;
+}
+
+/** `W_SECRET_READABLE: api.key_file: ...`: the code first, as every warning of the daemon. */
+export function formatSecretWarning(w: SecretIssue<string>): string {
+  return `${w.code}: ${w.where}: ${w.text}`;
+}
+
+/**
+ * Checks the schema cannot express: values that need the file system or another library. They read the input as
+ * written, not the parsed config, so that they report their problems along with the schema's, not after them.
+ */
+function crossChecks(raw: unknown): string[] {
   const problems: string[] = [];
+  const displays = (raw as { displays?: unknown } | null)?.displays;
+  if (!Array.isArray(displays)) return problems;
   const panels = listPanelIds();
-  config.displays.forEach((d, i) => {
-    if (!panels.includes(d.panel)) {
-      problems.push(`displays[${i}].panel: unknown panel "${d.panel}" (known: ${panels.join(', ')})`);
+  displays.forEach((d: unknown, i) => {
+    const { panel, schedule, active_hours } = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
+    if (typeof panel === 'string' && panel !== '' && !panels.includes(panel)) {
+      problems.push(`displays[${i}].panel: unknown panel "${panel}" (known: ${panels.join(', ')})`);
     }
-    if (d.schedule !== 'auto') {
-      const v = validateDetailed(d.schedule);
+    if (typeof schedule === 'string' && schedule !== '' && schedule !== 'auto') {
+      const v = validateDetailed(schedule);
       if (!v.valid) {
         const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-        problems.push(`displays[${i}].schedule: not a valid cron expression "${d.schedule}" (${why})`);
+        problems.push(`displays[${i}].schedule: not a valid cron expression "${schedule}" (${why})`);
       }
     }
-    if (d.active_hours !== undefined && d.schedule !== 'auto') {
+    if (active_hours !== undefined && typeof schedule === 'string' && schedule !== 'auto') {
       problems.push(`displays[${i}].active_hours: only used with schedule: auto`);
     }
   });
@@ -105,9 +139,8 @@ function resolvePaths(config: Config, dir: string): Config {
 /** Validates parsed YAML (or any value). Returns the config or every problem; never throws. */
 export function parseConfig(raw: unknown): { ok: true; config: Config } | { ok: false; problems: string[] } {
   const result = ConfigSchema.safeParse(raw, { reportInput: true });
-  if (!result.success) return { ok: false, problems: result.error.issues.flatMap(describeIssue) };
-  const problems = crossChecks(result.data);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: result.data };
+  const problems = [...(result.success ? [] : result.error.issues.flatMap(describeIssue)), ...crossChecks(raw)];
+  return result.success && problems.length === 0 ? { ok: true, config: result.data } : { ok: false, problems };
 }
 
 /**
@@ -144,6 +177,6 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
   if (!parsed.ok) throw new ConfigError(abs, parsed.problems);
   const config = resolvePaths(parsed.config, path.dirname(abs));
   const secrets = await loadSecrets(config, opts.env ?? process.env);
-  if (secrets.problems.length > 0) throw new ConfigError(abs, secrets.problems);
-  return { config, secrets: secrets.secrets, file: abs, warnings: secrets.warnings };
+  if (secrets.problems.length > 0) throw new ConfigError(abs, secrets.problems.map(formatSecretProblem));
+  return { config, secrets: secrets.secrets, file: abs, warnings: secrets.warnings.map(formatSecretWarning) };
 }

@@ -62,12 +62,70 @@ describe('parseConfig', () => {
         'displays[1].id: must match [a-z0-9_-]+',
         'displays[1].lat: must be between -90 and 90',
         'displays[1].lon: must be between -180 and 180',
-        'displays[1].unit: must be one of "metric", "imperial"',
+        'displays[1].unit: must be one of "metric", "imperial" (got "kelvin")',
         'displays[1].gender: must be at most 30 characters',
+        'displays[1].rotation: must be one of 0, 90, 180, 270 (got 45)',
       ]),
     );
-    expect(p.some((x) => x.startsWith('displays[1].rotation:'))).toBe(true);
     expect(p).toHaveLength(6);
+  });
+
+  it('names the allowed values of every enum and literal union, and what it got', () => {
+    const p = problems({
+      ...base,
+      log_level: 'loud',
+      displays: [{ id: 'a', lat: 0, lon: 0, rotation: 45, endpoint: 'weather', dither: 'x'.repeat(100) }],
+    });
+    expect(p).toEqual([
+      'displays[0].rotation: must be one of 0, 90, 180, 270 (got 45)',
+      'displays[0].endpoint: must be one of "recweather", "recommend" (got "weather")',
+      `displays[0].dither: must be one of "floyd-steinberg", "atkinson", "ordered" (got "${'x'.repeat(36)}...)`,
+      'log_level: must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent" (got "loud")',
+    ]);
+    expect(p.join('\n')).not.toContain('Invalid input');
+    // Whatever it got: a value YAML cannot even produce, a cycle.
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(problems({ ...base, log_level: [10n], displays: [{ id: 'a', lat: 0, lon: 0, rotation: cycle }] })).toEqual([
+      'displays[0].rotation: must be one of 0, 90, 180, 270 (got <ref *1> { self: [Circular *1] })',
+      'log_level: must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent" (got [ 10n ])',
+    ]);
+  });
+
+  it('reports a duplicate display id, an unknown panel and a TRMNL device without its display along with other problems', () => {
+    const p = problems({
+      ...base,
+      displays: [
+        { id: 'hallway', lat: 0, lon: 0 },
+        { id: 'hallway', lat: 0, lon: 0, panel: 'crt-9000' },
+        { id: 'porch', lat: 'north', lon: 0, colour: 'red' },
+      ],
+      trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'kitchen', token: 'abcdefgh' }] },
+    });
+    expect(p).toEqual(
+      expect.arrayContaining([
+        'displays[2].lat: must be a number',
+        'displays[2].colour: unknown key',
+        'displays[1].id: duplicate display id "hallway" (also displays[0].id)',
+        'trmnl.devices[0].display: no display with id "kitchen"',
+      ]),
+    );
+    expect(p.some((x) => x.startsWith('displays[1].panel: unknown panel "crt-9000"'))).toBe(true);
+    expect(p).toHaveLength(5);
+  });
+
+  it('refuses an http.listen port above 65535 or a host that is no address, naming the key; port 0 means any free port', () => {
+    const listen = (l: string): ReturnType<typeof parseConfig> => parseConfig({ ...base, http: { listen: l } });
+    for (const ok of ['127.0.0.1:0', '127.0.0.1:65535', '[::1]:8321', 'localhost:1', '0.0.0.0:80']) {
+      expect(listen(ok).ok, ok).toBe(true);
+    }
+    for (const bad of ['127.0.0.1:99999', '127.0.0.1:65536', '999.1.1.1:80', '[fe80::1::2]:80', '127.0.0.1', 'nonsense']) {
+      const r = listen(bad);
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.problems, bad).toEqual([expect.stringMatching(/^http\.listen: /)]);
+    }
+    const r = listen('127.0.0.1:99999');
+    expect(!r.ok && r.problems[0]).toMatch(/port 99999 .*0\.\.65535/);
   });
 
   it('rejects unknown keys anywhere, naming them', () => {
@@ -110,14 +168,16 @@ describe('parseConfig', () => {
     expect(p[1]).toMatch(/^displays\[0\]\.schedule: not a valid cron expression "61 \* \* \* \*"/);
   });
 
-  it('rejects a TRMNL device that names no display, or has no token', () => {
-    const p = problems({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'kitchen' }] } });
+  it('rejects a TRMNL device that names no display, or has both a token and a token file', () => {
+    const p = problems({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'kitchen', token: 'abcdefgh', token_file: 't' }] } });
     expect(p).toEqual(
       expect.arrayContaining([
-        'trmnl.devices[0]: set exactly one of token_file or token',
+        'trmnl.devices[0]: set token_file or token, not both',
         'trmnl.devices[0].display: no display with id "kitchen"',
       ]),
     );
+    // Neither is fine here: the token may come from the systemd credential (test/config/secrets.test.ts).
+    expect(parseConfig({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'hallway' }] } }).ok).toBe(true);
   });
 
   it('formats key paths the way a user reads them', () => {
@@ -157,7 +217,7 @@ describe('loadConfig', () => {
       env: { OUTFIT_API_KEY: 'hunter2-secret' },
     });
     expect(loaded.warnings).toEqual([
-      'the API key from environment variable OUTFIT_API_KEY does not start with the expected prefix sk_live_',
+      'W_KEY_PREFIX: environment variable OUTFIT_API_KEY: the API key does not start with the expected prefix sk_live_',
     ]);
     expect(loaded.warnings.join('')).not.toContain('hunter2');
   });
@@ -167,7 +227,7 @@ describe('loadConfig', () => {
     await writeFile(path.join(dir, 'key'), 'sk_live_abc\n');
     await chmod(path.join(dir, 'key'), 0o644);
     const loaded = await loadConfig(await writeConfig(dir, yaml), { env: {} });
-    expect(loaded.warnings).toEqual([`api.key_file: ${path.join(dir, 'key')} is readable by every user on this machine; chmod 600 it`]);
+    expect(loaded.warnings).toEqual([`W_SECRET_READABLE: api.key_file: ${path.join(dir, 'key')} is readable by every user on this machine; chmod 600 it`]);
   });
 
   it('is a config error when a real service has no key at all', async () => {
@@ -175,14 +235,14 @@ describe('loadConfig', () => {
     const file = await writeConfig(dir, yaml.replace('  key_file: key\n', ''));
     const err = await configError(loadConfig(file, { env: {} }));
     expect(err.problems).toEqual([
-      'api.key_file: no API key: set api.key_file, the environment variable OUTFIT_API_KEY, or the systemd credential outfit-api-key',
+      'api.key_file: no API key: set api.key_file, the environment variable OUTFIT_API_KEY, or the systemd credential outfit-api-key (E_SECRET_MISSING)',
     ]);
   });
 
   it('reports a missing key file, a YAML syntax error with its line, and a missing config file', async () => {
     const dir = await tmp();
     const e1 = await configError(loadConfig(await writeConfig(dir, yaml), { env: {} }));
-    expect(e1.problems).toEqual([`api.key_file: cannot read ${path.join(dir, 'key')} (ENOENT)`]);
+    expect(e1.problems).toEqual([`api.key_file: cannot read ${path.join(dir, 'key')} (ENOENT) (E_SECRET_UNREADABLE)`]);
     const e2 = await configError(loadConfig(await writeConfig(dir, 'api:\n  base_url: [unclosed\n'), { env: {} }));
     expect(e2.problems[0]).toMatch(/^line \d+, column \d+: /);
     const e3 = await configError(loadConfig(path.join(dir, 'nope.yaml')));

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -44,14 +44,34 @@ describe('systemd/install.sh', () => {
     // Not the stage or the previous copy.
     expect((await readdir(path.join(root, 'opt'))).sort()).toEqual(['outfit-display']);
 
-    // The owner edits the config; a second run (an update) keeps it, and adds the MQTT password credential.
-    await writeFile(path.join(root, 'etc/outfit-display/config.yaml'), `${config}# edited\n`);
-    await writeFile(path.join(root, 'etc/outfit-display/mqtt-password'), 'pw\n');
-    await install(root, log);
-    expect(await readFile(path.join(root, 'etc/outfit-display/config.yaml'), 'utf8')).toContain('# edited');
+    // The owner edits the config; a second run (an update) keeps it, and adds the MQTT password credential and one
+    // credential per TRMNL token file (trmnl-<mac>.token, left world-readable by the owner); a file named otherwise
+    // is named in a warning and left alone.
+    const etc = path.join(root, 'etc/outfit-display');
+    await writeFile(path.join(etc, 'config.yaml'), `${config}# edited\n`);
+    await writeFile(path.join(etc, 'mqtt-password'), 'pw\n');
+    await writeFile(path.join(etc, 'trmnl-aabbccddee01.token'), 'tok-1\n', { mode: 0o644 });
+    await writeFile(path.join(etc, 'trmnl-aabbccddee02.token'), 'tok-2\n', { mode: 0o644 });
+    await writeFile(path.join(etc, 'trmnl-hallway.token'), 'tok-3\n', { mode: 0o644 });
+    const second = await install(root, log);
+    expect(await readFile(path.join(etc, 'config.yaml'), 'utf8')).toContain('# edited');
     expect(await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/mqtt-password.conf'), 'utf8')).toBe(
       '[Service]\nLoadCredential=mqtt-password:/etc/outfit-display/mqtt-password\n',
     );
+    expect(await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'), 'utf8')).toBe(
+      '[Service]\n' +
+        'LoadCredential=trmnl-aabbccddee01:/etc/outfit-display/trmnl-aabbccddee01.token\n' +
+        'LoadCredential=trmnl-aabbccddee02:/etc/outfit-display/trmnl-aabbccddee02.token\n',
+    );
+    for (const f of ['mqtt-password', 'trmnl-aabbccddee01.token', 'trmnl-aabbccddee02.token']) {
+      expect((await stat(path.join(etc, f))).mode & 0o777, f).toBe(0o600);
+    }
+    expect(second.stderr).toContain('trmnl-hallway.token');
+    // The unit with its drop-ins, as systemd reads them: no warning.
+    const verify = await run('systemd-analyze', ['verify', 'outfit-display.service'], {
+      env: { ...process.env, SYSTEMD_UNIT_PATH: `${path.join(root, 'etc/systemd/system')}:` },
+    });
+    expect(verify.stderr).toBe('');
     expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual([
       'daemon-reload',
       'enable outfit-display.service',
@@ -71,8 +91,12 @@ describe('systemd/install.sh', () => {
   it('without a key it installs but does not start, and says where the key goes', { timeout: 240_000 }, async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'outfit-install-'));
     const log = path.join(root, 'systemctl.log');
+    // A drop-in for TRMNL tokens that are gone: removed, as systemd would refuse to start with a missing credential.
+    await mkdir(path.join(root, 'etc/systemd/system/outfit-display.service.d'), { recursive: true });
+    await writeFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'), '[Service]\nLoadCredential=trmnl-aabbccddee01:/etc/outfit-display/trmnl-aabbccddee01.token\n');
     const res = await install(root, log);
     expect(res.stdout).toContain('put your API key in');
     expect(await readFile(log, 'utf8')).not.toContain('restart');
+    await expect(stat(path.join(root, 'etc/systemd/system/outfit-display.service.d'))).rejects.toThrow();
   });
 });

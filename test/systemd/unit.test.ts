@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
 const run = promisify(execFile);
@@ -44,5 +45,16 @@ describe('systemd/outfit-display.service', () => {
     expect(unit).toMatch(/^StartLimitBurst=\d+$/m);
     // V8's JIT needs writable+executable memory.
     expect(unit).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
+  });
+
+  it('is not restarted after an exit a restart cannot cure: 2 (bad config) and 3 (key rejected)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const unit = await readFile(UNIT, 'utf8');
+    const prevent = unit.split('\n').filter((l) => l.startsWith('RestartPreventExitStatus='));
+    expect(prevent).toHaveLength(1);
+    const codes = prevent[0]!.slice('RestartPreventExitStatus='.length).split(/\s+/).map(Number).sort();
+    expect(codes).toEqual([EXIT.USAGE, EXIT.KEY_REJECTED]);
+    // Every other failure is still restarted.
+    expect(unit.split('\n')).toContain('Restart=on-failure');
   });
 });
