@@ -1,4 +1,6 @@
+import { describeValue } from '../describe-value.js';
 import { InvalidRequestError } from './errors.js';
+import { describeNumber } from './field-readers.js';
 import type { RecommendRequest, Unit } from './schemas.js';
 
 /** The spec's rules for a request (§4, §8), checked before anything is sent: a bad request costs nothing. */
@@ -11,11 +13,16 @@ export interface WeatherQuery {
   unit?: Unit;
 }
 
+/** The problem with a coordinate, or null when it is a finite number within ±limit. Also the config's rule. */
+export function coordinateProblem(value: unknown, limit: number): string | null {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= -limit && value <= limit) return null;
+  const got = typeof value === 'number' ? describeNumber(value) : value === undefined ? 'nothing' : describeValue(value, 60);
+  return `must be a finite number between -${limit} and ${limit} (got ${got})`;
+}
+
 function checkCoordinate(field: 'lat' | 'lon', value: unknown, limit: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidRequestError(field, `must be a finite number (got ${JSON.stringify(value)})`);
-  }
-  if (value < -limit || value > limit) throw new InvalidRequestError(field, `must be between -${limit} and ${limit}`);
+  const problem = coordinateProblem(value, limit);
+  if (problem !== null) throw new InvalidRequestError(field, problem);
 }
 
 function checkUnit(unit: unknown): void {

@@ -1,60 +1,107 @@
 import { z } from 'zod';
+import {
+  readAlerts,
+  readBoolean,
+  readNumber,
+  readString,
+  readTimestamp,
+  type FieldRead,
+  type ShapeNote,
+} from './field-readers.js';
 
 /**
- * The service's resources (spec §2), as zod schemas.
- *
- * Fields beyond the spec are kept (`.loose()`), never a validation failure (DESIGN: "accepted and kept").
- * A missing or mistyped required field fails with the field's path.
+ * The service's resources (Recommendation, Weather), read liberally: a frame cannot be drawn without `outfit` (a non-empty string)
+ * and a `weather` object, so only those are required. Every other listed field that is missing, mistyped or in
+ * another valid form is taken when it can be (a number sent as "12.5", a timestamp with an offset), else left
+ * undefined, and never fails the response: the service bills the answer whether or not we like its shape.
+ * `readResponse` also lists what was off, as shape notes, for the W_RESPONSE_SHAPE warning.
+ * Fields beyond the spec are kept (`.loose()`).
  */
 
-/** ISO-8601 UTC with milliseconds and a trailing Z, the spec's form of `generated_at`. */
-export const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export { ISO_UTC_MS, type ShapeNote, type ShapeProblem } from './field-readers.js';
 
-const isoUtcTimestamp = z
-  .string()
-  .regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp with milliseconds and Z (2026-01-31T07:00:00.000Z)')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a real date and time');
+/** A field that never fails: `read` takes what it can and says (elsewhere, in readResponse) what was off. */
+function tolerant<T>(read: (v: unknown) => FieldRead<T>) {
+  return z
+    .unknown()
+    .optional()
+    .transform((v) => read(v).value)
+    .optional();
+}
 
-/** An alert item: its shape is not in the spec; strings or objects are both accepted. */
-export const AlertSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+/** An alert item: its shape is not in the spec; strings or objects. */
+export type Alert = string | Record<string, unknown>;
 
-/** Weather fields common to every endpoint (spec §2.2, without `source`). */
+/** Readers of the weather object's listed fields, by name. */
+const WEATHER_READERS = {
+  temp: readNumber,
+  feels_like: readNumber,
+  temp_unit: readString,
+  humidity_pct: readNumber,
+  wind_speed: readNumber,
+  wind_speed_unit: readString,
+  wind_dir: readString,
+  description: readString,
+  rain_chance_pct: readNumber,
+  uv_index: readNumber,
+  is_day: readBoolean,
+  alerts: readAlerts,
+  source: readString,
+} as const;
+
+/** The weather object's readings: what a frame shows as "—" and Home Assistant as unknown when missing. */
+export const WEATHER_READINGS = Object.keys(WEATHER_READERS).filter((k) => k !== 'alerts' && k !== 'source') as Array<
+  Exclude<keyof typeof WEATHER_READERS, 'alerts' | 'source'>
+>;
+
+/** The Recommendation's optional fields, by name. */
+export const RECOMMENDATION_OPTIONAL = ['reasoning', 'model', 'generated_at'] as const;
+
+/** Readers of the Recommendation's optional fields; `outfit` and `weather` are required. */
+const RECOMMENDATION_READERS = {
+  reasoning: readString,
+  model: readString,
+  generated_at: readTimestamp,
+} as const;
+
+/** The weather object: any object; each listed field when it can be read; `alerts` an array ([] when missing). */
 export const WeatherSchema = z
   .object({
-    temp: z.number(),
-    feels_like: z.number(),
-    temp_unit: z.string(),
-    humidity_pct: z.number(),
-    wind_speed: z.number(),
-    wind_speed_unit: z.string(),
-    wind_dir: z.string(),
-    description: z.string(),
-    rain_chance_pct: z.number(),
-    uv_index: z.number(),
-    is_day: z.boolean(),
-    alerts: z.array(AlertSchema),
-    source: z.string().optional(),
+    temp: tolerant(readNumber),
+    feels_like: tolerant(readNumber),
+    temp_unit: tolerant(readString),
+    humidity_pct: tolerant(readNumber),
+    wind_speed: tolerant(readNumber),
+    wind_speed_unit: tolerant(readString),
+    wind_dir: tolerant(readString),
+    description: tolerant(readString),
+    rain_chance_pct: tolerant(readNumber),
+    uv_index: tolerant(readNumber),
+    is_day: tolerant(readBoolean),
+    alerts: z
+      .unknown()
+      .optional()
+      .transform((v) => readAlerts(v).value ?? []),
+    source: tolerant(readString),
   })
   .loose();
 
-/** `/recweather` carries the full snapshot, `source` included. */
-export const FullWeatherSchema = WeatherSchema.extend({ source: z.string() }).loose();
-
+/** What a frame needs: an outfit to show, and a weather object (whose readings may each be missing). */
 export const RecommendationSchema = z
   .object({
-    outfit: z.string(),
-    reasoning: z.string(),
+    outfit: z.string().refine((s) => s.trim() !== '', 'must not be empty'),
+    reasoning: tolerant(readString),
     weather: WeatherSchema,
-    model: z.string(),
-    generated_at: isoUtcTimestamp,
+    model: tolerant(readString),
+    generated_at: tolerant(readTimestamp),
   })
   .loose();
 
-export const RecWeatherSchema = RecommendationSchema.extend({ weather: FullWeatherSchema }).loose();
+/** `/recweather` is read as `/recommend` is; only its notes differ (its `weather.source` is expected). */
+export const RecWeatherSchema = RecommendationSchema;
 
 export const ErrorBodySchema = z.object({ error: z.string() }).loose();
 
-export type Alert = z.infer<typeof AlertSchema>;
 export type Weather = z.infer<typeof WeatherSchema>;
 export type Recommendation = z.infer<typeof RecommendationSchema>;
 
@@ -72,3 +119,60 @@ export type Endpoint = 'recweather' | 'recommend';
 
 /** A Recommendation as we keep and publish it: the service's response plus when we fetched it. */
 export type StoredRecommendation = Recommendation & { fetched_at: string };
+
+/** The three responses the client reads. */
+export type ResponseKind = Endpoint | 'weather';
+
+export type ResponseRead<T> =
+  | { ok: true; value: T; notes: ShapeNote[] }
+  /** A required part is missing or unusable: `field` is its path ("outfit", "weather", "(body)"). */
+  | { ok: false; field: string; reason: string };
+
+function notesOf(obj: Record<string, unknown>, readers: Record<string, (v: unknown) => FieldRead<unknown>>, prefix: string): ShapeNote[] {
+  const notes: ShapeNote[] = [];
+  for (const [name, read] of Object.entries(readers)) {
+    const { note } = read(obj[name]);
+    if (note) notes.push({ field: `${prefix}${name}`, ...note });
+  }
+  return notes;
+}
+
+/**
+ * The shape notes of a body that parsed: the spec's `source` is expected only in `/recweather`'s weather object
+ * (absent from `/recommend`, and `GET /weather` is what `/recweather` adds `source` to).
+ */
+function shapeNotes(json: Record<string, unknown>, kind: ResponseKind): ShapeNote[] {
+  const weather = (kind === 'weather' ? json : json.weather) as Record<string, unknown>;
+  const prefix = kind === 'weather' ? '' : 'weather.';
+  const weatherNotes = notesOf(weather, WEATHER_READERS, prefix).filter(
+    (n) => !(n.field === `${prefix}source` && n.problem === 'missing' && kind !== 'recweather'),
+  );
+  return kind === 'weather' ? weatherNotes : [...notesOf(json, RECOMMENDATION_READERS, ''), ...weatherNotes];
+}
+
+/** Reads a parsed JSON body of `kind`: the value and its shape notes, or the required part that is missing. */
+export function readResponse(kind: 'weather', json: unknown): ResponseRead<Weather>;
+export function readResponse(kind: Endpoint, json: unknown): ResponseRead<Recommendation>;
+export function readResponse(kind: ResponseKind, json: unknown): ResponseRead<Weather | Recommendation>;
+export function readResponse(kind: ResponseKind, json: unknown): ResponseRead<Weather | Recommendation> {
+  const schema = kind === 'weather' ? WeatherSchema : RecommendationSchema;
+  const result = schema.safeParse(json, { reportInput: true });
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)';
+    const reason =
+      issue?.code === 'invalid_type' && issue.input === undefined
+        ? 'missing'
+        : issue?.code === 'invalid_type'
+          ? `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`} (got ${kindOf(issue.input)})`
+          : (issue?.message ?? 'invalid');
+    return { ok: false, field, reason };
+  }
+  return { ok: true, value: result.data, notes: shapeNotes(json as Record<string, unknown>, kind) };
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : typeof v;
+}

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BillingMode } from './billing.js';
+import { parseBillingMode } from './billing.js';
 import type { FaultQueue } from './faults.js';
 import { parseFaults } from './faults.js';
 import { readBody, sendError, sendJson, sendText } from './http-io.js';
@@ -10,7 +12,9 @@ import type { SimStats } from './stats.js';
  *   POST /_sim/faults   a fault or an array of faults → 201 { queued, pending }
  *   GET /_sim/faults    → 200 { pending }
  *   DELETE /_sim/faults → 200 { cleared }
- *   GET /_sim/stats     → 200 SimStats
+ *   GET /_sim/stats     → 200 SimStats (with `billing`, `creditsBilled`, `creditsBilledByKey`)
+ *   GET /_sim/billing   → 200 { billing }
+ *   PUT /_sim/billing   { "billing": "success" | "every-200" | "every-request" } → 200 { billing }
  */
 
 export const CONTROL_PREFIX = '/_sim';
@@ -18,6 +22,7 @@ export const CONTROL_PREFIX = '/_sim';
 export interface ControlContext {
   faults: FaultQueue;
   stats: () => SimStats;
+  setBilling: (mode: BillingMode) => void;
 }
 
 export async function handleControl(
@@ -31,10 +36,11 @@ export async function handleControl(
   const allowed: Record<string, string[]> = {
     '/_sim/faults': ['GET', 'POST', 'DELETE'],
     '/_sim/stats': ['GET'],
+    '/_sim/billing': ['GET', 'PUT'],
   };
   const methods = allowed[url.pathname];
   if (!methods) {
-    sendError(res, 404, `not found: ${url.pathname} (control endpoints: /_sim/faults, /_sim/stats)`);
+    sendError(res, 404, `not found: ${url.pathname} (control endpoints: /_sim/faults, /_sim/stats, /_sim/billing)`);
     return;
   }
   if (method === 'OPTIONS') {
@@ -51,6 +57,19 @@ export async function handleControl(
   }
   if (url.pathname === '/_sim/stats') {
     sendJson(res, 200, ctx.stats());
+    return;
+  }
+  if (url.pathname === '/_sim/billing') {
+    if (method === 'PUT') {
+      try {
+        const input = JSON.parse(body.ok ? body.text : '') as { billing?: unknown } | null;
+        ctx.setBilling(parseBillingMode(input?.billing));
+      } catch (err) {
+        sendError(res, 400, `send {"billing": "success" | "every-200" | "every-request"}: ${(err as Error).message}`);
+        return;
+      }
+    }
+    sendJson(res, 200, { billing: ctx.stats().billing });
     return;
   }
   if (method === 'GET') {

@@ -20,14 +20,18 @@ export const ROUTES: Readonly<Record<string, Route>> = {
 
 /**
  * The 200 body of an endpoint at time `nowMs`:
- * - GET /weather: the full weather snapshot, `source` included, at the top level;
+ * - GET /weather: the full weather snapshot without `source`, at the top level (the service's `source` is present
+ *   only in `/recweather`'s weather object, which is "all fields returned by /weather plus source");
  * - /recweather: a Recommendation whose `weather` is the full snapshot (`source` and fields beyond the spec);
  * - /recommend: a Recommendation whose `weather` holds the spec's listed fields only (no `source`).
  */
 export function successBody(endpoint: SimEndpoint, point: PointRequest, nowMs: number): object {
   const conditions = simulateConditions(point.lat, point.lon, nowMs);
   const full = toFullWeather(conditions, point.unit);
-  if (endpoint === 'weather') return full;
+  if (endpoint === 'weather') {
+    const { source: _source, ...withoutSource } = full;
+    return withoutSource;
+  }
   const { outfit, reasoning } = composeOutfit(conditions, point.unit, point.gender);
   return {
     outfit,

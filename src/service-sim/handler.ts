@@ -1,4 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { BillingMode, BillingOutcome } from './billing.js';
+import { isBilled } from './billing.js';
 import type { KeyStore } from './credits.js';
 import { CREDIT_COSTS, keyFingerprint } from './credits.js';
 import { ROUTES, successBody } from './endpoints.js';
@@ -17,12 +19,15 @@ import { isJsonContentType, parsePointBody, parsePointQuery, ValidationError } f
  *     Over the limit: 429 with Retry-After, and the request is not counted.
  *  3. Routing: unknown path 404, wrong method 405 (both counted in the window).
  *  4. A queued fault for this endpoint: status / rate_limit / html_error / reset answer at once, before auth;
- *     slow waits then goes on; body faults wait for the success body. Faulted requests are never charged.
- *  5. Auth 401, Content-Type 415, body and query validation 400, credits 402, then 200 (charged).
+ *     slow waits then goes on; body faults wait for the success body.
+ *  5. Auth 401, Content-Type 415, body and query validation 400, credits 402, then 200.
+ * Which of these are billed depends on the billing mode (billing.ts); by default only a 200 without a fault.
  */
 
 export interface ApiContext {
   keys: KeyStore;
+  /** Read at each request: a control request may change it while the service runs. */
+  billing: () => BillingMode;
   rate: RateWindow;
   faults: FaultQueue;
   now: () => number;
@@ -115,7 +120,15 @@ export async function handleApi(
     fail(405, `method ${method} not allowed on ${url.pathname}: use ${route.method}`, { Allow: `${route.method}, OPTIONS` });
     return;
   }
+  const cost = CREDIT_COSTS[route.endpoint];
+  /** Bills the request when the mode bills this outcome and the key (if valid) can pay; once at most. */
+  const settle = (outcome: BillingOutcome): void => {
+    if (!auth.ok || rec.creditsCharged > 0 || !isBilled(ctx.billing(), outcome)) return;
+    if (ctx.keys.charge(auth.fingerprint, cost)) rec.creditsCharged = cost;
+  };
+
   if (!body.ok) {
+    settle('answered');
     fail(413, 'request body too large');
     return;
   }
@@ -125,6 +138,7 @@ export async function handleApi(
   if (fault && !BODY_KINDS.has(fault.kind)) {
     ctx.faults.consume(fault);
     rec.fault = fault.kind;
+    if (fault.kind !== 'slow') settle('answered');
     switch (fault.kind) {
       case 'status':
         fail(fault.status, fault.error ?? statusMessage(fault.status));
@@ -144,7 +158,8 @@ export async function handleApi(
         return;
       case 'slow':
         await ctx.sleep(fault.delay_ms);
-        if (ctx.isClosed() || gone(res)) return;
+        // A client that stopped waiting does not stop the work: a mode that bills what it produced still bills it.
+        if (ctx.isClosed() || (gone(res) && ctx.billing() === 'success')) return;
         break;
     }
     fault = undefined;
@@ -160,6 +175,7 @@ export async function handleApi(
   try {
     if (route.method === 'POST') {
       if (!isJsonContentType(req.headers['content-type'])) {
+        settle('answered');
         fail(415, `Content-Type must be application/json, got ${req.headers['content-type'] ?? 'none'}`);
         return;
       }
@@ -169,11 +185,11 @@ export async function handleApi(
     }
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
+    settle('answered');
     fail(err.status, err.message);
     return;
   }
 
-  const cost = CREDIT_COSTS[route.endpoint];
   const left = ctx.keys.creditsOf(auth.fingerprint);
   if (left < cost) {
     fail(402, `insufficient credits: ${left} left, ${cost} needed`);
@@ -185,10 +201,11 @@ export async function handleApi(
   if (fault !== undefined) {
     ctx.faults.consume(fault);
     rec.fault = fault.kind;
+    settle('produced_200');
     const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather'));
     sendText(res, 200, fault.kind === 'malformed_json' ? truncateJson(text) : text, 'application/json; charset=utf-8', headers);
     return;
   }
-  if (!faulted && ctx.keys.charge(auth.fingerprint, cost)) rec.creditsCharged = cost;
+  settle(faulted ? 'produced_200' : 'good_200');
   sendJson(res, 200, success, headers);
 }

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { BillingMode } from './billing.js';
+import { parseBillingMode } from './billing.js';
 import { CONTROL_PREFIX, handleControl } from './control.js';
 import { DEMO_API_KEY, KeyStore } from './credits.js';
 import type { Fault } from './faults.js';
@@ -24,6 +26,8 @@ export interface ServiceSimOptions {
   keys?: Record<string, { credits: number }>;
   /** Requests per key in any sliding 60-second window; default 60. */
   ratePerMinute?: number;
+  /** Which requests are billed (billing.ts); default 'success': only a good answer. */
+  billing?: BillingMode;
   /** Injected clock, ms since epoch; default Date.now. */
   now?: () => number;
   /** Injected delay for the 'slow' fault; default a real timer (cut short by close()). */
@@ -38,6 +42,8 @@ export interface RunningServiceSim {
   injectFault(f: Fault): void;
   clearFaults(): void;
   stats(): SimStats;
+  /** Changes the billing mode from the next request on (validated: throws on an unknown mode). */
+  setBilling(mode: BillingMode): void;
   setCredits(key: string, credits: number): void;
   revokeKey(key: string): void;
   /** Closes the server and its open (keep-alive) sockets at once; resolves when it is closed. */
@@ -74,21 +80,28 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
   const rate = new RateWindow(opts.ratePerMinute ?? 60, now);
   const faults = new FaultQueue();
   const log = new RequestLog();
+  let billing = parseBillingMode(opts.billing ?? 'success');
   const sockets = new Set<Socket>();
   let closed = false;
 
   const stats = (): SimStats => ({
+    billing,
+    creditsBilled: Object.values(log.billedByKey()).reduce((a, b) => a + b, 0),
+    creditsBilledByKey: log.billedByKey(),
     requests: log.list(),
     creditsLeft: keys.creditsByFingerprint(),
     revoked: keys.revokedFingerprints(),
     pendingFaults: faults.pending(),
   });
-  const apiContext = { keys, rate, faults, now, sleep: opts.sleep ?? timers.sleep, isClosed: () => closed };
+  const setBilling = (mode: BillingMode): void => {
+    billing = parseBillingMode(mode);
+  };
+  const apiContext = { keys, billing: () => billing, rate, faults, now, sleep: opts.sleep ?? timers.sleep, isClosed: () => closed };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://service-sim.invalid');
     if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-      await handleControl({ faults, stats }, req, res, url);
+      await handleControl({ faults, stats, setBilling }, req, res, url);
       return;
     }
     const rec: SimRequestRecord = {
@@ -142,6 +155,7 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
       faults.clear();
     },
     stats,
+    setBilling,
     setCredits: (key, credits) => keys.setCredits(key, credits),
     revokeKey: (key) => keys.revoke(key),
     close: () => {

@@ -1,3 +1,4 @@
+import type { BillingMode } from './billing.js';
 import type { Fault, FaultKind } from './faults.js';
 
 /** What the simulated service saw: one record a request, keys by fingerprint only. */
@@ -12,12 +13,19 @@ export interface SimRequestRecord {
   keyFingerprint: string | null;
   /** Status answered; null when no answer went out (a `reset` fault, or the client went away). */
   status: number | null;
+  /** Credits billed for this request (see billing.ts: it may be billed with no answer delivered). */
   creditsCharged: number;
   /** The fault applied to this request, if any. */
   fault?: FaultKind;
 }
 
 export interface SimStats {
+  /** How the service bills (billing.ts). */
+  billing: BillingMode;
+  /** Credits billed since the start, in all: unlike `requests`, never trimmed, and not changed by setCredits. */
+  creditsBilled: number;
+  /** Credits billed since the start, by key fingerprint. */
+  creditsBilledByKey: Record<string, number>;
   requests: SimRequestRecord[];
   /** Credits left, by key fingerprint. */
   creditsLeft: Record<string, number>;
@@ -30,15 +38,24 @@ export interface SimStats {
 /** Keeps the newest `max` records, so a long-running demo does not grow without bound. */
 export class RequestLog {
   private records: SimRequestRecord[] = [];
+  private readonly billed = new Map<string, number>();
 
   constructor(private readonly max = 10_000) {}
 
   add(record: SimRequestRecord): void {
+    if (record.creditsCharged > 0 && record.keyFingerprint !== null) {
+      this.billed.set(record.keyFingerprint, (this.billed.get(record.keyFingerprint) ?? 0) + record.creditsCharged);
+    }
     this.records.push(record);
     if (this.records.length > this.max) this.records.splice(0, this.records.length - this.max);
   }
 
   list(): SimRequestRecord[] {
     return this.records.map((r) => ({ ...r }));
+  }
+
+  /** Credits billed since the start, by key fingerprint. */
+  billedByKey(): Record<string, number> {
+    return Object.fromEntries(this.billed);
   }
 }

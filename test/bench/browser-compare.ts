@@ -30,7 +30,8 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 
 /** The frame's content as an HTML page, laid out like our landscape layout, in the system's DejaVu fonts. */
 export function browserPage(rec: StoredRecommendation, displayName: string, updated: string): string {
-  const w = rec.weather;
+  // The bench draws a complete sample recommendation: every reading is there.
+  const w = rec.weather as Required<StoredRecommendation['weather']>;
   const deg = w.temp_unit.replace(/[CF]$/, '');
   const arrows: Record<string, string> = { N: '↓', NE: '↙', E: '←', SE: '↖', S: '↑', SW: '↗', W: '→', NW: '↘' };
   const arrow = arrows[w.wind_dir] ?? '';
@@ -74,7 +75,7 @@ export function browserPage(rec: StoredRecommendation, displayName: string, upda
 </div>
 <div class="outfit cond">${esc(rec.outfit)}</div>
 <div class="rule"></div>
-<div class="reason cond">${esc(rec.reasoning)}</div>
+<div class="reason cond">${esc(rec.reasoning ?? '')}</div>
 </body></html>
 `;
 }

@@ -6,6 +6,8 @@ import { startCli } from './cli.js';
 export interface SimHttpControl {
   injectFault(fault: Record<string, unknown> | Record<string, unknown>[]): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Which requests the service bills: 'success' (its default), 'every-200' or 'every-request' (README). */
+  setBilling(mode: 'success' | 'every-200' | 'every-request'): Promise<void>;
   stats(): Promise<{ requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[] }>;
 }
 
@@ -25,6 +27,15 @@ export function simHttpControl(url: string): SimHttpControl {
     async clearFaults() {
       const res = await request(`${admin}/faults`, { method: 'DELETE' });
       await res.body.text();
+    },
+    async setBilling(mode) {
+      const res = await request(`${admin}/billing`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ billing: mode }),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`billing refused: ${res.statusCode} ${text}`);
     },
     async stats() {
       const res = await request(`${admin}/stats`);

@@ -12,14 +12,22 @@ import {
   RateLimitedError,
   ServiceError,
 } from '../../src/api/errors.js';
-import { RecommendationSchema, RecWeatherSchema, WeatherSchema } from '../../src/api/schemas.js';
+import {
+  RecommendationSchema,
+  RecWeatherSchema,
+  WEATHER_READINGS,
+  WeatherSchema,
+  type ShapeNote,
+} from '../../src/api/schemas.js';
 import { NORMAL } from '../../src/render/samples.js';
 import { jsonMutationArb, mutate, runs, timeout } from './arbitraries.js';
 
 /**
  * The response parser never throws anything on any answer but its own typed error: whatever status, headers and
  * body come back, a call resolves with a value that satisfies the resource's schema (2xx only) or rejects with an
- * ApiError of the class the status calls for. The answers come from undici's MockAgent through the client's real
+ * ApiError of the class the status calls for. It is liberal: a 2xx resolves exactly when the body is JSON with what a
+ * frame needs (an `outfit` that is a non-empty string and a `weather` object; for GET /weather, an object), and then
+ * every listed field is either absent or of its type, with a shape note naming each listed field that was off. The answers come from undici's MockAgent through the client's real
  * code path (request → status → headers → body → parse), so nothing in src/ had to be exported for this.
  */
 
@@ -41,7 +49,14 @@ agent
   .intercept({ path: () => true, method: () => true })
   .reply(() => ({ statusCode: next.status, data: next.body, responseOptions: { headers: next.headers } }))
   .persist();
-const client = new OutfitClient({ baseUrl: `${ORIGIN}/v1`, apiKey: KEY, dispatcher: agent, now: () => NOW });
+let notes: ShapeNote[] = [];
+const client = new OutfitClient({
+  baseUrl: `${ORIGIN}/v1`,
+  apiKey: KEY,
+  dispatcher: agent,
+  now: () => NOW,
+  onShapeNotes: (ns) => notes.push(...ns),
+});
 afterAll(async () => {
   await client.close();
   await agent.close();
@@ -100,6 +115,46 @@ function expectedClass(status: number, body: string): Array<abstract new (...arg
   return [HttpStatusError];
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The oracle: whether a 2xx body has what a frame cannot be drawn without. */
+function hasRequired(ep: Endpoint, text: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (ep === 'weather') return isObject(json);
+  return isObject(json) && typeof json.outfit === 'string' && json.outfit.trim() !== '' && isObject(json.weather);
+}
+
+const NUMBERS = new Set(['temp', 'feels_like', 'humidity_pct', 'wind_speed', 'rain_chance_pct', 'uv_index']);
+const LISTED = new Set<string>([...WEATHER_READINGS, 'alerts', 'source']);
+
+/** Every listed field of an accepted value is absent or of its type; every note names a listed field. */
+function checkAccepted(ep: Endpoint, value: unknown, seen: ShapeNote[]): void {
+  const prefix = ep === 'weather' ? '' : 'weather.';
+  const rec = value as Record<string, unknown>;
+  const w = (ep === 'weather' ? rec : rec.weather) as Record<string, unknown>;
+  for (const k of WEATHER_READINGS) {
+    const v = w[k];
+    const type = NUMBERS.has(k) ? 'number' : k === 'is_day' ? 'boolean' : 'string';
+    if (v !== undefined) expect(typeof v, k).toBe(type);
+    if (typeof v === 'number') expect(Number.isFinite(v), k).toBe(true);
+  }
+  expect(Array.isArray(w.alerts) && (w.alerts as unknown[]).every((a) => typeof a === 'string' || isObject(a))).toBe(true);
+  if (ep !== 'weather') {
+    for (const k of ['reasoning', 'model']) if (rec[k] !== undefined) expect(typeof rec[k], k).toBe('string');
+    if (rec.generated_at !== undefined) expect(typeof rec.generated_at === 'string' && !Number.isNaN(Date.parse(rec.generated_at))).toBe(true);
+  }
+  for (const n of seen) {
+    const name = n.field.startsWith(prefix) ? n.field.slice(prefix.length) : n.field;
+    const listed = LISTED.has(name) || (ep !== 'weather' && ['reasoning', 'model', 'generated_at'].includes(n.field));
+    expect(listed, n.field).toBe(true);
+  }
+}
+
 async function outcome(ep: Endpoint): Promise<{ value?: unknown; error?: unknown }> {
   try {
     return { value: await call(ep) };
@@ -116,17 +171,20 @@ function checkError(error: unknown): ApiError {
 }
 
 describe('the response parser: a valid resource or its own typed error, never anything else', () => {
-  it('on a 200 with any body: resolves with a value its schema accepts, or rejects with E_BAD_RESPONSE', async () => {
+  it('on a 200 with any body: resolves exactly when outfit and weather are there, else rejects with E_BAD_RESPONSE', async () => {
     let good = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ENDPOINTS).chain((ep) => fc.tuple(fc.constant(ep), bodyArb(ep), headersArb)),
         async ([ep, body, headers]) => {
           next = { status: 200, body, headers };
+          notes = [];
           const r = await outcome(ep);
+          expect(r.error === undefined, `${ep} ${body}`).toBe(hasRequired(ep, body));
           if (r.error === undefined) {
             good++;
             expect(SCHEMAS[ep].safeParse(r.value).success).toBe(true);
+            checkAccepted(ep, r.value, notes);
           } else {
             const err = checkError(r.error);
             expect(err).toBeInstanceOf(BadResponseError);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBodySchema, RecWeatherSchema, WeatherSchema } from '../../src/api/schemas.js';
+import { ErrorBodySchema, RecWeatherSchema, GetWeatherSchema } from './spec-schemas.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
 import { BERLIN, call, errorOf, startSim } from './helpers.js';
@@ -150,6 +150,6 @@ describe('GET /v1/weather query validation', () => {
   it('accepts lat/lon with an optional unit', async () => {
     const r = await call(sim, 'GET', '/v1/weather?lat=-33.87&lon=151.21&unit=imperial', { key: DEMO_API_KEY });
     expect(r.status).toBe(200);
-    expect(WeatherSchema.parse(r.json()).temp_unit).toBe('°F');
+    expect(GetWeatherSchema.parse(r.json()).temp_unit).toBe('°F');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RecWeatherSchema, RecommendationSchema, WeatherSchema, ISO_UTC_MS } from '../../src/api/schemas.js';
+import { GetWeatherSchema, RecWeatherSchema, RecommendationSchema, ISO_UTC_MS } from './spec-schemas.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
 import { keyFingerprint } from '../../src/service-sim/credits.js';
@@ -86,20 +86,20 @@ describe('POST /v1/recommend', () => {
 });
 
 describe('GET /v1/weather', () => {
-  it('answers the weather object at the top level, source included', async () => {
+  it('answers the weather object at the top level, without source: /recweather is that plus source', async () => {
     const r = await get(`/v1/weather?lat=${BERLIN.lat}&lon=${BERLIN.lon}`);
     expect(r.status).toBe(200);
-    const w = WeatherSchema.parse(r.json());
-    expect(w.source).toBe('outfit-sim-weather');
+    const w = GetWeatherSchema.parse(r.json());
+    expect(r.json()).not.toHaveProperty('source');
     expect(w.temp_unit).toBe('°C');
     expect(r.json()).not.toHaveProperty('weather');
     const rec = RecWeatherSchema.parse((await post('/v1/recweather', { body: BERLIN })).json());
-    expect(rec.weather).toEqual(w);
+    expect(rec.weather).toEqual({ ...w, source: 'outfit-sim-weather' });
   });
 
   it('converts to °F and mph with unit=imperial', async () => {
-    const metric = WeatherSchema.parse((await get('/v1/weather?lat=40.7&lon=-74&unit=metric')).json());
-    const imperial = WeatherSchema.parse((await get('/v1/weather?lat=40.7&lon=-74&unit=imperial')).json());
+    const metric = GetWeatherSchema.parse((await get('/v1/weather?lat=40.7&lon=-74&unit=metric')).json());
+    const imperial = GetWeatherSchema.parse((await get('/v1/weather?lat=40.7&lon=-74&unit=imperial')).json());
     expect(imperial.temp_unit).toBe('°F');
     expect(imperial.wind_speed_unit).toBe('mph');
     expect(imperial.temp).toBeCloseTo((metric.temp * 9) / 5 + 32, 1);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RecWeatherSchema, RecommendationSchema, WeatherSchema } from '../../src/api/schemas.js';
+import { RecWeatherSchema, RecommendationSchema, GetWeatherSchema } from './spec-schemas.js';
 import { keyFingerprint } from '../../src/service-sim/credits.js';
 import type { Fault } from '../../src/service-sim/faults.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
@@ -173,7 +173,7 @@ describe.each(Object.entries(modes))('faults injected %s', (_mode, inject) => {
     const rec = RecWeatherSchema.parse((await recweather()).json());
     expect(rec).toHaveProperty('request_id');
     expect(rec.weather).toHaveProperty('pollen_level');
-    const w = WeatherSchema.parse((await weather()).json());
+    const w = GetWeatherSchema.parse((await weather()).json());
     expect(w).toHaveProperty('request_id');
     expect(w).toHaveProperty('aqi', 42);
     expect(credits()).toBe(START_CREDITS);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecWeatherSchema, RecommendationSchema } from '../../src/api/schemas.js';
+import { RecWeatherSchema, RecommendationSchema } from './spec-schemas.js';
 import { composeOutfit, countWords, limitWords, MAX_OUTFIT_WORDS } from '../../src/service-sim/outfit.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';

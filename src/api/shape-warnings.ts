@@ -1,0 +1,69 @@
+import type { ShapeNote } from './field-readers.js';
+
+/**
+ * The W_RESPONSE_SHAPE warning: a response was accepted although a field differed from the spec. Said at most once
+ * per field per day (the service sends the same shape all day long, and the log is on an SD card), for all displays
+ * together, since the shape is the service's, not a display's.
+ */
+
+export const W_RESPONSE_SHAPE = 'W_RESPONSE_SHAPE';
+
+export interface ShapeWarning {
+  code: typeof W_RESPONSE_SHAPE;
+  /** The request, "POST /recweather". */
+  where: string;
+  field: string;
+  problem: ShapeNote['problem'];
+  detail: string;
+  /** One line that begins with the code. */
+  text: string;
+}
+
+export interface ShapeWarningsOptions {
+  /** Receives each warning the first time its field shows a problem on a day. */
+  warn: (w: ShapeWarning) => void;
+  /** The clock, ms since epoch. */
+  now: () => number;
+  /** IANA time zone whose calendar days count; default UTC. */
+  timezone?: string;
+}
+
+const OUTCOME: Record<ShapeNote['problem'], string> = {
+  missing: 'left out',
+  wrong_type: 'left out',
+  other_form: 'accepted',
+};
+
+export class ShapeWarnings {
+  readonly #warn: (w: ShapeWarning) => void;
+  readonly #now: () => number;
+  readonly #day: Intl.DateTimeFormat;
+  #dayKey = '';
+  /** Fields warned about on `#dayKey`: a day's set, dropped when the day changes. */
+  #said = new Set<string>();
+
+  constructor(opts: ShapeWarningsOptions) {
+    this.#warn = opts.warn;
+    this.#now = opts.now;
+    this.#day = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timezone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
+  }
+
+  /** Warns about the notes of one response whose fields were not yet warned about today; returns those warnings. */
+  note(notes: readonly ShapeNote[], where: string): ShapeWarning[] {
+    const day = this.#day.format(this.#now());
+    if (day !== this.#dayKey) {
+      this.#dayKey = day;
+      this.#said = new Set();
+    }
+    const out: ShapeWarning[] = [];
+    for (const n of notes) {
+      if (this.#said.has(n.field)) continue;
+      this.#said.add(n.field);
+      const text = `${W_RESPONSE_SHAPE}: ${where}: response field ${n.field}: ${n.detail}; ${OUTCOME[n.problem]}`;
+      const w: ShapeWarning = { code: W_RESPONSE_SHAPE, where, field: n.field, problem: n.problem, detail: n.detail, text };
+      out.push(w);
+      this.#warn(w);
+    }
+    return out;
+  }
+}
