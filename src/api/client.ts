@@ -1,5 +1,4 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import type { z } from 'zod';
 import {
   AbortedError,
   ApiError,
@@ -7,20 +6,19 @@ import {
   CreditsExhaustedError,
   HttpStatusError,
   KeyRejectedError,
-  NetworkError,
   RateLimitedError,
   ServiceError,
-  TimeoutError,
 } from './errors.js';
 import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import { transportError } from './transport-errors.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {
   ErrorBodySchema,
-  RecWeatherSchema,
-  RecommendationSchema,
-  WeatherSchema,
+  readResponse,
   type Recommendation,
   type RecommendRequest,
+  type ResponseRead,
+  type ShapeNote,
   type Weather,
 } from './schemas.js';
 
@@ -28,8 +26,15 @@ export interface OutfitClientOptions {
   /** The service's base address, ending with /v1. */
   baseUrl: string;
   apiKey: string;
-  /** Whole request, from sending to the last byte of the body. */
+  /** Unpaid requests (GET /weather): whole request, from sending to the last byte of the body. Default 20 s. */
   timeoutMs?: number;
+  /**
+   * Paid requests (POST /recommend, /recweather): from sending to the last byte of the answer. Default 60 s: the
+   * answer is written by a language model, which takes seconds and now and then most of a minute; giving up early
+   * means paying for an answer never read.
+   */
+  paidTimeoutMs?: number;
+  /** Opening the connection (TCP and TLS), before anything is sent. Default 10 s. */
   connectTimeoutMs?: number;
   /** Injected clock (ms since epoch), for Retry-After dates and the rate-limit view. */
   now?: () => number;
@@ -37,6 +42,8 @@ export interface OutfitClientOptions {
   dispatcher?: Dispatcher;
   /** Called after every response, success or error, with the rate-limit headers it carried. */
   onRateLimit?: (info: RateLimitInfo) => void;
+  /** Called when a response was accepted but differed from the spec (a field missing, mistyped, in another form). */
+  onShapeNotes?: (notes: ShapeNote[], where: string) => void;
   userAgent?: string;
 }
 
@@ -51,10 +58,12 @@ export class OutfitClient {
   readonly #base: string;
   readonly #key: string;
   readonly #timeoutMs: number;
+  readonly #paidTimeoutMs: number;
   readonly #now: () => number;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #onRateLimit: ((info: RateLimitInfo) => void) | undefined;
+  readonly #onShapeNotes: ((notes: ShapeNote[], where: string) => void) | undefined;
   readonly #userAgent: string;
   #rateLimit: RateLimitInfo | null = null;
 
@@ -63,16 +72,19 @@ export class OutfitClient {
     this.#base = opts.baseUrl;
     this.#key = opts.apiKey;
     this.#timeoutMs = opts.timeoutMs ?? 20_000;
+    this.#paidTimeoutMs = opts.paidTimeoutMs ?? 60_000;
     this.#now = opts.now ?? Date.now;
     this.#ownsDispatcher = opts.dispatcher === undefined;
     this.#dispatcher =
       opts.dispatcher ??
       new Agent({
         connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
+        // Each call sets its own headers and body timeouts (paid and unpaid calls differ); these are only the ceiling.
+        headersTimeout: Math.max(this.#timeoutMs, this.#paidTimeoutMs),
+        bodyTimeout: Math.max(this.#timeoutMs, this.#paidTimeoutMs),
       });
     this.#onRateLimit = opts.onRateLimit;
+    this.#onShapeNotes = opts.onShapeNotes;
     this.#userAgent = opts.userAgent ?? 'outfit-display';
   }
 
@@ -84,13 +96,13 @@ export class OutfitClient {
   /** POST /recommend (2 credits). */
   async recommend(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recommend', req, RecommendationSchema, opts);
+    return this.#call('POST', '/recommend', req, (j) => readResponse('recommend', j), opts, this.#paidTimeoutMs);
   }
 
   /** POST /recweather (3 credits): the recommendation with the full weather snapshot. */
   async recweather(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recweather', req, RecWeatherSchema, opts);
+    return this.#call('POST', '/recweather', req, (j) => readResponse('recweather', j), opts, this.#paidTimeoutMs);
   }
 
   /** GET /weather: the weather object at the top level of the body. */
@@ -98,22 +110,23 @@ export class OutfitClient {
     checkWeatherQuery(q);
     const params = new URLSearchParams({ lat: String(q.lat), lon: String(q.lon) });
     if (q.unit !== undefined) params.set('unit', q.unit);
-    return this.#call('GET', `/weather?${params.toString()}`, undefined, WeatherSchema, opts);
+    return this.#call('GET', `/weather?${params.toString()}`, undefined, (j) => readResponse('weather', j), opts, this.#timeoutMs);
   }
 
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  async #call<S extends z.ZodType>(
+  async #call<T>(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
-    schema: S,
+    read: (json: unknown) => ResponseRead<T>,
     opts: CallOptions,
-  ): Promise<z.infer<S>> {
+    timeoutMs: number,
+  ): Promise<T> {
     if (opts.signal?.aborted) throw new AbortedError(`${method} ${stripQuery(path)} aborted before it was sent`);
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
     // The caller's signal lives as long as the daemon; AbortSignal.any() would keep a reference per call on it for
     // ever (nodejs/node#55351), so the two are linked by hand and unlinked when the call ends.
     const link = new AbortController();
@@ -130,6 +143,8 @@ export class OutfitClient {
         method,
         dispatcher: this.#dispatcher,
         signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         headers: {
           authorization: `Bearer ${this.#key}`,
           accept: 'application/json',
@@ -142,7 +157,7 @@ export class OutfitClient {
       headers = res.headers;
       text = await readLimited(res.body, where);
     } catch (err) {
-      throw this.#transportError(err, where, opts.signal, timeout);
+      throw this.#transportError(err, where, opts.signal, timeout, timeoutMs);
     } finally {
       opts.signal?.removeEventListener('abort', abort);
       timeout.removeEventListener('abort', abort);
@@ -151,18 +166,15 @@ export class OutfitClient {
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
     if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, withoutKey(text, this.#key), now);
-    return parseBody(where, status, text, schema);
+    const { value, notes } = parseBody(where, status, text, read);
+    if (notes.length > 0) this.#onShapeNotes?.(notes, where);
+    return value;
   }
 
-  #transportError(err: unknown, where: string, caller: AbortSignal | undefined, timeout: AbortSignal): ApiError {
+  #transportError(err: unknown, where: string, caller: AbortSignal | undefined, timeout: AbortSignal, timeoutMs: number): ApiError {
     if (err instanceof ApiError) return err;
     if (caller?.aborted) return new AbortedError(`${where} aborted`, { cause: err });
-    const code = (err as { code?: string }).code ?? '';
-    if (timeout.aborted || /TIMEOUT/.test(code)) {
-      return new TimeoutError(`${where}: no answer within ${this.#timeoutMs} ms (${code || 'timeout'})`, { cause: err });
-    }
-    const detail = code || (err instanceof Error ? err.message : String(err));
-    return new NetworkError(`${where}: connection to ${new URL(this.#base).host} failed (${detail})`, { cause: err });
+    return transportError(err, { where, host: new URL(this.#base).host, timedOut: timeout.aborted, timeoutMs });
   }
 }
 
@@ -227,7 +239,13 @@ function errorFromStatus(
   return new HttpStatusError(message, opts);
 }
 
-function parseBody<S extends z.ZodType>(where: string, status: number, text: string, schema: S): z.infer<S> {
+/** The value and its shape notes; a body that is not JSON, or lacks what a frame needs, is E_BAD_RESPONSE. */
+function parseBody<T>(
+  where: string,
+  status: number,
+  text: string,
+  read: (json: unknown) => ResponseRead<T>,
+): { value: T; notes: ShapeNote[] } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -237,11 +255,7 @@ function parseBody<S extends z.ZodType>(where: string, status: number, text: str
       cause: err,
     });
   }
-  const result = schema.safeParse(json, { reportInput: true });
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue ? issue.path.map(String).join('.') || '(body)' : '(body)';
-  const reason =
-    issue?.code === 'invalid_type' && issue.input === undefined ? 'missing' : (issue?.message ?? 'invalid');
-  throw new BadResponseError(`${where}: response field ${field}: ${reason}`, field, { status });
+  const result = read(json);
+  if (result.ok) return { value: result.value, notes: result.notes };
+  throw new BadResponseError(`${where}: response field ${result.field}: ${result.reason}`, result.field, { status });
 }

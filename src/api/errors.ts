@@ -12,6 +12,7 @@ export type ApiErrorCode =
   | 'E_SERVICE'
   | 'E_HTTP'
   | 'E_TIMEOUT'
+  | 'E_CONNECT'
   | 'E_NETWORK'
   | 'E_BAD_RESPONSE'
   | 'E_ABORTED';
@@ -82,13 +83,22 @@ export class HttpStatusError extends ApiError {
   readonly retryable = false;
 }
 
-/** No complete answer within the timeout (connect or total). */
+/** The request was sent (or may have been) and no complete answer came within the response timeout. */
 export class TimeoutError extends ApiError {
   readonly code = 'E_TIMEOUT';
   readonly retryable = true;
 }
 
-/** The connection failed: refused, reset, DNS, TLS. */
+/**
+ * The request provably never reached the service: connection refused, DNS failure, connect timeout, TLS handshake
+ * failure, no route. Nothing can have been billed, so a paid request may be sent again at once.
+ */
+export class ConnectError extends ApiError {
+  readonly code = 'E_CONNECT';
+  readonly retryable = true;
+}
+
+/** The connection broke after the request may have been written (reset, closed mid-answer). */
 export class NetworkError extends ApiError {
   readonly code = 'E_NETWORK';
   readonly retryable = true;
@@ -123,6 +133,7 @@ export const API_ERROR_CODES: readonly ApiErrorCode[] = [
   'E_SERVICE',
   'E_HTTP',
   'E_TIMEOUT',
+  'E_CONNECT',
   'E_NETWORK',
   'E_BAD_RESPONSE',
   'E_ABORTED',

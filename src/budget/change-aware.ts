@@ -12,9 +12,9 @@ function toCelsius(temp: number, unit: string): number {
   return /F/i.test(unit) ? ((temp - 32) * 5) / 9 : temp;
 }
 
-/** `next`'s temperature in `prev`'s unit (the service may answer GET /weather in another unit). */
-function sameUnit(value: number, fromUnit: string, toUnit: string): number {
-  if (fromUnit === toUnit) return value;
+/** `next`'s temperature in `prev`'s unit (the service may answer GET /weather in another unit); a missing unit is taken as the other's. */
+function sameUnit(value: number, fromUnit: string | undefined, toUnit: string | undefined): number {
+  if (fromUnit === undefined || toUnit === undefined || fromUnit === toUnit) return value;
   const c = toCelsius(value, fromUnit);
   return /F/i.test(toUnit) ? (c * 9) / 5 + 32 : c;
 }
@@ -23,26 +23,33 @@ const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 /**
  * Why the weather changed enough to change what one wears, or null when it did not.
- * `prev` is the weather the shown outfit was made for; `next` is the weather now.
+ * `prev` is the weather the shown outfit was made for; `next` is the weather now. A reading missing on either side
+ * (the service may leave one out) is not compared: not knowing is no reason to buy, and `max_age_minutes` still
+ * bounds how long an outfit is kept.
  */
 export function weatherChange(prev: Weather, next: Weather, cfg: ChangeAwareConfig): string | null {
-  const unit = prev.temp_unit;
-  const temp = sameUnit(next.temp, next.temp_unit, unit);
-  const feels = sameUnit(next.feels_like, next.temp_unit, unit);
-  if (Math.abs(temp - prev.temp) >= cfg.temp_delta) {
-    return `temperature ${round1(prev.temp)}${unit} → ${round1(temp)}${unit} (change of ${cfg.temp_delta} or more)`;
+  const unit = prev.temp_unit ?? next.temp_unit ?? '';
+  if (prev.temp !== undefined && next.temp !== undefined) {
+    const temp = sameUnit(next.temp, next.temp_unit, prev.temp_unit);
+    if (Math.abs(temp - prev.temp) >= cfg.temp_delta) {
+      return `temperature ${round1(prev.temp)}${unit} → ${round1(temp)}${unit} (change of ${cfg.temp_delta} or more)`;
+    }
   }
-  if (Math.abs(feels - prev.feels_like) >= cfg.temp_delta) {
-    return `feels like ${round1(prev.feels_like)}${unit} → ${round1(feels)}${unit} (change of ${cfg.temp_delta} or more)`;
+  if (prev.feels_like !== undefined && next.feels_like !== undefined) {
+    const feels = sameUnit(next.feels_like, next.temp_unit, prev.temp_unit);
+    if (Math.abs(feels - prev.feels_like) >= cfg.temp_delta) {
+      return `feels like ${round1(prev.feels_like)}${unit} → ${round1(feels)}${unit} (change of ${cfg.temp_delta} or more)`;
+    }
   }
   const thr = cfg.rain_threshold_pct;
-  if (prev.rain_chance_pct < thr !== next.rain_chance_pct < thr) {
+  if (prev.rain_chance_pct !== undefined && next.rain_chance_pct !== undefined && prev.rain_chance_pct < thr !== next.rain_chance_pct < thr) {
     return `rain chance ${prev.rain_chance_pct}% → ${next.rain_chance_pct}% crosses ${thr}%`;
   }
-  if (cfg.conditions && prev.description.trim().toLowerCase() !== next.description.trim().toLowerCase()) {
+  const [was, now] = [prev.description?.trim().toLowerCase(), next.description?.trim().toLowerCase()];
+  if (cfg.conditions && was !== undefined && now !== undefined && was !== now) {
     return `conditions "${prev.description}" → "${next.description}"`;
   }
-  if (cfg.day_night && prev.is_day !== next.is_day) {
+  if (cfg.day_night && prev.is_day !== undefined && next.is_day !== undefined && prev.is_day !== next.is_day) {
     return next.is_day ? 'night turned to day' : 'day turned to night';
   }
   return null;

@@ -40,8 +40,10 @@ interface Episode {
 
 export interface TrustVerdict {
   trusted: boolean;
-  /** Why not, for logs and the status page. */
+  /** Why not, for logs and the status page (its numbers change with every check). */
   reason: string | null;
+  /** Why not, as a stable kind: a new kind is worth a new warning, a new count is not. */
+  cause: 'before-build' | 'behind' | null;
 }
 
 export class ClockGuard {
@@ -74,6 +76,7 @@ export class ClockGuard {
     const wall = this.clock.now();
     const mono = monotonicOf(this.clock);
     let reason: string | null = null;
+    let cause: TrustVerdict['cause'] = null;
     const sync = this.syncStamp();
     const freshSync = sync !== null && sync !== this.#lastSync;
     if (freshSync) this.#lastSync = sync;
@@ -83,6 +86,7 @@ export class ClockGuard {
     }
     if (wall < this.buildTime) {
       reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.buildTime).toISOString()}`;
+      cause = 'before-build';
     } else {
       const expected = this.#last === null ? this.#highWater : this.#last.wall + (mono - this.#last.mono);
       // After 25 hours behind, a clock past the last trusted reading is believed again (the reading was the wrong
@@ -90,19 +94,20 @@ export class ClockGuard {
       const settled = this.#episode !== null && mono - this.#episode.startMono >= DAY_WINDOW_MS && wall >= this.#highWater - this.slackMs;
       if (wall < expected - this.slackMs && !settled) {
         reason = `the clock (${new Date(wall).toISOString()}) is ${Math.round((expected - wall) / 1000)} s behind its last trusted reading`;
+        cause = 'behind';
       }
     }
     if (reason === null) {
       this.#last = { wall, mono };
       this.#highWater = Math.max(this.#highWater, wall);
       this.#episode = null;
-      return { trusted: true, reason: null };
+      return { trusted: true, reason: null, cause: null };
     }
     if (this.#episode === null) {
       const s = seed();
       this.#episode = { startMono: mono, seedDay: s.day, seedMonth: s.month, spends: [] };
     }
-    return { trusted: false, reason };
+    return { trusted: false, reason, cause };
   }
 
   /** Records a spend made while the clock was not trusted. */

@@ -1,40 +1,71 @@
 import {
   AbortedError,
+  BadResponseError,
+  ConnectError,
   CreditsExhaustedError,
+  InvalidRequestError,
   KeyRejectedError,
   RateLimitedError,
   type ApiError,
 } from '../api/errors.js';
+import type { ChargeResult } from './ledger.js';
 
 /**
- * What the governor does after a failed request, and whether the credits charged for it (write-ahead) are given
- * back. The refund policy: credits come back only when the service certainly did not charge, because it answered
- * with a refusal (429, 401/403, 402, other 4xx) or the request was never sent (invalid, aborted before sending).
- * A 5xx, a timeout, a dropped connection, a malformed answer or an abort mid-request may have been charged:
- * those stay spent. When in doubt a credit counts as spent, never the reverse.
+ * What the governor does after a failed paid request, and how the ledger records its credits (write-ahead, counted
+ * before sending). The service may bill any request that produced a 2xx, even one whose body then broke or whose
+ * answer we stopped waiting for. So:
+ * - a request that provably never reached the service (not sent, connection refused, DNS, connect timeout, TLS)
+ *   is given back and may be sent again within the cycle;
+ * - a request the service refused (429, 401/403, 402, other 4xx) is given back; only a 429 is retried in the cycle;
+ * - a request that was sent and gave no usable answer (5xx, response timeout, reset, broken 2xx body, abort
+ *   mid-request) stays counted and is never sent again in the same cycle: the next try waits for the failure
+ *   backoff, so a cycle never buys more than one answer.
  */
 export type FailureAction =
-  /** 429: refund; no request before Retry-After; retry within the cycle when it is short enough. */
+  /** 429: refused; no request before Retry-After (at least 1 s); retried within the cycle when short enough. */
   | { kind: 'rate-limited'; retryAfterMs: number }
-  /** 401, or 403 not about credits: refund; no request again until the daemon restarts with a new key. */
+  /** 401, or 403 not about credits: refused; no request again until the daemon restarts with a new key. */
   | { kind: 'key-rejected' }
-  /** 402, or 403 about credits: refund; no paid request until the next budget period. */
+  /** 402, or 403 about credits: refused; the account is empty, asked again at a gentle pace. */
   | { kind: 'credits' }
-  /** Another 4xx, or refused before sending: refund; not retried (the same request would fail again). */
+  /** Another 4xx, or invalid and never sent: refused; not retried (the same request would fail again). */
   | { kind: 'refused' }
-  /** Aborted mid-request (shutdown, power cut): stays charged; not retried. */
+  /** Never reached the service: given back; retried within the cycle with a short backoff. */
+  | { kind: 'not-sent' }
+  /** Aborted mid-request (shutdown, power cut): counted as unknown; not retried. */
   | { kind: 'aborted' }
-  /** 5xx, timeout, network, malformed answer: stays charged; retried with backoff, each retry charged too. */
-  | { kind: 'retry' };
+  /** Sent, no usable answer: counted (`result` says as what); not retried in this cycle; a cycle backoff follows. */
+  | { kind: 'sent-failed'; result: ChargeResult };
+
+/** The shortest wait a Retry-After may ask for: 0, a negative number or a date in the past still waits this long. */
+export const MIN_RETRY_AFTER_MS = 1_000;
 
 export function failureAction(error: ApiError): FailureAction {
-  if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs };
+  if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs) };
   if (error instanceof KeyRejectedError) return { kind: 'key-rejected' };
   if (error instanceof CreditsExhaustedError) return { kind: 'credits' };
   if (error instanceof AbortedError) return { kind: 'aborted' };
-  return error.retryable ? { kind: 'retry' } : { kind: 'refused' };
+  if (error instanceof ConnectError || error instanceof InvalidRequestError) {
+    return error instanceof ConnectError ? { kind: 'not-sent' } : { kind: 'refused' };
+  }
+  // A 2xx arrived: billed, whatever its body says.
+  if (error instanceof BadResponseError && error.status !== null && error.status >= 200 && error.status <= 299) {
+    return { kind: 'sent-failed', result: 'charged' };
+  }
+  if (error.retryable) return { kind: 'sent-failed', result: 'unknown' };
+  return { kind: 'refused' };
 }
 
-export function refunds(action: FailureAction): boolean {
-  return action.kind !== 'retry' && action.kind !== 'aborted';
+/** How the ledger records the request's credits. */
+export function chargeResult(action: FailureAction): ChargeResult {
+  switch (action.kind) {
+    case 'sent-failed':
+      return action.result;
+    case 'aborted':
+      return 'unknown';
+    case 'not-sent':
+      return 'not-sent';
+    default:
+      return 'refused';
+  }
 }

@@ -1,23 +1,26 @@
+import { stateWriteError, type StateProblem } from '../store/state-error.js';
 import type pino from 'pino';
 import { AbortedError, ApiError } from '../api/errors.js';
 import type { OutfitClient } from '../api/client.js';
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { Config, DisplayConfig } from '../config/schema.js';
 import { backoffDelay, CYCLE_BACKOFF, RETRY_BACKOFF } from './backoff.js';
+import { budgetStatus, CREDITS_RETRY_MS } from './budget-status.js';
 import { monotonicOf, sleepOn, type Clock } from './clock.js';
 import { ClockGuard, type TrustVerdict } from './clock-guard.js';
 import { recCost, weatherChange } from './change-aware.js';
-import { Ledger } from './ledger.js';
+import { Ledger, type ChargeResult, type Receipt } from './ledger.js';
 import { REASONS, warning } from './messages.js';
 import { planConfig } from './planner.js';
 import { RateLimiter } from './rate-limiter.js';
 import { refusal, type Refusal } from './spend-gate.js';
-import { failureAction, refunds } from './failure-policy.js';
+import { chargeResult, failureAction } from './failure-policy.js';
 import { errorFields } from '../logging.js';
 import { periodEnd } from './zoned-time.js';
 import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
 
 export type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
+export { CREDITS_RETRY_MS } from './budget-status.js';
 
 type Step<T> = { ok: true; value: T } | { ok: false; outcome: FetchOutcome };
 type Gate = { kind: 'go'; trusted: boolean } | { kind: 'wait'; ms: number; reason: string } | { kind: 'stop'; outcome: FetchOutcome };
@@ -39,6 +42,13 @@ export class Governor {
   #failedCycles = 0;
   #backoffUntilMono = 0;
   #untrustedReason: string | null = null;
+  /** The ledger could not be written (E_STATE_WRITE): shown by every publisher until a write succeeds. */
+  #ledgerProblem: StateProblem | null = null;
+  #untrustedCause: string | null = null;
+  /** After a start or reload (SIGHUP), an empty account is asked again at once rather than after the hour. */
+  #creditsProbe = true;
+  /** When the service last said the account is empty (monotonic: a clock step neither shortens nor stretches the hour). */
+  #creditsRefusedMono = -Infinity;
 
   constructor(opts: GovernorOptions) {
     this.#config = opts.config;
@@ -65,6 +75,7 @@ export class Governor {
     if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now) {
       this.#limiter.blockFor(Math.min(s.rateBlockedUntil - now, 3_600_000));
     }
+    this.#limiter.prime(s.recentSends.map((t) => now - t));
     try {
       for (const w of planConfig(this.#config, { now }).warnings) this.#warn(w);
     } catch (err) {
@@ -150,13 +161,17 @@ export class Governor {
       }
       // Synchronously with the gate's yes: take the rate slot and charge the ledger, then wait for the disk.
       this.#limiter.take();
-      const { receipt, persisted } = this.#ledger.charge(cost, reason === 'refresh', g.trusted);
+      this.#creditsProbe = false;
+      const { receipt, persisted } = this.#ledger.charge(cost, reason === 'refresh', g.trusted, this.#clock.now());
       if (!g.trusted) this.#guard.recordSpend(cost);
       try {
         await persisted;
+        this.#ledgerProblem = null;
       } catch (err) {
-        this.#log?.error({ err }, 'cannot write the budget ledger: no paid request without a record');
-        return this.#stop(this.#deferred(60_000, `cannot write the budget ledger (${(err as Error).message})`));
+        const e = stateWriteError(this.#ledger.file, err);
+        this.#ledgerProblem = { code: e.code, file: e.file, message: e.message, since: this.#ledgerProblem?.since ?? new Date(this.#clock.now()).toISOString() };
+        this.#log?.error(errorFields(e), 'cannot write the budget ledger: no paid request without a record');
+        return this.#stop(this.#deferred(60_000, `cannot write the budget ledger: ${e.message}`));
       }
       attempts++;
       let error: unknown;
@@ -164,6 +179,8 @@ export class Governor {
         const value = await send(signal);
         this.#limiter.observe(client.rateLimit);
         this.#failedCycles = 0;
+        await this.#record(receipt, 'charged');
+        if (this.#ledger.state.creditsOut !== null) await this.#creditsBack();
         return { ok: true, value };
       } catch (err) {
         this.#limiter.observe(client.rateLimit);
@@ -171,10 +188,9 @@ export class Governor {
       }
       if (!(error instanceof ApiError)) throw error;
       const action = failureAction(error);
-      if (refunds(action)) {
-        if (receipt.untrusted) this.#guard.cancelSpend(cost);
-        await this.#ledger.refund(receipt).catch((e: unknown) => this.#log?.error({ err: e }, 'cannot write the budget ledger'));
-      }
+      const result = chargeResult(action);
+      if (receipt.untrusted && (result === 'refused' || result === 'not-sent')) this.#guard.cancelSpend(cost);
+      await this.#record(receipt, result);
       switch (action.kind) {
         case 'rate-limited':
           this.#log?.warn({ ...errorFields(error), attempt: attempts, retryAfterMs: action.retryAfterMs }, 'rate limited: no request before Retry-After');
@@ -187,28 +203,55 @@ export class Governor {
           this.#warn(warning('W_KEY_REJECTED', error.message));
           return this.#stop({ kind: 'failed', error });
         case 'credits': {
-          const s = this.#ledger.state;
-          const period = this.#config.budget.credits_per_day !== undefined ? `day:${s.day}` : `month:${s.month}`;
-          await this.#ledger.setExhausted(period).catch(() => undefined);
-          this.#warn(warning('W_CREDITS_EXHAUSTED', `${error.message}: no paid request until the next budget period`));
-          return this.#stop(this.#exhausted(period.startsWith('day:') ? 'day' : 'month', 'credits'));
+          this.#creditsRefusedMono = monotonicOf(this.#clock);
+          await this.#ledger.setCreditsOut(this.#clock.now()).catch(() => undefined);
+          this.#warn(warning('W_CREDITS_EXHAUSTED', `${error.message}: ${REASONS.creditsOut}`));
+          return this.#stop(this.#creditsOutcome());
         }
         case 'refused':
         case 'aborted':
           return this.#stop({ kind: 'failed', error });
-        case 'retry': {
+        case 'not-sent': {
           const delay = backoffDelay(attempts, RETRY_BACKOFF, this.#random);
           if (attempts < this.#maxAttempts && waited + delay <= this.#maxWaitMs) {
-            this.#log?.warn({ ...errorFields(error), attempt: attempts, delayMs: delay }, 'request failed: retrying');
+            this.#log?.warn({ ...errorFields(error), attempt: attempts, delayMs: delay }, 'request not sent: trying again');
             if (await wait(delay)) continue;
             return this.#stop({ kind: 'failed', error });
           }
-          this.#failedCycles++;
-          this.#backoffUntilMono = monotonicOf(this.#clock) + backoffDelay(this.#failedCycles, CYCLE_BACKOFF, this.#random);
+          this.#cycleFailed();
           return this.#stop({ kind: 'failed', error });
         }
+        case 'sent-failed':
+          // Sent, and it may have been billed: never sent again in this cycle; the next try waits for the backoff.
+          this.#log?.warn({ ...errorFields(error), charge: action.result }, 'paid request sent without a usable answer: not sent again in this cycle');
+          this.#cycleFailed();
+          return this.#stop({ kind: 'failed', error });
       }
     }
+  }
+
+  #cycleFailed(): void {
+    this.#failedCycles++;
+    this.#backoffUntilMono = monotonicOf(this.#clock) + backoffDelay(this.#failedCycles, CYCLE_BACKOFF, this.#random);
+  }
+
+  async #record(receipt: Receipt, result: ChargeResult): Promise<void> {
+    await this.#ledger.resolve(receipt, result).catch((e: unknown) => this.#log?.error({ err: e }, 'cannot write the budget ledger'));
+  }
+
+  /** The empty account answered again (a top-up): back to normal. */
+  async #creditsBack(): Promise<void> {
+    await this.#ledger.setCreditsOut(null).catch(() => undefined);
+    this.#warnings = this.#warnings.filter((w) => !w.startsWith('W_CREDITS_EXHAUSTED'));
+    this.#log?.info('the service answered again: the account has credits');
+  }
+
+  /** The account is empty: no paid request before the next probe (hourly), except a refresh or after a reload. */
+  #creditsOutcome(): FetchOutcome {
+    const now = this.#clock.now();
+    const since = this.#ledger.state.creditsOut?.since ?? now;
+    const next = now + Math.max(0, CREDITS_RETRY_MS - (monotonicOf(this.#clock) - this.#creditsRefusedMono));
+    return { kind: 'budget_exhausted', until: new Date(next), scope: 'credits', since: new Date(since) };
   }
 
   #stop<T>(outcome: FetchOutcome): Step<T> {
@@ -220,8 +263,8 @@ export class Governor {
     const verdict = this.#observeClock();
     if (this.#keyRejected) return { kind: 'stop', outcome: { kind: 'failed', error: this.#keyRejected } };
     const s = this.#ledger.state;
-    if (s.exhaustedPeriod !== null) {
-      return { kind: 'stop', outcome: this.#exhausted(s.exhaustedPeriod.startsWith('day:') ? 'day' : 'month', 'credits') };
+    if (s.creditsOut !== null && reason !== 'refresh' && !this.#creditsProbe) {
+      if (monotonicOf(this.#clock) - this.#creditsRefusedMono < CREDITS_RETRY_MS) return { kind: 'stop', outcome: this.#creditsOutcome() };
     }
     const backoff = this.#backoffUntilMono - monotonicOf(this.#clock);
     if (backoff > 0) return { kind: 'stop', outcome: this.#deferred(backoff, `${REASONS.backoff} (${this.#failedCycles})`) };
@@ -246,10 +289,10 @@ export class Governor {
   /** Checks the clock and moves the ledger to the clock's day and month when it may. */
   #observeClock(): TrustVerdict {
     const verdict = this.#guard.check(() => ({ day: this.#ledger.state.daySpent, month: this.#ledger.state.monthSpent }));
-    if (verdict.reason !== this.#untrustedReason) {
-      if (verdict.reason !== null) this.#log?.warn(warning('W_CLOCK_UNTRUSTED', verdict.reason));
-      this.#untrustedReason = verdict.reason;
-    }
+    // Once per change of cause: the reason's text carries a count that changes with every check.
+    if (verdict.cause !== this.#untrustedCause && verdict.reason !== null) this.#log?.warn(warning('W_CLOCK_UNTRUSTED', verdict.reason));
+    this.#untrustedCause = verdict.cause;
+    this.#untrustedReason = verdict.reason;
     this.#ledger.settle(this.#clock.now(), verdict.trusted);
     return verdict;
   }
@@ -258,8 +301,10 @@ export class Governor {
     return { kind: 'deferred', until: new Date(this.#clock.now() + ms), reason };
   }
 
-  #exhausted(period: 'day' | 'month', scope: Refusal | 'credits'): FetchOutcome {
-    return { kind: 'budget_exhausted', until: new Date(this.#periodEnd(period)), scope };
+  #exhausted(period: 'day' | 'month', scope: Refusal): FetchOutcome {
+    const s = this.#ledger.state;
+    const unknownCredits = period === 'day' ? s.dayUnknown : s.monthUnknown;
+    return { kind: 'budget_exhausted', until: new Date(this.#periodEnd(period)), scope, ...(unknownCredits > 0 && { unknownCredits }) };
   }
 
   /** The first instant after the ledger's current day or month (the clock's own, or later: periods never go back). */
@@ -275,28 +320,24 @@ export class Governor {
 
   status(): BudgetStatus {
     this.#observeClock();
-    const s = this.#ledger.state;
-    const b = this.#config.budget;
-    const now = this.#clock.now();
-    const mono = monotonicOf(this.#clock);
-    const blocks = [
-      s.exhaustedPeriod !== null ? this.#periodEnd(s.exhaustedPeriod.startsWith('day:') ? 'day' : 'month') : 0,
-      this.#limiter.blockedMs > 0 ? now + this.#limiter.blockedMs : 0,
-      this.#backoffUntilMono > mono ? now + (this.#backoffUntilMono - mono) : 0,
-    ];
-    const blocked = Math.max(...blocks);
     const warnings = [...this.#warnings];
     if (this.#untrustedReason !== null) warnings.push(warning('W_CLOCK_UNTRUSTED', this.#untrustedReason));
-    return {
-      spentToday: s.daySpent,
-      spentMonth: s.monthSpent,
-      leftToday: b.credits_per_day === undefined ? null : Math.max(0, b.credits_per_day - s.daySpent),
-      leftMonth: b.credits_per_month === undefined ? null : Math.max(0, b.credits_per_month - s.monthSpent),
-      periodResetsAt: new Date(this.#periodEnd('day')),
+    return budgetStatus({
+      state: this.#ledger.state,
+      config: this.#config,
+      now: this.#clock.now(),
+      periodResetsAt: this.#periodEnd('day'),
+      rateBlockedMs: this.#limiter.blockedMs,
+      backoffMs: this.#backoffUntilMono - monotonicOf(this.#clock),
       rateRemaining: this.#limiter.serviceRemaining,
-      blockedUntil: blocked > 0 ? new Date(blocked) : null,
       warnings,
-    };
+      stateProblem: this.#ledgerProblem,
+    });
+  }
+
+  /** The ledger cannot be written, or null. */
+  get stateProblem(): StateProblem | null {
+    return this.#ledgerProblem;
   }
 
   /** Resolves when the ledger on disk holds every change so far. */

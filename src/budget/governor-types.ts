@@ -1,3 +1,4 @@
+import type { StateProblem } from '../store/state-error.js';
 import type pino from 'pino';
 import type { ApiError } from '../api/errors.js';
 import type { Recommendation } from '../api/schemas.js';
@@ -13,11 +14,22 @@ export type FetchOutcome =
   | { kind: 'fresh'; rec: Recommendation }
   /** Change-aware mode: the weather did not change enough; keep the last outfit. */
   | { kind: 'unchanged'; reason: string }
-  /** No request made. `scope` says which limit: the day's or month's budget, the refresh reserve, or a 402. */
-  | { kind: 'budget_exhausted'; until: Date; scope?: Refusal | 'credits' }
+  /**
+   * No request made. `scope` says which limit: the day's or month's budget, the refresh reserve, or 'credits': the
+   * service's account is out of credits (402), and `until` is when it is asked again.
+   */
+  | {
+      kind: 'budget_exhausted';
+      until: Date;
+      scope?: Refusal | 'credits';
+      /** Day or month: how many of the counted credits were sent without a usable answer (charge unknown). */
+      unknownCredits?: number;
+      /** 'credits': since when the account is out of credits. */
+      since?: Date;
+    }
   /** Rate limited / Retry-After / backoff / clock not trusted: no request made now. */
   | { kind: 'deferred'; until: Date; reason: string }
-  /** After bounded retries (each retry counted against the budget). */
+  /** The request failed; sent again within the cycle only when it never reached the service, or after a 429. */
   | { kind: 'failed'; error: ApiError };
 
 export interface BudgetStatus {
@@ -25,10 +37,21 @@ export interface BudgetStatus {
   spentMonth: number;
   leftToday: number | null;
   leftMonth: number | null;
+  /** Of the spending: credits whose 2xx arrived, and credits sent without a usable answer (charge unknown). */
+  chargedToday: number;
+  unknownToday: number;
+  /** Paid requests the service refused today (given back). */
+  refusedToday: number;
+  chargedMonth: number;
+  unknownMonth: number;
+  /** The service's account is out of credits (402): since when, and when it is asked again. */
+  creditsOut: { since: Date; nextTryAt: Date } | null;
   periodResetsAt: Date;
   rateRemaining: number | null;
   blockedUntil: Date | null;
   warnings: string[];
+  /** The ledger cannot be written: no paid request is sent until it can (the state folder is unwritable or full). */
+  stateProblem: StateProblem | null;
 }
 
 export interface GovernorOptions {
@@ -37,7 +60,7 @@ export interface GovernorOptions {
   clock: Clock;
   logger?: pino.Logger;
   random?: () => number;
-  /** Attempts per request within one cycle (default 3). */
+  /** Attempts per request within one cycle, when it never reached the service or got a 429 (default 3). */
   maxAttempts?: number;
   /** Longest a fetch waits in total for the rate limiter, Retry-After or backoff before it defers (default 90 s). */
   maxWaitMs?: number;

@@ -1,12 +1,15 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { LedgerState } from './ledger.js';
 
-/** The ledger's file format (version 1): small JSON, written whole, validated whole when read. */
+/**
+ * The ledger's file format: small JSON, written whole, validated whole when read. Version 2 adds the split of the
+ * spending (charged, unknown, refused), the account's credit state and the last minute's sends; a version-1 file
+ * still reads (its spending counts as unknown, its 402 period as "out of credits" since its last write).
+ */
 
 const count = z.number().finite().nonnegative();
-const LedgerFileSchema = z.object({
-  version: z.literal(1),
+const common = {
   timezone: z.string(),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   day_spent: count,
@@ -15,15 +18,28 @@ const LedgerFileSchema = z.object({
   month_spent: count,
   high_water: count,
   untrusted_carry: count,
-  exhausted_period: z.string().nullable(),
   rate_blocked_until: z.number().nullable(),
   updated_at: z.string(),
+};
+const V1Schema = z.object({ version: z.literal(1), ...common, exhausted_period: z.string().nullable() });
+const V2Schema = z.object({
+  version: z.literal(2),
+  ...common,
+  day_charged: count,
+  month_charged: count,
+  day_unknown: count,
+  month_unknown: count,
+  day_refused: count,
+  month_refused: count,
+  credits_out: z.object({ since: count, last_refusal_at: count }).nullable(),
+  recent_sends: z.array(count).max(10_000),
 });
-export type LedgerFile = z.infer<typeof LedgerFileSchema>;
+const LedgerFileSchema = z.discriminatedUnion('version', [V1Schema, V2Schema]);
+export type LedgerFile = z.infer<typeof V2Schema>;
 
 export function toFile(s: LedgerState, timezone: string): LedgerFile {
   return {
-    version: 1,
+    version: 2,
     timezone,
     day: s.day,
     day_spent: s.daySpent,
@@ -32,11 +48,20 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
     month_spent: s.monthSpent,
     high_water: s.highWater,
     untrusted_carry: s.untrustedCarry,
-    exhausted_period: s.exhaustedPeriod,
+    day_charged: s.dayCharged,
+    month_charged: s.monthCharged,
+    day_unknown: s.dayUnknown,
+    month_unknown: s.monthUnknown,
+    day_refused: s.dayRefused,
+    month_refused: s.monthRefused,
+    credits_out: s.creditsOut === null ? null : { since: s.creditsOut.since, last_refusal_at: s.creditsOut.lastRefusalAt },
     rate_blocked_until: s.rateBlockedUntil,
+    recent_sends: s.recentSends,
     updated_at: new Date(s.highWater).toISOString(),
   };
 }
+
+export const MAX_LEDGER_BYTES = 64 * 1024;
 
 export type ReadResult =
   | { kind: 'ok'; state: LedgerState; timezone: string }
@@ -46,6 +71,9 @@ export type ReadResult =
 export async function readLedger(file: string): Promise<ReadResult> {
   let text: string;
   try {
+    const { size } = await stat(file);
+    // A ledger is a few hundred bytes; a larger file was not written by us, and is not read whole.
+    if (size > MAX_LEDGER_BYTES) return { kind: 'bad', reason: `${file} is ${size} bytes, more than a ledger can be (${MAX_LEDGER_BYTES})` };
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -63,19 +91,47 @@ export async function readLedger(file: string): Promise<ReadResult> {
     return { kind: 'bad', reason: `${file} is not a ledger (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})` };
   }
   const f = parsed.data;
+  const base = {
+    day: f.day,
+    daySpent: f.day_spent,
+    dayRefreshSpent: f.day_refresh_spent,
+    month: f.month,
+    monthSpent: f.month_spent,
+    highWater: f.high_water,
+    untrustedCarry: f.untrusted_carry,
+    rateBlockedUntil: f.rate_blocked_until,
+  };
+  if (f.version === 1) {
+    const out = f.exhausted_period === null ? null : { since: f.high_water, lastRefusalAt: f.high_water };
+    return {
+      kind: 'ok',
+      timezone: f.timezone,
+      state: {
+        ...base,
+        dayCharged: 0,
+        monthCharged: 0,
+        dayUnknown: f.day_spent,
+        monthUnknown: f.month_spent,
+        dayRefused: 0,
+        monthRefused: 0,
+        creditsOut: out,
+        recentSends: [],
+      },
+    };
+  }
   return {
     kind: 'ok',
     timezone: f.timezone,
     state: {
-      day: f.day,
-      daySpent: f.day_spent,
-      dayRefreshSpent: f.day_refresh_spent,
-      month: f.month,
-      monthSpent: f.month_spent,
-      highWater: f.high_water,
-      untrustedCarry: f.untrusted_carry,
-      exhaustedPeriod: f.exhausted_period,
-      rateBlockedUntil: f.rate_blocked_until,
+      ...base,
+      dayCharged: f.day_charged,
+      monthCharged: f.month_charged,
+      dayUnknown: f.day_unknown,
+      monthUnknown: f.month_unknown,
+      dayRefused: f.day_refused,
+      monthRefused: f.month_refused,
+      creditsOut: f.credits_out === null ? null : { since: f.credits_out.since, lastRefusalAt: f.credits_out.last_refusal_at },
+      recentSends: f.recent_sends,
     },
   };
 }

@@ -15,6 +15,9 @@ import { dateKey, localParts, monthKeyOf } from './zoned-time.js';
  * - Credits spent while the clock was not trusted are carried into the next day and month the trusted clock shows.
  * - A file that cannot be read counts the whole budget of today (and the month, up to what the daily budget allows)
  *   as spent; it is kept beside as `budget-ledger.json.corrupt`.
+ * - Every paid request ends as charged (a 2xx arrived), refused (the service said no: given back) or unknown (sent,
+ *   no usable answer). A charge counts as unknown until its answer comes, so a crash mid-request leaves it unknown.
+ *   The budget counts charged plus unknown; the split is kept so the owner can tell them apart.
  */
 
 export const LEDGER_FILE = 'budget-ledger.json';
@@ -29,11 +32,30 @@ export interface LedgerState {
   highWater: number;
   /** Credits spent while the clock was not trusted, not yet placed in a period the trusted clock showed. */
   untrustedCarry: number;
-  /** "day:2026-11-21" or "month:2026-11": the service said credits ran out (402) during that period. */
-  exhaustedPeriod: string | null;
+  /** Of the day's and month's spending: credits of requests whose 2xx arrived. */
+  dayCharged: number;
+  monthCharged: number;
+  /** Of the day's and month's spending: credits of requests sent without a usable answer (or still in flight). */
+  dayUnknown: number;
+  monthUnknown: number;
+  /** Paid requests the service refused today and this month (their credits were given back). */
+  dayRefused: number;
+  monthRefused: number;
+  /** The service said the account has no credits (402): since when, and when it last said so. */
+  creditsOut: CreditsOut | null;
   /** Wall-clock time before which the service asked for no request (Retry-After). */
   rateBlockedUntil: number | null;
+  /** Wall-clock send times of the requests of the last minute, so a restart keeps the rate window. */
+  recentSends: number[];
 }
+
+export interface CreditsOut {
+  since: number;
+  lastRefusalAt: number;
+}
+
+/** How a paid request ended, for the ledger. */
+export type ChargeResult = 'charged' | 'refused' | 'unknown' | 'not-sent';
 
 export interface Limits {
   perDay: number | null;
@@ -110,33 +132,67 @@ export class Ledger {
       s.day = day;
       s.daySpent = Math.min(s.untrustedCarry, this.limits.perDay ?? s.untrustedCarry);
       s.dayRefreshSpent = 0;
+      s.dayCharged = 0;
+      s.dayUnknown = s.daySpent;
+      s.dayRefused = 0;
     }
     if (month > s.month) {
       s.month = month;
       s.monthSpent = Math.min(s.untrustedCarry, this.limits.perMonth ?? s.untrustedCarry);
+      s.monthCharged = 0;
+      s.monthUnknown = s.monthSpent;
+      s.monthRefused = 0;
     }
     s.untrustedCarry = 0;
     s.highWater = Math.max(s.highWater, now);
-    const ex = s.exhaustedPeriod;
-    if (ex !== null && !(ex === `day:${s.day}` || ex === `month:${s.month}`)) s.exhaustedPeriod = null;
     if (s.rateBlockedUntil !== null && s.rateBlockedUntil <= now) s.rateBlockedUntil = null;
   }
 
-  /** Counts `credits` as spent at once; the promise resolves when that is on disk (reject: it is not). */
-  charge(credits: number, refresh: boolean, trusted: boolean): { receipt: Receipt; persisted: Promise<void> } {
+  /**
+   * Counts `credits` as spent (and unknown, until resolve() says how it ended) at once; records the send at `now`
+   * for the rate window. The promise resolves when that is on disk (reject: it is not).
+   */
+  charge(credits: number, refresh: boolean, trusted: boolean, now?: number): { receipt: Receipt; persisted: Promise<void> } {
     const s = this.#s;
     s.daySpent += credits;
     s.monthSpent += credits;
+    s.dayUnknown += credits;
+    s.monthUnknown += credits;
     if (refresh) s.dayRefreshSpent += credits;
     if (!trusted) s.untrustedCarry += credits;
+    if (now !== undefined) s.recentSends = [...s.recentSends.filter((t) => t > now - 60_000 && t <= now), now];
     const receipt = { credits, day: s.day, month: s.month, refresh, untrusted: !trusted };
     return { receipt, persisted: this.#persist() };
+  }
+
+  /**
+   * Records how a charged request ended. Refused or never sent: the credits are given back where their periods
+   * still run.
+   * Charged: they move from unknown to charged. Unknown: they stay as they are (counted, charge unknown).
+   */
+  resolve(r: Receipt, result: ChargeResult): Promise<void> {
+    const s = this.#s;
+    if (result === 'unknown') return Promise.resolve();
+    const sameDay = s.day === r.day;
+    const sameMonth = s.month === r.month;
+    if (sameDay) s.dayUnknown = Math.max(0, s.dayUnknown - r.credits);
+    if (sameMonth) s.monthUnknown = Math.max(0, s.monthUnknown - r.credits);
+    if (result === 'charged') {
+      if (sameDay) s.dayCharged += r.credits;
+      if (sameMonth) s.monthCharged += r.credits;
+      return this.#persist();
+    }
+    if (result === 'refused') {
+      if (sameDay) s.dayRefused++;
+      if (sameMonth) s.monthRefused++;
+    }
+    return this.refund(r);
   }
 
   /** Gives back a charge the service certainly did not take (a refused request), where its periods still run. */
   refund(r: Receipt): Promise<void> {
     const s = this.#s;
-    if (r.credits === 0) return Promise.resolve();
+    if (r.credits === 0) return this.#persist();
     if (s.day === r.day) {
       s.daySpent = Math.max(0, s.daySpent - r.credits);
       if (r.refresh) s.dayRefreshSpent = Math.max(0, s.dayRefreshSpent - r.credits);
@@ -146,9 +202,11 @@ export class Ledger {
     return this.#persist();
   }
 
-  setExhausted(period: string | null): Promise<void> {
-    if (this.#s.exhaustedPeriod === period) return Promise.resolve();
-    this.#s.exhaustedPeriod = period;
+  /** The service said the account has no credits (at `now`), or null: it answered again. */
+  setCreditsOut(now: number | null): Promise<void> {
+    const s = this.#s;
+    if (now === null && s.creditsOut === null) return Promise.resolve();
+    s.creditsOut = now === null ? null : { since: s.creditsOut?.since ?? now, lastRefusalAt: now };
     return this.#persist();
   }
 
@@ -201,8 +259,15 @@ function emptyState(now: number, tz: string): LedgerState {
     monthSpent: 0,
     highWater: 0,
     untrustedCarry: 0,
-    exhaustedPeriod: null,
+    dayCharged: 0,
+    monthCharged: 0,
+    dayUnknown: 0,
+    monthUnknown: 0,
+    dayRefused: 0,
+    monthRefused: 0,
+    creditsOut: null,
     rateBlockedUntil: null,
+    recentSends: [],
   };
 }
 
@@ -214,6 +279,8 @@ export function conservativeState(now: number, tz: string, limits: Limits): Ledg
   s.dayRefreshSpent = s.daySpent;
   s.monthSpent =
     limits.perMonth === null ? 0 : limits.perDay === null ? limits.perMonth : Math.min(limits.perMonth, limits.perDay * dayOfMonth);
+  s.dayUnknown = s.daySpent;
+  s.monthUnknown = s.monthSpent;
   s.highWater = now;
   return s;
 }
@@ -230,7 +297,14 @@ export function mergeStates(a: LedgerState, b: LedgerState): LedgerState {
     monthSpent: pick('monthSpent', a.month, b.month),
     highWater: Math.max(a.highWater, b.highWater),
     untrustedCarry: Math.max(a.untrustedCarry, b.untrustedCarry),
-    exhaustedPeriod: a.exhaustedPeriod ?? b.exhaustedPeriod,
+    dayCharged: pick('dayCharged', a.day, b.day),
+    monthCharged: pick('monthCharged', a.month, b.month),
+    dayUnknown: pick('dayUnknown', a.day, b.day),
+    monthUnknown: pick('monthUnknown', a.month, b.month),
+    dayRefused: pick('dayRefused', a.day, b.day),
+    monthRefused: pick('monthRefused', a.month, b.month),
+    creditsOut: a.creditsOut ?? b.creditsOut,
     rateBlockedUntil: Math.max(a.rateBlockedUntil ?? 0, b.rateBlockedUntil ?? 0) || null,
+    recentSends: [...new Set([...a.recentSends, ...b.recentSends])].sort((x, y) => x - y),
   };
 }

@@ -25,6 +25,7 @@ export const REASONS = {
   backoff: 'backing off after failed requests',
   clock: 'clock not trusted and the last known day has no budget left',
   keyRejected: 'the API key was rejected: no request until the daemon restarts with a new key',
+  creditsOut: 'the service account is out of credits; asked again hourly, and at once on refresh or reload (SIGHUP)',
 } as const;
 
 export function budgetUsedUpText(until: Date, timezone: string): string {

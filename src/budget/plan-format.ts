@@ -1,4 +1,4 @@
-import type { Figures, PlanReport } from './planner.js';
+import { paceText, type Figures, type PlanReport } from './planner.js';
 
 /** The table `outfit-display plan` prints. */
 
@@ -88,7 +88,9 @@ export function formatPlan(r: PlanReport): string {
   }
   lines.push('');
   if (r.overDay || r.overMonth) {
-    lines.push('OVER BUDGET: the governor will cap spending at the budget, so some ticks will be skipped.');
+    lines.push(
+      `OVER BUDGET: the ticks are thinned evenly across the day so the credits last it: ${paceText(r.pace)} of each display runs.`,
+    );
     if (r.proposal) {
       lines.push('Densest schedules that fit:');
       for (const [id, expr] of r.proposal) lines.push(`  ${id}: schedule: "${expr}"`);

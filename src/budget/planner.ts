@@ -54,6 +54,11 @@ export interface PlanReport {
   overMonth: boolean;
   /** When over budget: the densest schedules that fit, display id → cron expression. */
   proposal: Map<string, string> | null;
+  /**
+   * The share of ticks that run (0 < pace <= 1): 1 within budget; over budget, the scheduler runs that share of
+   * every display's ticks, spread evenly (1 in 4 at four times the budget), so the credits last the whole day.
+   */
+  pace: number;
   warnings: string[];
 }
 
@@ -162,8 +167,10 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   const overDay = allowance.perDay !== null && total.credits.maxDay > allowance.perDay;
   const overMonth = allowance.perMonth !== null && total.credits.months.some((c, i) => c > (allowance.perMonth?.[i] ?? Infinity));
   const proposal = overDay || overMonth ? propose(h, config, schedules) : null;
+  // Expected credits: a change-aware display mostly polls the weather (1 credit) rather than buying (3).
+  const pace = paceOf(total.expectedCredits, allowance);
   const warnings: string[] = [];
-  if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal));
+  if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal, pace));
   if (!autoFits && config.displays.some((d) => d.schedule === 'auto')) {
     warnings.push(warning('W_AUTO_DOES_NOT_FIT', 'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget'));
   }
@@ -192,11 +199,41 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
     overDay,
     overMonth,
     proposal,
+    pace,
     warnings,
   };
 }
 
-function overBudgetWarning(config: Config, credits: Figures, a: Allowance, h: Horizon, proposal: Map<string, string> | null): string {
+/** The share of ticks the budget pays for, on the heaviest day and in the tightest month (1: all of them). */
+export function paceOf(credits: Figures, a: Allowance): number {
+  let pace = 1;
+  if (a.perDay !== null && credits.maxDay > 0) pace = Math.min(pace, a.perDay / credits.maxDay);
+  if (a.perMonth !== null) {
+    credits.months.forEach((c, i) => {
+      if (c > 0) pace = Math.min(pace, (a.perMonth?.[i] ?? Infinity) / c);
+    });
+  }
+  return Math.max(0, pace);
+}
+
+/** "1 tick in 4": how the paced ticks read in the plan and the warning. */
+export function paceText(pace: number): string {
+  if (pace >= 1) return 'every tick';
+  if (pace <= 0) return 'no tick';
+  const n = 1 / pace;
+  return Number.isInteger(Math.round(n * 10) / 10) && Math.abs(n - Math.round(n)) < 0.05
+    ? `1 tick in ${Math.round(n)}`
+    : `${Math.round(pace * 1000) / 10}% of the ticks (about 1 in ${Math.round(n * 10) / 10})`;
+}
+
+function overBudgetWarning(
+  config: Config,
+  credits: Figures,
+  a: Allowance,
+  h: Horizon,
+  proposal: Map<string, string> | null,
+  pace: number,
+): string {
   const parts: string[] = [];
   if (a.perDay !== null && credits.maxDay > a.perDay) {
     parts.push(`up to ${credits.maxDay} credits a day (${credits.maxDayDate}) against ${a.perDay} a day`);
@@ -211,7 +248,8 @@ function overBudgetWarning(config: Config, credits: Figures, a: Allowance, h: Ho
     proposal === null
       ? 'no schedule of the same hours fits; raise the budget or remove a display'
       : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
-  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; the governor caps spending at the budget; ${advice}`);
+  const paced = `the ticks are thinned evenly across the day: ${paceText(pace)} runs`;
+  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; ${paced}; ${advice}`);
 }
 
 /** True when the planned schedules (worst case) exceed the daily or monthly budget. */

@@ -83,6 +83,13 @@ export class RateLimiter {
     this.#sentTotal++;
   }
 
+  /** Counts requests sent before this process started, `agesMs` ago (from the ledger), so a restart keeps the window. */
+  prime(agesMs: readonly number[]): void {
+    const now = this.#now();
+    const times = agesMs.filter((a) => a >= 0 && a < RATE_WINDOW_MS).map((a) => now - a);
+    this.#sent = [...times, ...this.#sent].sort((a, b) => a - b);
+  }
+
   /** Reads the rate-limit headers of a response (each response once). */
   observe(info: RateLimitInfo | null): void {
     if (info === null || info.observedAt <= this.#lastObserved) return;

@@ -2,19 +2,24 @@ import type pino from 'pino';
 import type { Config } from '../config/schema.js';
 import { monotonicOf, type Clock } from './clock.js';
 import { CronTimes } from './cron-times.js';
-import { resolveSchedules } from './planner.js';
+import { planConfig, resolveSchedules } from './planner.js';
 
 /**
  * Ticks each display on its cron schedule (or its derived auto schedule), in the config's time zone, with the
  * injected clock's timers.
  *
  * - No overlap: a tick that falls due while the display's previous cycle still runs is not started; once that cycle
- *   ends, one catch-up tick runs (for the latest missed time), however many were missed: never made up twice.
+ *   ends, one catch-up tick runs (for the latest missed time), however many were missed: never made up twice. It
+ *   is skipped when the display's answer is fresher than half its interval: a long cycle (a 429 wait) that ended
+ *   with a good answer needs no second purchase a moment later.
  * - Sleeps at most `maxSleepMs` at a time and compares the wall clock with elapsed time at each wake, so a clock
  *   step is noticed within a minute. Stepped forward: ticks jumped over are not made up, except one for the latest.
  *   Stepped back: the schedule continues from the new time (no stall), and no tick starts sooner than half the
  *   schedule's shortest gap (at most 30 min) after the previous one, so times already run are not rerun in a burst.
  *   Spending is the governor's business: its ledger never reopens a day.
+ * - Paced: when the schedules need more credits than the budget, only the share `pace` of each display's ticks
+ *   runs, spread evenly (at four times the budget, every fourth), rather than spending the day's credits in its first
+ *   hours and showing an ageing frame for the rest of it.
  */
 
 export interface SchedulerOptions {
@@ -26,6 +31,11 @@ export interface SchedulerOptions {
   schedules?: Map<string, string>;
   /** Longest single sleep (default 60 s). */
   maxSleepMs?: number;
+  /** When the display's shown answer arrived (ms), or null: a catch-up tick skips a display fresher than half its interval. */
+  lastAnswerAt?: (displayId: string) => number | null;
+  /** The share of ticks that run (0..1); default the plan's pace (1 when the schedules fit the budget, or with
+   * budget.pace_over_budget false). */
+  pace?: number;
 }
 
 const JUMP_MS = 2 * 60_000;
@@ -44,6 +54,8 @@ interface Slot {
   missed: number | null;
   /** Ticks skipped while the current cycle runs: the first is a warning, the rest are counted. */
   skipped: number;
+  /** Pacing: the share of a tick earned so far; a tick runs when a whole one is earned. */
+  earned: number;
   lastStartMono: number;
   spacingMs: number;
 }
@@ -53,7 +65,9 @@ export class Scheduler {
   readonly #onTick: SchedulerOptions['onTick'];
   readonly #log: pino.Logger | undefined;
   readonly #maxSleep: number;
+  readonly #lastAnswerAt: (displayId: string) => number | null;
   readonly #slots: Slot[];
+  readonly #pace: number;
   #started = false;
   #stopped = false;
 
@@ -62,7 +76,10 @@ export class Scheduler {
     this.#onTick = opts.onTick;
     this.#log = opts.logger;
     this.#maxSleep = opts.maxSleepMs ?? 60_000;
+    this.#lastAnswerAt = opts.lastAnswerAt ?? (() => null);
     const schedules = opts.schedules ?? resolveSchedules(opts.config, { now: opts.clock.now() });
+    const planned = opts.config.budget.pace_over_budget ? () => planConfig(opts.config, { now: opts.clock.now() }).pace : () => 1;
+    this.#pace = Math.min(1, Math.max(0, opts.pace ?? planned()));
     this.#slots = opts.config.displays.map((d) => {
       const cron = new CronTimes(schedules.get(d.id) ?? d.schedule, opts.config.timezone);
       return {
@@ -76,6 +93,7 @@ export class Scheduler {
         runningSinceMono: 0,
         missed: null,
         skipped: 0,
+        earned: 1,
         lastStartMono: -Infinity,
         spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
       };
@@ -146,7 +164,9 @@ export class Scheduler {
     const mono = monotonicOf(this.#clock);
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
       const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
-      if (s.running !== null) {
+      if (!this.#paced(s)) {
+        this.#log?.debug({ display: s.id, scheduledFor: new Date(due).toISOString(), pace: this.#pace }, 'tick thinned: over budget, paced');
+      } else if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
         if (s.skipped === 1) this.#log?.warn(fields, 'tick skipped: the previous cycle is still running');
@@ -175,7 +195,29 @@ export class Scheduler {
       s.skipped = 0;
       const missed = s.missed;
       s.missed = null;
-      if (missed !== null && !this.#stopped) this.#run(s, missed);
+      if (missed !== null && !this.#stopped && !this.#freshEnough(s, missed)) this.#run(s, missed);
     });
+  }
+
+  /** Pacing: whether this tick runs (the first always does; then the share `pace` of them, evenly). */
+  #paced(s: Slot): boolean {
+    if (this.#pace >= 1) return true;
+    if (s.earned < 1 - 1e-9) {
+      s.earned += this.#pace;
+      return false;
+    }
+    s.earned = s.earned - 1 + this.#pace;
+    return true;
+  }
+
+  /** Whether the display's answer is fresher than half the interval that the missed tick begins. */
+  #freshEnough(s: Slot, missed: number): boolean {
+    const at = this.#lastAnswerAt(s.id);
+    if (at === null) return false;
+    const interval = (s.cron.nextAfter(missed) ?? missed + s.cron.minGapMs()) - missed;
+    const age = this.#clock.now() - at;
+    if (age < 0 || age >= interval / 2) return false;
+    this.#log?.info({ display: s.id, scheduledFor: new Date(missed).toISOString(), ageS: Math.round(age / 1000) }, 'catch-up tick skipped: the answer is fresh');
+    return true;
   }
 }

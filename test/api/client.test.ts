@@ -1,10 +1,12 @@
 import net from 'node:net';
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OutfitClient } from '../../src/api/client.js';
 import {
   AbortedError,
   ApiError,
   BadResponseError,
+  ConnectError,
   CreditsExhaustedError,
   HttpStatusError,
   InvalidRequestError,
@@ -15,7 +17,7 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import type { RateLimitInfo } from '../../src/api/rate-limit.js';
-import { ISO_UTC_MS } from '../../src/api/schemas.js';
+import { ISO_UTC_MS, type ShapeNote } from '../../src/api/schemas.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
 
 let now = Date.parse('2026-11-21T07:30:00.000Z');
@@ -198,33 +200,86 @@ describe('bad bodies on success', () => {
     expect(err.message).toMatch(/not JSON/);
   });
 
-  it('a missing required field is named', async () => {
+  it('a missing outfit, an empty one, or a weather that is not an object is E_BAD_RESPONSE, naming the field', async () => {
+    sim.injectFault({ kind: 'missing_field', field: 'outfit' });
+    const missing = await failure(client().recweather(BERLIN));
+    expect(missing).toBeInstanceOf(BadResponseError);
+    expect((missing as BadResponseError).field).toBe('outfit');
+    expect(missing.message).toContain('response field outfit: missing');
+    sim.injectFault({ kind: 'wrong_type', field: 'weather' });
+    const weather = await failure(client().recommend(BERLIN));
+    expect((weather as BadResponseError).field).toBe('weather');
+    expect(weather.message).toContain('must be an object (got string)');
+    sim.injectFault({ kind: 'missing_field', field: 'weather' });
+    expect(((await failure(client().recweather(BERLIN))) as BadResponseError).field).toBe('weather');
+  });
+});
+
+describe('liberal in what we accept: only outfit and a weather object are required', () => {
+  function noting(): { c: OutfitClient; notes: Array<ShapeNote & { where: string }> } {
+    const notes: Array<ShapeNote & { where: string }> = [];
+    const c = client({ onShapeNotes: (ns, where) => notes.push(...ns.map((n) => ({ ...n, where }))) });
+    return { c, notes };
+  }
+
+  it('a missing reading (weather.temp) is accepted, left undefined and noted: the answer is paid for', async () => {
     sim.injectFault({ kind: 'missing_field', field: 'weather.temp' });
-    const err = await failure(client().recweather(BERLIN));
-    expect(err).toBeInstanceOf(BadResponseError);
-    expect((err as BadResponseError).field).toBe('weather.temp');
-    expect(err.message).toContain('response field weather.temp: missing');
+    const { c, notes } = noting();
+    const rec = await c.recweather(BERLIN);
+    expect(rec.weather.temp).toBeUndefined();
+    expect(rec.weather.feels_like).toEqual(expect.any(Number));
+    expect(notes).toEqual([{ field: 'weather.temp', problem: 'missing', detail: 'missing', where: 'POST /recweather' }]);
   });
 
-  it('a mistyped field is named', async () => {
+  it('a missing model and a mistyped generated_at are accepted and noted', async () => {
+    sim.injectFault({ kind: 'missing_field', field: 'model' });
+    const { c, notes } = noting();
+    expect((await c.recweather(BERLIN)).model).toBeUndefined();
     sim.injectFault({ kind: 'wrong_type', field: 'generated_at' });
-    const err = await failure(client().recweather(BERLIN));
-    expect((err as BadResponseError).field).toBe('generated_at');
+    const rec = await c.recweather(BERLIN);
+    expect(rec.generated_at).toBeUndefined();
+    expect(notes.map((n) => [n.field, n.problem])).toEqual([
+      ['model', 'missing'],
+      ['generated_at', 'wrong_type'],
+    ]);
   });
 
-  it('/recweather without weather.source is not the full snapshot', async () => {
+  it('a number sent as a string is taken as its number, and noted as another form', async () => {
+    sim.injectFault({ kind: 'wrong_type', field: 'weather.humidity_pct' });
+    const { c, notes } = noting();
+    const rec = await c.recommend(BERLIN);
+    expect(rec.weather.humidity_pct).toEqual(expect.any(Number));
+    expect(notes).toEqual([expect.objectContaining({ field: 'weather.humidity_pct', problem: 'other_form' })]);
+  });
+
+  it('weather.source: missing from /recweather is noted; from /recommend and GET /weather it is the spec', async () => {
     sim.injectFault({ kind: 'missing_field', field: 'weather.source' });
-    const err = await failure(client().recweather(BERLIN));
-    expect((err as BadResponseError).field).toBe('weather.source');
+    const { c, notes } = noting();
+    expect((await c.recweather(BERLIN)).weather.source).toBeUndefined();
+    await c.recommend(BERLIN);
+    const w = await c.weather(BERLIN);
+    expect(w.source).toBeUndefined();
+    expect(notes.map((n) => n.field)).toEqual(['weather.source']);
+  });
+
+  it('a complete answer from the simulated service has no notes', async () => {
+    const { c, notes } = noting();
+    await c.recweather(BERLIN);
+    await c.recommend(BERLIN);
+    await c.weather(BERLIN);
+    expect(notes).toEqual([]);
   });
 });
 
 describe('transport failures', () => {
-  it('a response slower than the timeout', async () => {
+  it('a response slower than the timeout: paid calls have their own (longer) response timeout', async () => {
     sim.injectFault({ kind: 'slow', delay_ms: 2000 });
-    const err = await failure(client({ timeoutMs: 200 }).recweather(BERLIN));
+    const err = await failure(client({ paidTimeoutMs: 200 }).recweather(BERLIN));
     expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.code).toBe('E_TIMEOUT');
     expect(err.message).toContain('no answer within 200 ms');
+    sim.injectFault({ kind: 'slow', delay_ms: 400 });
+    await expect(client({ timeoutMs: 200, paidTimeoutMs: 5_000 }).recweather(BERLIN)).resolves.toMatchObject({ outfit: expect.any(String) });
   });
 
   it('a connection reset', async () => {
@@ -241,8 +296,44 @@ describe('transport failures', () => {
       });
     });
     const err = await failure(client({ baseUrl: `http://127.0.0.1:${port}/v1` }).recweather(BERLIN));
-    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect(err.code).toBe('E_CONNECT');
     expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('never sent: a DNS failure is E_CONNECT', async () => {
+    // The resolver is replaced (no network in tests): it fails as getaddrinfo does for an unknown name.
+    let asked = 0;
+    const lookup = (_host: string, _opts: unknown, cb: (err: Error) => void): void => {
+      asked++;
+      cb(Object.assign(new Error('getaddrinfo ENOTFOUND outfit.invalid'), { code: 'ENOTFOUND' }));
+    };
+    const dispatcher = new Agent({ connect: { lookup } as never });
+    try {
+      const err = await failure(client({ baseUrl: 'http://outfit.invalid/v1', dispatcher }).recweather(BERLIN));
+      expect(err).toMatchObject({ code: 'E_CONNECT' });
+      expect(err.message).toMatch(/ENOTFOUND/);
+      expect(asked).toBeGreaterThan(0);
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it('never sent: a connect timeout and a failed TLS handshake are E_CONNECT, told apart from a response timeout', async () => {
+    const silent = net.createServer(() => undefined).listen(0, '127.0.0.1');
+    const plain = net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\n\r\n')).listen(0, '127.0.0.1');
+    const closer = net.createServer((s) => s.destroy()).listen(0, '127.0.0.1');
+    try {
+      await Promise.all([silent, plain, closer].map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
+      const url = (s: net.Server): string => `https://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`;
+      const timedOut = await failure(client({ baseUrl: url(silent), connectTimeoutMs: 200 }).recweather(BERLIN));
+      expect(timedOut).toMatchObject({ code: 'E_CONNECT' });
+      expect(timedOut.message).toMatch(/UND_ERR_CONNECT_TIMEOUT/);
+      expect(await failure(client({ baseUrl: url(plain) }).recweather(BERLIN))).toMatchObject({ code: 'E_CONNECT' });
+      expect(await failure(client({ baseUrl: url(closer) }).recweather(BERLIN))).toMatchObject({ code: 'E_CONNECT' });
+    } finally {
+      for (const s of [silent, plain, closer]) s.close();
+    }
   });
 
   it('an abort by the caller is not a failure of the service', async () => {

@@ -76,7 +76,7 @@ describe('ClockGuard', () => {
     c.setSystemTime(T - 2 * HOUR); // stepped back: a wrong forward step before was corrected by NTP
     expect(g.check(seed).trusted).toBe(false);
     stamp = 1; // timesyncd synchronized
-    expect(g.check(seed)).toEqual({ trusted: true, reason: null });
+    expect(g.check(seed)).toEqual({ trusted: true, reason: null, cause: null });
     c.advance(HOUR);
     expect(g.check(seed).trusted).toBe(true); // the new reading is the reference now
     c.setSystemTime(T - 5 * HOUR); // stepped back again without a new synchronization

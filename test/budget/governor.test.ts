@@ -1,46 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, CreditsExhaustedError, KeyRejectedError, RateLimitedError, ServiceError, TimeoutError, HttpStatusError } from '../../src/api/errors.js';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { FakeClock } from '../../src/budget/fake-clock.js';
-import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/governed-fetch.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
-import type { Config } from '../../src/config/schema.js';
-import { fakeClient, rec, WEATHER, type Answer } from './fake-client.js';
-import { berlin, countingClock, drive, makeConfig, stateDir } from './helpers.js';
-
-const START = berlin('2027-01-11T10:00:00');
-
-interface Rig {
-  clock: FakeClock;
-  governor: Governor;
-  dir: string;
-  config: Config;
-  fake: ReturnType<typeof fakeClient>;
-  fetch: (reason?: FetchReason, id?: string, last?: StoredRecommendation | null) => Promise<FetchOutcome>;
-  run: (...ps: Array<Promise<FetchOutcome>>) => Promise<FetchOutcome[]>;
-  ledger: () => Promise<Record<string, unknown>>;
-}
-
-async function rig(raw: Record<string, unknown> = {}, script: Answer[] = [], opts: { dir?: string; clock?: FakeClock } = {}): Promise<Rig> {
-  const clock = opts.clock ?? new FakeClock(START);
-  const dir = opts.dir ?? (await stateDir());
-  const config = makeConfig(raw);
-  const counting = countingClock(clock);
-  const governor = new Governor({ config, stateDir: dir, clock: counting.clock, random: () => 0.5 });
-  await governor.load();
-  const fake = fakeClient(clock, script);
-  const fetch = (reason: FetchReason = 'schedule', id?: string, last: StoredRecommendation | null = null): Promise<FetchOutcome> => {
-    const d = config.displays.find((x) => x.id === (id ?? config.displays[0]!.id))!;
-    return governor.fetch(d, fake.client, reason, last);
-  };
-  const run = (...ps: Array<Promise<FetchOutcome>>): Promise<FetchOutcome[]> => drive(clock, counting.pending, ps);
-  const ledger = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
-  return { clock, governor, dir, config, fake, fetch, run, ledger };
-}
-
-const one = async (r: Rig, reason?: FetchReason, last?: StoredRecommendation | null): Promise<FetchOutcome> => (await r.run(r.fetch(reason, undefined, last)))[0]!;
+import { rec, WEATHER } from './fake-client.js';
+import { berlin } from './helpers.js';
+import { one, rig, START } from './governor-rig.js';
 
 describe('Governor: the budget', () => {
   it('writes the charge to disk before the request goes out', async () => {
@@ -128,6 +95,7 @@ describe('Governor: concurrency and the disk', () => {
     const r = await rig({}, [], { dir: '/proc/no-such-dir-for-outfit' });
     expect(await one(r)).toMatchObject({ kind: 'deferred', reason: expect.stringMatching(/^cannot write the budget ledger/) as unknown });
     expect(r.fake.calls).toHaveLength(0);
+    expect(r.governor.status().stateProblem).toMatchObject({ code: 'E_STATE_WRITE', file: '/proc/no-such-dir-for-outfit/budget-ledger.json' });
   });
 
   it('an abort mid-request keeps the charge (it may have been processed)', async () => {
@@ -161,16 +129,16 @@ describe('Governor: failures', () => {
     expect(r.governor.status().spentToday).toBe(0);
   });
 
-  it('5xx and timeouts: bounded retries with backoff, each counted; then a cycle backoff', async () => {
+  it('5xx: sent once, counted as unknown, not sent again in the cycle; then a cycle backoff', async () => {
     const r = await rig({}, [new ServiceError('503', { status: 503 }), new TimeoutError('t'), new ServiceError('500', { status: 500 })]);
     const out = await one(r);
     expect(out.kind).toBe('failed');
-    expect(r.fake.calls.map((c) => c.mono)).toEqual([0, 1500, 1500 + 3000]); // 2 s and 4 s steps, jitter 0.5 → 3/4
-    expect(r.governor.status().spentToday).toBe(9);
+    expect(r.fake.calls.map((c) => c.mono)).toEqual([0]);
+    expect(r.governor.status()).toMatchObject({ spentToday: 3, unknownToday: 3, chargedToday: 0 });
     const next = await one(r);
     expect(next).toMatchObject({ kind: 'deferred' });
     expect((next as { reason: string }).reason).toMatch(/^backing off after failed requests/);
-    expect(r.fake.calls).toHaveLength(3);
+    expect(r.fake.calls).toHaveLength(1);
   });
 
   it('401: not retried, refunded, no request until restart', async () => {
@@ -182,13 +150,32 @@ describe('Governor: failures', () => {
     expect(r.governor.status().warnings.some((w) => w.startsWith('W_KEY_REJECTED:'))).toBe(true);
   });
 
-  it('402: no paid request until the next budget period, also after a restart', async () => {
-    const r = await rig({}, [new CreditsExhaustedError('402 insufficient credits', { status: 402 })]);
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(berlin('2027-01-12T00:00:00')) });
-    const again = await rig({}, [], { dir: r.dir, clock: r.clock });
-    expect(await one(again)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits' });
-    r.clock.setSystemTime(berlin('2027-01-12T06:00:00'));
+  it('402: the account is out of credits: asked again after an hour, not before; a top-up recovers the same day', async () => {
+    const r = await rig({}, [new CreditsExhaustedError('402 insufficient credits', { status: 402 }), new CreditsExhaustedError('402', { status: 402 })]);
+    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 3_600_000) });
+    r.clock.advance(30 * 60_000);
+    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 3_600_000) });
+    expect(r.fake.calls).toHaveLength(1);
+    r.clock.advance(30 * 60_000);
+    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 2 * 3_600_000) });
+    expect(r.fake.calls).toHaveLength(2);
+    expect(r.governor.status()).toMatchObject({ spentToday: 0, refusedToday: 2, creditsOut: { since: new Date(START) } });
+    r.clock.advance(3_600_000); // topped up meanwhile
+    expect((await one(r)).kind).toBe('fresh');
+    expect(r.governor.status()).toMatchObject({ creditsOut: null, chargedToday: 3 });
+    expect(r.governor.status().warnings.some((w) => w.startsWith('W_CREDITS_EXHAUSTED'))).toBe(false);
+  });
+
+  it('402: a restart or reload (SIGHUP) and the refresh button ask the empty account again at once', async () => {
+    const raw = { budget: { credits_per_day: 200, refresh_reserve_credits: 9 } };
+    const r = await rig(raw, [new CreditsExhaustedError('402', { status: 402 }), new CreditsExhaustedError('402', { status: 402 })]);
+    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits' });
+    expect(await one(r, 'refresh')).toMatchObject({ kind: 'budget_exhausted', scope: 'credits' });
+    expect(r.fake.calls).toHaveLength(2);
+    const again = await rig(raw, [], { dir: r.dir, clock: r.clock });
     expect((await one(again)).kind).toBe('fresh');
+    expect(again.fake.calls).toHaveLength(1);
+    expect((await again.ledger()).credits_out).toBeNull();
   });
 
   it('other 4xx: refunded, not retried', async () => {

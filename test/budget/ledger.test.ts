@@ -25,7 +25,7 @@ describe('Ledger', () => {
     ledger.charge(2, true, true);
     await ledger.flush();
     const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
-    expect(file).toMatchObject({ version: 1, timezone: BERLIN, day: '2027-01-11', day_spent: 5, day_refresh_spent: 2, month: '2027-01', month_spent: 5 });
+    expect(file).toMatchObject({ version: 2, timezone: BERLIN, day: '2027-01-11', day_spent: 5, day_refresh_spent: 2, month: '2027-01', month_spent: 5 });
     expect(await readdir(dir)).toEqual([LEDGER_FILE]); // no temp file left
     const again = await fresh(dir);
     expect(again.ledger.state).toMatchObject({ daySpent: 5, monthSpent: 5, dayRefreshSpent: 2 });
@@ -38,7 +38,7 @@ describe('Ledger', () => {
     const before = await inode(path.join(dir, LEDGER_FILE));
     ledger.settle(NOW + 60_000, true);
     await ledger.flush();
-    await ledger.setExhausted(null);
+    await ledger.setCreditsOut(null);
     expect(await inode(path.join(dir, LEDGER_FILE))).toBe(before);
   });
 
@@ -108,7 +108,7 @@ describe('Ledger', () => {
   });
 
   it('merges two states to the later periods and the larger spending', () => {
-    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, exhaustedPeriod: null, rateBlockedUntil: null };
+    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [] };
     expect(mergeStates(base, { ...base, daySpent: 7, monthSpent: 40 })).toMatchObject({ daySpent: 7, monthSpent: 50 });
     expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({ day: '2027-01-12', daySpent: 1, monthSpent: 50 });
   });

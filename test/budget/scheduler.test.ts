@@ -8,7 +8,11 @@ import { BERLIN, berlin, makeConfig, turn } from './helpers.js';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-function rig(schedule: string, opts: { start?: number; cycleMs?: number; perDay?: number; displays?: Array<Record<string, unknown>> } = {}) {
+function rig(
+  schedule: string,
+  opts: { start?: number; cycleMs?: number; perDay?: number; displays?: Array<Record<string, unknown>>; answers?: boolean } = {},
+) {
+  let lastAnswer: number | null = null;
   const clock = new FakeClock(opts.start ?? berlin('2027-03-27T12:00:00'));
   const config = makeConfig({
     budget: { credits_per_day: opts.perDay ?? 100_000 },
@@ -26,10 +30,12 @@ function rig(schedule: string, opts: { start?: number; cycleMs?: number; perDay?
       maxRunning = Math.max(maxRunning, running);
       try {
         if (opts.cycleMs) await sleepOn(clock, opts.cycleMs);
+        lastAnswer = clock.now();
       } finally {
         running--;
       }
     },
+    ...(opts.answers && { lastAnswerAt: () => lastAnswer }),
   });
   /** Advances fake time step by step, letting the ticks' promises run in between. */
   const advance = async (ms: number): Promise<void> => {
@@ -129,5 +135,24 @@ describe('Scheduler', () => {
     expect(scheduler.healthy()).toBe(true);
     mono += 10 * MIN; // the timer due after at most a minute has not fired: the event loop is blocked
     expect(scheduler.healthy()).toBe(false);
+  });
+});
+
+describe('Paying once: catch-up ticks, clock warnings', () => {
+  it('a catch-up tick right after a long cycle that ended with a good answer is skipped', async () => {
+    const r = rig('*/10 * * * *', { cycleMs: 12 * MIN, answers: true }); // a 429 wait makes the cycle run past a tick
+    r.scheduler.start();
+    await r.advance(10 * MIN + 1); // 12:10 starts; it ends 12:22 with a good answer, 12:20 was missed
+    await r.advance(13 * MIN);
+    expect(r.ticks.map((t) => t.startedAt)).toEqual([berlin('2027-03-27T12:10:00')]);
+    await r.advance(10 * MIN); // the 12:30 tick runs as usual
+    expect(r.ticks.map((t) => t.startedAt)).toEqual([berlin('2027-03-27T12:10:00'), berlin('2027-03-27T12:30:00')]);
+  });
+
+  it('a catch-up tick still runs when no fresh answer is known', async () => {
+    const s = rig('*/10 * * * *', { cycleMs: 12 * MIN }); // no answer known: the catch-up runs
+    s.scheduler.start();
+    await s.advance(23 * MIN + 1);
+    expect(s.ticks.map((t) => t.scheduledFor)).toEqual([berlin('2027-03-27T12:10:00'), berlin('2027-03-27T12:20:00')]);
   });
 });

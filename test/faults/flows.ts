@@ -152,35 +152,66 @@ export async function waitTicks(s: Scenario, n: number, after = s.mark()): Promi
   await s.until(`${n} more cycles`, () => s.countLogs((l) => l.msg === 'cycle started' && l.display === DISPLAY, { after }) >= n, 30_000);
 }
 
+/** What one fault cost, from the fault to the first good frame after it (the column of test/RELIABILITY.md). */
+export interface FaultFigures {
+  /** Credits the service billed (under the scenario's billing, every-200 by default). */
+  billed: number;
+  /** Credits the daemon's ledger counted. */
+  counted: number;
+  /** New good frames (answers shown). */
+  frames: number;
+}
+
 /**
- * The flow of a fault that fails every attempt of a cycle (the service's fault applies to the 3 attempts): a good
- * frame first, then the failed cycle with its error code, the checks (a) and (b), the fault's end, and (c).
+ * The flow of a fault on a paid request: a good frame first, then the fault on one request. The request was sent,
+ * so the cycle ends after it (a cycle never buys twice): one faulted request, its error code, the checks (a) and
+ * (b); the fault's end, and (c): the next cycle, after the failure backoff, brings the display back. `expect` is
+ * how the faulted request is counted (`charged`: a 2xx arrived; `unknown`: no usable answer) and what it was billed.
+ * Returns the figures from the fault to the first good frame after it.
  */
 export async function failedCycle(
   s: Scenario,
   fault: Record<string, unknown>,
   code: string,
-  detail?: RegExp,
-): Promise<void> {
+  detail: RegExp | undefined,
+  expectCost: { billed: number; charge: 'charged' | 'unknown' },
+): Promise<FaultFigures> {
   await s.startAndWaitGood();
   await s.until('the first retained state', () => mqttState(s));
   const mark = s.mark();
   const msgMark = s.messages.length;
-  await s.sim.injectFault({ ...fault, count: 3, path: 'recweather' });
+  await s.sim.injectFault({ ...fault, count: 1, path: 'recweather' });
   const failed = await s.waitLog((l) => l.msg === FAILED, { after: mark, timeoutMs: 60_000 });
   expect(failed.err?.code, JSON.stringify(failed)).toBe(code);
   if (detail) expect(failed.err?.message).toMatch(detail);
-  // Each failed attempt that was retried is logged with its code too.
-  const retries = s.logs.filter((l) => l.i >= mark && l.i < failed.i && l.msg === 'request failed: retrying');
-  expect(retries.map((l) => l.err?.code)).toEqual([code, code]);
+  // Sent once: not sent again in the same cycle.
+  expect(s.logs.filter((l) => l.i >= mark && l.msg === 'request failed: retrying')).toEqual([]);
   const failedAt = instant(failed.time);
 
   const kept = await expectLastGoodKept(s, failedAt);
   await expectErrorVisible(s, { status: 'unreachable', code, afterMsg: msgMark });
-  // The service saw exactly the three faulted attempts (a slow one is recorded when its answer would have gone).
-  await s.until('three faulted requests in the service log', async () => (await s.calls()).filter((c) => c.fault !== undefined).length === 3, 30_000);
+  // The service saw the one faulted request (a slow one is recorded when its answer would have gone).
+  const calls = await s.until('the faulted request in the service log', async () => {
+    const c = await s.calls();
+    return c.some((r) => r.fault !== undefined) ? c : null;
+  }, 30_000);
+  const faulted = calls.filter((c) => c.fault !== undefined);
+  expect(faulted).toHaveLength(1);
+  // During the failure backoff nothing is sent: the ledger is still. Good requests are counted and billed 3 each.
+  const ledger = await s.ledger();
+  const good = calls.filter((c) => c.fault === undefined && c.status === 200).length;
+  const counted = ledger.day_spent - 3 * good;
+  expect(counted, `ledger ${JSON.stringify(ledger)}, ${good} good requests`).toBe(3);
+  expect(expectCost.charge === 'unknown' ? ledger.day_unknown : ledger.day_charged - 3 * good).toBe(3);
+  const billed = faulted.reduce((n, c) => n + c.creditsCharged, 0);
+  expect(billed).toBe(expectCost.billed);
 
   await s.sim.clearFaults();
   await expectRecovery(s, { after: failed.i, keptJson: kept.jsonText, oldFetchedAt: kept.fetchedAt });
   await expectLedgerCovers(s);
+  // The first request after the fault brought the frame back, billed and counted 3.
+  const after = (await s.calls()).slice(calls.length);
+  expect(after[0]).toMatchObject({ status: 200, creditsCharged: 3 });
+  expect(after[0]?.fault).toBeUndefined();
+  return { billed: billed + 3, counted: counted + 3, frames: 1 };
 }

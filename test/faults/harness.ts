@@ -200,7 +200,10 @@ export interface LedgerFile {
   month: string;
   month_spent: number;
   untrusted_carry: number;
-  exhausted_period: string | null;
+  day_charged: number;
+  day_unknown: number;
+  day_refused: number;
+  credits_out: { since: number; last_refusal_at: number } | null;
   rate_blocked_until: number | null;
 }
 
@@ -210,7 +213,13 @@ export interface ScenarioOptions {
   /** Default every 2 s. */
   schedule?: string;
   timeoutS?: number;
+  /** api.response_timeout_s: how long a paid request waits for its answer. */
+  responseTimeoutS?: number;
+  /** How the simulated service bills; default every-200 (every success body it produced, even a broken one). */
+  billing?: 'success' | 'every-200' | 'every-request';
   creditsPerDay?: number;
+  /** budget.pace_over_budget (default: the config's default, true). */
+  paceOverBudget?: boolean;
   timezone?: string;
   /** Preload clock-offset.js: setClockOffset() then steps the daemon's clock. */
   clock?: boolean;
@@ -293,6 +302,7 @@ export class Scenario {
     await writeFile(s.keyFile, `${KEY}\n`, { mode: 0o600 });
     await writeFile(s.clockFile, '0\n');
     await writeFile(s.configFile, s.config());
+    await s.setBilling(opts.billing ?? 'every-200');
     await s.#startRecorder();
     return s;
   }
@@ -304,9 +314,11 @@ export class Scenario {
       `  base_url: ${this.sim.url}`,
       `  key_file: ${this.keyFile}`,
       `  timeout_s: ${o.timeoutS ?? 10}`,
+      `  response_timeout_s: ${o.responseTimeoutS ?? 10}`,
       '  connect_timeout_s: 5',
       'budget:',
       `  credits_per_day: ${o.creditsPerDay ?? 200_000}`,
+      ...(o.paceOverBudget === undefined ? [] : [`  pace_over_budget: ${o.paceOverBudget}`]),
       `timezone: ${this.timezone}`,
       'displays:',
       `  - id: ${DISPLAY}`,
@@ -652,6 +664,16 @@ export class Scenario {
 
   async simStats(): Promise<SimStatsView> {
     return this.sim.stats();
+  }
+
+  /** How the simulated service bills (its control endpoint `/_sim/billing`). */
+  async setBilling(billing: NonNullable<ScenarioOptions['billing']>): Promise<void> {
+    const res = await httpRequest(this.sim.url.replace(/\/v1$/, '/_sim/billing'), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ billing }),
+    });
+    if (res.status !== 200) throw new Error(`the simulated service refused billing ${billing}: ${res.status} ${res.text()}`);
   }
 
   /** Credits the service actually charged, in all. */

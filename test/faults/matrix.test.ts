@@ -1,5 +1,6 @@
 import { mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import {
@@ -38,43 +39,65 @@ import {
  */
 
 const m = new Matrix();
+/** How a faulted paid request costs under billing every-200: an error answer is not billed, a broken 200 is. */
+const UNKNOWN_UNBILLED = { billed: 0, charge: 'unknown' } as const;
+const CHARGED = { billed: 3, charge: 'charged' } as const;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('the service fails', () => {
   m.it('500: error screen and E_SERVICE, last good kept, recovers after the backoff', async () => {
     const s = await Scenario.create({ name: '500' });
-    await failedCycle(s, { kind: 'status', status: 500 }, 'E_SERVICE', /HTTP 500/);
+    expect(await failedCycle(s, { kind: 'status', status: 500 }, 'E_SERVICE', /HTTP 500/, UNKNOWN_UNBILLED)).toEqual({ billed: 3, counted: 6, frames: 1 });
   });
 
   m.it('503: error screen and E_SERVICE, last good kept, recovers after the backoff', async () => {
     const s = await Scenario.create({ name: '503' });
-    await failedCycle(s, { kind: 'status', status: 503 }, 'E_SERVICE', /HTTP 503: service unavailable/);
+    expect(await failedCycle(s, { kind: 'status', status: 503 }, 'E_SERVICE', /HTTP 503: service unavailable/, UNKNOWN_UNBILLED)).toEqual({ billed: 3, counted: 6, frames: 1 });
   });
 
   m.it('an HTML error page from a proxy: E_SERVICE naming the page, last good kept, recovers', async () => {
     const s = await Scenario.create({ name: 'html' });
-    await failedCycle(s, { kind: 'html_error' }, 'E_SERVICE', /HTTP 502: non-JSON error body \(text\/html\): 502 Bad Gateway/);
+    const figures = await failedCycle(s, { kind: 'html_error' }, 'E_SERVICE', /HTTP 502: non-JSON error body \(text\/html\): 502 Bad Gateway/, UNKNOWN_UNBILLED);
+    expect(figures).toEqual({ billed: 3, counted: 6, frames: 1 });
   });
 
-  m.it('a response slower than api.timeout_s: E_TIMEOUT, last good kept, recovers', async () => {
-    const s = await Scenario.create({ name: 'slow', timeoutS: 2 });
-    await failedCycle(s, { kind: 'slow', delay_ms: 6000 }, 'E_TIMEOUT', /no answer within 2000 ms/);
+  m.it('a response slower than api.response_timeout_s: E_TIMEOUT, sent once, last good kept, recovers', async () => {
+    const s = await Scenario.create({ name: 'slow', responseTimeoutS: 2 });
+    // The service made the answer after the daemon stopped waiting: billed, never read, and not bought again.
+    const figures = await failedCycle(s, { kind: 'slow', delay_ms: 6000 }, 'E_TIMEOUT', /no answer within 2000 ms/, { billed: 3, charge: 'unknown' });
+    expect(figures).toEqual({ billed: 6, counted: 6, frames: 1 });
   });
 
   m.it('connection reset: E_NETWORK, last good kept, recovers', async () => {
     const s = await Scenario.create({ name: 'reset' });
-    await failedCycle(s, { kind: 'reset' }, 'E_NETWORK', /connection to 127\.0\.0\.1:\d+ failed/);
+    const figures = await failedCycle(s, { kind: 'reset' }, 'E_NETWORK', /connection to 127\.0\.0\.1:\d+ failed/, UNKNOWN_UNBILLED);
+    expect(figures).toEqual({ billed: 3, counted: 6, frames: 1 });
   });
 
   m.it('malformed JSON: E_BAD_RESPONSE, last good kept, recovers', async () => {
     const s = await Scenario.create({ name: 'malformed' });
-    await failedCycle(s, { kind: 'malformed_json' }, 'E_BAD_RESPONSE', /body that is not JSON/);
+    const figures = await failedCycle(s, { kind: 'malformed_json' }, 'E_BAD_RESPONSE', /body that is not JSON/, CHARGED);
+    expect(figures).toEqual({ billed: 6, counted: 6, frames: 1 });
   });
 
   m.it('a missing required field: E_BAD_RESPONSE naming the field, last good kept, recovers', async () => {
     const s = await Scenario.create({ name: 'missing' });
-    await failedCycle(s, { kind: 'missing_field', field: 'weather.temp' }, 'E_BAD_RESPONSE', /response field weather\.temp: missing/);
+    const figures = await failedCycle(s, { kind: 'missing_field', field: 'outfit' }, 'E_BAD_RESPONSE', /response field outfit: missing/, CHARGED);
+    expect(figures).toEqual({ billed: 6, counted: 6, frames: 1 });
+  });
+
+  m.it('a missing reading (weather.temp): accepted, W_RESPONSE_SHAPE names it, no error', async () => {
+    const s = await Scenario.create({ name: 'missing-reading' });
+    await s.startAndWaitGood();
+    const mark = s.mark();
+    await s.sim.injectFault({ kind: 'missing_field', field: 'weather.temp', count: 1, path: 'recweather' });
+    await s.waitLog((l) => l.code === 'W_RESPONSE_SHAPE' && l.field === 'weather.temp', { after: mark, what: 'W_RESPONSE_SHAPE for weather.temp' });
+    await s.until('a recommendation without weather.temp in the JSON file', async () => {
+      const f = await s.frameFiles();
+      return f.json && !('temp' in (f.json.weather as Record<string, unknown>)) ? f : null;
+    });
+    expect(s.findLog((l) => l.msg === FAILED || l.level === 'error', { after: mark })).toBeUndefined();
   });
 
   m.it('unknown extra fields: accepted and kept, no error', async () => {
@@ -94,7 +117,42 @@ describe('the service fails', () => {
     expect(st.status).toBe('ok');
     expect(st.last_error).toBeNull();
     expect((await s.healthz()).status).toBe(200);
-    await s.until('the extra fields on the state topic', () => mqttState(s)?.request_id === 'req_sim_0001');
+    // Any state message since the fault (the 2-second schedule may have sent a newer one since).
+    await s.until('the extra fields on the state topic', () =>
+      s.messages.some((msg) => msg.topic === TOPIC.state && (JSON.parse(msg.payload.toString()) as { request_id?: unknown }).request_id === 'req_sim_0001'),
+    );
+  });
+});
+
+describe('the service cannot be reached', () => {
+  m.it('connection refused: E_CONNECT, never sent, tried again at once, nothing counted; recovers', async () => {
+    const s = await Scenario.create({ name: 'refused' });
+    // An address where nothing listens: the daemon starts against it, then the owner puts the right one and reloads.
+    const closed = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const right = s.config();
+    await writeFile(s.configFile, right.replace(s.sim.url, `http://127.0.0.1:${closed}/v1`));
+    await s.start();
+    const failed = await s.waitLog((l) => l.msg === FAILED, { timeoutMs: 60_000 });
+    expect(failed.err?.code).toBe('E_CONNECT');
+    expect(failed.err?.message).toMatch(/ECONNREFUSED.*not sent/);
+    // Never sent: tried again within the cycle, and nothing counted.
+    expect(s.logs.filter((l) => l.i < failed.i && l.msg === 'request not sent: trying again').map((l) => l.err?.code)).toEqual(['E_CONNECT', 'E_CONNECT']);
+    expect(await s.ledger()).toMatchObject({ day_spent: 0, day_unknown: 0 });
+    await expectErrorVisible(s, { status: 'unreachable', code: 'E_CONNECT', afterMsg: 0, health: 503, healthReason: /no good data yet/ });
+    expect(await s.calls()).toEqual([]);
+    await writeFile(s.configFile, right);
+    const reload = s.mark();
+    s.child?.kill('SIGHUP');
+    await s.waitLog((l) => l.msg === 'config reloaded', { after: reload });
+    await expectRecovery(s, { after: reload, keptJson: null, oldFetchedAt: null });
+    const first = (await s.calls())[0];
+    expect(first).toMatchObject({ status: 200, creditsCharged: 3 });
+    await expectLedgerCovers(s);
   });
 });
 
@@ -185,8 +243,8 @@ describe('the account fails', () => {
     await expectLedgerCovers(s);
   });
 
-  m.it('402 (credits exhausted): budget screen, no more requests this period, spending resumes the next day', async () => {
-    const s = await Scenario.create({ name: '402', clock: true });
+  m.it('402 (the account out of credits): its own screen, asked again hourly, a top-up and a reload recover the same day', async () => {
+    const s = await Scenario.create({ name: '402' });
     await s.startAndWaitGood();
     await s.until('the first retained state', () => mqttState(s));
     const mark = s.mark();
@@ -194,29 +252,31 @@ describe('the account fails', () => {
     await s.sim.setCredits(KEY, 0);
     const warned = await s.waitLog((l) => String(l.msg).startsWith('W_CREDITS_EXHAUSTED'), { after: mark });
     expect(warned.msg).toMatch(/HTTP 402: insufficient credits/);
-    const used = await s.waitLog((l) => l.msg === 'budget used up', { after: mark });
-    const today = localDay(Date.now(), s.timezone);
-    expect((await s.ledger()).exhausted_period).toBe(`day:${today}`);
-    const kept = await expectLastGoodKept(s, instant(used.time));
-    const st = await settledFrame(s, 'budget_exhausted', msgMark);
-    expect(st.frame?.hash, 'the budget mark on the frame').not.toBe(imageBefore(s, msgMark));
+    const out = await s.waitLog((l) => l.msg === 'service account out of credits', { after: mark });
+    const ledger = await s.until('the empty account in the ledger', async () => (await s.ledger()).credits_out);
+    expect(ledger.last_refusal_at).toBeGreaterThan(0);
+    const kept = await expectLastGoodKept(s, instant(out.time));
+    // Not "budget used up": the account's own screen and status, with where to top it up.
+    const st = await settledFrame(s, 'credits_out', msgMark);
+    expect(st.frame?.hash, 'the credits mark on the frame').not.toBe(imageBefore(s, msgMark));
     expect((await s.frameFiles()).jsonText).toBe(kept.jsonText);
     expect(diagnostics(s)?.status_until).not.toBeNull();
-    expect((await s.get('/')).text()).toContain('budget used up');
+    const page = (await s.get('/')).text();
+    expect(page).toContain('out of credits');
+    expect(page).toContain('dashboard');
     expect((await s.healthz()).status).toBe(200);
-    // No paid request until the next period: the ticks go on without a call.
+    // Asked again at most hourly: the ticks go on without a call.
     const calls = (await s.calls()).length;
     await waitTicks(s, 3);
     expect((await s.calls()).length).toBe(calls);
-    // The next day (the clock stepped to just after local midnight), with credits bought again: spending resumes.
+    // The owner buys credits and reloads (systemctl reload: SIGHUP): the display is back the same day.
     await s.sim.setCredits(KEY, 1_000_000);
-    const midnight = instant(`${today}T00:00:00Z`) + DAY - tzOffsetMs(s.timezone);
-    const next = s.mark();
-    await s.setClockOffset(midnight + 60_000 - Date.now());
-    await expectRecovery(s, { after: next, keptJson: kept.jsonText, oldFetchedAt: kept.fetchedAt });
-    const ledger = await s.ledger();
-    expect(ledger.day > today).toBe(true);
-    expect(ledger.exhausted_period).toBeNull();
+    const reload = s.mark();
+    s.child?.kill('SIGHUP');
+    await s.waitLog((l) => l.msg === 'config reloaded', { after: reload });
+    await expectRecovery(s, { after: reload, keptJson: kept.jsonText, oldFetchedAt: kept.fetchedAt });
+    expect((await s.ledger()).credits_out).toBeNull();
+    await expectLedgerCovers(s);
   });
 });
 
@@ -350,7 +410,7 @@ describe('the state files are damaged', () => {
     const file = path.join(s.stateDir, 'last', `${DISPLAY}.json`);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, randomBytes(700));
-    await s.sim.injectFault({ kind: 'status', status: 503, count: 3, path: 'recweather' });
+    await s.sim.injectFault({ kind: 'status', status: 503, count: 1, path: 'recweather' });
     await s.start();
     const ignored = await s.waitLog((l) => l.msg === 'last good state ignored');
     expect(String(ignored.problem)).toMatch(/not JSON \(truncated or corrupt\)/);
@@ -515,7 +575,8 @@ describe('the clock jumps', () => {
   });
 
   m.it('stepped back once the budget of the day is spent: nothing more is bought that day, the schedule runs on', async () => {
-    const s = await Scenario.create({ name: 'clock-spent', clock: true, creditsPerDay: 9 });
+    // Every tick until the day's 9 credits are spent (not paced over the day), so the day is spent at once.
+    const s = await Scenario.create({ name: 'clock-spent', clock: true, creditsPerDay: 9, paceOverBudget: false });
     await s.start();
     await s.waitLog((l) => l.msg === 'budget used up', { timeoutMs: 40_000 });
     expect(await s.charged()).toBe(9);

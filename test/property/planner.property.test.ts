@@ -136,6 +136,8 @@ describe('planner credits = a simulation of the same schedules', () => {
           const scheduler = new Scheduler({
             config,
             clock,
+            // Every tick of the calendar: pacing an over-budget schedule is test/budget/pacing.test.ts's subject.
+            pace: 1,
             onTick: (id, at) => {
               ticks.push({ id, at: at.getTime() });
               return Promise.resolve();

@@ -72,7 +72,8 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     const outputDir = path.join(dir, 'frames');
     const config = makeConfig({
       api: { base_url: sim.url },
-      budget: { credits_per_day: PER_DAY, credits_per_month: PER_MONTH, rate_limit_per_minute: RATE },
+      // Every tick until the budget is spent (not paced): this soak checks the governor's caps.
+      budget: { credits_per_day: PER_DAY, credits_per_month: PER_MONTH, rate_limit_per_minute: RATE, pace_over_budget: false },
       displays: [
         { id: 'hallway', lat: 52.52, lon: 13.405, panel: 'waveshare-7in5-v2', schedule: '0 6-21/3 * * *' },
         { id: 'kitchen', lat: 53.55, lon: 9.99, panel: 'waveshare-4in2', schedule: 'auto', active_hours: '07:00-22:00', endpoint: 'recommend' },
