@@ -1,8 +1,8 @@
 import type { Weather } from '../api/schemas.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from './fonts.js';
-import { formatNumber, formatPercent, formatTempShort, windDegrees } from './format.js';
-import { statusMark, warningTriangle, windArrow } from './marks.js';
+import { formatTempShort } from './format.js';
+import { statusMark, warningTriangle } from './marks.js';
 import type { Surface } from './surface.js';
 import { fitLine, fitText, type FittedText } from './text-fit.js';
 
@@ -15,17 +15,39 @@ export interface Box {
   h: number;
 }
 
-/** What a layout placed, for tests and the gallery: sizes in px and whether text was shortened. */
+/** The sizes a layout chose, px (null: not drawn). */
+export interface LayoutSizes {
+  /** The outfit, or the first sentence of a long one. */
+  outfit: number | null;
+  /** The rest of a long outfit. */
+  outfitRest: number | null;
+  reasoning: number | null;
+  temperature: number | null;
+  /** The readings' values. */
+  reading: number | null;
+  /** The garment pictograms (square). */
+  pictogram: number | null;
+  weatherIcon: number | null;
+}
+
+/** What a layout placed, for tests, the gallery and `render --out x.json`: texts, sizes, what was shortened. */
 export interface LayoutReport {
   layout: 'landscape' | 'portrait' | 'small' | 'error';
+  /** The whole outfit, or the first sentence of a long one. */
   outfit: FittedText | null;
+  /** The rest of a long outfit, smaller or cut (null when the outfit fit whole). */
+  outfitRest: FittedText | null;
   reasoning: FittedText | null;
   alerts: FittedText[];
+  /** The pictogram row, in order ('nothing-extra': the tick). */
+  pictograms: string[];
+  sizes: LayoutSizes;
   texts: string[];
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
-  return { layout, outfit: null, reasoning: null, alerts: [], texts: [] };
+  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [] };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -135,36 +157,6 @@ export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: nu
   drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
   report.alerts.push(fitted);
   return h;
-}
-
-export interface Detail {
-  label: string;
-  value: string;
-  /** Wind: draw an arrow before the value. */
-  windFrom?: number | null;
-}
-
-export function weatherDetails(w: Weather): Detail[] {
-  return [
-    { label: 'Humidity', value: formatPercent(w.humidity_pct) },
-    { label: `Wind ${w.wind_dir.trim()}`.trim(), value: `${formatNumber(Math.round(w.wind_speed))} ${w.wind_speed_unit}`, windFrom: windDegrees(w.wind_dir) },
-    { label: 'Rain', value: formatPercent(w.rain_chance_pct) },
-    { label: 'UV', value: formatNumber(Math.round(w.uv_index * 10) / 10) },
-  ];
-}
-
-/** A detail cell: a small label above a bold value (with a wind arrow). */
-export function drawDetailCell(sf: Surface, d: Detail, box: Box, labelSize: number, valueSize: number, report: LayoutReport): void {
-  drawLine(sf, 'condensed', labelSize, fitLine('condensed', d.label, box.w, labelSize, labelSize).lines[0]?.text ?? '', box.x, box.y + labelSize * 0.85, sf.theme.ink, 'left', report);
-  let x = box.x;
-  const base = box.y + labelSize * 1.15 + valueSize * 0.85;
-  if (d.windFrom !== undefined) {
-    const r = valueSize * 0.4;
-    windArrow(sf.crisp, x + r, base - valueSize * 0.36, r, d.windFrom, sf.theme.ink);
-    x += 2 * r + valueSize * 0.2;
-  }
-  const v = fitLine('condensed-bold', d.value, box.x + box.w - x, valueSize, valueSize * 0.6);
-  if (v.lines[0]) drawLine(sf, 'condensed-bold', v.size, v.lines[0].text, x, base, sf.theme.ink, 'left', report);
 }
 
 export function feelsLike(w: Weather): string {

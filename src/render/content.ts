@@ -1,5 +1,6 @@
 import type { StoredRecommendation, Weather } from '../api/schemas.js';
 import { alertTexts, formatAge, formatTime } from './format.js';
+import { garmentsOf, type GarmentId } from './garments.js';
 import type { StatusMark } from './marks.js';
 
 /** What a frame says, in words, prepared from the frame input: layouts only place it. Pure. */
@@ -8,7 +9,10 @@ export type FrameStatus =
   | { kind: 'ok' }
   | { kind: 'stale'; since: Date }
   | { kind: 'key_rejected'; message: string }
-  | { kind: 'budget_exhausted'; until: Date }
+  /** Our own budget is used up; `unknownCredits` of what it counts were sent without a usable answer (charge unknown). */
+  | { kind: 'budget_exhausted'; until: Date; unknownCredits?: number }
+  /** The service's account is out of credits (402): not our budget. Asked again at `until`, or at once on refresh. */
+  | { kind: 'credits_out'; since: Date; until: Date }
   | { kind: 'unreachable'; since: Date; message: string };
 
 export interface FrameInput {
@@ -19,6 +23,8 @@ export interface FrameInput {
   timezone: string;
   status: FrameStatus;
   now: Date;
+  /** The garments the pictogram row shows; default: what garmentsOf reads from the outfit. */
+  garments?: GarmentId[];
 }
 
 export interface StatusText {
@@ -40,8 +46,11 @@ export interface FrameContent {
   age: string | null;
   /** The frame's own time, "07:45". */
   now: string;
+  /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
   weather: Weather | null;
   outfit: string | null;
+  /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
+  garments: GarmentId[];
   reasoning: string | null;
   alerts: string[];
   status: StatusText | null;
@@ -64,8 +73,20 @@ function statusText(input: FrameInput): StatusText | null {
         short: `Key rejected: ${s.message.trim()}`,
         mark: 'key',
       };
-    case 'budget_exhausted':
-      return { kind: s.kind, error: true, title: 'Credit budget used up', detail: `until ${t(s.until)}`, short: `No credits until ${t(s.until)}`, mark: 'hourglass' };
+    case 'budget_exhausted': {
+      const unknown = s.unknownCredits ?? 0;
+      const detail = `until ${t(s.until)}${unknown > 0 ? ` · ${unknown} of them unconfirmed` : ''}`;
+      return { kind: s.kind, error: true, title: 'Credit budget used up', detail, short: `No credits until ${t(s.until)}`, mark: 'hourglass' };
+    }
+    case 'credits_out':
+      return {
+        kind: s.kind,
+        error: true,
+        title: 'Service account out of credits',
+        detail: `top up in the service's web dashboard · next try ${t(s.until)}`,
+        short: 'Account out of credits: top up',
+        mark: 'hourglass',
+      };
     case 'unreachable': {
       const msg = s.message.trim();
       return {
@@ -82,7 +103,7 @@ function statusText(input: FrameInput): StatusText | null {
 
 export function frameContent(input: FrameInput): FrameContent {
   const rec = input.rec;
-  const fetched = rec ? new Date(rec.fetched_at || rec.generated_at) : null;
+  const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
   return {
     name: input.displayName.trim(),
@@ -91,7 +112,8 @@ export function frameContent(input: FrameInput): FrameContent {
     now: formatTime(input.now, input.timezone, input.now),
     weather: rec?.weather ?? null,
     outfit: rec ? rec.outfit.trim() : null,
-    reasoning: rec && rec.reasoning.trim() ? rec.reasoning.trim() : null,
+    garments: rec ? (input.garments ?? garmentsOf(rec.outfit)) : [],
+    reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts) : [],
     status: statusText(input),
   };

@@ -8,22 +8,40 @@ function signed(n: number): string {
   return r < 0 ? `${MINUS}${-r}` : String(r === 0 ? 0 : r);
 }
 
-/** "21°C", "−4°F": the unit as the response wrote it. */
-export function formatTemp(value: number, unit: string): string {
-  return `${signed(value)}${unit.startsWith('°') ? unit : unit ? ` ${unit}` : '°'}`;
+/** What the frame shows for a reading the response did not carry (or carried in a form we could not read). */
+export const MISSING = '\u2014';
+
+const present = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
+
+/** "21°C", "−4°F": the unit as the response wrote it; "—" without a temperature. */
+export function formatTemp(value: number | undefined, unit: string | undefined): string {
+  if (!present(value)) return MISSING;
+  return `${signed(value)}${unit?.startsWith('°') ? unit : unit ? ` ${unit}` : '°'}`;
 }
 
-/** "19°": the degree sign without the scale letter. */
-export function formatTempShort(value: number): string {
-  return `${signed(value)}°`;
+/** "19°": the degree sign without the scale letter; "—" without a temperature. */
+export function formatTempShort(value: number | undefined): string {
+  return present(value) ? `${signed(value)}°` : MISSING;
 }
 
-export function formatPercent(value: number): string {
-  return `${Math.round(value)}%`;
+export function formatPercent(value: number | undefined): string {
+  return present(value) ? `${Math.round(value)}%` : MISSING;
 }
 
 export function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
+}
+
+/** A reading rounded to whole units ("3"), or to tenths ("2.5"); "—" when missing. */
+export function formatReading(value: number | undefined, step: 1 | 0.1 = 1): string {
+  if (!present(value)) return MISSING;
+  return formatNumber(step === 1 ? Math.round(value) : Math.round(value * 10) / 10);
+}
+
+/** "14 km/h" (the unit as the response wrote it, if any); "—" without a speed. */
+export function formatSpeed(value: number | undefined, unit: string | undefined): string {
+  if (!present(value)) return MISSING;
+  return unit?.trim() ? `${formatReading(value)} ${unit}` : formatReading(value);
 }
 
 const TEXT_KEYS = ['title', 'headline', 'event', 'description', 'summary', 'message', 'text', 'name', 'severity'] as const;
@@ -86,7 +104,8 @@ const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', '
 const WORDS: Record<string, string> = { NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W' };
 
 /** Degrees (0 = from the north, clockwise) of a wind direction: "NW", "north-west", "315"; null when unknown. */
-export function windDegrees(dir: string): number | null {
+export function windDegrees(dir: string | undefined): number | null {
+  if (dir === undefined) return null;
   const s = dir.trim().toUpperCase();
   if (/^\d+(\.\d+)?°?$/.test(s)) return Number.parseFloat(s) % 360;
   let abbr = s.replace(/[\s-]+/g, '');

@@ -5,12 +5,14 @@ import { encodeBmp1 } from './bmp.js';
 import { layoutError } from './layout-error.js';
 import { layoutSmall } from './layout-small.js';
 import { layoutLandscape, layoutPortrait } from './layout-wide.js';
-import { hexToRgb, type PanelProfile } from './panels.js';
+import { hexToRgb, ppiOf, type PanelProfile } from './panels.js';
 import { encodePng } from './png.js';
 import { quantize, type Dither, type Rgb } from './quantize.js';
 import { encodeRaw } from './raw.js';
 import type { Rotation } from './rotate.js';
 import { createSurface } from './surface.js';
+import { typeScale, type TypeScale } from './type-scale.js';
+import type { GarmentId } from './garments.js';
 
 export type { FrameInput, FrameStatus } from './content.js';
 export type { Dither } from './quantize.js';
@@ -69,6 +71,10 @@ export interface DetailedFrame {
   /** One palette index a pixel, as seen. */
   indices: Uint8Array;
   report: LayoutReport;
+  /** What the outfit names (the pictogram row may show fewer where they do not fit). */
+  garments: GarmentId[];
+  /** The type scale the layout used. */
+  scale: TypeScale;
 }
 
 /** Layout and quantization: palette indices of the picture as seen, with what the layout placed. */
@@ -77,7 +83,9 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   const content = frameContent(input);
   const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
   const palette = matchPalette(panel);
-  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height));
+  // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
+  const scale = typeScale(kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall', ppiOf(panel));
+  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale);
   const report =
     kind === 'error'
       ? layoutError(surface, content)
@@ -89,7 +97,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const indices = quantize({ width, height, text: surface.text.index, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
-  return { width, height, indices, report };
+  return { width, height, indices, report, garments: content.garments, scale };
 }
 
 /** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */

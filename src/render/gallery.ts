@@ -16,6 +16,8 @@ const CASE_TITLES: Record<SampleCase, string> = {
   alert: 'weather alerts',
   long: 'a 120-word outfit',
   error: 'service unreachable',
+  short: 'a 10-word outfit',
+  forty: 'a 40-word outfit',
 };
 
 export interface GalleryEntry {

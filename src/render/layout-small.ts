@@ -1,75 +1,65 @@
-import { drawFitted, drawLine, newReport, rule, type LayoutReport } from './blocks.js';
+import type { Weather } from '../api/schemas.js';
+import { drawLine, newReport, rule, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
-import { formatNumber, formatPercent, formatTemp, formatTempShort, windDegrees } from './format.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
-import { warningTriangle, windArrow } from './marks.js';
+import { warningTriangle } from './marks.js';
+import { drawGarments, drawOutfitBlock } from './outfit-block.js';
+import { drawReading, drawReadings, drawTemperature, readingsOf } from './readings.js';
 import type { Surface } from './surface.js';
-import { fitLine, fitText } from './text-fit.js';
+import { fitLine } from './text-fit.js';
 
 /**
- * Small panels (2.9", 2.13": about 128 px high). Sizes in units of 1 px at 128 px height. Left: icon and
- * temperature. Right: name and time (or the status), alerts, the outfit shortened to fit with an ellipsis,
- * and a line of details.
+ * Small panels (4.2", 2.9", 2.13"), read at arm's length: their own type scale (type-scale.ts, 'hand').
+ * Geometry in units of 1 px at 128 px high. Left: icon, temperature and the four readings as pictogram + value.
+ * Right: name and time (or the status), alerts, the garment pictograms (at least 24 px), and the outfit.
  */
+
+/** The smallest pictogram of the garment row, px: below this they cannot be told apart. */
+const PICTOGRAM_MIN_PX = 24;
+
 export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   if (sf.height > sf.width) return layoutSmallTall(sf, c);
   const report = newReport('small');
   const u = sf.unit;
   const W = sf.width;
   const H = sf.height;
-  const ink = sf.theme.ink;
-  const leftW = 88 * u;
+  const leftW = 84 * u;
   const w = c.weather;
   if (w) {
-    drawConditionIcon(sf, conditionOf(w.description, w.is_day), 16 * u, 0, 58 * u);
-    const temp = fitLine('bold', formatTemp(w.temp, w.temp_unit), leftW - 6 * u, 30 * u, 14 * u);
-    if (temp.lines[0]) drawLine(sf, 'bold', temp.size, temp.lines[0].text, leftW / 2, 84 * u, ink, 'center', report);
-    drawLine(sf, 'condensed', 12 * u, `feels ${formatTempShort(w.feels_like)}`, leftW / 2, 100 * u, ink, 'center', report);
-    const r = 5 * u;
-    const windText = `${formatNumber(Math.round(w.wind_speed))} ${w.wind_speed_unit}`;
-    const wf = fitLine('condensed', windText, leftW - 2 * r - 8 * u, 12 * u, 9 * u);
-    const tw = wf.width + 2 * r + 3 * u;
-    windArrow(sf.crisp, leftW / 2 - tw / 2 + r, 112 * u, r, windDegrees(w.wind_dir), ink);
-    if (wf.lines[0]) drawLine(sf, 'condensed', wf.size, wf.lines[0].text, leftW / 2 - tw / 2 + 2 * r + 3 * u, 116 * u, ink, 'left', report);
-    sf.crisp.fillStyle = ink;
+    leftColumn(sf, w, leftW, report);
+    sf.crisp.fillStyle = sf.theme.ink;
     sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
   }
   const x = w ? leftW + 6 * u : 6 * u;
   const tw = W - x - 4 * u;
   let y = headLine(sf, c, x, tw, report);
   y += alertLine(sf, c, x, y, tw, report);
-  const details = w && {
-    text: `Rain ${formatPercent(w.rain_chance_pct)} · Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`,
-    minSize: 9 * u,
-  };
-  outfitAndDetails(sf, c, x, y, tw, details, report);
+  y += garmentRow(sf, c, x, y, tw, report);
+  drawOutfitBlock(sf, c, { x, y, w: tw, h: H - y - 1 * u }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
   return report;
 }
 
-/** The outfit in the room left at `y`, above a bottom line of details under a rule (none without weather). */
-function outfitAndDetails(
-  sf: Surface,
-  c: FrameContent,
-  x: number,
-  y: number,
-  tw: number,
-  details: { text: string; minSize: number } | null,
-  report: LayoutReport,
-): void {
+/** Icon and temperature side by side above the four readings, one a row. */
+function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport): void {
   const u = sf.unit;
-  const H = sf.height;
-  const ink = sf.theme.ink;
-  const bottomH = details ? 15 * u : 0;
-  if (c.outfit) {
-    const outfit = fitText({ text: c.outfit, font: 'condensed', width: tw, height: H - y - bottomH - 1 * u, maxSize: 20 * u, minSize: Math.max(11, 12 * u), lineHeight: 1.15 });
-    report.outfit = outfit;
-    drawFitted(sf, outfit, x, y, ink, report);
-  }
-  if (details) {
-    const d = fitLine('condensed', details.text, tw, 12 * u, details.minSize);
-    rule(sf, x, H - bottomH, tw, Math.max(1, u));
-    if (d.lines[0]) drawLine(sf, 'condensed', d.size, d.lines[0].text, x, H - 3 * u, ink, 'left', report);
-  }
+  const icon = 40 * u;
+  drawConditionIcon(sf, conditionOf(w.description ?? '', w.is_day ?? true), (leftW - icon) / 2, 1 * u, icon);
+  report.sizes.weatherIcon = Math.round(icon);
+  const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
+  report.sizes.temperature = t.size;
+  const top = icon + 31 * u;
+  const rowH = (sf.height - top - 1 * u) / 4;
+  const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
+  const mark = Math.min(rowH * 0.9, size * 1.2);
+  readingsOf(w).forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
+  report.sizes.reading = Math.round(size);
+}
+
+/** The garment row at y; returns the height used with the space below it. */
+function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
+  const u = sf.unit;
+  const h = drawGarments(sf, c, { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) }, PICTOGRAM_MIN_PX, report);
+  return h ? h + 4 * u : 0;
 }
 
 /** The top line: the status in an inverted band, else the name and the update time. Returns its height. */
@@ -113,31 +103,25 @@ function layoutSmallTall(sf: Surface, c: FrameContent): LayoutReport {
   const report = newReport('small');
   const u = sf.unit;
   const W = sf.width;
-  const ink = sf.theme.ink;
   const x = 4 * u;
   const tw = W - 8 * u;
   let y = headLine(sf, c, x, tw, report);
   const w = c.weather;
   if (w) {
-    const icon = 52 * u;
-    drawConditionIcon(sf, conditionOf(w.description, w.is_day), 0, y, icon);
-    const temp = fitLine('bold', formatTemp(w.temp, w.temp_unit), W - icon - 4 * u, 30 * u, 14 * u);
-    if (temp.lines[0]) drawLine(sf, 'bold', temp.size, temp.lines[0].text, icon, y + 30 * u, ink, 'left', report);
-    drawLine(sf, 'condensed', 12 * u, `feels ${formatTempShort(w.feels_like)}`, icon, y + 46 * u, ink, 'left', report);
-    y += icon + 4 * u;
-    const r = 5 * u;
-    windArrow(sf.crisp, x + r, y + 5 * u, r, windDegrees(w.wind_dir), ink);
-    const wl = fitLine('condensed', `${formatNumber(Math.round(w.wind_speed))} ${w.wind_speed_unit} · Rain ${formatPercent(w.rain_chance_pct)}`, tw - 2 * r - 3 * u, 12 * u, Math.max(10, 9 * u));
-    if (wl.lines[0]) drawLine(sf, 'condensed', wl.size, wl.lines[0].text, x + 2 * r + 3 * u, y + 9 * u, ink, 'left', report);
-    y += 14 * u;
+    const icon = 44 * u;
+    drawConditionIcon(sf, conditionOf(w.description ?? '', w.is_day ?? true), 0, y, icon);
+    report.sizes.weatherIcon = Math.round(icon);
+    const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), W - icon - 6 * u, report);
+    report.sizes.temperature = t.size;
+    y += icon + 2 * u;
+    const size = Math.max(sf.scale.reading, 12 * u);
+    report.sizes.reading = drawReadings(sf, readingsOf(w), { x, y, w: tw, h: 34 * u }, 2, size, report);
+    y += 36 * u;
     rule(sf, x, y, tw, Math.max(1, u));
     y += 3 * u;
   }
   y += alertLine(sf, c, x, y, tw, report);
-  const details = w && {
-    text: `Hum. ${formatPercent(w.humidity_pct)} · UV ${formatNumber(Math.round(w.uv_index))}`,
-    minSize: Math.max(10, 9 * u),
-  };
-  outfitAndDetails(sf, c, x, y, tw, details, report);
+  y += garmentRow(sf, c, x, y, tw, report);
+  drawOutfitBlock(sf, c, { x, y, w: tw, h: sf.height - y - 2 * u }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
   return report;
 }

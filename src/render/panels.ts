@@ -40,6 +40,8 @@ export const PanelProfileSchema = z
     width: z.number().int().positive(),
     height: z.number().int().positive(),
     diagonal_in: z.number().positive(),
+    /** Pixels per inch of the panel (the type scale turns arc minutes at a viewing distance into px with it). */
+    ppi: z.number().positive().optional(),
     native_rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
     colour: z.enum(['grey', 'colour']),
     /** Bits a pixel of the panel's own data (1 = 2 levels, 2 = 4 greys, 3 = 8 greys, 4 = 16 greys or 7 colours). */
@@ -105,6 +107,11 @@ export const PanelProfileSchema = z
   });
 
 export type PanelProfile = z.infer<typeof PanelProfileSchema>;
+
+/** The profile's `ppi`, else what its size and diagonal give. */
+export function ppiOf(panel: Pick<PanelProfile, 'width' | 'height' | 'diagonal_in' | 'ppi'>): number {
+  return panel.ppi ?? Math.hypot(panel.width, panel.height) / panel.diagonal_in;
+}
 
 export function hexToRgb(hex: string): [number, number, number] {
   const v = Number.parseInt(hex.slice(1), 16);

@@ -1,23 +1,26 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import { renderFrame, type Frame } from './frame.js';
+import { encodeFrame, renderIndices, type Frame } from './frame.js';
+import { frameJson } from './frame-json.js';
 import type { PanelProfile } from './panels.js';
 import type { Rotation } from './rotate.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
- * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw.
+ * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
+ * .json writes what the frame shows instead (frame-json.ts).
  */
 
-export type FrameFormat = 'png' | 'bmp' | 'raw';
+export type FrameFormat = 'png' | 'bmp' | 'raw' | 'json';
 
 export function formatForPath(outPath: string): FrameFormat {
   const ext = extname(outPath).toLowerCase();
   if (ext === '.png') return 'png';
   if (ext === '.bmp') return 'bmp';
   if (ext === '.bin' || ext === '.raw') return 'raw';
-  throw new Error(`cannot tell the frame format of ${outPath}: use .png, .bmp, .bin or .raw`);
+  if (ext === '.json') return 'json';
+  throw new Error(`cannot tell the frame format of ${outPath}: use .png, .bmp, .bin, .raw or .json`);
 }
 
 /** Reads and validates a Recommendation file; errors name the file and, for invalid data, each field's path. */
@@ -41,11 +44,13 @@ export async function readRecommendationFile(path: string): Promise<StoredRecomm
   }
   const rec = parsed.data;
   const fetched = (data as { fetched_at?: unknown }).fetched_at;
-  const fetchedAt = typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched)) ? fetched : rec.generated_at;
+  // Neither time (both are optional in what we accept): the frame is drawn as of now.
+  const fetchedAt =
+    typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched)) ? fetched : (rec.generated_at ?? new Date().toISOString());
   return { ...rec, fetched_at: fetchedAt };
 }
 
-export function frameBytes(frame: Frame, format: FrameFormat, panel: PanelProfile, outPath: string): Buffer {
+export function frameBytes(frame: Frame, format: Exclude<FrameFormat, 'json'>, panel: PanelProfile, outPath: string): Buffer {
   if (format === 'png') return frame.png;
   if (format === 'raw') return frame.raw;
   if (!frame.bmp) throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);
@@ -65,10 +70,14 @@ export async function renderRecommendationFile(args: {
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
-  const frame = await renderFrame({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now }, args.panel, {
+  const detailed = renderIndices({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now }, args.panel, {
     rotation: args.rotation,
   });
-  const bytes = frameBytes(frame, format, args.panel, args.outPath);
+  const frame = encodeFrame(args.panel, args.rotation, detailed);
+  const bytes =
+    format === 'json'
+      ? Buffer.from(`${JSON.stringify(frameJson(detailed, args.panel, args.rotation, frame.hash), null, 2)}\n`)
+      : frameBytes(frame, format, args.panel, args.outPath);
   const tmp = `${args.outPath}.${process.pid}.tmp`;
   try {
     await writeFile(tmp, bytes);

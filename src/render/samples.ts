@@ -1,13 +1,16 @@
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { FrameInput } from './content.js';
+import type { GarmentId } from './garments.js';
 
 /**
  * Sample recommendations for the gallery, the golden images and the bench: a normal day, a day with alerts,
- * a 120-word outfit, and an error screen. Fixed times, so every rendering of them is identical.
+ * a 120-word outfit, an error screen, and outfits of 10 and 40 words (the type scale's cases). Fixed times, so
+ * every rendering of them is identical. Each case names its garments, so the pictogram row shows what the
+ * outfit says whatever the garment reader makes of it.
  */
 
-export type SampleCase = 'normal' | 'alert' | 'long' | 'error';
-export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error'];
+export type SampleCase = 'normal' | 'alert' | 'long' | 'error' | 'short' | 'forty';
+export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error', 'short', 'forty'];
 
 export const SAMPLE_NOW = new Date('2026-01-31T06:45:00.000Z');
 export const SAMPLE_TIMEZONE = 'Europe/Berlin';
@@ -70,8 +73,38 @@ export const LONG: StoredRecommendation = {
   weather: { ...NORMAL.weather, temp: -3.6, feels_like: -9.1, description: 'Light snow showers', wind_dir: 'NNE', wind_speed: 23, rain_chance_pct: 60, humidity_pct: 88 },
 };
 
+/** Exactly 10 words. */
+export const SHORT_OUTFIT = 'A light jacket, jeans and trainers; take your sunglasses along.';
+
+export const SHORT: StoredRecommendation = {
+  ...NORMAL,
+  outfit: SHORT_OUTFIT,
+  reasoning: 'Mild and sunny with a light breeze.',
+  weather: { ...NORMAL.weather, temp: 19.6, feels_like: 19, description: 'Sunny', wind_speed: 9, wind_dir: 'S', rain_chance_pct: 5, humidity_pct: 48, uv_index: 6.4 },
+};
+
+/** Exactly 40 words. */
+export const FORTY_OUTFIT =
+  'Wear a warm wool coat over a thick sweater, with dark jeans and waterproof boots. Add a scarf and gloves for the walk, and take an umbrella: showers are likely after noon, and the wind will make it feel colder.';
+
+export const FORTY: StoredRecommendation = {
+  ...NORMAL,
+  outfit: FORTY_OUTFIT,
+  weather: { ...NORMAL.weather, temp: 2.4, feels_like: -1.8, description: 'Light rain', rain_chance_pct: 70, humidity_pct: 90, wind_speed: 19 },
+};
+
+/** What each sample outfit names (the garment reader's answer, fixed here). */
+export const SAMPLE_GARMENTS: Readonly<Record<SampleCase, GarmentId[]>> = {
+  normal: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
+  alert: ['raincoat', 'sweater', 'trousers', 'boots'],
+  long: ['coat', 'sweater', 'shirt', 'trousers', 'boots', 'scarf', 'gloves', 'warm-hat', 'umbrella'],
+  error: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
+  short: ['jacket', 'trousers', 'closed-shoes', 'sunglasses'],
+  forty: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves', 'umbrella'],
+};
+
 export function sampleInput(c: SampleCase, displayName = 'Hallway'): FrameInput {
-  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const };
+  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const, garments: SAMPLE_GARMENTS[c] };
   switch (c) {
     case 'normal':
       return { ...base, rec: NORMAL };
@@ -79,6 +112,10 @@ export function sampleInput(c: SampleCase, displayName = 'Hallway'): FrameInput 
       return { ...base, rec: ALERT };
     case 'long':
       return { ...base, rec: LONG };
+    case 'short':
+      return { ...base, rec: SHORT };
+    case 'forty':
+      return { ...base, rec: FORTY };
     case 'error':
       return {
         ...base,

@@ -1,13 +1,15 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
+import { meaningInks, type MeaningInks } from './colour-meaning.js';
 import { hexToRgb, type PanelProfile } from './panels.js';
 import type { Rgb } from './quantize.js';
 import { TextLayer } from './text-layer.js';
+import type { TypeScale } from './type-scale.js';
 
 /**
  * What layouts draw on, all of the frame's size:
  * - `text`: glyphs at 1 bit (text-layer.ts), over everything else.
- * - `crisp`: text and lines, transparent ground; thresholded by the quantizer, never dithered.
- * - `tone`: icon fills and grey areas, white ground; dithered.
+ * - `crisp`: lines, marks and pictograms, transparent ground, drawn without anti-aliasing; never dithered.
+ * - `tone`: grey areas and pictures, white ground; dithered (the layouts' marks are line art on `crisp`).
  * `theme` names colours that are exact palette inks where the panel has them, so solid fills do not dither.
  */
 
@@ -16,12 +18,8 @@ export interface Theme {
   paper: string;
   /** Alerts and error bands: red where the panel has it, else black. */
   accent: string;
-  sun: string;
-  cloud: string;
-  rain: string;
-  bolt: string;
-  /** A light grey fill. */
-  light: string;
+  /** The ink of each meaning (colour-meaning.ts); null where the panel has no colour for it. */
+  meaning: MeaningInks;
 }
 
 export interface Surface {
@@ -33,6 +31,8 @@ export interface Surface {
   theme: Theme;
   /** Layout units to px: 1 unit is 1 px on a 800x480 (or 480x800) frame. */
   unit: number;
+  /** Text sizes for how far away this panel is read (type-scale.ts). */
+  scale: TypeScale;
 }
 
 function inkOf(panel: PanelProfile, name: string): string | undefined {
@@ -44,21 +44,11 @@ function inkOf(panel: PanelProfile, name: string): string | undefined {
 
 export function themeFor(panel: PanelProfile): Theme {
   const ink = inkOf(panel, 'black') ?? 'rgb(0,0,0)';
-  const paper = inkOf(panel, 'white') ?? 'rgb(255,255,255)';
-  const red = inkOf(panel, 'red');
-  const yellow = inkOf(panel, 'yellow');
-  const orange = inkOf(panel, 'orange');
-  const blue = inkOf(panel, 'blue');
-  const greys = panel.colour === 'grey';
   return {
     ink,
-    paper,
-    accent: red ?? ink,
-    sun: yellow ?? red ?? (greys ? 'rgb(150,150,150)' : 'rgb(170,170,170)'),
-    cloud: greys ? 'rgb(215,215,215)' : 'rgb(230,230,230)',
-    rain: blue ?? ink,
-    bolt: yellow ?? orange ?? red ?? 'rgb(120,120,120)',
-    light: 'rgb(200,200,200)',
+    paper: inkOf(panel, 'white') ?? 'rgb(255,255,255)',
+    accent: inkOf(panel, 'red') ?? ink,
+    meaning: meaningInks(panel),
   };
 }
 
@@ -88,7 +78,7 @@ function canvasesFor(width: number, height: number): [Canvas, Canvas] {
   return pair;
 }
 
-export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number): SurfaceCanvases {
+export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number, scale: TypeScale): SurfaceCanvases {
   const [crispCanvas, toneCanvas] = canvasesFor(width, height);
   const crisp = crispCanvas.getContext('2d');
   const tone = toneCanvas.getContext('2d');
@@ -96,11 +86,15 @@ export function createSurface(width: number, height: number, panel: PanelProfile
   tone.fillStyle = theme.paper;
   tone.fillRect(0, 0, width, height);
   for (const ctx of [crisp, tone]) {
-    ctx.antialias = 'gray';
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
   }
-  return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit }, crispCanvas, toneCanvas };
+  // Marks and lines without anti-aliasing: each pixel is one exact ink, so a red mark on a colour panel has no
+  // orange or yellow fringe (a grey edge pixel would match another palette colour). The quantizer thresholds
+  // at half coverage anyway, which is what an aliased edge is.
+  crisp.antialias = 'none';
+  tone.antialias = 'gray';
+  return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale }, crispCanvas, toneCanvas };
 }
 
 /** Clears a region of the crisp layer (so a shape drawn over it hides what is beneath). */

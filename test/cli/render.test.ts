@@ -48,13 +48,28 @@ describe('render (offline, no credits)', () => {
     expect(b.length).toBe(48_062);
   });
 
+  it('writes what the frame shows as JSON for --out x.json: garments, texts and the sizes chosen', async () => {
+    const { dir, file } = await tempConfig(simulatedConfig());
+    const input = path.join(dir, 'rec.json');
+    await writeFile(input, JSON.stringify(REC));
+    const out = path.join(dir, 'frame.json');
+    const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const json = JSON.parse(await readFile(out, 'utf8')) as { garments: unknown; texts: string[]; sizes: { outfit: { px: number; arc_minutes: number } }; layout: string };
+    expect(Array.isArray(json.garments)).toBe(true);
+    expect(json.layout).toBe('landscape');
+    expect(json.texts.join(' ')).toContain('Take sunglasses.');
+    expect(json.sizes.outfit.arc_minutes).toBeGreaterThanOrEqual(10);
+  });
+
   it('names the field of a bad Recommendation, and exits 1; a missing --out is usage (2)', async () => {
     const { dir, file } = await tempConfig(simulatedConfig());
     const input = path.join(dir, 'rec.json');
-    await writeFile(input, JSON.stringify({ ...REC, weather: { ...REC.weather, temp: 'warm' } }));
+    await writeFile(input, JSON.stringify({ ...REC, outfit: '  ' }));
     const res = await runCli(['render', '--config', file, '--input', input, '--out', path.join(dir, 'x.png')]);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('weather.temp');
+    expect(res.stderr).toContain('outfit');
     expect(res.stderr).toContain(input);
     const usage = await runCli(['render', '--config', file, '--input', input]);
     expect(usage.code).toBe(2);

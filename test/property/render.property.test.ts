@@ -4,6 +4,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderFrame, viewSize, type FrameInput, type FrameStatus } from '../../src/render/frame.js';
+import { GARMENT_IDS } from '../../src/render/garments.js';
 import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/render/panels.js';
 import { runs, timeout } from './arbitraries.js';
 import { ZONES } from './cron-oracle.js';
@@ -12,9 +13,9 @@ import { ZONES } from './cron-oracle.js';
  * Every pixel of a rendered frame is in the panel's palette, for arbitrary Recommendations: any text (any Unicode,
  * lone surrogates, control characters, right-to-left, emoji, combining marks, nothing but spaces, thousands of
  * characters), any finite numbers, any alert shapes (strings, objects of any keys and values, nested), any status
- * mark, any rotation and dithering, with or without an outfit (the error screen). The PNG is decoded with pngjs,
- * not our encoder. All ten panels, grouped by palette family; runs per family are bounded for time (a render of a
- * large panel costs ~0.1 s, a decode as much again).
+ * mark, any garments for the pictogram row, any rotation and dithering, with or without an outfit (the error
+ * screen). The PNG is decoded with pngjs, not our encoder. All ten panels, grouped by palette family; runs per
+ * family are bounded for time (a render of a large panel costs ~0.1 s, a decode as much again).
  */
 
 const FAMILIES: Record<string, string[]> = {
@@ -100,6 +101,8 @@ const inputArb: fc.Arbitrary<FrameInput> = fc.record({
   timezone: fc.constantFrom(...ZONES),
   status: statusArb,
   now: isoDate,
+  // Any garments in any order (with repeats), or what the reader makes of the outfit.
+  garments: fc.option(fc.array(fc.constantFrom(...GARMENT_IDS), { maxLength: 25 }), { nil: undefined }),
 });
 
 const optionsArb = fc.record({

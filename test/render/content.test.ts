@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { frameContent } from '../../src/render/content.js';
-import { alertText, alertTexts, formatAge, formatTemp, formatTime, windDegrees } from '../../src/render/format.js';
+import {
+  alertText,
+  alertTexts,
+  formatAge,
+  formatPercent,
+  formatReading,
+  formatSpeed,
+  formatTemp,
+  formatTempShort,
+  formatTime,
+  MISSING,
+  windDegrees,
+} from '../../src/render/format.js';
+import { renderIndices } from '../../src/render/frame.js';
+import { loadPanel } from '../../src/render/panels.js';
 import { conditionOf } from '../../src/render/icons.js';
 import { NORMAL, SAMPLE_NOW } from '../../src/render/samples.js';
 
@@ -83,5 +98,41 @@ describe('frame content', () => {
   it('takes the update time from fetched_at', () => {
     expect(frameContent({ ...base, rec: NORMAL, status: { kind: 'ok' } }).updated).toBe('07:30');
     expect(frameContent({ ...base, rec: null, status: { kind: 'ok' } })).toMatchObject({ updated: null, outfit: null, alerts: [] });
+  });
+});
+
+describe('a response without some readings', () => {
+  const base = { displayName: 'Hallway', timezone: 'Europe/Berlin', now: SAMPLE_NOW, status: { kind: 'ok' as const } };
+  const { temp: _t, humidity_pct: _h, wind_speed: _w, uv_index: _u, feels_like: _f, rain_chance_pct: _r, ...rest } = NORMAL.weather;
+  const sparse: StoredRecommendation = { ...NORMAL, weather: rest, reasoning: undefined, generated_at: undefined };
+
+  it('formats a missing reading as "—"', () => {
+    expect(formatTemp(undefined, '°C')).toBe(MISSING);
+    expect(formatTempShort(undefined)).toBe(MISSING);
+    expect(formatPercent(undefined)).toBe(MISSING);
+    expect(formatReading(undefined, 0.1)).toBe(MISSING);
+    expect(formatSpeed(undefined, 'km/h')).toBe(MISSING);
+    expect(formatSpeed(14.4, 'km/h')).toBe('14 km/h');
+    expect(formatReading(2.46, 0.1)).toBe('2.5');
+    expect(windDegrees(undefined)).toBeNull();
+  });
+
+  it.each([
+    ['waveshare-7in5-v2', 0],
+    ['waveshare-7in5-v2', 90],
+    ['waveshare-2in9', 0],
+    ['waveshare-2in9', 90],
+  ] as const)('%s at %i°: every layout draws "—" where a reading is missing, never undefined or NaN', (panel, rotation) => {
+    const { report } = renderIndices({ ...base, rec: sparse }, loadPanel(panel), { rotation });
+    const drawn = report.texts.join(' | ');
+    expect(drawn).toContain(MISSING);
+    expect(drawn).not.toMatch(/undefined|NaN|null/);
+    expect(report.outfit).not.toBeNull();
+  });
+
+  it('without reasoning or generated_at the content is still complete', () => {
+    const c = frameContent({ ...base, rec: sparse });
+    expect(c).toMatchObject({ reasoning: null, updated: '07:30', outfit: NORMAL.outfit.trim() });
+    expect(frameContent({ ...base, rec: { ...sparse, fetched_at: '' } }).updated).toBeNull();
   });
 });

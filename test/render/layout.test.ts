@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { chooseLayout, renderFrame, renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/render/panels.js';
-import { LONG, NORMAL, SAMPLE_NOW, sampleInput } from '../../src/render/samples.js';
-import { OUTFIT_MIN_UNITS } from '../../src/render/layout-wide.js';
+import { FORTY, LONG, NORMAL, SAMPLE_NOW, SHORT, sampleInput } from '../../src/render/samples.js';
 import { ELLIPSIS } from '../../src/render/text-fit.js';
+import { capArcMinutes } from '../../src/render/type-scale.js';
 import { decodePng, offPalette } from './decode.js';
 
 const wide = loadPanel('waveshare-7in5-v2');
@@ -28,23 +28,38 @@ describe('layouts', () => {
     expect(chooseLayout(800, 480, false)).toBe('error');
   });
 
-  it('fits all 120 words on 800x480 at a size readable at 2 m', () => {
+  it('keeps 10- and 40-word outfits whole at 10′ of arc or more at 2 m on 800x480, the short one grown', () => {
     for (const rotation of [0, 90] as const) {
-      const { report } = renderIndices(input(LONG), wide, { rotation });
-      expect(report.outfit?.truncated).toBe(false);
-      expect(report.outfit?.size).toBeGreaterThanOrEqual(OUTFIT_MIN_UNITS);
-      expect(words(report.outfit!.lines.map((l) => l.text).join(' '))).toEqual(words(LONG.outfit));
-      // 21 px of DejaVu on a 124 dpi panel: capitals 3.1 mm high, 5.4 arc minutes at 2 m (20/20 vision resolves 5)
-      const capMm = (report.outfit!.size * 0.729 * 25.4) / 124.4;
-      expect(capMm).toBeGreaterThan(2.9);
+      const forty = renderIndices(input(FORTY), wide, { rotation }).report;
+      expect(words(FORTY.outfit)).toHaveLength(40);
+      expect(forty.outfit?.truncated).toBe(false);
+      expect(forty.outfitRest).toBeNull();
+      expect(words(forty.outfit!.lines.map((l) => l.text).join(' '))).toEqual(words(FORTY.outfit));
+      expect(capArcMinutes(forty.outfit!.size, 124.4, 2000)).toBeGreaterThanOrEqual(10);
+      const short = renderIndices(input(SHORT), wide, { rotation }).report;
+      expect(short.outfit!.size).toBeGreaterThanOrEqual(60);
     }
   });
 
+  it('keeps the first sentence of a 120-word outfit at 10′ or more, and shrinks and cuts the rest', () => {
+    const { report } = renderIndices(input(LONG), wide, { rotation: 0 });
+    const first = LONG.outfit.slice(0, LONG.outfit.indexOf('.') + 1);
+    expect(report.outfit!.lines.map((l) => l.text).join(' ')).toBe(first);
+    expect(capArcMinutes(report.outfit!.size, 124.4, 2000)).toBeGreaterThanOrEqual(10);
+    const rest = report.outfitRest!;
+    expect(rest.size).toBeLessThan(report.outfit!.size);
+    expect(rest.truncated).toBe(true);
+    expect(rest.lines[rest.lines.length - 1]!.text.endsWith(ELLIPSIS)).toBe(true);
+  });
+
   it('shortens the outfit on small panels with an ellipsis after a whole word', () => {
-    for (const id of ['waveshare-2in9', 'waveshare-2in13', 'waveshare-4in2']) {
+    // 4.2", read at arm's length, has room for all 120 words at its scale
+    const four = renderIndices(input(LONG), loadPanel('waveshare-4in2'), { rotation: 0 }).report;
+    expect(words([...four.outfit!.lines, ...(four.outfitRest?.lines ?? [])].map((l) => l.text).join(' '))).toEqual(words(LONG.outfit));
+    for (const id of ['waveshare-2in9', 'waveshare-2in13']) {
       const { report } = renderIndices(input(LONG), loadPanel(id), { rotation: 0 });
-      const lines = report.outfit!.lines.map((l) => l.text);
-      expect(report.outfit!.truncated).toBe(true);
+      const lines = [...report.outfit!.lines, ...(report.outfitRest?.lines ?? [])].map((l) => l.text);
+      expect(report.outfit!.truncated || report.outfitRest?.truncated).toBe(true);
       expect(lines[lines.length - 1]!.endsWith(ELLIPSIS)).toBe(true);
       const shown = words(lines.join(' ').replace(ELLIPSIS, ''));
       const orig = words(LONG.outfit);
@@ -54,7 +69,7 @@ describe('layouts', () => {
   });
 
   it('shows the reasoning where space allows', () => {
-    expect(renderIndices(input(NORMAL), wide, { rotation: 0 }).report.reasoning).not.toBeNull();
+    expect(renderIndices(input(SHORT), wide, { rotation: 0 }).report.reasoning).not.toBeNull();
     expect(renderIndices(input(LONG), wide, { rotation: 0 }).report.reasoning).toBeNull();
   });
 

@@ -1,0 +1,102 @@
+import type { Weather } from '../api/schemas.js';
+import { drawLine, type Box, type LayoutReport } from './blocks.js';
+import { rainMeaning, temperatureMeaning, uvMeaning, type Meaning } from './colour-meaning.js';
+import { measure } from './fonts.js';
+import { formatPercent, formatReading, formatSpeed, formatTempShort, MISSING, windDegrees } from './format.js';
+import { UMBRELLA } from './garment-pictograms.js';
+import { windArrow } from './marks.js';
+import { drawPictogram, type Pictogram } from './pictogram.js';
+import type { Surface } from './surface.js';
+import { fitLine } from './text-fit.js';
+import { DROP, UV_SUN } from './weather-pictograms.js';
+
+/**
+ * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
+ * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). Values in a meaning's
+ * colour where it matters (colour-meaning.ts): a high rain chance or UV index red on black/white/red panels.
+ */
+
+export type ReadingKind = 'rain' | 'wind' | 'uv' | 'humidity';
+
+export interface Reading {
+  kind: ReadingKind;
+  value: string;
+  /** The colour it is drawn in, when it means something. */
+  meaning: Meaning | null;
+  /** Wind: where it comes from, degrees (null: unknown direction). */
+  windFrom?: number | null;
+  /** The value without its unit, for a cell too narrow for the whole value. */
+  short?: string;
+}
+
+export function readingsOf(w: Weather): Reading[] {
+  // A missing reading means nothing: its mark stays black.
+  const rain = w.rain_chance_pct === undefined ? null : rainMeaning(w.rain_chance_pct);
+  const uv = w.uv_index === undefined ? null : uvMeaning(w.uv_index);
+  return [
+    { kind: 'rain', value: formatPercent(w.rain_chance_pct), meaning: rain },
+    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed) },
+    { kind: 'uv', value: `UV ${formatReading(w.uv_index)}`, meaning: uv },
+    { kind: 'humidity', value: formatPercent(w.humidity_pct), meaning: null },
+  ];
+}
+
+const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
+
+function colourOf(sf: Surface, m: Meaning | null): string {
+  return (m && sf.theme.meaning[m]) ?? sf.theme.ink;
+}
+
+/** One reading: its mark in a square of `mark` px, then its value at up to `size` px. Returns the width used. */
+export function drawReading(sf: Surface, r: Reading, x: number, top: number, mark: number, size: number, maxW: number, report: LayoutReport): number {
+  const mid = top + mark / 2;
+  if (r.kind === 'wind') {
+    windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
+  } else {
+    drawPictogram(sf, MARKS[r.kind], x, top, mark, r.meaning ?? undefined);
+  }
+  const tx = x + mark + Math.max(3, mark * 0.18);
+  const full = fitLine('condensed-bold', r.value, maxW - (tx - x), size, size * 0.85);
+  const v = full.truncated && r.short ? fitLine('condensed-bold', r.short, maxW - (tx - x), size, size * 0.7) : full;
+  const line = v.lines[0];
+  if (!line) return mark;
+  const base = Math.round(mid + v.size * 0.36);
+  drawLine(sf, 'condensed-bold', v.size, line.text, tx, base, colourOf(sf, r.meaning), 'left', report);
+  return tx - x + line.width;
+}
+
+/**
+ * The four readings in a grid of `cols` columns in `box`: rows of mark + value, with more space between pairs
+ * than within one, so that which value belongs to which mark is obvious. Returns the value size used.
+ */
+export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: number, size: number, report: LayoutReport): number {
+  const rows = Math.ceil(readings.length / cols);
+  const rowH = box.h / rows;
+  const colW = box.w / cols;
+  const mark = Math.min(rowH * 0.92, size * 1.15);
+  readings.forEach((r, i) => {
+    const x = box.x + (i % cols) * colW;
+    const top = box.y + Math.floor(i / cols) * rowH + (rowH - mark) / 2;
+    drawReading(sf, r, x, top, mark, size, colW - Math.max(8, size * 0.6), report);
+  });
+  return size;
+}
+
+/**
+ * The temperature: the number at up to `size` px (in its meaning's colour: freezing, cold, heat), the unit at a
+ * bit under half of it, raised to the top of the digits. `baseline` is the number's. Returns the width used.
+ */
+export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number } {
+  const number = formatTempShort(w.temp).replace(/°$/, '');
+  const u = w.temp_unit?.trim() ?? '';
+  const unit = number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°';
+  const unitRatio = 0.45;
+  let s = Math.round(size);
+  while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
+  const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
+  const nw = drawLine(sf, 'bold', s, number, x, baseline, colour);
+  const us = Math.round(s * unitRatio);
+  const uw = unit ? drawLine(sf, 'bold', us, unit, x + nw + s * 0.04, baseline - s * 0.729 + us * 0.729, colour) : 0;
+  report.texts.push(`${number}${unit}`);
+  return { width: nw + uw, size: s };
+}

@@ -1,0 +1,81 @@
+/**
+ * The type scale: text sizes from how far away a frame is read and how dense its panel's pixels are, so that a
+ * word is as legible on a 300 ppi Kindle as on a 124 ppi 7.5" panel. What the eye resolves is the height of the
+ * capitals (DejaVu: 0.729 em); normal sight resolves about 5 arc minutes, comfortable reading needs about 15.
+ * Sizes here are the font's em in px. Layouts take the minimums from the scale and the maximums from their boxes.
+ */
+
+/** Capital height of the DejaVu faces, in em. */
+export const CAP_HEIGHT_EM = 0.729;
+
+/** Wall panels (7.5", TRMNL, Inkplate, Kindle) are read in passing from 2 m; small ones (4.2" and below) at arm's length. */
+export type Viewing = 'wall' | 'hand';
+
+export const VIEWING_DISTANCE_MM: Readonly<Record<Viewing, number>> = { wall: 2000, hand: 500 };
+
+/** Arc minutes that each role's capitals subtend at the viewing distance. */
+export interface ArcScale {
+  /** The outfit is never below this (the first sentence of a long outfit included). */
+  outfit: number;
+  /** The rest of an outfit too long for `outfit`: shrunk down to this, then cut. */
+  outfitRest: number;
+  /** Values of the readings (rain chance, wind, UV, humidity). */
+  reading: number;
+  /** The temperature's number. */
+  temperature: number;
+  /** The reasoning, when it is shown at all. */
+  reasoning: number;
+}
+
+export const ARC_SCALES: Readonly<Record<Viewing, ArcScale>> = {
+  wall: { outfit: 10, outfitRest: 6, reading: 7.7, temperature: 16, reasoning: 5 },
+  hand: { outfit: 12, outfitRest: 10, reading: 10, temperature: 24, reasoning: 9 },
+};
+
+/** Never below this many px, whatever the arithmetic says: our 1-bit glyphs need the pixels. */
+export const MIN_TEXT_PX = 11;
+
+/** Arc minutes subtended by a length of `px` on a `ppi` panel seen from `distanceMm`. */
+export function arcMinutes(px: number, ppi: number, distanceMm: number): number {
+  return (Math.atan((px * 25.4) / ppi / distanceMm) * 180 * 60) / Math.PI;
+}
+
+/** Arc minutes subtended by the capitals of text `sizePx` high on a `ppi` panel seen from `distanceMm`. */
+export function capArcMinutes(sizePx: number, ppi: number, distanceMm: number): number {
+  return arcMinutes(sizePx * CAP_HEIGHT_EM, ppi, distanceMm);
+}
+
+/** The smallest whole px size whose capitals subtend at least `minutes` (never below MIN_TEXT_PX). */
+export function sizeForArc(minutes: number, ppi: number, distanceMm: number): number {
+  const capMm = Math.tan((minutes / 60) * (Math.PI / 180)) * distanceMm;
+  const size = Math.ceil(((capMm * ppi) / 25.4 / CAP_HEIGHT_EM) - 1e-9);
+  return Math.max(MIN_TEXT_PX, size);
+}
+
+/** Sizes in px for one panel and viewing. */
+export interface TypeScale {
+  viewing: Viewing;
+  distanceMm: number;
+  ppi: number;
+  outfit: number;
+  outfitRest: number;
+  reading: number;
+  temperature: number;
+  reasoning: number;
+}
+
+export function typeScale(viewing: Viewing, ppi: number): TypeScale {
+  const d = VIEWING_DISTANCE_MM[viewing];
+  const arc = ARC_SCALES[viewing];
+  const px = (m: number): number => sizeForArc(m, ppi, d);
+  return {
+    viewing,
+    distanceMm: d,
+    ppi,
+    outfit: px(arc.outfit),
+    outfitRest: px(arc.outfitRest),
+    reading: px(arc.reading),
+    temperature: px(arc.temperature),
+    reasoning: px(arc.reasoning),
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { matchPalette, renderIndices } from '../../src/render/frame.js';
+import { GARMENT_PICTOGRAMS, NOTHING_EXTRA } from '../../src/render/garment-pictograms.js';
+import { GARMENT_IDS, type GarmentId } from '../../src/render/garments.js';
+import { listPanelIds, loadPanel, type PanelProfile } from '../../src/render/panels.js';
+import { parsePath } from '../../src/render/picto-path.js';
+import { drawPictogram, type Pictogram } from '../../src/render/pictogram.js';
+import { quantize } from '../../src/render/quantize.js';
+import { sampleInput } from '../../src/render/samples.js';
+import { createSurface } from '../../src/render/surface.js';
+import { typeScale } from '../../src/render/type-scale.js';
+import { CONDITION_PICTOGRAMS } from '../../src/render/weather-pictograms.js';
+import type { Meaning } from '../../src/render/colour-meaning.js';
+
+/** One pictogram alone at `size` px on a `panel` surface: palette indices. */
+function drawAlone(panel: PanelProfile, picto: Pictogram, size: number, tint?: Meaning): Uint8Array {
+  const palette = matchPalette(panel);
+  const { surface, crispCanvas, toneCanvas } = createSurface(size, size, panel, palette, 1, typeScale('wall', 124.4));
+  drawPictogram(surface, picto, 0, 0, size, tint);
+  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
+  const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
+  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' });
+}
+
+const index = (panel: PanelProfile, name: string): number => panel.palette.findIndex((e) => e.name === name);
+
+describe('pictograms', () => {
+  const f = loadPanel('waveshare-7in3-f');
+  const bw = loadPanel('waveshare-7in5-v2');
+
+  it('draws every garment and weather pictogram in exact inks: black, white and its meaning’s colour only', () => {
+    const yellowOrBlue = new Set([index(f, 'yellow'), index(f, 'blue')]);
+    for (const id of GARMENT_IDS) {
+      const g = GARMENT_PICTOGRAMS[id];
+      const used = new Set(drawAlone(f, g.picto, 64, g.meaning ?? undefined));
+      const allowed = new Set([index(f, 'black'), index(f, 'white')]);
+      if (g.meaning) allowed.add(index(f, g.meaning === 'uv' ? 'orange' : g.meaning === 'ok' ? 'green' : 'blue'));
+      expect([...used].filter((i) => !allowed.has(i)), id).toEqual([]);
+      expect(used.size, id).toBeGreaterThanOrEqual(2);
+    }
+    for (const [c, p] of Object.entries(CONDITION_PICTOGRAMS)) {
+      const used = [...new Set(drawAlone(f, p, 96))];
+      expect(used.filter((i) => i !== index(f, 'black') && i !== index(f, 'white') && !yellowOrBlue.has(i)), c).toEqual([]);
+    }
+  });
+
+  it('keeps the garments apart at 2 m: at 64 px every two pictograms differ in at least 8 % of their pixels', () => {
+    const ink = index(bw, 'black');
+    const bits = new Map(GARMENT_IDS.map((id) => [id, drawAlone(bw, GARMENT_PICTOGRAMS[id].picto, 64).map((v) => (v === ink ? 1 : 0))]));
+    for (const a of GARMENT_IDS) {
+      for (const b of GARMENT_IDS) {
+        if (a >= b) continue;
+        const x = bits.get(a)!;
+        const y = bits.get(b)!;
+        let diff = 0;
+        for (let i = 0; i < x.length; i++) diff += x[i] !== y[i] ? 1 : 0;
+        expect(diff / x.length, `${a} vs ${b}`).toBeGreaterThan(0.08);
+      }
+    }
+  });
+
+  it('shows the garment row first on all ten panels: at least 64 px on 800x480 and 24 px on the smallest', () => {
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      const { report } = renderIndices(sampleInput('forty'), panel, { rotation: 0 });
+      expect(report.pictograms.length, id).toBeGreaterThanOrEqual(5);
+      expect(report.sizes.pictogram!, id).toBeGreaterThanOrEqual(panel.width === 800 && panel.height === 480 ? 64 : 24);
+    }
+    const { report } = renderIndices(sampleInput('forty'), bw, { rotation: 0 });
+    expect(report.pictograms).toEqual(['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves', 'umbrella']);
+  });
+
+  it('ends the row with a tick, green on the 7-colour panel, when no garment answers to the weather', () => {
+    const garments: GarmentId[] = ['tshirt', 'shorts', 'sandals'];
+    const input = { ...sampleInput('short'), garments };
+    expect(renderIndices(input, bw, { rotation: 0 }).report.pictograms).toEqual([...garments, 'nothing-extra']);
+    expect(renderIndices(input, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(true);
+    expect(renderIndices(sampleInput('forty'), f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(false);
+    expect(new Set(drawAlone(f, NOTHING_EXTRA.picto, 64, 'ok'))).toContain(index(f, 'green'));
+  });
+
+  it('has no row without garments, and gives the outfit the room', () => {
+    const { report } = renderIndices({ ...sampleInput('forty'), garments: [] }, bw, { rotation: 0 });
+    expect(report.pictograms).toEqual([]);
+    expect(report.sizes.pictogram).toBeNull();
+    expect(report.outfit!.size).toBeGreaterThan(renderIndices(sampleInput('forty'), bw, { rotation: 0 }).report.outfit!.size);
+  });
+
+  it('names the path and the place of a command it cannot read', () => {
+    expect(() => parsePath('M1 2 X3')).toThrow(/"M1 2 X3": unknown command "X"/);
+    expect(() => parsePath('M1 2 L3')).toThrow(/"L" needs 2 numbers/);
+    expect(parsePath('M1 2 3 4 Z').map((o) => o.op)).toEqual(['M', 'L', 'Z']);
+  });
+});
