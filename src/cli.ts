@@ -10,6 +10,8 @@ import { runSimulateCommand, SIMULATE_OPTIONS, type SimulateFlags } from '../dis
 import { createLogger, errorFields } from './logging.js';
 import { loadPanel } from './render/panels.js';
 import { renderRecommendationFile } from './render/render-file.js';
+import { pairCommand, PairUsageError } from './publish/trmnl-pair-command.js';
+import { BILLING_MODES, isBillingMode } from './service-sim/billing.js';
 import { DEMO_API_KEY, startServiceSim } from './service-sim/server.js';
 
 const USAGE = `outfit-display: what to wear today, on an e-ink display
@@ -19,13 +21,24 @@ Usage:
   outfit-display once --config F [--display ID]        one cycle: fetch, render, publish
   outfit-display plan --config F                       calls and credits per day and month against the budget
   outfit-display render --config F --input REC.json [--display ID] --out FILE
-                                                       render a saved Recommendation offline (.png, .bmp, .bin)
+                                                       render a saved Recommendation offline (.png, .bmp, .bin;
+                                                       .json: what the frame shows, with garments and sizes)
   outfit-display check-config --config F               validate; print every problem with its key path
+  outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]
+                                                       let TRMNL devices fetch their token for N minutes (5)
   outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
         [--via http|trmnl|mqtt] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
         [--mqtt-url URL] [--web-port N] [--max-image-bytes N]
                                                        the firmware simulator against a running daemon
-  outfit-display service-sim [--port N] [--host H]     the simulated outfit service on its own
+  outfit-display service-sim [--port N] [--host H] [--credits N] [--rate-limit N]
+        [--billing success|every-200|every-request]
+                                                       the simulated outfit service on its own; --credits: the
+                                                       demo key's balance (default 1000000); --rate-limit: requests
+                                                       a minute (default 60); --billing: which requests are billed:
+                                                       only a good answer (success, the default), every success
+                                                       body produced even if it then broke or the client left
+                                                       (every-200), or every request with a valid key that reached
+                                                       an endpoint, whatever the answer (every-request)
 
 Exit codes: 0 ok, 1 failure, 2 bad usage or config, 3 API key rejected, 4 budget used up.`;
 
@@ -39,8 +52,12 @@ interface Args extends SimulateFlags {
   out?: string;
   port?: string;
   host?: string;
+  credits?: string;
+  'rate-limit'?: string;
+  billing?: string;
   wakes?: string;
   web?: boolean;
+  minutes?: string;
 }
 
 function parse(argv: string[]): Args {
@@ -54,8 +71,12 @@ function parse(argv: string[]): Args {
       out: { type: 'string', short: 'o' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
+      credits: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      billing: { type: 'string' },
       wakes: { type: 'string' },
       web: { type: 'boolean' },
+      minutes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...SIMULATE_OPTIONS,
     },
@@ -185,11 +206,38 @@ async function cmdCheckConfig(args: Args): Promise<ExitCode> {
   return EXIT.OK;
 }
 
+async function cmdPair(args: Args): Promise<ExitCode> {
+  const loaded = await load(args);
+  try {
+    const lines = await pairCommand(loaded, { display: args.display, mac: args.mac, minutes: args.minutes, now: Date.now() });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return EXIT.OK;
+  } catch (err) {
+    if (err instanceof PairUsageError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 async function cmdServiceSim(args: Args): Promise<ExitCode> {
   const port = args.port === undefined ? 8780 : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535`);
-  const sim = await startServiceSim({ host: args.host ?? '127.0.0.1', port });
-  process.stdout.write(`simulated outfit service at ${sim.url}\ndemo API key: ${DEMO_API_KEY}\n`);
+  const credits = args.credits === undefined ? 1_000_000 : Number(args.credits);
+  if (!Number.isInteger(credits) || credits < 0) throw new UsageError(`--credits must be a whole number >= 0 (got ${args.credits})`);
+  const rate = args['rate-limit'] === undefined ? 60 : Number(args['rate-limit']);
+  if (!Number.isInteger(rate) || rate < 1) throw new UsageError(`--rate-limit must be a whole number >= 1 (got ${args['rate-limit']})`);
+  const billing = args.billing ?? 'success';
+  if (!isBillingMode(billing)) throw new UsageError(`--billing must be one of ${BILLING_MODES.join(', ')} (got ${billing})`);
+  const sim = await startServiceSim({
+    host: args.host ?? '127.0.0.1',
+    port,
+    keys: { [DEMO_API_KEY]: { credits } },
+    ratePerMinute: rate,
+    billing,
+  });
+  process.stdout.write(
+    `simulated outfit service at ${sim.url}\ndemo API key: ${DEMO_API_KEY}\n` +
+      `credits: ${credits}, rate limit: ${rate}/min, billing: ${billing}\n`,
+  );
   return new Promise<ExitCode>((resolve) => {
     const stop = (): void => void sim.close().then(() => resolve(EXIT.OK));
     process.once('SIGTERM', stop);
@@ -222,6 +270,7 @@ const COMMANDS: Record<string, (args: Args) => Promise<ExitCode>> = {
   plan: cmdPlan,
   render: cmdRender,
   'check-config': cmdCheckConfig,
+  pair: cmdPair,
   'service-sim': cmdServiceSim,
   simulate: cmdSimulate,
 };

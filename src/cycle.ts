@@ -7,7 +7,9 @@ import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { renderFrame, type Frame, type FrameStatus } from './render/frame.js';
 import type { PanelProfile } from './render/panels.js';
+import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from './store/last-good.js';
+import { STATE_WARNING_CODES, StateError, type StateProblem } from './store/state-error.js';
 
 export type FetchReason = 'schedule' | 'refresh' | 'once';
 
@@ -29,6 +31,13 @@ export interface DisplayCycleDeps {
   now: () => number;
   nextUpdateAt: () => Date | null;
   logger: Logger;
+  /**
+   * While this display's state cannot be saved, no purchase sooner than this after the last one (the schedule's
+   * shortest gap, at least a minute): what is bought is shown, but a restart would lose it, so nothing extra is bought.
+   */
+  purchaseIntervalMs: number;
+  /** A state problem shared by every display (the credit ledger cannot be written), or null. */
+  sharedStateProblem?: () => StateProblem | null;
 }
 
 export interface CycleResult {
@@ -36,7 +45,21 @@ export interface CycleResult {
   error: ApiError | null;
   /** Whether a frame went out to the publishers. */
   published: boolean;
+  /** A refresh the governor did not allow: nothing on the wall changed. */
+  refused?: boolean;
 }
+
+/** A refused refresh, shown in the diagnostics for REFRESH_NOTICE_MS. */
+export interface RefreshNotice {
+  kind: RefreshRefusal['kind'];
+  text: string;
+  at: string;
+}
+
+/** How long a refused refresh stays in the diagnostics and on the status page. */
+export const REFRESH_NOTICE_MS = 5 * 60_000;
+/** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /** What the status page and Home Assistant show about one display. */
 export interface DisplaySnapshot {
@@ -45,6 +68,10 @@ export interface DisplaySnapshot {
   frame: Frame | null;
   lastError: { code: string; message: string; at: string } | null;
   lastSuccessAt: string | null;
+  /** This display's state that could not be saved (the last good answer), or null. */
+  stateProblem?: StateProblem | null;
+  /** The last refused refresh, for a few minutes after it. */
+  refreshRefused?: RefreshNotice | null;
 }
 
 /**
@@ -60,6 +87,17 @@ export class DisplayCycle {
   #lastError: DisplaySnapshot['lastError'] = null;
   #lastSuccessAt: string | null = null;
   #failingSince: Date | null = null;
+  #stateProblem: StateProblem | null = null;
+  /** The state problem the publishers last saw. */
+  #publishedProblem: StateProblem | null = null;
+  /** When the last answer was bought in this process (ms), for the state-problem limit. */
+  #lastBoughtAt: number | null = null;
+  /** False while #rec's fetched_at is not believable (dated in the future): it is shown, but its age is unknown. */
+  #ageKnown = true;
+  #refreshRefused: RefreshNotice | null = null;
+  /** Refusals not logged yet (at most one log line a minute per display). */
+  #refusalsUnlogged = 0;
+  #refusalLoggedAt = -Infinity;
 
   constructor(deps: DisplayCycleDeps) {
     this.display = deps.display;
@@ -73,7 +111,19 @@ export class DisplayCycle {
       frame: this.#frame,
       lastError: this.#lastError,
       lastSuccessAt: this.#lastSuccessAt,
+      stateProblem: this.#currentStateProblem(),
+      refreshRefused: this.#currentNotice(),
     };
+  }
+
+  /** This display's own state problem, or the one every display shares. */
+  #currentStateProblem(): StateProblem | null {
+    return this.#stateProblem ?? this.#deps.sharedStateProblem?.() ?? null;
+  }
+
+  #currentNotice(): RefreshNotice | null {
+    const n = this.#refreshRefused;
+    return n !== null && this.#deps.now() - Date.parse(n.at) < REFRESH_NOTICE_MS ? n : null;
   }
 
   /**
@@ -81,19 +131,33 @@ export class DisplayCycle {
    * (before any poll). Returns whether there was one.
    */
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
+    const { logger, now } = this.#deps;
     const { rec, problem } = await this.#deps.store.load(this.display.id);
-    if (problem !== null) this.#deps.logger.warn({ display: this.display.id, problem }, 'last good state ignored');
+    if (problem !== null) logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], problem }, 'last good state ignored');
     if (rec === null) return false;
     this.#rec = rec;
-    this.#lastSuccessAt = rec.fetched_at;
+    // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
+    // shown, as better than nothing, but counts as having no known age, so a new answer is bought at once.
+    this.#ageKnown = !(Date.parse(rec.fetched_at) > now() + FUTURE_TOLERANCE_MS);
+    this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
+    if (!this.#ageKnown) {
+      logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
+    }
     if (opts.publish) await this.#renderAndPublish();
-    return true;
+    return this.#ageKnown;
   }
 
   async run(reason: FetchReason, signal?: AbortSignal): Promise<CycleResult> {
     const { logger } = this.#deps;
     logger.debug({ display: this.display.id, reason }, 'cycle started');
-    const outcome = await this.#deps.fetch(this.display, reason, this.#rec, signal);
+    if (this.#holdPurchase(reason)) return { outcome: 'deferred', error: null, published: false };
+    const outcome = await this.#deps.fetch(this.display, reason, this.#ageKnown ? this.#rec : null, signal);
+    if (reason === 'refresh' && (outcome.kind === 'budget_exhausted' || outcome.kind === 'deferred')) {
+      // A refused press changes nothing on the wall: no budget screen while the schedule still has credits.
+      const detail = outcome.kind === 'deferred' ? outcome.reason : refusedBudgetWords(outcome);
+      await this.refuseRefresh({ kind: 'budget', detail });
+      return { outcome: outcome.kind, error: null, published: false, refused: true };
+    }
     let error: ApiError | null = null;
     const now = new Date(this.#deps.now());
     switch (outcome.kind) {
@@ -106,12 +170,20 @@ export class DisplayCycle {
         logger.info({ display: this.display.id, reason: outcome.reason }, 'weather unchanged, outfit kept');
         break;
       case 'budget_exhausted':
-        this.#status = { kind: 'budget_exhausted', until: outcome.until };
-        logger.warn({ display: this.display.id, until: outcome.until.toISOString() }, 'budget used up');
+        // A 402 is the service's account, not our budget: the frame says so (and where to top it up).
+        this.#status =
+          outcome.scope === 'credits'
+            ? { kind: 'credits_out', since: outcome.since ?? now, until: outcome.until }
+            : { kind: 'budget_exhausted', until: outcome.until, ...(outcome.unknownCredits ? { unknownCredits: outcome.unknownCredits } : {}) };
+        logger.warn({ display: this.display.id, until: outcome.until.toISOString(), scope: outcome.scope }, outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up');
         break;
-      case 'deferred':
+      case 'deferred': {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
-        return { outcome: outcome.kind, error: null, published: false };
+        // Nothing new to show; but a state problem that appeared or went away must reach the publishers.
+        if (this.#currentStateProblem()?.code === this.#publishedProblem?.code) return { outcome: outcome.kind, error: null, published: false };
+        const published = this.#frame === null ? await this.#renderAndPublish() : await this.#publish(this.#frame);
+        return { outcome: outcome.kind, error: null, published };
+      }
       case 'failed':
         // Aborted: the daemon is stopping, nothing failed. The display keeps its frame (no error screen on the way out).
         if (outcome.error instanceof AbortedError) {
@@ -126,17 +198,75 @@ export class DisplayCycle {
     return { outcome: outcome.kind, error, published };
   }
 
+  /**
+   * While the state cannot be saved, at most one purchase an interval (`once`, run by hand, always goes): every
+   * answer is still shown, but nothing extra is bought that a restart would lose.
+   */
+  #holdPurchase(reason: FetchReason): boolean {
+    if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return false;
+    const since = this.#deps.now() - this.#lastBoughtAt;
+    if (since < 0 || since >= this.#deps.purchaseIntervalMs) return false;
+    this.#deps.logger.warn(
+      {
+        display: this.display.id,
+        reason,
+        err: { code: this.#stateProblem.code, message: this.#stateProblem.message },
+        againInMs: this.#deps.purchaseIntervalMs - since,
+      },
+      'state cannot be saved: no new purchase before the interval has passed',
+    );
+    return true;
+  }
+
+  /**
+   * A refresh that was not allowed (by the daemon's gate or the governor): logged at most once a minute, shown in
+   * the diagnostics for a few minutes; the frame is not rendered again and nothing else changes.
+   */
+  async refuseRefresh(refusal: RefreshRefusal): Promise<void> {
+    const now = this.#deps.now();
+    const text = refusalText(refusal);
+    const shown = this.#currentNotice();
+    this.#refreshRefused = { kind: refusal.kind, text, at: new Date(now).toISOString() };
+    this.#refusalsUnlogged++;
+    if (now - this.#refusalLoggedAt >= 60_000 || now < this.#refusalLoggedAt) {
+      this.#deps.logger.warn(
+        { display: this.display.id, code: REFRESH_WARNING_CODES[0], refusal: refusal.kind, count: this.#refusalsUnlogged },
+        text,
+      );
+      this.#refusalLoggedAt = now;
+      this.#refusalsUnlogged = 0;
+    }
+    // The diagnostics learn of it through a publish of the unchanged frame, once per kind of notice (not per press).
+    if (this.#frame !== null && (shown === null || shown.kind !== refusal.kind)) await this.#publish(this.#frame);
+  }
+
   async #accept(rec: Recommendation, now: Date): Promise<void> {
     const stored: StoredRecommendation = { ...rec, fetched_at: now.toISOString() };
     this.#rec = stored;
     this.#status = { kind: 'ok' };
     this.#failingSince = null;
     this.#lastSuccessAt = stored.fetched_at;
-    await this.#deps.store.save(this.display.id, stored);
+    this.#lastBoughtAt = now.getTime();
+    this.#ageKnown = true;
     this.#deps.logger.info(
       { display: this.display.id, temp: rec.weather.temp, description: rec.weather.description },
       'new recommendation',
     );
+    // What was bought is shown whether or not it can be saved; a save that fails is reported on every publisher.
+    try {
+      await this.#deps.store.save(this.display.id, stored);
+      if (this.#stateProblem !== null) this.#deps.logger.info({ display: this.display.id }, 'state can be saved again');
+      this.#stateProblem = null;
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      this.#stateProblem = {
+        code: err.code,
+        file: err.file,
+        message: err.message,
+        since: this.#stateProblem?.since ?? now.toISOString(),
+      };
+      this.#deps.logger.error({ display: this.display.id, ...errorFields(err) }, 'the new recommendation is shown but cannot be saved');
+    }
   }
 
   #fail(err: ApiError, now: Date): void {
@@ -150,9 +280,9 @@ export class DisplayCycle {
     this.#deps.logger.error({ display: this.display.id, ...errorFields(err) }, 'cycle failed; last good frame kept');
   }
 
-  /** Renders the current state and hands it to every publisher; one failing publisher does not stop the others. */
+  /** Renders the current state and publishes it. */
   async #renderAndPublish(): Promise<boolean> {
-    const { display, panel, timezone, logger } = this.#deps;
+    const { display, panel, timezone } = this.#deps;
     const frame = await renderFrame(
       {
         rec: this.#rec,
@@ -165,13 +295,22 @@ export class DisplayCycle {
       { rotation: display.rotation, dither: display.dither },
     );
     this.#frame = frame;
+    return this.#publish(frame);
+  }
+
+  /** Hands `frame` and the state behind it to every publisher; one failing publisher does not stop the others. */
+  async #publish(frame: Frame): Promise<boolean> {
+    const { display, logger } = this.#deps;
     const update = {
       display,
       rec: this.#rec,
       frame,
       status: this.#status,
       nextUpdateAt: this.#deps.nextUpdateAt(),
+      stateProblem: this.#currentStateProblem(),
+      refreshRefused: this.#currentNotice(),
     };
+    this.#publishedProblem = update.stateProblem;
     const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(update)));
     let ok = true;
     results.forEach((r, i) => {
@@ -188,5 +327,17 @@ export class DisplayCycle {
       }
     });
     return ok;
+  }
+}
+
+/** What a refused refresh says when the governor refused it for the budget. */
+function refusedBudgetWords(o: Extract<FetchOutcome, { kind: 'budget_exhausted' }>): string {
+  switch (o.scope) {
+    case 'refresh-reserve':
+      return "today's refresh reserve is spent";
+    case 'credits':
+      return 'the service account is out of credits';
+    default:
+      return `the credit budget is used up until ${o.until.toISOString()}`;
   }
 }

@@ -2,15 +2,19 @@ import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
+import { ShapeWarnings } from './api/shape-warnings.js';
 import { systemClock, type Clock } from './budget/clock.js';
 import { Governor } from './budget/governed-fetch.js';
 import { TIMESYNC_FLAG } from './budget/clock-guard.js';
+import { CronTimes } from './budget/cron-times.js';
+import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { buildPublishers } from './publishers.js';
+import { RefreshGate } from './refresh-gate.js';
 import { loadPanel } from './render/panels.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from './service-sim/server.js';
 import { LastGoodStore } from './store/last-good.js';
@@ -66,10 +70,19 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     baseUrl = sim.url;
     logger.child({ part: 'service-sim' }).info({ url: sim.url }, 'simulated outfit service started');
   }
+  // An answer we took although a field differed from the spec: said once per field per day (W_RESPONSE_SHAPE).
+  const apiLogger = logger.child({ part: 'api' });
+  const shapeWarnings = new ShapeWarnings({
+    now: () => clock.now(),
+    timezone: config.timezone,
+    warn: (w) => apiLogger.warn({ code: w.code, field: w.field, problem: w.problem }, w.text),
+  });
   const client = new OutfitClient({
+    onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
     baseUrl,
     apiKey: secrets.apiKey ?? DEMO_API_KEY,
     timeoutMs: config.api.timeout_s * 1000,
+    paidTimeoutMs: config.api.response_timeout_s * 1000,
     connectTimeoutMs: config.api.connect_timeout_s * 1000,
     now: () => clock.now(),
   });
@@ -83,7 +96,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   });
   const cycles = new Map<string, DisplayCycle>();
   let scheduler: Scheduler | null = null;
-  let refreshDisplay: (id: string) => Promise<CycleResult | null> = () => Promise.resolve(null);
+  const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, now: () => clock.now() });
   const publishers: Publisher[] = [
     ...buildPublishers(loaded, {
       logger,
@@ -92,13 +105,16 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       snapshot: (id) => cycles.get(id)?.snapshot() ?? null,
       nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
       refresh: (id) => refreshDisplay(id),
+      refreshUnavailable: refreshGate.unavailableReason,
     }),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);
   const inFlight = new Map<string, Promise<CycleResult>>();
   const cycleLogger = logger.child({ part: 'cycle' });
+  const schedules = resolveSchedules(config, { now: clock.now() });
   for (const display of config.displays) {
+    const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
     cycles.set(
       display.id,
       new DisplayCycle({
@@ -111,6 +127,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         now: () => clock.now(),
         nextUpdateAt: () => scheduler?.nextRun(display.id) ?? null,
         logger: cycleLogger,
+        purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
+        sharedStateProblem: () => governor.stateProblem,
       }),
     );
   }
@@ -126,7 +144,22 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     return p;
   }
 
-  refreshDisplay = async (id) => (cycles.has(id) ? runCoalesced(id, 'refresh') : null);
+  /**
+   * A refresh press: shares a cycle of the display in flight; otherwise the refresh gate (no reserve, too soon) and
+   * then the governor (the reserve's credits) decide. A refused press changes nothing on the wall.
+   */
+  async function refreshDisplay(id: string): Promise<CycleResult | null> {
+    const cycle = cycles.get(id);
+    if (!cycle) return null;
+    const running = inFlight.get(id);
+    if (running) return running;
+    const verdict = refreshGate.press(id);
+    if (!verdict.ok) {
+      await cycle.refuseRefresh(verdict.refusal);
+      return null;
+    }
+    return runCoalesced(id, 'refresh');
+  }
 
   let started = false;
   let stopped: Promise<void> | null = null;
@@ -152,6 +185,11 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         config,
         clock,
         logger: logger.child({ part: 'scheduler' }),
+        // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
+        lastAnswerAt: (id) => {
+          const at = cycles.get(id)?.snapshot().lastSuccessAt;
+          return at === null || at === undefined ? null : Date.parse(at);
+        },
         onTick: async (id) => {
           await runCoalesced(id, 'schedule');
         },

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BudgetStatus } from './budget/governor-types.js';
 import { CronTimes, longestGapMs } from './budget/cron-times.js';
@@ -10,6 +11,7 @@ import { expireAfterFromGap } from './publish/ha-discovery.js';
 import { HttpPublisher } from './publish/http-publisher.js';
 import { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
+import { PAIRING_FILE } from './publish/trmnl-pairing.js';
 
 /** What the publishers ask of the running daemon; each is read when needed, so the daemon can fill them in later. */
 export interface PublisherDeps {
@@ -20,6 +22,8 @@ export interface PublisherDeps {
   nextUpdateAt: (displayId: string) => Date | null;
   /** A refresh press (MQTT button, the status page): through the budget's reserve, coalesced. */
   refresh: (displayId: string) => Promise<unknown>;
+  /** Why refreshing is off (no refresh reserve), or null: the status page then has no button, HA's is unavailable. */
+  refreshUnavailable: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,6 +51,7 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
   const freshFor = freshnessSeconds(config, deps.now());
 
   let mqttPublisher: MqttPublisher | null = null;
+  let httpPublisher: HttpPublisher | null = null;
   if (config.mqtt) {
     const mqtt = config.mqtt;
     mqttPublisher = new MqttPublisher({
@@ -56,11 +61,14 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
       timezone: config.timezone,
       logger,
       onRefresh: (id) => deps.refresh(id),
+      refreshUnavailable: deps.refreshUnavailable,
       budgetStatus: deps.budget,
       nextUpdateAt: deps.nextUpdateAt,
       expireAfterS: (id) => freshFor.get(id) ?? null,
       haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
       hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
+      // The Home Assistant pairing button: TRMNL devices are served (and paired) by the HTTP publisher.
+      onPair: (id) => httpPublisher?.pairing.open(trmnlDevices.filter((d) => d.display === id).map((d) => d.mac.toUpperCase())),
       ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
     });
     publishers.push(mqttPublisher);
@@ -79,6 +87,7 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
         budget: deps.budget,
         budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
         refresh: deps.refresh,
+        refreshUnavailable: deps.refreshUnavailable,
         freshnessMs: (id) => {
           const fresh = freshFor.get(id);
           return fresh == null ? null : fresh * 1000;
@@ -87,10 +96,13 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
         trmnlTokens: secrets.trmnlTokens,
         secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
         publicUrl: http.public_url ?? null,
+        allowedHosts: http.allowed_hosts,
+        pairingFile: path.join(config.state_dir, PAIRING_FILE),
         onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
         logger: logger.child({ part: 'http' }),
       }),
     );
+    httpPublisher = publishers.at(-1) as HttpPublisher;
   }
   return publishers;
 }

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { coordinateProblem } from '../api/request-rules.js';
 
 /**
  * The configuration file (DESIGN.md "Config"), one zod schema. Its inferred type is the config type.
@@ -7,6 +9,21 @@ import { z } from 'zod';
 
 const DISPLAY_ID = /^[a-z0-9_-]+$/;
 
+/**
+ * A latitude or longitude, by the same rule the client checks before sending. YAML reads 1e400 as Infinity, which
+ * z.number() would only call "not a number": the message says it is too large to represent.
+ */
+function coordinate(limit: number) {
+  return z.unknown().transform((v, ctx): number => {
+    const problem = coordinateProblem(v, limit);
+    if (problem === null) return v as number;
+    if (typeof v !== 'number') ctx.addIssue({ code: 'invalid_type', expected: 'number', input: v });
+    else if (Number.isFinite(v)) ctx.addIssue({ code: 'custom', input: v, message: `must be between -${limit} and ${limit}` });
+    else ctx.addIssue({ code: 'custom', input: v, message: problem });
+    return z.NEVER;
+  });
+}
+
 function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -14,6 +31,20 @@ function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `host:port` that the HTTP server can listen on: the port 0..65535 (0: any free port) and a host in numbers or
+ * brackets a real address. The form itself is the regex's job; this says what is wrong within it.
+ */
+function checkListen(listen: string, ctx: z.RefinementCtx<string>): void {
+  const m = /^(?:\[([^\]]*)\]|([^:\s]+)):(\d{1,5})$/.exec(listen);
+  if (!m) return;
+  const port = Number(m[3]);
+  if (port > 65535) ctx.addIssue({ code: 'custom', message: `port ${port} is out of range: must be 0..65535 (0: any free port)` });
+  const host = m[1] ?? m[2] ?? '';
+  const ip = m[1] !== undefined || /^[\d.]+$/.test(host) ? isIP(host) : -1;
+  if (ip === 0) ctx.addIssue({ code: 'custom', message: `"${host}" is not an IP address` });
 }
 
 const ActiveHours = z
@@ -44,11 +75,8 @@ export const ChangeAwareSchema = z.strictObject({
 export const DisplaySchema = z.strictObject({
   id: z.string().regex(DISPLAY_ID, 'must match [a-z0-9_-]+'),
   name: z.string().min(1).max(64).optional(),
-  lat: z.number('must be a number').min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90'),
-  lon: z
-    .number('must be a number')
-    .min(-180, 'must be between -180 and 180')
-    .max(180, 'must be between -180 and 180'),
+  lat: coordinate(90),
+  lon: coordinate(180),
   unit: z.enum(['metric', 'imperial']).default('metric'),
   gender: z.string().max(30, 'must be at most 30 characters').default(''),
   panel: z.string().min(1).default('waveshare-7in5-v2'),
@@ -70,6 +98,8 @@ const ApiSchema = z.strictObject({
     ),
   key_file: z.string().min(1).optional(),
   timeout_s: z.number().positive().max(300).default(20),
+  /** Paid requests (POST): from sending to the last byte of the answer; longer, because the answer is written by a model. */
+  response_timeout_s: z.number().positive().max(600).default(60),
   connect_timeout_s: z.number().positive().max(120).default(10),
 });
 
@@ -80,6 +110,8 @@ const BudgetSchema = z
     rate_limit_per_minute: z.number().int().positive().max(60_000).default(60),
     weather_credit_cost: z.number().int().nonnegative().default(1),
     refresh_reserve_credits: z.number().int().nonnegative().default(0),
+    /** Over budget: run an even share of the ticks (true), or every tick until the budget is spent (false). */
+    pace_over_budget: z.boolean().default(true),
   })
   .refine((b) => b.credits_per_day !== undefined || b.credits_per_month !== undefined, {
     message: 'set credits_per_day, credits_per_month, or both',
@@ -101,18 +133,33 @@ const MqttSchema = z.strictObject({
   ca_file: z.string().optional(),
   cert_file: z.string().optional(),
   key_file: z.string().optional(),
-});
+  /** With url "embedded": where its broker listens (default 127.0.0.1:1883, another free port when that is taken). */
+  embedded: z
+    .strictObject({
+      listen: z
+        .string()
+        .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:1883 or 0.0.0.0:1883')
+        .superRefine(checkListen)
+        .optional(),
+    })
+    .optional(),
+}).refine((m) => m.embedded === undefined || m.url === 'embedded', { message: 'only with url: embedded', path: ['embedded'] });
 
 const HttpSchema = z.strictObject({
   listen: z
     .string()
     .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:8321')
+    .superRefine(checkListen)
     .default('127.0.0.1:8321'),
   /** The address devices use to reach this server, for TRMNL image URLs; default: from the request's Host header. */
   public_url: z
     .string()
     .regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an absolute http(s) base URL such as http://192.168.1.5:8321')
     .optional(),
+  /** Host names a request may give besides this machine's own names and addresses (others get 421). */
+  allowed_hosts: z
+    .array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, 'must be a host name or address, without port or scheme'))
+    .default([]),
 });
 
 const TrmnlDeviceSchema = z
@@ -123,8 +170,10 @@ const TrmnlDeviceSchema = z
     token: z.string().min(8, 'must be at least 8 characters').optional(),
     format: z.enum(['png', 'bmp']).default('png'),
   })
-  .refine((d) => (d.token_file === undefined) !== (d.token === undefined), {
-    message: 'set exactly one of token_file or token',
+  // Neither is allowed: the token may come from the systemd credential trmnl-<mac> (src/config/secrets.ts says
+  // when none is found at all).
+  .refine((d) => d.token_file === undefined || d.token === undefined, {
+    message: 'set token_file or token, not both',
   });
 
 export const ConfigSchema = z
@@ -143,30 +192,41 @@ export const ConfigSchema = z
     state_dir: z.string().min(1).default('/var/lib/outfit-display'),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
-  .superRefine((cfg, ctx) => {
-    const seen = new Map<string, number>();
-    cfg.displays.forEach((d, i) => {
-      const first = seen.get(d.id);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['displays', i, 'id'],
-          message: `duplicate display id "${d.id}" (also displays[${first}].id)`,
-        });
-      } else {
-        seen.set(d.id, i);
-      }
-    });
-    cfg.trmnl?.devices.forEach((dev, i) => {
-      if (!seen.has(dev.display)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['trmnl', 'devices', i, 'display'],
-          message: `no display with id "${dev.display}"`,
-        });
-      }
-    });
-  });
+  // Runs also when other keys have problems (`when`), so that these are reported along with them; the value may then
+  // be only partly valid, hence the checks of every shape.
+  .superRefine(
+    (cfg: unknown, ctx) => {
+      const entries = (v: unknown): Array<Record<string, unknown>> =>
+        Array.isArray(v) ? v.map((e: unknown) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : {})) : [];
+      const root = typeof cfg === 'object' && cfg !== null ? (cfg as Record<string, unknown>) : {};
+      if (!Array.isArray(root.displays)) return;
+      const seen = new Map<string, number>();
+      entries(root.displays).forEach((d, i) => {
+        if (typeof d.id !== 'string') return;
+        const first = seen.get(d.id);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['displays', i, 'id'],
+            message: `duplicate display id "${d.id}" (also displays[${first}].id)`,
+          });
+        } else {
+          seen.set(d.id, i);
+        }
+      });
+      const trmnl = typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
+      entries(trmnl.devices).forEach((dev, i) => {
+        if (typeof dev.display === 'string' && !seen.has(dev.display)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['trmnl', 'devices', i, 'display'],
+            message: `no display with id "${dev.display}"`,
+          });
+        }
+      });
+    },
+    { when: () => true },
+  );
 
 /** The configuration: defaults applied; the loader resolves relative paths against the config file. */
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { garmentsOf } from '../render/garments.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomic-write.js';
 
@@ -29,7 +30,7 @@ export class FilePublisher implements Publisher {
       this.#lastHash.set(id, update.frame.hash);
     }
     if (update.rec !== null) {
-      const json = `${JSON.stringify(update.rec, null, 2)}\n`;
+      const json = `${JSON.stringify({ ...update.rec, garments: garmentsOf(update.rec.outfit) }, null, 2)}\n`;
       if (this.#lastJson.get(id) !== json) {
         await writeFileAtomic(path.join(this.#dir, `${id}.json`), json);
         this.#lastJson.set(id, json);

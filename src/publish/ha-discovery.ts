@@ -117,6 +117,13 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
       json_attributes_template:
         "{{ {'outfit': value_json.outfit, 'reasoning': value_json.reasoning, 'model': value_json.model, 'generated_at': value_json.generated_at} | tojson }}",
     }),
+    reading('sensor', 'garments', 'What to wear', '{{ value_json.garments_text[:255] }}', {
+      icon: 'mdi:hanger',
+      json_attributes_topic: state,
+      json_attributes_template: '{{ value_json.wear | tojson }}',
+    }),
+    reading('binary_sensor', 'umbrella', 'Umbrella needed', "{{ 'ON' if value_json.wear.umbrella else 'OFF' }}", { icon: 'mdi:umbrella' }),
+    reading('binary_sensor', 'sunscreen', 'Sunscreen needed', "{{ 'ON' if value_json.wear.sunscreen else 'OFF' }}", { icon: 'mdi:sunglasses' }),
     entity('sensor', 'last_update', 'Last update', { state_topic: state, value_template: '{{ value_json.fetched_at }}', device_class: 'timestamp' }),
     entity('sensor', 'next_update', 'Next update', { state_topic: state, value_template: '{{ value_json.next_update_at }}', device_class: 'timestamp' }),
     diagnostic('status', 'Status', 'status', { device_class: 'enum', options: [...STATUS_KINDS], json_attributes_topic: diag }),
@@ -124,7 +131,28 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
     diagnostic('credits_left_today', 'Credits left today', 'credits_left_today', { unit_of_measurement: 'credits', state_class: 'measurement', icon: 'mdi:cash' }),
     diagnostic('credits_left_month', 'Credits left this month', 'credits_left_month', { unit_of_measurement: 'credits', state_class: 'measurement', icon: 'mdi:cash' }),
     diagnostic('rate_limit_remaining', 'Rate limit remaining', 'rate_limit_remaining', { unit_of_measurement: 'requests', state_class: 'measurement', icon: 'mdi:speedometer' }),
-    entity('button', 'refresh', 'Refresh', { command_topic: topics.refresh(display.id), payload_press: 'PRESS', retain: false, icon: 'mdi:refresh' }),
+    entity('binary_sensor', 'state_problem', 'State storage problem', {
+      state_topic: diag,
+      value_template: "{{ 'ON' if value_json.state_problem else 'OFF' }}",
+      device_class: 'problem',
+      entity_category: 'diagnostic',
+      json_attributes_topic: diag,
+      json_attributes_template: "{{ {'state_problem': value_json.state_problem} | tojson }}",
+    }),
+    entity('button', 'refresh', 'Refresh', {
+      command_topic: topics.refresh(display.id),
+      payload_press: 'PRESS',
+      retain: false,
+      icon: 'mdi:refresh',
+      // Unavailable, with the reason as an attribute, when a press can do nothing (no refresh reserve).
+      availability: [
+        ...availability,
+        { topic: diag, value_template: "{{ 'online' if value_json.refresh_available else 'offline' }}" },
+      ],
+      availability_mode: 'all',
+      json_attributes_topic: diag,
+      json_attributes_template: "{{ {'unavailable_reason': value_json.refresh_unavailable_reason, 'last_refused': value_json.refresh_refused} | tojson }}",
+    }),
   ]);
 
   const origin: DeviceDiscovery['origin'] = { name: ORIGIN_NAME, sw_version: input.swVersion };

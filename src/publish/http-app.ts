@@ -1,13 +1,19 @@
+import { garmentsOf } from '../render/garments.js';
+import type { StateProblem } from '../store/state-error.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isStale, timeOrNull } from './mqtt-state.js';
+import { creditsView } from './credits-view.js';
 import { scrubber, type HttpDeps } from './http-deps.js';
 import { etagOf, type FrameStore } from './http-frames.js';
 import { overallHealth } from './http-health.js';
 import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './http-respond.js';
 import { renderStatusPage } from './status-page.js';
-import { displayViews, statusPageModel } from './status-page-model.js';
-import { TrmnlApi } from './trmnl-api.js';
+import { displayViews, formatWhen, statusPageModel } from './status-page-model.js';
+import { HostCheck } from './host-check.js';
+import type { RefusalLog } from './refusal-log.js';
+import { normalizeMac, TrmnlApi } from './trmnl-api.js';
 import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from './trmnl-image.js';
+import type { TrmnlPairing } from './trmnl-pairing.js';
 
 /**
  * The HTTP frame server as a request listener, apart from any socket (http-listen.ts listens):
@@ -18,12 +24,17 @@ import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from './trmnl-image.j
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
+ *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button)
+ * A request whose Host names another machine gets 421 on every path (host-check.ts).
  */
 
 export interface HttpAppOptions {
   deps: HttpDeps;
   frames: FrameStore;
   trmnl: TrmnlImages;
+  pairing: TrmnlPairing;
+  /** Refused requests in the log, at most one line a minute per source. */
+  refusals: RefusalLog;
 }
 
 const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -32,7 +43,7 @@ const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline';
 const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
 export function buildHttpApp(opts: HttpAppOptions): RequestListener {
-  const { deps, frames, trmnl } = opts;
+  const { deps, frames, trmnl, pairing, refusals } = opts;
   const log = deps.logger;
   const scrub = scrubber([...(deps.secrets ?? []), ...(deps.trmnlTokens?.values() ?? [])]);
   const ids = new Set(deps.displays.map((d) => d.id));
@@ -44,8 +55,11 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     onTelemetry: deps.onDeviceTelemetry,
     now: deps.now,
     refreshMarginS: deps.refreshMarginS,
+    pairing,
+    refusals,
     logger: log,
   });
+  const hosts = new HostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts, now: deps.now });
 
   function nextUpdate(id: string): Date | null {
     return deps.nextUpdateAt?.(id) ?? frames.get(id)?.nextUpdateAt ?? null;
@@ -90,7 +104,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const err = snap?.lastError ?? null;
     sendJson(req, res, 200, {
       ...(rec ?? {}),
-      ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at } : {}),
+      ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at, garments: garmentsOf(rec.outfit) } : {}),
       next_update_at: timeOrNull(nextUpdate(id), tz),
       stale: status === null ? true : isStale(status),
       display: id,
@@ -98,6 +112,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
       last_success_at: timeOrNull(snap?.lastSuccessAt ?? null, tz),
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
+      state_problem: stateProblemJson(snap?.stateProblem ?? deps.budget?.()?.stateProblem ?? null),
+      refresh_refused:
+        snap?.refreshRefused == null ? null : { message: snap.refreshRefused.text, at: timeOrNull(snap.refreshRefused.at, tz) },
+      credits: creditsView(deps.budget?.() ?? null, tz),
       frame:
         frame === null || entry === null
           ? null
@@ -114,17 +132,41 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
+  function stateProblemJson(p: StateProblem | null): object | null {
+    return p === null ? null : { code: p.code, file: p.file, message: scrub(p.message), since: timeOrNull(p.since, deps.timezone) };
+  }
+
   function healthz(req: IncomingMessage, res: ServerResponse): void {
     const h = overallHealth(displayViews(deps, frames, scrub).map((v) => v.health));
     sendJson(req, res, h.ok ? 200 : 503, h);
   }
 
+  /** The TRMNL devices of a display and until when pairing is open, for the status page. */
+  function trmnlRows(id: string): { mac: string; pairingUntil: string | null }[] {
+    return (deps.trmnlDevices ?? [])
+      .filter((d) => d.display === id)
+      .map((d) => {
+        const mac = normalizeMac(d.mac) ?? d.mac;
+        const until = pairing.openUntil(mac);
+        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.now()) };
+      });
+  }
+
+  function pairingNotice(raw: string | null): string | null {
+    const mac = raw === null ? null : normalizeMac(raw);
+    const until = mac === null ? null : pairing.openUntil(mac);
+    if (mac === null || until === null) return null;
+    return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.now()) ?? ''}: wake the device (press its button) to pair.`;
+  }
+
   function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const notice = url.searchParams.get('refreshed');
+    const views = displayViews(deps, frames, scrub);
+    for (const v of views) v.page.trmnl = trmnlRows(v.page.id);
     const model = statusPageModel(
       deps,
-      displayViews(deps, frames, scrub),
-      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : null,
+      views,
+      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : pairingNotice(url.searchParams.get('pairing')),
       scrub,
     );
     send(req, res, 200, renderStatusPage(model), {
@@ -158,6 +200,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       sendText(req, res, 403, 'refresh must come from this server’s own page');
       return;
     }
+    if (deps.refreshUnavailable) {
+      sendText(req, res, 409, deps.refreshUnavailable);
+      return;
+    }
     const ref = deps.refresh;
     void Promise.resolve()
       .then(() => ref(id))
@@ -175,18 +221,38 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     sendConditional(req, res, { body: img.body, contentType: img.contentType, etag: `"${img.filename}"`, lastModified: img.since });
   }
 
+  /** The status page's pairing button: opens pairing of one TRMNL device for a few minutes. */
+  function pair(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    req.resume();
+    const mac = normalizeMac(raw);
+    if (mac === null || !(deps.trmnlDevices ?? []).some((d) => normalizeMac(d.mac) === mac)) return sendText(req, res, 404, 'no such TRMNL device');
+    if (!sameOrigin(req)) return sendText(req, res, 403, 'pairing must be opened from this server’s own page');
+    pairing.open([mac]);
+    res.writeHead(303, { Location: `/?pairing=${mac.replace(/:/g, '-')}`, 'Content-Length': 0 });
+    res.end();
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const m = req.method ?? 'GET';
     const read = m === 'GET' || m === 'HEAD';
+    const host = hosts.check(req.headers.host, req.socket.localAddress);
+    if (!host.ok) {
+      refusals.refuse(req.socket.remoteAddress, 'W_HTTP_HOST_REFUSED', { host: host.host, path: path.slice(0, 100) });
+      req.resume();
+      return sendText(req, res, 421, 'this server does not answer for that Host; see http.allowed_hosts');
+    }
+    const p = /^\/trmnl\/([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})\/pair$/.exec(path);
+    if (p !== null) return m === 'POST' ? pair(req, res, p[1]!) : methodNotAllowed(req, res, ['POST']);
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+      if (path === '/') await pairing.reload();
       return path === '/' ? page(req, res, url) : healthz(req, res);
     }
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
-      return path === '/api/display' ? api.display(req, res, baseUrl(req)) : api.setup(req, res, baseUrl(req));
+      return path === '/api/display' ? api.display(req, res, baseUrl(req)) : await api.setup(req, res, baseUrl(req));
     }
     if (path === '/api/log') {
       if (m !== 'POST') return methodNotAllowed(req, res, ['POST']);

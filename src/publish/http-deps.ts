@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../budget/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { DisplaySnapshot } from '../cycle.js';
 import type { BudgetStatusLike } from './mqtt-state.js';
@@ -24,6 +25,8 @@ export interface HttpDeps {
   budgetLimits?: { perDay: number | null; perMonth: number | null };
   /** Refresh a display now, through the budget (the status page's button; POST /displays/<id>/refresh). */
   refresh?: (displayId: string) => Promise<unknown>;
+  /** Why refreshing is off (no refresh reserve): the page shows this instead of a button, a POST gets 409. */
+  refreshUnavailable?: string | null;
   /** How old a display's last good data may be while /healthz still says 200 (default 3 h). */
   freshnessMs?: (displayId: string) => number | null;
   /** TRMNL devices (from `trmnl.devices`) and their access tokens by MAC (from secrets). */
@@ -38,6 +41,12 @@ export interface HttpDeps {
   publicUrl?: string | null;
   /** Seconds added to "time until the next update" in refresh_rate. Default 30. */
   refreshMarginS?: number;
+  /** `<state_dir>/pairing.json`, written by `outfit-display pair`; absent: TRMNL pairing opens only in this process. */
+  pairingFile?: string | null;
+  /** Names (or addresses) a request's Host may give besides this machine's own (http.allowed_hosts). */
+  allowedHosts?: readonly string[];
+  /** Timers for the per-minute summaries of refused requests; default the system's. */
+  timers?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Texts that must never be shown (API key, MQTT password); TRMNL tokens are added automatically. */
   secrets?: readonly string[];
   logger?: Logger;

@@ -14,6 +14,8 @@ export interface DisplayHealthInput {
   hasFrame: boolean;
   lastSuccessAt: string | null;
   freshnessMs: number;
+  /** A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. */
+  stateProblem?: string | null;
 }
 
 export interface DisplayHealth {
@@ -22,6 +24,7 @@ export interface DisplayHealth {
   reason: string;
   status: FrameStatus['kind'] | 'none';
   last_success_at: string | null;
+  state_problem: string | null;
 }
 
 function age(ms: number): string {
@@ -41,13 +44,16 @@ export function statusWords(s: FrameStatus): string {
       return `API key rejected (${s.message})`;
     case 'budget_exhausted':
       return `credit budget used up until ${s.until.toISOString()}`;
+    case 'credits_out':
+      return `the service account is out of credits since ${s.since.toISOString()}; next try ${s.until.toISOString()}`;
     case 'unreachable':
       return `service unreachable since ${s.since.toISOString()} (${s.message})`;
   }
 }
 
 export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth {
-  const base = { id: d.id, status: d.status?.kind ?? ('none' as const), last_success_at: d.lastSuccessAt };
+  const base = { id: d.id, status: d.status?.kind ?? ('none' as const), last_success_at: d.lastSuccessAt, state_problem: d.stateProblem ?? null };
+  if (d.stateProblem) return { ...base, ok: false, reason: `state cannot be saved: ${d.stateProblem}` };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
   if (d.status.kind === 'ok') return { ...base, ok: true, reason: 'last cycle succeeded' };
   const last = d.lastSuccessAt === null ? NaN : Date.parse(d.lastSuccessAt);

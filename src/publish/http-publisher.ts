@@ -4,7 +4,10 @@ import type { HttpDeps } from './http-deps.js';
 import { FrameStore } from './http-frames.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './http-listen.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
+import { systemClock } from '../budget/clock.js';
+import { RefusalLog } from './refusal-log.js';
 import { TrmnlImages, type TrmnlFormat } from './trmnl-image.js';
+import { TrmnlPairing } from './trmnl-pairing.js';
 
 /**
  * The HTTP publisher: keeps every display's newest frame (and its TRMNL image) and serves them. start() listens on
@@ -22,6 +25,9 @@ export class HttpPublisher implements Publisher {
   readonly trmnl: TrmnlImages;
   /** The request listener, for tests or another server. */
   readonly app: RequestListener;
+  /** TRMNL pairing: open() it for a device (the Home Assistant button; tests). */
+  readonly pairing: TrmnlPairing;
+  readonly #refusals: RefusalLog;
   readonly #opts: HttpPublisherOptions;
   #server: RunningHttpServer | null = null;
 
@@ -36,7 +42,13 @@ export class HttpPublisher implements Publisher {
       now: opts.now,
       logger: opts.logger,
     });
-    this.app = buildHttpApp({ deps: opts, frames: this.frames, trmnl: this.trmnl });
+    this.pairing = new TrmnlPairing({ file: opts.pairingFile ?? null, now: opts.now, logger: opts.logger });
+    const timers = opts.timers ?? systemClock;
+    this.#refusals = new RefusalLog({
+      logger: opts.logger,
+      clock: { now: opts.now, setTimeout: (fn, ms) => timers.setTimeout(fn, ms), clearTimeout: (h) => timers.clearTimeout(h) },
+    });
+    this.app = buildHttpApp({ deps: opts, frames: this.frames, trmnl: this.trmnl, pairing: this.pairing, refusals: this.#refusals });
   }
 
   /** `http://127.0.0.1:8321` once started. */
@@ -64,5 +76,6 @@ export class HttpPublisher implements Publisher {
     const s = this.#server;
     this.#server = null;
     await s?.close();
+    this.#refusals.flush();
   }
 }

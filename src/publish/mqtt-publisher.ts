@@ -7,12 +7,12 @@ import type { Logger } from 'pino';
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import type { FrameStatus } from '../render/frame.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
+import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import type { DeviceTelemetry } from './trmnl-api.js';
-import { telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
+import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
 import { MqttConnection, redactUrl } from './mqtt-connection.js';
-import { diagnosticsPayload, statePayload, type BudgetStatusLike } from './mqtt-state.js';
+import { diagnosticsPayload, statePayload, type BudgetStatusLike, type DiagnosticsExtra } from './mqtt-state.js';
 import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './mqtt-topics.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
 
@@ -32,6 +32,10 @@ export interface MqttPublisherOptions {
   logger: Logger;
   /** A refresh press: called once a press with the display id; coalescing and budget are the caller's. */
   onRefresh: (displayId: string) => unknown;
+  /** A press of a display's TRMNL pairing button (`<base>/<id>/pair`, displays with `hasDevice` only). */
+  onPair?: (displayId: string) => unknown;
+  /** Why the refresh button can do nothing (no refresh reserve), or null: HA shows the button unavailable. */
+  refreshUnavailable?: string | null;
   budgetStatus?: () => BudgetStatusLike | null;
   /** Fresher than the update's own nextUpdateAt when state is re-sent later. */
   nextUpdateAt?: (displayId: string) => Date | null;
@@ -47,7 +51,7 @@ export interface MqttPublisherOptions {
   swVersion?: string;
   /** http(s) URL for HA's origin block. */
   supportUrl?: string;
-  /** Port of the embedded broker (`mqtt.url: embedded`); default 1883, falling back to a free port when taken. */
+  /** Port of the embedded broker (`mqtt.url: embedded`), over the one of `mqtt.embedded.listen`; tests use 0. */
   embeddedPort?: number;
   /** Delay before re-sending after `homeassistant/status` = online; default 1–5 s. */
   haOnlineDelayMs?: { min: number; max: number };
@@ -64,6 +68,7 @@ interface DisplayState {
   status: FrameStatus;
   image: Buffer;
   imageHash: string;
+  extra: DiagnosticsExtra;
 }
 
 /** The version in the outfit-display package.json above this module, or "unknown". */
@@ -119,15 +124,18 @@ export class MqttPublisher implements Publisher {
 
   async start(): Promise<void> {
     let url = this.#o.mqtt.url;
+    let login: { username: string; password: string | null } = { username: this.#o.mqtt.username, password: this.#o.password };
     if (url === 'embedded') {
-      this.#broker = await startEmbeddedBroker({ port: this.#o.embeddedPort, logger: this.#log });
+      this.#broker = await startEmbeddedBroker(embeddedBrokerOptions(this.#o.mqtt, this.#o.password, this.topics, this.#log, this.#o.embeddedPort));
       url = this.#broker.url;
+      // The daemon's own login; mqtt.username and the MQTT password are the one other clients must use.
+      login = this.#broker.daemonLogin();
     }
     const random = this.#o.random ?? Math.random;
     const conn = new MqttConnection({
       url,
-      username: this.#o.mqtt.username,
-      password: this.#o.password,
+      username: login.username,
+      password: login.password,
       caFile: this.#o.mqtt.ca_file,
       certFile: this.#o.mqtt.cert_file,
       keyFile: this.#o.mqtt.key_file,
@@ -147,6 +155,7 @@ export class MqttPublisher implements Publisher {
     conn.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
     conn.subscribe(this.topics.haStatus);
     conn.subscribe(this.topics.refreshWildcard);
+    if (this.#o.onPair) conn.subscribe(pairWildcard(this.topics));
     conn.subscribe(this.topics.deviceConfigWildcard);
     await conn.start();
     if (!conn.connected) this.#log.warn({ url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
@@ -162,6 +171,11 @@ export class MqttPublisher implements Publisher {
       status: update.status,
       image: update.frame.png,
       imageHash: update.frame.hash,
+      extra: {
+        stateProblem: update.stateProblem ?? null,
+        refreshRefused: update.refreshRefused ?? null,
+        refreshUnavailable: this.#o.refreshUnavailable ?? null,
+      },
     };
     this.#last.set(id, last);
     this.#sendDiscovery(id, false);
@@ -242,7 +256,7 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ err: { message: (err as Error).message } }, 'budget status unavailable');
     }
-    this.#send(this.topics.diagnostics(id), diagnosticsPayload(last.status, budget, this.#o.timezone));
+    this.#send(this.topics.diagnostics(id), diagnosticsPayload(last.status, budget, this.#o.timezone, last.extra));
   }
 
   #send(topic: string, payload: string | Buffer): void {
@@ -256,6 +270,14 @@ export class MqttPublisher implements Publisher {
     }
     if (topic.startsWith(`${this.topics.prefix}/device/`)) {
       this.#removeIfStale(topic, payload, packet.retain);
+      return;
+    }
+    const pairId = pairTarget(this.topics, topic);
+    if (pairId !== null) {
+      // As for refresh: a retained press would reopen pairing at every restart.
+      if (packet.retain || payload.length === 0 || !this.#o.hasDevice?.(pairId)) return;
+      this.#log.info({ display: pairId }, 'TRMNL pairing opened over MQTT');
+      this.#o.onPair?.(pairId);
       return;
     }
     const id = refreshTarget(this.topics, topic);

@@ -1,5 +1,9 @@
-import type { StoredRecommendation } from '../api/schemas.js';
+import { garmentView } from '../render/garments.js';
+import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } from '../api/schemas.js';
+import type { RefreshNotice } from '../cycle.js';
 import type { FrameStatus } from '../render/frame.js';
+import type { StateProblem } from '../store/state-error.js';
+import { creditsView, type CreditsView } from './credits-view.js';
 
 /**
  * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions.
@@ -18,9 +22,18 @@ export interface BudgetStatusLike {
   blockedUntil?: Date | string | number | null;
   periodResetsAt?: Date | string | number | null;
   warnings?: readonly string[];
+  /** The credit ledger cannot be written (no paid request is sent without a record). */
+  stateProblem?: StateProblem | null;
+  /** Of the day's counted credits: charged (a 2xx arrived) and unknown (sent, no usable answer). */
+  chargedToday?: number | null;
+  unknownToday?: number | null;
+  unknownMonth?: number | null;
+  refusedToday?: number | null;
+  /** The service's account is out of credits (402), or null. */
+  creditsOut?: { since: Date | string | number; nextTryAt: Date | string | number } | null;
 }
 
-export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'unreachable'] as const;
+export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable'] as const;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -76,8 +89,17 @@ export function statePayload(
   status: FrameStatus,
   timeZone: string,
 ): string {
+  // A field the service left out is sent as null, not left out: Home Assistant's templates render null as None,
+  // which its MQTT sensors take as "unknown", where a missing key would be a template error.
+  const weather: Record<string, unknown> = { ...rec.weather };
+  for (const k of WEATHER_READINGS) weather[k] ??= null;
+  const optional: Record<string, unknown> = {};
+  for (const k of RECOMMENDATION_OPTIONAL) optional[k] = rec[k] ?? null;
   return JSON.stringify({
     ...rec,
+    ...optional,
+    ...garmentView(rec.outfit),
+    weather,
     fetched_at: timeOrNull(rec.fetched_at, timeZone) ?? rec.fetched_at,
     next_update_at: timeOrNull(nextUpdateAt, timeZone),
     stale: isStale(status),
@@ -97,10 +119,38 @@ export interface DiagnosticsPayload {
   budget_blocked_until: string | null;
   budget_period_resets_at: string | null;
   budget_warnings: string[];
+  /** `E_STATE_WRITE: cannot save …/last/hallway.json (EACCES)`, or null while the state is kept. */
+  state_problem: string | null;
+  /** Whether the refresh button can do anything (false with no refresh reserve), and why not. */
+  refresh_available: boolean;
+  refresh_unavailable_reason: string | null;
+  /** The last refused refresh, for a few minutes after it. */
+  refresh_refused: string | null;
+  refresh_refused_at: string | null;
+}
+
+/** The diagnostics carry the credits view flat (Home Assistant shows each as an attribute). */
+export type DiagnosticsWithCredits = DiagnosticsPayload & CreditsView;
+
+/** What the diagnostics say beyond the frame status and the budget. */
+export interface DiagnosticsExtra {
+  stateProblem?: StateProblem | null;
+  refreshUnavailable?: string | null;
+  refreshRefused?: RefreshNotice | null;
+}
+
+/** `E_STATE_WRITE: cannot save …` as one line, or null. */
+export function stateProblemText(p: StateProblem | null | undefined): string | null {
+  return p ? `${p.code}: ${p.message}` : null;
 }
 
 /** `<base>/<id>/diagnostics`: the display's frame status and the (shared) budget figures. */
-export function diagnosticsPayload(status: FrameStatus, budget: BudgetStatusLike | null, timeZone: string): string {
+export function diagnosticsPayload(
+  status: FrameStatus,
+  budget: BudgetStatusLike | null,
+  timeZone: string,
+  extra: DiagnosticsExtra = {},
+): string {
   const b = budget ?? {};
   const out: DiagnosticsPayload = {
     status: status.kind,
@@ -115,6 +165,12 @@ export function diagnosticsPayload(status: FrameStatus, budget: BudgetStatusLike
     budget_blocked_until: timeOrNull(b.blockedUntil, timeZone),
     budget_period_resets_at: timeOrNull(b.periodResetsAt, timeZone),
     budget_warnings: [...(b.warnings ?? [])].map(String),
+    state_problem: stateProblemText(extra.stateProblem),
+    refresh_available: !extra.refreshUnavailable,
+    refresh_unavailable_reason: extra.refreshUnavailable ?? null,
+    refresh_refused: extra.refreshRefused?.text ?? null,
+    refresh_refused_at: timeOrNull(extra.refreshRefused?.at ?? null, timeZone),
   };
-  return JSON.stringify(out);
+  const withCredits: DiagnosticsWithCredits = { ...out, ...creditsView(budget, timeZone) };
+  return JSON.stringify(withCredits);
 }

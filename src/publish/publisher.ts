@@ -1,6 +1,8 @@
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig } from '../config/schema.js';
+import type { RefreshNotice } from '../cycle.js';
 import type { Frame, FrameStatus } from '../render/frame.js';
+import type { StateProblem } from '../store/state-error.js';
 
 /** What every publisher receives after a cycle of one display: the frame and the data behind it. */
 export interface DisplayUpdate {
@@ -11,6 +13,10 @@ export interface DisplayUpdate {
   status: FrameStatus;
   /** When the next scheduled update is due, or null when none is planned. */
   nextUpdateAt: Date | null;
+  /** A state file of this display that could not be saved (the frame is current, a restart would lose it). */
+  stateProblem?: StateProblem | null;
+  /** A refresh press that was refused, for a few minutes after it. */
+  refreshRefused?: RefreshNotice | null;
 }
 
 /** A destination for frames: files, MQTT, HTTP. One feature a file behind this small interface. */

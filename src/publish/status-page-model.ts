@@ -1,6 +1,8 @@
 import type { HttpDeps } from './http-deps.js';
 import type { FrameStore } from './http-frames.js';
 import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './http-health.js';
+import { creditsLines } from './credits-view.js';
+import { stateProblemText } from './mqtt-state.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 
 /** What the status page and /healthz know about the displays, gathered from the frames and the providers. */
@@ -44,6 +46,7 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
     const status = snap?.status ?? entry?.status ?? null;
     const rec = entry?.rec ?? snap?.rec ?? null;
     const lastSuccessAt = snap?.lastSuccessAt ?? rec?.fetched_at ?? null;
+    const stateProblem = stateProblemText(snap?.stateProblem ?? deps.budget?.()?.stateProblem);
     const health = displayHealth(
       {
         id: display.id,
@@ -51,6 +54,7 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
         hasFrame: entry !== null,
         lastSuccessAt,
         freshnessMs: deps.freshnessMs?.(display.id) ?? DEFAULT_FRESHNESS_MS,
+        stateProblem,
       },
       now,
     );
@@ -72,8 +76,13 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
       lastSuccess: formatWhen(lastSuccessAt, deps.timezone, now) ?? 'never',
       lastError: err === null ? null : scrub(`${err.code}: ${err.message} (${formatWhen(err.at, deps.timezone, now) ?? err.at})`),
       outfit: rec ? scrub(rec.outfit) : null,
-      weather: w ? scrub(`${w.temp} ${w.temp_unit}, ${w.description}, rain ${w.rain_chance_pct}%`) : null,
-      canRefresh: deps.refresh !== undefined,
+      // A reading the service left out shows as "—", as on the frame.
+      weather: w
+        ? scrub(`${w.temp === undefined ? '—' : `${w.temp} ${w.temp_unit ?? ''}`.trim()}, ${w.description ?? '—'}, rain ${w.rain_chance_pct === undefined ? '—' : `${w.rain_chance_pct}%`}`)
+        : null,
+      canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
+      refreshNote: deps.refreshUnavailable ?? snap?.refreshRefused?.text ?? null,
+      stateProblem: stateProblem === null ? null : scrub(stateProblem),
     };
     return { health, page };
   });
@@ -102,6 +111,7 @@ export function statusPageModel(deps: HttpDeps, views: DisplayView[], notice: st
           limitMonth: deps.budgetLimits?.perMonth ?? (spentMonth !== null && leftMonth !== null ? spentMonth + leftMonth : null),
           rateRemaining: finite(b.rateRemaining),
           warnings: [...(b.warnings ?? [])].map((w) => scrub(String(w))),
+          credits: creditsLines(b, (d) => formatter(deps.timezone).format(d)),
         }
       : null,
     notice,

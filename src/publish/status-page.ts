@@ -21,6 +21,12 @@ export interface StatusPageDisplay {
   outfit: string | null;
   weather: string | null;
   canRefresh: boolean;
+  /** Why there is no refresh button, or the last refused refresh; null when there is nothing to say. */
+  refreshNote: string | null;
+  /** A state file that cannot be saved (`E_STATE_WRITE: cannot save …`), or null. */
+  stateProblem: string | null;
+  /** The display's TRMNL devices: a pairing button each, and until when pairing is open (null: closed). */
+  trmnl?: { mac: string; pairingUntil: string | null }[];
 }
 
 export interface StatusPageModel {
@@ -34,6 +40,8 @@ export interface StatusPageModel {
     limitMonth: number | null;
     rateRemaining: number | null;
     warnings: string[];
+    /** The split of the counted credits, and the service account's state (see credits-view.ts). */
+    credits?: { ok: string[]; bad: string[] };
   } | null;
   /** A one-line notice (after a refresh press). */
   notice: string | null;
@@ -50,6 +58,13 @@ function credits(spent: number | null, limit: number | null, period: string): st
   return `<p><b>${spent}</b> ${limit === null ? '' : `of ${limit} `}credits spent ${escapeHtml(period)}${bar}</p>`;
 }
 
+/** A TRMNL device's pairing button (setup hands out its token only while pairing is open). */
+function pairForm(t: { mac: string; pairingUntil: string | null }): string {
+  const e = escapeHtml;
+  const state = t.pairingUntil === null ? 'pairing closed' : `pairing open until ${t.pairingUntil}`;
+  return `<form method="post" action="/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
+}
+
 function card(d: StatusPageDisplay): string {
   const e = escapeHtml;
   const img = d.frameSrc
@@ -63,9 +78,11 @@ function card(d: StatusPageDisplay): string {
     ['Panel', e(d.panel)],
   ];
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
+  if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
+  const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;
   const refresh = d.canRefresh
-    ? `<form method="post" action="/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>`
-    : '';
+    ? `<form method="post" action="/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`
+    : note;
   return `<section id="display-${e(d.id)}">
 <h2>${e(d.name)} <small>${e(d.id)}</small></h2>
 <div class="frame">${img}</div>
@@ -73,6 +90,7 @@ ${d.outfit === null ? '' : `<p class="outfit">${e(d.outfit)}</p>`}
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
 <p class="links"><a href="/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
 ${refresh}
+${(d.trmnl ?? []).map(pairForm).join('\n')}
 </section>`;
 }
 
@@ -82,7 +100,7 @@ export function renderStatusPage(m: StatusPageModel): string {
   const budget = b
     ? `<section><h2>Budget</h2>${credits(b.spentToday, b.limitToday, 'today')}${credits(b.spentMonth, b.limitMonth, 'this month')}${
         b.rateRemaining === null ? '' : `<p>${b.rateRemaining} requests left in this minute's rate limit</p>`
-      }${b.warnings.map((w) => `<p class="bad">${e(w)}</p>`).join('')}</section>`
+      }${(b.credits?.ok ?? []).map((l) => `<p>${e(l)}</p>`).join('')}${(b.credits?.bad ?? []).map((l) => `<p class="bad">${e(l)}</p>`).join('')}${b.warnings.map((w) => `<p class="bad">${e(w)}</p>`).join('')}</section>`
     : '';
   return `<!doctype html>
 <html lang="en">

@@ -1,8 +1,15 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+import { stateWriteError } from './state-error.js';
+
+/**
+ * The most a last-good file is read: the client takes answers up to 1 MiB, and the file adds `fetched_at`. A larger
+ * file was not written by us, and reading it whole would take the memory a Pi's unit does not have.
+ */
+export const MAX_LAST_GOOD_BYTES = 1024 * 1024 + 4096;
 
 export const StoredRecommendationSchema = RecommendationSchema.extend({
   fetched_at: z.string().regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp'),
@@ -28,7 +35,14 @@ export class LastGoodStore {
     const file = this.#file(id);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      const fh = await open(file, 'r');
+      try {
+        const { size } = await fh.stat();
+        if (size > MAX_LAST_GOOD_BYTES) return { rec: null, problem: `${file} is ${size} bytes, more than a last good file can be (${MAX_LAST_GOOD_BYTES}); ignored` };
+        text = await fh.readFile('utf8');
+      } finally {
+        await fh.close();
+      }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       return { rec: null, problem: code === 'ENOENT' ? null : `cannot read ${file} (${code ?? 'error'})` };
@@ -43,9 +57,15 @@ export class LastGoodStore {
     }
   }
 
+  /** Throws a StateError (E_STATE_WRITE) naming the file when it cannot be written. */
   async save(id: string, rec: StoredRecommendation): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
-    await writeFileAtomic(this.#file(id), `${JSON.stringify(rec)}\n`);
+    const file = this.#file(id);
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      await writeFileAtomic(file, `${JSON.stringify(rec)}\n`);
+    } catch (err) {
+      throw stateWriteError(file, err);
+    }
   }
 
   #file(id: string): string {

@@ -170,6 +170,11 @@ export function parseTemplate(t: string): (v: unknown) => string {
     const test = pathExpr(cond[2]);
     return (v) => (truthy(test(v)) ? cond[1]! : cond[3]!);
   }
+  const whole = /^([a-z_.]+) \| tojson$/.exec(body);
+  if (whole?.[1]) {
+    const expr = pathExpr(whole[1]);
+    return (v) => JSON.stringify(expr(v));
+  }
   const dict = /^\{(.*)\} \| tojson$/.exec(body);
   if (dict?.[1]) {
     const entries = dict[1].split(/, (?=')/).map((e) => {

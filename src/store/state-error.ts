@@ -1,0 +1,38 @@
+/**
+ * A state file that could not be kept (`<state_dir>/last/<id>.json`, the credit ledger): a stable code, the file,
+ * and the operating system's reason. Reported, never fatal: what was bought is still shown, but a restart would lose
+ * it, so the status page, `state.json`, `/healthz` and the Home Assistant diagnostics all say so.
+ */
+
+export const STATE_ERROR_CODES = ['E_STATE_WRITE'] as const;
+export type StateErrorCode = (typeof STATE_ERROR_CODES)[number];
+/** A state file that was ignored at start (unreadable, too large, dated in the future). */
+export const STATE_WARNING_CODES = ['W_STATE_IGNORED'] as const;
+
+export class StateError extends Error {
+  constructor(
+    readonly code: StateErrorCode,
+    /** The file (or folder) that could not be written or read. */
+    readonly file: string,
+    message: string,
+    opts: { cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'StateError';
+  }
+}
+
+/** A state problem as every publisher shows it. */
+export interface StateProblem {
+  code: StateErrorCode;
+  file: string;
+  message: string;
+  /** ISO time of the first failure of this kind since the last success. */
+  since: string;
+}
+
+/** `cannot save /var/lib/…/last/hallway.json (EACCES)`: the OS code, never the content. */
+export function stateWriteError(file: string, err: unknown): StateError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new StateError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, { cause: err });
+}

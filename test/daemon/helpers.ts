@@ -1,0 +1,133 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { FakeClock } from '../../src/budget/fake-clock.js';
+import { loadConfig } from '../../src/config/load.js';
+import { buildDaemon, type Daemon } from '../../src/daemon.js';
+import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { freePort, MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+
+/**
+ * A whole daemon in this process, built from a config file through the real loader: the built-in simulated service
+ * over real HTTP, the HTTP frame server on a free loopback port, MQTT when a broker URL is given, and a fake clock
+ * (started now, so the clock guard trusts it) that the test moves. A counting publisher records every publish.
+ */
+
+export interface DaemonRig {
+  daemon: Daemon;
+  clock: FakeClock;
+  dir: string;
+  http: string;
+  logger: Logger;
+  logText: () => string;
+  /** Every update handed to the publishers, in order. */
+  published: DisplayUpdate[];
+  /** Paid requests the simulated service answered (POST /recweather and /recommend). */
+  paidRequests: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+export interface RigOptions {
+  /** Extra YAML under `budget:` (indented by the caller's two spaces). */
+  budget?: string;
+  /** An `mqtt:` section's URL; none: no MQTT. */
+  mqttUrl?: string;
+  /** Runs on the folder before the daemon is built (break the state folder, plant a last good file). */
+  prepare?: (dir: string) => Promise<void>;
+}
+
+export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'outfit-daemon-'));
+  const port = await freePort();
+  const yaml = [
+    'api:',
+    '  base_url: simulated',
+    'budget:',
+    '  credits_per_day: 3000',
+    ...(opts.budget ? [`  ${opts.budget}`] : []),
+    'timezone: Europe/Berlin',
+    'displays:',
+    '  - id: hallway',
+    '    lat: 52.52',
+    '    lon: 13.405',
+    '    panel: waveshare-4in2',
+    '    schedule: "*/10 * * * *"',
+    'http:',
+    `  listen: 127.0.0.1:${port}`,
+    ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []),
+    'output_dir: frames',
+    'state_dir: state',
+  ].join('\n');
+  await writeFile(path.join(dir, 'config.yaml'), `${yaml}\n`);
+  await opts.prepare?.(dir);
+  const loaded = await loadConfig(path.join(dir, 'config.yaml'));
+  const clock = new FakeClock(Date.now());
+  const { logger, text } = capturingLogger();
+  const published: DisplayUpdate[] = [];
+  const counter: Publisher = {
+    name: 'counter',
+    start: () => Promise.resolve(),
+    publish: (u) => {
+      published.push(u);
+      return Promise.resolve();
+    },
+    stop: () => Promise.resolve(),
+  };
+  const daemon = await buildDaemon({ loaded, logger, clock, publishers: [counter] });
+  return {
+    daemon,
+    clock,
+    dir,
+    http: `http://127.0.0.1:${port}`,
+    logger,
+    logText: text,
+    published,
+    async paidRequests() {
+      const res = await fetch(`${daemon.baseUrl.replace(/\/v1$/, '')}/_sim/stats`);
+      const stats = (await res.json()) as { requests: { path: string; status: number }[] };
+      return stats.requests.filter((r) => /\/(recweather|recommend)$/.test(r.path)).length;
+    },
+    stop: () => daemon.stop(),
+  };
+}
+
+/** The log lines (JSON) that carry `code`. */
+export function linesWithCode(text: string, code: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((l) => l.includes(code))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/**
+ * The hooks every daemon test file needs: a Mosquitto for the file (when `broker` is asked for), and the rig of each
+ * test stopped after it. `rig()` builds a rig that is stopped after the test.
+ */
+export function daemonTests(opts: { broker: boolean }): { broker: () => Mosquitto; rig: (o?: RigOptions) => Promise<DaemonRig> } {
+  let broker: Mosquitto | null = null;
+  let current: DaemonRig | null = null;
+  if (opts.broker) {
+    beforeAll(async () => {
+      if (MOSQUITTO_BIN === null) throw new Error('mosquitto is not installed: run bash .ci/setup --tests');
+      broker = await startMosquitto();
+    });
+    afterAll(async () => broker?.dispose());
+  }
+  afterEach(async () => {
+    await current?.stop();
+    current = null;
+  });
+  return {
+    broker: () => {
+      if (broker === null) throw new Error('no broker: daemonTests({ broker: true })');
+      return broker;
+    },
+    rig: async (o) => {
+      current = await daemonRig(o);
+      return current;
+    },
+  };
+}
