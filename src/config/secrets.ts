@@ -237,6 +237,7 @@ export async function loadSecrets(
 
   let mqttPassword: string | null = null;
   if (config.mqtt) {
+    const problemsBefore = out.problems.length;
     const pw = await findSecret(
       {
         credential: 'mqtt-password',
@@ -249,7 +250,9 @@ export async function loadSecrets(
     );
     mqttPassword = pw?.value ?? null;
     // With the embedded broker, mqtt.username is the login other clients (Home Assistant) must use.
-    if (config.mqtt.url === 'embedded' && config.mqtt.username !== '' && mqttPassword === null) {
+    // A password that was there but refused is reported once, as what it is, not also as missing.
+    const refused = out.problems.length > problemsBefore;
+    if (config.mqtt.url === 'embedded' && config.mqtt.username !== '' && mqttPassword === null && !refused) {
       out.problems.push({
         code: 'E_SECRET_MISSING',
         where: 'mqtt.username',

@@ -193,6 +193,17 @@ describe('secret files are checked at load', () => {
   });
 });
 
+describe('the embedded broker login', () => {
+  it('a refused password file is reported once, as what is wrong with it, not also as missing', async () => {
+    const c = await setup(['  key_file: key', 'mqtt:', '  url: embedded', '  username: homeassistant', '  password_file: mqtt-pw']);
+    await writeFile(c.at('key'), KEY_A, { mode: 0o600 });
+    await writeFile(c.at('mqtt-pw'), 'first\nsecond\n', { mode: 0o600 });
+    const p = await problemsOf(loadConfig(c.file, { env: {} }));
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/^mqtt\.password_file: .*\(E_SECRET_CHARACTERS\)$/);
+  });
+});
+
 describe('TRMNL tokens as systemd credentials', () => {
   it('the credential trmnl-<mac> comes before token_file and token; with none of them it is a problem', async () => {
     expect(trmnlCredentialName('AA:BB:CC:DD:EE:0F')).toBe('trmnl-aabbccddee0f');
