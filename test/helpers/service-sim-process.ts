@@ -64,8 +64,9 @@ export interface SimProcess extends SimHttpControl {
   stop(): Promise<void>;
 }
 
-export async function startSimProcess(): Promise<SimProcess> {
-  const child = startCli(['service-sim', '--port', '0']);
+/** `args`: more flags for the command (`--billing every-200`). */
+export async function startSimProcess(args: string[] = []): Promise<SimProcess> {
+  const child = startCli(['service-sim', '--port', '0', ...args]);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {

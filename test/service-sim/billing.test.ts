@@ -5,8 +5,8 @@ import type { Fault } from '../../src/service-sim/faults.js';
 import type { BillingMode } from '../../src/service-sim/billing.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
-import { runCli, startCli } from '../helpers/cli.js';
-import { simHttpControl, stopChild } from '../helpers/service-sim-process.js';
+import { runCli } from '../helpers/cli.js';
+import { simHttpControl, startSimProcess } from '../helpers/service-sim-process.js';
 import { BERLIN, call, startSim } from './helpers.js';
 
 const KEY = 'sk_live_billing_test_key_000000000';
@@ -131,17 +131,9 @@ describe('service-sim billing', () => {
 describe('service-sim command line', () => {
   it('--credits, --rate-limit and --billing set the demo key, the window and the mode', async () => {
     sim = await startSim(); // closed by afterEach; this test drives its own process
-    const child = startCli(['service-sim', '--port', '0', '--credits', '7', '--rate-limit', '2', '--billing', 'every-200']);
+    const proc = await startSimProcess(['--credits', '7', '--rate-limit', '2', '--billing', 'every-200']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout?.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /simulated outfit service at (\S+)/.exec(out);
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`service-sim exited ${String(code)}`)));
-      });
+      const url = proc.url;
       const origin = new URL(url).origin;
       const post = async (): Promise<number> => {
         const res = await request(`${url}/recweather`, {
@@ -159,7 +151,7 @@ describe('service-sim command line', () => {
       expect(stats.billing).toBe('every-200');
       expect(stats.creditsLeft[keyFingerprint(DEMO_API_KEY)]).toBe(1);
     } finally {
-      await stopChild(child);
+      await proc.stop();
     }
   });
 
