@@ -291,7 +291,8 @@ export class MqttPublisher implements Publisher {
       this.#log.warn({ topic }, 'refresh for a display that is not configured; ignored');
       return;
     }
-    this.#log.info({ display: id }, 'refresh requested over MQTT');
+    // Debug: anyone on the broker can press, and the outcome (a cycle, or a refusal a minute) is logged by the cycle.
+    this.#log.debug({ display: id }, 'refresh requested over MQTT');
     try {
       const result = this.#o.onRefresh(id);
       if (result instanceof Promise) {
