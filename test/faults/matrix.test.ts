@@ -91,10 +91,13 @@ describe('the service fails', () => {
     const s = await Scenario.create({ name: 'missing-reading' });
     await s.startAndWaitGood();
     const mark = s.mark();
-    await s.sim.injectFault({ kind: 'missing_field', field: 'weather.temp', count: 1, path: 'recweather' });
+    // On every answer from now on: the file keeps showing it (with count 1 it lasts only until the next cycle, 2 s).
+    await s.sim.injectFault({ kind: 'missing_field', field: 'weather.temp', count: 1000, path: 'recweather' });
     await s.waitLog((l) => l.code === 'W_RESPONSE_SHAPE' && l.field === 'weather.temp', { after: mark, what: 'W_RESPONSE_SHAPE for weather.temp' });
-    // Published, with the reading as null: looked for in every state message since the fault, since the JSON file
-    // holds it only until the next cycle 2 s later (a poll of the file can miss it on a loaded machine).
+    await s.until('a recommendation without weather.temp in the JSON file', async () => {
+      const f = await s.frameFiles();
+      return f.json && !('temp' in (f.json.weather as Record<string, unknown>)) ? f : null;
+    });
     await s.until('a state message with weather.temp null', () =>
       s.messages.some((msg) => msg.topic === TOPIC.state && (JSON.parse(msg.payload.toString()) as { weather: { temp?: unknown } }).weather.temp === null),
     );
@@ -105,7 +108,8 @@ describe('the service fails', () => {
     const s = await Scenario.create({ name: 'extra' });
     await s.startAndWaitGood();
     const mark = s.mark();
-    await s.sim.injectFault({ kind: 'extra_fields', count: 1, path: 'recweather' });
+    // On every answer from now on, so the file polled below keeps them (one answer would last only 2 s).
+    await s.sim.injectFault({ kind: 'extra_fields', count: 1000, path: 'recweather' });
     await s.until('a recommendation with the extra fields in the JSON file', async () => {
       const f = await s.frameFiles();
       return f.json?.request_id === 'req_sim_0001' ? f : null;
