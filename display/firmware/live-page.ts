@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../src/escape-html.js';
 /**
  * The live view's page: the simulated panel as it looks (ink on a paper tone, a black-white flash on a full
  * refresh), the device's battery figures, and the timeline, updated by Server-Sent Events as the device wakes.
@@ -20,9 +21,7 @@ export interface LivePageOptions {
   fullMs: number;
 }
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const esc = escapeHtml;
 
 export function renderLivePage(o: LivePageOptions): string {
   const scale = Math.min(1, 800 / Math.max(o.width, o.height));

@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { inflateSync, crc32 } from 'node:zlib';
 import { ImageError } from './image-error.js';
 
 /**
@@ -21,20 +21,8 @@ const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** A device with 320 KB of RAM decodes nothing bigger. */
 const MAX_SIDE = 4096;
 
-const TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
 function crcOf(buf: Uint8Array, start: number, end: number): number {
-  let c = -1;
-  for (let i = start; i < end; i++) c = TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
+  return crc32(buf.subarray(start, end));
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };

@@ -4,6 +4,8 @@
  * outfit text and error messages come from the service.
  */
 
+import { escapeHtml } from '../escape-html.js';
+
 export interface StatusPageDisplay {
   id: string;
   name: string;
@@ -45,10 +47,6 @@ export interface StatusPageModel {
   } | null;
   /** A one-line notice (after a refresh press). */
   notice: string | null;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function credits(spent: number | null, limit: number | null, period: string): string {

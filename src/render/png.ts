@@ -1,4 +1,4 @@
-import { deflateSync, constants } from 'node:zlib';
+import { deflateSync, constants, crc32 as zlibCrc32 } from 'node:zlib';
 import { IDENTITY, packRow } from './pack.js';
 
 /**
@@ -20,22 +20,9 @@ export interface PngImage {
 const LEVEL_9_MAX_BYTES = 512 * 1024;
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
+/** CRC-32 of the parts in order (PNG's chunk checksum): Node's zlib.crc32, continued across the parts. */
 export function crc32(...parts: Uint8Array[]): number {
-  let c = 0xffffffff;
-  for (const buf of parts) {
-    for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  }
-  return (c ^ 0xffffffff) >>> 0;
+  return parts.reduce((c, buf) => zlibCrc32(buf, c), 0);
 }
 
 function chunk(type: string, data: Uint8Array): Buffer {
