@@ -102,6 +102,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const tz = deps.timezone;
     const frame = entry?.frame ?? null;
     const err = snap?.lastError ?? null;
+    const budget = deps.budget?.() ?? null;
     sendJson(req, res, 200, {
       ...(rec ?? {}),
       ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at, garments: garmentsOf(rec.outfit) } : {}),
@@ -112,10 +113,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
       last_success_at: timeOrNull(snap?.lastSuccessAt ?? null, tz),
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
-      state_problem: stateProblemJson(snap?.stateProblem ?? deps.budget?.()?.stateProblem ?? null),
+      state_problem: stateProblemJson(snap?.stateProblem ?? budget?.stateProblem ?? null),
       refresh_refused:
         snap?.refreshRefused == null ? null : { message: snap.refreshRefused.text, at: timeOrNull(snap.refreshRefused.at, tz) },
-      credits: creditsView(deps.budget?.() ?? null, tz),
+      credits: creditsView(budget, tz),
       frame:
         frame === null || entry === null
           ? null

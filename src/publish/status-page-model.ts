@@ -40,13 +40,15 @@ export interface DisplayView {
 
 export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: string) => string): DisplayView[] {
   const now = deps.now();
+  // The shared state problem (the ledger), asked once for all displays.
+  const shared = deps.budget?.()?.stateProblem;
   return deps.displays.map((display) => {
     const entry = frames.get(display.id);
     const snap = deps.snapshot?.(display.id) ?? null;
     const status = snap?.status ?? entry?.status ?? null;
     const rec = entry?.rec ?? snap?.rec ?? null;
     const lastSuccessAt = snap?.lastSuccessAt ?? rec?.fetched_at ?? null;
-    const stateProblem = stateProblemText(snap?.stateProblem ?? deps.budget?.()?.stateProblem);
+    const stateProblem = stateProblemText(snap?.stateProblem ?? shared);
     const health = displayHealth(
       {
         id: display.id,
