@@ -53,7 +53,7 @@ export interface CallOptions {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The service client (spec §4): validates before sending, types every failure, validates every response. */
+/** The service client: validates before sending, types every failure, validates every response. */
 export class OutfitClient {
   readonly #base: string;
   readonly #key: string;

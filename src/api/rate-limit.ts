@@ -1,4 +1,4 @@
-/** What the service last told us about its rate limit (spec §8: headers on every response). */
+/** What the service last told us about its rate limit: it sends the X-RateLimit headers on every response. */
 export interface RateLimitInfo {
   /** X-RateLimit-Limit, or null when absent or not a number. */
   limit: number | null;

@@ -3,7 +3,7 @@ import { InvalidRequestError } from './errors.js';
 import { describeNumber } from './field-readers.js';
 import type { RecommendRequest, Unit } from './schemas.js';
 
-/** The spec's rules for a request (§4, §8), checked before anything is sent: a bad request costs nothing. */
+/** The service's rules for a request (place, unit, gender, base address), checked before anything is sent: a bad request costs nothing. */
 
 export const MAX_GENDER_LENGTH = 30;
 
@@ -51,7 +51,7 @@ export function checkWeatherQuery(q: WeatherQuery): void {
   checkUnit(q.unit);
 }
 
-/** The base address must be http(s) and end with the version segment /v1 (spec §9). */
+/** The base address must be http(s) and end with the version segment /v1: every path of the service is under it. */
 export function checkBaseUrl(baseUrl: string): void {
   let url: URL;
   try {

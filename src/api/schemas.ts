@@ -107,7 +107,7 @@ export type Recommendation = z.infer<typeof RecommendationSchema>;
 
 export type Unit = 'metric' | 'imperial';
 
-/** Body of POST /recommend and POST /recweather (spec §4.1). */
+/** Body of POST /recommend and POST /recweather: place, unit and gender; the rules are in request-rules.ts. */
 export interface RecommendRequest {
   lat: number;
   lon: number;

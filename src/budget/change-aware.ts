@@ -1,7 +1,7 @@
 import type { Weather } from '../api/schemas.js';
 import type { ChangeAwareConfig, Config, DisplayConfig } from '../config/schema.js';
 
-/** Credits a recommendation costs (spec §8). */
+/** Credits a recommendation costs: the service charges 3 for /recweather and 2 for /recommend. */
 export const ENDPOINT_CREDITS = { recweather: 3, recommend: 2 } as const;
 
 export function recCost(display: DisplayConfig): number {

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from './schema.js';
 
-/** The expected prefix of an API key (spec §5). */
+/** The expected prefix of an API key: the service issues live keys as sk_live_…; another prefix gets a warning. */
 export const API_KEY_PREFIX = 'sk_live_';
 
 /**

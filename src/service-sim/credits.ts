@@ -13,8 +13,8 @@ export const DEMO_API_KEY = 'sk_live_demo_outfitdisplaysimulator24';
 export type SimEndpoint = 'recommend' | 'recweather' | 'weather';
 
 /**
- * Credit cost per successful request. /recommend and /recweather are the spec's (§8);
- * GET /weather is not in the spec: 1, DESIGN's default `budget.weather_credit_cost`.
+ * Credit cost per successful request: 2 for /recommend and 3 for /recweather, as the service charges;
+ * GET /weather is not documented as charged: 1, the default of `budget.weather_credit_cost`.
  */
 export const CREDIT_COSTS: Readonly<Record<SimEndpoint, number>> = { recommend: 2, recweather: 3, weather: 1 };
 

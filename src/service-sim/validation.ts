@@ -1,7 +1,7 @@
 import type { Unit } from '../api/schemas.js';
 
 /**
- * Request validation of the simulated service. The spec (§7.5) does not show what happens on bad input;
+ * Request validation of the simulated service. What the real service answers to bad input is not documented;
  * the simulator answers 400 with a message that names the field and the rule.
  */
 

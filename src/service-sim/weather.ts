@@ -55,7 +55,7 @@ export interface Conditions {
   roll: number;
 }
 
-/** The full weather snapshot (spec §2.2 plus `source` and a few fields beyond the spec). */
+/** The full weather snapshot: the listed weather fields plus `source` and a few fields beyond them. */
 export interface FullWeather {
   temp: number;
   feels_like: number;
