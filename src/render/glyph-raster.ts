@@ -1,10 +1,27 @@
+import { dropoutControl, spans } from './glyph-dropout.js';
 import type { PathCommand } from './ttf.js';
 
 /**
- * A small scanline rasterizer for glyph outlines, straight to 1 bit: a pixel is ink when its centre is inside
- * the outline (non-zero winding), which is what thresholding anti-aliased text at 50% approximates, but exact
- * and the same on every machine (no cairo, no fontconfig, no hinting settings). Any stroke at least one pixel
- * wide keeps at least one pixel. Thinner stems (small sizes) are thickened by `embolden` px.
+ * A small rasterizer for glyph outlines: area coverage per pixel (sub-scanlines, exact horizontally; an 8x8 grid
+ * a pixel for grid-fitted text), thresholded at more than half for 1-bit panels and kept as it is for grey panels
+ * to anti-alias with.
+ *
+ * Small text (below the size fonts.ts hints at) is grid-fitted, so that it holds together at 9-16 px:
+ * - the baseline, x-height and cap-height land on whole pixels (the outline is stretched piecewise in y), so
+ *   every x-height letter has the same height and round tops do not grow a stray row;
+ * - the glyph is shifted by up to 3/8 px so that its stems' edges land on pixel edges (the shift that leaves the
+ *   fewest part-covered pixels): a stem of one weight is the same whole number of pixels in every letter;
+ * - dropout control: a stroke that covers no pixel centre, across or along, still gets the pixel at its middle
+ *   (unless it is a stub, the tip of a terminal), so thin strokes (the bar of "t", the joins of "r" and "m")
+ *   never break the letter apart;
+ * - emboldening is horizontal only (stems thicken to a whole number of px, fonts.ts), and horizontal strokes are
+ *   thinned a little (dropout keeps them a pixel), so the counters of e, a, 6, 8 and B stay open.
+ * The same outline, size and pen offset give the same pixels on every machine, whatever colour the text is.
+ *
+ * Why not let canvas (cairo + FreeType) draw text with a bundled font? Its pixels depend on the FreeType
+ * version, its hinting engine and the build's settings (light or full hinting, LCD filter), so frames, their
+ * hashes and the golden tests would differ between machines and Node images, and it could not give both a
+ * 1-bit threshold and coverage from one outline. This costs about 300 lines and a glyph cache.
  */
 
 export interface GlyphBitmap {
@@ -13,30 +30,85 @@ export interface GlyphBitmap {
   top: number;
   width: number;
   height: number;
-  /** 1 = ink, row-major. */
+  /** 1 = ink, row-major: coverage of at least a half, plus dropout pixels. */
   bits: Uint8Array;
+  /** Coverage 0-255 a pixel (dropout pixels at least 128), row-major: for grey panels. */
+  cover: Uint8Array;
 }
 
-const EMPTY: GlyphBitmap = { left: 0, top: 0, width: 0, height: 0, bits: new Uint8Array(0) };
+/** Heights of the font's zones above the baseline, in font units, that grid-fitting puts on whole pixels. */
+export interface VerticalZones {
+  xHeight: number;
+  capHeight: number;
+}
 
-/** Flattens the outline (font units, y up) to line segments in px (y down), offset by (dx, 0). */
-function flatten(commands: readonly PathCommand[], scale: number, dx: number): Float64Array {
+export interface RasterOptions {
+  /** The outline, in font units, y up. */
+  commands: readonly PathCommand[];
+  /** px per font unit. */
+  scale: number;
+  /** Where the pen is inside its pixel, 0 <= dx < 1 (0 when pens are on whole pixels). */
+  dx: number;
+  /** Stems grow by this many px (half each side), horizontally only. */
+  embolden: number;
+  /** Grid-fit: zones on whole pixels and stems shifted onto pixel edges. Null draws the outline as designed. */
+  zones: VerticalZones | null;
+  /**
+   * Horizontal strokes lose this many px (half at each edge; dropout control keeps them one pixel), so that a bar
+   * 1.4 px thick is one row, not two, and the counters and apertures between bars stay open. 0 keeps them.
+   */
+  thin: number;
+}
+
+const EMPTY: GlyphBitmap = { left: 0, top: 0, width: 0, height: 0, bits: new Uint8Array(0), cover: new Uint8Array(0) };
+
+/**
+ * Sub-scanlines a pixel row for coverage of text drawn as designed (20 px and up: its edges only shade grey
+ * panels' text, and 8 levels are as many as the 16-grey Kindle's ink-to-paper steps need).
+ */
+const SUB = 8;
+/** Samples a pixel in x and in y when thinning horizontal strokes (on a grid, so columns can be eroded). */
+const GRID = 8;
+
+/** Horizontal shifts tried when grid-fitting stems, in px, best first when equally sharp. */
+const SHIFTS = [0, 0.125, -0.125, 0.25, -0.25, 0.375, -0.375];
+
+/** Maps a height in font units to px (y down), stretching piecewise so that the zones land on whole pixels. */
+function yMap(scale: number, zones: VerticalZones | null): (y: number) => number {
+  if (!zones) return (y) => -y * scale;
+  const xh = zones.xHeight;
+  const cap = zones.capHeight;
+  const fxh = Math.max(1, Math.round(xh * scale));
+  const fcap = Math.max(fxh, Math.round(cap * scale));
+  return (y) => {
+    if (y <= 0) return -y * scale;
+    if (y <= xh) return (-y * fxh) / xh;
+    if (y <= cap) return -(fxh + ((y - xh) * (fcap - fxh)) / (cap - xh));
+    return -(fcap + (y - cap) * scale);
+  };
+}
+
+/**
+ * Flattens the outline to line segments in px (x0, y0, x1, y1 each), x offset by dx, y by `Y`; `contours` gets
+ * the index in the result where each contour starts.
+ */
+function flatten(commands: readonly PathCommand[], scale: number, dx: number, Y: (y: number) => number, contours: number[] = []): Float64Array {
   const segs: number[] = [];
   let sx = 0;
   let sy = 0;
   let cx = 0;
   let cy = 0;
   const line = (x: number, y: number): void => {
-    if (y !== cy) segs.push(cx, cy, x, y);
+    if (y !== cy || x !== cx) segs.push(cx, cy, x, y);
     cx = x;
     cy = y;
   };
   const X = (x: number): number => dx + x * scale;
-  const Y = (y: number): number => -y * scale;
   for (const c of commands) {
     switch (c.type) {
       case 'M':
         if (cx !== sx || cy !== sy) line(sx, sy);
+        contours.push(segs.length);
         cx = sx = X(c.x);
         cy = sy = Y(c.y);
         break;
@@ -44,14 +116,8 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number): F
         line(X(c.x), Y(c.y));
         break;
       case 'Q': {
-        const x0 = cx;
-        const y0 = cy;
-        const x1 = X(c.x1);
-        const y1 = Y(c.y1);
-        const x2 = X(c.x);
-        const y2 = Y(c.y);
-        const dd = Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2);
-        const n = Math.max(1, Math.ceil(Math.sqrt(dd * 2.5)));
+        const [x0, y0, x1, y1, x2, y2] = [cx, cy, X(c.x1), Y(c.y1), X(c.x), Y(c.y)];
+        const n = Math.max(1, Math.ceil(Math.sqrt(Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2) * 2.5)));
         for (let i = 1; i <= n; i++) {
           const t = i / n;
           const u = 1 - t;
@@ -60,14 +126,7 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number): F
         break;
       }
       case 'C': {
-        const x0 = cx;
-        const y0 = cy;
-        const x1 = X(c.x1);
-        const y1 = Y(c.y1);
-        const x2 = X(c.x2);
-        const y2 = Y(c.y2);
-        const x3 = X(c.x);
-        const y3 = Y(c.y);
+        const [x0, y0, x1, y1, x2, y2, x3, y3] = [cx, cy, X(c.x1), Y(c.y1), X(c.x2), Y(c.y2), X(c.x), Y(c.y)];
         const dd = Math.max(Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2), Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3));
         const n = Math.max(1, Math.ceil(Math.sqrt(dd * 3)));
         for (let i = 1; i <= n; i++) {
@@ -89,10 +148,47 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number): F
   return Float64Array.from(segs);
 }
 
-/** Rasterizes a glyph outline at `scale` (px per font unit), the pen at x = dx (0 <= dx < 1), y = 0 (baseline). */
-export function rasterizeGlyph(commands: readonly PathCommand[], scale: number, dx: number, embolden: number): GlyphBitmap {
-  const segs = flatten(commands, scale, dx);
-  if (segs.length === 0) return EMPTY;
+/**
+ * Coverage on a GRID x GRID sample grid a pixel, each column of samples eroded by `thin` px (half at each end of
+ * each run of ink), so horizontal strokes get thinner while stems keep their width.
+ */
+function thinnedCoverage(segs: Float64Array, grow: number, thin: number, box: { left: number; top: number; width: number; height: number }): Float32Array {
+  const { left, top, width, height } = box;
+  const gw = width * GRID;
+  const gh = height * GRID;
+  const grid = new Uint8Array(gw * gh);
+  const row: number[] = [];
+  for (let r = 0; r < gh; r++) {
+    spans(segs, 'y', top + (r + 0.5) / GRID, grow, row);
+    for (let s = 0; s < row.length; s += 2) {
+      const from = Math.max(0, Math.ceil((row[s]! - left) * GRID - 0.5));
+      const to = Math.min(gw - 1, Math.floor((row[s + 1]! - left) * GRID - 0.5));
+      grid.fill(1, r * gw + from, r * gw + to + 1);
+    }
+  }
+  const k = Math.round((thin / 2) * GRID);
+  const acc = new Float32Array(width * height);
+  for (let c = 0; c < gw; c++) {
+    let r = 0;
+    while (r < gh) {
+      if (!grid[r * gw + c]) {
+        r++;
+        continue;
+      }
+      let end = r;
+      while (end < gh && grid[end * gw + c]) end++;
+      for (let y = r + k; y < end - k; y++) acc[Math.floor(y / GRID) * width + Math.floor(c / GRID)]! += 1 / (GRID * GRID);
+      r = end;
+    }
+  }
+  return acc;
+}
+
+/**
+ * `fitted`: grid-fitted text, which gets dropout control (strokes of large text are more than a pixel wide);
+ * `contours`: where each contour starts in `segs`.
+ */
+function rasterize(segs: Float64Array, embolden: number, thin: number, fitted: boolean, contours: readonly number[]): GlyphBitmap {
   let minX = Infinity;
   let maxX = -Infinity;
   let minY = Infinity;
@@ -105,44 +201,65 @@ export function rasterizeGlyph(commands: readonly PathCommand[], scale: number, 
   }
   const grow = embolden / 2;
   const left = Math.floor(minX - grow);
-  const top = Math.floor(minY - grow);
+  const top = Math.floor(minY);
   const width = Math.ceil(maxX + grow) - left + 1;
-  const height = Math.ceil(maxY + grow) - top + 1;
-  const bits = new Uint8Array(width * height);
-  const xs: number[] = [];
-  const dirs: number[] = [];
-  const order: number[] = [];
-  // Extra sample lines above and below the pixel centre thicken horizontal strokes when emboldening.
-  const offsets = grow > 0 ? [-grow, 0, grow] : [0];
-  for (let row = 0; row < height; row++) {
-    for (const off of offsets) {
-      const y = top + row + 0.5 + off;
-      xs.length = 0;
-      dirs.length = 0;
-      for (let i = 0; i < segs.length; i += 4) {
-        const y0 = segs[i + 1]!;
-        const y1 = segs[i + 3]!;
-        if ((y0 <= y && y < y1) || (y1 <= y && y < y0)) {
-          const x0 = segs[i]!;
-          xs.push(x0 + ((y - y0) * (segs[i + 2]! - x0)) / (y1 - y0));
-          dirs.push(y1 > y0 ? 1 : -1);
+  const height = Math.ceil(maxY) - top + 1;
+  const row: number[] = [];
+  const acc = thin > 0 ? thinnedCoverage(segs, grow, thin, { left, top, width, height }) : new Float32Array(width * height);
+  for (let r = 0; r < height && thin === 0; r++) {
+    for (let k = 0; k < SUB; k++) {
+      spans(segs, 'y', top + r + (k + 0.5) / SUB, grow, row);
+      for (let s = 0; s < row.length; s += 2) {
+        const xa = row[s]! - left;
+        const xb = row[s + 1]! - left;
+        const ia = Math.floor(xa);
+        const ib = Math.floor(xb);
+        const base = r * width;
+        if (ia === ib) acc[base + ia]! += (xb - xa) / SUB;
+        else {
+          acc[base + ia]! += (ia + 1 - xa) / SUB;
+          for (let i = ia + 1; i < ib; i++) acc[base + i]! += 1 / SUB;
+          if (ib < width) acc[base + ib]! += (xb - ib) / SUB;
         }
-      }
-      if (xs.length < 2) continue;
-      order.length = 0;
-      for (let i = 0; i < xs.length; i++) order.push(i);
-      order.sort((a, b) => xs[a]! - xs[b]! || a - b);
-      let winding = 0;
-      for (let k = 0; k < order.length - 1; k++) {
-        winding += dirs[order[k]!]!;
-        if (winding === 0) continue;
-        const xa = xs[order[k]!]! - grow;
-        const xb = xs[order[k + 1]!]! + grow;
-        const from = Math.max(0, Math.ceil(xa - 0.5) - left);
-        const to = Math.min(width - 1, Math.floor(xb - 0.5) - left);
-        for (let px = from; px <= to; px++) bits[row * width + px] = 1;
       }
     }
   }
-  return { left, top, width, height, bits };
+  const cover = new Uint8Array(width * height);
+  const bits = new Uint8Array(width * height);
+  for (let i = 0; i < acc.length; i++) {
+    const c = Math.min(255, Math.round(acc[i]! * 255));
+    cover[i] = c;
+    // Strictly more than half: a whole-pixel stem half a pixel off the grid is its width, not one more.
+    bits[i] = acc[i]! > 0.5 + 1e-6 ? 1 : 0;
+  }
+  if (!fitted) return { left, top, width, height, bits, cover };
+  dropoutControl({ segs, grow, contours, bitmap: { left, top, width, height, bits, cover } });
+  return { left, top, width, height, bits, cover };
+}
+
+/** How far the bitmap is from sharp: the sum of c(1 - c) over its pixels (0 when every pixel is in or out). */
+function blur(bm: GlyphBitmap): number {
+  let sum = 0;
+  for (const c of bm.cover) sum += c * (255 - c);
+  return sum;
+}
+
+/** Rasterizes a glyph outline, the pen at x = dx, y = 0 (the baseline). */
+export function rasterizeGlyph(opts: RasterOptions): GlyphBitmap {
+  const { commands, scale, dx, embolden, zones, thin } = opts;
+  const Y = yMap(scale, zones);
+  if (flatten(commands, scale, dx, Y).length === 0) return EMPTY;
+  if (!zones) return rasterize(flatten(commands, scale, dx, Y), embolden, thin, false, []);
+  let best: GlyphBitmap | null = null;
+  let bestBlur = Infinity;
+  for (const shift of SHIFTS) {
+    const contours: number[] = [];
+    const bm = rasterize(flatten(commands, scale, dx + shift, Y, contours), embolden, thin, true, contours);
+    const b = blur(bm);
+    if (b < bestBlur - 1e-6) {
+      best = bm;
+      bestBlur = b;
+    }
+  }
+  return best!;
 }

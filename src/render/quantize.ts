@@ -18,6 +18,8 @@ export interface QuantizeInput {
   height: number;
   /** Palette index a pixel (255: no text there). */
   text?: Uint8Array;
+  /** How much of each text pixel the text covers, 0-255 (absent: all of it). Grey palettes only. */
+  textCover?: Uint8Array;
   crisp: Uint8ClampedArray | Uint8Array;
   tone: Uint8ClampedArray | Uint8Array;
   /** Colours matched against, in palette order (ink colours where measured). */
@@ -62,13 +64,15 @@ export function quantize(input: QuantizeInput): Uint8Array {
   const mask = new Uint8Array(n);
   const text = input.text;
   if (text && text.length !== n) throw new Error('quantize: text layer size does not match width x height');
+  const cover = input.textCover && isGreyPalette(palette) ? input.textCover : undefined;
+  if (cover && cover.length !== n) throw new Error('quantize: text coverage size does not match width x height');
   for (let i = 0; i < n; i++) {
     const o = i * 4;
     const t = text ? text[i]! : 255;
     if (t !== 255) {
       if (t >= palette.length) throw new Error(`quantize: text index ${t} is not in the palette`);
       mask[i] = 1;
-      out[i] = t;
+      out[i] = cover && cover[i]! < 255 ? mixText(input, i, t, cover[i]!) : t;
     } else if (crisp[o + 3]! >= COVERED) {
       mask[i] = 1;
       out[i] = nearestIndex(palette, crisp[o]!, crisp[o + 1]!, crisp[o + 2]!);
@@ -82,6 +86,19 @@ export function quantize(input: QuantizeInput): Uint8Array {
   if (isGreyPalette(palette)) ditherGrey(input, mask, out, box);
   else ditherColour(input, mask, out, box);
   return out;
+}
+
+/**
+ * The palette grey nearest to text ink `t` covering `c`/255 of pixel `i` over its ground: the crisp layer where
+ * it covers the pixel (an inverted bar), else the tone layer, undithered (one pixel of dither under a glyph's
+ * edge would be noise).
+ */
+function mixText({ crisp, tone, palette }: QuantizeInput, i: number, t: number, c: number): number {
+  const o = i * 4;
+  const layer = crisp[o + 3]! >= COVERED ? crisp : tone;
+  const ground = luma(layer[o]!, layer[o + 1]!, layer[o + 2]!);
+  const v = Math.round(ground + ((palette[t]![0] - ground) * c) / 255);
+  return nearestIndex(palette, v, v, v);
 }
 
 interface Region {
