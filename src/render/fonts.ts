@@ -1,111 +1,54 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { rasterizeGlyph, type GlyphBitmap } from './glyph-raster.js';
+import { rasterizeGlyph, type GlyphBitmap, type VerticalZones } from './glyph-raster.js';
+import { glyphRun } from './glyph-run.js';
+import { noteMissingGlyphs } from './missing-glyphs.js';
 import type { TextLayer } from './text-layer.js';
-import { TrueTypeFont, type PathCommand } from './ttf.js';
+import { font as stackFont, type FontId } from './font-stack.js';
 
 /**
- * Text from the DejaVu TTFs of the `dejavu-fonts-ttf` npm package: outlines read by ttf.ts and
- * rasterized to 1 bit by glyph-raster.ts. No canvas, fontconfig, system font or hinting setting is involved, so
- * the same text gives the same pixels everywhere. Widths scale exactly with size: layout measures in em.
+ * Text from the DejaVu TTFs of the `dejavu-fonts-ttf` npm package, with bundled fallbacks glyph by glyph
+ * (font-stack.ts): outlines read by ttf.ts and rasterized to 1 bit by glyph-raster.ts. No canvas, fontconfig,
+ * system font or hinting setting is involved, so the same text gives the same pixels everywhere. Widths scale
+ * exactly with size: layout measures in em. Shaping and order (NFC, Arabic joining, right-to-left) are
+ * glyph-run.ts's.
  */
 
-export type FontId = 'regular' | 'bold' | 'condensed' | 'condensed-bold';
-
-const FILES: Record<FontId, string> = {
-  regular: 'DejaVuSans.ttf',
-  bold: 'DejaVuSans-Bold.ttf',
-  condensed: 'DejaVuSansCondensed.ttf',
-  'condensed-bold': 'DejaVuSansCondensed-Bold.ttf',
-};
-
-interface GlyphInfo {
-  index: number;
-  /** Advance in em. */
-  advance: number;
-  commands: PathCommand[];
-}
-
-export interface LoadedFont {
-  readonly id: FontId;
-  readonly unitsPerEm: number;
-  readonly ascender: number; // em
-  readonly descender: number; // em, negative
-  readonly capHeight: number; // em
-  glyph(ch: string): GlyphInfo;
-  kerning(left: number, right: number): number; // em
-}
+export { font, fontFile, type FontId, type GlyphInfo, type LoadedFont } from './font-stack.js';
+export { visualOrder } from './bidi.js';
 
 /** Vertical stem width of each font, in em (DejaVu: about 184 units of 2048 regular, 300 bold). */
 const STEM_EM: Record<FontId, number> = { regular: 0.09, bold: 0.146, condensed: 0.085, 'condensed-bold': 0.135 };
 /** Stems thinner than this many px are thickened: at small sizes one-pixel stems read poorly on e-ink. */
 const MIN_STEM_PX = 1.6;
+/**
+ * Grid-fitted text thickens its stems (horizontally, whatever the colour: white on a black bar thins on e-ink as
+ * much as black on white) to a whole number of px, the stem's width plus this rounded: a whole-pixel stem is the
+ * same width at any phase, where a 1.6 px one is 1 or 2 px by where it lands. DejaVu Sans's stems are 1 px up to
+ * about 12.5 px and 2 px from there; the bold's 2 px from 9 px.
+ */
+const STEM_ROUND_UP_PX = 0.35;
+/** Grid-fitted text's horizontal strokes lose this many px (glyph-raster.ts), so counters stay open. */
+const THIN_BARS_PX = 0.4;
+/**
+ * Below this size text is grid-fitted (glyph-raster.ts) and pens stand on whole pixels, so a glyph is the same
+ * bitmap wherever it lands. Above it pens keep a quarter pixel, which spaces large text more evenly.
+ */
+export const HINT_BELOW_PX = 20;
 
-const require = createRequire(import.meta.url);
-const fonts = new Map<FontId, LoadedFont>();
-
-/** Characters outside the fonts (emoji and the like) are dropped or replaced rather than drawn as boxes. */
+/**
+ * Emoji pictographs and variation selectors are dropped and odd spaces become spaces; the rest is kept for the
+ * font stack, in NFC: soft hyphens (break points for text-fit.ts, invisible when drawn), and zero-width
+ * joiner / non-joiner (Arabic joining reads them; invisible when drawn).
+ */
 export function cleanText(text: string): string {
   return text
-    .replace(/[\u{1F000}-\u{1FFFF}\u{FE00}-\u{FE0F}\u{200B}-\u{200D}\u{2060}]/gu, '')
+    .normalize('NFC')
+    .replace(/[\u{1F000}-\u{1FFFF}\u{FE00}-\u{FE0F}\u200B\u2060]/gu, '')
     .replace(/[\t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, ' ');
-}
-
-/** The path of a font file in the dejavu-fonts-ttf package. */
-export function fontFile(id: FontId): string {
-  return require.resolve(`dejavu-fonts-ttf/ttf/${FILES[id]}`);
-}
-
-export function font(id: FontId): LoadedFont {
-  const hit = fonts.get(id);
-  if (hit) return hit;
-  const f = new TrueTypeFont(readFileSync(fontFile(id)));
-  const upm = f.unitsPerEm;
-  const glyphs = new Map<string, GlyphInfo>();
-  const kerns = new Map<number, number>();
-  const fallback = f.glyphIndex('?'.codePointAt(0)!);
-  const loaded: LoadedFont = {
-    id,
-    unitsPerEm: upm,
-    ascender: f.ascender / upm,
-    descender: f.descender / upm,
-    capHeight: f.capHeight / upm,
-    glyph(ch) {
-      let g = glyphs.get(ch);
-      if (!g) {
-        let index = f.glyphIndex(ch.codePointAt(0) ?? 0);
-        if (index === 0) index = fallback;
-        g = { index, advance: f.advanceWidth(index) / upm, commands: f.path(index) };
-        glyphs.set(ch, g);
-      }
-      return g;
-    },
-    kerning(left, right) {
-      const key = left * 65536 + right;
-      let k = kerns.get(key);
-      if (k === undefined) {
-        k = f.kerning(left, right) / upm;
-        kerns.set(key, k);
-      }
-      return k;
-    },
-  };
-  fonts.set(id, loaded);
-  return loaded;
 }
 
 /** Width of `text` in em (multiply by the size in px). */
 export function measureEm(id: FontId, text: string): number {
-  const f = font(id);
-  let w = 0;
-  let prev = -1;
-  for (const ch of text) {
-    const g = f.glyph(ch);
-    if (prev >= 0) w += f.kerning(prev, g.index);
-    w += g.advance;
-    prev = g.index;
-  }
-  return w;
+  return glyphRun(id, text).advance;
 }
 
 export function measure(id: FontId, size: number, text: string): number {
@@ -114,37 +57,51 @@ export function measure(id: FontId, size: number, text: string): number {
 
 const glyphCache = new Map<string, GlyphBitmap>();
 const GLYPH_CACHE_MAX = 20_000;
+const zoneCache = new Map<FontId, VerticalZones>();
+
+/** The x-height and cap-height of a DejaVu face in its font units: the tops of its "x" and "H". */
+function zonesOf(id: FontId): VerticalZones {
+  let z = zoneCache.get(id);
+  if (!z) {
+    const f = stackFont(id);
+    const top = (ch: string): number => Math.max(...f.glyph(ch).commands.map((c) => ('y' in c ? c.y : -Infinity)));
+    z = { xHeight: top('x'), capHeight: top('H') };
+    zoneCache.set(id, z);
+  }
+  return z;
+}
 
 /**
- * Draws `text` with its baseline at (x, y) into the text layer; returns the advance in px. Pen positions are
- * kept to a quarter pixel and baselines to whole pixels, so glyph bitmaps are cached and reused.
+ * Draws `text` with its baseline at (x, y) into the text layer; returns the advance in px. Baselines are kept to
+ * whole pixels, pens to whole pixels below HINT_BELOW_PX and to a quarter pixel above, so glyph bitmaps are
+ * cached and reused. The glyphs do not depend on the colour. Only the DejaVu faces' glyphs are grid-fitted in y
+ * (their zones are known); fallback fonts' glyphs are drawn as designed.
  */
 export function drawText(layer: TextLayer, id: FontId, size: number, text: string, x: number, y: number, colour: string): number {
-  const f = font(id);
   const c = layer.colourIndex(colour);
-  const scale = size / f.unitsPerEm;
   const stem = STEM_EM[id] * size;
-  const embolden = stem < MIN_STEM_PX && layer.isDark(c) ? MIN_STEM_PX - stem : 0;
+  const hinted = size < HINT_BELOW_PX;
+  const embolden = hinted ? Math.max(0, Math.round(stem + STEM_ROUND_UP_PX) - stem) : Math.max(0, MIN_STEM_PX - stem);
+  const step = hinted ? 1 : 4;
   const baseline = Math.round(y);
   const sizeKey = size.toFixed(3);
-  let pen = 0;
-  let prev = -1;
-  for (const ch of text) {
-    const g = f.glyph(ch);
-    if (prev >= 0) pen += f.kerning(prev, g.index);
-    const px = Math.round((x + pen * size) * 4) / 4;
+  const run = glyphRun(id, text);
+  noteMissingGlyphs(run.missing);
+  for (const { glyph: g, x: pen, y: rise } of run.glyphs) {
+    const px = Math.round((x + pen * size) * step) / step;
     const ix = Math.floor(px);
     const dx = px - ix;
-    const key = `${id}|${g.index}|${sizeKey}|${dx}`;
+    const key = `${id}|${g.key}|${sizeKey}|${dx}`;
     let bm = glyphCache.get(key);
     if (!bm) {
       if (glyphCache.size >= GLYPH_CACHE_MAX) glyphCache.clear();
-      bm = rasterizeGlyph(g.commands, scale, dx, embolden);
+      const zones = hinted && g.source === 0 && !g.missing ? zonesOf(id) : null;
+      bm = rasterizeGlyph({ commands: g.commands, scale: size / g.unitsPerEm, dx, embolden, zones, thin: hinted ? THIN_BARS_PX : 0 });
       glyphCache.set(key, bm);
     }
-    layer.blit(bm, ix, baseline, c);
-    pen += g.advance;
-    prev = g.index;
+    layer.blit(bm, ix, baseline - Math.round(rise * size), c);
   }
-  return pen * size;
+  // Only words of four letters or more: a unit ("°C") or a short badge tells little about how text reads when zoomed.
+  if (run.glyphs.length >= 4) layer.noteText(size, { x: Math.floor(x), y: baseline - Math.ceil(size * 0.8), w: Math.ceil(run.advance * size) + 1, h: Math.ceil(size) });
+  return run.advance * size;
 }

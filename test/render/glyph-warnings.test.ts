@@ -1,0 +1,99 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { DisplayCycle } from '../../src/cycle.js';
+import { renderFrame, renderIndices } from '../../src/render/frame.js';
+import { GlyphWarnings } from '../../src/render/glyph-warnings.js';
+import { loadPanel } from '../../src/render/panels.js';
+import { NORMAL, sampleInput } from '../../src/render/samples.js';
+import { LastGoodStore } from '../../src/store/last-good.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+
+/** A character no bundled font has is drawn as a box, reported by the render and logged once per process. */
+
+const OUTFIT = 'Wear a 雨衣 (raincoat) and take a ☂ ✅; बरसाती if it pours. Thai: เสื้อกันฝน.';
+const BOXED = [0x96e8, 0x8863, 0x092c, 0x0930, 0x0938, 0x093e, 0x0924, 0x0940];
+
+type LogLine = { code?: string; codePoint?: string; display?: string };
+const lines = (text: string): LogLine[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LogLine);
+
+describe('missing glyphs', () => {
+  const panel = loadPanel('waveshare-7in5-v2');
+  const input = { ...sampleInput('normal'), rec: { ...NORMAL, outfit: OUTFIT } };
+
+  it('are reported by the render, each code point once, and only those no font has', () => {
+    const { report } = renderIndices(input, panel, { rotation: 0 });
+    expect([...report.missingGlyphs].sort()).toEqual([...BOXED].sort());
+    expect(renderIndices(sampleInput('normal'), panel, { rotation: 0 }).report.missingGlyphs).toEqual([]);
+  });
+
+  it('come with the frame that renderFrame gives', async () => {
+    const frame = await renderFrame(input, panel, { rotation: 90 });
+    expect(frame.missingGlyphs).toEqual(expect.arrayContaining(BOXED));
+  });
+
+  it('are logged as W_GLYPH_MISSING naming the code point, once per code point however often drawn', () => {
+    const { logger, text } = capturingLogger();
+    const warnings = new GlyphWarnings(logger);
+    warnings.report([0x96e8, 0x8863, 0x96e8], { display: 'hallway' });
+    warnings.report([0x8863], { display: 'kitchen' });
+    const logged = lines(text());
+    expect(logged.map((l) => [l.code, l.codePoint, l.display])).toEqual([
+      ['W_GLYPH_MISSING', 'U+96E8 (雨)', 'hallway'],
+      ['W_GLYPH_MISSING', 'U+8863 (衣)', 'hallway'],
+    ]);
+  });
+});
+
+describe('the cycle', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  it('logs each missing character once across displays and cycles sharing one GlyphWarnings', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'outfit-glyphs-'));
+    dirs.push(dir);
+    const yaml = [
+      'api:',
+      '  base_url: simulated',
+      'budget:',
+      '  credits_per_day: 3000',
+      'timezone: Europe/Berlin',
+      'displays:',
+      ...['hallway', 'kitchen'].flatMap((id) => [`  - id: ${id}`, '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-2in9', '    schedule: "*/10 * * * *"']),
+      'output_dir: frames',
+      'state_dir: state',
+    ].join('\n');
+    await writeFile(path.join(dir, 'config.yaml'), `${yaml}\n`);
+    const { config } = await loadConfig(path.join(dir, 'config.yaml'));
+    const { logger, text } = capturingLogger();
+    const glyphWarnings = new GlyphWarnings(logger);
+    const store = new LastGoodStore(config.state_dir);
+    const cycles = config.displays.map(
+      (display) =>
+        new DisplayCycle({
+          display,
+          panel: loadPanel(display.panel),
+          timezone: config.timezone,
+          store,
+          fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
+          publishers: [],
+          now: () => Date.parse('2026-01-31T06:45:00Z'),
+          nextUpdateAt: () => null,
+          logger,
+          purchaseIntervalMs: 60_000,
+          glyphWarnings,
+        }),
+    );
+    for (let round = 0; round < 2; round++) for (const c of cycles) expect((await c.run('schedule')).published).toBe(true);
+    const missing = lines(text()).filter((l) => l.code === 'W_GLYPH_MISSING');
+    expect(missing.map((l) => l.codePoint)).toEqual(['U+96E8 (雨)', 'U+8863 (衣)']);
+  });
+});
