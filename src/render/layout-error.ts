@@ -14,7 +14,7 @@ export function layoutError(sf: Surface, c: FrameContent): LayoutReport {
   const H = sf.height;
   const m = Math.min(W, H);
   const ink = sf.theme.ink;
-  const st = c.status ?? { title: 'Waiting for the first outfit', detail: 'nothing fetched yet', mark: 'clock' as const };
+  const st = c.status ?? { title: c.locale.labels.waiting_title, detail: c.locale.labels.waiting_detail, mark: 'clock' as const };
   const small = m < 200;
   const wide = W > H * 1.4;
   const markS = m * (small ? 0.5 : 0.3);

@@ -1,4 +1,5 @@
 import type { Weather } from '../api/schemas.js';
+import type { Locale } from '../i18n/locale.js';
 import { drawLine, newReport, rule, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
@@ -26,7 +27,7 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const leftW = 84 * u;
   const w = c.weather;
   if (w) {
-    leftColumn(sf, w, leftW, report);
+    leftColumn(sf, w, leftW, report, c.locale);
     sf.crisp.fillStyle = sf.theme.ink;
     sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
   }
@@ -40,10 +41,10 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
 }
 
 /** Icon and temperature side by side above the four readings, one a row. */
-function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport): void {
+function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport, locale: Locale): void {
   const u = sf.unit;
   const icon = 40 * u;
-  drawConditionIcon(sf, conditionOf(w.description ?? '', w.is_day ?? true), (leftW - icon) / 2, 1 * u, icon);
+  drawConditionIcon(sf, conditionOf(w), (leftW - icon) / 2, 1 * u, icon);
   report.sizes.weatherIcon = Math.round(icon);
   const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
   report.sizes.temperature = t.size;
@@ -51,7 +52,7 @@ function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport
   const rowH = (sf.height - top - 1 * u) / 4;
   const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
   const mark = Math.min(rowH * 0.9, size * 1.2);
-  readingsOf(w).forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
+  readingsOf(w, locale).forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
   report.sizes.reading = Math.round(size);
 }
 
@@ -91,8 +92,9 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   sf.crisp.fillStyle = sf.theme.accent;
   sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
   warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
-  const more = c.alerts.length > 1 ? ` +${c.alerts.length - 1}` : '';
-  const line = fitLine('condensed', c.alerts[0] + more, tw - 16 * u, 12 * u, Math.max(11, 11 * u));
+  // The count stays when the first alert is cut.
+  const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
+  const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
   if (line.lines[0]) drawLine(sf, 'condensed', line.size, line.lines[0].text, x + 15 * u, y + 12 * u, sf.theme.paper, 'left', report);
   report.alerts.push(line);
   return ah + 2 * u;
@@ -109,13 +111,13 @@ function layoutSmallTall(sf: Surface, c: FrameContent): LayoutReport {
   const w = c.weather;
   if (w) {
     const icon = 44 * u;
-    drawConditionIcon(sf, conditionOf(w.description ?? '', w.is_day ?? true), 0, y, icon);
+    drawConditionIcon(sf, conditionOf(w), 0, y, icon);
     report.sizes.weatherIcon = Math.round(icon);
     const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), W - icon - 6 * u, report);
     report.sizes.temperature = t.size;
     y += icon + 2 * u;
     const size = Math.max(sf.scale.reading, 12 * u);
-    report.sizes.reading = drawReadings(sf, readingsOf(w), { x, y, w: tw, h: 34 * u }, 2, size, report);
+    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x, y, w: tw, h: 34 * u }, 2, size, report);
     y += 36 * u;
     rule(sf, x, y, tw, Math.max(1, u));
     y += 3 * u;

@@ -1,12 +1,14 @@
 import type { Weather } from '../api/schemas.js';
+import type { Locale } from '../i18n/locale.js';
 import { drawAlerts, drawTopBand, feelsLike, newReport, rule, drawLine, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
+import { measure } from './fonts.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from './pictogram-row.js';
 import { drawReadings, drawTemperature, readingsOf } from './readings.js';
 import type { Surface } from './surface.js';
-import { fitLine } from './text-fit.js';
+import { ELLIPSIS, fitLine } from './text-fit.js';
 
 /**
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
@@ -16,9 +18,9 @@ import { fitLine } from './text-fit.js';
  */
 
 /** Icon, temperature, and the feels-like temperature with the description beneath. */
-function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport): void {
+function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport, locale: Locale): void {
   const u = sf.unit;
-  drawConditionIcon(sf, conditionOf(w.description ?? '', w.is_day ?? true), box.x, box.y + (box.h - iconSize) / 2, iconSize);
+  drawConditionIcon(sf, conditionOf(w), box.x, box.y + (box.h - iconSize) / 2, iconSize);
   report.sizes.weatherIcon = Math.round(iconSize);
   const x = box.x + iconSize + 12 * u;
   const width = box.x + box.w - x;
@@ -28,10 +30,28 @@ function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMa
   const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
   report.sizes.temperature = temp.size;
   // The description where it fits at a readable size; the icon says it too.
-  const text = [feelsLike(w), w.description?.trim()].filter(Boolean).join(' · ');
+  const text = [feelsLike(w, locale), w.description?.trim()].filter(Boolean).join(' · ');
   const full = fitLine('condensed', text, width, lineSize, lineSize * 0.85);
-  const line = full.truncated ? fitLine('condensed', feelsLike(w), width, lineSize, lineSize * 0.7) : full;
-  if (line.lines[0]) drawLine(sf, 'condensed', line.size, line.lines[0].text, x, Math.round(base + lineSize * 1.25), sf.theme.ink, 'left', report);
+  const baseline = Math.round(base + lineSize * 1.25);
+  const shortened = full.truncated ? describedShort(w, locale, width, lineSize * 0.85) : null;
+  if (shortened) {
+    drawLine(sf, 'condensed', lineSize * 0.85, shortened, x, baseline, sf.theme.ink, 'left', report);
+    return;
+  }
+  const line = full.truncated ? fitLine('condensed', feelsLike(w, locale), width, lineSize, lineSize * 0.7) : full;
+  if (line.lines[0]) drawLine(sf, 'condensed', line.size, line.lines[0].text, x, baseline, sf.theme.ink, 'left', report);
+}
+
+/**
+ * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
+ * null where not three letters of the description would be left (then it is left out: the icon says it too).
+ */
+function describedShort(w: Weather, locale: Locale, width: number, size: number): string | null {
+  const desc = w.description?.trim();
+  if (!desc) return null;
+  const feels = `${feelsLike(w, locale)} · `;
+  const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];
+  return cut && cut.text.replace(ELLIPSIS, '').length >= 3 ? feels + cut.text : null;
 }
 
 export function layoutLandscape(sf: Surface, c: FrameContent): LayoutReport {
@@ -47,13 +67,13 @@ export function layoutLandscape(sf: Surface, c: FrameContent): LayoutReport {
   if (w) {
     const rowH = 92 * u;
     const readW = 392 * u;
-    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, 76 * u, report);
-    report.sizes.reading = drawReadings(sf, readingsOf(w), { x: W - m - readW, y, w: readW, h: rowH }, 2, Math.max(sf.scale.reading, 30 * u), report);
+    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, 76 * u, report, c.locale);
+    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: W - m - readW, y, w: readW, h: rowH }, 2, Math.max(sf.scale.reading, 30 * u), report);
     y += rowH + 4 * u;
     rule(sf, m, y, W - 2 * m, 2 * u);
     y += 6 * u;
   }
-  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, 2, 22 * u, report);
+  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, 2, 22 * u, report, c.locale);
   if (alertH) y += alertH + 8 * u;
   const rowH = drawGarments(sf, c, { x: m, y, w: W - 2 * m, h: 64 * u }, 40 * u, report);
   if (rowH) y += rowH + 8 * u;
@@ -73,15 +93,15 @@ export function layoutPortrait(sf: Surface, c: FrameContent): LayoutReport {
   const w = c.weather;
   if (w) {
     const rowH = 120 * u;
-    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, 96 * u, report);
+    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, 96 * u, report, c.locale);
     y += rowH + 4 * u;
     const readH = 96 * u;
-    report.sizes.reading = drawReadings(sf, readingsOf(w), { x: m, y, w: W - 2 * m, h: readH }, 2, Math.max(sf.scale.reading, 32 * u), report);
+    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: m, y, w: W - 2 * m, h: readH }, 2, Math.max(sf.scale.reading, 32 * u), report);
     y += readH + 4 * u;
     rule(sf, m, y, W - 2 * m, 2 * u);
     y += 10 * u;
   }
-  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, 3, 24 * u, report);
+  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, 3, 24 * u, report, c.locale);
   if (alertH) y += alertH + 10 * u;
   // Two rows of larger pictograms where the outfit still fits whole below them, or would not fit whole anyway
   // (then the pictograms carry the full list).

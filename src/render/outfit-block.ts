@@ -1,9 +1,10 @@
+import { ENGLISH } from '../i18n/locale.js';
 import { drawFitted, rule, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { fitOutfit, type OutfitFit } from './outfit-fit.js';
 import { drawPictogramRow } from './pictogram-row.js';
 import type { Surface } from './surface.js';
-import { fitText, type FittedText } from './text-fit.js';
+import { fitText, splitWords, type FittedText } from './text-fit.js';
 
 /**
  * What to wear, for every layout: the pictogram row first (seen before a word is read), then the outfit at the
@@ -27,10 +28,18 @@ export interface OutfitBlockOptions {
   reasoningMax: number;
 }
 
+/** Shown in the outfit's place when the service sent no text we can draw ("", spaces, only emoji); in English here. */
+export const NO_OUTFIT_TEXT = ENGLISH.labels.no_outfit;
+
+/** The outfit as drawn: the note above when nothing of it is drawable, so the panel is never blank there. */
+function outfitText(c: FrameContent): string {
+  return splitWords(c.outfit ?? '').length > 0 ? c.outfit! : c.locale.labels.no_outfit;
+}
+
 function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
   const S = sf.scale;
   return (height) =>
-    fitOutfit({ text: c.outfit ?? '', font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit) });
+    fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit) });
 }
 
 /** Whether the outfit fits whole, at the scale's size or more, in `box`. */
@@ -40,7 +49,7 @@ export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: Outfi
 }
 
 export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions, report: LayoutReport): void {
-  if (!c.outfit || box.h <= 0) return;
+  if (c.outfit === null || box.h <= 0) return;
   const S = sf.scale;
   const u = sf.unit;
   const gap = Math.round(8 * u);
@@ -53,7 +62,8 @@ export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: Outfi
     for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
       const r = fitText({ text: c.reasoning, font: 'condensed', width: box.w, height: box.h, maxSize: size, minSize: size, lineHeight: 1.2 });
       const rest = box.h - r.height - 2 * gap;
-      if (r.truncated || rest <= 0) continue;
+      // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
+      if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
       const smaller = fit(rest);
       if (!smaller.truncated && smaller.rest === null && smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)) {
         [outfit, reasoning] = [smaller, r];

@@ -1,7 +1,10 @@
 import type { Weather } from '../api/schemas.js';
+import { fill } from '../i18n/labels.js';
+import { ENGLISH, type Locale } from '../i18n/locale.js';
 import { drawLine, type Box, type LayoutReport } from './blocks.js';
 import { rainMeaning, temperatureMeaning, uvMeaning, type Meaning } from './colour-meaning.js';
 import { measure } from './fonts.js';
+import { recordInk } from './ink-box.js';
 import { formatPercent, formatReading, formatSpeed, formatTempShort, MISSING, windDegrees } from './format.js';
 import { UMBRELLA } from './garment-pictograms.js';
 import { windArrow } from './marks.js';
@@ -29,15 +32,17 @@ export interface Reading {
   short?: string;
 }
 
-export function readingsOf(w: Weather): Reading[] {
+/** The readings in the locale's numbers ("2,5", "71 %"); default English. */
+export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
   // A missing reading means nothing: its mark stays black.
   const rain = w.rain_chance_pct === undefined ? null : rainMeaning(w.rain_chance_pct);
   const uv = w.uv_index === undefined ? null : uvMeaning(w.uv_index);
   return [
-    { kind: 'rain', value: formatPercent(w.rain_chance_pct), meaning: rain },
-    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed) },
-    { kind: 'uv', value: `UV ${formatReading(w.uv_index)}`, meaning: uv },
-    { kind: 'humidity', value: formatPercent(w.humidity_pct), meaning: null },
+    { kind: 'rain', value: formatPercent(w.rain_chance_pct, locale), meaning: rain },
+    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed, 1, locale) },
+    // Below 1 with one decimal: a weak winter sun's 0.4 is not "0".
+    { kind: 'uv', value: fill(locale.labels.uv, { value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale) }), meaning: uv },
+    { kind: 'humidity', value: formatPercent(w.humidity_pct, locale), meaning: null },
   ];
 }
 
@@ -98,5 +103,7 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   const us = Math.round(s * unitRatio);
   const uw = unit ? drawLine(sf, 'bold', us, unit, x + nw + s * 0.04, baseline - s * 0.729 + us * 0.729, colour) : 0;
   report.texts.push(`${number}${unit}`);
+  const unitLine = { font: 'bold' as const, size: us, text: unit, x: x + nw + s * 0.04, baseline: Math.round(baseline - s * 0.729 + us * 0.729) };
+  recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
   return { width: nw + uw, size: s };
 }

@@ -1,7 +1,8 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import { encodeFrame, renderIndices, type Frame } from './frame.js';
+import type { Locale } from '../i18n/locale.js';
+import { encodeFrame, renderIndices, type Dither, type Frame } from './frame.js';
 import { frameJson } from './frame-json.js';
 import type { PanelProfile } from './panels.js';
 import type { Rotation } from './rotate.js';
@@ -9,7 +10,7 @@ import type { Rotation } from './rotate.js';
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
  * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
- * .json writes what the frame shows instead (frame-json.ts).
+ * .json writes what the frame shows instead (frame-json.ts), with the dither it was drawn with.
  */
 
 export type FrameFormat = 'png' | 'bmp' | 'raw' | 'json';
@@ -64,19 +65,24 @@ export async function renderRecommendationFile(args: {
   displayName: string;
   timezone: string;
   rotation: Rotation;
+  /** The display's dither (`displays[].dither`), as the daemon uses it, so the preview is the daemon's frame. */
+  dither?: Dither;
+  /** The display's locale (labels, dates, numbers); default English. */
+  locale?: Locale;
   /** The time the frame is drawn for; default: when the recommendation was fetched, so the output is repeatable. */
   now?: Date;
-}): Promise<void> {
+}): Promise<{ missingGlyphs: number[] }> {
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
-  const detailed = renderIndices({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now }, args.panel, {
+  const detailed = renderIndices({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now, locale: args.locale }, args.panel, {
     rotation: args.rotation,
+    dither: args.dither,
   });
   const frame = encodeFrame(args.panel, args.rotation, detailed);
   const bytes =
     format === 'json'
-      ? Buffer.from(`${JSON.stringify(frameJson(detailed, args.panel, args.rotation, frame.hash), null, 2)}\n`)
+      ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, args.panel, args.rotation, frame.hash), dither: args.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
       : frameBytes(frame, format, args.panel, args.outPath);
   const tmp = `${args.outPath}.${process.pid}.tmp`;
   try {
@@ -86,4 +92,6 @@ export async function renderRecommendationFile(args: {
     await rm(tmp, { force: true });
     throw new Error(`cannot write ${args.outPath}: ${(err as Error).message}`);
   }
+  // Characters drawn as boxes, for the caller to warn about (W_GLYPH_MISSING): rendering does not log.
+  return { missingGlyphs: detailed.report.missingGlyphs };
 }

@@ -2,7 +2,9 @@ import { cleanText, measureEm, type FontId } from './fonts.js';
 
 /**
  * Fitting text into a box: the largest size at which all of it fits, or, at the smallest size, the lines that
- * fit ended with an ellipsis after a whole word (never cut mid-word). Pure arithmetic over em widths.
+ * fit ended with an ellipsis after a whole word (a lone word cut mid-word rather than dropped). Words break
+ * like a typesetter's: at soft hyphens and, for tokens wider than the line (URLs), at / . - _ ? & = or anywhere.
+ * Pure arithmetic over em widths.
  */
 
 export const ELLIPSIS = '…';
@@ -17,6 +19,8 @@ export interface FitRequest {
   /** Line pitch as a multiple of the size. */
   lineHeight?: number;
   maxLines?: number;
+  /** Kept whole at the end, after the ellipsis when the text before it is cut (an alert's "(+3 more)"). */
+  tail?: string;
 }
 
 export interface TextLine {
@@ -32,86 +36,158 @@ export interface FittedText {
   pitch: number;
   lines: TextLine[];
   truncated: boolean;
+  /** Whether a word was cut between two characters that are no break point (a word wider than the line). */
+  midWord: boolean;
   /** lines x pitch */
   height: number;
   /** The widest line. */
   width: number;
 }
 
-/** Paragraphs (split at line breaks) of words (split at white space). */
+/** The soft hyphen: a break point, drawn as "-" at the end of a line it breaks, and nowhere else. */
+export const SHY = '\u00ad';
+/** A token may break after these (URLs, e-mail addresses, paths, compounds), never inside a run of them. */
+const BREAK_AFTER = new Set(['/', '.', '-', '_', '?', '&', '=']);
+
+/** Paragraphs (split at line breaks) of words (split at white space). Soft hyphens stay: they are break points. */
 export function splitWords(text: string): string[][] {
   return cleanText(text)
     .split(/\n+/)
-    .map((p) => p.split(/ +/).filter((w) => w.length > 0))
+    .map((p) => p.split(/ +/).filter((w) => w.replaceAll(SHY, '').length > 0))
     .filter((p) => p.length > 0);
 }
 
-function emWidths(font: FontId, words: string[]): number[] {
-  return words.map((w) => measureEm(font, w));
+/** A word as code points, with the places it may break (k: between chars[k - 1] and chars[k]). */
+interface Token {
+  chars: string[];
+  breaks: number[];
 }
 
-/** Greedy wrap of words at `size` into `width` px; a word wider than the line is broken between characters. */
-export function wrapWords(font: FontId, size: number, paragraphs: string[][], width: number): TextLine[] {
+function tokenOf(word: string): Token {
+  const chars = [...word];
+  const breaks: number[] = [];
+  for (let k = 2; k < chars.length; k++) {
+    const before = chars[k - 1]!;
+    if (before === SHY || (BREAK_AFTER.has(before) && !BREAK_AFTER.has(chars[k]!) && chars[k] !== SHY)) breaks.push(k);
+  }
+  return { chars, breaks };
+}
+
+/** The drawn text of chars[a..b): soft hyphens left out, and a "-" where it ends at one that breaks the line. */
+function pieceOf(t: Token, a: number, b: number): string {
+  const text = t.chars.slice(a, b).join('').replaceAll(SHY, '');
+  return b < t.chars.length && t.chars[b - 1] === SHY ? `${text}-` : text;
+}
+
+/** The widest stretch of a word between its break points, em: it can only be drawn whole or cut mid-word. */
+function widestSegment(font: FontId, t: Token): number {
+  let widest = 0;
+  let a = 0;
+  for (const k of [...t.breaks, t.chars.length]) {
+    widest = Math.max(widest, measureEm(font, pieceOf(t, a, k)));
+    a = k;
+  }
+  return widest;
+}
+
+/** Lines, and whether a word had to be cut between two characters that are no break point. */
+interface Wrapped {
+  lines: TextLine[];
+  midWord: boolean;
+}
+
+/**
+ * Greedy wrap of words at `size` into `width` px. A word that does not fit where the line has got to goes to the
+ * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
+ * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
+ */
+function wrap(font: FontId, size: number, paragraphs: string[][], width: number): Wrapped {
   const space = measureEm(font, ' ') * size;
+  const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
+  let midWord = false;
   for (const para of paragraphs) {
-    const widths = emWidths(font, para).map((w) => w * size);
     let cur: { text: string; x: number }[] = [];
     let x = 0;
+    const place = (text: string, at: number): void => {
+      cur.push({ text, x: at });
+      x = at + px(text);
+    };
     const flush = (): void => {
       if (cur.length === 0) return;
-      const last = cur[cur.length - 1]!;
-      lines.push({ text: cur.map((w) => w.text).join(' '), words: cur, width: last.x + measureEm(font, last.text) * size });
+      lines.push({ text: cur.map((w) => w.text).join(' '), words: cur, width: x });
       cur = [];
       x = 0;
     };
-    para.forEach((word, i) => {
-      const w = widths[i]!;
-      if (cur.length > 0 && x + space + w > width) flush();
-      if (cur.length === 0 && w > width) {
-        for (const piece of breakWord(font, size, word, width)) {
-          cur = [{ text: piece, x: 0 }];
-          x = measureEm(font, piece) * size;
-          flush();
+    for (const word of para) {
+      const t = tokenOf(word);
+      const n = t.chars.length;
+      let start = 0;
+      while (start < n) {
+        const rest = pieceOf(t, start, n);
+        const at = cur.length === 0 ? 0 : x + space;
+        if (at + px(rest) <= width) {
+          place(rest, at);
+          break;
         }
-        cur = [];
-        return;
+        // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line).
+        const fitsALine = px(rest) <= width;
+        let k = -1;
+        for (const b of t.breaks) {
+          if (b <= start || (fitsALine && t.chars[b - 1] !== SHY)) continue;
+          if (at + px(pieceOf(t, start, b)) <= width) k = b;
+        }
+        if (k < 0 && cur.length > 0) {
+          flush();
+          continue;
+        }
+        if (k < 0) {
+          // Nothing fits: as many characters as the line holds (at least one).
+          k = start + 1;
+          while (k < n && px(pieceOf(t, start, k + 1)) <= width) k++;
+          midWord = true;
+        }
+        place(pieceOf(t, start, k), at);
+        flush();
+        start = k;
       }
-      const at = cur.length === 0 ? 0 : x + space;
-      cur.push({ text: word, x: at });
-      x = at + w;
-    });
+    }
     flush();
   }
-  return lines;
+  return { lines, midWord };
 }
 
-function breakWord(font: FontId, size: number, word: string, width: number): string[] {
-  const out: string[] = [];
-  let piece = '';
-  for (const ch of word) {
-    if (piece.length > 0 && measureEm(font, piece + ch) * size > width) {
-      out.push(piece);
-      piece = '';
-    }
-    piece += ch;
-  }
-  if (piece.length > 0) out.push(piece);
-  return out;
+/** Greedy wrap of words at `size` into `width` px, breaking words wider than the line (see `wrap`). */
+export function wrapWords(font: FontId, size: number, paragraphs: string[][], width: number): TextLine[] {
+  return wrap(font, size, paragraphs, width).lines;
 }
 
-/** The line with words removed from its end until it fits with an ellipsis after the last whole word. */
+const TRAILING = /[\s,;:.!?\-–—(/&+]+$/u;
+
+/**
+ * The line with words removed from its end until it fits with an ellipsis after the last whole word; a line of
+ * one word that does not fit so is cut mid-word ("Thunderst…"). "…" alone only where not one letter fits.
+ */
 export function withEllipsis(font: FontId, size: number, line: TextLine, width: number): TextLine {
   const words = line.words.map((w) => ({ ...w }));
+  const ended = (text: string, x: number): TextLine | null => {
+    const candidate = text + ELLIPSIS;
+    const w = x + measureEm(font, candidate) * size;
+    if (text.length === 0 || w > width) return null;
+    words[words.length - 1] = { text: candidate, x };
+    return { text: words.map((x) => x.text).join(' '), words, width: w };
+  };
   for (;;) {
     const last = words[words.length - 1];
     if (!last) return { text: ELLIPSIS, words: [{ text: ELLIPSIS, x: 0 }], width: measureEm(font, ELLIPSIS) * size };
-    const trimmed = last.text.replace(/[\s,;:.!?\-–—(/&+]+$/u, '');
-    const candidate = trimmed + ELLIPSIS;
-    const w = last.x + measureEm(font, candidate) * size;
-    if (trimmed.length > 0 && w <= width) {
-      words[words.length - 1] = { text: candidate, x: last.x };
-      return { text: words.map((x) => x.text).join(' '), words, width: w };
+    const whole = ended(last.text.replace(TRAILING, ''), last.x);
+    if (whole) return whole;
+    if (words.length === 1) {
+      const chars = [...last.text];
+      for (let k = chars.length - 1; k > 0; k--) {
+        const cut = ended(chars.slice(0, k).join('').replace(TRAILING, ''), last.x);
+        if (cut) return cut;
+      }
     }
     words.pop();
   }
@@ -119,51 +195,61 @@ export function withEllipsis(font: FontId, size: number, line: TextLine, width: 
 
 export function fitText(req: FitRequest): FittedText {
   const lineHeight = req.lineHeight ?? 1.2;
+  const tail = req.tail?.trim() ?? '';
   const paragraphs = splitWords(req.text);
+  // The tail is one token (its spaces are no break points): "(+3" never ends a line with "more)" on the next.
+  const lastParagraph = paragraphs[paragraphs.length - 1];
+  if (tail && lastParagraph) lastParagraph.push(tail);
+  else if (tail) paragraphs.push([tail]);
   const maxSize = Math.max(req.minSize, Math.floor(req.maxSize));
   const minSize = Math.max(1, Math.floor(req.minSize));
-  const build = (size: number, lines: TextLine[], truncated: boolean): FittedText => {
+  const build = (size: number, wrapped: Wrapped, truncated: boolean): FittedText => {
     const pitch = Math.round(size * lineHeight);
-    return {
-      font: req.font,
-      size,
-      pitch,
-      lines,
-      truncated,
-      height: lines.length * pitch,
-      width: lines.reduce((m, l) => Math.max(m, l.width), 0),
-    };
+    const { lines, midWord } = wrapped;
+    return { font: req.font, size, pitch, lines, truncated, midWord, height: lines.length * pitch, width: lines.reduce((m, l) => Math.max(m, l.width), 0) };
   };
-  const longest = paragraphs.flat().reduce((m, w) => Math.max(m, measureEm(req.font, w)), 0);
+  // The widest stretch that some size down to minSize can keep whole: a size that would cut it mid-word is not a fit
+  // (at minSize it is the last resort). Stretches too wide even at minSize (a long URL without break points) are cut
+  // at any size rather than shrink everything around them.
+  const limit = paragraphs
+    .flat()
+    .map((w) => widestSegment(req.font, tokenOf(w)))
+    .filter((w) => w * minSize <= req.width)
+    .reduce((m, w) => Math.max(m, w), 0);
   for (let size = maxSize; size >= minSize; size--) {
-    // A size at which a word would have to be broken is not a fit (at the smallest size, breaking is the last resort).
-    if (longest * size > req.width && size > minSize) continue;
+    if (limit * size > req.width && size > minSize) continue;
     const pitch = Math.round(size * lineHeight);
     const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
-    const lines = wrapWords(req.font, size, paragraphs, req.width);
-    if (lines.length <= maxLines) return build(size, lines, false);
+    const wrapped = wrap(req.font, size, paragraphs, req.width);
+    if (wrapped.lines.length <= maxLines) return build(size, wrapped, false);
   }
   const pitch = Math.round(minSize * lineHeight);
   const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
-  const lines = wrapWords(req.font, minSize, paragraphs, req.width);
-  if (maxLines <= 0) return build(minSize, [], lines.length > 0);
-  const kept = lines.slice(0, maxLines);
+  const tailW = tail ? measureEm(req.font, ` ${tail}`) * minSize : 0;
+  const wrapped = wrap(req.font, minSize, tail ? splitWords(req.text) : paragraphs, req.width);
+  if (maxLines <= 0) return build(minSize, { lines: [], midWord: false }, wrapped.lines.length > 0);
+  const kept = wrapped.lines.slice(0, maxLines);
   // The ellipsis goes after the last whole word that fits. When no word of the last line fits beside it (a word
   // that had to be broken), it goes on the line before, rather than alone on a line of its own.
   for (;;) {
     const last = kept[kept.length - 1];
     if (!last) break;
-    const shortened = withEllipsis(req.font, minSize, last, req.width);
+    const shortened = withEllipsis(req.font, minSize, last, req.width - tailW);
     if (shortened.text !== ELLIPSIS || kept.length === 1) {
       kept[kept.length - 1] = shortened;
       break;
     }
     kept.pop();
   }
-  return build(minSize, kept, true);
+  const end = kept[kept.length - 1];
+  if (tail && end) {
+    const x = end.width + measureEm(req.font, ' ') * minSize;
+    kept[kept.length - 1] = { text: `${end.text} ${tail}`, words: [...end.words, { text: tail, x }], width: x + measureEm(req.font, tail) * minSize };
+  }
+  return build(minSize, { lines: kept, midWord: wrapped.midWord }, true);
 }
 
-/** One line: the largest size from maxSize down to minSize at which it fits, else shortened with an ellipsis. */
-export function fitLine(font: FontId, text: string, width: number, maxSize: number, minSize: number): FittedText {
-  return fitText({ text: text.replace(/\s+/g, ' '), font, width, height: Infinity, maxSize, minSize, maxLines: 1, lineHeight: 1 });
+/** One line: the largest size from maxSize down to minSize at which it fits, else shortened with an ellipsis (before `tail`). */
+export function fitLine(font: FontId, text: string, width: number, maxSize: number, minSize: number, tail?: string): FittedText {
+  return fitText({ text: text.replace(/\s+/g, ' '), font, width, height: Infinity, maxSize, minSize, maxLines: 1, lineHeight: 1, tail });
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { measure } from '../../src/render/fonts.js';
-import { ELLIPSIS, fitLine, fitText, splitWords } from '../../src/render/text-fit.js';
+import { ELLIPSIS, SHY, fitLine, fitText, splitWords } from '../../src/render/text-fit.js';
 import { LONG_OUTFIT } from '../../src/render/samples.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
@@ -60,7 +60,8 @@ describe('fitText', () => {
     // last line had no room for "…" beside it, which then stood alone on that line.
     const f = fitText({ text: 'a AaAA aaAAwaA, AAaaAaGMaWD a.', font: 'condensed', width: 80, height: 36, maxSize: 30, minSize: 10 });
     expect(f.truncated).toBe(true);
-    expect(f.lines.map((l) => l.text)).toEqual(['a AaAA', `aaAAwaA${ELLIPSIS}`]);
+    // The broken word's last piece is cut with the ellipsis beside it (a lone "…" is never the outcome).
+    expect(f.lines.map((l) => l.text)).toEqual(['a AaAA', 'aaAAwaA,', `AAaaAaGMaW${ELLIPSIS}`]);
   });
 
   it('keeps paragraphs and drops characters the fonts lack', () => {
@@ -76,5 +77,82 @@ describe('fitText', () => {
     expect(tight.lines).toHaveLength(1);
     expect(tight.lines[0]!.text.endsWith(ELLIPSIS)).toBe(true);
     expect(tight.width).toBeLessThanOrEqual(120);
+  });
+});
+
+describe('line breaking', () => {
+  const URL = 'https://weather.example.com/outfits/berlin?units=metric&lang=en';
+  const texts = (f: { lines: { text: string }[] }): string[] => f.lines.map((l) => l.text);
+
+  it('breaks a long URL at / . ? & = instead of shrinking the whole text', () => {
+    expect(URL.length).toBeGreaterThanOrEqual(60);
+    const text = `Wear a warm coat and boots; details at ${URL} today.`;
+    const f = fitText({ text, font: 'condensed', width: 768, height: 400, maxSize: 110, minSize: 30, lineHeight: 1.1 });
+    expect(f.truncated).toBe(false);
+    expect(f.size).toBeGreaterThan(45);
+    expect(f.midWord).toBe(false);
+    // Nothing lost, and each line that ends inside the URL ends at one of its break points.
+    expect(texts(f).join('').replaceAll(' ', '')).toBe(text.replaceAll(' ', ''));
+    expect(texts(f).length).toBeGreaterThan(2);
+    for (const l of f.lines) {
+      const last = l.words[l.words.length - 1]!.text;
+      if (!words(text).includes(last)) expect(last).toMatch(/[/.?&=]$/);
+    }
+    for (const l of f.lines) expect(l.width).toBeLessThanOrEqual(768);
+  });
+
+  it('cuts a token without break points anywhere, at the size the other words get', () => {
+    const token = 'x'.repeat(70);
+    const alone = fitText({ text: 'Wear a warm coat', font: 'condensed', width: 400, height: 2000, maxSize: 60, minSize: 20 });
+    const f = fitText({ text: `Wear a warm coat ${token}`, font: 'condensed', width: 400, height: 2000, maxSize: 60, minSize: 20 });
+    expect(f.truncated).toBe(false);
+    expect(f.size).toBe(alone.size);
+    expect(f.midWord).toBe(true);
+    expect(texts(f).join('').replaceAll(' ', '')).toBe(`Wearawarmcoat${token}`);
+  });
+
+  it('keeps an ordinary word whole by shrinking when a smaller size holds it', () => {
+    const f = fitText({ text: 'Regenwahrscheinlichkeit hoch', font: 'condensed', width: 200, height: 400, maxSize: 40, minSize: 10 });
+    expect(f.midWord).toBe(false);
+    expect(texts(f)[0]).toBe('Regenwahrscheinlichkeit');
+  });
+
+  it('breaks at a soft hyphen with a "-" at the line end, and draws the soft hyphen nowhere', () => {
+    const text = `Wear a water${SHY}proof jacket and a super${SHY}cali${SHY}fragilistic hat`;
+    const f = fitText({ text, font: 'condensed', width: 150, height: 300, maxSize: 20, minSize: 20 });
+    expect(texts(f)).toEqual(['Wear a water-', 'proof jacket and', 'a supercali-', 'fragilistic hat']);
+    const roomy = fitText({ text, font: 'condensed', width: 2000, height: 300, maxSize: 20, minSize: 20 });
+    expect(texts(roomy)).toEqual(['Wear a waterproof jacket and a supercalifragilistic hat']);
+    for (const l of [...f.lines, ...roomy.lines]) expect(l.text).not.toContain(SHY);
+  });
+
+  it('cuts a lone word that does not fit mid-word with an ellipsis, never "…" alone', () => {
+    const line = fitLine('condensed', 'Thunderstormswithhail', 60, 20, 17);
+    expect(line.truncated).toBe(true);
+    expect(line.lines[0]!.text).toMatch(new RegExp(`^Thun[a-z]*${ELLIPSIS}$`));
+    expect(line.width).toBeLessThanOrEqual(60);
+    const block = fitText({ text: 'Thunderstormswithhailandmore', font: 'condensed', width: 60, height: 20, maxSize: 17, minSize: 17 });
+    expect(texts(block)).toHaveLength(1);
+    expect(texts(block)[0]).not.toBe(ELLIPSIS);
+  });
+
+  it('keeps every line inside the box and loses no character of URLs and soft-hyphenated words (property)', () => {
+    const token = fc.stringMatching(/^[a-z]{1,30}([/.?&=_\u00ad-][a-z]{1,30}){0,4}$/);
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 12 }), fc.integer({ min: 60, max: 400 }), (ws, width) => {
+        const text = ws.join(' ');
+        const f = fitText({ text, font: 'condensed', width, height: 10_000, maxSize: 30, minSize: 10 });
+        expect(f.truncated).toBe(false);
+        for (const l of f.lines) {
+          expect(l.width).toBeLessThanOrEqual(width + 0.001);
+          expect(l.text).not.toContain(SHY);
+        }
+        // Nothing lost (hyphens aside: a soft hyphen that breaks a line is drawn as one).
+        const strip = (t: string): string => t.replace(/[\s\u00ad-]/g, '');
+        expect(strip(f.lines.map((l) => l.text).join(''))).toBe(strip(text));
+        expect(f.lines.filter((l) => l.text.endsWith('-')).length).toBeLessThanOrEqual((text.match(/[\u00ad-]/g) ?? []).length);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

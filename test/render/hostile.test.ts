@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { renderIndices } from '../../src/render/frame.js';
+import { NO_OUTFIT_TEXT } from '../../src/render/outfit-block.js';
+import { listPanelIds, loadPanel } from '../../src/render/panels.js';
+import { NORMAL } from '../../src/render/samples.js';
+import { ELLIPSIS } from '../../src/render/text-fit.js';
+import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
+
+/** The issue's hostile inputs on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */
+
+const panels = listPanelIds();
+const ROTATIONS = [0, 90] as const;
+const render = (rec: (typeof HOSTILE)[string], id: string, rotation: 0 | 90) => renderIndices(hostileInput(rec), loadPanel(id), { rotation });
+
+describe('hostile inputs', () => {
+  it('never draws a lone ellipsis, and keeps texts apart', () => {
+    const found: string[] = [];
+    for (const id of panels) {
+      for (const rotation of ROTATIONS) {
+        for (const [name, rec] of Object.entries(HOSTILE)) {
+          const { report } = render(rec, id, rotation);
+          for (const t of report.texts) if (t.trim() === ELLIPSIS) found.push(`${id} ${rotation} ${name}: lone ellipsis`);
+          for (const c of crowded(report)) found.push(`${id} ${rotation} ${name}: ${c}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  }, 300_000);
+
+  it('breaks a 63-character URL rather than shrinking the outfit for it', () => {
+    // The same outfit with the URL as words (split where it may break) is the fair measure of its size.
+    const spaced = { ...HOSTILE.url!, outfit: HOSTILE.url!.outfit.replace(HOSTILE_URL, HOSTILE_URL.replace(/([/.?&=])(?=[^/.?&=])/g, '$1 ')) };
+    for (const id of panels) {
+      for (const rotation of ROTATIONS) {
+        const url = render(HOSTILE.url!, id, rotation);
+        const words = render(spaced, id, rotation);
+        const size = url.report.sizes.outfit!;
+        expect(size, `${id} ${rotation}`).toBeGreaterThanOrEqual(Math.floor(words.report.sizes.outfit! * 0.9));
+        if (words.report.sizes.outfit! > url.scale.outfit) expect(size, `${id} ${rotation}`).toBeGreaterThan(url.scale.outfit);
+        const shown = [...url.report.outfit!.lines, ...(url.report.outfitRest?.lines ?? [])].map((l) => l.text).join('');
+        if (!url.report.outfit!.truncated && !url.report.outfitRest?.truncated) expect(shown.replaceAll(' ', '')).toContain(HOSTILE_URL);
+      }
+    }
+  }, 300_000);
+
+  it('cuts a one-word description that does not fit mid-word, never to "…" alone', () => {
+    for (const id of panels) {
+      const { report } = render(HOSTILE['long-description']!, id, 0);
+      const desc = report.texts.filter((t) => t.includes('Thunder'));
+      // The small layouts show no description; the others show it cut, beside the feels-like temperature.
+      if (report.layout !== 'small') expect(desc, id).toHaveLength(1);
+      for (const t of desc) expect(t).toMatch(new RegExp(`· Thunder[a-z]+${ELLIPSIS}$`));
+    }
+  });
+
+  it('always shows how many alerts are not shown', () => {
+    for (const id of panels) {
+      for (const rotation of ROTATIONS) {
+        const { report } = render(HOSTILE['five-alerts']!, id, rotation);
+        const text = report.alerts.flatMap((a) => a.lines.map((l) => l.text)).join(' ');
+        const shown = report.layout === 'small' ? 1 : report.layout === 'portrait' ? 3 : 2;
+        expect(text, `${id} ${rotation}`).toContain(`+${5 - shown}`);
+      }
+    }
+  });
+
+  it('shows the weather and a note, not a blank panel, for an outfit with nothing to draw', () => {
+    for (const name of ['empty-outfit', 'emoji-outfit']) {
+      for (const id of panels) {
+        const { report } = render(HOSTILE[name]!, id, 0);
+        expect(report.layout, `${id} ${name}`).not.toBe('error');
+        expect(report.texts, `${id} ${name}`).toContain('71%');
+        expect(report.outfit!.lines.map((l) => l.text).join(' '), `${id} ${name}`).toBe(NO_OUTFIT_TEXT);
+      }
+    }
+  });
+
+  it('shows a UV index below 1 with its decimal', () => {
+    for (const id of ['waveshare-2in9', 'waveshare-2in13', 'waveshare-4in2', 'waveshare-7in5-v2']) {
+      const { report } = render(HOSTILE['full-readings']!, id, 0);
+      expect(report.texts.join(' | '), id).toMatch(/UV 0[.,]4/);
+    }
+  });
+
+  it('keeps words of the reasoning whole where a smaller reasoning size holds them', () => {
+    // 65 letters: wider than the line at the larger reasoning size on 800x480, not at the scale's.
+    const long = 'Rindfleischetikettierungsueberwachungsaufgabenuebertragungsgesetz';
+    const rec = { ...NORMAL, outfit: 'A coat.', reasoning: `Mild today; see the ${long} for details.` };
+    const { report } = render(rec, 'waveshare-7in5-v2', 0);
+    const lines = report.reasoning?.lines.map((l) => l.text) ?? [];
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.some((l) => l.split(' ').includes(long))).toBe(true);
+  });
+});
