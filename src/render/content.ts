@@ -1,9 +1,14 @@
 import type { StoredRecommendation, Weather } from '../api/schemas.js';
+import { fill } from '../i18n/labels.js';
+import { ENGLISH, type Locale } from '../i18n/locale.js';
 import { alertTexts, formatAge, formatTime } from './format.js';
 import { garmentsOf, type GarmentId } from './garments.js';
 import type { StatusMark } from './marks.js';
 
-/** What a frame says, in words, prepared from the frame input: layouts only place it. Pure. */
+/**
+ * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
+ * input's locale (src/i18n/); the service's texts stay as sent.
+ */
 
 export type FrameStatus =
   | { kind: 'ok' }
@@ -25,6 +30,8 @@ export interface FrameInput {
   now: Date;
   /** The garments the pictogram row shows; default: what garmentsOf reads from the outfit. */
   garments?: GarmentId[];
+  /** Labels, dates and numbers; default: English. */
+  locale?: Locale;
 }
 
 export interface StatusText {
@@ -54,37 +61,40 @@ export interface FrameContent {
   reasoning: string | null;
   alerts: string[];
   status: StatusText | null;
+  /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
+  locale: Locale;
 }
 
-function statusText(input: FrameInput): StatusText | null {
-  const t = (d: Date): string => formatTime(d, input.timezone, input.now);
+function statusText(input: FrameInput, locale: Locale): StatusText | null {
+  const l = locale.labels;
+  const time = (d: Date): { time: string } => ({ time: formatTime(d, input.timezone, input.now, locale) });
   const s = input.status;
   switch (s.kind) {
     case 'ok':
       return null;
     case 'stale':
-      return { kind: s.kind, error: false, title: 'Out of date', detail: `no update since ${t(s.since)}`, short: `Stale since ${t(s.since)}`, mark: 'clock' };
+      return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), mark: 'clock' };
     case 'key_rejected':
       return {
         kind: s.kind,
         error: true,
-        title: 'API key rejected',
-        detail: s.message.trim() || 'the service refused the key',
-        short: `Key rejected: ${s.message.trim()}`,
+        title: l.key_rejected_title,
+        detail: s.message.trim() || l.key_rejected_detail,
+        short: fill(l.key_rejected_short, { message: s.message.trim() }),
         mark: 'key',
       };
     case 'budget_exhausted': {
       const unknown = s.unknownCredits ?? 0;
-      const detail = `until ${t(s.until)}${unknown > 0 ? ` · ${unknown} of them unconfirmed` : ''}`;
-      return { kind: s.kind, error: true, title: 'Credit budget used up', detail, short: `No credits until ${t(s.until)}`, mark: 'hourglass' };
+      const detail = `${fill(l.budget_detail, time(s.until))}${unknown > 0 ? ` · ${fill(l.budget_unconfirmed, { n: unknown })}` : ''}`;
+      return { kind: s.kind, error: true, title: l.budget_title, detail, short: fill(l.budget_short, time(s.until)), mark: 'hourglass' };
     }
     case 'credits_out':
       return {
         kind: s.kind,
         error: true,
-        title: 'Service account out of credits',
-        detail: `top up in the service's web dashboard · next try ${t(s.until)}`,
-        short: 'Account out of credits: top up',
+        title: l.credits_out_title,
+        detail: `${l.credits_out_detail} · ${fill(l.credits_out_next, time(s.until))}`,
+        short: l.credits_out_short,
         mark: 'hourglass',
       };
     case 'unreachable': {
@@ -92,9 +102,9 @@ function statusText(input: FrameInput): StatusText | null {
       return {
         kind: s.kind,
         error: true,
-        title: 'Service unreachable',
-        detail: `since ${t(s.since)}${msg ? ` · ${msg}` : ''}`,
-        short: `Offline since ${t(s.since)}`,
+        title: l.unreachable_title,
+        detail: `${fill(l.unreachable_detail, time(s.since))}${msg ? ` · ${msg}` : ''}`,
+        short: fill(l.unreachable_short, time(s.since)),
         mark: 'offline',
       };
     }
@@ -103,18 +113,20 @@ function statusText(input: FrameInput): StatusText | null {
 
 export function frameContent(input: FrameInput): FrameContent {
   const rec = input.rec;
+  const locale = input.locale ?? ENGLISH;
   const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
   return {
     name: input.displayName.trim(),
-    updated: validFetched ? formatTime(validFetched, input.timezone, input.now) : null,
-    age: validFetched && input.status.kind === 'stale' ? formatAge(input.now.getTime() - validFetched.getTime()) : null,
-    now: formatTime(input.now, input.timezone, input.now),
+    updated: validFetched ? formatTime(validFetched, input.timezone, input.now, locale) : null,
+    age: validFetched && input.status.kind === 'stale' ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    now: formatTime(input.now, input.timezone, input.now, locale),
     weather: rec?.weather ?? null,
     outfit: rec ? rec.outfit.trim() : null,
     garments: rec ? (input.garments ?? garmentsOf(rec.outfit)) : [],
     reasoning: rec?.reasoning?.trim() || null,
-    alerts: rec ? alertTexts(rec.weather.alerts) : [],
-    status: statusText(input),
+    alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
+    status: statusText(input, locale),
+    locale,
   };
 }

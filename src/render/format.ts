@@ -1,11 +1,34 @@
 
-/** Words and numbers as the frame shows them. Pure; dates in the display's timezone via Intl (no Date.now()). */
+import { fill } from '../i18n/labels.js';
+import { ENGLISH, type Locale } from '../i18n/locale.js';
+
+/**
+ * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
+ * dates, times and decimals by Intl with its tag. Pure; dates in the display's timezone (no Date.now()).
+ */
 
 const MINUS = '\u2212';
 
+/** Rounded half away from zero, as a person rounds: 12.5 → 13 and −12.5 → −13 (Math.round gives −12). */
+function roundHalfAway(n: number): number {
+  return Math.sign(n) * Math.round(Math.abs(n));
+}
+
 function signed(n: number): string {
-  const r = Math.round(n);
+  const r = roundHalfAway(n);
   return r < 0 ? `${MINUS}${-r}` : String(r === 0 ? 0 : r);
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** One decimal at most, no grouping, Latin digits (the fonts' and the panels' own), the locale's decimal sign. */
+function numberFormat(tag: string): Intl.NumberFormat {
+  let f = numberFormats.get(tag);
+  if (!f) {
+    f = new Intl.NumberFormat(tag, { maximumFractionDigits: 1, useGrouping: false, numberingSystem: 'latn' });
+    numberFormats.set(tag, f);
+  }
+  return f;
 }
 
 /** What the frame shows for a reading the response did not carry (or carried in a form we could not read). */
@@ -24,24 +47,27 @@ export function formatTempShort(value: number | undefined): string {
   return present(value) ? `${signed(value)}°` : MISSING;
 }
 
-export function formatPercent(value: number | undefined): string {
-  return present(value) ? `${Math.round(value)}%` : MISSING;
+/** "71%", "71 %": as the locale writes a percentage; "—" when missing. */
+export function formatPercent(value: number | undefined, locale: Locale = ENGLISH): string {
+  return present(value) ? fill(locale.labels.percent, { n: signed(value) }) : MISSING;
 }
 
-export function formatNumber(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
+/** "2.5", "2,5" (de), "−3": at most one decimal, the locale's decimal sign, a real minus sign. */
+export function formatNumber(value: number, locale: Locale = ENGLISH): string {
+  const abs = numberFormat(locale.tag).format(Math.abs(value));
+  return value < 0 && abs !== '0' ? `${MINUS}${abs}` : abs;
 }
 
-/** A reading rounded to whole units ("3"), or to tenths ("2.5"); "—" when missing. */
-export function formatReading(value: number | undefined, step: 1 | 0.1 = 1): string {
+/** A reading rounded to whole units ("3"), or to tenths ("2.5", "2,5"); "—" when missing. */
+export function formatReading(value: number | undefined, step: 1 | 0.1 = 1, locale: Locale = ENGLISH): string {
   if (!present(value)) return MISSING;
-  return formatNumber(step === 1 ? Math.round(value) : Math.round(value * 10) / 10);
+  return formatNumber(step === 1 ? roundHalfAway(value) : roundHalfAway(value * 10) / 10, locale);
 }
 
 /** "14 km/h" (the unit as the response wrote it, if any); "—" without a speed. */
-export function formatSpeed(value: number | undefined, unit: string | undefined): string {
+export function formatSpeed(value: number | undefined, unit: string | undefined, locale: Locale = ENGLISH): string {
   if (!present(value)) return MISSING;
-  return unit?.trim() ? `${formatReading(value)} ${unit}` : formatReading(value);
+  return unit?.trim() ? `${formatReading(value, 1, locale)} ${unit}` : formatReading(value, 1, locale);
 }
 
 const TEXT_KEYS = ['title', 'headline', 'event', 'description', 'summary', 'message', 'text', 'name', 'severity'] as const;
@@ -49,10 +75,10 @@ const TEXT_KEYS = ['title', 'headline', 'event', 'description', 'summary', 'mess
 /**
  * The text of an alert item, whatever its shape: a string; or an object's title, headline, event or
  * description (the first that is a non-empty string), else its first string field in key order, looking one
- * level into nested objects (GeoJSON-like `properties`); else "Weather alert".
+ * level into nested objects (GeoJSON-like `properties`); else "Weather alert" in the locale's words.
  */
-export function alertText(alert: unknown): string {
-  return textOf(alert, 2) ?? 'Weather alert';
+export function alertText(alert: unknown, locale: Locale = ENGLISH): string {
+  return textOf(alert, 2) ?? locale.labels.weather_alert;
 }
 
 function textOf(v: unknown, depth: number): string | null {
@@ -86,12 +112,12 @@ function textOf(v: unknown, depth: number): string | null {
 }
 
 /** Alert texts, empty strings and repeats left out (an object without any text still counts as an alert). */
-export function alertTexts(alerts: readonly unknown[]): string[] {
+export function alertTexts(alerts: readonly unknown[], locale: Locale = ENGLISH): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const a of alerts) {
     if (a === null || a === undefined || (typeof a === 'string' && !a.trim())) continue;
-    const t = alertText(a).replace(/\s+/g, ' ');
+    const t = alertText(a, locale).replace(/\s+/g, ' ');
     if (t && !seen.has(t.toLowerCase())) {
       seen.add(t.toLowerCase());
       out.push(t);
@@ -114,35 +140,51 @@ export function windDegrees(dir: string | undefined): number | null {
   return i >= 0 ? i * 22.5 : null;
 }
 
-function parts(date: Date, timeZone: string): Record<string, string> {
-  const fmt = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const out: Record<string, string> = {};
-  for (const p of fmt.formatToParts(date)) out[p.type] = p.value;
-  return out;
+const dateFormatCache = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; key: Intl.DateTimeFormat }>();
+
+/**
+ * The locale's formats in a timezone: the date as it writes it ("Sat 31 Jan", "Sa., 31. Jan.", "Sat, Jan 31"), the
+ * time on its own clock ("07:30", "7:30 AM"), and a locale-free key that tells whether two instants share a day.
+ */
+function dateFormats(tag: string, timeZone: string): { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; key: Intl.DateTimeFormat } {
+  const id = `${tag}\n${timeZone}`;
+  let f = dateFormatCache.get(id);
+  if (!f) {
+    const twelve = ['h11', 'h12'].includes(new Intl.DateTimeFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
+    f = {
+      day: new Intl.DateTimeFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' }),
+      // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
+      time: new Intl.DateTimeFormat(tag, {
+        timeZone,
+        hour: twelve ? 'numeric' : '2-digit',
+        minute: '2-digit',
+        hourCycle: twelve ? 'h12' : 'h23',
+        numberingSystem: 'latn',
+      }),
+      key: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+    };
+    dateFormatCache.set(id, f);
+  }
+  return f;
 }
 
-/** "07:30" on the same day as `now` in the timezone, else "Sat 31 Jan 07:30". */
-export function formatTime(date: Date, timeZone: string, now: Date): string {
-  const d = parts(date, timeZone);
-  const n = parts(now, timeZone);
-  const hm = `${d.hour}:${d.minute}`;
-  if (d.day === n.day && d.month === n.month && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
-  return `${d.weekday} ${d.day} ${d.month} ${hm}`;
+/** Intl separates "7:30" and "AM" with a narrow no-break space; the frame's lines take an ordinary one. */
+const plainSpaces = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
+
+/** "07:30" on the same day as `now` in the timezone, else "Sat 31 Jan 07:30": in the locale's words and clock. */
+export function formatTime(date: Date, timeZone: string, now: Date, locale: Locale = ENGLISH): string {
+  const f = dateFormats(locale.tag, timeZone);
+  const hm = plainSpaces(f.time.format(date));
+  if (f.key.format(date) === f.key.format(now) && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
+  return `${plainSpaces(f.day.format(date))} ${hm}`;
 }
 
-/** "2 h 5 min", "40 min", "3 d" */
-export function formatAge(ms: number): string {
+/** "2 h 5 min", "40 min", "3 d": in the locale's words. */
+export function formatAge(ms: number, locale: Locale = ENGLISH): string {
+  const l = locale.labels;
   const min = Math.max(0, Math.round(ms / 60_000));
-  if (min < 60) return `${min} min`;
+  if (min < 60) return fill(l.age_minutes, { n: min });
   const h = Math.floor(min / 60);
-  if (h < 48) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
-  return `${Math.floor(h / 24)} d`;
+  if (h < 48) return min % 60 ? fill(l.age_hours_minutes, { h, m: min % 60 }) : fill(l.age_hours, { n: h });
+  return fill(l.age_days, { n: Math.floor(h / 24) });
 }

@@ -1,11 +1,12 @@
 import type { StoredRecommendation } from '../api/schemas.js';
+import type { Locale } from '../i18n/locale.js';
 import type { FrameInput } from './content.js';
 import type { GarmentId } from './garments.js';
 
 /**
  * Sample recommendations for the gallery, the golden images and the bench: a normal day, a day with alerts,
  * a 120-word outfit, an error screen, and outfits of 10 and 40 words (the type scale's cases). Fixed times, so
- * every rendering of them is identical. Each case names its garments, so the pictogram row shows what the
+ * every rendering of them is identical. Each reasoning agrees with its own weather (temperatures, rain). Each case names its garments, so the pictogram row shows what the
  * outfit says whatever the garment reader makes of it.
  */
 
@@ -64,12 +65,14 @@ export const LONG_OUTFIT =
   'Over that, wear an insulated waterproof parka with a fleece-lined hood, zipped all the way up against the wind. ' +
   'Choose lined corduroy trousers or thick jeans with thermal leggings underneath, and waterproof leather boots with warm wool socks and good grip for icy pavements. ' +
   'Add a knitted beanie that covers your ears, a long scarf wrapped twice, and insulated touchscreen gloves. ' +
-  'Carry a compact umbrella in your bag in case the drizzle returns this afternoon. ' +
+  'Carry a compact umbrella in your bag in case the snowfall thickens this afternoon. ' +
   'If you cycle, reflective accessories and a windproof layer will keep you safe, visible and comfortable until late this evening, when temperatures drop again.';
 
 export const LONG: StoredRecommendation = {
   ...NORMAL,
   outfit: LONG_OUTFIT,
+  reasoning:
+    'It is \u22124 °C and feels like \u22129 °C in a north-north-easterly wind with light snow showers, so every layer counts; snow is likely, and the pavements will be icy.',
   weather: { ...NORMAL.weather, temp: -3.6, feels_like: -9.1, description: 'Light snow showers', wind_dir: 'NNE', wind_speed: 23, rain_chance_pct: 60, humidity_pct: 88 },
 };
 
@@ -90,6 +93,7 @@ export const FORTY_OUTFIT =
 export const FORTY: StoredRecommendation = {
   ...NORMAL,
   outfit: FORTY_OUTFIT,
+  reasoning: 'It is 2 °C and feels like \u22122 °C in the wind; rain is likely after noon.',
   weather: { ...NORMAL.weather, temp: 2.4, feels_like: -1.8, description: 'Light rain', rain_chance_pct: 70, humidity_pct: 90, wind_speed: 19 },
 };
 
@@ -103,8 +107,9 @@ export const SAMPLE_GARMENTS: Readonly<Record<SampleCase, GarmentId[]>> = {
   forty: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves', 'umbrella'],
 };
 
-export function sampleInput(c: SampleCase, displayName = 'Hallway'): FrameInput {
-  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const, garments: SAMPLE_GARMENTS[c] };
+/** A sample case's frame input, in `locale` (default English): the labels change, the service's texts do not. */
+export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Locale): FrameInput {
+  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const, garments: SAMPLE_GARMENTS[c], locale };
   switch (c) {
     case 'normal':
       return { ...base, rec: NORMAL };

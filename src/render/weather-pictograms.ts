@@ -19,6 +19,8 @@ export type Condition =
   | 'snow'
   | 'sleet'
   | 'wind'
+  /** Tornado, hurricane, tropical storm: a funnel, not the thermometer. */
+  | 'storm'
   | 'unknown';
 
 const SUN: Pictogram = [
@@ -40,6 +42,9 @@ const FLAKE = (x: number, y: number, r: number): string =>
   `M${x} ${y - r} V${y + r} M${x - r * 0.87} ${y - r / 2} L${x + r * 0.87} ${y + r / 2} M${x - r * 0.87} ${y + r / 2} L${x + r * 0.87} ${y - r / 2}`;
 
 const WIND: Pictogram = [{ d: 'M2.5 9 H14 Q17.5 9 17.5 5.75 Q17.5 2.5 14.5 3 M2.5 14 H18.5 Q22 14 22 17.25 Q22 20.5 18.5 20 M2.5 19 H11' }];
+
+/** A funnel cloud: a wide base narrowing to the ground, each line shorter and shifted as the funnel bends. */
+const FUNNEL: Pictogram = [{ d: 'M2.5 3.5 H21.5 M4.5 7.5 H19 M7 11.5 H16.5 M9 15.5 H14.5 M10.5 19 H13.5 M11.5 22 H12.5' }];
 
 const THERMOMETER: Pictogram = [
   { d: 'M10 14 V5 A12 5 2 180 360 V14 A12 17.5 3.5 -55 235 Z' },
@@ -63,6 +68,7 @@ export const CONDITION_PICTOGRAMS: Readonly<Record<Condition, Pictogram>> = {
   snow: [...HIGH_CLOUD, { d: `${FLAKE(7.5, 19.5, 2.8)} ${FLAKE(16.5, 19.5, 2.8)}`, stroke: 'snow', weight: 0.75 }],
   sleet: [...HIGH_CLOUD, ...drops('M7.5 16.5 L6 21.5'), { d: FLAKE(15, 19.5, 2.8), stroke: 'snow', weight: 0.75 }],
   wind: WIND,
+  storm: FUNNEL,
   unknown: THERMOMETER,
 };
 

@@ -68,17 +68,108 @@ describe('formatting', () => {
   });
 
   it('maps descriptions to icons, and unknown ones to a neutral icon', () => {
-    expect(conditionOf('Clear sky', true)).toBe('clear-day');
-    expect(conditionOf('Clear sky', false)).toBe('clear-night');
-    expect(conditionOf('Partly cloudy', false)).toBe('partly-night');
-    expect(conditionOf('Overcast', true)).toBe('cloudy');
-    expect(conditionOf('Light drizzle', true)).toBe('drizzle');
-    expect(conditionOf('Thunderstorm with hail', true)).toBe('thunder');
-    expect(conditionOf('Heavy snow', true)).toBe('snow');
-    expect(conditionOf('Freezing rain', true)).toBe('sleet');
-    expect(conditionOf('Mist', true)).toBe('fog');
-    expect(conditionOf('Blustery', true)).toBe('unknown');
-    expect(conditionOf('', true)).toBe('unknown');
+    const icon = (description: string, is_day = true) => conditionOf({ description, is_day });
+    expect(icon('Clear sky')).toBe('clear-day');
+    expect(icon('Clear sky', false)).toBe('clear-night');
+    expect(icon('Partly cloudy', false)).toBe('partly-night');
+    expect(icon('Overcast')).toBe('cloudy');
+    expect(icon('Light drizzle')).toBe('drizzle');
+    expect(icon('Thunderstorm with hail')).toBe('thunder');
+    expect(icon('Heavy snow')).toBe('snow');
+    expect(icon('Freezing rain')).toBe('sleet');
+    expect(icon('Mist')).toBe('fog');
+    expect(icon('Blustery')).toBe('unknown');
+    expect(icon('')).toBe('unknown');
+  });
+
+  it('rounds halves away from zero, the same way either side of it', () => {
+    expect(formatTemp(12.5, '°C')).toBe('13°C');
+    expect(formatTemp(-12.5, '°C')).toBe('\u221213°C');
+    expect(formatTempShort(-0.5)).toBe('\u22121°');
+    expect(formatTempShort(-2.4)).toBe('\u22122°');
+    expect(formatReading(-2.45, 0.1)).toBe('\u22122.5');
+    expect(formatReading(2.45, 0.1)).toBe('2.5');
+  });
+});
+
+describe('the condition icon', () => {
+  const icon = (description: string, is_day = true) => conditionOf({ description, is_day });
+
+  it.each([
+    ['Leichter Regen', 'rain'],
+    ['Regenschauer', 'rain'],
+    ['Schneeregen', 'sleet'],
+    ['Gewitter', 'thunder'],
+    ['Nebel', 'fog'],
+    ['Leicht bewölkt', 'partly-day'],
+    ['Bedeckt', 'cloudy'],
+    ['Wolkenlos', 'clear-day'],
+    ['Sonnig', 'clear-day'],
+    ['Pluie faible', 'rain'],
+    ['Averses de neige', 'snow'],
+    ['Orage', 'thunder'],
+    ['Brouillard', 'fog'],
+    ['Ciel dégagé', 'clear-day'],
+    ['Peu nuageux', 'partly-day'],
+    ['Lluvia ligera', 'rain'],
+    ['Nieve', 'snow'],
+    ['Tormenta', 'thunder'],
+    ['Despejado', 'clear-day'],
+    ['Nublado', 'cloudy'],
+    ['Pioggia debole', 'rain'],
+    ['Neve', 'snow'],
+    ['Temporale', 'thunder'],
+    ['Nebbia', 'fog'],
+    ['Poco nuvoloso', 'partly-day'],
+    ['Lichte regen', 'rain'],
+    ['Motregen', 'drizzle'],
+    ['Sneeuw', 'snow'],
+    ['Onweer', 'thunder'],
+    ['Zwaar bewolkt', 'cloudy'],
+    ['Onbewolkt', 'clear-day'],
+    ['Słaby deszcz', 'rain'],
+    ['Śnieg', 'snow'],
+    ['Deszcz ze śniegiem', 'sleet'],
+    ['Burza', 'thunder'],
+    ['Mgła', 'fog'],
+    ['Bezchmurnie', 'clear-day'],
+    ['Pochmurno', 'cloudy'],
+    ['Lätt regn', 'rain'],
+    ['Snöfall', 'snow'],
+    ['Åska', 'thunder'],
+    ['Dimma', 'fog'],
+    ['Halvklart', 'partly-day'],
+    ['Mulet', 'cloudy'],
+    ['Soligt', 'clear-day'],
+  ] as const)('reads %s as %s', (text, condition) => {
+    expect(icon(text)).toBe(condition);
+  });
+
+  it.each(['Tornado', 'Hurricane warning in effect', 'Tropical storm', 'Ouragan', 'Huracán', 'Orkaan'])('draws %s as a storm, not the thermometer', (text) => {
+    expect(icon(text)).toBe('storm');
+  });
+
+  it('tells rain at or below freezing as sleet, in °C and °F', () => {
+    expect(conditionOf({ description: 'Light rain', temp: -1, temp_unit: '°C' })).toBe('sleet');
+    expect(conditionOf({ description: 'Light rain', temp: 30, temp_unit: '°F' })).toBe('sleet');
+    expect(conditionOf({ description: 'Light rain', temp: 40, temp_unit: '°F' })).toBe('rain');
+  });
+
+  it('reads the readings where the description says nothing it knows', () => {
+    const base = { description: 'Wetterlage unbekannt', is_day: true };
+    expect(conditionOf({ ...base, rain_chance_pct: 80, temp: 5, temp_unit: '°C' })).toBe('rain');
+    expect(conditionOf({ ...base, rain_chance_pct: 80, temp: -3, temp_unit: '°C' })).toBe('snow');
+    expect(conditionOf({ ...base, wind_speed: 40, wind_speed_unit: 'mph' })).toBe('wind');
+    expect(conditionOf({ ...base, wind_speed: 40, wind_speed_unit: 'km/h' })).toBe('unknown');
+    expect(conditionOf({ ...base, wind_speed: 15, wind_speed_unit: 'm/s' })).toBe('wind');
+    expect(conditionOf({ ...base, humidity_pct: 99, rain_chance_pct: 10 })).toBe('fog');
+    expect(conditionOf({ ...base, uv_index: 6, rain_chance_pct: 5 })).toBe('clear-day');
+    // A gale outweighs a sky-only description, not rain.
+    expect(conditionOf({ description: 'Sunny', is_day: true, wind_speed: 70, wind_speed_unit: 'km/h' })).toBe('wind');
+    expect(conditionOf({ description: 'Heavy rain', is_day: true, wind_speed: 70, wind_speed_unit: 'km/h' })).toBe('rain');
+    // Without is_day, a UV index of 0 means night.
+    expect(conditionOf({ description: 'Clear', uv_index: 0 })).toBe('clear-night');
+    expect(conditionOf({ description: 'Clear', uv_index: 2 })).toBe('clear-day');
   });
 });
 

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { placeholders } from '../../src/i18n/labels.js';
+import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
+import { frameContent } from '../../src/render/content.js';
+import { alertTexts, formatAge, formatNumber, formatPercent, formatReading, formatTime } from '../../src/render/format.js';
+import { renderIndices } from '../../src/render/frame.js';
+import { loadPanel } from '../../src/render/panels.js';
+import { readingsOf } from '../../src/render/readings.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../../src/render/samples.js';
+
+const de = localeFor('de');
+const today = new Date('2026-01-31T06:30:00.000Z');
+const monday = new Date('2026-02-01T23:00:00.000Z');
+
+describe('built-in locales', () => {
+  it('has the eight languages and en-US', () => {
+    expect(BUILT_IN_LOCALES).toEqual(['en', 'en-US', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'sv']);
+  });
+
+  it.each(BUILT_IN_LOCALES)('%s: every label is there, with the placeholders the English one has', (code) => {
+    const l = localeFor(code);
+    for (const [key, english] of Object.entries(ENGLISH.labels)) {
+      const text = l.labels[key as keyof typeof l.labels];
+      expect(text.trim(), key).not.toBe('');
+      expect(placeholders(text).sort(), key).toEqual(placeholders(english).sort());
+    }
+    expect(Intl.getCanonicalLocales(l.tag)).toHaveLength(1);
+  });
+
+  it('refuses an unknown code with E_CONFIG and the known ones', () => {
+    expect(() => localeFor('xx')).toThrow(expect.objectContaining({ code: 'E_CONFIG', message: expect.stringContaining('known: en, en-US, de') }));
+  });
+});
+
+describe('dates, times and numbers in the locale', () => {
+  it.each([
+    ['en', '07:30', 'Mon 2 Feb 00:00'],
+    ['en-US', '7:30 AM', 'Mon, Feb 2 12:00 AM'],
+    ['de', '07:30', 'Mo., 2. Feb. 00:00'],
+    ['fr', '07:30', 'lun. 2 févr. 00:00'],
+    ['es', '07:30', 'lun, 2 feb 00:00'],
+    ['sv', '07:30', 'mån 2 feb. 00:00'],
+  ])('%s: %s today, %s another day', (code, time, other) => {
+    const l = localeFor(code);
+    expect(formatTime(today, SAMPLE_TIMEZONE, SAMPLE_NOW, l)).toBe(time);
+    expect(formatTime(monday, SAMPLE_TIMEZONE, SAMPLE_NOW, l)).toBe(other);
+  });
+
+  it('writes decimals, percentages and ages as the language does', () => {
+    expect(formatNumber(2.46, de)).toBe('2,5');
+    expect(formatNumber(-2.46, de)).toBe('\u22122,5');
+    expect(formatNumber(2.46)).toBe('2.5');
+    expect(formatReading(0.44, 0.1, localeFor('fr'))).toBe('0,4');
+    expect(formatPercent(71, de)).toBe('71 %');
+    expect(formatPercent(71, localeFor('nl'))).toBe('71%');
+    expect(formatAge(125 * 60_000, de)).toBe('2 Std. 5 Min.');
+    expect(formatAge(40 * 60_000, localeFor('pl'))).toBe('40 min');
+    expect(formatAge(3 * 86_400_000, localeFor('fr'))).toBe('3 j');
+  });
+
+  it('gives the readings in the locale, and keeps the service units as sent', () => {
+    const values = readingsOf({ ...NORMAL.weather, uv_index: 0.4, wind_speed: 14.2 }, de).map((r) => r.value);
+    expect(values).toEqual(['10 %', '14 km/h', 'UV 0,4', '71 %']);
+  });
+});
+
+describe('frame content in another language', () => {
+  const base = { displayName: 'Flur', timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, locale: de };
+
+  it('words every status in the locale, with its dates', () => {
+    const since = new Date('2026-01-31T05:00:00.000Z');
+    const words = (status: Parameters<typeof frameContent>[0]['status']) => frameContent({ ...base, rec: NORMAL, status }).status;
+    expect(words({ kind: 'stale', since })).toMatchObject({ title: 'Veraltet', detail: 'keine Aktualisierung seit 06:00', short: 'Veraltet seit 06:00' });
+    expect(words({ kind: 'budget_exhausted', until: monday, unknownCredits: 2 })).toMatchObject({
+      title: 'Budget aufgebraucht',
+      detail: 'bis Mo., 2. Feb. 00:00 · 2 davon unbestätigt',
+    });
+    expect(words({ kind: 'unreachable', since, message: 'ECONNREFUSED' })).toMatchObject({ detail: 'seit 06:00 · ECONNREFUSED' });
+    expect(words({ kind: 'key_rejected', message: '' })).toMatchObject({ detail: 'der Dienst hat den Schlüssel abgelehnt' });
+  });
+
+  it("leaves the service's texts as sent, and names a textless alert in the locale", () => {
+    const c = frameContent({ ...base, rec: { ...NORMAL, weather: { ...NORMAL.weather, alerts: [{}, 'Storm warning'] } }, status: { kind: 'stale', since: today } });
+    expect(c.outfit).toBe(NORMAL.outfit);
+    expect(c.reasoning).toBe(NORMAL.reasoning);
+    expect(c.alerts).toEqual(['Wetterwarnung', 'Storm warning']);
+    expect(c.age).toBe('15 Min.');
+    expect(alertTexts([{}])).toEqual(['Weather alert']);
+  });
+});
+
+describe('frames in another language', () => {
+  it.each([
+    ['waveshare-7in5-v2', 0],
+    ['waveshare-7in5-v2', 90],
+    ['waveshare-2in9', 0],
+  ] as const)('%s at %i°: the labels are German and whole, not cut', (panel, rotation) => {
+    const { report } = renderIndices({ ...sampleInput('alert', 'Flur', de), status: { kind: 'stale', since: SAMPLE_NOW } }, loadPanel(panel), { rotation });
+    const drawn = report.texts;
+    expect(drawn.join(' | ')).not.toMatch(/Updated|Feels like|STALE|Out of date/);
+    const labels = panel === 'waveshare-2in9' ? ['95 %', '93 %', 'Veraltet seit 07:45'] : ['95 %', '93 %', 'Gefühlt 5°', 'VERALTET'];
+    for (const label of labels) expect(drawn.some((t) => t.includes(label)), `${label} in ${drawn.join(' | ')}`).toBe(true);
+    if (panel !== 'waveshare-2in9') expect(drawn).toContain('Stand 07:30, vor 15 Min.');
+  });
+
+  it('says in the locale that the outfit has no text', () => {
+    const { report } = renderIndices({ ...sampleInput('normal', 'Flur', de), rec: { ...NORMAL, outfit: ' ' } }, loadPanel('waveshare-4in2'), { rotation: 0 });
+    expect(report.texts.join(' ')).toContain('Kein Outfit-Text in dieser Antwort');
+  });
+
+  it('draws the waiting screen in the locale', () => {
+    const { report } = renderIndices({ ...sampleInput('normal', 'Flur', localeFor('fr')), rec: null }, loadPanel('waveshare-4in2'), { rotation: 0 });
+    expect(report.texts.join(' ')).toContain('En attente de la première tenue');
+  });
+});
