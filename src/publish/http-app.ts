@@ -10,6 +10,7 @@ import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './h
 import { renderStatusPage } from './status-page.js';
 import { displayViews, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
+import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from './refusal-log.js';
 import { normalizeMac, TrmnlApi } from './trmnl-api.js';
 import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from './trmnl-image.js';
@@ -25,7 +26,8 @@ import type { TrmnlPairing } from './trmnl-pairing.js';
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button)
- * A request whose Host names another machine gets 421 on every path (host-check.ts).
+ * A request whose Host names another machine gets 421 on every path (host-check.ts), unless it comes through Home
+ * Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and redirects then carry (ingress.ts).
  */
 
 export interface HttpAppOptions {
@@ -38,6 +40,8 @@ export interface HttpAppOptions {
 }
 
 const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** Through the ingress proxy the page is shown in a frame of Home Assistant's own page, which has the page's origin. */
+const INGRESS_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
 
 /** A Host header we are willing to put into a URL; anything else falls back to the socket's own address. */
 const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
@@ -94,7 +98,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
-  function stateJson(req: IncomingMessage, res: ServerResponse, id: string): void {
+  function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string): void {
     const entry = frames.get(id);
     const snap = deps.snapshot?.(id) ?? null;
     const status = snap?.status ?? entry?.status ?? null;
@@ -127,8 +131,8 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
               height: frame.height,
               png_bytes: frame.png.length,
               last_modified: timeOrNull(entry.since, tz),
-              png: `/displays/${encodeURIComponent(id)}/frame.png`,
-              bmp: frame.bmp === null ? null : `/displays/${encodeURIComponent(id)}/frame.bmp`,
+              png: `${base}/displays/${encodeURIComponent(id)}/frame.png`,
+              bmp: frame.bmp === null ? null : `${base}/displays/${encodeURIComponent(id)}/frame.bmp`,
             },
     });
   }
@@ -160,7 +164,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.now()) ?? ''}: wake the device (press its button) to pair.`;
   }
 
-  function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): void {
     const notice = url.searchParams.get('refreshed');
     const views = displayViews(deps, frames, scrub);
     for (const v of views) v.page.trmnl = trmnlRows(v.page.id);
@@ -170,34 +174,39 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : pairingNotice(url.searchParams.get('pairing')),
       scrub,
     );
-    send(req, res, 200, renderStatusPage(model), {
+    const framed = ingress.kind === 'proxy';
+    send(req, res, 200, renderStatusPage({ ...model, base: prefixOf(ingress) }), {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': PAGE_CSP,
-      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': framed ? INGRESS_CSP : PAGE_CSP,
+      'X-Frame-Options': framed ? 'SAMEORIGIN' : 'DENY',
     });
   }
 
-  /** A POST from a page of another site must not spend credits: its Origin or Sec-Fetch-Site gives it away. */
-  function sameOrigin(req: IncomingMessage): boolean {
+  /**
+   * A POST from a page of another site must not spend credits: its Origin or Sec-Fetch-Site gives it away. Through
+   * the ingress proxy the page's origin is Home Assistant's, which the proxy names in X-Forwarded-Host.
+   */
+  function sameOrigin(req: IncomingMessage, ingress: Ingress): boolean {
     const site = req.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
     const origin = req.headers.origin;
     if (origin === undefined || origin === 'null') return origin === undefined;
     try {
-      return new URL(origin).host === req.headers.host;
+      const own = ingress.kind === 'proxy' && ingress.forwardedHost !== null ? ingress.forwardedHost : req.headers.host;
+      return new URL(origin).host === own;
     } catch {
       return false;
     }
   }
 
-  function refresh(req: IncomingMessage, res: ServerResponse, id: string): void {
+  function refresh(req: IncomingMessage, res: ServerResponse, id: string, ingress: Ingress): void {
     req.resume();
     if (deps.refresh === undefined) {
       sendText(req, res, 404, 'refresh is not available');
       return;
     }
-    if (!sameOrigin(req)) {
+    if (!sameOrigin(req, ingress)) {
       sendText(req, res, 403, 'refresh must come from this server’s own page');
       return;
     }
@@ -209,7 +218,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     void Promise.resolve()
       .then(() => ref(id))
       .catch((err: unknown) => log?.error({ display: id, err: scrub((err as Error).message) }, 'refresh from the status page failed'));
-    res.writeHead(303, { Location: `/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
+    res.writeHead(303, { Location: `${prefixOf(ingress)}/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
     res.end();
   }
 
@@ -223,13 +232,13 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   /** The status page's pairing button: opens pairing of one TRMNL device for a few minutes. */
-  function pair(req: IncomingMessage, res: ServerResponse, raw: string): void {
+  function pair(req: IncomingMessage, res: ServerResponse, raw: string, ingress: Ingress): void {
     req.resume();
     const mac = normalizeMac(raw);
     if (mac === null || !(deps.trmnlDevices ?? []).some((d) => normalizeMac(d.mac) === mac)) return sendText(req, res, 404, 'no such TRMNL device');
-    if (!sameOrigin(req)) return sendText(req, res, 403, 'pairing must be opened from this server’s own page');
+    if (!sameOrigin(req, ingress)) return sendText(req, res, 403, 'pairing must be opened from this server’s own page');
     pairing.open([mac]);
-    res.writeHead(303, { Location: `/?pairing=${mac.replace(/:/g, '-')}`, 'Content-Length': 0 });
+    res.writeHead(303, { Location: `${prefixOf(ingress)}/?pairing=${mac.replace(/:/g, '-')}`, 'Content-Length': 0 });
     res.end();
   }
 
@@ -238,18 +247,20 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const path = url.pathname;
     const m = req.method ?? 'GET';
     const read = m === 'GET' || m === 'HEAD';
-    const host = hosts.check(req.headers.host, req.socket.localAddress);
+    const ingress = ingressOf(req, deps.ingressProxies);
+    // Through the ingress proxy the Host is Home Assistant's own name, and the proxy admits only its logged-in users.
+    const host = ingress.kind === 'proxy' ? { ok: true as const } : hosts.check(req.headers.host, req.socket.localAddress);
     if (!host.ok) {
       refusals.refuse(req.socket.remoteAddress, 'W_HTTP_HOST_REFUSED', { host: host.host, path: path.slice(0, 100) });
       req.resume();
       return sendText(req, res, 421, 'this server does not answer for that Host; see http.allowed_hosts');
     }
     const p = /^\/trmnl\/([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})\/pair$/.exec(path);
-    if (p !== null) return m === 'POST' ? pair(req, res, p[1]!) : methodNotAllowed(req, res, ['POST']);
+    if (p !== null) return m === 'POST' ? pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       if (path === '/') await pairing.reload();
-      return path === '/' ? page(req, res, url) : healthz(req, res);
+      return path === '/' ? page(req, res, url, ingress) : healthz(req, res);
     }
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
@@ -266,10 +277,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
     if (d === null || !ids.has(d[1]!)) return sendText(req, res, 404, 'not found');
     const id = d[1]!;
-    if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id) : methodNotAllowed(req, res, ['POST']);
+    if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
     if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp');
-    if (d[2] === 'state.json') return stateJson(req, res, id);
+    if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress));
     return trmnlFile(req, res, id, d[3]!, d[4]!);
   }
 

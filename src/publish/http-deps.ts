@@ -47,6 +47,8 @@ export interface HttpDeps {
   allowedHosts?: readonly string[];
   /** Timers for the per-minute summaries of refused requests; default the system's. */
   timers?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
+  /** Where Home Assistant's ingress proxy connects from (default INGRESS_PROXY_ADDRESSES in ingress.ts); tests name 127.0.0.1. */
+  ingressProxies?: readonly string[];
   /** Texts that must never be shown (API key, MQTT password); TRMNL tokens are added automatically. */
   secrets?: readonly string[];
   logger?: Logger;

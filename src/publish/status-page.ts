@@ -47,6 +47,8 @@ export interface StatusPageModel {
   } | null;
   /** A one-line notice (after a refresh press). */
   notice: string | null;
+  /** The path prefix before every URL of ours (Home Assistant's ingress, `/api/hassio_ingress/<token>`); default ''. */
+  base?: string;
 }
 
 function credits(spent: number | null, limit: number | null, period: string): string {
@@ -57,16 +59,16 @@ function credits(spent: number | null, limit: number | null, period: string): st
 }
 
 /** A TRMNL device's pairing button (setup hands out its token only while pairing is open). */
-function pairForm(t: { mac: string; pairingUntil: string | null }): string {
+function pairForm(t: { mac: string; pairingUntil: string | null }, base: string): string {
   const e = escapeHtml;
   const state = t.pairingUntil === null ? 'pairing closed' : `pairing open until ${t.pairingUntil}`;
-  return `<form method="post" action="/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
+  return `<form method="post" action="${e(base)}/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
 }
 
-function card(d: StatusPageDisplay): string {
+function card(d: StatusPageDisplay, base: string): string {
   const e = escapeHtml;
   const img = d.frameSrc
-    ? `<a href="${e(d.frameSrc)}"><img src="${e(d.frameSrc)}" width="${d.width ?? ''}" height="${d.height ?? ''}" alt="${e(`frame of ${d.name}`)}"></a>`
+    ? `<a href="${e(base + d.frameSrc)}"><img src="${e(base + d.frameSrc)}" width="${d.width ?? ''}" height="${d.height ?? ''}" alt="${e(`frame of ${d.name}`)}"></a>`
     : '<p class="none">No frame yet.</p>';
   const rows: [string, string][] = [
     ['Status', `<span class="${d.healthy ? 'ok' : 'bad'}">${e(d.statusText)}</span>`],
@@ -79,16 +81,16 @@ function card(d: StatusPageDisplay): string {
   if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
   const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;
   const refresh = d.canRefresh
-    ? `<form method="post" action="/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`
+    ? `<form method="post" action="${e(base)}/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`
     : note;
   return `<section id="display-${e(d.id)}">
 <h2>${e(d.name)} <small>${e(d.id)}</small></h2>
 <div class="frame">${img}</div>
 ${d.outfit === null ? '' : `<p class="outfit">${e(d.outfit)}</p>`}
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
-<p class="links"><a href="/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
+<p class="links"><a href="${e(base)}/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="${e(base)}/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
 ${refresh}
-${(d.trmnl ?? []).map(pairForm).join('\n')}
+${(d.trmnl ?? []).map((t) => pairForm(t, base)).join('\n')}
 </section>`;
 }
 
@@ -122,7 +124,7 @@ button{font:inherit;padding:8px 14px;margin-top:8px}.notice{background:#fff7d6;p
 <h1>outfit-display</h1>
 <p>${e(m.generatedAt)} (${e(m.timezone)})</p>
 ${m.notice === null ? '' : `<p class="notice">${e(m.notice)}</p>`}
-${m.displays.map(card).join('\n')}
+${m.displays.map((d) => card(d, m.base ?? '')).join('\n')}
 ${budget}
 </body>
 </html>
