@@ -8,6 +8,7 @@ import { Service } from './service.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { runSimulateCommand, SIMULATE_OPTIONS, type SimulateFlags } from '../display/firmware/simulate-command.js';
 import { createLogger, errorFields } from './logging.js';
+import { GlyphWarnings } from './render/glyph-warnings.js';
 import { loadPanel } from './render/panels.js';
 import { renderRecommendationFile } from './render/render-file.js';
 import { pairCommand, PairUsageError } from './publish/trmnl-pair-command.js';
@@ -182,18 +183,26 @@ async function cmdPlan(args: Args): Promise<ExitCode> {
 }
 
 async function cmdRender(args: Args): Promise<ExitCode> {
-  const { config } = await load(args);
+  const loaded = await load(args);
+  const { config } = loaded;
   const id = args.display ?? config.displays[0]?.id;
   const display = config.displays.find((d) => d.id === id);
   if (!display) throw new UsageError(`no display with id "${id}" in ${args.config}`);
-  await renderRecommendationFile({
+  const { missingGlyphs } = await renderRecommendationFile({
     inputPath: need(args.input, '--input REC.json', 'render'),
     outPath: need(args.out, '--out FILE', 'render'),
     panel: loadPanel(display.panel),
     displayName: display.name ?? display.id,
     timezone: config.timezone,
     rotation: display.rotation,
+    dither: display.dither,
+    locale: loaded.locales?.get(display.id),
   });
+  if (missingGlyphs.length > 0) {
+    const logger = createLogger(config.log_level);
+    new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
+    logger.flush();
+  }
   return EXIT.OK;
 }
 

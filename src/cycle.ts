@@ -3,9 +3,11 @@ import { AbortedError, KeyRejectedError, type ApiError } from './api/errors.js';
 import type { Recommendation, StoredRecommendation } from './api/schemas.js';
 import type { FetchOutcome } from './budget/governed-fetch.js';
 import type { DisplayConfig } from './config/schema.js';
+import type { Locale } from './i18n/locale.js';
 import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { renderFrame, type Frame, type FrameStatus } from './render/frame.js';
+import { GlyphWarnings } from './render/glyph-warnings.js';
 import type { PanelProfile } from './render/panels.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from './store/last-good.js';
@@ -38,6 +40,10 @@ export interface DisplayCycleDeps {
   purchaseIntervalMs: number;
   /** A state problem shared by every display (the credit ledger cannot be written), or null. */
   sharedStateProblem?: () => StateProblem | null;
+  /** Labels, dates and numbers on the frame (the config's `locale`); default English. */
+  locale?: Locale;
+  /** Logs characters drawn as boxes once per process (the daemon shares one); default: one for this cycle. */
+  glyphWarnings?: GlyphWarnings;
 }
 
 export interface CycleResult {
@@ -98,10 +104,12 @@ export class DisplayCycle {
   /** Refusals not logged yet (at most one log line a minute per display). */
   #refusalsUnlogged = 0;
   #refusalLoggedAt = -Infinity;
+  readonly #glyphWarnings: GlyphWarnings;
 
   constructor(deps: DisplayCycleDeps) {
     this.display = deps.display;
     this.#deps = deps;
+    this.#glyphWarnings = deps.glyphWarnings ?? new GlyphWarnings(deps.logger);
   }
 
   snapshot(): DisplaySnapshot {
@@ -290,11 +298,13 @@ export class DisplayCycle {
         timezone,
         status: this.#status,
         now: new Date(this.#deps.now()),
+        locale: this.#deps.locale,
       },
       panel,
       { rotation: display.rotation, dither: display.dither },
     );
     this.#frame = frame;
+    this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);
   }
 

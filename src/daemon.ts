@@ -15,6 +15,7 @@ import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
+import { GlyphWarnings } from './render/glyph-warnings.js';
 import { loadPanel } from './render/panels.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from './service-sim/server.js';
 import { LastGoodStore } from './store/last-good.js';
@@ -25,6 +26,10 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Publishers beyond the files (tests add their own). */
   publishers?: Publisher[];
+  /** Default process.env: SUPERVISOR_TOKEN there means a Home Assistant add-on (the broker from the Supervisor). */
+  env?: NodeJS.ProcessEnv;
+  /** For tests only: the address of a stand-in for the Home Assistant Supervisor's API. */
+  supervisorUrl?: string;
 }
 
 export interface Daemon {
@@ -58,7 +63,14 @@ export const FIRST_FRAME_WAIT_MS = 30_000;
 
 /** Builds the daemon from a loaded config. Nothing runs until start() or runOnce(). */
 export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
-  const { loaded, logger } = opts;
+  const { logger } = opts;
+  let loaded = opts.loaded;
+  const supervisorToken = (opts.env ?? process.env).SUPERVISOR_TOKEN;
+  if (loaded.config.mqtt === undefined && supervisorToken !== undefined && supervisorToken !== '') {
+    // Only inside a Home Assistant add-on: imported then, so nothing of it loads elsewhere.
+    const { withSupervisorMqtt } = await import('./config/supervisor-mqtt.js');
+    loaded = await withSupervisorMqtt(loaded, { token: supervisorToken, logger, ...(opts.supervisorUrl !== undefined && { baseUrl: opts.supervisorUrl }) });
+  }
   const { config, secrets } = loaded;
   const clock = opts.clock ?? systemClock;
   const abort = new AbortController();
@@ -112,6 +124,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const store = new LastGoodStore(config.state_dir);
   const inFlight = new Map<string, Promise<CycleResult>>();
   const cycleLogger = logger.child({ part: 'cycle' });
+  const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
   const schedules = resolveSchedules(config, { now: clock.now() });
   for (const display of config.displays) {
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
@@ -127,6 +140,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         now: () => clock.now(),
         nextUpdateAt: () => scheduler?.nextRun(display.id) ?? null,
         logger: cycleLogger,
+        glyphWarnings,
+        locale: loaded.locales?.get(display.id),
         purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
         sharedStateProblem: () => governor.stateProblem,
       }),

@@ -4,6 +4,8 @@ import { validateDetailed } from 'node-cron';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { describeValue } from '../describe-value.js';
+import { displayLocales, localeProblems, readConfigLocales } from '../i18n/config-locales.js';
+import { BUILT_IN_LOCALES, type Locale } from '../i18n/locale.js';
 import { listPanelIds } from '../render/panels.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { loadSecrets, type SecretIssue, type Secrets } from './secrets.js';
@@ -27,6 +29,8 @@ export interface LoadedConfig {
   file: string;
   /** Problems that do not stop the daemon (a key without the expected prefix, a world-readable key file). */
   warnings: string[];
+  /** Each display's locale (labels, dates, numbers), by display id; a display not in it (or none) gets English. */
+  locales?: ReadonlyMap<string, Locale>;
 }
 
 export interface LoadOptions {
@@ -136,10 +140,16 @@ function resolvePaths(config: Config, dir: string): Config {
   return out;
 }
 
-/** Validates parsed YAML (or any value). Returns the config or every problem; never throws. */
-export function parseConfig(raw: unknown): { ok: true; config: Config } | { ok: false; problems: string[] } {
+/**
+ * Validates parsed YAML (or any value). Returns the config or every problem; never throws. `locales`: the locale
+ * codes it may name (default: the built-in ones; the loader adds the user's locale files).
+ */
+export function parseConfig(
+  raw: unknown,
+  locales: readonly string[] = BUILT_IN_LOCALES,
+): { ok: true; config: Config } | { ok: false; problems: string[] } {
   const result = ConfigSchema.safeParse(raw, { reportInput: true });
-  const problems = [...(result.success ? [] : result.error.issues.flatMap(describeIssue)), ...crossChecks(raw)];
+  const problems = [...(result.success ? [] : result.error.issues.flatMap(describeIssue)), ...crossChecks(raw), ...localeProblems(raw, locales)];
   return result.success && problems.length === 0 ? { ok: true, config: result.data } : { ok: false, problems };
 }
 
@@ -173,10 +183,12 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
   } catch (err) {
     throw new ConfigError(abs, [`cannot use the YAML: ${err instanceof Error ? err.message : String(err)}`]);
   }
-  const parsed = parseConfig(raw);
-  if (!parsed.ok) throw new ConfigError(abs, parsed.problems);
+  const userLocales = await readConfigLocales(raw, path.dirname(abs));
+  const parsed = parseConfig(raw, userLocales.known);
+  if (!parsed.ok || userLocales.problems.length > 0) throw new ConfigError(abs, [...(parsed.ok ? [] : parsed.problems), ...userLocales.problems]);
   const config = resolvePaths(parsed.config, path.dirname(abs));
   const secrets = await loadSecrets(config, opts.env ?? process.env);
   if (secrets.problems.length > 0) throw new ConfigError(abs, secrets.problems.map(formatSecretProblem));
-  return { config, secrets: secrets.secrets, file: abs, warnings: secrets.warnings.map(formatSecretWarning) };
+  const warnings = [...secrets.warnings.map(formatSecretWarning), ...userLocales.warnings];
+  return { config, secrets: secrets.secrets, file: abs, warnings, locales: displayLocales(config, userLocales.tables) };
 }

@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { coordinateProblem } from '../api/request-rules.js';
+import { LOCALE_CODE } from '../i18n/locale.js';
 
 /**
- * The configuration file (DESIGN.md "Config"), one zod schema. Its inferred type is the config type.
+ * The configuration file (README "Configuration"), one zod schema. Its inferred type is the config type.
  * Unknown keys are rejected everywhere (strictObject), so a typo is reported with its key path.
  */
 
@@ -87,6 +88,8 @@ export const DisplaySchema = z.strictObject({
   endpoint: z.enum(['recweather', 'recommend']).default('recweather'),
   home_assistant: z.boolean().default(true),
   dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
+  /** Labels, dates and numbers on this display's frame; default: the config's `locale` (the loader checks the code). */
+  locale: z.string().regex(LOCALE_CODE, 'must be a locale code such as de or en-US').optional(),
 });
 
 const ApiSchema = z.strictObject({
@@ -185,6 +188,10 @@ export const ConfigSchema = z
       .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
       .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
     displays: z.array(DisplaySchema).min(1, 'must list at least one display'),
+    /** Labels, dates and numbers on the frames (src/i18n/); the loader checks the code against the known ones. */
+    locale: z.string().regex(LOCALE_CODE, 'must be a locale code such as de or en-US').default('en'),
+    /** The user's own locale files (<code>.yaml); default: locales/ beside the config file. */
+    locales_dir: z.string().min(1).optional(),
     mqtt: MqttSchema.optional(),
     http: HttpSchema.optional(),
     trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]) }).optional(),

@@ -1,6 +1,10 @@
 import type { Weather } from '../api/schemas.js';
+import { fill } from '../i18n/labels.js';
+import { ENGLISH, type Locale } from '../i18n/locale.js';
+import { baseDirection, hasRightToLeft } from './bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from './fonts.js';
+import { recordInk, type DrawnLine, type InkBox } from './ink-box.js';
 import { formatTempShort } from './format.js';
 import { statusMark, warningTriangle } from './marks.js';
 import type { Surface } from './surface.js';
@@ -43,11 +47,15 @@ export interface LayoutReport {
   pictograms: string[];
   sizes: LayoutSizes;
   texts: string[];
+  /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
+  inks: InkBox[];
+  /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
+  missingGlyphs: number[];
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
   const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [] };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [], inks: [], missingGlyphs: [] };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -57,11 +65,18 @@ export function firstBaseline(top: number, fitted: FittedText): number {
 
 export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport): void {
   let y = firstBaseline(top, fitted);
+  const drawn: DrawnLine[] = [];
+  // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
+  const mark = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl' ? '\u200F' : '\u200E';
   for (const line of fitted.lines) {
-    for (const w of line.words) drawText(sf.text, fitted.font, fitted.size, w.text, x + w.x, y, colour);
+    // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts).
+    if (hasRightToLeft(line.text)) drawText(sf.text, fitted.font, fitted.size, mark + line.text, x, y, colour);
+    else for (const w of line.words) drawText(sf.text, fitted.font, fitted.size, w.text, x + w.x, y, colour);
     report?.texts.push(line.text);
+    drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x, baseline: Math.round(y) });
     y += fitted.pitch;
   }
+  if (report) recordInk(report.inks, drawn);
 }
 
 /** One line of text; align sets what x is (left edge, right edge, centre). Returns its width. */
@@ -80,6 +95,7 @@ export function drawLine(
   const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
   drawText(sf.text, font, size, text, left, baseline, colour);
   report?.texts.push(text);
+  if (report) recordInk(report.inks, [{ font, size, text, x: left, baseline: Math.round(baseline) }]);
   return w;
 }
 
@@ -118,19 +134,19 @@ export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: Layo
   const right = box.x + box.w - pad;
   let timeW = 0;
   if (c.updated) {
-    const ago = c.age ? `, ${c.age} ago` : '';
-    timeW = drawLine(sf, 'condensed', size * 0.85, `Updated ${c.updated}${ago}`, right, base, sf.theme.ink, 'right', report);
+    const l = c.locale.labels;
+    const updated = c.age ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
+    timeW = drawLine(sf, 'condensed', size * 0.85, updated, right, base, sf.theme.ink, 'right', report);
   }
-  if (st) timeW += staleBadge(sf, st, right - timeW - 8 * u, box.y + box.h * 0.16, box.h * 0.68, report) + 8 * u;
+  if (st) timeW += staleBadge(sf, st, c.locale.labels.stale_badge, right - timeW - 8 * u, box.y + box.h * 0.16, box.h * 0.68, report) + 8 * u;
   const name = fitLine('bold', c.name, box.w - timeW - 3 * pad, size, size * 0.6);
   if (name.lines[0]) drawLine(sf, 'bold', name.size, name.lines[0].text, box.x + pad, base, sf.theme.ink, 'left', report);
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
 }
 
-/** An inverted badge ending at x: "STALE". Returns its width. */
-function staleBadge(sf: Surface, st: StatusText, xRight: number, y: number, h: number, report: LayoutReport): number {
+/** An inverted badge ending at x: "STALE" (`text`, in the frame's language). Returns its width. */
+function staleBadge(sf: Surface, st: StatusText, text: string, xRight: number, y: number, h: number, report: LayoutReport): number {
   const size = h * 0.72;
-  const text = 'STALE';
   const w = measure('condensed-bold', size, text) + h * 0.6;
   sf.crisp.fillStyle = sf.theme.accent;
   sf.crisp.fillRect(xRight - w, y, w, h);
@@ -140,7 +156,7 @@ function staleBadge(sf: Surface, st: StatusText, xRight: number, y: number, h: n
 }
 
 /** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
-export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: number, size: number, report: LayoutReport): number {
+export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: number, size: number, report: LayoutReport, locale: Locale = ENGLISH): number {
   if (alerts.length === 0) return 0;
   const u = sf.unit;
   const pad = 8 * u;
@@ -148,8 +164,9 @@ export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: nu
   const textX = box.x + pad + tri + pad;
   const shown = alerts.slice(0, maxLines);
   const more = alerts.length - shown.length;
-  const text = shown.join(' · ') + (more > 0 ? ` (+${more} more)` : '');
-  const fitted = fitText({ text, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
+  // The count is the tail: it stays when the alerts before it are cut, so five alerts never look like one.
+  const tail = more > 0 ? `(${fill(locale.labels.more_alerts, { n: more })})` : undefined;
+  const fitted = fitText({ text: shown.join(' · '), tail, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
   const h = fitted.height + 2 * pad;
   sf.crisp.fillStyle = sf.theme.accent;
   sf.crisp.fillRect(box.x, box.y, box.w, h);
@@ -159,6 +176,6 @@ export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: nu
   return h;
 }
 
-export function feelsLike(w: Weather): string {
-  return `Feels like ${formatTempShort(w.feels_like)}`;
+export function feelsLike(w: Weather, locale: Locale = ENGLISH): string {
+  return fill(locale.labels.feels_like, { temp: formatTempShort(w.feels_like) });
 }

@@ -1,6 +1,7 @@
 import type { LayoutSizes } from './blocks.js';
 import type { DetailedFrame } from './frame.js';
 import type { GarmentId } from './garments.js';
+import { describeCodePoint } from './missing-glyphs.js';
 import type { PanelProfile } from './panels.js';
 import type { Rotation } from './rotate.js';
 import type { FittedText } from './text-fit.js';
@@ -41,6 +42,8 @@ export interface FrameJson {
   alerts: FrameJsonBlock[];
   sizes: Partial<Record<keyof LayoutSizes, FrameJsonSize>>;
   texts: string[];
+  /** Characters drawn as a missing-glyph box because no bundled font has them: "U+96E8 (雨)". */
+  missing_glyphs: string[];
   /** sha256 hex of the frame's PNG, as `render --out x.png` writes it. */
   png_sha256: string;
 }
@@ -75,6 +78,7 @@ export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotat
     alerts: report.alerts.map((a) => block(a)!),
     sizes,
     texts: report.texts,
+    missing_glyphs: report.missingGlyphs.map(describeCodePoint),
     png_sha256: pngSha256,
   };
 }

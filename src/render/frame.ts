@@ -3,6 +3,7 @@ import type { LayoutReport } from './blocks.js';
 import { frameContent, type FrameInput } from './content.js';
 import { encodeBmp1 } from './bmp.js';
 import { layoutError } from './layout-error.js';
+import { collectMissingGlyphs } from './missing-glyphs.js';
 import { layoutSmall } from './layout-small.js';
 import { layoutLandscape, layoutPortrait } from './layout-wide.js';
 import { hexToRgb, ppiOf, type PanelProfile } from './panels.js';
@@ -11,6 +12,7 @@ import { quantize, type Dither, type Rgb } from './quantize.js';
 import { encodeRaw } from './raw.js';
 import type { Rotation } from './rotate.js';
 import { createSurface } from './surface.js';
+import type { Rect } from './text-layer.js';
 import { typeScale, type TypeScale } from './type-scale.js';
 import type { GarmentId } from './garments.js';
 
@@ -36,6 +38,8 @@ export interface Frame {
   raw: Buffer;
   /** sha256 hex of `png`. */
   hash: string;
+  /** Code points drawn as a missing-glyph box (renderFrame fills it; absent: none known). */
+  missingGlyphs?: number[];
 }
 
 export type LayoutKind = LayoutReport['layout'];
@@ -75,6 +79,8 @@ export interface DetailedFrame {
   garments: GarmentId[];
   /** The type scale the layout used. */
   scale: TypeScale;
+  /** The first line of the frame's smallest text, as seen (for zoomed crops, zoom-crop.ts); null: no text. */
+  smallestText: { size: number; box: Rect } | null;
 }
 
 /** Layout and quantization: palette indices of the picture as seen, with what the layout placed. */
@@ -86,18 +92,21 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
   const scale = typeScale(kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall', ppiOf(panel));
   const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale);
-  const report =
+  // Characters drawn as boxes are collected here, not logged: the caller logs them (glyph-warnings.ts).
+  const { result: report, missing } = collectMissingGlyphs(() =>
     kind === 'error'
       ? layoutError(surface, content)
       : kind === 'small'
         ? layoutSmall(surface, content)
         : kind === 'portrait'
           ? layoutPortrait(surface, content)
-          : layoutLandscape(surface, content);
+          : layoutLandscape(surface, content),
+  );
+  report.missingGlyphs = missing;
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
-  const indices = quantize({ width, height, text: surface.text.index, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
-  return { width, height, indices, report, garments: content.garments, scale };
+  const indices = quantize({ width, height, text: surface.text.index, textCover: surface.text.cover, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
+  return { width, height, indices, report, garments: content.garments, scale, smallestText: surface.text.smallestText() };
 }
 
 /** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */
@@ -140,5 +149,6 @@ export function encodeFrame(panel: PanelProfile, rotation: Rotation, d: Pick<Det
 /** Renders one frame, exact for the panel. Deterministic: the same input gives the same bytes. */
 export async function renderFrame(input: FrameInput, panel: PanelProfile, opts: RenderOptions): Promise<Frame> {
   await Promise.resolve();
-  return encodeFrame(panel, opts.rotation, renderIndices(input, panel, opts));
+  const detailed = renderIndices(input, panel, opts);
+  return { ...encodeFrame(panel, opts.rotation, detailed), missingGlyphs: detailed.report.missingGlyphs };
 }

@@ -37,6 +37,10 @@ export interface RigOptions {
   mqttUrl?: string;
   /** Runs on the folder before the daemon is built (break the state folder, plant a last good file). */
   prepare?: (dir: string) => Promise<void>;
+  /** The daemon's environment (default: none, so a SUPERVISOR_TOKEN of the test's own never counts). */
+  env?: NodeJS.ProcessEnv;
+  /** A stand-in for the Home Assistant Supervisor's API (with env.SUPERVISOR_TOKEN). */
+  supervisorUrl?: string;
 }
 
 export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
@@ -76,7 +80,14 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     },
     stop: () => Promise.resolve(),
   };
-  const daemon = await buildDaemon({ loaded, logger, clock, publishers: [counter] });
+  const daemon = await buildDaemon({
+    loaded,
+    logger,
+    clock,
+    publishers: [counter],
+    env: opts.env ?? {},
+    ...(opts.supervisorUrl !== undefined && { supervisorUrl: opts.supervisorUrl }),
+  });
   return {
     daemon,
     clock,
