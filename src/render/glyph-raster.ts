@@ -1,4 +1,5 @@
 import { dropoutControl, spans } from './glyph-dropout.js';
+import { keepCounters } from './keep-counters.js';
 import type { PathCommand } from './ttf.js';
 
 /**
@@ -15,13 +16,16 @@ import type { PathCommand } from './ttf.js';
  *   (unless it is a stub, the tip of a terminal), so thin strokes (the bar of "t", the joins of "r" and "m")
  *   never break the letter apart;
  * - emboldening is horizontal only (stems thicken to a whole number of px, fonts.ts), and horizontal strokes are
- *   thinned a little (dropout keeps them a pixel), so the counters of e, a, 6, 8 and B stay open.
+ *   thinned a little (dropout keeps them a pixel), so the counters of e, a, 6, 8 and B stay open;
+ * - where that is still not enough, keep-counters.ts flips the pixels nearest the threshold until the bitmap has
+ *   the outline's holes, one for one (no closed aperture, filled or leaking counter, or stray one-pixel hole).
  * The same outline, size and pen offset give the same pixels on every machine, whatever colour the text is.
  *
  * Why not let canvas (cairo + FreeType) draw text with a bundled font? Its pixels depend on the FreeType
  * version, its hinting engine and the build's settings (light or full hinting, LCD filter), so frames, their
  * hashes and the golden tests would differ between machines and Node images, and it could not give both a
- * 1-bit threshold and coverage from one outline. This costs about 300 lines and a glyph cache.
+ * 1-bit threshold and coverage from one outline. This costs about 700 lines (with glyph-dropout.ts and
+ * keep-counters.ts) and a glyph cache.
  */
 
 export interface GlyphBitmap {
@@ -250,16 +254,19 @@ export function rasterizeGlyph(opts: RasterOptions): GlyphBitmap {
   const Y = yMap(scale, zones);
   if (flatten(commands, scale, dx, Y).length === 0) return EMPTY;
   if (!zones) return rasterize(flatten(commands, scale, dx, Y), embolden, thin, false, []);
-  let best: GlyphBitmap | null = null;
+  let best: { bm: GlyphBitmap; segs: Float64Array; contours: number[] } | null = null;
   let bestBlur = Infinity;
   for (const shift of SHIFTS) {
     const contours: number[] = [];
-    const bm = rasterize(flatten(commands, scale, dx + shift, Y, contours), embolden, thin, true, contours);
+    const segs = flatten(commands, scale, dx + shift, Y, contours);
+    const bm = rasterize(segs, embolden, thin, true, contours);
     const b = blur(bm);
     if (b < bestBlur - 1e-6) {
-      best = bm;
+      best = { bm, segs, contours };
       bestBlur = b;
     }
   }
-  return best!;
+  // Only the chosen shift's bitmap: the repair flips a few pixels, which would not change which shift is sharpest.
+  keepCounters(best!.segs, best!.contours, best!.bm);
+  return best!.bm;
 }
