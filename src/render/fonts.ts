@@ -56,7 +56,11 @@ export function measure(id: FontId, size: number, text: string): number {
 }
 
 const glyphCache = new Map<string, GlyphBitmap>();
-const GLYPH_CACHE_MAX = 20_000;
+/**
+ * Glyph bitmaps by face, size and pen offset. A frame draws a few hundred; each outfit can pick new sizes, so an
+ * unbounded cache would grow for months (a bitmap keeps its coverage too, for grey panels). 4,000 hold many frames.
+ */
+const GLYPH_CACHE_MAX = 4_000;
 const zoneCache = new Map<FontId, VerticalZones>();
 
 /** The x-height and cap-height of a DejaVu face in its font units: the tops of its "x" and "H". */

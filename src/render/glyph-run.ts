@@ -34,7 +34,11 @@ const MARK = /^\p{M}$/u;
 const PLAIN = /^[\x20-\x7e]*$/;
 
 const runs = new Map<string, GlyphRun>();
-const RUN_CACHE_MAX = 20_000;
+/**
+ * Runs are cached by text: a frame's words and the strings its line fitting measures. A few thousand hold several
+ * frames' worth; more would only keep old outfits' words alive (the 90-day soak's heap check).
+ */
+const RUN_CACHE_MAX = 4_000;
 const extents = new WeakMap<GlyphInfo, Ink>();
 /** A mark whose ink starts this high (em) sits above its letter. */
 const ABOVE_MARK_EM = 0.25;
