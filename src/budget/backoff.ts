@@ -1,3 +1,5 @@
+import { monotonicOf, type Clock } from './clock.js';
+
 /**
  * Bounded exponential backoff with jitter ("equal jitter": half the step fixed, half random), so displays that
  * failed together do not retry together.
@@ -18,4 +20,43 @@ export function backoffDelay(failures: number, policy: BackoffPolicy, random: ()
   const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failures - 1));
   const r = Math.min(1, Math.max(0, random()));
   return Math.round(step / 2 + (r * step) / 2);
+}
+
+export interface CycleBackoffOptions {
+  /** Monotonic time: a clock step neither shortens nor stretches a backoff. */
+  clock: Clock;
+  /** Source of the jitter (tests pass a fixed one). */
+  random: () => number;
+}
+
+/** The backoff after cycles that failed for good: no paid request before it ends; an answer resets the count. */
+export class CycleBackoff {
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  #failures = 0;
+  #untilMono = 0;
+
+  constructor(opts: CycleBackoffOptions) {
+    this.#clock = opts.clock;
+    this.#random = opts.random;
+  }
+
+  /** Cycles failed in a row. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  failed(): void {
+    this.#failures++;
+    this.#untilMono = monotonicOf(this.#clock) + backoffDelay(this.#failures, CYCLE_BACKOFF, this.#random);
+  }
+
+  answered(): void {
+    this.#failures = 0;
+  }
+
+  /** Time left before a paid request may be sent (0 or less: none). */
+  msLeft(): number {
+    return this.#untilMono - monotonicOf(this.#clock);
+  }
 }

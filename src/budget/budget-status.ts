@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { BudgetStatus } from './governor-types.js';
-import type { LedgerState } from './ledger.js';
+import type { LedgerState } from './ledger-state.js';
 import type { StateProblem } from '../store/state-error.js';
 
 /** After a 402, the empty account is asked again at most this often (a refresh or a reload asks at once). */

@@ -46,19 +46,33 @@ export interface TrustVerdict {
   cause: 'before-build' | 'behind' | null;
 }
 
+export interface ClockGuardOptions {
+  /** The clock to judge (wall and monotonic time). */
+  clock: Clock;
+  /** A clock before this instant is not believed (default BUILD_TIME_MS). */
+  buildTime?: number;
+  /** How far behind a clock may be and still be trusted: NTP's usual corrections (default CLOCK_SLACK_MS). */
+  slackMs?: number;
+  /** When the clock was last synchronized by NTP (the flag file's mtime), or null when unknown (default: unknown). */
+  syncStamp?: () => number | null;
+}
+
 export class ClockGuard {
+  readonly #clock: Clock;
+  readonly #buildTime: number;
+  readonly #slackMs: number;
+  readonly #syncStamp: () => number | null;
   #last: { wall: number; mono: number } | null = null;
   #highWater = 0;
   #episode: Episode | null = null;
   #lastSync: number | null = null;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly buildTime = BUILD_TIME_MS,
-    private readonly slackMs = CLOCK_SLACK_MS,
-    /** When the clock was last synchronized by NTP (the flag file's mtime), or null when unknown. */
-    private readonly syncStamp: () => number | null = () => null,
-  ) {}
+  constructor(opts: ClockGuardOptions) {
+    this.#clock = opts.clock;
+    this.#buildTime = opts.buildTime ?? BUILD_TIME_MS;
+    this.#slackMs = opts.slackMs ?? CLOCK_SLACK_MS;
+    this.#syncStamp = opts.syncStamp ?? (() => null);
+  }
 
   /** The latest trusted reading from the ledger, for the first check after a start. */
   restore(highWater: number): void {
@@ -73,26 +87,26 @@ export class ClockGuard {
    * Checks the clock now. `seed` gives the ledger's day and month spending, used when an untrusted episode begins.
    */
   check(seed: () => { day: number; month: number }): TrustVerdict {
-    const wall = this.clock.now();
-    const mono = monotonicOf(this.clock);
+    const wall = this.#clock.now();
+    const mono = monotonicOf(this.#clock);
     let reason: string | null = null;
     let cause: TrustVerdict['cause'] = null;
-    const sync = this.syncStamp();
+    const sync = this.#syncStamp();
     const freshSync = sync !== null && sync !== this.#lastSync;
     if (freshSync) this.#lastSync = sync;
-    if (freshSync && wall >= this.buildTime) {
+    if (freshSync && wall >= this.#buildTime) {
       this.#highWater = wall;
       this.#last = null;
     }
-    if (wall < this.buildTime) {
-      reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.buildTime).toISOString()}`;
+    if (wall < this.#buildTime) {
+      reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.#buildTime).toISOString()}`;
       cause = 'before-build';
     } else {
       const expected = this.#last === null ? this.#highWater : this.#last.wall + (mono - this.#last.mono);
       // After 25 hours behind, a clock past the last trusted reading is believed again (the reading was the wrong
       // one: a step forward that was later undone).
-      const settled = this.#episode !== null && mono - this.#episode.startMono >= DAY_WINDOW_MS && wall >= this.#highWater - this.slackMs;
-      if (wall < expected - this.slackMs && !settled) {
+      const settled = this.#episode !== null && mono - this.#episode.startMono >= DAY_WINDOW_MS && wall >= this.#highWater - this.#slackMs;
+      if (wall < expected - this.#slackMs && !settled) {
         reason = `the clock (${new Date(wall).toISOString()}) is ${Math.round((expected - wall) / 1000)} s behind its last trusted reading`;
         cause = 'behind';
       }
@@ -112,7 +126,7 @@ export class ClockGuard {
 
   /** Records a spend made while the clock was not trusted. */
   recordSpend(credits: number): void {
-    this.#episode?.spends.push({ mono: monotonicOf(this.clock), credits });
+    this.#episode?.spends.push({ mono: monotonicOf(this.#clock), credits });
   }
 
   /** Takes back a recorded spend (a refused request). */
@@ -131,7 +145,7 @@ export class ClockGuard {
   windowUsed(): { day: number; month: number } {
     const e = this.#episode;
     if (e === null) return { day: 0, month: 0 };
-    const mono = monotonicOf(this.clock);
+    const mono = monotonicOf(this.#clock);
     const sumSince = (ms: number): number => e.spends.reduce((n, s) => (s.mono > mono - ms ? n + s.credits : n), 0);
     e.spends = e.spends.filter((s) => s.mono > mono - MONTH_WINDOW_MS);
     return {
@@ -144,7 +158,7 @@ export class ClockGuard {
   msUntilDayWindowFrees(needed: number, limit: number): number | null {
     const e = this.#episode;
     if (e === null) return 0;
-    const mono = monotonicOf(this.clock);
+    const mono = monotonicOf(this.#clock);
     const events = [
       ...(mono - e.startMono < DAY_WINDOW_MS ? [{ mono: e.startMono, credits: e.seedDay }] : []),
       ...e.spends.filter((s) => s.mono > mono - DAY_WINDOW_MS),

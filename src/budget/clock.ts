@@ -1,6 +1,7 @@
 /**
  * The one source of time for every time-dependent part of the budget (ledger periods, rate limiter, backoff,
- * scheduler). Production passes `systemClock`; tests pass a FakeClock and run a month in a second.
+ * scheduler). Production passes `systemClock`; tests pass a FakeClock (test/helpers/fake-clock.ts) and run a month
+ * in a second.
  */
 export interface Clock {
   /** Wall-clock time, ms since epoch. It can be wrong (no RTC at boot) and it can jump. */

@@ -1,12 +1,13 @@
 import type { StateProblem } from '../store/state-error.js';
 import type pino from 'pino';
+import type { OutfitClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
 import type { Recommendation } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from './clock.js';
 import type { Refusal } from './spend-gate.js';
 
-/** The governor's public types (re-exported by governed-fetch.ts). */
+/** The governor's public types (re-exported by governor.ts). */
 
 export type FetchReason = 'schedule' | 'refresh' | 'once';
 
@@ -56,7 +57,10 @@ export interface BudgetStatus {
 
 export interface GovernorOptions {
   config: Config;
+  /** Where the ledger file is kept. */
   stateDir: string;
+  /** The service's client: every paid request of every display goes through it. */
+  client: OutfitClient;
   clock: Clock;
   logger?: pino.Logger;
   random?: () => number;

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { LedgerState } from './ledger.js';
+import { describeIssues } from '../config/describe-issue.js';
+import type { LedgerState } from './ledger-state.js';
 
 /**
  * The ledger's file format: small JSON, written whole, validated whole when read. Version 2 adds the split of the
@@ -87,8 +88,7 @@ export async function readLedger(file: string): Promise<ReadResult> {
   }
   const parsed = LedgerFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { kind: 'bad', reason: `${file} is not a ledger (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})` };
+    return { kind: 'bad', reason: `${file} is not a ledger (${describeIssues(parsed.error)[0] ?? 'invalid'})` };
   }
   const f = parsed.data;
   const base = {

@@ -1,8 +1,12 @@
 import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { stateWriteError, type StateError, type StateProblem } from '../store/state-error.js';
 import { readLedger, toFile } from './ledger-file.js';
-import { dateKey, localParts, monthKeyOf } from './zoned-time.js';
+import { conservativeState, emptyState, mergeStates, type Limits, type LedgerState } from './ledger-state.js';
+import { dateKey, localParts, monthKeyOf, type Period } from './zoned-time.js';
+
+export type { LedgerState, Limits } from './ledger-state.js';
 
 /**
  * The credit ledger: credits spent today and this month (local days and months in the config's time zone),
@@ -22,45 +26,8 @@ import { dateKey, localParts, monthKeyOf } from './zoned-time.js';
 
 export const LEDGER_FILE = 'budget-ledger.json';
 
-export interface LedgerState {
-  day: string;
-  daySpent: number;
-  dayRefreshSpent: number;
-  month: string;
-  monthSpent: number;
-  /** The latest trusted clock reading (ms) the ledger has seen. */
-  highWater: number;
-  /** Credits spent while the clock was not trusted, not yet placed in a period the trusted clock showed. */
-  untrustedCarry: number;
-  /** Of the day's and month's spending: credits of requests whose 2xx arrived. */
-  dayCharged: number;
-  monthCharged: number;
-  /** Of the day's and month's spending: credits of requests sent without a usable answer (or still in flight). */
-  dayUnknown: number;
-  monthUnknown: number;
-  /** Paid requests the service refused today and this month (their credits were given back). */
-  dayRefused: number;
-  monthRefused: number;
-  /** The service said the account has no credits (402): since when, and when it last said so. */
-  creditsOut: CreditsOut | null;
-  /** Wall-clock time before which the service asked for no request (Retry-After). */
-  rateBlockedUntil: number | null;
-  /** Wall-clock send times of the requests of the last minute, so a restart keeps the rate window. */
-  recentSends: number[];
-}
-
-export interface CreditsOut {
-  since: number;
-  lastRefusalAt: number;
-}
-
 /** How a paid request ended, for the ledger. */
 export type ChargeResult = 'charged' | 'refused' | 'unknown' | 'not-sent';
-
-export interface Limits {
-  perDay: number | null;
-  perMonth: number | null;
-}
 
 /** What a charge took, so a refund gives back only what is still in the same periods. */
 export interface Receipt {
@@ -77,6 +44,7 @@ export class Ledger {
   #version = 0;
   #written = 0;
   #writing: Promise<void> | null = null;
+  #problem: StateProblem | null = null;
 
   constructor(
     stateDir: string,
@@ -89,6 +57,16 @@ export class Ledger {
 
   get state(): Readonly<LedgerState> {
     return this.#s;
+  }
+
+  /** The file cannot be written (E_STATE_WRITE): from the first failed write-ahead charge until one succeeds. */
+  get problem(): StateProblem | null {
+    return this.#problem;
+  }
+
+  /** The ledger's current day or month (the clock's own, or later: periods never go back). */
+  period(scope: Period['scope']): Period {
+    return { scope, key: scope === 'day' ? this.#s.day : this.#s.month };
   }
 
   /** Reads the file (and a newer complete temp file left by a power cut). Returns warnings; never throws on content. */
@@ -163,6 +141,23 @@ export class Ledger {
     if (now !== undefined) s.recentSends = [...s.recentSends.filter((t) => t > now - 60_000 && t <= now), now];
     const receipt = { credits, day: s.day, month: s.month, refresh, untrusted: !trusted };
     return { receipt, persisted: this.#persist() };
+  }
+
+  /**
+   * charge(), then waits for the disk: a paid request is never sent without its record. Its synchronous part runs
+   * before the first await, so a caller's next synchronous step still follows the charge at once.
+   */
+  async chargeAhead(credits: number, refresh: boolean, trusted: boolean, now: number): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StateError }> {
+    const { receipt, persisted } = this.charge(credits, refresh, trusted, now);
+    try {
+      await persisted;
+      this.#problem = null;
+      return { ok: true, receipt };
+    } catch (err) {
+      const error = stateWriteError(this.file, err);
+      this.#problem = { code: error.code, file: error.file, message: error.message, since: this.#problem?.since ?? new Date(now).toISOString() };
+      return { ok: false, error };
+    }
   }
 
   /**
@@ -247,64 +242,4 @@ export class Ledger {
       await this.#writing;
     }
   }
-}
-
-function emptyState(now: number, tz: string): LedgerState {
-  const p = localParts(now, tz);
-  return {
-    day: dateKey(p),
-    daySpent: 0,
-    dayRefreshSpent: 0,
-    month: monthKeyOf(p),
-    monthSpent: 0,
-    highWater: 0,
-    untrustedCarry: 0,
-    dayCharged: 0,
-    monthCharged: 0,
-    dayUnknown: 0,
-    monthUnknown: 0,
-    dayRefused: 0,
-    monthRefused: 0,
-    creditsOut: null,
-    rateBlockedUntil: null,
-    recentSends: [],
-  };
-}
-
-/** What an unreadable ledger is replaced with: the most that could have been spent. */
-export function conservativeState(now: number, tz: string, limits: Limits): LedgerState {
-  const s = emptyState(now, tz);
-  const dayOfMonth = localParts(now, tz).day;
-  s.daySpent = limits.perDay ?? 0;
-  s.dayRefreshSpent = s.daySpent;
-  s.monthSpent =
-    limits.perMonth === null ? 0 : limits.perDay === null ? limits.perMonth : Math.min(limits.perMonth, limits.perDay * dayOfMonth);
-  s.dayUnknown = s.daySpent;
-  s.monthUnknown = s.monthSpent;
-  s.highWater = now;
-  return s;
-}
-
-/** The later periods of the two, and for a period both hold, the larger spending. */
-export function mergeStates(a: LedgerState, b: LedgerState): LedgerState {
-  const pick = <K extends keyof LedgerState>(key: K, aKey: string, bKey: string): LedgerState[K] =>
-    aKey > bKey ? a[key] : bKey > aKey ? b[key] : (Math.max(a[key] as number, b[key] as number) as LedgerState[K]);
-  return {
-    day: a.day > b.day ? a.day : b.day,
-    daySpent: pick('daySpent', a.day, b.day),
-    dayRefreshSpent: pick('dayRefreshSpent', a.day, b.day),
-    month: a.month > b.month ? a.month : b.month,
-    monthSpent: pick('monthSpent', a.month, b.month),
-    highWater: Math.max(a.highWater, b.highWater),
-    untrustedCarry: Math.max(a.untrustedCarry, b.untrustedCarry),
-    dayCharged: pick('dayCharged', a.day, b.day),
-    monthCharged: pick('monthCharged', a.month, b.month),
-    dayUnknown: pick('dayUnknown', a.day, b.day),
-    monthUnknown: pick('monthUnknown', a.month, b.month),
-    dayRefused: pick('dayRefused', a.day, b.day),
-    monthRefused: pick('monthRefused', a.month, b.month),
-    creditsOut: a.creditsOut ?? b.creditsOut,
-    rateBlockedUntil: Math.max(a.rateBlockedUntil ?? 0, b.rateBlockedUntil ?? 0) || null,
-    recentSends: [...new Set([...a.recentSends, ...b.recentSends])].sort((x, y) => x - y),
-  };
 }

@@ -158,7 +158,7 @@ export class Scheduler {
     const now = this.#clock.now();
     const drift = now - s.expectWall;
     if (Math.abs(drift) > JUMP_MS && s.next !== null) {
-      this.#log?.warn({ display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
+      this.#log?.warn({ code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
       if (drift < 0) s.next = s.cron.nextAfter(now);
     }
     const mono = monotonicOf(this.#clock);
@@ -169,7 +169,7 @@ export class Scheduler {
       } else if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
-        if (s.skipped === 1) this.#log?.warn(fields, 'tick skipped: the previous cycle is still running');
+        if (s.skipped === 1) this.#log?.warn({ code: 'W_TICK_SKIPPED', ...fields }, 'tick skipped: the previous cycle is still running');
         else this.#log?.debug(fields, 'tick skipped: the previous cycle is still running');
         s.missed = due;
       } else {

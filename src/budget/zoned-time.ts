@@ -1,3 +1,5 @@
+import { zonedFormat } from '../time/zoned-format.js';
+
 /**
  * Calendar arithmetic in an IANA time zone, daylight-saving aware, with Intl only (no tz database of our own).
  *
@@ -24,24 +26,8 @@ export interface LocalParts extends LocalDate {
 
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
+  return zonedFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
 }
 
 /** The local date and time of instant `t` in `tz`. */
@@ -146,9 +132,18 @@ export function dayLength(d: LocalDate, tz: string): number {
   return startOfDay(addDays(d, 1), tz) - startOfDay(d, tz);
 }
 
-/** The first instant after a ledger period: the day "2026-11-21" or the month "2026-11". */
-export function periodEnd(key: string, tz: string): number {
-  const d = parseDateKey(key.length === 7 ? `${key}-01` : key) ?? { year: 1970, month: 1, day: 1 };
-  const next = key.length === 7 ? (d.month === 12 ? { year: d.year + 1, month: 1, day: 1 } : { ...d, month: d.month + 1, day: 1 }) : addDays(d, 1);
-  return startOfDay(next, tz);
+/** A ledger period: a local day (key "2026-11-21") or a local month (key "2026-11"). */
+export interface Period {
+  scope: 'day' | 'month';
+  key: string;
+}
+
+/** Where an unparsable period key falls: long past, so its end is too (never seen: the ledger file's schema checks keys). */
+const EPOCH_DATE: LocalDate = { year: 1970, month: 1, day: 1 };
+
+/** The first instant after a ledger period. */
+export function periodEnd(period: Period, tz: string): number {
+  if (period.scope === 'day') return startOfDay(addDays(parseDateKey(period.key) ?? EPOCH_DATE, 1), tz);
+  const d = parseDateKey(`${period.key}-01`) ?? EPOCH_DATE;
+  return startOfDay(d.month === 12 ? { year: d.year + 1, month: 1, day: 1 } : { ...d, month: d.month + 1, day: 1 }, tz);
 }

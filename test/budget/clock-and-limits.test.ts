@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay, CYCLE_BACKOFF, RETRY_BACKOFF } from '../../src/budget/backoff.js';
 import { sleepOn } from '../../src/budget/clock.js';
 import { BUILD_TIME_MS, ClockGuard, DAY_WINDOW_MS } from '../../src/budget/clock-guard.js';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { RateLimiter } from '../../src/budget/rate-limiter.js';
 import { refusal } from '../../src/budget/spend-gate.js';
 import { weatherChange } from '../../src/budget/change-aware.js';
@@ -46,7 +46,7 @@ describe('ClockGuard', () => {
 
   it('distrusts a clock before the build date or behind its last trusted reading', () => {
     const c = new FakeClock(T);
-    const g = new ClockGuard(c);
+    const g = new ClockGuard({ clock: c });
     g.restore(T + 10 * 60_000); // the ledger saw a later time
     expect(g.check(seed).trusted).toBe(false);
     c.advance(9 * 60_000); // within the 2-minute slack now
@@ -59,7 +59,7 @@ describe('ClockGuard', () => {
 
   it('a clock stepped back stays distrusted until it is where it should be (not just past the old reading)', () => {
     const c = new FakeClock(T);
-    const g = new ClockGuard(c);
+    const g = new ClockGuard({ clock: c });
     expect(g.check(seed).trusted).toBe(true);
     c.setSystemTime(T - 2 * HOUR);
     c.advance(3 * HOUR); // now past T, but still 2 h behind where it should be
@@ -71,7 +71,7 @@ describe('ClockGuard', () => {
   it('a new NTP synchronization (timesyncd touching its flag) makes the clock trusted as it is', () => {
     const c = new FakeClock(T);
     let stamp: number | null = null;
-    const g = new ClockGuard(c, BUILD_TIME_MS, undefined, () => stamp);
+    const g = new ClockGuard({ clock: c, buildTime: BUILD_TIME_MS, syncStamp: () => stamp });
     expect(g.check(seed).trusted).toBe(true);
     c.setSystemTime(T - 2 * HOUR); // stepped back: a wrong forward step before was corrected by NTP
     expect(g.check(seed).trusted).toBe(false);
@@ -88,7 +88,7 @@ describe('ClockGuard', () => {
 
   it('while distrusted: at most the daily budget in any 25 hours, seeded with the last day; never stalls', () => {
     const c = new FakeClock(T);
-    const g = new ClockGuard(c);
+    const g = new ClockGuard({ clock: c });
     g.check(seed);
     c.setSystemTime(T - 30 * HOUR);
     expect(g.check(seed).trusted).toBe(false);

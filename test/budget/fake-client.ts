@@ -1,7 +1,7 @@
 import type { OutfitClient } from '../../src/api/client.js';
 import type { RateLimitInfo } from '../../src/api/rate-limit.js';
 import type { Recommendation, Weather } from '../../src/api/schemas.js';
-import type { FakeClock } from '../../src/budget/fake-clock.js';
+import type { FakeClock } from '../helpers/fake-clock.js';
 
 /** A stand-in for OutfitClient: answers from a script, records what was called and when. */
 

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pino from 'pino';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { FakeClock } from '../../src/budget/fake-clock.js';
-import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/governed-fetch.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/governor.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import type { Config } from '../../src/config/schema.js';
 import { fakeClient, type Answer } from './fake-client.js';
@@ -29,12 +29,12 @@ export async function rig(raw: Record<string, unknown> = {}, script: Answer[] = 
   const dir = opts.dir ?? (await stateDir());
   const config = makeConfig(raw);
   const counting = countingClock(clock);
-  const governor = new Governor({ config, stateDir: dir, clock: counting.clock, random: () => 0.5, ...(opts.logger && { logger: opts.logger }) });
-  await governor.load();
   const fake = fakeClient(clock, script);
+  const governor = new Governor({ config, stateDir: dir, client: fake.client, clock: counting.clock, random: () => 0.5, ...(opts.logger && { logger: opts.logger }) });
+  await governor.load();
   const fetch = (reason: FetchReason = 'schedule', id?: string, last: StoredRecommendation | null = null): Promise<FetchOutcome> => {
     const d = config.displays.find((x) => x.id === (id ?? config.displays[0]!.id))!;
-    return governor.fetch(d, fake.client, reason, last);
+    return governor.fetch(d, reason, last);
   };
   const run = (...ps: Array<Promise<FetchOutcome>>): Promise<FetchOutcome[]> => drive(clock, counting.pending, ps);
   const ledger = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;

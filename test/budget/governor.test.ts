@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, CreditsExhaustedError, KeyRejectedError, RateLimitedError, ServiceError, TimeoutError, HttpStatusError } from '../../src/api/errors.js';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { rec, WEATHER } from './fake-client.js';
 import { berlin } from './helpers.js';
@@ -46,13 +46,6 @@ describe('Governor: the budget', () => {
     expect((await one(r, 'refresh')).kind).toBe('fresh');
     expect(await one(r, 'refresh')).toMatchObject({ kind: 'budget_exhausted', scope: 'refresh-reserve' });
     expect(r.governor.status().spentToday).toBe(15);
-  });
-
-  it('coalesces a refresh with the fetch in flight', async () => {
-    const r = await rig();
-    const [a, b] = await r.run(r.fetch('schedule'), r.fetch('refresh'));
-    expect(a).toBe(b);
-    expect(r.fake.calls).toHaveLength(1);
   });
 
   it('survives a restart: the next process sees what was spent', async () => {
@@ -105,7 +98,7 @@ describe('Governor: concurrency and the disk', () => {
       return Promise.reject(new AbortedError('aborted'));
     }]);
     const d = r.config.displays[0]!;
-    const [out] = await r.run(r.governor.fetch(d, r.fake.client, 'schedule', null, ac.signal));
+    const [out] = await r.run(r.governor.fetch(d, 'schedule', null, ac.signal));
     expect(out).toMatchObject({ kind: 'failed', error: { code: 'E_ABORTED' } });
     expect(r.governor.status().spentToday).toBe(3);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/budget/clock.js';
-import type { FakeClock } from '../../src/budget/fake-clock.js';
+import type { FakeClock } from '../helpers/fake-clock.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
 
 /** Shared helpers of the budget tests. */

@@ -1,7 +1,9 @@
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Ledger, LEDGER_FILE, mergeStates, type LedgerState } from '../../src/budget/ledger.js';
+import { Ledger, LEDGER_FILE } from '../../src/budget/ledger.js';
+import { mergeStates, type LedgerState } from '../../src/budget/ledger-state.js';
+import { periodEnd } from '../../src/budget/zoned-time.js';
 import { BERLIN, berlin, stateDir } from './helpers.js';
 
 const limits = { perDay: 100, perMonth: 2000 };
@@ -118,5 +120,17 @@ describe('Ledger', () => {
     await ledger.load(NOW);
     await expect(ledger.charge(3, false, true).persisted).rejects.toThrow();
     expect(ledger.state.daySpent).toBe(3); // still counted in memory
+  });
+});
+
+describe('ledger periods', () => {
+  it('name their scope: a day ends at the next local midnight, a month at the first of the next (also across a year)', async () => {
+    const { ledger } = await fresh();
+    expect(ledger.period('day')).toEqual({ scope: 'day', key: '2027-01-11' });
+    expect(ledger.period('month')).toEqual({ scope: 'month', key: '2027-01' });
+    expect(periodEnd(ledger.period('day'), BERLIN)).toBe(berlin('2027-01-12T00:00:00'));
+    expect(periodEnd({ scope: 'month', key: '2026-12' }, BERLIN)).toBe(berlin('2027-01-01T00:00:00'));
+    // The 23-hour day of the spring change ends at local midnight all the same.
+    expect(periodEnd({ scope: 'day', key: '2027-03-28' }, BERLIN) - berlin('2027-03-28T00:00:00')).toBe(23 * 3_600_000);
   });
 });

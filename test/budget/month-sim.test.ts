@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutfitClient } from '../../src/api/client.js';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { FakeClock } from '../../src/budget/fake-clock.js';
-import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/governed-fetch.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/governor.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
@@ -80,14 +80,20 @@ describe('31 simulated days against the simulated service', () => {
 
     const boot = async (): Promise<Proc> => {
       const gov = countingClock(clock);
-      const governor = new Governor({ config, stateDir: dir, clock: gov.clock, random: rand });
-      await governor.load();
       const client = new OutfitClient({ baseUrl: sim!.url, apiKey: DEMO_API_KEY, now: () => clock.now() });
+      const governor = new Governor({ config, stateDir: dir, client, clock: gov.clock, random: rand });
+      await governor.load();
       const abort = new AbortController();
       const running = new Set<string>();
+      // As in the daemon, a display's fetches never overlap: a press while one runs shares its outcome.
+      const inFlight = new Map<string, Promise<FetchOutcome>>();
       const fetchFor = (id: string, reason: FetchReason): Promise<FetchOutcome> => {
         const d = config.displays.find((x) => x.id === id)!;
-        const p = governor.fetch(d, client, reason, last.get(id) ?? null, abort.signal);
+        let p = inFlight.get(id);
+        if (p === undefined) {
+          p = governor.fetch(d, reason, last.get(id) ?? null, abort.signal).finally(() => inFlight.delete(id));
+          inFlight.set(id, p);
+        }
         activities.add(p);
         return p.then((o) => {
           activities.delete(p);

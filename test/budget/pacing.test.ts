@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/budget/fake-clock.js';
-import { Governor } from '../../src/budget/governed-fetch.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { Governor } from '../../src/budget/governor.js';
 import { formatPlan, planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { fakeClient } from './fake-client.js';
@@ -15,9 +15,9 @@ const RAW = { budget: { credits_per_day: 48 }, displays: [{ id: 'hall', lat: 50,
 async function simulateDay(pace?: number): Promise<{ maxAge: number; spent: number; answers: number }> {
   const clock = new FakeClock(berlin('2027-01-11T00:00:00'));
   const config = makeConfig(RAW);
-  const governor = new Governor({ config, stateDir: await stateDir(), clock, random: () => 0.5 });
-  await governor.load();
   const { client } = fakeClient(clock);
+  const governor = new Governor({ config, stateDir: await stateDir(), client, clock, random: () => 0.5 });
+  await governor.load();
   let inflight = 0;
   let lastAnswer: number | null = null;
   const scheduler = new Scheduler({
@@ -27,7 +27,7 @@ async function simulateDay(pace?: number): Promise<{ maxAge: number; spent: numb
     onTick: async (id) => {
       inflight++;
       try {
-        const out = await governor.fetch(config.displays.find((d) => d.id === id)!, client, 'schedule', null);
+        const out = await governor.fetch(config.displays.find((d) => d.id === id)!, 'schedule', null);
         if (out.kind === 'fresh') lastAnswer = clock.now();
       } finally {
         inflight--;

@@ -67,6 +67,20 @@ describe('refresh with no reserve (the default)', () => {
 });
 
 describe('refresh with a reserve', () => {
+  it('a press while a scheduled cycle of the display runs shares that cycle: one paid request', async () => {
+    const r = await t.rig({ budget: 'refresh_reserve_credits: 3' });
+    await r.daemon.runOnce('hallway', 'schedule');
+    expect(await r.paidRequests()).toBe(1);
+    r.clock.advance(60 * 60_000);
+
+    const tick = r.daemon.runOnce('hallway', 'schedule');
+    const press = r.daemon.refresh('hallway');
+    const [ticked, pressed] = await Promise.all([tick, press]);
+    expect(pressed).not.toBeNull();
+    expect(pressed).toBe(ticked.get('hallway'));
+    expect(await r.paidRequests()).toBe(2);
+  });
+
   it('presses are coalesced and spaced; a press the governor refuses leaves the frame as it was', async () => {
     // A reserve of 3: one /recweather (3 credits) a day from the button.
     const r = await t.rig({ budget: 'refresh_reserve_credits: 3' });

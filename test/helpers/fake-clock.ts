@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../../src/budget/clock.js';
 
 interface Timer {
   id: number;

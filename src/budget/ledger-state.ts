@@ -1,0 +1,100 @@
+import { dateKey, localParts, monthKeyOf } from './zoned-time.js';
+
+/** What the ledger holds in memory (ledger-file.ts maps it to and from its file), and the pure steps on it. */
+
+export interface LedgerState {
+  day: string;
+  daySpent: number;
+  dayRefreshSpent: number;
+  month: string;
+  monthSpent: number;
+  /** The latest trusted clock reading (ms) the ledger has seen. */
+  highWater: number;
+  /** Credits spent while the clock was not trusted, not yet placed in a period the trusted clock showed. */
+  untrustedCarry: number;
+  /** Of the day's and month's spending: credits of requests whose 2xx arrived. */
+  dayCharged: number;
+  monthCharged: number;
+  /** Of the day's and month's spending: credits of requests sent without a usable answer (or still in flight). */
+  dayUnknown: number;
+  monthUnknown: number;
+  /** Paid requests the service refused today and this month (their credits were given back). */
+  dayRefused: number;
+  monthRefused: number;
+  /** The service said the account has no credits (402): since when, and when it last said so. */
+  creditsOut: CreditsOut | null;
+  /** Wall-clock time before which the service asked for no request (Retry-After). */
+  rateBlockedUntil: number | null;
+  /** Wall-clock send times of the requests of the last minute, so a restart keeps the rate window. */
+  recentSends: number[];
+}
+
+export interface CreditsOut {
+  since: number;
+  lastRefusalAt: number;
+}
+
+export interface Limits {
+  perDay: number | null;
+  perMonth: number | null;
+}
+
+export function emptyState(now: number, tz: string): LedgerState {
+  const p = localParts(now, tz);
+  return {
+    day: dateKey(p),
+    daySpent: 0,
+    dayRefreshSpent: 0,
+    month: monthKeyOf(p),
+    monthSpent: 0,
+    highWater: 0,
+    untrustedCarry: 0,
+    dayCharged: 0,
+    monthCharged: 0,
+    dayUnknown: 0,
+    monthUnknown: 0,
+    dayRefused: 0,
+    monthRefused: 0,
+    creditsOut: null,
+    rateBlockedUntil: null,
+    recentSends: [],
+  };
+}
+
+/** What an unreadable ledger is replaced with: the most that could have been spent. */
+export function conservativeState(now: number, tz: string, limits: Limits): LedgerState {
+  const s = emptyState(now, tz);
+  const dayOfMonth = localParts(now, tz).day;
+  s.daySpent = limits.perDay ?? 0;
+  s.dayRefreshSpent = s.daySpent;
+  s.monthSpent =
+    limits.perMonth === null ? 0 : limits.perDay === null ? limits.perMonth : Math.min(limits.perMonth, limits.perDay * dayOfMonth);
+  s.dayUnknown = s.daySpent;
+  s.monthUnknown = s.monthSpent;
+  s.highWater = now;
+  return s;
+}
+
+/** The later periods of the two, and for a period both hold, the larger spending. */
+export function mergeStates(a: LedgerState, b: LedgerState): LedgerState {
+  const pick = <K extends keyof LedgerState>(key: K, aKey: string, bKey: string): LedgerState[K] =>
+    aKey > bKey ? a[key] : bKey > aKey ? b[key] : (Math.max(a[key] as number, b[key] as number) as LedgerState[K]);
+  return {
+    day: a.day > b.day ? a.day : b.day,
+    daySpent: pick('daySpent', a.day, b.day),
+    dayRefreshSpent: pick('dayRefreshSpent', a.day, b.day),
+    month: a.month > b.month ? a.month : b.month,
+    monthSpent: pick('monthSpent', a.month, b.month),
+    highWater: Math.max(a.highWater, b.highWater),
+    untrustedCarry: Math.max(a.untrustedCarry, b.untrustedCarry),
+    dayCharged: pick('dayCharged', a.day, b.day),
+    monthCharged: pick('monthCharged', a.month, b.month),
+    dayUnknown: pick('dayUnknown', a.day, b.day),
+    monthUnknown: pick('monthUnknown', a.month, b.month),
+    dayRefused: pick('dayRefused', a.day, b.day),
+    monthRefused: pick('monthRefused', a.month, b.month),
+    creditsOut: a.creditsOut ?? b.creditsOut,
+    rateBlockedUntil: Math.max(a.rateBlockedUntil ?? 0, b.rateBlockedUntil ?? 0) || null,
+    recentSends: [...new Set([...a.recentSends, ...b.recentSends])].sort((x, y) => x - y),
+  };
+}
