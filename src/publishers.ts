@@ -8,8 +8,8 @@ import type { Config } from './config/schema.js';
 import type { DisplaySnapshot } from './cycle.js';
 import { FilePublisher } from './publish/files.js';
 import { expireAfterFromGap } from './publish/ha-discovery.js';
-import { HttpPublisher } from './publish/http-publisher.js';
-import { MqttPublisher } from './publish/mqtt-publisher.js';
+import type { HttpPublisher } from './publish/http-publisher.js';
+import type { MqttPublisher } from './publish/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
 import { PAIRING_FILE } from './publish/trmnl-pairing.js';
 
@@ -42,8 +42,11 @@ export function freshnessSeconds(config: Config, now: number): Map<string, numbe
   );
 }
 
-/** The publishers the config asks for: always the files; MQTT with an `mqtt` section; HTTP with an `http` section. */
-export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publisher[] {
+/**
+ * The publishers the config asks for: always the files; MQTT with an `mqtt` section; HTTP with an `http` section.
+ * MQTT and HTTP are imported only when their section exists, so a daemon without them never loads mqtt or the server.
+ */
+export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Promise<Publisher[]> {
   const { config, secrets } = loaded;
   const { logger } = deps;
   const publishers: Publisher[] = [new FilePublisher(config.output_dir)];
@@ -54,6 +57,7 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
   let httpPublisher: HttpPublisher | null = null;
   if (config.mqtt) {
     const mqtt = config.mqtt;
+    const { MqttPublisher } = await import('./publish/mqtt-publisher.js');
     mqttPublisher = new MqttPublisher({
       mqtt,
       password: secrets.mqttPassword,
@@ -76,6 +80,7 @@ export function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Publ
 
   if (config.http) {
     const http = config.http;
+    const { HttpPublisher } = await import('./publish/http-publisher.js');
     publishers.push(
       new HttpPublisher({
         listen: http.listen,

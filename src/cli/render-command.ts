@@ -1,0 +1,41 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { createLogger } from '../logging.js';
+import { GlyphWarnings } from '../render/glyph-warnings.js';
+import { loadPanel } from '../render/panels.js';
+import { renderRecommendationFile } from '../render/render-file.js';
+import { commandFlags } from './command-flags.js';
+import { loadCommandConfig } from './load-command-config.js';
+import { need, UsageError } from './usage-error.js';
+
+const OPTIONS = {
+  config: { type: 'string', short: 'c' },
+  display: { type: 'string', short: 'd' },
+  input: { type: 'string', short: 'i' },
+  out: { type: 'string', short: 'o' },
+} as const;
+
+/** `render --config F --input REC.json [--display ID] --out FILE`: a saved Recommendation, offline. */
+export async function renderCommand(argv: string[]): Promise<ExitCode> {
+  const flags = commandFlags('render', argv, OPTIONS);
+  const loaded = await loadCommandConfig('render', flags.config);
+  const { config } = loaded;
+  const id = flags.display ?? config.displays[0]?.id;
+  const display = config.displays.find((d) => d.id === id);
+  if (!display) throw new UsageError(`no display with id "${id}" in ${flags.config}`);
+  const { missingGlyphs } = await renderRecommendationFile({
+    inputPath: need(flags.input, '--input REC.json', 'render'),
+    outPath: need(flags.out, '--out FILE', 'render'),
+    panel: loadPanel(display.panel),
+    displayName: display.name ?? display.id,
+    timezone: config.timezone,
+    rotation: display.rotation,
+    dither: display.dither,
+    locale: loaded.locales?.get(display.id),
+  });
+  if (missingGlyphs.length > 0) {
+    const logger = createLogger(config.log_level);
+    new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
+    logger.flush();
+  }
+  return EXIT.OK;
+}

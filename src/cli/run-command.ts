@@ -1,0 +1,56 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { createLogger } from '../logging.js';
+import { Service } from '../service.js';
+import { commandFlags } from './command-flags.js';
+import { loadCommandConfig } from './load-command-config.js';
+
+const OPTIONS = {
+  config: { type: 'string', short: 'c' },
+} as const;
+
+/** `run --config F`: the daemon, until SIGTERM or SIGINT; SIGHUP reloads the config. */
+export async function runCommand(argv: string[]): Promise<ExitCode> {
+  const flags = commandFlags('run', argv, OPTIONS);
+  const loaded = await loadCommandConfig('run', flags.config);
+  const logger = createLogger(loaded.config.log_level);
+  const service = new Service({ loaded, logger });
+  // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
+  // Signals are wired before the start, so that a SIGTERM during a slow first cycle still stops cleanly.
+  const stopped = new Promise<ExitCode>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'stopping');
+      service.stop().then(
+        () => {
+          logger.info('stopped');
+          resolve(EXIT.OK);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'stop failed');
+          resolve(EXIT.FAILURE);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  process.on('SIGHUP', () => {
+    logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+    service.reload().catch((err: unknown) => logger.error({ err }, 'reload failed'));
+  });
+  try {
+    await service.start();
+  } catch (err) {
+    await service.stop();
+    clearInterval(keepAlive);
+    throw err;
+  }
+  logger.info({ displays: loaded.config.displays.map((d) => d.id) }, 'daemon started');
+  const code = await stopped;
+  clearInterval(keepAlive);
+  logger.flush();
+  return code;
+}
