@@ -79,21 +79,31 @@ export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: numb
   if (report) recordInk(report.inks, drawn);
 }
 
-/** One line of text; align sets what x is (left edge, right edge, centre). Returns its width. */
-export function drawLine(
-  sf: Surface,
-  font: FontId,
-  size: number,
-  text: string,
-  x: number,
-  baseline: number,
-  colour: string,
-  align: 'left' | 'right' | 'center' = 'left',
-  report?: LayoutReport,
-): number {
+/** One line of text, for drawLine. */
+export interface DrawLineOptions {
+  font: FontId;
+  /** Font size, px. */
+  size: number;
+  text: string;
+  /** Where the line is anchored, px: its left edge, right edge or centre, as `align` says. */
+  x: number;
+  /** The baseline, px (rounded for the ink box only: the glyphs are placed at the exact value). */
+  baseline: number;
+  /** A CSS colour from the surface's theme. */
+  colour: string;
+  /** What `x` is; default 'left'. */
+  align?: 'left' | 'right' | 'center';
+  /** Where the text and its ink box are recorded; without one, nothing is (the caller records it itself). */
+  report?: LayoutReport;
+}
+
+/** One line of text. Returns its width. */
+export function drawLine(sf: Surface, o: DrawLineOptions): number {
+  const { font, size, text, baseline, report } = o;
   const w = measure(font, size, text);
-  const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-  drawText(sf.text, font, size, text, left, baseline, colour);
+  const align = o.align ?? 'left';
+  const left = align === 'left' ? o.x : align === 'right' ? o.x - w : o.x - w / 2;
+  drawText(sf.text, font, size, text, left, baseline, o.colour);
   report?.texts.push(text);
   if (report) recordInk(report.inks, [{ font, size, text, x: left, baseline: Math.round(baseline) }]);
   return w;
@@ -120,15 +130,15 @@ export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: Layo
     const white = sf.theme.paper;
     const nameFit = fitLine('condensed', c.name, box.w * 0.3, size * 0.8, size * 0.6);
     const nameW = nameFit.width;
-    if (nameFit.lines[0]) drawLine(sf, 'condensed', nameFit.size, nameFit.lines[0].text, box.x + box.w - pad, base, white, 'right', report);
+    if (nameFit.lines[0]) drawLine(sf, { font: 'condensed', size: nameFit.size, text: nameFit.lines[0].text, x: box.x + box.w - pad, baseline: base, colour: white, align: 'right', report });
     const markS = box.h * 0.7;
     statusMark(sf.crisp, st.mark, box.x + pad, box.y + (box.h - markS) / 2, markS, white);
     const textX = box.x + pad + markS + 8 * u;
     const avail = box.w - (textX - box.x) - nameW - 3 * pad;
     const title = fitLine('condensed-bold', `${st.title}:`, avail, size, size * 0.7);
-    const tw = title.lines[0] ? drawLine(sf, 'condensed-bold', title.size, title.lines[0].text, textX, base, white, 'left', report) : 0;
+    const tw = title.lines[0] ? drawLine(sf, { font: 'condensed-bold', size: title.size, text: title.lines[0].text, x: textX, baseline: base, colour: white, report }) : 0;
     const detail = fitLine('condensed', st.detail, avail - tw - 6 * u, size, size * 0.7);
-    if (detail.lines[0] && avail - tw > 40 * u) drawLine(sf, 'condensed', detail.size, detail.lines[0].text, textX + tw + 6 * u, base, white, 'left', report);
+    if (detail.lines[0] && avail - tw > 40 * u) drawLine(sf, { font: 'condensed', size: detail.size, text: detail.lines[0].text, x: textX + tw + 6 * u, baseline: base, colour: white, report });
     return;
   }
   const right = box.x + box.w - pad;
@@ -136,11 +146,11 @@ export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: Layo
   if (c.updated) {
     const l = c.locale.labels;
     const updated = c.age ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
-    timeW = drawLine(sf, 'condensed', size * 0.85, updated, right, base, sf.theme.ink, 'right', report);
+    timeW = drawLine(sf, { font: 'condensed', size: size * 0.85, text: updated, x: right, baseline: base, colour: sf.theme.ink, align: 'right', report });
   }
   if (st) timeW += staleBadge(sf, st, c.locale.labels.stale_badge, right - timeW - 8 * u, box.y + box.h * 0.16, box.h * 0.68, report) + 8 * u;
   const name = fitLine('bold', c.name, box.w - timeW - 3 * pad, size, size * 0.6);
-  if (name.lines[0]) drawLine(sf, 'bold', name.size, name.lines[0].text, box.x + pad, base, sf.theme.ink, 'left', report);
+  if (name.lines[0]) drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: box.x + pad, baseline: base, colour: sf.theme.ink, report });
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
 }
 
@@ -150,7 +160,7 @@ function staleBadge(sf: Surface, st: StatusText, text: string, xRight: number, y
   const w = measure('condensed-bold', size, text) + h * 0.6;
   sf.crisp.fillStyle = sf.theme.accent;
   sf.crisp.fillRect(xRight - w, y, w, h);
-  drawLine(sf, 'condensed-bold', size, text, xRight - w / 2, y + h / 2 + size * 0.36, sf.theme.paper, 'center', report);
+  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: sf.theme.paper, align: 'center', report });
   report.texts.push(st.detail);
   return w;
 }

@@ -1,6 +1,7 @@
 
 import { fill } from '../i18n/labels.js';
 import { ENGLISH, type Locale } from '../i18n/locale.js';
+import { dayKey, zonedFormat } from '../time/zoned-format.js';
 
 /**
  * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
@@ -140,32 +141,23 @@ export function windDegrees(dir: string | undefined): number | null {
   return i >= 0 ? i * 22.5 : null;
 }
 
-const dateFormatCache = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; key: Intl.DateTimeFormat }>();
-
 /**
  * The locale's formats in a timezone: the date as it writes it ("Sat 31 Jan", "Sa., 31. Jan.", "Sat, Jan 31"), the
  * time on its own clock ("07:30", "7:30 AM"), and a locale-free key that tells whether two instants share a day.
  */
-function dateFormats(tag: string, timeZone: string): { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat; key: Intl.DateTimeFormat } {
-  const id = `${tag}\n${timeZone}`;
-  let f = dateFormatCache.get(id);
-  if (!f) {
-    const twelve = ['h11', 'h12'].includes(new Intl.DateTimeFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
-    f = {
-      day: new Intl.DateTimeFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' }),
-      // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
-      time: new Intl.DateTimeFormat(tag, {
-        timeZone,
-        hour: twelve ? 'numeric' : '2-digit',
-        minute: '2-digit',
-        hourCycle: twelve ? 'h12' : 'h23',
-        numberingSystem: 'latn',
-      }),
-      key: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
-    };
-    dateFormatCache.set(id, f);
-  }
-  return f;
+function dateFormats(tag: string, timeZone: string): { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat } {
+  const twelve = ['h11', 'h12'].includes(zonedFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
+  return {
+    day: zonedFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' }),
+    // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
+    time: zonedFormat(tag, {
+      timeZone,
+      hour: twelve ? 'numeric' : '2-digit',
+      minute: '2-digit',
+      hourCycle: twelve ? 'h12' : 'h23',
+      numberingSystem: 'latn',
+    }),
+  };
 }
 
 /** Intl separates "7:30" and "AM" with a narrow no-break space; the frame's lines take an ordinary one. */
@@ -175,7 +167,7 @@ const plainSpaces = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
 export function formatTime(date: Date, timeZone: string, now: Date, locale: Locale = ENGLISH): string {
   const f = dateFormats(locale.tag, timeZone);
   const hm = plainSpaces(f.time.format(date));
-  if (f.key.format(date) === f.key.format(now) && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
+  if (dayKey(date, timeZone) === dayKey(now, timeZone) && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
   return `${plainSpaces(f.day.format(date))} ${hm}`;
 }
 

@@ -5,7 +5,7 @@ import { encodeBmp1 } from './bmp.js';
 import { layoutError } from './layout-error.js';
 import { collectMissingGlyphs } from './missing-glyphs.js';
 import { layoutSmall } from './layout-small.js';
-import { layoutLandscape, layoutPortrait } from './layout-wide.js';
+import { layoutWide } from './layout-wide.js';
 import { hexToRgb, ppiOf, type PanelProfile } from './panels.js';
 import { encodePng } from './png.js';
 import { quantize, type Dither, type Rgb } from './quantize.js';
@@ -98,9 +98,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
       ? layoutError(surface, content)
       : kind === 'small'
         ? layoutSmall(surface, content)
-        : kind === 'portrait'
-          ? layoutPortrait(surface, content)
-          : layoutLandscape(surface, content),
+        : layoutWide(surface, content, kind),
   );
   report.missingGlyphs = missing;
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;

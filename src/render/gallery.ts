@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { localeFor, type Locale } from '../i18n/locale.js';
 import { renderFrame, renderIndices } from './frame.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../package-root.js';
 import { listPanelIds, loadPanel } from './panels.js';
 import { SAMPLE_CASES, sampleInput, type SampleCase } from './samples.js';
 import { smallestTextRect, zoomCrop } from './zoom-crop.js';

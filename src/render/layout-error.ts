@@ -41,6 +41,6 @@ export function layoutError(sf: Surface, c: FrameContent): LayoutReport {
   drawFitted(sf, detail, tx, ty, ink, report);
   const when = c.now ? ` · ${c.now}` : '';
   const name = fitLine('condensed', `${c.name}${when}`, tw, footer, footer * 0.8);
-  if (name.lines[0]) drawLine(sf, 'condensed', name.size, name.lines[0].text, tx, H - footer * 0.7, ink, 'left', report);
+  if (name.lines[0]) drawLine(sf, { font: 'condensed', size: name.size, text: name.lines[0].text, x: tx, baseline: H - footer * 0.7, colour: ink, report });
   return report;
 }

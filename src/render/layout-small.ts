@@ -19,24 +19,28 @@ import { fitLine } from './text-fit.js';
 const PICTOGRAM_MIN_PX = 24;
 
 export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
-  if (sf.height > sf.width) return layoutSmallTall(sf, c);
   const report = newReport('small');
   const u = sf.unit;
   const W = sf.width;
   const H = sf.height;
-  const leftW = 84 * u;
   const w = c.weather;
-  if (w) {
+  // Lying (250x122 and the like): the weather in a column on the left, the text column beside it. Upright
+  // (128x296 and the like, units of 1 px at 128 px wide): everything stacked, the weather below the head line.
+  const tall = H > W;
+  if (w && !tall) {
+    const leftW = 84 * u;
     leftColumn(sf, w, leftW, report, c.locale);
     sf.crisp.fillStyle = sf.theme.ink;
     sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
   }
-  const x = w ? leftW + 6 * u : 6 * u;
-  const tw = W - x - 4 * u;
+  const x = tall ? 4 * u : w ? 84 * u + 6 * u : 6 * u;
+  const tw = tall ? W - 8 * u : W - x - 4 * u;
   let y = headLine(sf, c, x, tw, report);
+  if (w && tall) y = weatherStack(sf, w, x, y, tw, report, c.locale);
   y += alertLine(sf, c, x, y, tw, report);
   y += garmentRow(sf, c, x, y, tw, report);
-  drawOutfitBlock(sf, c, { x, y, w: tw, h: H - y - 1 * u }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
+  const bottom = (tall ? 2 : 1) * u;
+  drawOutfitBlock(sf, c, { x, y, w: tw, h: H - y - bottom }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
   return report;
 }
 
@@ -73,12 +77,12 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, report: L
     sf.crisp.fillStyle = sf.theme.accent;
     sf.crisp.fillRect(x - 2 * u, 1 * u, tw + 4 * u, headH - 2 * u);
     const line = fitLine('condensed', st.short, tw - 4 * u, 12 * u, Math.max(11, 11 * u));
-    if (line.lines[0]) drawLine(sf, 'condensed', line.size, line.lines[0].text, x + 1 * u, 13 * u, sf.theme.paper, 'left', report);
+    if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 1 * u, baseline: 13 * u, colour: sf.theme.paper, report });
   } else {
     const time = c.updated ?? '';
-    const tW = time ? drawLine(sf, 'condensed', 12 * u, time, x + tw, 12 * u, ink, 'right', report) : 0;
+    const tW = time ? drawLine(sf, { font: 'condensed', size: 12 * u, text: time, x: x + tw, baseline: 12 * u, colour: ink, align: 'right', report }) : 0;
     const name = fitLine('condensed-bold', c.name, tw - tW - 6 * u, 12 * u, Math.max(10, 9 * u));
-    if (name.lines[0]) drawLine(sf, 'condensed-bold', name.size, name.lines[0].text, x, 12 * u, ink, 'left', report);
+    if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: ink, report });
     rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
   }
   return headH + 1 * u;
@@ -95,35 +99,24 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   // The count stays when the first alert is cut.
   const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
   const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
-  if (line.lines[0]) drawLine(sf, 'condensed', line.size, line.lines[0].text, x + 15 * u, y + 12 * u, sf.theme.paper, 'left', report);
+  if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
   report.alerts.push(line);
   return ah + 2 * u;
 }
 
-/** Small panels turned upright (128x296 and the like): everything stacked. Units: 1 px at 128 px wide. */
-function layoutSmallTall(sf: Surface, c: FrameContent): LayoutReport {
-  const report = newReport('small');
+/** Upright: icon and temperature side by side, the readings in two columns below, and a rule. Returns the y below. */
+function weatherStack(sf: Surface, w: Weather, x: number, top: number, tw: number, report: LayoutReport, locale: Locale): number {
   const u = sf.unit;
-  const W = sf.width;
-  const x = 4 * u;
-  const tw = W - 8 * u;
-  let y = headLine(sf, c, x, tw, report);
-  const w = c.weather;
-  if (w) {
-    const icon = 44 * u;
-    drawConditionIcon(sf, conditionOf(w), 0, y, icon);
-    report.sizes.weatherIcon = Math.round(icon);
-    const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), W - icon - 6 * u, report);
-    report.sizes.temperature = t.size;
-    y += icon + 2 * u;
-    const size = Math.max(sf.scale.reading, 12 * u);
-    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x, y, w: tw, h: 34 * u }, 2, size, report);
-    y += 36 * u;
-    rule(sf, x, y, tw, Math.max(1, u));
-    y += 3 * u;
-  }
-  y += alertLine(sf, c, x, y, tw, report);
-  y += garmentRow(sf, c, x, y, tw, report);
-  drawOutfitBlock(sf, c, { x, y, w: tw, h: sf.height - y - 2 * u }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
-  return report;
+  const icon = 44 * u;
+  let y = top;
+  drawConditionIcon(sf, conditionOf(w), 0, y, icon);
+  report.sizes.weatherIcon = Math.round(icon);
+  const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), sf.width - icon - 6 * u, report);
+  report.sizes.temperature = t.size;
+  y += icon + 2 * u;
+  const size = Math.max(sf.scale.reading, 12 * u);
+  report.sizes.reading = drawReadings(sf, readingsOf(w, locale), { x, y, w: tw, h: 34 * u }, 2, size, report);
+  y += 36 * u;
+  rule(sf, x, y, tw, Math.max(1, u));
+  return y + 3 * u;
 }

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from './package-root.js';
+import { describeIssues } from '../config/describe-issue.js';
+import { packageRoot } from '../package-root.js';
 
 /**
  * Panel profiles: data in display/panels/<id>.json, validated here.
@@ -149,7 +150,7 @@ export function loadPanel(id: string): PanelProfile {
   }
   const parsed = PanelProfileSchema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const problems = describeIssues(parsed.error).join('; ');
     throw new Error(`panel "${id}": ${file} is not a valid profile: ${problems}`);
   }
   if (parsed.data.id !== id) throw new Error(`panel "${id}": ${file} says its id is "${parsed.data.id}"`);

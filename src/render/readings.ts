@@ -66,7 +66,7 @@ export function drawReading(sf: Surface, r: Reading, x: number, top: number, mar
   const line = v.lines[0];
   if (!line) return mark;
   const base = Math.round(mid + v.size * 0.36);
-  drawLine(sf, 'condensed-bold', v.size, line.text, tx, base, colourOf(sf, r.meaning), 'left', report);
+  drawLine(sf, { font: 'condensed-bold', size: v.size, text: line.text, x: tx, baseline: base, colour: colourOf(sf, r.meaning), report });
   return tx - x + line.width;
 }
 
@@ -99,11 +99,15 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   let s = Math.round(size);
   while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
   const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
-  const nw = drawLine(sf, 'bold', s, number, x, baseline, colour);
+  const nw = drawLine(sf, { font: 'bold', size: s, text: number, x, baseline, colour });
   const us = Math.round(s * unitRatio);
-  const uw = unit ? drawLine(sf, 'bold', us, unit, x + nw + s * 0.04, baseline - s * 0.729 + us * 0.729, colour) : 0;
+  // 0.729 em: the top of the digits above the baseline, so the unit's top meets the number's.
+  const unitX = x + nw + s * 0.04;
+  const unitBase = baseline - s * 0.729 + us * 0.729;
+  const uw = unit ? drawLine(sf, { font: 'bold', size: us, text: unit, x: unitX, baseline: unitBase, colour }) : 0;
+  // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
   report.texts.push(`${number}${unit}`);
-  const unitLine = { font: 'bold' as const, size: us, text: unit, x: x + nw + s * 0.04, baseline: Math.round(baseline - s * 0.729 + us * 0.729) };
+  const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
   recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
   return { width: nw + uw, size: s };
 }

@@ -1,5 +1,6 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { describeIssues } from '../config/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import type { Locale } from '../i18n/locale.js';
 import { encodeFrame, renderIndices, type Dither, type Frame } from './frame.js';
@@ -40,7 +41,7 @@ export async function readRecommendationFile(path: string): Promise<StoredRecomm
   }
   const parsed = RecommendationSchema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    const problems = describeIssues(parsed.error);
     throw new Error(`${path} is not a valid Recommendation: ${problems.join('; ')}`);
   }
   const rec = parsed.data;
