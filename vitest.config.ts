@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/summary-reporter.ts'],
-    setupFiles: ['./test/fast-check-setup.ts'],
+    setupFiles: ['./test/fast-check-setup.ts', './test/assertions-setup.ts'],
   },
 });

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import { AbortedError, KeyRejectedError, type ApiError } from './api/errors.js';
 import type { Recommendation, StoredRecommendation } from './api/schemas.js';
-import type { FetchOutcome } from './budget/governed-fetch.js';
+import type { FetchOutcome } from './budget/governor.js';
 import type { DisplayConfig } from './config/schema.js';
 import type { Locale } from './i18n/locale.js';
-import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { renderFrame, type Frame, type FrameStatus } from './render/frame.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
@@ -183,7 +182,7 @@ export class DisplayCycle {
           outcome.scope === 'credits'
             ? { kind: 'credits_out', since: outcome.since ?? now, until: outcome.until }
             : { kind: 'budget_exhausted', until: outcome.until, ...(outcome.unknownCredits ? { unknownCredits: outcome.unknownCredits } : {}) };
-        logger.warn({ display: this.display.id, until: outcome.until.toISOString(), scope: outcome.scope }, outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up');
+        logger.warn({ display: this.display.id, code: outcome.scope === 'credits' ? 'W_CREDITS_EXHAUSTED' : 'W_BUDGET_EXHAUSTED', until: outcome.until.toISOString(), scope: outcome.scope }, outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up');
         break;
       case 'deferred': {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
@@ -218,7 +217,7 @@ export class DisplayCycle {
       {
         display: this.display.id,
         reason,
-        err: { code: this.#stateProblem.code, message: this.#stateProblem.message },
+        err: new StateError(this.#stateProblem.code, this.#stateProblem.file, this.#stateProblem.message),
         againInMs: this.#deps.purchaseIntervalMs - since,
       },
       'state cannot be saved: no new purchase before the interval has passed',
@@ -273,7 +272,7 @@ export class DisplayCycle {
         message: err.message,
         since: this.#stateProblem?.since ?? now.toISOString(),
       };
-      this.#deps.logger.error({ display: this.display.id, ...errorFields(err) }, 'the new recommendation is shown but cannot be saved');
+      this.#deps.logger.error({ display: this.display.id, err }, 'the new recommendation is shown but cannot be saved');
     }
   }
 
@@ -285,7 +284,7 @@ export class DisplayCycle {
       this.#failingSince ??= now;
       this.#status = { kind: 'unreachable', since: this.#failingSince, message: err.serviceMessage ?? err.message };
     }
-    this.#deps.logger.error({ display: this.display.id, ...errorFields(err) }, 'cycle failed; last good frame kept');
+    this.#deps.logger.error({ display: this.display.id, err }, 'cycle failed; last good frame kept');
   }
 
   /** Renders the current state and publishes it. */
@@ -333,7 +332,7 @@ export class DisplayCycle {
           message: `${name}: ${err.message}`,
           at: new Date(this.#deps.now()).toISOString(),
         };
-        logger.error({ display: display.id, publisher: name, ...errorFields(err) }, 'publish failed');
+        logger.error({ display: display.id, publisher: name, err }, 'publish failed');
       }
     });
     return ok;

@@ -4,20 +4,19 @@ import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
 import { ShapeWarnings } from './api/shape-warnings.js';
 import { systemClock, type Clock } from './budget/clock.js';
-import { Governor } from './budget/governed-fetch.js';
+import { Governor } from './budget/governor.js';
 import { TIMESYNC_FLAG } from './budget/clock-guard.js';
 import { CronTimes } from './budget/cron-times.js';
 import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
-import { errorFields } from './logging.js';
 import type { Publisher } from './publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
 import { loadPanel } from './render/panels.js';
-import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from './service-sim/server.js';
+import type { RunningServiceSim } from './service-sim/server.js';
 import { LastGoodStore } from './store/last-good.js';
 
 export interface DaemonOptions {
@@ -77,7 +76,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
 
   let sim: RunningServiceSim | null = null;
   let baseUrl = config.api.base_url;
+  // The secrets loader leaves the key null only for `base_url: simulated`: the simulated service's demo key then.
+  let apiKey = secrets.apiKey ?? '';
   if (baseUrl === 'simulated') {
+    // Imported only here, so that a daemon against the real service never loads the simulated one.
+    const { DEMO_API_KEY, startServiceSim } = await import('./service-sim/server.js');
+    apiKey = secrets.apiKey ?? DEMO_API_KEY;
     sim = await startServiceSim({ host: '127.0.0.1', port: 0, now: () => clock.now() });
     baseUrl = sim.url;
     logger.child({ part: 'service-sim' }).info({ url: sim.url }, 'simulated outfit service started');
@@ -92,7 +96,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const client = new OutfitClient({
     onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
     baseUrl,
-    apiKey: secrets.apiKey ?? DEMO_API_KEY,
+    apiKey,
     timeoutMs: config.api.timeout_s * 1000,
     paidTimeoutMs: config.api.response_timeout_s * 1000,
     connectTimeoutMs: config.api.connect_timeout_s * 1000,
@@ -102,6 +106,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const governor = new Governor({
     config,
     stateDir: config.state_dir,
+    client,
     clock,
     logger: logger.child({ part: 'budget' }),
     syncStamp: () => timesyncStamp(),
@@ -110,7 +115,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   let scheduler: Scheduler | null = null;
   const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, now: () => clock.now() });
   const publishers: Publisher[] = [
-    ...buildPublishers(loaded, {
+    ...(await buildPublishers(loaded, {
       logger,
       now: () => clock.now(),
       budget: () => governor.status(),
@@ -118,7 +123,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
       refresh: (id) => refreshDisplay(id),
       refreshUnavailable: refreshGate.unavailableReason,
-    }),
+    })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);
@@ -135,7 +140,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         panel: loadPanel(display.panel),
         timezone: config.timezone,
         store,
-        fetch: (d, reason, last, signal) => governor.fetch(d, client, reason, last, signal),
+        fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,
         now: () => clock.now(),
         nextUpdateAt: () => scheduler?.nextRun(display.id) ?? null,
@@ -148,7 +153,10 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     );
   }
 
-  /** Runs a cycle unless one of the same display is in flight, in which case the caller shares its result. */
+  /**
+   * Runs a cycle unless one of the same display is in flight, in which case the caller shares its result: the one
+   * place a display's ticks and presses are coalesced (the governor relies on it).
+   */
   function runCoalesced(id: string, reason: FetchReason): Promise<CycleResult> {
     const running = inFlight.get(id);
     if (running) return running;
@@ -217,7 +225,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         .map(([id]) =>
           runCoalesced(id, 'schedule').then(
             () => undefined,
-            (err: unknown) => logger.error({ display: id, ...errorFields(err) }, 'first cycle failed'),
+            (err: unknown) => logger.error({ display: id, err }, 'first cycle failed'),
           ),
         );
       if (first.length > 0) {
@@ -270,7 +278,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       try {
         await step();
       } catch (err) {
-        logger.error({ part, ...errorFields(err) }, 'stop: a part failed to stop cleanly');
+        logger.error({ part, err }, 'stop: a part failed to stop cleanly');
       }
     }
   }

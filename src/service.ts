@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from './budget/clock.js';
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load.js';
 import { buildDaemon, type Daemon } from './daemon.js';
-import { errorFields } from './logging.js';
+import { warningCode } from './logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
 
@@ -91,18 +91,18 @@ export class Service {
       next = await loadConfig(this.#loaded.file);
     } catch (err) {
       const problems = err instanceof ConfigError ? err.problems : [(err as Error).message];
-      this.#logger.error({ file: this.#loaded.file, problems }, 'reload refused: the new config has problems; the running one is kept');
+      this.#logger.error({ file: this.#loaded.file, problems, err }, 'reload refused: the new config has problems; the running one is kept');
       this.#notifier?.ready(this.#statusText());
       return;
     }
-    for (const w of next.warnings) this.#logger.warn({ warning: w }, 'config warning');
+    for (const w of next.warnings) this.#logger.warn(warningCode(w), w);
     await this.#daemon.stop();
     try {
       this.#daemon = await this.#startDaemon(next);
       this.#loaded = next;
       this.#logger.info({ displays: next.config.displays.map((d) => d.id) }, 'config reloaded');
     } catch (err) {
-      this.#logger.error(errorFields(err), 'reload failed; starting again with the previous config');
+      this.#logger.error({ err }, 'reload failed; starting again with the previous config');
       this.#daemon = await this.#startDaemon(this.#loaded);
     }
     this.#notifier?.ready(this.#statusText());

@@ -35,7 +35,7 @@ export function createNotifier(opts: {
     const fail = (why: string): void => {
       if (warned) return;
       warned = true;
-      opts.logger.warn({ why }, 'systemd-notify failed; is the systemd package installed?');
+      opts.logger.warn({ code: 'W_SYSTEMD_NOTIFY', why }, 'systemd-notify failed; is the systemd package installed?');
     };
     child.on('error', (err) => fail((err as Error).message));
     child.on('exit', (code) => {

@@ -10,6 +10,7 @@ import {
   ServiceError,
 } from './errors.js';
 import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import { redactor, type Redact } from '../config/redactor.js';
 import { transportError } from './transport-errors.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {
@@ -57,6 +58,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export class OutfitClient {
   readonly #base: string;
   readonly #key: string;
+  /** A service may quote the key back ("invalid API key sk_live_…"): its text goes to logs, topics and the screen. */
+  readonly #redact: Redact;
   readonly #timeoutMs: number;
   readonly #paidTimeoutMs: number;
   readonly #now: () => number;
@@ -71,6 +74,7 @@ export class OutfitClient {
     checkBaseUrl(opts.baseUrl);
     this.#base = opts.baseUrl;
     this.#key = opts.apiKey;
+    this.#redact = redactor([opts.apiKey]);
     this.#timeoutMs = opts.timeoutMs ?? 20_000;
     this.#paidTimeoutMs = opts.paidTimeoutMs ?? 60_000;
     this.#now = opts.now ?? Date.now;
@@ -165,7 +169,7 @@ export class OutfitClient {
     const now = this.#now();
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
-    if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, withoutKey(text, this.#key), now);
+    if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, this.#redact(text), now);
     const { value, notes } = parseBody(where, status, text, read);
     if (notes.length > 0) this.#onShapeNotes?.(notes, where);
     return value;
@@ -178,10 +182,6 @@ export class OutfitClient {
   }
 }
 
-/** A service may quote the key back ("invalid API key sk_live_…"): its text goes to logs, topics and the screen. */
-function withoutKey(text: string, key: string): string {
-  return key.length < 4 ? text : text.split(key).join('[redacted]');
-}
 
 function stripQuery(path: string): string {
   const q = path.indexOf('?');

@@ -1,4 +1,5 @@
 import type { ShapeNote } from './field-readers.js';
+import { dayKey } from '../time/zoned-format.js';
 
 /**
  * The W_RESPONSE_SHAPE warning: a response was accepted although a field differed from the spec. Said at most once
@@ -37,7 +38,7 @@ const OUTCOME: Record<ShapeNote['problem'], string> = {
 export class ShapeWarnings {
   readonly #warn: (w: ShapeWarning) => void;
   readonly #now: () => number;
-  readonly #day: Intl.DateTimeFormat;
+  readonly #timezone: string;
   #dayKey = '';
   /** Fields warned about on `#dayKey`: a day's set, dropped when the day changes. */
   #said = new Set<string>();
@@ -45,12 +46,12 @@ export class ShapeWarnings {
   constructor(opts: ShapeWarningsOptions) {
     this.#warn = opts.warn;
     this.#now = opts.now;
-    this.#day = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timezone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
+    this.#timezone = opts.timezone ?? 'UTC';
   }
 
   /** Warns about the notes of one response whose fields were not yet warned about today; returns those warnings. */
   note(notes: readonly ShapeNote[], where: string): ShapeWarning[] {
-    const day = this.#day.format(this.#now());
+    const day = dayKey(this.#now(), this.#timezone);
     if (day !== this.#dayKey) {
       this.#dayKey = day;
       this.#said = new Set();

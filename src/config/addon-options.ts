@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { listPanelIds } from '../render/panels.js';
-import { formatPath } from './load.js';
+import { formatPath, issueText } from './describe-issue.js';
 import { ConfigSchema } from './schema.js';
 
 /**
@@ -202,7 +202,5 @@ export function convertAddonOptions(options: unknown, userYaml: string | null, p
 
 function describeOptionIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown option${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
-  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  return issue.message;
+  return issueText(issue);
 }

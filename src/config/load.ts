@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { LineCounter, parseDocument } from 'yaml';
-import type { z } from 'zod';
-import { describeValue } from '../describe-value.js';
 import { displayLocales, localeProblems, readConfigLocales } from '../i18n/config-locales.js';
 import { BUILT_IN_LOCALES, type Locale } from '../i18n/locale.js';
 import { listPanelIds } from '../render/panels.js';
+import { describeIssue } from './describe-issue.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { loadSecrets, type SecretIssue, type Secrets } from './secrets.js';
 
@@ -35,50 +34,6 @@ export interface LoadedConfig {
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
-}
-
-/** `displays[1].lat`: the key path as a user reads it in the YAML. */
-export function formatPath(p: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const seg of p) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? String(seg) : `.${String(seg)}`;
-  }
-  return out === '' ? '(top level)' : out;
-}
-
-/**
- * The allowed values of an enum, a literal, or a union of literals (`0 | 90 | 180 | 270`), or null for any other
- * issue: one rule for every such key in the schema, so each error names what it accepts.
- */
-function allowedValues(issue: z.core.$ZodIssue): unknown[] | null {
-  if (issue.code === 'invalid_value') return issue.values;
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return null;
-  const values: unknown[] = [];
-  for (const branch of issue.errors) {
-    const only = branch.length === 1 ? branch[0] : undefined;
-    if (only?.code !== 'invalid_value' || only.path.length > 0) return null;
-    values.push(...only.values);
-  }
-  return values;
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string[] {
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((k) => `${formatPath([...issue.path, k])}: unknown key`);
-  }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return [`${formatPath(issue.path)}: required`];
-  }
-  if (issue.code === 'invalid_type') {
-    return [`${formatPath(issue.path)}: must be ${issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`];
-  }
-  const values = allowedValues(issue);
-  if (values !== null) {
-    const got = 'input' in issue && issue.input !== undefined ? ` (got ${describeValue(issue.input)})` : '';
-    return [`${formatPath(issue.path)}: must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}${got}`];
-  }
-  return [`${formatPath(issue.path)}: ${issue.message}`];
 }
 
 /** `api.key_file: /etc/outfit-display/api-key is empty (E_SECRET_EMPTY)`: where, what, and the stable code. */

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { describeIssues } from '../config/describe-issue.js';
 import { placeholders, type LabelKey } from './labels.js';
 import { builtInTable, ENGLISH, LOCALE_CODE, type LocaleTable } from './locale.js';
 
@@ -46,11 +47,7 @@ export function parseLocaleFile(raw: unknown, code: string, where: string): { ok
   if (!parsed.success) {
     return {
       ok: false,
-      problems: parsed.error.issues.flatMap((i) => {
-        const key = i.path.join('.');
-        if (i.code === 'unrecognized_keys') return i.keys.map((k) => `${where}: ${key ? `${key}.` : ''}${k}: unknown key`);
-        return [`${where}: ${key || '(top level)'}: ${i.message}`];
-      }),
+      problems: describeIssues(parsed.error).map((line) => `${where}: ${line}`),
     };
   }
   const tag = parsed.data.tag ?? code;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { Duplex, pipeline } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import type { MqttConfig } from '../config/schema.js';
+import { listen } from '../http/listen.js';
 import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './broker-policy.js';
 import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './broker-refusal.js';
 import { MqttFrameLimit } from './mqtt-frame-limit.js';
@@ -70,22 +71,6 @@ export function embeddedBrokerOptions(
   };
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => {
-      server.off('listening', onListening);
-      reject(err);
-    };
-    const onListening = (): void => {
-      server.off('error', onError);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr !== null ? addr.port : port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
-}
 
 /** Where the daemon itself connects: the wildcard addresses are reached through loopback. */
 function clientUrl(host: string, port: number): string {
@@ -115,7 +100,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     if (counted.has(r)) return;
     counted.add(r);
     refusals[r.code] += 1;
-    log?.warn({ code: r.code, err: { message: r.message } }, 'embedded MQTT broker refused a client');
+    log?.warn({ err: r }, 'embedded MQTT broker refused a client');
   };
   const roles = new WeakMap<Client, BrokerRole>();
   const guards = new WeakMap<object, MqttFrameLimit>();
@@ -145,6 +130,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     },
   });
 
+  // A net.Server has no closeAllConnections() (only http.Server has), so close() cuts the tracked sockets.
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -170,7 +156,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
       throw new Error(`embedded MQTT broker: cannot listen on ${host}:${wanted} (${code ?? (err as Error).message})`);
     }
     port = await listen(server, 0, host);
-    log?.warn({ wanted, port }, `embedded MQTT broker: port ${wanted} is taken; using ${port} instead`);
+    log?.warn({ code: 'W_MQTT_PORT_TAKEN', wanted, port }, `embedded MQTT broker: port ${wanted} is taken; using ${port} instead`);
   }
   const url = clientUrl(host, port);
   if (!opts.guestLogin && !/^(127\.|::1$|localhost$)/.test(host)) {

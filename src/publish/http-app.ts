@@ -3,13 +3,15 @@ import type { StateProblem } from '../store/state-error.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isStale, timeOrNull } from './mqtt-state.js';
 import { creditsView } from './credits-view.js';
-import { scrubber, type HttpDeps } from './http-deps.js';
+import { redactor } from '../config/redactor.js';
+import type { HttpDeps } from './http-deps.js';
 import { etagOf, type FrameStore } from './http-frames.js';
 import { overallHealth } from './http-health.js';
-import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './http-respond.js';
+import { methodNotAllowed, send, sendConditional, sendJson, sendText } from '../http/respond.js';
 import { renderStatusPage } from './status-page.js';
 import { displayViews, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
+import { scrubbedError } from '../logging.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from './refusal-log.js';
 import { normalizeMac, TrmnlApi } from './trmnl-api.js';
@@ -49,7 +51,7 @@ const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   const { deps, frames, trmnl, pairing, refusals } = opts;
   const log = deps.logger;
-  const scrub = scrubber([...(deps.secrets ?? []), ...(deps.trmnlTokens?.values() ?? [])]);
+  const scrub = redactor([...(deps.secrets ?? []), ...(deps.trmnlTokens?.values() ?? [])]);
   const ids = new Set(deps.displays.map((d) => d.id));
   const api = new TrmnlApi({
     devices: deps.trmnlDevices ?? [],
@@ -217,7 +219,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const ref = deps.refresh;
     void Promise.resolve()
       .then(() => ref(id))
-      .catch((err: unknown) => log?.error({ display: id, err: scrub((err as Error).message) }, 'refresh from the status page failed'));
+      .catch((err: unknown) => log?.error({ display: id, err: scrubbedError(err, scrub) }, 'refresh from the status page failed'));
     res.writeHead(303, { Location: `${prefixOf(ingress)}/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
     res.end();
   }
@@ -286,7 +288,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
 
   return (req, res) => {
     route(req, res).catch((err: unknown) => {
-      log?.error({ url: req.url?.slice(0, 200), err: scrub((err as Error).message) }, 'HTTP request failed');
+      log?.error({ url: req.url?.slice(0, 200), err: scrubbedError(err, scrub) }, 'HTTP request failed');
       if (!res.headersSent) sendText(req, res, 500, 'internal error');
       else res.destroy();
     });

@@ -54,8 +54,3 @@ export interface HttpDeps {
   logger?: Logger;
 }
 
-/** Replaces every secret in `text` by [redacted]. */
-export function scrubber(secrets: readonly string[]): (text: string) => string {
-  const list = secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  return (text) => list.reduce((t, s) => t.split(s).join('[redacted]'), text);
-}

@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { listen } from '../http/listen.js';
 
 /**
  * The listener around an HTTP app: `host:port` parsing, listen, and a close that never leaves a socket open
@@ -39,20 +39,7 @@ export interface RunningHttpServer {
 /** Starts `app` on `host:port` (port 0: the OS chooses). */
 export async function startHttpServer(app: RequestListener, addr: ListenAddress): Promise<RunningHttpServer> {
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 15_000 }, app);
-  const sockets = new Set<Socket>();
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(addr.port, addr.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.address();
-  const port = typeof bound === 'object' && bound !== null ? bound.port : addr.port;
+  const port = await listen(server, addr.port, addr.host);
   let closing: Promise<void> | null = null;
   return {
     server,
@@ -64,9 +51,7 @@ export async function startHttpServer(app: RequestListener, addr: ListenAddress)
         server.close(() => resolve());
         server.closeIdleConnections();
         // Whatever is still open after a grace period (a stuck client) is cut.
-        const t = setTimeout(() => {
-          for (const s of sockets) s.destroy();
-        }, 2_000);
+        const t = setTimeout(() => server.closeAllConnections(), 2_000);
         t.unref();
       });
       return closing;

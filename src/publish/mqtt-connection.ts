@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
+import { redactor, type Redact } from '../config/redactor.js';
+import { scrubbedError } from '../logging.js';
 
 /**
  * One MQTT connection: client options (auth, TLS files), last will on the status topic, `online` on every connect,
@@ -66,7 +68,7 @@ export function clientOptions(opts: MqttConnectionOptions): IClientOptions {
   if (opts.username) o.username = opts.username;
   if (opts.password != null) {
     if (opts.username) o.password = opts.password;
-    else opts.logger.warn('an MQTT password is set but mqtt.username is empty; the password is not sent');
+    else opts.logger.warn({ code: 'W_MQTT_PASSWORD_UNUSED' }, 'an MQTT password is set but mqtt.username is empty; the password is not sent');
   }
   const read = (file: string, key: string): Buffer => {
     try {
@@ -87,6 +89,8 @@ export function clientOptions(opts: MqttConnectionOptions): IClientOptions {
 
 export class MqttConnection {
   readonly #opts: MqttConnectionOptions;
+  /** The broker may quote the password back in an error. */
+  readonly #redact: Redact;
   readonly #log: Logger;
   readonly #outbox = new Map<string, OutgoingMessage>();
   readonly #subscriptions = new Set<string>();
@@ -101,6 +105,7 @@ export class MqttConnection {
 
   constructor(opts: MqttConnectionOptions) {
     this.#opts = opts;
+    this.#redact = redactor([opts.password]);
     this.#log = opts.logger;
   }
 
@@ -146,7 +151,7 @@ export class MqttConnection {
         try {
           fn(topic, payload, packet);
         } catch (err) {
-          this.#log.error({ topic, err: { message: (err as Error).message } }, 'MQTT message handler failed');
+          this.#log.error({ topic, err }, 'MQTT message handler failed');
         }
       }
     });
@@ -168,7 +173,7 @@ export class MqttConnection {
       const oldest = this.#outbox.keys().next().value;
       if (oldest === undefined) break;
       this.#outbox.delete(oldest);
-      this.#log.warn({ topic: oldest, max }, 'MQTT outbox full while disconnected; oldest topic dropped');
+      this.#log.warn({ code: 'W_MQTT_OUTBOX_FULL', topic: oldest, max }, 'MQTT outbox full while disconnected; oldest topic dropped');
     }
   }
 
@@ -210,7 +215,7 @@ export class MqttConnection {
   #send(client: MqttClient, topic: string, msg: OutgoingMessage): void {
     const p = new Promise<void>((resolve) => {
       client.publish(topic, msg.payload, { qos: 1, retain: msg.retain }, (err) => {
-        if (err && !this.#stopping) this.#log.debug({ topic, err: { message: err.message } }, 'MQTT publish not acknowledged');
+        if (err && !this.#stopping) this.#log.debug({ topic, err }, 'MQTT publish not acknowledged');
         resolve();
       });
     });
@@ -228,7 +233,7 @@ export class MqttConnection {
       try {
         fn();
       } catch (err) {
-        this.#log.error({ err: { message: (err as Error).message } }, 'MQTT connect handler failed');
+        this.#log.error({ err }, 'MQTT connect handler failed');
       }
     }
     // What the handlers did not already send anew.
@@ -243,7 +248,7 @@ export class MqttConnection {
     const delay = backoffDelay(this.#attempt, this.#opts.backoff ?? { initialMs: 1000, maxMs: 60_000 }, this.#opts.random ?? Math.random);
     this.#attempt += 1;
     this.#log.warn(
-      { url: redactUrl(this.#opts.url), retryInMs: delay, attempt: this.#attempt, ...(this.#lastError && { reason: this.#lastError }) },
+      { code: 'W_MQTT_DISCONNECTED', url: redactUrl(this.#opts.url), retryInMs: delay, attempt: this.#attempt, ...(this.#lastError && { reason: this.#lastError }) },
       'MQTT disconnected; reconnecting',
     );
     const set = this.#opts.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
@@ -256,8 +261,8 @@ export class MqttConnection {
   }
 
   #onError(err: Error): void {
-    const message = err.message.split(this.#opts.password || '\u0000').join('[redacted]');
-    if (message !== this.#lastError) this.#log.debug({ err: { message } }, 'MQTT error');
+    const message = this.#redact(err.message);
+    if (message !== this.#lastError) this.#log.debug({ err: scrubbedError(err, () => message) }, 'MQTT error');
     this.#lastError = message;
   }
 

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../config/schema.js';
+import { packageVersion } from '../package-root.js';
 import type { FrameStatus } from '../render/frame.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
@@ -69,25 +67,6 @@ interface DisplayState {
   image: Buffer;
   imageHash: string;
   extra: DiagnosticsExtra;
-}
-
-/** The version in the outfit-display package.json above this module, or "unknown". */
-export function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) {
-      try {
-        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-        if (pkg.name === 'outfit-display' && typeof pkg.version === 'string') return pkg.version;
-      } catch {
-        // not ours
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return 'unknown';
-    dir = parent;
-  }
 }
 
 export class MqttPublisher implements Publisher {
@@ -158,7 +137,7 @@ export class MqttPublisher implements Publisher {
     if (this.#o.onPair) conn.subscribe(pairWildcard(this.topics));
     conn.subscribe(this.topics.deviceConfigWildcard);
     await conn.start();
-    if (!conn.connected) this.#log.warn({ url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
+    if (!conn.connected) this.#log.warn({ code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
   }
 
   publish(update: DisplayUpdate): Promise<void> {
@@ -254,7 +233,7 @@ export class MqttPublisher implements Publisher {
     try {
       budget = this.#o.budgetStatus?.() ?? null;
     } catch (err) {
-      this.#log.warn({ err: { message: (err as Error).message } }, 'budget status unavailable');
+      this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
     this.#send(this.topics.diagnostics(id), diagnosticsPayload(last.status, budget, this.#o.timezone, last.extra));
   }
@@ -288,7 +267,7 @@ export class MqttPublisher implements Publisher {
       return;
     }
     if (!this.#displays.has(id)) {
-      this.#log.warn({ topic }, 'refresh for a display that is not configured; ignored');
+      this.#log.warn({ code: 'W_REFRESH_UNKNOWN_DISPLAY', topic }, 'refresh for a display that is not configured; ignored');
       return;
     }
     // Debug: anyone on the broker can press, and the outcome (a cycle, or a refusal a minute) is logged by the cycle.
@@ -296,10 +275,10 @@ export class MqttPublisher implements Publisher {
     try {
       const result = this.#o.onRefresh(id);
       if (result instanceof Promise) {
-        result.catch((err: unknown) => this.#log.error({ display: id, err: { message: (err as Error).message } }, 'refresh failed'));
+        result.catch((err: unknown) => this.#log.error({ display: id, err }, 'refresh failed'));
       }
     } catch (err) {
-      this.#log.error({ display: id, err: { message: (err as Error).message } }, 'refresh failed');
+      this.#log.error({ display: id, err }, 'refresh failed');
     }
   }
 

@@ -4,6 +4,7 @@ import type { RefreshNotice } from '../cycle.js';
 import type { FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
 import { creditsView, type CreditsView } from './credits-view.js';
+import { isoWithOffset } from '../time/zoned-format.js';
 
 /**
  * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions.
@@ -34,37 +35,6 @@ export interface BudgetStatusLike {
 }
 
 export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable'] as const;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZoneName: 'longOffset',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** `2026-01-31T08:00:00.000+01:00`: the instant in `timeZone`, with its offset. */
-export function isoWithOffset(date: Date, timeZone: string): string {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(date)) parts[p.type] = p.value;
-  const gmt = parts.timeZoneName ?? 'GMT';
-  const offset = gmt === 'GMT' ? '+00:00' : gmt.slice(3);
-  const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}${offset}`;
-}
 
 /** A date-like value as ISO with offset, or null when absent or not a date. */
 export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {

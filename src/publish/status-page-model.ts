@@ -4,18 +4,12 @@ import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } 
 import { creditsLines } from './credits-view.js';
 import { stateProblemText } from './mqtt-state.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
+import { zonedFormat } from '../time/zoned-format.js';
 
 /** What the status page and /healthz know about the displays, gathered from the frames and the providers. */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(tz, f);
-  }
-  return f;
+  return zonedFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
 function relative(ms: number): string {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { BodyTooLargeError, readBody, sendJson } from './http-respond.js';
+import { readBody, sendJson } from '../http/respond.js';
 import type { RefusalCode, RefusalLog } from './refusal-log.js';
 import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './trmnl-image.js';
 import type { TrmnlPairing } from './trmnl-pairing.js';
@@ -177,7 +177,7 @@ export class TrmnlApi {
     try {
       this.#d.onTelemetry?.(dev.display, telemetry);
     } catch (err) {
-      this.#d.logger?.error({ err: (err as Error).message }, 'TRMNL telemetry could not be passed on');
+      this.#d.logger?.error({ err }, 'TRMNL telemetry could not be passed on');
     }
     const img = this.#d.images.current(dev.display, dev.format ?? 'png');
     const now = this.#d.now();
@@ -201,12 +201,16 @@ export class TrmnlApi {
       req.resume();
       return;
     }
+    const read = await readBody(req, LOG_BODY_LIMIT);
+    if (!read.ok) {
+      sendJson(req, res, 413, { status: 413, message: 'log body too large' });
+      return;
+    }
     let body: unknown;
     try {
-      body = JSON.parse((await readBody(req, LOG_BODY_LIMIT)).toString('utf8'));
-    } catch (err) {
-      const big = err instanceof BodyTooLargeError;
-      sendJson(req, res, big ? 413 : 400, { status: big ? 413 : 400, message: big ? 'log body too large' : 'log body is not JSON' });
+      body = JSON.parse(read.text);
+    } catch {
+      sendJson(req, res, 400, { status: 400, message: 'log body is not JSON' });
       return;
     }
     const logs = logEntries(body);

@@ -94,7 +94,7 @@ export class TrmnlImages {
     }
     const rotation = format === 'bmp' && (display.rotation === 90 || display.rotation === 270) ? null : display.rotation;
     if (rotation === null) {
-      this.#o.logger?.warn({ display: display.id }, 'TRMNL: a BMP must be 800x480 landscape; this portrait display is served a PNG');
+      this.#o.logger?.warn({ code: 'W_TRMNL_PORTRAIT_PNG', display: display.id }, 'TRMNL: a BMP must be 800x480 landscape; this portrait display is served a PNG');
     }
     const again = await renderFrame(
       { rec: update.rec, displayName: display.name ?? display.id, timezone: this.#o.timezone, status: update.status, now: since },

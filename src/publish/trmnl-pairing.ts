@@ -150,7 +150,7 @@ export class TrmnlPairing {
       await writeFileAtomic(file, serialize(rest), { mode: 0o600 });
     } catch (err) {
       // The window is closed in memory all the same; a restart within its minutes would reopen it.
-      this.#o.logger?.warn({ code: W_PAIRING_FILE, file, err: { message: (err as Error).message } }, 'pairing file could not be updated');
+      this.#o.logger?.warn({ code: W_PAIRING_FILE, file, err }, 'pairing file could not be updated');
     }
     return true;
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../config/describe-issue.js';
 
 /**
  * Faults the simulated service can be told to commit on its next matching request(s), so tests can drive a client
@@ -49,9 +50,7 @@ export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'mi
 export function parseFaults(input: unknown): Fault[] {
   const result = Array.isArray(input) ? z.array(FaultSchema).min(1).safeParse(input) : FaultSchema.safeParse(input);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new Error(`invalid fault: ${where}${issue?.message ?? 'unrecognised'}`);
+    throw new Error(`invalid fault: ${describeIssues(result.error)[0] ?? 'unrecognised'}`);
   }
   return Array.isArray(result.data) ? result.data : [result.data];
 }

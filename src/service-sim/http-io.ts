@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { readBody as readLimited, sendJson as sendJsonBody, type ReadBody } from '../http/respond.js';
 
 /** Low-level HTTP reading and writing for the simulated service: CORS on every response, JSON bodies. */
 
@@ -17,25 +18,11 @@ export const PREFLIGHT_HEADERS: Readonly<OutgoingHttpHeaders> = {
   'Access-Control-Max-Age': '600',
 };
 
-export type ReadBody = { ok: true; text: string } | { ok: false; tooLarge: true };
+export type { ReadBody };
 
-/** Reads the whole request body (drains but drops it past `limit` bytes). Rejects when the client aborts. */
+/** The whole request body, up to the simulated service's limit. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<ReadBody> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      resolve(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') });
-    });
-    req.on('error', reject);
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('request aborted by the client'));
-    });
-  });
+  return readLimited(req, limit);
 }
 
 /** True when nothing can be written any more (the client went away or the socket was destroyed). */
@@ -61,7 +48,8 @@ export function sendText(
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders = {}): void {
-  sendText(res, status, JSON.stringify(value), 'application/json; charset=utf-8', headers);
+  if (gone(res)) return;
+  sendJsonBody(res.req, res, status, value, { ...CORS_HEADERS, ...headers } as Record<string, string | number>);
 }
 
 export function sendError(res: ServerResponse, status: number, error: string, headers: OutgoingHttpHeaders = {}): void {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listen } from '../http/listen.js';
 import type { BillingMode } from './billing.js';
 import { parseBillingMode } from './billing.js';
 import { CONTROL_PREFIX, handleControl } from './control.js';
@@ -81,7 +81,6 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
   const faults = new FaultQueue();
   const log = new RequestLog();
   let billing = parseBillingMode(opts.billing ?? 'success');
-  const sockets = new Set<Socket>();
   let closed = false;
 
   const stats = (): SimStats => ({
@@ -130,20 +129,9 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
       sendError(res, 500, `internal error in the simulated service: ${err instanceof Error ? err.message : String(err)}`);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, opts.port ?? 0, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;
@@ -162,8 +150,7 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
       closing ??= new Promise<void>((resolve) => {
         closed = true;
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        sockets.clear();
+        server.closeAllConnections();
         timers.cancelAll();
       });
       return closing;

@@ -1,6 +1,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeIssues } from '../config/describe-issue.js';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { stateWriteError } from './state-error.js';
@@ -50,8 +51,7 @@ export class LastGoodStore {
     try {
       const parsed = StoredRecommendationSchema.safeParse(JSON.parse(text));
       if (parsed.success) return { rec: parsed.data, problem: null };
-      const issue = parsed.error.issues[0];
-      return { rec: null, problem: `${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}; ignored` };
+      return { rec: null, problem: `${file}: ${describeIssues(parsed.error)[0] ?? 'invalid'}; ignored` };
     } catch {
       return { rec: null, problem: `${file}: not JSON (truncated or corrupt); ignored` };
     }

@@ -9,7 +9,7 @@ import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { EXIT } from '../../src/exit-codes.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
-import { freePort } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/free-port.js';
 
 const KEY = 'sk_live_addontestkey_0123456789';
 

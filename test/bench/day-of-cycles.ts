@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon } from '../../src/daemon.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';

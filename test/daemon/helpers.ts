@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
-import { freePort, MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/free-port.js';
+import { MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 
 /**
  * A whole daemon in this process, built from a config file through the real loader: the built-in simulated service
@@ -33,6 +34,8 @@ export interface DaemonRig {
 export interface RigOptions {
   /** Extra YAML under `budget:` (indented by the caller's two spaces). */
   budget?: string;
+  /** Extra YAML under `api:` (indented by the caller's two spaces), e.g. `timeout_s: 0.5`. */
+  api?: string;
   /** An `mqtt:` section's URL; none: no MQTT. */
   mqttUrl?: string;
   /** Runs on the folder before the daemon is built (break the state folder, plant a last good file). */
@@ -49,6 +52,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
   const yaml = [
     'api:',
     '  base_url: simulated',
+    ...(opts.api ? [`  ${opts.api}`] : []),
     'budget:',
     '  credits_per_day: 3000',
     ...(opts.budget ? [`  ${opts.budget}`] : []),

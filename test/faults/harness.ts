@@ -9,12 +9,13 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, it, type RunnerTask } from 'vitest';
+import { afterAll, beforeAll, expect, it, type RunnerTask } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { startNodeCli } from '../helpers/daemon-process.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { startControlledSim, type ControlledSim, type SimStatsView } from '../helpers/sim-control.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The fault matrix's harness: for each scenario a real Mosquitto, the simulated service as its own process (with
@@ -37,20 +38,6 @@ export const TOPIC = {
 const execFileP = promisify(execFile);
 
 // ---------------------------------------------------------------- waiting
-
-export async function until<T>(
-  what: string,
-  fn: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  opts: { timeoutMs?: number; everyMs?: number; context?: () => string } = {},
-): Promise<T> {
-  const end = Date.now() + (opts.timeoutMs ?? 20_000);
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${opts.timeoutMs ?? 20_000} ms waiting for ${what}${opts.context ? `\n${opts.context()}` : ''}`);
-    await sleep(opts.everyMs ?? 100);
-  }
-}
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -143,7 +130,11 @@ export class Matrix {
   it(name: string, fn: () => Promise<void>, timeoutMs = 180_000): void {
     if (this.#fns.has(name)) throw new Error(`duplicate scenario "${name}"`);
     this.#fns.set(name, fn);
-    it(name, () => this.#running.get(name) ?? Promise.reject(new Error('not started')), timeoutMs);
+    // The scenario asserts as it runs (all of them at once, started in beforeAll); the test waits for it to end
+    // without a failure, and that wait is its own assertion (the setup file wants one in every test).
+    it(name, async () => {
+      await expect(this.#running.get(name) ?? Promise.reject(new Error('not started'))).resolves.toBeUndefined();
+    }, timeoutMs);
   }
 }
 

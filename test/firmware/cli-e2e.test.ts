@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
 
 /**
@@ -12,17 +12,6 @@ import { httpRequest } from '../helpers/http-client.js';
  * `outfit-display simulate --via http|trmnl` against it; the glass equals the frame file the daemon wrote.
  */
 
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
-    });
-  });
-}
 
 function rgba(png: Buffer): Buffer {
   return PNG.sync.read(png).data;

@@ -1,7 +1,11 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { serializeError } from '../../src/logging.js';
 
-/** A trace-level logger whose every line is kept, to prove what never reaches the logs. */
+/**
+ * A trace-level logger whose every line is kept, to prove what never reaches the logs: the daemon's error serializer,
+ * but not its redaction (a leak must show).
+ */
 export function capturingLogger(): { logger: Logger; text: () => string } {
   let text = '';
   const sink = new Writable({
@@ -10,5 +14,5 @@ export function capturingLogger(): { logger: Logger; text: () => string } {
       cb();
     },
   });
-  return { logger: pino({ level: 'trace' }, sink), text: () => text };
+  return { logger: pino({ level: 'trace', serializers: { err: serializeError } }, sink), text: () => text };
 }

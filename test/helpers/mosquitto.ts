@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 /**
  * A real Mosquitto for tests: started on a free port of 127.0.0.1 with a test-written mosquitto.conf
@@ -27,18 +27,6 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const p of running) p.kill('SIGKILL');
 });
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface MosquittoOptions {
   /** username → password: written with `mosquitto_passwd -b -c`; anonymous access is then refused. */

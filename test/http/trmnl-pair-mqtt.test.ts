@@ -66,7 +66,7 @@ describe('the Home Assistant pairing button', () => {
     // Left retained by somebody: must not open pairing at every (re)start.
     await seed.client.publishAsync(`${base}/hallway/pair`, 'PRESS', { retain: true, qos: 1 });
     const cap = capturingLogger();
-    const publishers = buildPublishers(loaded, {
+    const publishers = await buildPublishers(loaded, {
       logger: cap.logger,
       now: () => Date.now(),
       budget: budget as unknown as PublisherDeps['budget'],

@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { createLogger } from '../../src/logging.js';
 import { HttpPublisher } from '../../src/publish/http-publisher.js';
 import { REFUSAL_CODES, RefusalLog } from '../../src/publish/refusal-log.js';

@@ -3,11 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redactUrl } from '../../src/publish/mqtt-connection.js';
 import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
-import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, sleep, update, watch } from './fixtures.js';
+import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
 
 const hallway = display('hallway');
 const PASSWORD = 'S3cr3t-pässwörd!with:colon';
@@ -68,7 +68,7 @@ describe('username and password (mosquitto_passwd)', () => {
       backoff: { initialMs: 20, maxMs: 50 },
     });
     await p.start();
-    await sleep(200);
+    await vi.waitFor(() => expect(text()).toMatch(/Not authorized|Bad username or Password/i));
     expect(p.connected).toBe(false);
     await p.stop();
     expect(text()).toMatch(/Not authorized|Bad username or Password/i);

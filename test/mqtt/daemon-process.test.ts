@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { freePort, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/free-port.js';
+import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
+import { until } from '../helpers/until.js';
 
 let broker: Mosquitto;
 let sim: SimProcess;
@@ -18,13 +20,6 @@ afterAll(async () => {
   await Promise.all([broker.dispose(), sim.stop()]);
 });
 
-async function until(what: string, fn: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The real daemon process, publishing to the test's Mosquitto, polling the test's simulated service. */
 async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
@@ -82,7 +77,7 @@ describe('the daemon process and the broker', () => {
       await until('online', () => seen.get('outfit-display/status')?.at(-1) === 'online');
       d.child.kill('SIGKILL');
       await d.exited;
-      await until('offline', () => seen.get('outfit-display/status')?.at(-1) === 'offline', 15_000);
+      await until('offline', () => seen.get('outfit-display/status')?.at(-1) === 'offline', { timeoutMs: 15_000 });
     } finally {
       client.end(true);
     }

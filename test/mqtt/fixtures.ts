@@ -126,7 +126,3 @@ export async function readRetained(url: string, filters: string[], settleMs = 30
   for (const m of w.all) if (m.retain && m.payload.length > 0) out.set(m.topic, m.payload);
   return out;
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

@@ -3,7 +3,7 @@ import type { deviceDiscovery } from '../../src/publish/ha-discovery.js';
 import { MqttPublisher, type MqttPublisherOptions } from '../../src/publish/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
-import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, sleep, update, watch } from './fixtures.js';
+import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
 
 const hallway = display('hallway');
 const porch = display('porch', { unit: 'imperial', name: 'Front porch' });
@@ -72,8 +72,10 @@ describe('MQTT publisher against Mosquitto', () => {
 
   it('re-sends discovery and states a random delay after homeassistant/status online', async () => {
     const timers: { fn: () => void; ms: number }[] = [];
+    const presses: string[] = [];
     const p = make({
       mqtt: mqttConfig(broker.url, { base_topic: 'od-ha', discovery_prefix: 'ha-online' }),
+      onRefresh: (id) => presses.push(id),
       random: () => 0.5,
       setTimeout: (fn, ms) => timers.push({ fn, ms }),
     });
@@ -87,7 +89,9 @@ describe('MQTT publisher against Mosquitto', () => {
     await vi.waitFor(() => expect(timers.length).toBe(1));
     expect(timers[0]!.ms).toBe(3000); // 1 s + 0.5 × 4 s
     await w.client.publishAsync('ha-online/status', 'online'); // a second announcement while one is pending: one re-send
-    await sleep(150);
+    // A press sent after it by the same client arrives after it: once it is seen, the announcement was handled.
+    await w.client.publishAsync('od-ha/hallway/refresh', 'PRESS');
+    await vi.waitFor(() => expect(presses).toEqual(['hallway']));
     expect(w.all).toEqual([]);
     expect(timers.length).toBe(1);
 
@@ -106,8 +110,10 @@ describe('MQTT publisher against Mosquitto', () => {
     const calls: string[] = [];
     const p = make({ mqtt: mqttConfig(broker.url, { base_topic: base }), onRefresh: (id) => calls.push(id) });
     await p.start();
-    await sleep(200);
-    expect(calls).toEqual([]);
+    // A live press after the start arrives after the retained one would have: once it is seen, the retained one was not.
+    await seed.client.publishAsync(`${base}/porch/refresh`, 'PRESS', { qos: 1 });
+    await vi.waitFor(() => expect(calls).toEqual(['porch']));
+    calls.length = 0;
     await seed.client.publishAsync(`${base}/hallway/refresh`, '', { retain: true, qos: 1 });
 
     for (const t of [`${base}/attic/refresh`, `${base}/Hallway/refresh`, `${base}/hallway/refresh/x`, `${base}//refresh`, `${base}/hallway/refreshx`]) {
@@ -116,9 +122,10 @@ describe('MQTT publisher against Mosquitto', () => {
     await seed.client.publishAsync(`${base}/hallway/refresh`, 'PRESS', { qos: 1 });
     await seed.client.publishAsync(`${base}/porch/refresh`, '{"any":"payload"}', { qos: 1 });
     await seed.client.publishAsync(`${base}/hallway/refresh`, 'again', { qos: 1 });
-    await vi.waitFor(() => expect(calls.length).toBe(3));
-    await sleep(100);
-    expect(calls).toEqual(['hallway', 'porch', 'hallway']);
+    // A last press to mark the end: the unknown and malformed topics before it have been seen by then.
+    await seed.client.publishAsync(`${base}/porch/refresh`, 'last', { qos: 1 });
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('porch'));
+    expect(calls).toEqual(['hallway', 'porch', 'hallway', 'porch']);
     await seed.close();
   });
 
@@ -151,9 +158,7 @@ describe('MQTT publisher against Mosquitto', () => {
 
     const second = make({ mqtt: mq, displays: [hallway] });
     await second.start();
-    await sleep(300);
-    const after = await readRetained(broker.url, ['ha-removal/#', 'od-removal/#']);
-    expect([...after.keys()].sort()).toEqual([
+    await expect.poll(async () => [...(await readRetained(broker.url, ['ha-removal/#', 'od-removal/#'])).keys()].sort(), { timeout: 10_000 }).toEqual([
       'ha-removal/device/od-removal_hallway/config',
       'ha-removal/device/od-removal_zigbee/config',
       'od-removal/hallway/diagnostics',
@@ -175,8 +180,7 @@ describe('MQTT publisher against Mosquitto', () => {
     const off = make({ mqtt: mq, displays: [hallway], haDiscovery: () => false });
     await off.start();
     await off.publish(update(hallway, rec(), 'h2'));
-    await sleep(100);
-    expect([...(await readRetained(broker.url, ['ha-toggle/#'])).keys()]).toEqual([]);
+    await expect.poll(async () => [...(await readRetained(broker.url, ['ha-toggle/#'])).keys()], { timeout: 10_000 }).toEqual([]);
     expect([...(await readRetained(broker.url, ['od-toggle/hallway/#'])).keys()].sort()).toEqual(['od-toggle/hallway/diagnostics', 'od-toggle/hallway/image', 'od-toggle/hallway/state']);
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, MqttConnection } from '../../src/publish/mqtt-connection.js';
 import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
-import { freePort, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/free-port.js';
+import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
 import { budget, display, mqttConfig, readRetained, rec, silentLogger, update } from './fixtures.js';
 

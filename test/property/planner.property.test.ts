@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_CREDITS } from '../../src/budget/change-aware.js';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { dailyCounts, horizonFrom } from '../../src/budget/plan-horizon.js';
 import { planConfig, type Figures } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';

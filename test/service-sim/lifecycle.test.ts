@@ -83,6 +83,6 @@ describe('close', () => {
   it('is idempotent', async () => {
     const sim = await startServiceSim();
     await Promise.all([sim.close(), sim.close()]);
-    await sim.close();
+    await expect(sim.close()).resolves.toBeUndefined();
   });
 });

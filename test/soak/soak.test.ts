@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { PNG } from 'pngjs';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { planConfig } from '../../src/budget/planner.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
+import { until } from '../helpers/until.js';
 
 let sim: SimProcess;
 beforeAll(async () => {
@@ -55,15 +56,6 @@ async function notified(d: Daemon): Promise<string[]> {
   }
 }
 
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('the daemon under systemd (a stub systemd-notify)', () => {
   it('READY after the first frame is published, WATCHDOG while healthy, STOPPING and exit 0 on SIGTERM', async () => {

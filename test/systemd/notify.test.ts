@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/budget/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { createNotifier, watchdogIntervalMs, type SpawnFn } from '../../src/systemd-notify.js';
 import { Watchdog } from '../../src/watchdog.js';
 

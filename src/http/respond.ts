@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Writing responses for the HTTP frame server: JSON, text, conditional GETs (ETag / Last-Modified), bodies. */
+/**
+ * Reading request bodies and writing responses, for every HTTP server here (the frame server, the TRMNL API and the
+ * simulated service): JSON, text, conditional GETs (ETag / Last-Modified).
+ */
 
 const BASE_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -88,29 +91,26 @@ export function sendConditional(req: IncomingMessage, res: ServerResponse, r: Re
   send(req, res, 200, r.body, { ...headers, 'Content-Type': r.contentType });
 }
 
-export class BodyTooLargeError extends Error {}
+export type ReadBody = { ok: true; text: string } | { ok: false; tooLarge: true };
 
-/** Reads a request body up to `limit` bytes; more is a BodyTooLargeError (the rest is not read). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the whole request body as UTF-8. Past `limit` bytes the rest is drained and dropped (so a 413 can still be
+ * answered on a kept-alive connection) and the result says `tooLarge`. Rejects when the client aborts mid-body.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<ReadBody> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      reject(new BodyTooLargeError(`body over ${limit} bytes`));
-      return;
-    }
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLargeError(`body over ${limit} bytes`));
-        return;
-      }
-      chunks.push(c);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
     });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => {
+      resolve(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    });
     req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request aborted by the client'));
+    });
   });
 }
