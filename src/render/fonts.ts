@@ -58,9 +58,10 @@ export function measure(id: FontId, size: number, text: string): number {
 const glyphCache = new Map<string, GlyphBitmap>();
 /**
  * Glyph bitmaps by face, size and pen offset. A frame draws a few hundred; each outfit can pick new sizes, so an
- * unbounded cache would grow for months (a bitmap keeps its coverage too, for grey panels). 4,000 hold many frames.
+ * unbounded cache would grow for months (a bitmap keeps its coverage too, for grey panels). 1,500 hold a frame's
+ * glyphs several times over, and keep the heap flat within about 2 MB (the 90-day soak checks it).
  */
-const GLYPH_CACHE_MAX = 4_000;
+const GLYPH_CACHE_MAX = 1_500;
 const zoneCache = new Map<FontId, VerticalZones>();
 
 /** The x-height and cap-height of a DejaVu face in its font units: the tops of its "x" and "H". */

@@ -35,10 +35,10 @@ const PLAIN = /^[\x20-\x7e]*$/;
 
 const runs = new Map<string, GlyphRun>();
 /**
- * Runs are cached by text: a frame's words and the strings its line fitting measures. A few thousand hold several
- * frames' worth; more would only keep old outfits' words alive (the 90-day soak's heap check).
+ * Runs are cached by text: a frame's words and the strings its line fitting measures. A thousand hold a frame's
+ * worth; more would only keep old outfits' words alive (the 90-day soak's heap check).
  */
-const RUN_CACHE_MAX = 4_000;
+const RUN_CACHE_MAX = 1_000;
 const extents = new WeakMap<GlyphInfo, Ink>();
 /** A mark whose ink starts this high (em) sits above its letter. */
 const ABOVE_MARK_EM = 0.25;
