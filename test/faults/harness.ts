@@ -422,24 +422,28 @@ export class Scenario {
   }
 
   /**
-   * SIGKILL the moment the atomic writer opens a temp file in one of `dirs` (inotify, through fs.watch): a kill in
-   * the middle of a write (or just after it), not wherever a random delay falls. Resolves with the file's name, or
-   * null when no write came within `timeoutMs` (then it kills all the same).
+   * SIGKILL the moment inotify (through fs.watch) reports a temp file appearing or being renamed away in one of
+   * `dirs`: a kill in the middle of a write or within moments of one, not wherever a random delay falls. The event
+   * arrives after the fact, so on a busy machine the file is often already renamed; the kill still lands between
+   * two writes of one cycle (frame, last good, ledger), which is what the checks after it are about. Resolves with
+   * the file's name and whether it still existed when the kill was sent, or null when no write came within
+   * `timeoutMs` (then it kills all the same).
    */
-  async killAtNextWrite(dirs: readonly string[], opts: { skip?: number; timeoutMs?: number } = {}): Promise<string | null> {
+  async killAtNextWrite(
+    dirs: readonly string[],
+    opts: { skip?: number; timeoutMs?: number } = {},
+  ): Promise<{ name: string; midWrite: boolean } | null> {
     const child = this.child;
     if (child === null || this.exited === null) throw new Error('the daemon is not running');
-    let hit: string | null = null;
+    let hit: { name: string; midWrite: boolean } | null = null;
     let skip = opts.skip ?? 0;
-    const timeoutMs = opts.timeoutMs ?? 8000;
+    const timeoutMs = opts.timeoutMs ?? 30_000;
     const watchers = dirs.map((d) =>
       watch(d, (event, name) => {
         if (hit !== null || event !== 'rename' || typeof name !== 'string' || !name.endsWith('.tmp')) return;
-        // One rename event when the temp file appears, one when it is renamed away: count each write once.
-        if (!existsSync(path.join(d, name))) return;
         if (skip-- > 0) return;
-        hit = name;
         child.kill('SIGKILL');
+        hit = { name, midWrite: existsSync(path.join(d, name)) };
       }),
     );
     try {

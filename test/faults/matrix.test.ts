@@ -462,21 +462,29 @@ describe('the process is stopped', () => {
       if (round % 3 === 2) {
         // The moment a temp file appears: in the middle of a write (or just after it).
         await s.start();
-        const file = await s.killAtNextWrite(dirs, { skip: Math.floor(Math.random() * 4) });
+        const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(Math.random() * 6) });
         delays.push(-1);
-        if (file !== null) atWrite.push(file);
+        if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
+      } else if (round % 3 === 0) {
+        // A random moment during the start: the ledger read, the restored frame's first writes.
+        await s.start();
+        const delay = Math.round(100 + Math.random() * 1400);
+        delays.push(delay);
+        await sleep(delay);
+        await s.kill9();
       } else {
-        // A random moment: during the start (the ledger read, the restored frame's first writes), or once it runs.
-        await s.start({ wait: round % 3 === 1 });
-        const delay = Math.round(round % 3 === 0 ? 100 + Math.random() * 1400 : Math.random() * 2500);
+        // A random moment once it runs: after a cycle completed, somewhere in the next one (every 2 s).
+        const mark = s.mark();
+        await s.start({ wait: true });
+        await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 30_000 });
+        const delay = Math.round(Math.random() * 2500);
         delays.push(delay);
         await sleep(delay);
         await s.kill9();
       }
       await check(`after kill ${round + 1}`);
     }
-    expect(atWrite.length, 'kills at a write').toBeGreaterThanOrEqual(4);
-    expect(s.countLogs((l) => l.msg === GOOD), 'cycles that completed between the kills').toBeGreaterThanOrEqual(3);
+    expect(atWrite.length, `kills at a write: ${atWrite.join(', ')}`).toBe(6);
     // The last will: the broker tells everyone the daemon is gone.
     expect((await s.retained([TOPIC.status])).get(TOPIC.status)?.toString()).toBe('offline');
     // A kill in the middle of a write leaves its temp file (never renamed, so never torn in place). Made old enough
