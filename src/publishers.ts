@@ -6,12 +6,12 @@ import { resolveSchedules } from './budget/planner.js';
 import type { LoadedConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { DisplaySnapshot } from './cycle.js';
-import { FilePublisher } from './publish/files.js';
-import { expireAfterFromGap } from './publish/ha-discovery.js';
-import type { HttpPublisher } from './publish/http-publisher.js';
-import type { MqttPublisher } from './publish/mqtt-publisher.js';
+import { FilePublisher } from './publish/file-publisher.js';
+import { expireAfterFromGap } from './mqtt/ha-discovery.js';
+import type { HttpPublisher } from './http/http-publisher.js';
+import type { MqttPublisher } from './mqtt/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
-import { PAIRING_FILE } from './publish/trmnl-pairing.js';
+import { PAIRING_FILE } from './trmnl/pairing.js';
 
 /** What the publishers ask of the running daemon; each is read when needed, so the daemon can fill them in later. */
 export interface PublisherDeps {
@@ -57,7 +57,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
   let httpPublisher: HttpPublisher | null = null;
   if (config.mqtt) {
     const mqtt = config.mqtt;
-    const { MqttPublisher } = await import('./publish/mqtt-publisher.js');
+    const { MqttPublisher } = await import('./mqtt/mqtt-publisher.js');
     mqttPublisher = new MqttPublisher({
       mqtt,
       password: secrets.mqttPassword,
@@ -80,7 +80,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
 
   if (config.http) {
     const http = config.http;
-    const { HttpPublisher } = await import('./publish/http-publisher.js');
+    const { HttpPublisher } = await import('./http/http-publisher.js');
     publishers.push(
       new HttpPublisher({
         listen: http.listen,

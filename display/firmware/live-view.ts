@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startHttpServer } from '../../src/publish/http-listen.js';
+import { startHttpServer } from '../../src/http/server.js';
 import type { PanelProfile } from '../../src/render/panels.js';
 import { renderLivePage } from './live-page.js';
 import type { TimelineLine } from './sim-output.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config/schema.js';
-import { clientHost, parseListen } from '../../src/publish/http-listen.js';
+import { clientHost, parseListen } from '../../src/http/server.js';
 import { viewSize } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/render/panels.js';
 import { Device, type DeviceClock } from './device.js';

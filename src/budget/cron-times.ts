@@ -8,7 +8,7 @@ import {
   wallOf,
   weekdayOf,
   type LocalDate,
-} from './zoned-time.js';
+} from '../time/zoned-time.js';
 
 /**
  * The instants a node-cron expression fires at, in a time zone, by enumeration.

@@ -18,7 +18,7 @@ import { retryLoop, type Attempt, type Step } from './retry-loop.js';
 import { refusal, type Refusal } from './spend-gate.js';
 import { chargeResult, failureAction } from './failure-policy.js';
 import { warningCode } from '../logging.js';
-import { periodEnd, type Period } from './zoned-time.js';
+import { periodEnd, type Period } from '../time/zoned-time.js';
 import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
 
 export type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';

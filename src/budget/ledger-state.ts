@@ -1,4 +1,4 @@
-import { dateKey, localParts, monthKeyOf } from './zoned-time.js';
+import { dateKey, localParts, monthKeyOf } from '../time/zoned-time.js';
 
 /** What the ledger holds in memory (ledger-file.ts maps it to and from its file), and the pure steps on it. */
 

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { stateWriteError, type StateError, type StateProblem } from '../store/state-error.js';
 import { readLedger, toFile } from './ledger-file.js';
 import { conservativeState, emptyState, mergeStates, type Limits, type LedgerState } from './ledger-state.js';
-import { dateKey, localParts, monthKeyOf, type Period } from './zoned-time.js';
+import { dateKey, localParts, monthKeyOf, type Period } from '../time/zoned-time.js';
 
 export type { LedgerState, Limits } from './ledger-state.js';
 

@@ -1,5 +1,5 @@
 import { CronTimes } from './cron-times.js';
-import { addDays, dateKey, daysInMonth, localParts, monthKeyOf, type LocalDate } from './zoned-time.js';
+import { addDays, dateKey, daysInMonth, localParts, monthKeyOf, type LocalDate } from '../time/zoned-time.js';
 
 /**
  * The stretch of calendar the planner enumerates: 12 whole calendar months in the config's time zone, starting with

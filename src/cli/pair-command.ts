@@ -1,5 +1,5 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { pairCommand as openPairing, PairUsageError } from '../publish/trmnl-pair-command.js';
+import { pairCommand as openPairing, PairUsageError } from '../trmnl/pair-command.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { UsageError } from './usage-error.js';

@@ -1,4 +1,4 @@
-import { timeOrNull, type BudgetStatusLike } from './mqtt-state.js';
+import { timeOrNull, type BudgetStatusLike } from '../mqtt/state-payload.js';
 
 /**
  * What the credits are doing, told apart for the owner: our own budget used up, the service's account out of

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { creditsLines, creditsView } from '../../src/publish/credits-view.js';
-import { diagnosticsPayload } from '../../src/publish/mqtt-state.js';
-import { statusWords } from '../../src/publish/http-health.js';
+import { diagnosticsPayload } from '../../src/mqtt/state-payload.js';
+import { statusWords } from '../../src/http/health.js';
 import { frameContent } from '../../src/render/content.js';
 import { BERLIN, berlin } from './helpers.js';
 import { one, rig, START } from './governor-rig.js';

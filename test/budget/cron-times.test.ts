@@ -13,7 +13,7 @@ import {
   wallOf,
   wallToInstants,
   type LocalDate,
-} from '../../src/budget/zoned-time.js';
+} from '../../src/time/zoned-time.js';
 import { BERLIN, berlin } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -6,7 +6,7 @@ import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/budget/clock.js';
 import type { FakeClock } from '../helpers/fake-clock.js';
-import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
+import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
 
 /** Shared helpers of the budget tests. */
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ledger, LEDGER_FILE } from '../../src/budget/ledger.js';
 import { mergeStates, type LedgerState } from '../../src/budget/ledger-state.js';
-import { periodEnd } from '../../src/budget/zoned-time.js';
+import { periodEnd } from '../../src/time/zoned-time.js';
 import { BERLIN, berlin, stateDir } from './helpers.js';
 
 const limits = { perDay: 100, perMonth: 2000 };

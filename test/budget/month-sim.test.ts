@@ -8,7 +8,7 @@ import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
-import { dateKey, localParts, monthKeyOf } from '../../src/budget/zoned-time.js';
+import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../../src/service-sim/index.js';
 import { BERLIN, berlin, cancellableSleep, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from './helpers.js';
 

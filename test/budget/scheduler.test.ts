@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sleepOn } from '../../src/budget/clock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
-import { dateKey, localParts } from '../../src/budget/zoned-time.js';
+import { dateKey, localParts } from '../../src/time/zoned-time.js';
 import { BERLIN, berlin, makeConfig, turn } from './helpers.js';
 
 const MIN = 60_000;

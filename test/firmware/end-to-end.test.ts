@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runSimulator } from '../../display/firmware/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
-import { HttpPublisher } from '../../src/publish/http-publisher.js';
+import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 

@@ -7,7 +7,7 @@ import type { DeviceClock } from '../../display/firmware/device.js';
 import { INK, PAPER } from '../../display/firmware/live-page.js';
 import { runSimulator, type SimulatorResult } from '../../display/firmware/run.js';
 import { ConfigSchema } from '../../src/config/schema.js';
-import { HttpPublisher } from '../../src/publish/http-publisher.js';
+import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { display, update } from '../http/fixtures.js';

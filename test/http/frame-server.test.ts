@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DisplaySnapshot } from '../../src/cycle.js';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
 

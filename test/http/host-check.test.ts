@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostCheck, hostnameOf } from '../../src/publish/host-check.js';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
+import { HostCheck, hostnameOf } from '../../src/http/host-check.js';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, update } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { display, manualClock, update } from './fixtures.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { BrokerPolicy, DEFAULT_BROKER_LIMITS } from '../../src/publish/broker-policy.js';
-import { HttpPublisher } from '../../src/publish/http-publisher.js';
-import { mqttTopics } from '../../src/publish/mqtt-topics.js';
+import { BrokerPolicy, DEFAULT_BROKER_LIMITS } from '../../src/mqtt/broker/policy.js';
+import { HttpPublisher } from '../../src/http/http-publisher.js';
+import { mqttTopics } from '../../src/mqtt/topics.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import { buildPublishers, type PublisherDeps } from '../../src/publishers.js';
 import { tempConfig } from '../helpers/cli.js';

@@ -5,9 +5,9 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createLogger } from '../../src/logging.js';
-import { HttpPublisher } from '../../src/publish/http-publisher.js';
-import { REFUSAL_CODES, RefusalLog } from '../../src/publish/refusal-log.js';
-import { W_PAIRING_FILE } from '../../src/publish/trmnl-pairing.js';
+import { HttpPublisher } from '../../src/http/http-publisher.js';
+import { REFUSAL_CODES, RefusalLog } from '../../src/mqtt/broker/refusal-log.js';
+import { W_PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { ROOT } from '../helpers/cli.js';
 import { display } from './fixtures.js';
 

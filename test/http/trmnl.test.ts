@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/publish/http-publisher.js';
-import type { DeviceTelemetry } from '../../src/publish/trmnl-api.js';
+import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
 

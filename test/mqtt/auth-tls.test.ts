@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { redactUrl } from '../../src/publish/mqtt-connection.js';
-import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
+import { redactUrl } from '../../src/mqtt/connection.js';
+import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
 

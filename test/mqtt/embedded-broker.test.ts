@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { startEmbeddedBroker } from '../../src/publish/embedded-broker.js';
-import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
+import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
+import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
 

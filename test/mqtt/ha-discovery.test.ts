@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dataTopicsOf, deviceDiscovery, entitySlug, haTempUnit, haWindUnit, isOurDevice } from '../../src/publish/ha-discovery.js';
-import { diagnosticsPayload, statePayload } from '../../src/publish/mqtt-state.js';
+import { dataTopicsOf, deviceDiscovery, entitySlug, haTempUnit, haWindUnit, isOurDevice } from '../../src/mqtt/ha-discovery.js';
+import { diagnosticsPayload, statePayload } from '../../src/mqtt/state-payload.js';
 import { isoWithOffset } from '../../src/time/zoned-format.js';
-import { mqttTopics, refreshTarget } from '../../src/publish/mqtt-topics.js';
+import { mqttTopics, refreshTarget } from '../../src/mqtt/topics.js';
 import { display, rec } from './fixtures.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MqttFrameLimit } from '../../src/publish/mqtt-frame-limit.js';
+import { MqttFrameLimit } from '../../src/mqtt/frame-limit.js';
 
 /** A fixed header: type byte and the remaining length as MQTT's variable byte integer. */
 function header(type: number, length: number): Buffer {

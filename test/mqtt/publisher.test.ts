@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { deviceDiscovery } from '../../src/publish/ha-discovery.js';
-import { MqttPublisher, type MqttPublisherOptions } from '../../src/publish/mqtt-publisher.js';
+import type { deviceDiscovery } from '../../src/mqtt/ha-discovery.js';
+import { MqttPublisher, type MqttPublisherOptions } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';

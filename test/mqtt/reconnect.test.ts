@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, MqttConnection } from '../../src/publish/mqtt-connection.js';
-import { MqttPublisher } from '../../src/publish/mqtt-publisher.js';
+import { backoffDelay, MqttConnection } from '../../src/mqtt/connection.js';
+import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { freePort } from '../helpers/free-port.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery } from './ha-checker.js';

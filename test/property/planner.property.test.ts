@@ -5,7 +5,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { dailyCounts, horizonFrom } from '../../src/budget/plan-horizon.js';
 import { planConfig, type Figures } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
-import { dateKey } from '../../src/budget/zoned-time.js';
+import { dateKey } from '../../src/time/zoned-time.js';
 import type { Config } from '../../src/config/schema.js';
 import { makeConfig, turn } from '../budget/helpers.js';
 import { runs, timeout } from './arbitraries.js';

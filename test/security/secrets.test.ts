@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/logging.js';
-import { parseListen, startHttpServer } from '../../src/publish/http-listen.js';
-import { HttpPublisher } from '../../src/publish/http-publisher.js';
-import { openPairingFile, PAIRING_FILE } from '../../src/publish/trmnl-pairing.js';
+import { parseListen, startHttpServer } from '../../src/http/server.js';
+import { HttpPublisher } from '../../src/http/http-publisher.js';
+import { openPairingFile, PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { frameContent } from '../../src/render/content.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/render/panels.js';
@@ -277,7 +277,7 @@ describe('no secret in anything the daemon shows', () => {
     observed.push(...(await filesUnder(path.join(dir, 'out'))));
     expect(watcher.all.length).toBeGreaterThan(20);
     expect(observed.filter((o) => o.where.startsWith('file ')).length).toBeGreaterThanOrEqual(5);
-    // Refused device requests are one line a minute per source (src/publish/refusal-log.ts), not one each.
+    // Refused device requests are one line a minute per source (src/mqtt/broker/refusal-log.ts), not one each.
     expect(logText.split('\n').length).toBeGreaterThan(20);
     expect(logText).toMatch(/"code":"W_TRMNL_[A-Z_]+"/);
     expect(logText).toContain('E_KEY_REJECTED');

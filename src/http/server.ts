@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { listen } from '../http/listen.js';
+import { listen } from './listen.js';
 
 /**
  * The listener around an HTTP app: `host:port` parsing, listen, and a close that never leaves a socket open

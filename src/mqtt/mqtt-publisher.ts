@@ -5,14 +5,14 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import { packageVersion } from '../package-root.js';
 import type { FrameStatus } from '../render/frame.js';
-import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.js';
+import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
-import type { DeviceTelemetry } from './trmnl-api.js';
-import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
-import { MqttConnection, redactUrl } from './mqtt-connection.js';
-import { diagnosticsPayload, statePayload, type BudgetStatusLike, type DiagnosticsExtra } from './mqtt-state.js';
-import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './mqtt-topics.js';
-import type { DisplayUpdate, Publisher } from './publisher.js';
+import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
+import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../trmnl/telemetry.js';
+import { MqttConnection, redactUrl } from './connection.js';
+import { diagnosticsPayload, statePayload, type BudgetStatusLike, type DiagnosticsExtra } from './state-payload.js';
+import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './topics.js';
+import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
 
 /**
  * The MQTT publisher: retained state, image and diagnostics of every display, Home Assistant device discovery

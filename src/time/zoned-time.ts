@@ -1,4 +1,4 @@
-import { zonedFormat } from '../time/zoned-format.js';
+import { zonedFormat } from './zoned-format.js';
 
 /**
  * Calendar arithmetic in an IANA time zone, daylight-saving aware, with Intl only (no tz database of our own).

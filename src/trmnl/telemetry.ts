@@ -1,6 +1,6 @@
-import { entitySlug, type Component } from './ha-discovery.js';
-import { timeOrNull } from './mqtt-state.js';
-import type { MqttTopics } from './mqtt-topics.js';
+import { entitySlug, type Component } from '../mqtt/ha-discovery.js';
+import { timeOrNull } from '../mqtt/state-payload.js';
+import type { MqttTopics } from '../mqtt/topics.js';
 import type { DeviceTelemetry } from './trmnl-api.js';
 
 /**

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../budget/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { DisplaySnapshot } from '../cycle.js';
-import type { BudgetStatusLike } from './mqtt-state.js';
-import type { DeviceTelemetry, TrmnlDeviceBinding } from './trmnl-api.js';
+import type { BudgetStatusLike } from '../mqtt/state-payload.js';
+import type { DeviceTelemetry, TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built

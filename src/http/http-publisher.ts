@@ -1,13 +1,13 @@
 import type { RequestListener } from 'node:http';
-import { buildHttpApp } from './http-app.js';
-import type { HttpDeps } from './http-deps.js';
-import { FrameStore } from './http-frames.js';
-import { parseListen, startHttpServer, type RunningHttpServer } from './http-listen.js';
-import type { DisplayUpdate, Publisher } from './publisher.js';
+import { buildHttpApp } from './app.js';
+import type { HttpDeps } from './deps.js';
+import { FrameStore } from './frame-store.js';
+import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
+import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
 import { systemClock } from '../budget/clock.js';
-import { RefusalLog } from './refusal-log.js';
-import { TrmnlImages, type TrmnlFormat } from './trmnl-image.js';
-import { TrmnlPairing } from './trmnl-pairing.js';
+import { RefusalLog } from '../mqtt/broker/refusal-log.js';
+import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
+import { TrmnlPairing } from '../trmnl/pairing.js';
 
 /**
  * The HTTP publisher: keeps every display's newest frame (and its TRMNL image) and serves them. start() listens on

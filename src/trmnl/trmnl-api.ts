@@ -2,9 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { readBody, sendJson } from '../http/respond.js';
-import type { RefusalCode, RefusalLog } from './refusal-log.js';
-import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './trmnl-image.js';
-import type { TrmnlPairing } from './trmnl-pairing.js';
+import type { RefusalCode, RefusalLog } from '../mqtt/broker/refusal-log.js';
+import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './images.js';
+import type { TrmnlPairing } from './pairing.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
@@ -15,7 +15,7 @@ import type { TrmnlPairing } from './trmnl-pairing.js';
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
  * display/log: an error and the retry ladder), a missing Access-Token 401, a wrong one 403 (both: the retry ladder,
  * credentials kept). The JSON `status: 500` is never sent: it makes the firmware wipe its credentials and Wi-Fi.
- * Setup hands out a token only while pairing is open for that MAC (trmnl-pairing.ts); closed, a configured device gets
+ * Setup hands out a token only while pairing is open for that MAC (pairing.ts); closed, a configured device gets
  * the same 404 as an unknown one, so it sleeps and asks again. Refusals go to the log through a RefusalLog, never one
  * line a request.
  */

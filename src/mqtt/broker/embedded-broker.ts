@@ -3,12 +3,12 @@ import { createServer, type Socket } from 'node:net';
 import { Duplex, pipeline } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
-import type { MqttConfig } from '../config/schema.js';
-import { listen } from '../http/listen.js';
-import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './broker-policy.js';
-import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './broker-refusal.js';
-import { MqttFrameLimit } from './mqtt-frame-limit.js';
-import { mqttTopics, type MqttTopics } from './mqtt-topics.js';
+import type { MqttConfig } from '../../config/schema.js';
+import { listen } from '../../http/listen.js';
+import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './policy.js';
+import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './refusal.js';
+import { MqttFrameLimit } from '../frame-limit.js';
+import { mqttTopics, type MqttTopics } from '../topics.js';
 
 /**
  * The broker of `mqtt.url: embedded`: aedes in this process, retained messages in memory. On 127.0.0.1:1883 unless

@@ -3,7 +3,7 @@ import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } 
 import type { RefreshNotice } from '../cycle.js';
 import type { FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
-import { creditsView, type CreditsView } from './credits-view.js';
+import { creditsView, type CreditsView } from '../publish/credits-view.js';
 import { isoWithOffset } from '../time/zoned-format.js';
 
 /**

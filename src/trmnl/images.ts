@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { renderFrame, type Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../render/panels.js';
 import { encodePng } from '../render/png.js';
-import type { DisplayUpdate } from './publisher.js';
+import type { DisplayUpdate } from '../publish/publisher.js';
 
 /**
  * The image a TRMNL device gets for a display, and its filename.

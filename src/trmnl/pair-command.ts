@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { normalizeMac } from './trmnl-api.js';
-import { openPairingFile, PAIRING_DEFAULT_MINUTES, PAIRING_FILE, PAIRING_MAX_MINUTES } from './trmnl-pairing.js';
+import { openPairingFile, PAIRING_DEFAULT_MINUTES, PAIRING_FILE, PAIRING_MAX_MINUTES } from './pairing.js';
 
 /**
  * `outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]`: opens TRMNL pairing for the chosen

@@ -1,8 +1,8 @@
-import type { HttpDeps } from './http-deps.js';
-import type { FrameStore } from './http-frames.js';
-import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './http-health.js';
-import { creditsLines } from './credits-view.js';
-import { stateProblemText } from './mqtt-state.js';
+import type { HttpDeps } from './deps.js';
+import type { FrameStore } from './frame-store.js';
+import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './health.js';
+import { creditsLines } from '../publish/credits-view.js';
+import { stateProblemText } from '../mqtt/state-payload.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 

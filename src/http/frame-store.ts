@@ -1,7 +1,7 @@
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { Frame, FrameStatus } from '../render/frame.js';
-import type { DisplayUpdate } from './publisher.js';
+import type { DisplayUpdate } from '../publish/publisher.js';
 
 /**
  * The newest frame of every display as the HTTP server serves it, with the time that frame first appeared

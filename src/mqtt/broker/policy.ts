@@ -3,9 +3,9 @@ import {
   BrokerRefusal,
   CONNACK_BAD_USERNAME_OR_PASSWORD,
   CONNACK_IDENTIFIER_REJECTED,
-} from './broker-refusal.js';
-import { refreshTarget, type MqttTopics } from './mqtt-topics.js';
-import { pairTarget } from './trmnl-telemetry.js';
+} from './refusal.js';
+import { refreshTarget, type MqttTopics } from '../topics.js';
+import { pairTarget } from '../../trmnl/telemetry.js';
 
 /**
  * Who may do what on the embedded broker. The daemon logs in with a login made for this process and may write

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { BrokerRefusal } from './broker-refusal.js';
+import { BrokerRefusal } from './broker/refusal.js';
 
 /**
  * Sits between a client's socket and the embedded broker and reads only MQTT's fixed headers (a type byte and the

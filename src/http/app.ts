@@ -1,25 +1,25 @@
 import { garmentsOf } from '../render/garments.js';
 import type { StateProblem } from '../store/state-error.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isStale, timeOrNull } from './mqtt-state.js';
-import { creditsView } from './credits-view.js';
+import { isStale, timeOrNull } from '../mqtt/state-payload.js';
+import { creditsView } from '../publish/credits-view.js';
 import { redactor } from '../config/redactor.js';
-import type { HttpDeps } from './http-deps.js';
-import { etagOf, type FrameStore } from './http-frames.js';
-import { overallHealth } from './http-health.js';
-import { methodNotAllowed, send, sendConditional, sendJson, sendText } from '../http/respond.js';
+import type { HttpDeps } from './deps.js';
+import { etagOf, type FrameStore } from './frame-store.js';
+import { overallHealth } from './health.js';
+import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './respond.js';
 import { renderStatusPage } from './status-page.js';
 import { displayViews, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
 import { scrubbedError } from '../logging.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
-import type { RefusalLog } from './refusal-log.js';
-import { normalizeMac, TrmnlApi } from './trmnl-api.js';
-import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from './trmnl-image.js';
-import type { TrmnlPairing } from './trmnl-pairing.js';
+import type { RefusalLog } from '../mqtt/broker/refusal-log.js';
+import { normalizeMac, TrmnlApi } from '../trmnl/trmnl-api.js';
+import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from '../trmnl/images.js';
+import type { TrmnlPairing } from '../trmnl/pairing.js';
 
 /**
- * The HTTP frame server as a request listener, apart from any socket (http-listen.ts listens):
+ * The HTTP frame server as a request listener, apart from any socket (server.ts listens):
  *   GET/HEAD /displays/<id>/frame.png   the frame (ETag = content hash, Last-Modified = when it first appeared; 304)
  *   GET/HEAD /displays/<id>/frame.bmp   the 1-bit BMP (black/white panels)
  *   GET/HEAD /displays/<id>/state.json  the Recommendation + fetched_at, next_update_at, stale, status, frame
