@@ -1,49 +1,14 @@
 import type { GlyphBitmap } from './glyph-raster.js';
+import type { OutlineScan } from './outline-scan.js';
 
 /**
- * Where scan lines cross a flattened glyph outline, and dropout control for grid-fitted glyphs (glyph-raster.ts):
- * strokes thinner than a pixel, or thinned away, still get a pixel, so letters never break apart and dots and
- * hyphens never vanish.
+ * Dropout control for grid-fitted glyphs (glyph-raster.ts): strokes thinner than a pixel, or thinned away, still
+ * get a pixel, so letters never break apart and dots and hyphens never vanish.
  */
-
-/**
- * The inked spans (non-zero winding) where the line `axis` = `at` crosses the outline, merged and sorted, each
- * grown by `grow` at both ends. axis 'y': a horizontal line, spans in x; 'x': a vertical line, spans in y.
- */
-export function spans(segs: Float64Array, axis: 'x' | 'y', at: number, grow: number, out: number[]): number[] {
-  const a = axis === 'y' ? 1 : 0; // the coordinate compared with `at`
-  const b = 1 - a; // the coordinate along the line
-  const hits: [number, number][] = [];
-  for (let i = 0; i < segs.length; i += 4) {
-    const p0 = segs[i + a]!;
-    const p1 = segs[i + 2 + a]!;
-    if ((p0 <= at && at < p1) || (p1 <= at && at < p0)) {
-      const q0 = segs[i + b]!;
-      hits.push([q0 + ((at - p0) * (segs[i + 2 + b]! - q0)) / (p1 - p0), p1 > p0 ? 1 : -1]);
-    }
-  }
-  out.length = 0;
-  if (hits.length < 2) return out;
-  hits.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-  let winding = 0;
-  let start = 0;
-  for (const [pos, dir] of hits) {
-    const before = winding;
-    winding += dir;
-    if (before === 0 && winding !== 0) start = pos - grow;
-    else if (before !== 0 && winding === 0) {
-      const end = pos + grow;
-      const n = out.length;
-      if (n > 0 && out[n - 1]! >= start) out[n - 1] = Math.max(out[n - 1]!, end);
-      else out.push(start, end);
-    }
-  }
-  return out;
-}
 
 export interface DropoutInput {
-  /** The flattened outline in px: x0, y0, x1, y1 a segment. */
-  segs: Float64Array;
+  /** The flattened outline in px (x0, y0, x1, y1 a segment), indexed for scan lines. */
+  scan: OutlineScan;
   /** How far stems were thickened at each side, px. */
   grow: number;
   /** Where each contour starts in `segs`. */
@@ -58,50 +23,71 @@ export interface DropoutInput {
  * lines (the tip of a terminal or a round, where an extra pixel would close an aperture, as in e, or join a tail
  * to its bowl, as in g). Rows, then columns; then a contour left with no ink at all is rescued.
  */
-export function dropoutControl({ segs, grow, contours, bitmap }: DropoutInput): void {
+export function dropoutControl({ scan, grow, contours, bitmap }: DropoutInput): void {
+  const segs = scan.segs;
   const { left, top, width, height, bits, cover } = bitmap;
-  const row: number[] = [];
-  const rowSpans: number[][] = [];
-  for (let r = -1; r <= height; r++) rowSpans.push([...spans(segs, 'y', top + r + 0.5, grow, row)]);
-  const colSpans: number[][] = [];
+  // The spans of the rows' centre lines (r = -1..height), then the columns' (c = -1..width): line l's spans are
+  // at[l]..at[l + 1] of `spans`.
+  const lines = height + width + 4;
+  const at = new Int32Array(lines + 1);
+  let spans = new Float64Array(64);
+  let n = 0;
+  const add = (m: number): void => {
+    if (n + m > spans.length) {
+      const more = new Float64Array(Math.max(spans.length * 2, n + m));
+      more.set(spans);
+      spans = more;
+    }
+    spans.set(scan.found.subarray(0, m), n);
+    n += m;
+  };
+  let l = 0;
+  for (let r = -1; r <= height; r++) {
+    add(scan.spans('y', top + r + 0.5, grow));
+    at[++l] = n;
+  }
   for (let c = -1; c <= width; c++) {
     // A column's centre line meets the grown outline where the plain one is within `grow` of it.
-    const all: number[] = [];
-    for (const off of grow > 0 ? [0, -grow, grow] : [0]) all.push(...spans(segs, 'x', left + c + 0.5 + off, 0, row));
-    colSpans.push(all);
-  }
-  const crosses = (list: readonly number[], lo: number, hi: number): boolean => {
-    for (let s = 0; s < list.length; s += 2) if (list[s]! < hi && list[s + 1]! > lo) return true;
-    return false;
-  };
-  // The middles of the spans on a line that no ink pixel stands for: none of the pixels whose centres the span
-  // holds is ink (or it holds no centre at all).
-  const dropout = (list: readonly number[], origin: number, inked: (i: number) => boolean): number[] => {
-    const mids: number[] = [];
-    for (let s = 0; s < list.length; s += 2) {
-      let hit = false;
-      for (let i = Math.ceil(list[s]! - 0.5); i <= Math.floor(list[s + 1]! - 0.5) && !hit; i++) hit = inked(i - origin);
-      if (!hit) mids.push((list[s]! + list[s + 1]!) / 2);
+    add(scan.spans('x', left + c + 0.5, 0));
+    if (grow > 0) {
+      add(scan.spans('x', left + c + 0.5 - grow, 0));
+      add(scan.spans('x', left + c + 0.5 + grow, 0));
     }
-    return mids;
+    at[++l] = n;
+  }
+  const crosses = (line: number, lo: number, hi: number): boolean => {
+    for (let s = at[line]!; s < at[line + 1]!; s += 2) if (spans[s]! < hi && spans[s + 1]! > lo) return true;
+    return false;
   };
   const mark = (col: number, rw: number): void => {
     if (col < 0 || col >= width || rw < 0 || rw >= height) return;
     bits[rw * width + col] = 1;
     cover[rw * width + col] = Math.max(128, cover[rw * width + col]!);
   };
+  // The middles of the spans on a line that no ink pixel stands for: none of the pixels whose centres the span
+  // holds is ink (or it holds no centre at all). Found for the whole line before any is marked.
+  const mids: number[] = [];
+  const dropouts = (line: number, origin: number, size: number, pixel: (i: number) => number): void => {
+    mids.length = 0;
+    for (let s = at[line]!; s < at[line + 1]!; s += 2) {
+      let hit = false;
+      for (let i = Math.ceil(spans[s]! - 0.5); i <= Math.floor(spans[s + 1]! - 0.5) && !hit; i++) hit = i - origin >= 0 && i - origin < size && bits[pixel(i - origin)] === 1;
+      if (!hit) mids.push((spans[s]! + spans[s + 1]!) / 2);
+    }
+  };
   for (let r = 0; r < height; r++) {
-    const inked = (i: number): boolean => i >= 0 && i < width && bits[r * width + i] === 1;
-    for (const mid of dropout(rowSpans[r + 1]!, left, inked)) {
+    dropouts(r + 1, left, width, (i) => r * width + i);
+    for (const mid of mids) {
       const x = Math.floor(mid);
-      if (crosses(rowSpans[r]!, x - 1, x + 2) && crosses(rowSpans[r + 2]!, x - 1, x + 2)) mark(x - left, r);
+      if (crosses(r, x - 1, x + 2) && crosses(r + 2, x - 1, x + 2)) mark(x - left, r);
     }
   }
+  const col0 = height + 2;
   for (let c = 0; c < width; c++) {
-    const inked = (i: number): boolean => i >= 0 && i < height && bits[i * width + c] === 1;
-    for (const mid of dropout(colSpans[c + 1]!, top, inked)) {
+    dropouts(col0 + c + 1, top, height, (i) => i * width + c);
+    for (const mid of mids) {
       const y = Math.floor(mid);
-      if (crosses(colSpans[c]!, y - 1, y + 2) && crosses(colSpans[c + 2]!, y - 1, y + 2)) mark(c, y - top);
+      if (crosses(col0 + c, y - 1, y + 2) && crosses(col0 + c + 2, y - 1, y + 2)) mark(c, y - top);
     }
   }
   for (let k = 0; k < contours.length; k++) rescue(segs.subarray(contours[k], contours[k + 1] ?? segs.length), bitmap);

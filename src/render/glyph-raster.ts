@@ -1,5 +1,6 @@
-import { dropoutControl, spans } from './glyph-dropout.js';
+import { dropoutControl } from './glyph-dropout.js';
 import { keepCounters } from './keep-counters.js';
+import { OutlineScan } from './outline-scan.js';
 import type { PathCommand } from './ttf.js';
 
 /**
@@ -153,46 +154,125 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number, Y:
 }
 
 /**
- * Coverage on a GRID x GRID sample grid a pixel, each column of samples eroded by `thin` px (half at each end of
- * each run of ink), so horizontal strokes get thinner while stems keep their width.
+ * Ink samples a pixel (of GRID x GRID) on a sample grid whose columns are each eroded by `thin` px (half at each
+ * end of each run of ink), so horizontal strokes get thinner while stems keep their width. A sample stays ink
+ * where the samples `k` above and below it in its column are all ink too, so each row of the eroded grid is the
+ * intersection of 2k + 1 rows of the grid: worked on the rows' runs of ink rather than sample by sample.
  */
-function thinnedCoverage(segs: Float64Array, grow: number, thin: number, box: { left: number; top: number; width: number; height: number }): Float32Array {
+/** Work arrays of thinnedCoverage, kept between glyphs (a frame rasterizes hundreds, each at up to 7 shifts). */
+const scratches: Int32Array[] = [];
+function scratch(which: number, length: number): Int32Array {
+  let a = scratches[which];
+  if (!a || a.length < length) {
+    a = new Int32Array(Math.max(length, 2 * (a?.length ?? 0)));
+    scratches[which] = a;
+  }
+  return a;
+}
+
+function thinnedCoverage(scan: OutlineScan, grow: number, thin: number, box: { left: number; top: number; width: number; height: number }): Uint8Array {
   const { left, top, width, height } = box;
   const gw = width * GRID;
   const gh = height * GRID;
-  const grid = new Uint8Array(gw * gh);
-  const row: number[] = [];
+  // Each grid row's runs of ink samples (from, to inclusive), merged where they overlap or touch, so a row's runs
+  // are apart and fewer than gw: runs[rowAt[r]..rowAt[r + 1]].
+  const runs = scratch(0, gh * Math.min(scan.found.length, gw + 2));
+  const rowAt = scratch(1, gh + 1);
+  let n = 0;
+  rowAt[0] = 0;
   for (let r = 0; r < gh; r++) {
-    spans(segs, 'y', top + (r + 0.5) / GRID, grow, row);
-    for (let s = 0; s < row.length; s += 2) {
-      const from = Math.max(0, Math.ceil((row[s]! - left) * GRID - 0.5));
-      const to = Math.min(gw - 1, Math.floor((row[s + 1]! - left) * GRID - 0.5));
-      grid.fill(1, r * gw + from, r * gw + to + 1);
+    const m = scan.spans('y', top + (r + 0.5) / GRID, grow);
+    for (let s = 0; s < m; s += 2) {
+      const from = Math.max(0, Math.ceil((scan.found[s]! - left) * GRID - 0.5));
+      const to = Math.min(gw - 1, Math.floor((scan.found[s + 1]! - left) * GRID - 0.5));
+      if (to < from) continue;
+      if (n > rowAt[r]! && from <= runs[n - 1]! + 1) runs[n - 1] = Math.max(runs[n - 1]!, to);
+      else {
+        runs[n++] = from;
+        runs[n++] = to;
+      }
     }
+    rowAt[r + 1] = n;
   }
   const k = Math.round((thin / 2) * GRID);
-  const acc = new Float32Array(width * height);
-  for (let c = 0; c < gw; c++) {
-    let r = 0;
-    while (r < gh) {
-      if (!grid[r * gw + c]) {
-        r++;
-        continue;
+  const count = new Uint8Array(width * height);
+  let kept = scratch(2, gw + 2);
+  let next = scratch(3, gw + 2);
+  for (let y = k; y < gh - k; y++) {
+    let nk = 0;
+    for (let i = rowAt[y - k]!; i < rowAt[y - k + 1]!; i++) kept[nk++] = runs[i]!;
+    for (let r = y - k + 1; r <= y + k && nk > 0; r++) {
+      let nn = 0;
+      let i = 0;
+      let j = rowAt[r]!;
+      const end = rowAt[r + 1]!;
+      while (i < nk && j < end) {
+        const from = Math.max(kept[i]!, runs[j]!);
+        const to = Math.min(kept[i + 1]!, runs[j + 1]!);
+        if (from <= to) {
+          next[nn++] = from;
+          next[nn++] = to;
+        }
+        if (kept[i + 1]! < runs[j + 1]!) i += 2;
+        else j += 2;
       }
-      let end = r;
-      while (end < gh && grid[end * gw + c]) end++;
-      for (let y = r + k; y < end - k; y++) acc[Math.floor(y / GRID) * width + Math.floor(c / GRID)]! += 1 / (GRID * GRID);
-      r = end;
+      const was = kept;
+      kept = next;
+      next = was;
+      nk = nn;
+    }
+    const base = Math.floor(y / GRID) * width;
+    for (let i = 0; i < nk; i += 2) {
+      const from = kept[i]!;
+      const to = kept[i + 1]!;
+      const pa = Math.floor(from / GRID);
+      const pb = Math.floor(to / GRID);
+      if (pa === pb) count[base + pa]! += to - from + 1;
+      else {
+        count[base + pa]! += (pa + 1) * GRID - from;
+        for (let p = pa + 1; p < pb; p++) count[base + p]! += GRID;
+        count[base + pb]! += to - pb * GRID + 1;
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Coverage a pixel, 0-1, on SUB sub-scanlines a row, exact horizontally (for text drawn as designed). Summed in
+ * float32, in the order of the scan lines and spans.
+ */
+function scanlineCoverage(scan: OutlineScan, grow: number, box: { left: number; top: number; width: number; height: number }): Float32Array {
+  const { left, top, width, height } = box;
+  const acc = new Float32Array(width * height);
+  const found = scan.found;
+  for (let r = 0; r < height; r++) {
+    for (let k = 0; k < SUB; k++) {
+      const m = scan.spans('y', top + r + (k + 0.5) / SUB, grow);
+      for (let s = 0; s < m; s += 2) {
+        const xa = found[s]! - left;
+        const xb = found[s + 1]! - left;
+        const ia = Math.floor(xa);
+        const ib = Math.floor(xb);
+        const base = r * width;
+        if (ia === ib) acc[base + ia]! += (xb - xa) / SUB;
+        else {
+          acc[base + ia]! += (ia + 1 - xa) / SUB;
+          for (let i = ia + 1; i < ib; i++) acc[base + i]! += 1 / SUB;
+          if (ib < width) acc[base + ib]! += (xb - ib) / SUB;
+        }
+      }
     }
   }
   return acc;
 }
 
 /**
- * `fitted`: grid-fitted text, which gets dropout control (strokes of large text are more than a pixel wide);
- * `contours`: where each contour starts in `segs`.
+ * The outline thresholded: coverage at least a half is ink. `thin` > 0 for grid-fitted text (thinnedCoverage),
+ * which gets dropout control afterwards (its strokes can be thinner than a pixel).
  */
-function rasterize(segs: Float64Array, embolden: number, thin: number, fitted: boolean, contours: readonly number[]): GlyphBitmap {
+function rasterize(scan: OutlineScan, embolden: number, thin: number): GlyphBitmap {
+  const segs = scan.segs;
   let minX = Infinity;
   let maxX = -Infinity;
   let minY = Infinity;
@@ -208,43 +288,33 @@ function rasterize(segs: Float64Array, embolden: number, thin: number, fitted: b
   const top = Math.floor(minY);
   const width = Math.ceil(maxX + grow) - left + 1;
   const height = Math.ceil(maxY) - top + 1;
-  const row: number[] = [];
-  const acc = thin > 0 ? thinnedCoverage(segs, grow, thin, { left, top, width, height }) : new Float32Array(width * height);
-  for (let r = 0; r < height && thin === 0; r++) {
-    for (let k = 0; k < SUB; k++) {
-      spans(segs, 'y', top + r + (k + 0.5) / SUB, grow, row);
-      for (let s = 0; s < row.length; s += 2) {
-        const xa = row[s]! - left;
-        const xb = row[s + 1]! - left;
-        const ia = Math.floor(xa);
-        const ib = Math.floor(xb);
-        const base = r * width;
-        if (ia === ib) acc[base + ia]! += (xb - xa) / SUB;
-        else {
-          acc[base + ia]! += (ia + 1 - xa) / SUB;
-          for (let i = ia + 1; i < ib; i++) acc[base + i]! += 1 / SUB;
-          if (ib < width) acc[base + ib]! += (xb - ib) / SUB;
-        }
-      }
-    }
-  }
+  const box = { left, top, width, height };
   const cover = new Uint8Array(width * height);
   const bits = new Uint8Array(width * height);
-  for (let i = 0; i < acc.length; i++) {
-    const c = Math.min(255, Math.round(acc[i]! * 255));
-    cover[i] = c;
-    // Strictly more than half: a whole-pixel stem half a pixel off the grid is its width, not one more.
-    bits[i] = acc[i]! > 0.5 + 1e-6 ? 1 : 0;
+  if (thin > 0) {
+    // Samples out of GRID x GRID: n / 64 is exact, so this is the coverage a float sum of the samples gives.
+    const count = thinnedCoverage(scan, grow, thin, box);
+    for (let i = 0; i < count.length; i++) {
+      const a = count[i]! / (GRID * GRID);
+      cover[i] = Math.min(255, Math.round(a * 255));
+      bits[i] = a > 0.5 + 1e-6 ? 1 : 0;
+    }
+  } else {
+    const acc = scanlineCoverage(scan, grow, box);
+    for (let i = 0; i < acc.length; i++) {
+      cover[i] = Math.min(255, Math.round(acc[i]! * 255));
+      // Strictly more than half: a whole-pixel stem half a pixel off the grid is its width, not one more.
+      bits[i] = acc[i]! > 0.5 + 1e-6 ? 1 : 0;
+    }
   }
-  if (!fitted) return { left, top, width, height, bits, cover };
-  dropoutControl({ segs, grow, contours, bitmap: { left, top, width, height, bits, cover } });
   return { left, top, width, height, bits, cover };
 }
 
 /** How far the bitmap is from sharp: the sum of c(1 - c) over its pixels (0 when every pixel is in or out). */
 function blur(bm: GlyphBitmap): number {
+  const cover = bm.cover;
   let sum = 0;
-  for (const c of bm.cover) sum += c * (255 - c);
+  for (let i = 0; i < cover.length; i++) sum += cover[i]! * (255 - cover[i]!);
   return sum;
 }
 
@@ -252,21 +322,28 @@ function blur(bm: GlyphBitmap): number {
 export function rasterizeGlyph(opts: RasterOptions): GlyphBitmap {
   const { commands, scale, dx, embolden, zones, thin } = opts;
   const Y = yMap(scale, zones);
-  if (flatten(commands, scale, dx, Y).length === 0) return EMPTY;
-  if (!zones) return rasterize(flatten(commands, scale, dx, Y), embolden, thin, false, []);
-  let best: { bm: GlyphBitmap; segs: Float64Array; contours: number[] } | null = null;
+  const contours0: number[] = [];
+  const segs0 = flatten(commands, scale, dx, Y, contours0);
+  if (segs0.length === 0) return EMPTY;
+  if (!zones) return rasterize(new OutlineScan(segs0), embolden, thin);
+  const grow = embolden / 2;
+  let best: { bm: GlyphBitmap; scan: OutlineScan; contours: number[] } | null = null;
   let bestBlur = Infinity;
   for (const shift of SHIFTS) {
-    const contours: number[] = [];
-    const segs = flatten(commands, scale, dx + shift, Y, contours);
-    const bm = rasterize(segs, embolden, thin, true, contours);
+    const contours: number[] = shift === 0 ? contours0 : [];
+    const scan = new OutlineScan(shift === 0 ? segs0 : flatten(commands, scale, dx + shift, Y, contours));
+    const bm = rasterize(scan, embolden, thin);
+    // Dropout control only raises pixels below half coverage to half, which never makes a bitmap sharper: a
+    // shift already no sharper than the best without it cannot win, and is not finished.
+    if (blur(bm) >= bestBlur - 1e-6) continue;
+    dropoutControl({ scan, grow, contours, bitmap: bm });
     const b = blur(bm);
     if (b < bestBlur - 1e-6) {
-      best = { bm, segs, contours };
+      best = { bm, scan, contours };
       bestBlur = b;
     }
   }
   // Only the chosen shift's bitmap: the repair flips a few pixels, which would not change which shift is sharpest.
-  keepCounters(best!.segs, best!.contours, best!.bm);
+  keepCounters(best!.scan, best!.contours, best!.bm);
   return best!.bm;
 }

@@ -1,5 +1,5 @@
-import { spans } from './glyph-dropout.js';
 import type { GlyphBitmap } from './glyph-raster.js';
+import type { OutlineScan } from './outline-scan.js';
 
 /**
  * Counter preservation for grid-fitted glyphs (glyph-raster.ts): after thresholding and dropout control, the
@@ -46,7 +46,8 @@ interface Design {
   /** The sample grid: 1 where the outline is ink; its width; and the pixel each sample lies in. */
   grid: Uint8Array;
   gw: number;
-  pixelOf: Int32Array;
+  /** Filled on first need (only a glyph that needs repair asks): see pixelsOf. */
+  pixelOf: Int32Array | null;
 }
 
 interface Score {
@@ -61,15 +62,15 @@ interface Score {
 }
 
 /**
- * Repairs the counters of a grid-fitted bitmap in place; `segs` is the flattened outline it was drawn from,
+ * Repairs the counters of a grid-fitted bitmap in place; `scan` is the flattened outline it was drawn from,
  * `contours` where each of its contours starts.
  */
-export function keepCounters(segs: Float64Array, contours: readonly number[], bm: GlyphBitmap): void {
+export function keepCounters(scan: OutlineScan, contours: readonly number[], bm: GlyphBitmap): void {
   const { width, height, bits, cover } = bm;
   if (width < 3 || height < 3) return;
   // Most glyphs have no hole and show none: nothing to compare (the fine grid is the costly part).
-  if (!components(bits, width, height, 0, false).regions.some((r) => !r.edge) && !mayHaveHoles(segs, contours)) return;
-  const design = holesOf(segs, bm);
+  if (!components(bits, width, height, 0, false).regions.some((r) => !r.edge) && !mayHaveHoles(scan.segs, contours)) return;
+  const design = holesOf(scan, bm);
   let now = score(bits, width, height, design, false);
   if (now.topo === 0) return;
   now.split = splitOf(bits, components(bits, width, height, 0, false).id, design);
@@ -125,18 +126,17 @@ function mayHaveHoles(segs: Float64Array, contours: readonly number[]): boolean 
 }
 
 /** The outline's background regions on a GRID x GRID sample grid a pixel, summed up per pixel. */
-function holesOf(segs: Float64Array, bm: GlyphBitmap): Design {
+function holesOf(scan: OutlineScan, bm: GlyphBitmap): Design {
   const { left, top, width, height } = bm;
   const gw = width * GRID;
   const gh = height * GRID;
   const region = new Int32Array(gw * gh).fill(INK);
-  const row: number[] = [];
   const ink = new Uint8Array(gw * gh);
   for (let r = 0; r < gh; r++) {
-    spans(segs, 'y', top + (r + 0.5) / GRID, 0, row);
-    for (let s = 0; s < row.length; s += 2) {
-      const from = Math.max(0, Math.ceil((row[s]! - left) * GRID - 0.5));
-      const to = Math.min(gw - 1, Math.floor((row[s + 1]! - left) * GRID - 0.5));
+    const m = scan.spans('y', top + (r + 0.5) / GRID, 0);
+    for (let s = 0; s < m; s += 2) {
+      const from = Math.max(0, Math.ceil((scan.found[s]! - left) * GRID - 0.5));
+      const to = Math.min(gw - 1, Math.floor((scan.found[s + 1]! - left) * GRID - 0.5));
       if (to >= from) ink.fill(1, r * gw + from, r * gw + to + 1);
     }
   }
@@ -176,9 +176,7 @@ function holesOf(segs: Float64Array, bm: GlyphBitmap): Design {
       }
     }
   }
-  const pixelOf = new Int32Array(gw * gh);
-  for (let i = 0; i < pixelOf.length; i++) pixelOf[i] = Math.floor(i / gw / GRID) * width + Math.floor((i % gw) / GRID);
-  return { label, cores, inked, grid: ink, gw, pixelOf };
+  return { label, cores, inked, grid: ink, gw, pixelOf: null };
 }
 
 /**
@@ -189,30 +187,39 @@ function components(cells: Uint8Array, w: number, h: number, value: 0 | 1, diago
   const id = new Int32Array(w * h).fill(-1);
   const regions: { size: number; edge: boolean }[] = [];
   const stack = new Int32Array(w * h);
-  const steps = diagonal ? [-1, 0, 1, 0, 0, -1, 0, 1, -1, -1, -1, 1, 1, -1, 1, 1] : [-1, 0, 1, 0, 0, -1, 0, 1];
+  let top = 0;
+  const visit = (k: number, n: number): void => {
+    if (id[k] === -1 && cells[k] === value) {
+      id[k] = n;
+      stack[top++] = k;
+    }
+  };
   for (let start = 0; start < cells.length; start++) {
     if (id[start] !== -1 || cells[start] !== value) continue;
     const n = regions.length;
     const r = { size: 0, edge: false };
     regions.push(r);
     id[start] = n;
-    let top = 0;
     stack[top++] = start;
     while (top > 0) {
       const j = stack[--top]!;
       r.size++;
       const x = j % w;
       const y = (j - x) / w;
-      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) r.edge = true;
-      for (let s = 0; s < steps.length; s += 2) {
-        const xx = x + steps[s]!;
-        const yy = y + steps[s + 1]!;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const k = yy * w + xx;
-        if (id[k] === -1 && cells[k] === value) {
-          id[k] = n;
-          stack[top++] = k;
-        }
+      const left = x > 0;
+      const right = x < w - 1;
+      const up = y > 0;
+      const down = y < h - 1;
+      if (!left || !right || !up || !down) r.edge = true;
+      if (left) visit(j - 1, n);
+      if (right) visit(j + 1, n);
+      if (up) visit(j - w, n);
+      if (down) visit(j + w, n);
+      if (diagonal) {
+        if (left && up) visit(j - w - 1, n);
+        if (right && up) visit(j - w + 1, n);
+        if (left && down) visit(j + w - 1, n);
+        if (right && down) visit(j + w + 1, n);
       }
     }
   }
@@ -252,7 +259,8 @@ function score(bits: Uint8Array, width: number, height: number, design: Design, 
  * aperture along the outline's own channel keeps this; cutting through a stroke (the ring of @) raises it.
  */
 function splitOf(bits: Uint8Array, regionOf: Int32Array, design: Design): number {
-  const { grid, gw, pixelOf } = design;
+  const { grid, gw } = design;
+  const pixelOf = pixelsOf(design);
   const under = new Uint8Array(grid.length);
   for (let i = 0; i < grid.length; i++) under[i] = !grid[i] && !bits[pixelOf[i]!] ? 1 : 0;
   const parts = components(under, gw, grid.length / gw, 1, false);
@@ -265,4 +273,15 @@ function splitOf(bits: Uint8Array, regionOf: Int32Array, design: Design): number
     regions.add(regionOf[pixelOf[i]!]!);
   }
   return counted.size - regions.size;
+}
+
+/** The pixel (its index in the bitmap) each sample of the design's grid lies in. */
+function pixelsOf(design: Design): Int32Array {
+  if (design.pixelOf) return design.pixelOf;
+  const { grid, gw } = design;
+  const width = gw / GRID;
+  const pixelOf = new Int32Array(grid.length);
+  for (let y = 0, i = 0; i < grid.length; y++) for (let x = 0; x < gw; x++, i++) pixelOf[i] = Math.floor(y / GRID) * width + Math.floor(x / GRID);
+  design.pixelOf = pixelOf;
+  return pixelOf;
 }

@@ -90,6 +90,27 @@ function widestSegment(font: FontId, t: Token): number {
   return widest;
 }
 
+/**
+ * The tokens of one fitText call's words, with each whole word's text and width: fitting tries the same words at
+ * every size from the largest down, and most words go on a line whole.
+ */
+class TokenMemo {
+  private readonly tokens = new Map<string, Token & { whole: string; wholeEm: number }>();
+
+  constructor(private readonly font: FontId) {}
+
+  of(word: string): Token & { whole: string; wholeEm: number } {
+    let t = this.tokens.get(word);
+    if (!t) {
+      const token = tokenOf(word);
+      const whole = pieceOf(token, 0, token.chars.length);
+      t = { ...token, whole, wholeEm: measureEm(this.font, whole) };
+      this.tokens.set(word, t);
+    }
+    return t;
+  }
+}
+
 /** Lines, and whether a word had to be cut between two characters that are no break point. */
 interface Wrapped {
   lines: TextLine[];
@@ -101,7 +122,7 @@ interface Wrapped {
  * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
  * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
  */
-function wrap(font: FontId, size: number, paragraphs: string[][], width: number): Wrapped {
+function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font)): Wrapped {
   const space = measureEm(font, ' ') * size;
   const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
@@ -120,18 +141,20 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number)
       x = 0;
     };
     for (const word of para) {
-      const t = tokenOf(word);
+      const t = tokens.of(word);
       const n = t.chars.length;
       let start = 0;
       while (start < n) {
-        const rest = pieceOf(t, start, n);
+        const rest = start === 0 ? t.whole : pieceOf(t, start, n);
+        const restPx = start === 0 ? t.wholeEm * size : px(rest);
         const at = cur.length === 0 ? 0 : x + space;
-        if (at + px(rest) <= width) {
-          place(rest, at);
+        if (at + restPx <= width) {
+          cur.push({ text: rest, x: at });
+          x = at + restPx;
           break;
         }
         // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line).
-        const fitsALine = px(rest) <= width;
+        const fitsALine = restPx <= width;
         let k = -1;
         for (const b of t.breaks) {
           if (b <= start || (fitsALine && t.chars[b - 1] !== SHY)) continue;
@@ -197,6 +220,7 @@ export function fitText(req: FitRequest): FittedText {
   const lineHeight = req.lineHeight ?? 1.2;
   const tail = req.tail?.trim() ?? '';
   const paragraphs = splitWords(req.text);
+  const tokens = new TokenMemo(req.font);
   // The tail is one token (its spaces are no break points): "(+3" never ends a line with "more)" on the next.
   const lastParagraph = paragraphs[paragraphs.length - 1];
   if (tail && lastParagraph) lastParagraph.push(tail);
@@ -213,20 +237,20 @@ export function fitText(req: FitRequest): FittedText {
   // at any size rather than shrink everything around them.
   const limit = paragraphs
     .flat()
-    .map((w) => widestSegment(req.font, tokenOf(w)))
+    .map((w) => widestSegment(req.font, tokens.of(w)))
     .filter((w) => w * minSize <= req.width)
     .reduce((m, w) => Math.max(m, w), 0);
   for (let size = maxSize; size >= minSize; size--) {
     if (limit * size > req.width && size > minSize) continue;
     const pitch = Math.round(size * lineHeight);
     const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
-    const wrapped = wrap(req.font, size, paragraphs, req.width);
+    const wrapped = wrap(req.font, size, paragraphs, req.width, tokens);
     if (wrapped.lines.length <= maxLines) return build(size, wrapped, false);
   }
   const pitch = Math.round(minSize * lineHeight);
   const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
   const tailW = tail ? measureEm(req.font, ` ${tail}`) * minSize : 0;
-  const wrapped = wrap(req.font, minSize, tail ? splitWords(req.text) : paragraphs, req.width);
+  const wrapped = wrap(req.font, minSize, tail ? splitWords(req.text) : paragraphs, req.width, tokens);
   if (maxLines <= 0) return build(minSize, { lines: [], midWord: false }, wrapped.lines.length > 0);
   const kept = wrapped.lines.slice(0, maxLines);
   // The ellipsis goes after the last whole word that fits. When no word of the last line fits beside it (a word
