@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../src/package-root.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { track } from './proc.js';
 
@@ -16,9 +17,22 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 /** dist/cli.js: this module runs from dist/test/bench/. */
 export const CLI = join(here, '../../cli.js');
 
-/** The node flags and environment of systemd/outfit-display.service. */
-export const UNIT_NODE_FLAGS = ['--max-old-space-size=96', '--max-semi-space-size=2'];
-export const UNIT_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', NODE_ENV: 'production' };
+/**
+ * The node flags and environment of systemd/outfit-display.service, read from the unit itself so that the benches
+ * measure what the service runs: the flags between `node` and dist/cli.js on ExecStart, and every Environment=
+ * that holds no systemd specifier (XDG_CACHE_HOME=%C/... is about the unit's folders, not memory).
+ */
+function unitSettings(): { flags: string[]; env: Record<string, string> } {
+  const unit = readFileSync(join(packageRoot(), 'systemd/outfit-display.service'), 'utf8');
+  const exec = /^ExecStart=.*?\bnode((?: --\S+)*) \S*cli\.js /m.exec(unit);
+  if (!exec) throw new Error('systemd/outfit-display.service: no ExecStart=... node [flags] .../cli.js');
+  const env: Record<string, string> = {};
+  for (const m of unit.matchAll(/^Environment=([A-Z_]+)=(\S+)$/gm)) if (!m[2]!.includes('%')) env[m[1]!] = m[2]!;
+  return { flags: exec[1]!.trim().split(/\s+/).filter(Boolean), env };
+}
+const unit = unitSettings();
+export const UNIT_NODE_FLAGS = unit.flags;
+export const UNIT_ENV = unit.env;
 
 export interface DaemonConfig {
   baseUrl: string;
@@ -27,6 +41,8 @@ export interface DaemonConfig {
   ratePerMinute?: number;
   http?: boolean;
   panel?: string;
+  /** How many displays, alike but for their id, name and place; default 1 (id hallway). */
+  displays?: number;
 }
 
 /** A temp folder with config.yaml (frames and state inside it). Returns the folder. */
@@ -40,7 +56,11 @@ export function writeDaemonConfig(c: DaemonConfig): { dir: string; file: string 
       `budget: { credits_per_day: 10000000, rate_limit_per_minute: ${c.ratePerMinute ?? 60} }`,
       'timezone: Europe/Berlin',
       'displays:',
-      `  - { id: hallway, name: Hallway, lat: 52.52, lon: 13.405, panel: ${c.panel ?? 'waveshare-7in5-v2'}, schedule: "${c.schedule}" }`,
+      ...Array.from({ length: c.displays ?? 1 }, (_, i) => {
+        // Each at its own place, so that no call can stand in for another's.
+        const [id, name] = i === 0 ? ['hallway', 'Hallway'] : [`hallway-${i + 1}`, `Hallway ${i + 1}`];
+        return `  - { id: ${id}, name: ${name}, lat: ${(52.52 + i / 100).toFixed(2)}, lon: 13.405, panel: ${c.panel ?? 'waveshare-7in5-v2'}, schedule: "${c.schedule}" }`;
+      }),
       ...(c.http ? ['http: { listen: "127.0.0.1:0" }'] : []),
       'output_dir: frames',
       'state_dir: state',

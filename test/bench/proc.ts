@@ -132,6 +132,39 @@ export function sampleTree(rootPid: number, intervalMs = 10): { stop(): TreePeak
   };
 }
 
+/** A process and all its descendants as they are now (by parent pid), e.g. a browser that was started earlier. */
+export function descendants(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const p of pids()) {
+    const f = statFields(p);
+    if (!f) continue;
+    const parent = Number(f[1]);
+    children.set(parent, [...(children.get(parent) ?? []), p]);
+  }
+  const out: number[] = [];
+  for (let todo = [rootPid]; todo.length > 0; ) {
+    const p = todo.pop()!;
+    out.push(p);
+    todo.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/** The memory of some processes now (a tree from `descendants`): VmRSS and PSS summed over those alive. */
+export function memoryOf(processIds: number[]): { rssKb: number; pssKb: number; processes: number } {
+  let rssKb = 0;
+  let pss = 0;
+  let processes = 0;
+  for (const p of processIds) {
+    const r = statusKb(p, 'VmRSS');
+    if (r === null) continue;
+    processes++;
+    rssKb += r;
+    pss += pssKb(p) ?? r;
+  }
+  return { rssKb, pssKb: pss, processes };
+}
+
 const tracked = new Set<ChildProcess>();
 
 /** Kills a process we started and its process group (it was spawned detached, so it leads one). */

@@ -6,52 +6,41 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/load.js';
+import { packageRoot } from '../../src/package-root.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { renderFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/render/panels.js';
 import { NORMAL, sampleInput } from '../../src/render/samples.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
-import { BrowserCompare, browserToolsMissing, CONVERT, type WayResult } from './browser-compare.js';
-import { CLI, startDaemon, writeDaemonConfig } from './daemon-proc.js';
-import { CLK_TCK, cpuSeconds, killAllOnExit, median, run, sleep, statusKb, within } from './proc.js';
+import { verdict, type Bench } from './bench.js';
+import { browserToolsMissing } from './browser-compare.js';
+import { coldBrowserBenches } from './cold-browser.js';
+import { CLI, UNIT_ENV, UNIT_NODE_FLAGS, writeDaemonConfig } from './daemon-proc.js';
+import { idleBenches } from './idle-daemon.js';
+import { warmBrowserBenches } from './warm-browser.js';
+import { killAllOnExit, median, run } from './proc.js';
 
 /**
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry
  * to BENCHES. Run from dist/ (the cold-process benches start the compiled modules and dist/cli.js).
- * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser, png); `--idle-seconds N` sets the idle
- * daemon's sampling window (default 60). The real-time soak is separate: `npm run bench:soak`.
+ * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser,
+ * png; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
+ * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
+ * The real-time soak is separate: `npm run bench:soak`.
  */
 
 const { values: flags } = parseArgs({
   options: {
     only: { type: 'string' },
     'idle-seconds': { type: 'string', default: '60' },
+    'idle-runs': { type: 'string', default: '3' },
   },
 });
 const IDLE_SETTLE_S = 10;
 const IDLE_WINDOW_S = Number(flags['idle-seconds']);
 if (!(IDLE_WINDOW_S > 0)) throw new Error('--idle-seconds must be positive');
-
-export interface Bench {
-  name: string;
-  /** `--only TEXT` runs the benches whose group contains TEXT. */
-  group?: string;
-  unit: string;
-  /** What the issue asks for; the line says whether the median meets it. */
-  target?: { max: number };
-  runs: number;
-  warmup?: number;
-  /** What the line says of its runs, for a figure taken from an earlier bench's runs; default "[N runs]". */
-  label?: string;
-  /** Decimals printed; default 1. */
-  digits?: number;
-  /** One measurement. */
-  measure(): Promise<number>;
-  /** A line printed after the result (ratios, the sampling window). */
-  note?(): string | null;
-  /** Runs once after the bench (processes and servers it started). */
-  cleanup?(): Promise<void>;
-}
+const IDLE_RUNS = Number(flags['idle-runs']);
+if (!Number.isInteger(IDLE_RUNS) || IDLE_RUNS < 1) throw new Error('--idle-runs must be a whole number >= 1');
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const renderFileModule = pathToFileURL(join(here, '../../src/render/render-file.js')).href;
@@ -94,8 +83,8 @@ async function dayOfCycles(): Promise<{ ms: number; vmHwmKb: number; cycles: num
   const sim = await startServiceSim({ ratePerMinute: 1_000_000 });
   const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     // The settings of systemd/outfit-display.service.
-    const child = spawn(process.execPath, ['--max-old-space-size=96', '--max-semi-space-size=2', dayScript], {
-      env: { ...process.env, OUTFIT_SIM_URL: sim.url, MALLOC_MMAP_THRESHOLD_: '131072' },
+    const child = spawn(process.execPath, [...UNIT_NODE_FLAGS, dayScript], {
+      env: { ...process.env, OUTFIT_SIM_URL: sim.url, ...UNIT_ENV },
     });
     let stdout = '';
     let stderr = '';
@@ -143,65 +132,11 @@ async function cycleRigDown(): Promise<void> {
   rmSync(onceDir, { recursive: true, force: true });
 }
 
-/** The daemon process, idle: a schedule that fires once a year, after its first frame at start. */
-const idle = { cpuPct: NaN, cpuS: NaN, rssKb: [] as number[], hwmKb: NaN, windowS: NaN };
-async function idleDaemon(): Promise<void> {
-  const sim = await startServiceSim({ ratePerMinute: 1_000_000 });
-  const { dir, file } = writeDaemonConfig({ baseUrl: sim.url, schedule: '0 0 1 1 *' });
-  const d = startDaemon(file, dir);
-  try {
-    await within(d.started, 60_000, 'the idle daemon did not start');
-    await sleep(IDLE_SETTLE_S * 1000);
-    const c0 = cpuSeconds(d.pid);
-    const t0 = performance.now();
-    const end = t0 + IDLE_WINDOW_S * 1000;
-    idle.rssKb = [];
-    for (let next = t0; next < end; next += 5000) {
-      await sleep(Math.max(0, next - performance.now()));
-      const kb = statusKb(d.pid, 'VmRSS');
-      if (kb === null) throw new Error('the idle daemon is gone');
-      idle.rssKb.push(kb);
-    }
-    await sleep(Math.max(0, end - performance.now()));
-    const c1 = cpuSeconds(d.pid);
-    idle.windowS = (performance.now() - t0) / 1000;
-    if (c0 === null || c1 === null) throw new Error('the idle daemon is gone');
-    idle.cpuS = c1 - c0;
-    idle.cpuPct = (100 * idle.cpuS) / idle.windowS;
-    idle.hwmKb = statusKb(d.pid, 'VmHWM') ?? NaN;
-    if (d.errors.length > 0) throw new Error(`the idle daemon logged errors: ${d.errors.join('\n')}`);
-  } finally {
-    await d.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The same frame the headless-browser way and ours, interleaved run by run, so both see the same noise. */
-const cmp = { ours: [] as WayResult[], browser: [] as WayResult[], images: [] as string[] };
-let compare: BrowserCompare | null = null;
 const updated = new Date(NORMAL.fetched_at).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' });
-let compareWarmed = false;
-async function compareRun(): Promise<number> {
-  compare ??= new BrowserCompare(NORMAL, 'Hallway', updated);
-  if (!compareWarmed) {
-    // One unrecorded run of each: the page cache holds chromium, node and the fonts, as on a machine in use.
-    await compare.ours();
-    await compare.browser();
-    compareWarmed = true;
-  }
-  const flip = (cmp.ours.length + cmp.browser.length) % 4 === 2;
-  const first = flip ? await compare.browser() : await compare.ours();
-  const second = flip ? await compare.ours() : await compare.browser();
-  cmp.ours.push(flip ? second : first);
-  cmp.browser.push(flip ? first : second);
-  return (flip ? second : first).ms;
-}
-const mbOf = (kb: number): number => kb / 1024;
-const medOf = (ws: WayResult[], f: (w: WayResult) => number): number => median(ws.map(f));
 const COMPARE_RUNS = 5;
+const WARM_COMPARE_RUNS = 15;
 const browserMissing = browserToolsMissing();
-const repoRoot = join(here, '../../..');
+const repoRoot = packageRoot();
 
 const perPanel = listPanelIds().map((id) => loadPanel(id));
 /** The issue's targets are for a 1-bit 800x480 frame; the colour and grey panels are listed without one. */
@@ -297,30 +232,7 @@ export const BENCHES: Bench[] = [
     },
     cleanup: cycleRigDown,
   },
-  {
-    name: 'daemon idle CPU (`run`, unit settings, schedule sparse)',
-    group: 'idle',
-    unit: '%',
-    digits: 2,
-    runs: 1,
-    label: `[1 window of ${IDLE_WINDOW_S} s]`,
-    async measure() {
-      await idleDaemon();
-      return idle.cpuPct;
-    },
-    note: () =>
-      `  (utime+stime from /proc/<pid>/stat: ${Math.round(idle.cpuS * CLK_TCK)} ticks of 10 ms in ${idle.windowS.toFixed(0)} s ` +
-      `(resolution ${((100 / CLK_TCK) / idle.windowS).toFixed(3)} %), after ${IDLE_SETTLE_S} s to settle once started; % of one core)`,
-  },
-  {
-    name: 'daemon idle RSS (median VmRSS over that window)',
-    group: 'idle',
-    unit: 'MB',
-    runs: 1,
-    label: '[the window above]',
-    measure: () => Promise.resolve(mbOf(median(idle.rssKb))),
-    note: () => `  (${idle.rssKb.length} samples, 5 s apart; VmHWM since start ${mbOf(idle.hwmKb).toFixed(1)} MB)`,
-  },
+  ...idleBenches({ settleS: IDLE_SETTLE_S, windowS: IDLE_WINDOW_S, runs: IDLE_RUNS }),
   {
     name: 'a day of cycles, 2 displays x 288 (accelerated)',
     group: 'day',
@@ -345,61 +257,10 @@ export const BENCHES: Bench[] = [
   },
   ...(browserMissing !== null
     ? []
-    : ([
-        {
-          name: 'ours: `render` CLI process, 800x480 1-bit, wall time',
-          group: 'browser compare',
-          unit: 'ms',
-          runs: COMPARE_RUNS,
-          measure: compareRun,
-        },
-        {
-          name: 'ours: peak memory of the process (PSS / RSS)',
-          group: 'browser compare',
-          unit: 'MB',
-          runs: 1,
-          label: `[median of the ${COMPARE_RUNS} runs above]`,
-          measure: () => Promise.resolve(mbOf(medOf(cmp.ours, (w) => w.peak.pssKb))),
-          note: () => `  (RSS ${mbOf(medOf(cmp.ours, (w) => w.peak.rssKb)).toFixed(1)} MB)`,
-        },
-        {
-          name: 'chromium --headless --screenshot + convert, wall time',
-          group: 'browser compare',
-          unit: 'ms',
-          runs: 1,
-          label: `[median of the ${COMPARE_RUNS} runs above]`,
-          measure: () => Promise.resolve(medOf(cmp.browser, (w) => w.ms)),
-          note: () => {
-            const b = cmp.browser;
-            return `  (${medOf(b, (w) => w.peak.maxProcesses)} processes at once, ${medOf(b, (w) => w.peak.processes)} in all; a fresh profile each run)`;
-          },
-        },
-        {
-          name: 'chromium+convert: peak memory, process tree (PSS / RSS)',
-          group: 'browser compare',
-          unit: 'MB',
-          runs: 1,
-          label: `[median of the ${COMPARE_RUNS} runs above]`,
-          measure: () => Promise.resolve(mbOf(medOf(cmp.browser, (w) => w.peak.pssKb))),
-          note: () => {
-            const ratio = (f: (w: WayResult) => number): string => (medOf(cmp.browser, f) / medOf(cmp.ours, f)).toFixed(1);
-            return (
-              `  (RSS summed over the tree ${mbOf(medOf(cmp.browser, (w) => w.peak.rssKb)).toFixed(1)} MB)\n` +
-              `chromium+ImageMagick / outfit-display: ${ratio((w) => w.ms)}x time, ${ratio((w) => w.peak.pssKb)}x peak memory (PSS), ` +
-              `${ratio((w) => w.peak.rssKb)}x (RSS summed)  [medians of ${cmp.ours.length} runs each, interleaved]\n` +
-              `  1-bit frames: ${cmp.images.join(', ')}`
-            );
-          },
-          cleanup() {
-            if (compare) {
-              cmp.images = compare.saveImages(join(repoRoot, 'display/compare'), CONVERT).map((p) => p.slice(repoRoot.length + 1));
-              compare.close();
-              compare = null;
-            }
-            return Promise.resolve();
-          },
-        },
-      ] satisfies Bench[])),
+    : [
+        ...coldBrowserBenches({ rec: NORMAL, updated, runs: COMPARE_RUNS, repoRoot }),
+        ...warmBrowserBenches({ panel, rec: NORMAL, updated, runs: WARM_COMPARE_RUNS }),
+      ]),
 ];
 
 async function main(): Promise<void> {
@@ -417,9 +278,8 @@ async function main(): Promise<void> {
         const values: number[] = [];
         for (let i = 0; i < b.runs; i++) values.push(await b.measure());
         const m = median(values);
-        const verdict = b.target ? (m <= b.target.max ? `ok (target <= ${b.target.max})` : `OVER target <= ${b.target.max}`) : '';
         process.stdout.write(
-          `${b.name.padEnd(56)} ${m.toFixed(b.digits ?? 1).padStart(8)} ${b.unit.padEnd(3)} ${verdict}  ${b.label ?? `[${b.runs} run${b.runs === 1 ? '' : 's'}]`}\n`,
+          `${b.name.padEnd(56)} ${m.toFixed(b.digits ?? 1).padStart(8)} ${b.unit.padEnd(3)} ${verdict(b, m)}  ${b.label ?? `[${b.runs} run${b.runs === 1 ? '' : 's'}]`}\n`,
         );
       } finally {
         await b.cleanup?.();
@@ -430,7 +290,6 @@ async function main(): Promise<void> {
     if (only === undefined || 'png sizes'.includes(only)) await pngSizes();
   } finally {
     await cycleRigDown();
-    compare?.close();
     rmSync(work, { recursive: true, force: true });
   }
 }
