@@ -11,6 +11,9 @@ import type { PanelProfile } from './render/panels.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from './store/last-good.js';
 import { STATE_WARNING_CODES, StateError, type StateProblem } from './store/state-error.js';
+import type { BoardEntry, BoardWriter } from './display-board.js';
+import { REFRESH_NOTICE_MS } from './display-views.js';
+import type { Clock } from './time/clock.js';
 
 export type FetchReason = 'schedule' | 'refresh' | 'once';
 
@@ -29,7 +32,10 @@ export interface DisplayCycleDeps {
   store: LastGoodStore;
   fetch: FetchFn;
   publishers: readonly Publisher[];
-  now: () => number;
+  /** Where the cycle writes its state whenever it changes (the daemon's board, which every publisher reads). */
+  board?: BoardWriter;
+  /** Dates fetches, failures and refresh refusals. */
+  clock: Clock;
   nextUpdateAt: () => Date | null;
   logger: Logger;
   /**
@@ -61,8 +67,7 @@ export interface RefreshNotice {
   at: string;
 }
 
-/** How long a refused refresh stays in the diagnostics and on the status page. */
-export const REFRESH_NOTICE_MS = 5 * 60_000;
+export { REFRESH_NOTICE_MS };
 /** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -111,16 +116,9 @@ export class DisplayCycle {
     this.#glyphWarnings = deps.glyphWarnings ?? new GlyphWarnings(deps.logger);
   }
 
+  /** The cycle's state now (for tests; publishers read the board): what it records, with the shared problem. */
   snapshot(): DisplaySnapshot {
-    return {
-      rec: this.#rec,
-      status: this.#status,
-      frame: this.#frame,
-      lastError: this.#lastError,
-      lastSuccessAt: this.#lastSuccessAt,
-      stateProblem: this.#currentStateProblem(),
-      refreshRefused: this.#currentNotice(),
-    };
+    return { ...this.#entry(this.#frame), stateProblem: this.#currentStateProblem(), refreshRefused: this.#currentNotice() };
   }
 
   /** This display's own state problem, or the one every display shares. */
@@ -130,7 +128,7 @@ export class DisplayCycle {
 
   #currentNotice(): RefreshNotice | null {
     const n = this.#refreshRefused;
-    return n !== null && this.#deps.now() - Date.parse(n.at) < REFRESH_NOTICE_MS ? n : null;
+    return n !== null && this.#deps.clock.now() - Date.parse(n.at) < REFRESH_NOTICE_MS ? n : null;
   }
 
   /**
@@ -138,19 +136,20 @@ export class DisplayCycle {
    * (before any poll). Returns whether there was one.
    */
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
-    const { logger, now } = this.#deps;
+    const { logger, clock } = this.#deps;
     const { rec, problem } = await this.#deps.store.load(this.display.id);
     if (problem !== null) logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], problem }, 'last good state ignored');
     if (rec === null) return false;
     this.#rec = rec;
     // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
     // shown, as better than nothing, but counts as having no known age, so a new answer is bought at once.
-    this.#ageKnown = !(Date.parse(rec.fetched_at) > now() + FUTURE_TOLERANCE_MS);
+    this.#ageKnown = !(Date.parse(rec.fetched_at) > clock.now() + FUTURE_TOLERANCE_MS);
     this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
     if (!this.#ageKnown) {
       logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
     }
     if (opts.publish) await this.#renderAndPublish();
+    else this.#record();
     return this.#ageKnown;
   }
 
@@ -166,7 +165,7 @@ export class DisplayCycle {
       return { outcome: outcome.kind, error: null, published: false, refused: true };
     }
     let error: ApiError | null = null;
-    const now = new Date(this.#deps.now());
+    const now = new Date(this.#deps.clock.now());
     switch (outcome.kind) {
       case 'fresh':
         await this.#accept(outcome.rec, now);
@@ -211,7 +210,7 @@ export class DisplayCycle {
    */
   #holdPurchase(reason: FetchReason): boolean {
     if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return false;
-    const since = this.#deps.now() - this.#lastBoughtAt;
+    const since = this.#deps.clock.now() - this.#lastBoughtAt;
     if (since < 0 || since >= this.#deps.purchaseIntervalMs) return false;
     this.#deps.logger.warn(
       {
@@ -230,7 +229,7 @@ export class DisplayCycle {
    * the diagnostics for a few minutes; the frame is not rendered again and nothing else changes.
    */
   async refuseRefresh(refusal: RefreshRefusal): Promise<void> {
-    const now = this.#deps.now();
+    const now = this.#deps.clock.now();
     const text = refusalText(refusal);
     const shown = this.#currentNotice();
     this.#refreshRefused = { kind: refusal.kind, text, at: new Date(now).toISOString() };
@@ -243,6 +242,7 @@ export class DisplayCycle {
       this.#refusalLoggedAt = now;
       this.#refusalsUnlogged = 0;
     }
+    this.#record();
     // The diagnostics learn of it through a publish of the unchanged frame, once per kind of notice (not per press).
     if (this.#frame !== null && (shown === null || shown.kind !== refusal.kind)) await this.#publish(this.#frame);
   }
@@ -296,7 +296,7 @@ export class DisplayCycle {
         displayName: display.name ?? display.id,
         timezone,
         status: this.#status,
-        now: new Date(this.#deps.now()),
+        now: new Date(this.#deps.clock.now()),
         locale: this.#deps.locale,
       },
       panel,
@@ -320,6 +320,8 @@ export class DisplayCycle {
       refreshRefused: this.#currentNotice(),
     };
     this.#publishedProblem = update.stateProblem;
+    // The board first: a publisher reads the display's view from it while it publishes.
+    this.#record(frame);
     const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(update)));
     let ok = true;
     results.forEach((r, i) => {
@@ -330,12 +332,23 @@ export class DisplayCycle {
         this.#lastError = {
           code: (err as NodeJS.ErrnoException).code ?? 'E_PUBLISH',
           message: `${name}: ${err.message}`,
-          at: new Date(this.#deps.now()).toISOString(),
+          at: new Date(this.#deps.clock.now()).toISOString(),
         };
         logger.error({ display: display.id, publisher: name, err }, 'publish failed');
       }
     });
+    if (!ok) this.#record(frame);
     return ok;
+  }
+
+  /** Writes the cycle's own state to the board (the shared state problem and the schedule are added by its readers). */
+  #record(frame: Frame | null = this.#frame): void {
+    this.#deps.board?.record(this.#entry(frame));
+  }
+
+  #entry(frame: Frame | null): BoardEntry {
+    const own = { stateProblem: this.#stateProblem, refreshRefused: this.#refreshRefused, nextUpdateAt: this.#deps.nextUpdateAt() };
+    return { display: this.display, rec: this.#rec, status: this.#status, frame, lastError: this.#lastError, lastSuccessAt: this.#lastSuccessAt, ...own };
   }
 }
 

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { OutfitClient } from './api/client.js';
 import { ShapeWarnings } from './api/shape-warnings.js';
-import { systemClock, type Clock } from './budget/clock.js';
+import { systemClock, type Clock } from './time/clock.js';
 import { Governor } from './budget/governor.js';
 import { TIMESYNC_FLAG } from './budget/clock-guard.js';
 import { CronTimes } from './budget/cron-times.js';
@@ -11,9 +11,13 @@ import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
+import { DisplayBoard } from './display-board.js';
+import { DisplayRunner } from './display-runner.js';
+import { DisplayViews, type DisplayViewSource } from './display-views.js';
 import type { Publisher } from './publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
+import { RunPort } from './run-port.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
 import { loadPanel } from './render/panels.js';
 import type { RunningServiceSim } from './service-sim/server.js';
@@ -34,6 +38,8 @@ export interface DaemonOptions {
 export interface Daemon {
   readonly cycles: ReadonlyMap<string, DisplayCycle>;
   readonly governor: Governor;
+  /** Every display as the publishers show it (state.json, the status page, MQTT): read only. */
+  readonly views: DisplayViewSource;
   /** The service's base address in use (the simulated service's when `base_url: simulated`). */
   readonly baseUrl: string;
   /** The daemon: publishes the last good frames, then runs every display on its schedule. */
@@ -82,14 +88,15 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     // Imported only here, so that a daemon against the real service never loads the simulated one.
     const { DEMO_API_KEY, startServiceSim } = await import('./service-sim/server.js');
     apiKey = secrets.apiKey ?? DEMO_API_KEY;
-    sim = await startServiceSim({ host: '127.0.0.1', port: 0, now: () => clock.now() });
+    // Its dates follow the daemon's clock; its delays ('slow' faults) take real time, as a real service's do.
+    sim = await startServiceSim({ host: '127.0.0.1', port: 0, clock: { ...systemClock, now: () => clock.now() } });
     baseUrl = sim.url;
     logger.child({ part: 'service-sim' }).info({ url: sim.url }, 'simulated outfit service started');
   }
   // An answer we took although a field differed from the spec: said once per field per day (W_RESPONSE_SHAPE).
   const apiLogger = logger.child({ part: 'api' });
   const shapeWarnings = new ShapeWarnings({
-    now: () => clock.now(),
+    clock,
     timezone: config.timezone,
     warn: (w) => apiLogger.warn({ code: w.code, field: w.field, problem: w.problem }, w.text),
   });
@@ -100,7 +107,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     timeoutMs: config.api.timeout_s * 1000,
     paidTimeoutMs: config.api.response_timeout_s * 1000,
     connectTimeoutMs: config.api.connect_timeout_s * 1000,
-    now: () => clock.now(),
+    clock,
   });
 
   const governor = new Governor({
@@ -111,26 +118,40 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ part: 'budget' }),
     syncStamp: () => timesyncStamp(),
   });
-  const cycles = new Map<string, DisplayCycle>();
-  let scheduler: Scheduler | null = null;
-  const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, now: () => clock.now() });
+  const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, clock });
+  // The parts in the order they need each other. The cycles hand frames to the publishers, while the publishers' buttons
+  // and the schedule's ticks ask for cycles: that loop is cut once, by the RunPort, bound to the runner below before
+  // buildDaemon returns. Everything else is built after what it reads: the board (the cycles' state) first, then the
+  // scheduler (it reads when each display last had an answer), then the views every publisher shows (board, schedule,
+  // budget), then the publishers and the cycles.
+  const board = new DisplayBoard({ clock });
+  const runs = new RunPort();
+  const scheduler = new Scheduler({
+    config,
+    clock,
+    logger: logger.child({ part: 'scheduler' }),
+    // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
+    lastAnswerAt: (id) => board.lastAnswerAt(id),
+    onTick: async (id) => {
+      await runs.run(id, 'schedule');
+    },
+  });
+  const views = new DisplayViews({
+    board,
+    displays: config.displays,
+    clock,
+    nextUpdateAt: (id) => scheduler.nextRun(id),
+    budget: () => governor.status(),
+  });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, {
-      logger,
-      now: () => clock.now(),
-      budget: () => governor.status(),
-      snapshot: (id) => cycles.get(id)?.snapshot() ?? null,
-      nextUpdateAt: (id) => scheduler?.nextRun(id) ?? null,
-      refresh: (id) => refreshDisplay(id),
-      refreshUnavailable: refreshGate.unavailableReason,
-    })),
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);
-  const inFlight = new Map<string, Promise<CycleResult>>();
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
   const schedules = resolveSchedules(config, { now: clock.now() });
+  const cycles = new Map<string, DisplayCycle>();
   for (const display of config.displays) {
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
     cycles.set(
@@ -142,8 +163,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         store,
         fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,
-        now: () => clock.now(),
-        nextUpdateAt: () => scheduler?.nextRun(display.id) ?? null,
+        board,
+        clock,
+        nextUpdateAt: () => scheduler.nextRun(display.id),
         logger: cycleLogger,
         glyphWarnings,
         locale: loaded.locales?.get(display.id),
@@ -152,37 +174,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       }),
     );
   }
-
-  /**
-   * Runs a cycle unless one of the same display is in flight, in which case the caller shares its result: the one
-   * place a display's ticks and presses are coalesced (the governor relies on it).
-   */
-  function runCoalesced(id: string, reason: FetchReason): Promise<CycleResult> {
-    const running = inFlight.get(id);
-    if (running) return running;
-    const cycle = cycles.get(id);
-    if (!cycle) return Promise.reject(new Error(`no display with id "${id}"`));
-    const p = cycle.run(reason, abort.signal).finally(() => inFlight.delete(id));
-    inFlight.set(id, p);
-    return p;
-  }
-
-  /**
-   * A refresh press: shares a cycle of the display in flight; otherwise the refresh gate (no reserve, too soon) and
-   * then the governor (the reserve's credits) decide. A refused press changes nothing on the wall.
-   */
-  async function refreshDisplay(id: string): Promise<CycleResult | null> {
-    const cycle = cycles.get(id);
-    if (!cycle) return null;
-    const running = inFlight.get(id);
-    if (running) return running;
-    const verdict = refreshGate.press(id);
-    if (!verdict.ok) {
-      await cycle.refuseRefresh(verdict.refusal);
-      return null;
-    }
-    return runCoalesced(id, 'refresh');
-  }
+  const runner = new DisplayRunner({ cycles, refreshGate, signal: abort.signal });
+  runs.bind(runner);
 
   let started = false;
   let stopped: Promise<void> | null = null;
@@ -197,6 +190,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   return {
     cycles,
     governor,
+    views,
     baseUrl,
     async start() {
       await prepare();
@@ -204,26 +198,13 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
       );
       if (abort.signal.aborted) return;
-      scheduler = new Scheduler({
-        config,
-        clock,
-        logger: logger.child({ part: 'scheduler' }),
-        // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
-        lastAnswerAt: (id) => {
-          const at = cycles.get(id)?.snapshot().lastSuccessAt;
-          return at === null || at === undefined ? null : Date.parse(at);
-        },
-        onTick: async (id) => {
-          await runCoalesced(id, 'schedule');
-        },
-      });
       scheduler.start();
       // A display that has never shown an outfit gets one now rather than at its first tick; start() waits for
       // those first frames (up to FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall".
       const first = restored
         .filter(([, had]) => !had)
         .map(([id]) =>
-          runCoalesced(id, 'schedule').then(
+          runner.run(id, 'schedule').then(
             () => undefined,
             (err: unknown) => logger.error({ display: id, err }, 'first cycle failed'),
           ),
@@ -240,7 +221,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       }
     },
     healthy() {
-      return scheduler?.healthy() ?? false;
+      return scheduler.healthy();
     },
     async runOnce(displayId, reason = 'once') {
       if (displayId !== undefined && !cycles.has(displayId)) throw new Error(`no display with id "${displayId}"`);
@@ -250,12 +231,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       }
       const results = new Map<string, CycleResult>();
       for (const id of cycles.keys()) {
-        if (displayId === undefined || id === displayId) results.set(id, await runCoalesced(id, reason));
+        if (displayId === undefined || id === displayId) results.set(id, await runner.run(id, reason));
       }
       return results;
     },
     refresh(displayId) {
-      return refreshDisplay(displayId);
+      return runner.refresh(displayId);
     },
     stop() {
       stopped ??= stopAll();
@@ -267,8 +248,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     abort.abort();
     // Every step runs even when an earlier one fails: a stop must never leave a socket or server open.
     const steps: [string, () => Promise<unknown>][] = [
-      ['scheduler', async () => scheduler?.stop()],
-      ['cycles', () => Promise.allSettled([...inFlight.values()])],
+      ['scheduler', () => scheduler.stop()],
+      ['cycles', () => Promise.allSettled(runner.inFlight())],
       ['budget', () => governor.flush()],
       ['publishers', () => Promise.all(publishers.map((p) => p.stop()))],
       ['client', () => client.close()],

@@ -1,30 +1,41 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { ConfigError } from './config/load.js';
+import { LearningRedactor } from './config/redactor.js';
 import { prettyDestination } from './pretty-destination.js';
 
 /**
  * pino to stdout, one child logger per part (`part: "api"`): JSON for the journal under systemd or a pipe, one
- * readable line per entry on a terminal. Secrets are kept out of the config object and never passed to a logger;
- * these redaction paths are a second line of defence for anything shaped like a credential.
+ * readable line per entry on a terminal.
  *
  * Every failure is logged as `logger.x({ err }, msg)` with the Error itself: `serializeError` makes it one shape
  * (`err.code` on every line that has one); every warning carries `code: 'W_…'`.
+ *
+ * Secrets: the one redactor (src/config/redactor.ts), built from the loaded config's secrets, goes over every line
+ * as pino writes it, `err` and `msg` included, so no part has to scrub what it logs. There are no pino `redact`
+ * paths beside it: no part logs an object with a credential in it (serializeError keeps no request, header or
+ * cause), and a path list would only catch keys we thought of, while the redactor catches the secrets themselves
+ * wherever they are quoted.
  */
-export const REDACT_PATHS = [
-  'apiKey',
-  'api_key',
-  'password',
-  'token',
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'req.headers["access-token"]',
-  '*.apiKey',
-  '*.api_key',
-  '*.password',
-  '*.token',
-  '*.authorization',
-];
+
+/** The logger's redactor, kept on the root logger: child loggers inherit it (pino makes them with Object.create). */
+const LOG_REDACTOR = Symbol('outfit-display.logRedactor');
+
+/** A JSON string literal in a log line. */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A JSON line with every secret in its strings replaced. Each string is decoded, redacted and encoded again, so the
+ * line stays valid JSON whatever a secret holds (a quote, a backslash, a character of the JSON around it), and a
+ * secret is found as the text it is, not as its escaped form.
+ */
+function redactLine(line: string, redactor: LearningRedactor): string {
+  if (!redactor.mayHold(line)) return line;
+  return line.replace(STRING_LITERAL, (literal) => {
+    const text = JSON.parse(literal) as string;
+    const redacted = redactor.redact(text);
+    return redacted === text ? literal : JSON.stringify(redacted);
+  });
+}
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -58,15 +69,6 @@ export function serializeError(err: unknown): SerializedError {
   return out;
 }
 
-/**
- * The same error with its message passed through `scrub` (for errors that may quote a token a client sent), name and
- * code kept.
- */
-export function scrubbedError(err: unknown, scrub: (text: string) => string): Error {
-  const s = serializeError(err);
-  return Object.assign(new Error(scrub(s.message)), { name: s.type }, s.code !== undefined && { code: s.code });
-}
-
 /** `{ code }` of a warning written "W_CODE: text" (config and planner warnings), to log it as `warn({ code }, text)`. */
 export function warningCode(text: string): { code?: string } {
   const code = /^W_[A-Z0-9_]+/.exec(text)?.[0];
@@ -81,22 +83,45 @@ export function logFormat(env: NodeJS.ProcessEnv, isTTY: boolean): LogFormat {
   throw new ConfigError('OUTFIT_LOG_FORMAT', [`must be json or pretty, not ${JSON.stringify(set.slice(0, 40))}`]);
 }
 
-/**
- * A logger at `level` writing to `destination` (default: stdout), in the format `logFormat` picks from `env` and
- * whether the destination is a terminal.
- */
-export function createLogger(level: string, destination?: LogDestination, env: NodeJS.ProcessEnv = process.env): Logger {
+export interface LoggerOptions {
+  /** The lowest level written (the config's `log_level`). */
+  level: string;
+  /** Secrets never to write (`secretValues(loaded.secrets)`); `addLogSecrets` adds more later. */
+  secrets: Iterable<string | null | undefined>;
+  /** Where the lines go (default: stdout); a terminal gets readable lines. */
+  destination?: LogDestination;
+  /** Where OUTFIT_LOG_FORMAT is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A logger writing to `destination` in the format `logFormat` picks, with every secret it knows redacted. */
+export function createLogger(opts: LoggerOptions): Logger {
+  const { destination } = opts;
   const target = destination ?? pino.destination({ fd: 1, sync: false });
   const isTTY = destination === undefined ? process.stdout.isTTY === true : destination.isTTY === true;
-  return pino(
+  const redactor = new LearningRedactor(opts.secrets);
+  const logger = pino(
     {
-      level,
+      level: opts.level,
       base: { app: 'outfit-display' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
+      hooks: { streamWrite: (line) => redactLine(line, redactor) },
     },
-    logFormat(env, isTTY) === 'pretty' ? prettyDestination(target) : target,
+    logFormat(opts.env ?? process.env, isTTY) === 'pretty' ? prettyDestination(target) : target,
   );
+  Object.defineProperty(logger, LOG_REDACTOR, { value: redactor });
+  return logger;
+}
+
+/**
+ * Secrets that became known after the logger was made (a reloaded config's, the Supervisor's broker password, the
+ * embedded broker's login for the daemon): from now on they are redacted from every line of the logger createLogger
+ * made and of all its children, whichever of them is given. A logger createLogger did not make (a test's) is left
+ * as it is.
+ */
+export function addLogSecrets(logger: Logger, secrets: Iterable<string | null | undefined>): void {
+  const redactor = (logger as unknown as Record<symbol, LearningRedactor | undefined>)[LOG_REDACTOR];
+  redactor?.learn(secrets);
 }

@@ -1,27 +1,26 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { BudgetStatus } from './budget/governor-types.js';
 import { CronTimes, longestGapMs } from './budget/cron-times.js';
 import { resolveSchedules } from './budget/planner.js';
 import type { LoadedConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
-import type { DisplaySnapshot } from './cycle.js';
+import type { DisplayRuns } from './display-runner.js';
+import type { DisplayViewSource } from './display-views.js';
 import { FilePublisher } from './publish/file-publisher.js';
 import { expireAfterFromGap } from './mqtt/ha-discovery.js';
-import type { HttpPublisher } from './http/http-publisher.js';
-import type { MqttPublisher } from './mqtt/mqtt-publisher.js';
 import type { Publisher } from './publish/publisher.js';
-import { PAIRING_FILE } from './trmnl/pairing.js';
+import { PAIRING_FILE, TrmnlPairing } from './trmnl/pairing.js';
+import type { Clock } from './time/clock.js';
 
-/** What the publishers ask of the running daemon; each is read when needed, so the daemon can fill them in later. */
+/** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
 export interface PublisherDeps {
   logger: Logger;
-  now: () => number;
-  budget: () => BudgetStatus;
-  snapshot: (displayId: string) => DisplaySnapshot | null;
-  nextUpdateAt: (displayId: string) => Date | null;
-  /** A refresh press (MQTT button, the status page): through the budget's reserve, coalesced. */
-  refresh: (displayId: string) => Promise<unknown>;
+  /** The daemon's clock, for every publisher's times and timers. */
+  clock: Clock;
+  /** Every display as state.json, the status page and MQTT show it, and the budget's figures. */
+  views: DisplayViewSource;
+  /** A refresh press (MQTT button, the status page) goes to runs.refresh: through the budget's reserve, coalesced. */
+  runs: Pick<DisplayRuns, 'refresh'>;
   /** Why refreshing is off (no refresh reserve), or null: the status page then has no button, HA's is unavailable. */
   refreshUnavailable: string | null;
 }
@@ -51,32 +50,29 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
   const { logger } = deps;
   const publishers: Publisher[] = [new FilePublisher(config.output_dir)];
   const trmnlDevices = config.trmnl?.devices ?? [];
-  const freshFor = freshnessSeconds(config, deps.now());
+  const freshFor = freshnessSeconds(config, deps.clock.now());
 
-  let mqttPublisher: MqttPublisher | null = null;
-  let httpPublisher: HttpPublisher | null = null;
-  if (config.mqtt) {
-    const mqtt = config.mqtt;
-    const { MqttPublisher } = await import('./mqtt/mqtt-publisher.js');
-    mqttPublisher = new MqttPublisher({
-      mqtt,
-      password: secrets.mqttPassword,
-      displays: config.displays,
-      timezone: config.timezone,
-      logger,
-      onRefresh: (id) => deps.refresh(id),
-      refreshUnavailable: deps.refreshUnavailable,
-      budgetStatus: deps.budget,
-      nextUpdateAt: deps.nextUpdateAt,
-      expireAfterS: (id) => freshFor.get(id) ?? null,
-      haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
-      hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
-      // The Home Assistant pairing button: TRMNL devices are served (and paired) by the HTTP publisher.
-      onPair: (id) => httpPublisher?.pairing.open(trmnlDevices.filter((d) => d.display === id).map((d) => d.mac.toUpperCase())),
-      ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
-    });
-    publishers.push(mqttPublisher);
-  }
+  // TRMNL pairing is the HTTP server's, opened also by the Home Assistant button (MQTT): built before both.
+  const httpLogger = logger.child({ part: 'http' });
+  const pairing = config.http ? new TrmnlPairing({ file: path.join(config.state_dir, PAIRING_FILE), clock: deps.clock, logger: httpLogger }) : null;
+  const mqtt = config.mqtt;
+  const mqttPublisher = mqtt && new (await import('./mqtt/mqtt-publisher.js')).MqttPublisher({
+    mqtt,
+    password: secrets.mqttPassword,
+    displays: config.displays,
+    timezone: config.timezone,
+    logger,
+    onRefresh: (id) => deps.runs.refresh(id),
+    refreshUnavailable: deps.refreshUnavailable,
+    views: deps.views,
+    expireAfterS: (id) => freshFor.get(id) ?? null,
+    haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
+    hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
+    // The Home Assistant pairing button: TRMNL devices are served (and paired) by the HTTP publisher.
+    onPair: (id) => pairing?.open(trmnlDevices.filter((d) => d.display === id).map((d) => d.mac.toUpperCase())),
+    ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+  });
+  if (mqttPublisher) publishers.push(mqttPublisher);
 
   if (config.http) {
     const http = config.http;
@@ -86,12 +82,10 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         listen: http.listen,
         displays: config.displays,
         timezone: config.timezone,
-        now: deps.now,
-        snapshot: deps.snapshot,
-        nextUpdateAt: deps.nextUpdateAt,
-        budget: deps.budget,
+        clock: deps.clock,
+        views: deps.views,
         budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
-        refresh: deps.refresh,
+        refresh: (id) => deps.runs.refresh(id),
         refreshUnavailable: deps.refreshUnavailable,
         freshnessMs: (id) => {
           const fresh = freshFor.get(id);
@@ -102,12 +96,11 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,
-        pairingFile: path.join(config.state_dir, PAIRING_FILE),
+        pairing: pairing ?? undefined,
         onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
-        logger: logger.child({ part: 'http' }),
+        logger: httpLogger,
       }),
     );
-    httpPublisher = publishers.at(-1) as HttpPublisher;
   }
   return publishers;
 }

@@ -1,3 +1,5 @@
+import type { Clock } from './time/clock.js';
+
 /**
  * Whether a refresh press (Home Assistant's button, the status page, any MQTT client) may start a cycle. A press
  * costs credits from the refresh reserve and a render; anyone on the network can press, so presses are limited
@@ -25,8 +27,8 @@ export type RefreshVerdict = { ok: true } | { ok: false; refusal: RefreshRefusal
 export interface RefreshGateOptions {
   /** budget.refresh_reserve_credits: 0 turns refreshing off. */
   reserveCredits: number;
-  /** ms since epoch. */
-  now: () => number;
+  /** Wall time of each press (a press is spaced from the last accepted one by it). */
+  clock: Clock;
   /** Least time between two accepted presses of one display (default 30 s). */
   minSpacingMs?: number;
 }
@@ -47,13 +49,13 @@ export function refusalText(r: RefreshRefusal): string {
 
 export class RefreshGate {
   readonly #reserve: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #spacing: number;
   readonly #lastAccepted = new Map<string, number>();
 
   constructor(opts: RefreshGateOptions) {
     this.#reserve = opts.reserveCredits;
-    this.#now = opts.now;
+    this.#clock = opts.clock;
     this.#spacing = opts.minSpacingMs ?? REFRESH_MIN_SPACING_MS;
   }
 
@@ -65,7 +67,7 @@ export class RefreshGate {
   /** Asks for a press of `displayId`; an accepted press is counted at once. */
   press(displayId: string): RefreshVerdict {
     if (this.#reserve <= 0) return { ok: false, refusal: { kind: 'no-reserve' } };
-    const now = this.#now();
+    const now = this.#clock.now();
     const last = this.#lastAccepted.get(displayId);
     // A clock stepped back makes `now - last` negative: that is not "too soon" for ever.
     if (last !== undefined && now >= last && now - last < this.#spacing) {

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from './budget/clock.js';
+import { systemClock, type Clock } from './time/clock.js';
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load.js';
+import { secretValues } from './config/redactor.js';
 import { buildDaemon, type Daemon } from './daemon.js';
-import { warningCode } from './logging.js';
+import { addLogSecrets, warningCode } from './logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
 
@@ -95,6 +96,7 @@ export class Service {
       this.#notifier?.ready(this.#statusText());
       return;
     }
+    addLogSecrets(this.#logger, secretValues(next.secrets));
     for (const w of next.warnings) this.#logger.warn(warningCode(w), w);
     await this.#daemon.stop();
     try {

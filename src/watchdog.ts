@@ -1,4 +1,4 @@
-import type { Clock } from './budget/clock.js';
+import type { Clock } from './time/clock.js';
 import type { Notifier } from './systemd-notify.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { PanelProfile } from '../../src/render/panels.js';
+import { sleep, type Clock } from '../../src/time/clock.js';
 import { checkImage } from './image-check.js';
 import { PanelSim, type RefreshKind } from './panel-sim.js';
 import { PowerModel, type PowerProfile } from './power.js';
@@ -8,15 +9,9 @@ import type { FetchOutcome, Transport, Via } from './transport.js';
  * The simulated device: it wakes, fetches its picture through a transport, checks it as the firmware does, drives
  * the panel (full or partial refresh, ghosting), charges the battery, and sleeps for the refresh rate the server
  * gave (or its own default). After errors it follows the firmware's retry ladder: 15 s, 30 s, 60 s, then 15 min.
- * Time is injected: `speed` shortens the real sleep, `maxSleepMs` caps it; the simulated clock, the power model and
- * the timeline always count the sleep the device intended.
+ * Time is injected (the daemon's Clock): `speed` shortens the real sleep, `maxSleepMs` caps it; the simulated
+ * clock, the power model and the timeline always count the sleep the device intended.
  */
-
-export interface DeviceClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
 
 export const RETRY_LADDER_S = [15, 30, 60, 900] as const;
 
@@ -26,7 +21,8 @@ export interface DeviceOptions {
   width: number;
   height: number;
   transport: Transport;
-  clock: DeviceClock;
+  /** Dates the wakes; the device sleeps on its timers. */
+  clock: Clock;
   /** Bytes the firmware accepts: 90,000 on the original TRMNL. */
   maxImageBytes: number;
   /** Sleep when the server says nothing, seconds. Default 900. */
@@ -190,24 +186,9 @@ export class Device {
       out.push(r);
       await onWake(r);
       if (out.length >= wakes) break;
-      await this.#sleep(r.real_sleep_ms, signal);
+      // An abort ends the sleep and, through the loop's condition, the run: not an error.
+      await sleep(this.#o.clock, r.real_sleep_ms, signal).catch(() => undefined);
     }
     return out;
-  }
-
-  #sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    const clock = this.#o.clock;
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const onAbort = (): void => {
-        clock.clearTimeout(h);
-        resolve();
-      };
-      const h = clock.setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 }

@@ -2,7 +2,8 @@ import type { Config } from '../../src/config/schema.js';
 import { clientHost, parseListen } from '../../src/http/server.js';
 import { viewSize } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/render/panels.js';
-import { Device, type DeviceClock } from './device.js';
+import { systemClock, type Clock } from '../../src/time/clock.js';
+import { Device } from './device.js';
 import { startLiveView, type LiveView } from './live-view.js';
 import { describeWake, SimOutput, type TimelineLine } from './sim-output.js';
 import type { FetchFn, Transport, Via } from './transport.js';
@@ -43,7 +44,8 @@ export interface SimulatorOptions {
   intervalS?: number;
   /** Default 90,000 for TRMNL (the protocol or a trmnl panel), else 1,000,000. */
   maxImageBytes?: number;
-  clock?: DeviceClock;
+  /** The device's wall time and timers; default systemClock (real timers keep the process alive while it sleeps). */
+  clock?: Clock;
   fetch?: FetchFn;
   signal?: AbortSignal;
   /** One line a wake and the live view's address; default nothing. */
@@ -62,13 +64,6 @@ export interface SimulatorResult {
 
 /** Bad usage or config (exit 2). */
 export class SimulatorSetupError extends Error {}
-
-/** Real timers that keep the process alive while the device sleeps. */
-export const realClock: DeviceClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, Math.max(0, ms)),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 function transportFor(o: SimulatorOptions, via: Via): Transport {
   const { config, displayId } = o;
@@ -90,6 +85,7 @@ function transportFor(o: SimulatorOptions, via: Via): Transport {
     displayId,
     username: config.mqtt?.username,
     password: o.mqttPassword ?? null,
+    clock: o.clock ?? systemClock,
   });
 }
 
@@ -108,7 +104,7 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
     width,
     height,
     transport,
-    clock: o.clock ?? realClock,
+    clock: o.clock ?? systemClock,
     maxImageBytes: o.maxImageBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
     defaultRefreshS: o.intervalS ?? 900,
     speed: o.speed ?? 1,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
+import { systemClock, type Clock } from '../../src/time/clock.js';
 import type { FetchOutcome, Transport, WakeInfo } from './transport.js';
 
 /**
@@ -17,7 +18,8 @@ export interface MqttTransportOptions {
   waitMs?: number;
   /** Seconds added to the time until next_update_at. Default 30. */
   marginS?: number;
-  now?: () => number;
+  /** The device's wall time, to turn next_update_at into a sleep; default systemClock. */
+  clock?: Clock;
 }
 
 export class MqttTransport implements Transport {
@@ -80,7 +82,7 @@ export class MqttTransport implements Transport {
     try {
       const next = Date.parse((JSON.parse(state.toString('utf8')) as { next_update_at?: string }).next_update_at ?? '');
       if (!Number.isFinite(next)) return null;
-      const s = Math.ceil((next - (this.#o.now ?? Date.now)()) / 1000) + (this.#o.marginS ?? 30);
+      const s = Math.ceil((next - (this.#o.clock ?? systemClock).now()) / 1000) + (this.#o.marginS ?? 30);
       return Math.min(86_400, Math.max(60, s));
     } catch {
       return null;

@@ -10,6 +10,7 @@ import {
   ServiceError,
 } from './errors.js';
 import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import { redactor, type Redact } from '../config/redactor.js';
 import { transportError } from './transport-errors.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
@@ -37,8 +38,8 @@ export interface OutfitClientOptions {
   paidTimeoutMs?: number;
   /** Opening the connection (TCP and TLS), before anything is sent. Default 10 s. */
   connectTimeoutMs?: number;
-  /** Injected clock (ms since epoch), for Retry-After dates and the rate-limit view. */
-  now?: () => number;
+  /** For Retry-After dates and the rate-limit view; default systemClock. */
+  clock?: Clock;
   /** Injected transport; by default an undici Agent owned (and closed) by the client. */
   dispatcher?: Dispatcher;
   /** Called after every response, success or error, with the rate-limit headers it carried. */
@@ -62,7 +63,7 @@ export class OutfitClient {
   readonly #redact: Redact;
   readonly #timeoutMs: number;
   readonly #paidTimeoutMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #onRateLimit: ((info: RateLimitInfo) => void) | undefined;
@@ -77,7 +78,7 @@ export class OutfitClient {
     this.#redact = redactor([opts.apiKey]);
     this.#timeoutMs = opts.timeoutMs ?? 20_000;
     this.#paidTimeoutMs = opts.paidTimeoutMs ?? 60_000;
-    this.#now = opts.now ?? Date.now;
+    this.#clock = opts.clock ?? systemClock;
     this.#ownsDispatcher = opts.dispatcher === undefined;
     this.#dispatcher =
       opts.dispatcher ??
@@ -166,7 +167,7 @@ export class OutfitClient {
       opts.signal?.removeEventListener('abort', abort);
       timeout.removeEventListener('abort', abort);
     }
-    const now = this.#now();
+    const now = this.#clock.now();
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
     if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, this.#redact(text), now);

@@ -1,5 +1,6 @@
 import type { ShapeNote } from './field-readers.js';
 import { dayKey } from '../time/zoned-format.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * The W_RESPONSE_SHAPE warning: a response was accepted although a field differed from the spec. Said at most once
@@ -23,8 +24,8 @@ export interface ShapeWarning {
 export interface ShapeWarningsOptions {
   /** Receives each warning the first time its field shows a problem on a day. */
   warn: (w: ShapeWarning) => void;
-  /** The clock, ms since epoch. */
-  now: () => number;
+  /** Dates each warning's day (said once per field per day). */
+  clock: Clock;
   /** IANA time zone whose calendar days count; default UTC. */
   timezone?: string;
 }
@@ -37,7 +38,7 @@ const OUTCOME: Record<ShapeNote['problem'], string> = {
 
 export class ShapeWarnings {
   readonly #warn: (w: ShapeWarning) => void;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #timezone: string;
   #dayKey = '';
   /** Fields warned about on `#dayKey`: a day's set, dropped when the day changes. */
@@ -45,13 +46,13 @@ export class ShapeWarnings {
 
   constructor(opts: ShapeWarningsOptions) {
     this.#warn = opts.warn;
-    this.#now = opts.now;
+    this.#clock = opts.clock;
     this.#timezone = opts.timezone ?? 'UTC';
   }
 
   /** Warns about the notes of one response whose fields were not yet warned about today; returns those warnings. */
   note(notes: readonly ShapeNote[], where: string): ShapeWarning[] {
-    const day = dayKey(this.#now(), this.#timezone);
+    const day = dayKey(this.#clock.now(), this.#timezone);
     if (day !== this.#dayKey) {
       this.#dayKey = day;
       this.#said = new Set();

@@ -1,4 +1,4 @@
-import { monotonicOf, type Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * Bounded exponential backoff with jitter ("equal jitter": half the step fixed, half random), so displays that
@@ -48,7 +48,7 @@ export class CycleBackoff {
 
   failed(): void {
     this.#failures++;
-    this.#untilMono = monotonicOf(this.#clock) + backoffDelay(this.#failures, CYCLE_BACKOFF, this.#random);
+    this.#untilMono = this.#clock.monotonic() + backoffDelay(this.#failures, CYCLE_BACKOFF, this.#random);
   }
 
   answered(): void {
@@ -57,6 +57,6 @@ export class CycleBackoff {
 
   /** Time left before a paid request may be sent (0 or less: none). */
   msLeft(): number {
-    return this.#untilMono - monotonicOf(this.#clock);
+    return this.#untilMono - this.#clock.monotonic();
   }
 }

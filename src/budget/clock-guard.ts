@@ -1,4 +1,4 @@
-import { monotonicOf, type Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * Whether the wall clock can be believed, and what may be spent while it cannot.
@@ -88,7 +88,7 @@ export class ClockGuard {
    */
   check(seed: () => { day: number; month: number }): TrustVerdict {
     const wall = this.#clock.now();
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     let reason: string | null = null;
     let cause: TrustVerdict['cause'] = null;
     const sync = this.#syncStamp();
@@ -126,7 +126,7 @@ export class ClockGuard {
 
   /** Records a spend made while the clock was not trusted. */
   recordSpend(credits: number): void {
-    this.#episode?.spends.push({ mono: monotonicOf(this.#clock), credits });
+    this.#episode?.spends.push({ mono: this.#clock.monotonic(), credits });
   }
 
   /** Takes back a recorded spend (a refused request). */
@@ -145,7 +145,7 @@ export class ClockGuard {
   windowUsed(): { day: number; month: number } {
     const e = this.#episode;
     if (e === null) return { day: 0, month: 0 };
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     const sumSince = (ms: number): number => e.spends.reduce((n, s) => (s.mono > mono - ms ? n + s.credits : n), 0);
     e.spends = e.spends.filter((s) => s.mono > mono - MONTH_WINDOW_MS);
     return {
@@ -158,7 +158,7 @@ export class ClockGuard {
   msUntilDayWindowFrees(needed: number, limit: number): number | null {
     const e = this.#episode;
     if (e === null) return 0;
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     const events = [
       ...(mono - e.startMono < DAY_WINDOW_MS ? [{ mono: e.startMono, credits: e.seedDay }] : []),
       ...e.spends.filter((s) => s.mono > mono - DAY_WINDOW_MS),

@@ -1,5 +1,5 @@
 import { CREDITS_RETRY_MS } from './budget-status.js';
-import { monotonicOf, type Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import type { FetchReason } from './governor-types.js';
 
 /**
@@ -25,7 +25,7 @@ export class CreditsWatch {
 
   /** The service said the account is empty, now. */
   refused(): void {
-    this.#refusedMono = monotonicOf(this.#clock);
+    this.#refusedMono = this.#clock.monotonic();
   }
 
   /** Whether a request for `reason` waits, given whether the ledger says the account is empty. */
@@ -39,6 +39,6 @@ export class CreditsWatch {
   }
 
   #msToProbe(): number {
-    return Math.max(0, CREDITS_RETRY_MS - (monotonicOf(this.#clock) - this.#refusedMono));
+    return Math.max(0, CREDITS_RETRY_MS - (this.#clock.monotonic() - this.#refusedMono));
   }
 }

@@ -4,7 +4,7 @@ import type { OutfitClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
 import type { Recommendation } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import type { Refusal } from './spend-gate.js';
 
 /** The governor's public types (re-exported by governor.ts). */

@@ -6,7 +6,7 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { Config, DisplayConfig } from '../config/schema.js';
 import { CycleBackoff } from './backoff.js';
 import { budgetStatus } from './budget-status.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import { ClockGuard, type TrustVerdict } from './clock-guard.js';
 import { CreditsWatch } from './credits-watch.js';
 import { recCost, weatherChange } from './change-aware.js';

@@ -1,5 +1,5 @@
 import type { RateLimitInfo } from '../api/rate-limit.js';
-import { monotonicOf, type Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * One rate limiter for every request on one API key (paid or GET /weather), all displays together.
@@ -51,7 +51,7 @@ export class RateLimiter {
   }
 
   #now(): number {
-    return monotonicOf(this.#clock);
+    return this.#clock.monotonic();
   }
 
   #prune(now: number): void {

@@ -1,7 +1,7 @@
 import type pino from 'pino';
 import { AbortedError, type ApiError } from '../api/errors.js';
 import { backoffDelay, RETRY_BACKOFF } from './backoff.js';
-import { sleepOn, type Clock } from './clock.js';
+import { sleep, type Clock } from '../time/clock.js';
 import type { FetchOutcome } from './governor-types.js';
 import { REASONS } from './messages.js';
 
@@ -44,7 +44,7 @@ export async function retryLoop<T>(opts: RetryLoopOptions<T>): Promise<Step<T>> 
   let waited = 0;
   const pause = async (ms: number): Promise<boolean> => {
     try {
-      await sleepOn(opts.clock, ms, opts.signal);
+      await sleep(opts.clock, ms, opts.signal);
       waited += ms;
       return true;
     } catch {

@@ -1,6 +1,6 @@
 import type pino from 'pino';
 import type { Config } from '../config/schema.js';
-import { monotonicOf, type Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import { CronTimes } from './cron-times.js';
 import { planConfig, resolveSchedules } from './planner.js';
 
@@ -132,7 +132,7 @@ export class Scheduler {
   /** Started, not stopped, every timer firing on time and no cycle stuck for 30 minutes. */
   healthy(): boolean {
     if (!this.#started || this.#stopped) return false;
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     return this.#slots.every(
       (s) =>
         (s.next === null || s.timer !== undefined || s.running !== null) &&
@@ -144,7 +144,7 @@ export class Scheduler {
   #arm(s: Slot): void {
     if (this.#stopped || s.next === null) return;
     const now = this.#clock.now();
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     const untilSpacing = s.lastStartMono + s.spacingMs - mono;
     const delay = Math.min(this.#maxSleep, Math.max(0, s.next - now, untilSpacing));
     s.dueMono = mono + delay;
@@ -161,7 +161,7 @@ export class Scheduler {
       this.#log?.warn({ code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
       if (drift < 0) s.next = s.cron.nextAfter(now);
     }
-    const mono = monotonicOf(this.#clock);
+    const mono = this.#clock.monotonic();
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
       const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
       if (!this.#paced(s)) {
@@ -181,7 +181,7 @@ export class Scheduler {
   }
 
   #run(s: Slot, scheduledFor: number): void {
-    s.lastStartMono = monotonicOf(this.#clock);
+    s.lastStartMono = this.#clock.monotonic();
     s.runningSinceMono = s.lastStartMono;
     s.running = (async () => {
       try {

@@ -1,6 +1,7 @@
 import { KeyRejectedError } from '../api/errors.js';
 import { buildDaemon } from '../daemon.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { secretValues } from '../config/redactor.js';
 import { createLogger } from '../logging.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
@@ -18,7 +19,7 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
   if (flags.display !== undefined && !loaded.config.displays.some((d) => d.id === flags.display)) {
     throw new UsageError(`no display with id "${flags.display}" in ${loaded.file}`);
   }
-  const logger = createLogger(loaded.config.log_level);
+  const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
   const daemon = await buildDaemon({ loaded, logger });
   try {
     const results = await daemon.runOnce(flags.display);

@@ -1,6 +1,5 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { createLogger } from '../logging.js';
-import { GlyphWarnings } from '../render/glyph-warnings.js';
+import { secretValues } from '../config/redactor.js';
 import { loadPanel } from '../render/panels.js';
 import { renderRecommendationFile } from '../render/render-file.js';
 import { commandFlags } from './command-flags.js';
@@ -33,7 +32,10 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
     locale: loaded.locales?.get(display.id),
   });
   if (missingGlyphs.length > 0) {
-    const logger = createLogger(config.log_level);
+    // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
+    // have no character to warn about.
+    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../logging.js'), import('../render/glyph-warnings.js')]);
+    const logger = createLogger({ level: config.log_level, secrets: secretValues(loaded.secrets) });
     new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
     logger.flush();
   }

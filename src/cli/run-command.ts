@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { secretValues } from '../config/redactor.js';
 import { createLogger } from '../logging.js';
 import { Service } from '../service.js';
 import { commandFlags } from './command-flags.js';
@@ -12,7 +13,7 @@ const OPTIONS = {
 export async function runCommand(argv: string[]): Promise<ExitCode> {
   const flags = commandFlags('run', argv, OPTIONS);
   const loaded = await loadCommandConfig('run', flags.config);
-  const logger = createLogger(loaded.config.log_level);
+  const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
   const service = new Service({ loaded, logger });
   // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
   const keepAlive = setInterval(() => undefined, 2 ** 30);

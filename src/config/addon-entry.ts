@@ -7,6 +7,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { convertAddonOptions } from './addon-options.js';
 import { ConfigError, loadConfig } from './load.js';
+import { serializeError } from '../logging.js';
 
 /**
  * The Home Assistant add-on's first step at every start: the options form (/data/options.json) and the user's
@@ -128,7 +129,8 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`${jsonLine('error', `add-on start failed: ${err instanceof Error ? err.message : String(err)}`)}\n`);
+      // The one shape of a failure in a log line: `err` with its code (a file system error's EACCES, ENOSPC…).
+      process.stderr.write(`${jsonLine('error', 'add-on start failed', { err: serializeError(err) })}\n`);
       process.exitCode = EXIT.FAILURE;
     },
   );

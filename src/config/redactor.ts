@@ -1,3 +1,5 @@
+import type { Secrets } from './secrets.js';
+
 /** A function that replaces every secret it knows in a text by `[redacted]`. */
 export type Redact = (text: string) => string;
 
@@ -14,4 +16,45 @@ export function redactor(secrets: Iterable<string | null | undefined>): Redact {
   );
   if (list.length === 0) return (text) => text;
   return (text) => list.reduce((t, s) => t.replaceAll(s, REDACTED), text);
+}
+
+/** Every secret of a loaded config: the API key, the MQTT password and the TRMNL devices' access tokens. */
+export function secretValues(secrets: Secrets): string[] {
+  return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');
+}
+
+/**
+ * A redactor that learns more secrets as it goes, for what outlives one config: the logger, which is made before a
+ * SIGHUP reload brings a new key or the Home Assistant Supervisor hands out its broker's password. It forgets none:
+ * a key rotated away is still a secret.
+ */
+export class LearningRedactor {
+  readonly #known = new Set<string>();
+  /** Each secret as it is written inside a JSON string (a quote or a backslash escaped), where that differs. */
+  readonly #escaped = new Set<string>();
+  #redact: Redact = (text) => text;
+
+  constructor(secrets: Iterable<string | null | undefined> = []) {
+    this.learn(secrets);
+  }
+
+  learn(secrets: Iterable<string | null | undefined>): void {
+    const before = this.#known.size;
+    for (const s of secrets) {
+      if (typeof s !== 'string' || s.length === 0 || this.#known.has(s)) continue;
+      this.#known.add(s);
+      const escaped = JSON.stringify(s).slice(1, -1);
+      if (escaped !== s) this.#escaped.add(escaped);
+    }
+    if (this.#known.size !== before) this.#redact = redactor(this.#known);
+  }
+
+  /** Whether `text` may hold a secret, as it is or JSON-escaped: a quick test before the work of redacting. */
+  mayHold(text: string): boolean {
+    for (const s of this.#known) if (text.includes(s)) return true;
+    for (const s of this.#escaped) if (text.includes(s)) return true;
+    return false;
+  }
+
+  readonly redact: Redact = (text) => this.#redact(text);
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { addLogSecrets } from '../logging.js';
 import type { LoadedConfig } from './load.js';
 import { ConfigSchema } from './schema.js';
 
@@ -107,6 +108,8 @@ export interface SupervisorMqttOptions {
  */
 export async function withSupervisorMqtt(loaded: LoadedConfig, opts: SupervisorMqttOptions): Promise<LoadedConfig> {
   const log = opts.logger.child({ part: 'supervisor' });
+  // The Supervisor's token and the broker password it hands out are secrets the config file never had.
+  addLogSecrets(opts.logger, [opts.token]);
   const found = await lookupSupervisorMqtt({ token: opts.token, ...(opts.baseUrl !== undefined && { baseUrl: opts.baseUrl }) });
   if (found.kind === 'none') {
     log.warn(
@@ -119,6 +122,7 @@ export async function withSupervisorMqtt(loaded: LoadedConfig, opts: SupervisorM
     log.warn({ code: 'W_SUPERVISOR_UNREACHABLE', reason: found.reason }, 'cannot ask the Home Assistant Supervisor for its MQTT broker: running without MQTT');
     return loaded;
   }
+  addLogSecrets(opts.logger, [found.password]);
   const mqtt = MqttSection.parse({ url: found.url, username: found.username });
   log.info({ url: found.url, username: found.username, addon: found.addon }, 'MQTT broker from the Home Assistant Supervisor');
   return {

@@ -5,13 +5,13 @@ import { isStale, timeOrNull } from '../mqtt/state-payload.js';
 import { creditsView } from '../publish/credits-view.js';
 import { redactor } from '../config/redactor.js';
 import type { HttpDeps } from './deps.js';
-import { etagOf, type FrameStore } from './frame-store.js';
+import { etagOf } from './etag.js';
+import type { DisplayViewSource, ShownView } from '../display-views.js';
 import { overallHealth } from './health.js';
 import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './respond.js';
 import { renderStatusPage } from './status-page.js';
-import { displayViews, formatWhen, statusPageModel } from './status-page-model.js';
+import { displayRows, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
-import { scrubbedError } from '../logging.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from '../mqtt/broker/refusal-log.js';
 import { normalizeMac, TrmnlApi } from '../trmnl/trmnl-api.js';
@@ -34,7 +34,8 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
 
 export interface HttpAppOptions {
   deps: HttpDeps;
-  frames: FrameStore;
+  /** What every page and file shows of a display (the frames included). */
+  views: DisplayViewSource;
   trmnl: TrmnlImages;
   pairing: TrmnlPairing;
   /** Refused requests in the log, at most one line a minute per source. */
@@ -49,7 +50,7 @@ const INGRESS_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 
 const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
 export function buildHttpApp(opts: HttpAppOptions): RequestListener {
-  const { deps, frames, trmnl, pairing, refusals } = opts;
+  const { deps, views, trmnl, pairing, refusals } = opts;
   const log = deps.logger;
   const scrub = redactor([...(deps.secrets ?? []), ...(deps.trmnlTokens?.values() ?? [])]);
   const ids = new Set(deps.displays.map((d) => d.id));
@@ -59,16 +60,22 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     images: trmnl,
     nextUpdateAt: (id) => nextUpdate(id),
     onTelemetry: deps.onDeviceTelemetry,
-    now: deps.now,
+    clock: deps.clock,
     refreshMarginS: deps.refreshMarginS,
     pairing,
     refusals,
     logger: log,
   });
-  const hosts = new HostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts, now: deps.now });
+  const hosts = new HostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts, clock: deps.clock });
 
   function nextUpdate(id: string): Date | null {
-    return deps.nextUpdateAt?.(id) ?? frames.get(id)?.nextUpdateAt ?? null;
+    return views.view(id)?.nextUpdateAt ?? null;
+  }
+
+  /** The display's view when a frame is on the wall. */
+  function shown(id: string): ShownView | null {
+    const v = views.view(id);
+    return v?.kind === 'shown' ? v : null;
   }
 
   function baseUrl(req: IncomingMessage): string {
@@ -80,7 +87,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   function frameFile(req: IncomingMessage, res: ServerResponse, id: string, kind: 'png' | 'bmp'): void {
-    const entry = frames.get(id);
+    const entry = shown(id);
     if (entry === null) {
       sendText(req, res, 503, `display "${id}" has no frame yet`, { 'Retry-After': 30 });
       return;
@@ -94,47 +101,44 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       body,
       contentType: kind === 'png' ? 'image/png' : 'image/bmp',
       etag: etagOf(entry.frame.hash, kind === 'bmp' ? '-bmp' : ''),
-      lastModified: entry.since,
+      lastModified: entry.frameSince,
       // For pulling devices that do not speak TRMNL: how long to sleep before asking again.
-      headers: { 'X-Refresh-Rate': refreshRateFor(nextUpdate(id), deps.now(), deps.refreshMarginS ?? 30) },
+      headers: { 'X-Refresh-Rate': refreshRateFor(entry.nextUpdateAt, deps.clock.now(), deps.refreshMarginS ?? 30) },
     });
   }
 
   function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string): void {
-    const entry = frames.get(id);
-    const snap = deps.snapshot?.(id) ?? null;
-    const status = snap?.status ?? entry?.status ?? null;
-    const rec = entry?.rec ?? snap?.rec ?? null;
+    const v = views.view(id);
+    if (v === null) return sendText(req, res, 404, 'not found');
+    const entry = v.kind === 'shown' ? v : null;
+    const status = entry?.status ?? null;
+    const { rec, lastError: err, refreshRefused: refused } = v;
     const tz = deps.timezone;
-    const frame = entry?.frame ?? null;
-    const err = snap?.lastError ?? null;
-    const budget = deps.budget?.() ?? null;
     sendJson(req, res, 200, {
       ...(rec ?? {}),
       ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at, garments: garmentsOf(rec.outfit) } : {}),
-      next_update_at: timeOrNull(nextUpdate(id), tz),
+      next_update_at: timeOrNull(v.nextUpdateAt, tz),
       stale: status === null ? true : isStale(status),
       display: id,
       status: status?.kind ?? 'none',
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
-      last_success_at: timeOrNull(snap?.lastSuccessAt ?? null, tz),
+      last_success_at: timeOrNull(v.lastSuccessAt, tz),
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
-      state_problem: stateProblemJson(snap?.stateProblem ?? budget?.stateProblem ?? null),
-      refresh_refused:
-        snap?.refreshRefused == null ? null : { message: snap.refreshRefused.text, at: timeOrNull(snap.refreshRefused.at, tz) },
-      credits: creditsView(budget, tz),
+      state_problem: stateProblemJson(v.stateProblem),
+      refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
+      credits: creditsView(views.budget(), tz),
       frame:
-        frame === null || entry === null
+        entry === null
           ? null
           : {
-              hash: frame.hash,
-              etag: etagOf(frame.hash),
-              width: frame.width,
-              height: frame.height,
-              png_bytes: frame.png.length,
-              last_modified: timeOrNull(entry.since, tz),
+              hash: entry.frame.hash,
+              etag: etagOf(entry.frame.hash),
+              width: entry.frame.width,
+              height: entry.frame.height,
+              png_bytes: entry.frame.png.length,
+              last_modified: timeOrNull(entry.frameSince, tz),
               png: `${base}/displays/${encodeURIComponent(id)}/frame.png`,
-              bmp: frame.bmp === null ? null : `${base}/displays/${encodeURIComponent(id)}/frame.bmp`,
+              bmp: entry.frame.bmp === null ? null : `${base}/displays/${encodeURIComponent(id)}/frame.bmp`,
             },
     });
   }
@@ -144,7 +148,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   function healthz(req: IncomingMessage, res: ServerResponse): void {
-    const h = overallHealth(displayViews(deps, frames, scrub).map((v) => v.health));
+    const h = overallHealth(displayRows(deps, views, scrub).map((v) => v.health));
     sendJson(req, res, h.ok ? 200 : 503, h);
   }
 
@@ -155,7 +159,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       .map((d) => {
         const mac = normalizeMac(d.mac) ?? d.mac;
         const until = pairing.openUntil(mac);
-        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.now()) };
+        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()) };
       });
   }
 
@@ -163,16 +167,17 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const mac = raw === null ? null : normalizeMac(raw);
     const until = mac === null ? null : pairing.openUntil(mac);
     if (mac === null || until === null) return null;
-    return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.now()) ?? ''}: wake the device (press its button) to pair.`;
+    return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.clock.now()) ?? ''}: wake the device (press its button) to pair.`;
   }
 
   function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): void {
     const notice = url.searchParams.get('refreshed');
-    const views = displayViews(deps, frames, scrub);
-    for (const v of views) v.page.trmnl = trmnlRows(v.page.id);
+    const rows = displayRows(deps, views, scrub);
+    for (const r of rows) r.page.trmnl = trmnlRows(r.page.id);
     const model = statusPageModel(
       deps,
-      views,
+      views.budget(),
+      rows,
       notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : pairingNotice(url.searchParams.get('pairing')),
       scrub,
     );
@@ -219,7 +224,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const ref = deps.refresh;
     void Promise.resolve()
       .then(() => ref(id))
-      .catch((err: unknown) => log?.error({ display: id, err: scrubbedError(err, scrub) }, 'refresh from the status page failed'));
+      .catch((err: unknown) => log?.error({ display: id, err }, 'refresh from the status page failed'));
     res.writeHead(303, { Location: `${prefixOf(ingress)}/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
     res.end();
   }
@@ -288,7 +293,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
 
   return (req, res) => {
     route(req, res).catch((err: unknown) => {
-      log?.error({ url: req.url?.slice(0, 200), err: scrubbedError(err, scrub) }, 'HTTP request failed');
+      log?.error({ url: req.url?.slice(0, 200), err }, 'HTTP request failed');
       if (!res.headersSent) sendText(req, res, 500, 'internal error');
       else res.destroy();
     });

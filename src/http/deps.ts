@@ -1,25 +1,28 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../budget/clock.js';
+import type { Clock } from '../time/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
-import type { DisplaySnapshot } from '../cycle.js';
+import type { DisplayViewSource } from '../display-views.js';
 import type { BudgetStatusLike } from '../mqtt/state-payload.js';
 import type { DeviceTelemetry, TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
- * and tested without a daemon. Every provider but `displays`, `timezone` and `now` is optional.
+ * and tested without a daemon. Every provider but `displays`, `timezone` and `clock` is optional.
  */
 export interface HttpDeps {
   displays: readonly DisplayConfig[];
   /** IANA zone for the times shown. */
   timezone: string;
-  /** ms since epoch. */
-  now: () => number;
-  /** The daemon's view of a display (last error, last success); the frames themselves come from the publisher. */
-  snapshot?: (displayId: string) => DisplaySnapshot | null;
-  /** Fresher than the update's own nextUpdateAt. */
+  /** The times shown and served, and the timers of the per-minute summaries of refused requests. */
+  clock: Clock;
+  /**
+   * The daemon's view of every display (display-views.ts), which state.json, the status page and /healthz show. Without
+   * it (the server on its own) the publisher keeps its own, from what it is handed and the two providers below.
+   */
+  views?: DisplayViewSource;
+  /** Without `views`: the next update, fresher than the one each update announced. */
   nextUpdateAt?: (displayId: string) => Date | null;
-  /** The governor's status(): credits spent and left. */
+  /** Without `views`: the governor's status(), credits spent and left. */
   budget?: () => BudgetStatusLike | null;
   /** Configured limits, to show "12 of 200 credits". */
   budgetLimits?: { perDay: number | null; perMonth: number | null };
@@ -45,8 +48,6 @@ export interface HttpDeps {
   pairingFile?: string | null;
   /** Names (or addresses) a request's Host may give besides this machine's own (http.allowed_hosts). */
   allowedHosts?: readonly string[];
-  /** Timers for the per-minute summaries of refused requests; default the system's. */
-  timers?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Where Home Assistant's ingress proxy connects from (default INGRESS_PROXY_ADDRESSES in ingress.ts); tests name 127.0.0.1. */
   ingressProxies?: readonly string[];
   /** Texts that must never be shown (API key, MQTT password); TRMNL tokens are added automatically. */

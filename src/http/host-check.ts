@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
+import type { Clock } from '../time/clock.js';
 
 /**
  * Which Host headers the HTTP server answers. A request whose Host names another machine is refused: a web page
@@ -19,8 +20,8 @@ export interface HostCheckOptions {
   interfaces?: () => ReturnType<typeof os.networkInterfaces>;
   /** Default os.hostname(). */
   hostname?: () => string;
-  /** ms since epoch, to read the interfaces again at most once a second. */
-  now: () => number;
+  /** To read the interfaces again at most once a second. */
+  clock: Clock;
 }
 
 export type HostVerdict = { ok: true; host: string | null } | { ok: false; host: string };
@@ -63,7 +64,7 @@ export class HostCheck {
   }
 
   #readMachine(): void {
-    this.#readAt = this.#o.now();
+    this.#readAt = this.#o.clock.now();
     const names = new Set<string>();
     const host = (this.#o.hostname ?? os.hostname)().toLowerCase().replace(/\.$/, '');
     if (host !== '') {
@@ -95,7 +96,7 @@ export class HostCheck {
       (localAddress !== undefined && unmapped(localAddress.replace(/%.*$/, '')) === name);
     if (ok()) return { ok: true, host: header.trim() };
     // An address that came with DHCP after the start: look once more, at most once a second.
-    if (isIP(name) !== 0 && this.#o.now() - this.#readAt >= 1_000) {
+    if (isIP(name) !== 0 && this.#o.clock.now() - this.#readAt >= 1_000) {
       this.#readMachine();
       if (ok()) return { ok: true, host: header.trim() };
     }

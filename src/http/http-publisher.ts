@@ -1,10 +1,10 @@
 import type { RequestListener } from 'node:http';
 import { buildHttpApp } from './app.js';
 import type { HttpDeps } from './deps.js';
-import { FrameStore } from './frame-store.js';
+import { DisplayBoard } from '../display-board.js';
+import { DisplayViews, type DisplayViewSource } from '../display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
 import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
-import { systemClock } from '../budget/clock.js';
 import { RefusalLog } from '../mqtt/broker/refusal-log.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
@@ -17,11 +17,16 @@ import { TrmnlPairing } from '../trmnl/pairing.js';
 export interface HttpPublisherOptions extends HttpDeps {
   /** `host:port`. */
   listen: string;
+  /** TRMNL pairing, shared with the Home Assistant button (MQTT); default one of this server's own. */
+  pairing?: TrmnlPairing;
 }
 
 export class HttpPublisher implements Publisher {
   readonly name = 'http';
-  readonly frames: FrameStore;
+  /** What the server shows of each display: the daemon's views, or its own from what it is handed. */
+  readonly views: DisplayViewSource;
+  /** Without the daemon's views: the board this publisher records its updates on. */
+  readonly #ownBoard: DisplayBoard | null;
   readonly trmnl: TrmnlImages;
   /** The request listener, for tests or another server. */
   readonly app: RequestListener;
@@ -34,21 +39,24 @@ export class HttpPublisher implements Publisher {
   constructor(opts: HttpPublisherOptions) {
     this.#opts = opts;
     parseListen(opts.listen);
-    this.frames = new FrameStore(opts.now);
+    if (opts.views !== undefined) {
+      this.#ownBoard = null;
+      this.views = opts.views;
+    } else {
+      const board = new DisplayBoard({ clock: opts.clock });
+      this.#ownBoard = board;
+      this.views = new DisplayViews({ board, displays: opts.displays, clock: opts.clock, nextUpdateAt: opts.nextUpdateAt, budget: opts.budget });
+    }
     const devices = opts.trmnlDevices ?? [];
     this.trmnl = new TrmnlImages({
       formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
       timezone: opts.timezone,
-      now: opts.now,
+      clock: opts.clock,
       logger: opts.logger,
     });
-    this.pairing = new TrmnlPairing({ file: opts.pairingFile ?? null, now: opts.now, logger: opts.logger });
-    const timers = opts.timers ?? systemClock;
-    this.#refusals = new RefusalLog({
-      logger: opts.logger,
-      clock: { now: opts.now, setTimeout: (fn, ms) => timers.setTimeout(fn, ms), clearTimeout: (h) => timers.clearTimeout(h) },
-    });
-    this.app = buildHttpApp({ deps: opts, frames: this.frames, trmnl: this.trmnl, pairing: this.pairing, refusals: this.#refusals });
+    this.pairing = opts.pairing ?? new TrmnlPairing({ file: opts.pairingFile ?? null, clock: opts.clock, logger: opts.logger });
+    this.#refusals = new RefusalLog({ logger: opts.logger, clock: opts.clock });
+    this.app = buildHttpApp({ deps: opts, views: this.views, trmnl: this.trmnl, pairing: this.pairing, refusals: this.#refusals });
   }
 
   /** `http://127.0.0.1:8321` once started. */
@@ -69,7 +77,8 @@ export class HttpPublisher implements Publisher {
   async publish(update: DisplayUpdate): Promise<void> {
     // The TRMNL image first: a device asking between the two steps still gets a name it can download.
     await this.trmnl.prepare(update);
-    this.frames.record(update);
+    // With the daemon's views the cycle has recorded this display's state already.
+    this.#ownBoard?.recordUpdate(update);
   }
 
   async stop(): Promise<void> {

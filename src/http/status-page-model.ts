@@ -1,12 +1,13 @@
 import type { HttpDeps } from './deps.js';
-import type { FrameStore } from './frame-store.js';
+import type { DisplayViewSource } from '../display-views.js';
+import type { BudgetStatusLike } from '../mqtt/state-payload.js';
 import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../publish/credits-view.js';
 import { stateProblemText } from '../mqtt/state-payload.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
-/** What the status page and /healthz know about the displays, gathered from the frames and the providers. */
+/** What the status page and /healthz show of the displays: each from its one view (display-views.ts). */
 
 function formatter(tz: string): Intl.DateTimeFormat {
   return zonedFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -27,22 +28,21 @@ export function formatWhen(at: Date | string | null, tz: string, now: number): s
   return `${formatter(tz).format(d)} (${relative(d.getTime() - now)})`;
 }
 
-export interface DisplayView {
+/** One display as /healthz and the status page show it. */
+export interface DisplayRow {
   health: DisplayHealth;
   page: StatusPageDisplay;
 }
 
-export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: string) => string): DisplayView[] {
-  const now = deps.now();
-  // The shared state problem (the ledger), asked once for all displays.
-  const shared = deps.budget?.()?.stateProblem;
-  return deps.displays.map((display) => {
-    const entry = frames.get(display.id);
-    const snap = deps.snapshot?.(display.id) ?? null;
-    const status = snap?.status ?? entry?.status ?? null;
-    const rec = entry?.rec ?? snap?.rec ?? null;
-    const lastSuccessAt = snap?.lastSuccessAt ?? rec?.fetched_at ?? null;
-    const stateProblem = stateProblemText(snap?.stateProblem ?? shared);
+export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t: string) => string): DisplayRow[] {
+  const now = deps.clock.now();
+  return deps.displays.flatMap((display) => {
+    const v = views.view(display.id);
+    if (v === null) return [];
+    const entry = v.kind === 'shown' ? v : null;
+    const status = entry?.status ?? null;
+    const { rec, lastSuccessAt } = v;
+    const stateProblem = stateProblemText(v.stateProblem);
     const health = displayHealth(
       {
         id: display.id,
@@ -55,8 +55,7 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
       now,
     );
     health.reason = scrub(health.reason);
-    const next = deps.nextUpdateAt?.(display.id) ?? entry?.nextUpdateAt ?? null;
-    const err = snap?.lastError ?? null;
+    const err = v.lastError;
     const w = rec?.weather;
     const page: StatusPageDisplay = {
       id: display.id,
@@ -68,7 +67,7 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
       status: status?.kind ?? 'none',
       statusText: scrub(status === null ? 'no frame yet' : statusWords(status)),
       healthy: health.ok,
-      nextUpdate: formatWhen(next, deps.timezone, now) ?? 'none planned',
+      nextUpdate: formatWhen(v.nextUpdateAt, deps.timezone, now) ?? 'none planned',
       lastSuccess: formatWhen(lastSuccessAt, deps.timezone, now) ?? 'never',
       lastError: err === null ? null : scrub(`${err.code}: ${err.message} (${formatWhen(err.at, deps.timezone, now) ?? err.at})`),
       outfit: rec ? scrub(rec.outfit) : null,
@@ -77,10 +76,10 @@ export function displayViews(deps: HttpDeps, frames: FrameStore, scrub: (t: stri
         ? scrub(`${w.temp === undefined ? '—' : `${w.temp} ${w.temp_unit ?? ''}`.trim()}, ${w.description ?? '—'}, rain ${w.rain_chance_pct === undefined ? '—' : `${w.rain_chance_pct}%`}`)
         : null,
       canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
-      refreshNote: deps.refreshUnavailable ?? snap?.refreshRefused?.text ?? null,
+      refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
       stateProblem: stateProblem === null ? null : scrub(stateProblem),
     };
-    return { health, page };
+    return [{ health, page }];
   });
 }
 
@@ -88,9 +87,14 @@ function finite(n: number | null | undefined): number | null {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 
-export function statusPageModel(deps: HttpDeps, views: DisplayView[], notice: string | null, scrub: (t: string) => string): StatusPageModel {
-  const now = deps.now();
-  const b = deps.budget?.() ?? null;
+export function statusPageModel(
+  deps: HttpDeps,
+  b: BudgetStatusLike | null,
+  rows: DisplayRow[],
+  notice: string | null,
+  scrub: (t: string) => string,
+): StatusPageModel {
+  const now = deps.clock.now();
   const spentToday = finite(b?.spentToday);
   const spentMonth = finite(b?.spentMonth);
   const leftToday = finite(b?.leftToday);
@@ -98,7 +102,7 @@ export function statusPageModel(deps: HttpDeps, views: DisplayView[], notice: st
   return {
     generatedAt: formatter(deps.timezone).format(new Date(now)),
     timezone: deps.timezone,
-    displays: views.map((v) => v.page),
+    displays: rows.map((r) => r.page),
     budget: b
       ? {
           spentToday,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { redactor, type Redact } from '../config/redactor.js';
-import { scrubbedError } from '../logging.js';
+import { addLogSecrets } from '../logging.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * One MQTT connection: client options (auth, TLS files), last will on the status topic, `online` on every connect,
@@ -30,8 +31,8 @@ export interface MqttConnectionOptions {
   connectTimeoutMs?: number;
   keepaliveS?: number;
   random?: () => number;
-  setTimeout?: (fn: () => void, ms: number) => unknown;
-  clearTimeout?: (handle: unknown) => void;
+  /** Timers of the reconnects; default systemClock. */
+  clock?: Clock;
 }
 
 export interface OutgoingMessage {
@@ -107,6 +108,8 @@ export class MqttConnection {
     this.#opts = opts;
     this.#redact = redactor([opts.password]);
     this.#log = opts.logger;
+    // The password may be one no config holds (the embedded broker's login for the daemon, made at each start).
+    addLogSecrets(opts.logger, [opts.password]);
   }
 
   get connected(): boolean {
@@ -251,8 +254,7 @@ export class MqttConnection {
       { code: 'W_MQTT_DISCONNECTED', url: redactUrl(this.#opts.url), retryInMs: delay, attempt: this.#attempt, ...(this.#lastError && { reason: this.#lastError }) },
       'MQTT disconnected; reconnecting',
     );
-    const set = this.#opts.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
-    this.#timer = set(() => {
+    this.#timer = (this.#opts.clock ?? systemClock).setTimeout(() => {
       this.#timer = null;
       const client = this.#client;
       // Keep the stores: QoS 1 messages in flight when the link dropped are sent again (and acknowledged).
@@ -262,14 +264,13 @@ export class MqttConnection {
 
   #onError(err: Error): void {
     const message = this.#redact(err.message);
-    if (message !== this.#lastError) this.#log.debug({ err: scrubbedError(err, () => message) }, 'MQTT error');
+    if (message !== this.#lastError) this.#log.debug({ err }, 'MQTT error');
     this.#lastError = message;
   }
 
   #cancelTimer(): void {
     if (this.#timer === null) return;
-    const clear = this.#opts.clearTimeout ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
-    clear(this.#timer);
+    (this.#opts.clock ?? systemClock).clearTimeout(this.#timer);
     this.#timer = null;
   }
 }

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
-import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import { packageVersion } from '../package-root.js';
-import type { FrameStatus } from '../render/frame.js';
+import { DisplayBoard } from '../display-board.js';
+import { DisplayViews, type DisplayViewSource } from '../display-views.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
 import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../trmnl/telemetry.js';
 import { MqttConnection, redactUrl } from './connection.js';
-import { diagnosticsPayload, statePayload, type BudgetStatusLike, type DiagnosticsExtra } from './state-payload.js';
+import { diagnosticsPayload, statePayload, type BudgetStatusLike } from './state-payload.js';
 import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './topics.js';
 import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * The MQTT publisher: retained state, image and diagnostics of every display, Home Assistant device discovery
@@ -34,8 +35,14 @@ export interface MqttPublisherOptions {
   onPair?: (displayId: string) => unknown;
   /** Why the refresh button can do nothing (no refresh reserve), or null: HA shows the button unavailable. */
   refreshUnavailable?: string | null;
+  /**
+   * The daemon's view of every display (display-views.ts), which state and diagnostics show. Without it (the
+   * publisher on its own) it keeps its own, from what it is handed and the two providers below.
+   */
+  views?: DisplayViewSource;
+  /** Without `views`: the governor's status(). */
   budgetStatus?: () => BudgetStatusLike | null;
-  /** Fresher than the update's own nextUpdateAt when state is re-sent later. */
+  /** Without `views`: the next update, fresher than the one each update announced. */
   nextUpdateAt?: (displayId: string) => Date | null;
   /**
    * Whether a display gets a Home Assistant device (default: every display). A display switched off has its retained
@@ -56,17 +63,8 @@ export interface MqttPublisherOptions {
   backoff?: { initialMs: number; maxMs: number };
   clientId?: string;
   random?: () => number;
-  setTimeout?: (fn: () => void, ms: number) => unknown;
-  clearTimeout?: (handle: unknown) => void;
-}
-
-interface DisplayState {
-  rec: StoredRecommendation | null;
-  nextUpdateAt: Date | null;
-  status: FrameStatus;
-  image: Buffer;
-  imageHash: string;
-  extra: DiagnosticsExtra;
+  /** Timers of reconnects and of the re-send after Home Assistant comes online; default systemClock. */
+  clock?: Clock;
 }
 
 export class MqttPublisher implements Publisher {
@@ -75,7 +73,11 @@ export class MqttPublisher implements Publisher {
   readonly #o: MqttPublisherOptions;
   readonly #log: Logger;
   readonly #displays: Map<string, DisplayConfig>;
-  readonly #last = new Map<string, DisplayState>();
+  readonly #views: DisplayViewSource;
+  /** Without the daemon's views: the board this publisher records its updates on. */
+  readonly #ownBoard: DisplayBoard | null;
+  /** The hash of the image last sent, by display: the displays published so far. */
+  readonly #sentImage = new Map<string, string>();
   /** Discovery JSON sent on the current connection, by display id. */
   readonly #sentDiscovery = new Map<string, string>();
   readonly #telemetry = new Map<string, string>();
@@ -90,6 +92,15 @@ export class MqttPublisher implements Publisher {
     this.topics = mqttTopics(opts.mqtt.base_topic, opts.mqtt.discovery_prefix);
     this.#displays = new Map(opts.displays.map((d) => [d.id, d]));
     this.#swVersion = opts.swVersion ?? packageVersion();
+    if (opts.views !== undefined) {
+      this.#ownBoard = null;
+      this.#views = opts.views;
+    } else {
+      const clock = opts.clock ?? systemClock;
+      const board = new DisplayBoard({ clock });
+      this.#ownBoard = board;
+      this.#views = new DisplayViews({ board, displays: opts.displays, clock, nextUpdateAt: opts.nextUpdateAt, budget: opts.budgetStatus });
+    }
   }
 
   get connected(): boolean {
@@ -123,8 +134,7 @@ export class MqttPublisher implements Publisher {
       logger: this.#log,
       backoff: this.#o.backoff,
       random,
-      setTimeout: this.#o.setTimeout,
-      clearTimeout: this.#o.clearTimeout,
+      clock: this.#o.clock,
     });
     this.#conn = conn;
     conn.onConnect(() => {
@@ -143,25 +153,15 @@ export class MqttPublisher implements Publisher {
   publish(update: DisplayUpdate): Promise<void> {
     const id = update.display.id;
     this.#displays.set(id, update.display);
-    const prev = this.#last.get(id);
-    const last: DisplayState = {
-      rec: update.rec ?? prev?.rec ?? null,
-      nextUpdateAt: update.nextUpdateAt,
-      status: update.status,
-      image: update.frame.png,
-      imageHash: update.frame.hash,
-      extra: {
-        stateProblem: update.stateProblem ?? null,
-        refreshRefused: update.refreshRefused ?? null,
-        refreshUnavailable: this.#o.refreshUnavailable ?? null,
-      },
-    };
-    this.#last.set(id, last);
+    // With the daemon's views the cycle has recorded this display's state already.
+    this.#ownBoard?.recordUpdate(update);
+    const prevHash = this.#sentImage.get(id);
+    this.#sentImage.set(id, update.frame.hash);
     this.#sendDiscovery(id, false);
-    this.#sendState(id, last, last.nextUpdateAt);
-    if (last.imageHash !== prev?.imageHash) this.#send(this.topics.image(id), last.image);
+    this.#sendState(id);
+    if (update.frame.hash !== prevHash) this.#send(this.topics.image(id), update.frame.png);
     // The budget is shared: every display's diagnostics change with any display's spending.
-    for (const other of this.#last.keys()) this.#sendDiagnostics(other);
+    for (const other of this.#sentImage.keys()) this.#sendDiagnostics(other);
     return Promise.resolve();
   }
 
@@ -184,10 +184,10 @@ export class MqttPublisher implements Publisher {
   #resendAll(): void {
     for (const id of this.#displays.keys()) {
       this.#sendDiscovery(id, true);
-      const last = this.#last.get(id);
-      if (!last) continue;
-      this.#sendState(id, last, this.#o.nextUpdateAt?.(id) ?? last.nextUpdateAt);
-      this.#send(this.topics.image(id), last.image);
+      const v = this.#views.view(id);
+      if (!this.#sentImage.has(id) || v?.kind !== 'shown') continue;
+      this.#sendState(id);
+      this.#send(this.topics.image(id), v.frame.png);
       this.#sendDiagnostics(id);
       const telemetry = this.#telemetry.get(id);
       if (telemetry !== undefined) this.#send(telemetryTopic(this.topics, id), telemetry);
@@ -195,8 +195,9 @@ export class MqttPublisher implements Publisher {
   }
 
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
-  #sendState(id: string, last: DisplayState, nextUpdateAt: Date | null): void {
-    if (last.rec) this.#send(this.topics.state(id), statePayload(last.rec, nextUpdateAt, last.status, this.#o.timezone));
+  #sendState(id: string): void {
+    const v = this.#views.view(id);
+    if (v?.kind === 'shown' && v.rec) this.#send(this.topics.state(id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone));
   }
 
   #sendDiscovery(id: string, force: boolean): void {
@@ -207,7 +208,7 @@ export class MqttPublisher implements Publisher {
       this.#sentDiscovery.set(id, '');
       return;
     }
-    const weather = this.#last.get(id)?.rec?.weather;
+    const weather = this.#views.view(id)?.rec?.weather;
     const { topic, payload } = deviceDiscovery({
       display,
       topics: this.topics,
@@ -227,15 +228,16 @@ export class MqttPublisher implements Publisher {
   }
 
   #sendDiagnostics(id: string): void {
-    const last = this.#last.get(id);
-    if (!last) return;
+    const v = this.#views.view(id);
+    if (v?.kind !== 'shown') return;
     let budget: BudgetStatusLike | null = null;
     try {
-      budget = this.#o.budgetStatus?.() ?? null;
+      budget = this.#views.budget();
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    this.#send(this.topics.diagnostics(id), diagnosticsPayload(last.status, budget, this.#o.timezone, last.extra));
+    const extra = { stateProblem: v.stateProblem, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null };
+    this.#send(this.topics.diagnostics(id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 
   #send(topic: string, payload: string | Buffer): void {
@@ -286,9 +288,8 @@ export class MqttPublisher implements Publisher {
     if (this.#haTimer !== null) return;
     const { min, max } = this.#o.haOnlineDelayMs ?? { min: 1000, max: 5000 };
     const delay = Math.round(min + (max - min) * (this.#o.random ?? Math.random)());
-    const set = this.#o.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
     this.#log.info({ delayMs: delay }, 'Home Assistant online; re-sending discovery and states');
-    this.#haTimer = set(() => {
+    this.#haTimer = (this.#o.clock ?? systemClock).setTimeout(() => {
       this.#haTimer = null;
       this.#conn?.publish(this.topics.status, 'online', { retain: true });
       this.#resendAll();
@@ -297,7 +298,7 @@ export class MqttPublisher implements Publisher {
 
   #cancelHaTimer(): void {
     if (this.#haTimer === null) return;
-    (this.#o.clearTimeout ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout)))(this.#haTimer);
+    (this.#o.clock ?? systemClock).clearTimeout(this.#haTimer);
     this.#haTimer = null;
   }
 

@@ -8,6 +8,7 @@ import type { Fault, FaultQueue } from './faults.js';
 import { alterBody, BODY_KINDS, HTML_ERROR_PAGE, retryAfterHeader, truncateJson } from './faults.js';
 import { gone, PREFLIGHT_HEADERS, readBody, sendError, sendJson, sendText } from './http-io.js';
 import type { RateWindow } from './rate-window.js';
+import type { Clock } from '../time/clock.js';
 import type { SimRequestRecord } from './stats.js';
 import type { PointRequest } from './validation.js';
 import { isJsonContentType, parsePointBody, parsePointQuery, ValidationError } from './validation.js';
@@ -30,7 +31,9 @@ export interface ApiContext {
   billing: () => BillingMode;
   rate: RateWindow;
   faults: FaultQueue;
-  now: () => number;
+  /** The service's time: answers are dated by it. */
+  clock: Clock;
+  /** The 'slow' fault's delay. */
   sleep: (ms: number) => Promise<void>;
   isClosed: () => boolean;
 }
@@ -196,7 +199,7 @@ export async function handleApi(
     return;
   }
 
-  const success = successBody(route.endpoint, point, ctx.now());
+  const success = successBody(route.endpoint, point, ctx.clock.now());
   rec.status = 200;
   if (fault !== undefined) {
     ctx.faults.consume(fault);

@@ -6,6 +6,8 @@
  * recovery further out), which is how most real services behave.
  */
 
+import type { Clock } from '../time/clock.js';
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -15,20 +17,32 @@ export interface RateDecision {
   retryAfterS?: number;
 }
 
-export class RateWindow {
-  private readonly hits = new Map<string, number[]>();
+export interface RateWindowOptions {
+  /** Requests per bucket in any window. */
+  limit: number;
+  /** The service's wall time: a request holds its slot for windowMs of it. */
+  clock: Clock;
+  /** Default 60 s. */
+  windowMs?: number;
+}
 
-  constructor(
-    readonly limit: number,
-    private readonly now: () => number,
-    private readonly windowMs = 60_000,
-  ) {
+export class RateWindow {
+  readonly limit: number;
+  private readonly hits = new Map<string, number[]>();
+  private readonly clock: Clock;
+  private readonly windowMs: number;
+
+  constructor(opts: RateWindowOptions) {
+    const { limit } = opts;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`rate limit must be an integer >= 1, got ${limit}`);
+    this.limit = limit;
+    this.clock = opts.clock;
+    this.windowMs = opts.windowMs ?? 60_000;
   }
 
   /** Counts a request in `bucket` when a slot is free; refuses it (without counting) otherwise. */
   take(bucket: string): RateDecision {
-    const t = this.now();
+    const t = this.clock.now();
     const times = this.prune(bucket, t);
     if (times.length >= this.limit) {
       const oldest = times[0] ?? t;
@@ -42,7 +56,7 @@ export class RateWindow {
 
   /** Slots left in `bucket` right now, counting nothing (for preflights). */
   peek(bucket: string): number {
-    return Math.max(0, this.limit - this.prune(bucket, this.now()).length);
+    return Math.max(0, this.limit - this.prune(bucket, this.clock.now()).length);
   }
 
   private prune(bucket: string, t: number): number[] {

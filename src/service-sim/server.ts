@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../http/listen.js';
+import { sleep, systemClock, type Clock } from '../time/clock.js';
 import type { BillingMode } from './billing.js';
 import { parseBillingMode } from './billing.js';
 import { CONTROL_PREFIX, handleControl } from './control.js';
@@ -28,9 +29,9 @@ export interface ServiceSimOptions {
   ratePerMinute?: number;
   /** Which requests are billed (billing.ts); default 'success': only a good answer. */
   billing?: BillingMode;
-  /** Injected clock, ms since epoch; default Date.now. */
-  now?: () => number;
-  /** Injected delay for the 'slow' fault; default a real timer (cut short by close()). */
+  /** The service's time (answers, the rate window, the 'slow' fault's delay); default systemClock. */
+  clock?: Clock;
+  /** Injected delay for the 'slow' fault; default a sleep on `clock` that close() cuts short. */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -50,34 +51,14 @@ export interface RunningServiceSim {
   close(): Promise<void>;
 }
 
-/** A real-timer sleep that close() can cut short, so a pending 'slow' request never holds the process open. */
-function cancellableSleep(): { sleep: (ms: number) => Promise<void>; cancelAll: () => void } {
-  const pending = new Map<NodeJS.Timeout, () => void>();
-  return {
-    sleep: (ms) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          pending.delete(timer);
-          resolve();
-        }, ms);
-        pending.set(timer, resolve);
-      }),
-    cancelAll: () => {
-      for (const [timer, resolve] of pending) {
-        clearTimeout(timer);
-        resolve();
-      }
-      pending.clear();
-    },
-  };
-}
-
 export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<RunningServiceSim> {
   const host = opts.host ?? '127.0.0.1';
-  const now = opts.now ?? Date.now;
-  const timers = cancellableSleep();
+  const clock = opts.clock ?? systemClock;
+  // close() aborts it: a pending 'slow' request then goes on at once and never holds the process open.
+  const closeAbort = new AbortController();
+  const slowSleep = (ms: number): Promise<void> => sleep(clock, ms, closeAbort.signal).catch(() => undefined);
   const keys = new KeyStore(opts.keys ?? { [DEMO_API_KEY]: { credits: 1_000_000 } });
-  const rate = new RateWindow(opts.ratePerMinute ?? 60, now);
+  const rate = new RateWindow({ limit: opts.ratePerMinute ?? 60, clock });
   const faults = new FaultQueue();
   const log = new RequestLog();
   let billing = parseBillingMode(opts.billing ?? 'success');
@@ -95,7 +76,7 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
   const setBilling = (mode: BillingMode): void => {
     billing = parseBillingMode(mode);
   };
-  const apiContext = { keys, billing: () => billing, rate, faults, now, sleep: opts.sleep ?? timers.sleep, isClosed: () => closed };
+  const apiContext = { keys, billing: () => billing, rate, faults, clock, sleep: opts.sleep ?? slowSleep, isClosed: () => closed };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://service-sim.invalid');
@@ -104,7 +85,7 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
       return;
     }
     const rec: SimRequestRecord = {
-      time: now(),
+      time: clock.now(),
       method: req.method ?? 'GET',
       path: url.pathname,
       keyFingerprint: null,
@@ -151,7 +132,7 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
         closed = true;
         server.close(() => resolve());
         server.closeAllConnections();
-        timers.cancelAll();
+        closeAbort.abort();
       });
       return closing;
     },

@@ -4,6 +4,7 @@ import { renderFrame, type Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../render/panels.js';
 import { encodePng } from '../render/png.js';
 import type { DisplayUpdate } from '../publish/publisher.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * The image a TRMNL device gets for a display, and its filename.
@@ -63,7 +64,8 @@ export interface TrmnlImagesOptions {
   /** Which displays have TRMNL devices, and in which formats. */
   formats: (displayId: string) => readonly TrmnlFormat[];
   timezone: string;
-  now: () => number;
+  /** Dates each image (its Last-Modified and the time drawn on it). */
+  clock: Clock;
   logger?: Logger;
 }
 
@@ -87,7 +89,7 @@ export class TrmnlImages {
 
   async #make(update: DisplayUpdate, format: TrmnlFormat): Promise<TrmnlImage> {
     const { display, frame } = update;
-    const since = new Date(this.#o.now());
+    const since = new Date(this.#o.clock.now());
     const own = asIsImage(loadPanel(display.panel), frame, format);
     if (own) {
       return { filename: trmnlFilename(own.body), format, ...own, width: frame.width, height: frame.height, converted: false, sourceHash: frame.hash, since };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { normalizeMac } from './trmnl-api.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * When a TRMNL device may fetch its access token (GET /api/setup). A MAC is no secret, so setup hands out the token
@@ -31,8 +32,8 @@ export interface PairingWindow {
 export interface TrmnlPairingOptions {
   /** `<state_dir>/pairing.json`; null: only the in-process openers. */
   file: string | null;
-  /** ms since epoch. */
-  now: () => number;
+  /** Dates pairing windows and their expiry. */
+  clock: Clock;
   logger?: Logger;
 }
 
@@ -94,7 +95,7 @@ export class TrmnlPairing {
 
   /** Opens pairing for `macs` in this process. */
   open(macs: readonly string[], minutes = PAIRING_DEFAULT_MINUTES): PairingWindow[] {
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     const m = Math.min(PAIRING_MAX_MINUTES, Math.max(1, minutes));
     return macs.flatMap((raw) => {
       const mac = normalizeMac(raw);
@@ -117,7 +118,7 @@ export class TrmnlPairing {
   }
 
   #current(mac: string): PairingWindow | null {
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     const paired = this.#pairedAt.get(mac) ?? -Infinity;
     // A window opened here is deleted when the device pairs; one from the file is used up by a later pairing.
     const fromFile = this.#fileWindows.filter((w) => w.mac === mac && w.openedAt > paired);
@@ -139,7 +140,7 @@ export class TrmnlPairing {
   async take(mac: string): Promise<boolean> {
     await this.#readFile();
     if (this.#current(mac) === null) return false;
-    const now = this.#o.now();
+    const now = this.#o.clock.now();
     this.#pairedAt.set(mac, now);
     this.#open.delete(mac);
     const file = this.#o.file;

@@ -5,6 +5,7 @@ import { readBody, sendJson } from '../http/respond.js';
 import type { RefusalCode, RefusalLog } from '../mqtt/broker/refusal-log.js';
 import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './images.js';
 import type { TrmnlPairing } from './pairing.js';
+import type { Clock } from '../time/clock.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
@@ -46,7 +47,8 @@ export interface TrmnlApiDeps {
   images: TrmnlImages;
   nextUpdateAt: (displayId: string) => Date | null;
   onTelemetry?: (displayId: string, t: DeviceTelemetry) => void;
-  now: () => number;
+  /** Dates telemetry and times refresh_rate. */
+  clock: Clock;
   /** Seconds added to the time until the next update, for the cycle to finish. Default 30. */
   refreshMarginS?: number;
   /** Whether setup may hand out a device's token now. */
@@ -172,7 +174,7 @@ export class TrmnlApi {
       rssi: num(header(req, 'rssi')),
       fwVersion: header(req, 'fw-version')?.slice(0, 40) ?? null,
       model: header(req, 'model')?.slice(0, 40) ?? null,
-      at: new Date(this.#d.now()),
+      at: new Date(this.#d.clock.now()),
     };
     try {
       this.#d.onTelemetry?.(dev.display, telemetry);
@@ -180,7 +182,7 @@ export class TrmnlApi {
       this.#d.logger?.error({ err }, 'TRMNL telemetry could not be passed on');
     }
     const img = this.#d.images.current(dev.display, dev.format ?? 'png');
-    const now = this.#d.now();
+    const now = this.#d.clock.now();
     // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
     const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), now, this.#d.refreshMarginS ?? 30);
     this.#d.logger?.debug({ mac, display: dev.display, filename: img?.filename ?? null, refresh_rate: refresh }, 'TRMNL display request');

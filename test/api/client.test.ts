@@ -19,13 +19,14 @@ import {
 import type { RateLimitInfo } from '../../src/api/rate-limit.js';
 import { ISO_UTC_MS, type ShapeNote } from '../../src/api/schemas.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 let now = Date.parse('2026-11-21T07:30:00.000Z');
 let sim: RunningServiceSim;
 const clients: OutfitClient[] = [];
 
 function client(opts: Partial<ConstructorParameters<typeof OutfitClient>[0]> = {}): OutfitClient {
-  const c = new OutfitClient({ baseUrl: sim.url, apiKey: DEMO_API_KEY, now: () => now, ...opts });
+  const c = new OutfitClient({ baseUrl: sim.url, apiKey: DEMO_API_KEY, clock: clockAt(() => now), ...opts });
   clients.push(c);
   return c;
 }
@@ -44,7 +45,7 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 const BERLIN = { lat: 52.52, lon: 13.405 };
 
 beforeAll(async () => {
-  sim = await startServiceSim({ now: () => now });
+  sim = await startServiceSim({ clock: clockAt(() => now) });
 });
 afterEach(() => {
   sim.clearFaults();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ShapeWarnings, W_RESPONSE_SHAPE, type ShapeWarning } from '../../src/api/shape-warnings.js';
 import type { ShapeNote } from '../../src/api/schemas.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 const TEMP: ShapeNote = { field: 'weather.temp', problem: 'missing', detail: 'missing' };
 const MODEL: ShapeNote = { field: 'model', problem: 'missing', detail: 'missing' };
@@ -8,7 +9,7 @@ const MODEL: ShapeNote = { field: 'model', problem: 'missing', detail: 'missing'
 function warnings(timezone?: string): { sw: ShapeWarnings; said: ShapeWarning[]; clock: { t: number } } {
   const said: ShapeWarning[] = [];
   const clock = { t: Date.parse('2026-11-21T07:00:00.000Z') };
-  const sw = new ShapeWarnings({ warn: (w) => said.push(w), now: () => clock.t, ...(timezone ? { timezone } : {}) });
+  const sw = new ShapeWarnings({ warn: (w) => said.push(w), clock: clockAt(() => clock.t), ...(timezone ? { timezone } : {}) });
   return { sw, said, clock };
 }
 

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, CYCLE_BACKOFF, RETRY_BACKOFF } from '../../src/budget/backoff.js';
-import { sleepOn } from '../../src/budget/clock.js';
 import { BUILD_TIME_MS, ClockGuard, DAY_WINDOW_MS } from '../../src/budget/clock-guard.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { RateLimiter } from '../../src/budget/rate-limiter.js';
@@ -12,34 +11,6 @@ import { makeConfig } from './helpers.js';
 
 const HOUR = 3_600_000;
 const T = Date.UTC(2027, 0, 11, 9);
-
-describe('FakeClock', () => {
-  it('runs due timers in order, each at its own time; a wall-clock step moves no timer', () => {
-    const c = new FakeClock(T);
-    const seen: Array<[string, number]> = [];
-    c.setTimeout(() => seen.push(['b', c.monotonic()]), 200);
-    c.setTimeout(() => {
-      seen.push(['a', c.monotonic()]);
-      c.setTimeout(() => seen.push(['c', c.monotonic()]), 50);
-    }, 100);
-    const gone = c.setTimeout(() => seen.push(['x', 0]), 120);
-    c.clearTimeout(gone);
-    c.setSystemTime(T - HOUR);
-    c.advance(1000);
-    expect(seen).toEqual([['a', 100], ['c', 150], ['b', 200]]);
-    expect(c.now()).toBe(T - HOUR + 1000);
-    expect(c.pendingTimers()).toBe(0);
-  });
-
-  it('sleepOn is cut short by an abort', async () => {
-    const c = new FakeClock(T);
-    const ac = new AbortController();
-    const p = sleepOn(c, 1000, ac.signal);
-    ac.abort(new Error('stop'));
-    await expect(p).rejects.toThrow('stop');
-    expect(c.pendingTimers()).toBe(0);
-  });
-});
 
 describe('ClockGuard', () => {
   const seed = () => ({ day: 40, month: 400 });

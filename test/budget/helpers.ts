@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import type { Clock } from '../../src/budget/clock.js';
+import type { Clock } from '../../src/time/clock.js';
 import type { FakeClock } from '../helpers/fake-clock.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
 

@@ -40,7 +40,7 @@ describe('31 simulated days against the simulated service', () => {
     const trueNow = (): number => T0 + clock.monotonic();
     const simTimers = countingClock(clock);
     const simSleep = cancellableSleep(simTimers);
-    sim = await startServiceSim({ now: trueNow, ratePerMinute: RATE, sleep: simSleep.sleep });
+    sim = await startServiceSim({ clock: { ...simTimers.clock, now: trueNow }, ratePerMinute: RATE, sleep: simSleep.sleep });
     const dir = await stateDir();
     const config = makeConfig({
       api: { base_url: sim.url },
@@ -80,7 +80,7 @@ describe('31 simulated days against the simulated service', () => {
 
     const boot = async (): Promise<Proc> => {
       const gov = countingClock(clock);
-      const client = new OutfitClient({ baseUrl: sim!.url, apiKey: DEMO_API_KEY, now: () => clock.now() });
+      const client = new OutfitClient({ baseUrl: sim!.url, apiKey: DEMO_API_KEY, clock });
       const governor = new Governor({ config, stateDir: dir, client, clock: gov.clock, random: rand });
       await governor.load();
       const abort = new AbortController();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sleepOn } from '../../src/budget/clock.js';
+import { sleep } from '../../src/time/clock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { dateKey, localParts } from '../../src/time/zoned-time.js';
@@ -29,7 +29,7 @@ function rig(
       running++;
       maxRunning = Math.max(maxRunning, running);
       try {
-        if (opts.cycleMs) await sleepOn(clock, opts.cycleMs);
+        if (opts.cycleMs) await sleep(clock, opts.cycleMs);
         lastAnswer = clock.now();
       } finally {
         running--;

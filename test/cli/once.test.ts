@@ -61,7 +61,7 @@ describe('once against the simulated service', () => {
     const goodFrame = await readFile(path.join(dir, 'frames/hallway.png'));
     const res = await runCli(['once', '--config', file]); // 3 more would make 6
     expect(res.code).toBe(4);
-    expect(res.stdout).toContain('"msg":"budget used up"');
+    expect(res.stdout).toContain('"code":"W_BUDGET_EXHAUSTED"');
     expect(await readFile(path.join(dir, 'frames/hallway.json'), 'utf8')).toBe(good);
     const marked = await readFile(path.join(dir, 'frames/hallway.png'));
     expect(marked.equals(goodFrame)).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactor } from '../../src/config/redactor.js';
+import { LearningRedactor, redactor, secretValues } from '../../src/config/redactor.js';
 
 describe('the redactor built from the loaded secrets', () => {
   it('replaces every occurrence of every secret, the longest first, and skips missing ones', () => {
@@ -13,5 +13,20 @@ describe('the redactor built from the loaded secrets', () => {
 
   it('leaves text alone when there are no secrets', () => {
     expect(redactor([])('nothing to hide')).toBe('nothing to hide');
+  });
+});
+
+describe('the logger’s redactor, which learns', () => {
+  it('redacts what it learned later too, and says whether a text may hold a secret, also JSON-escaped', () => {
+    const r = new LearningRedactor(['key-1']);
+    r.learn(['pw"2', null, '']);
+    expect(r.redact('key-1 and pw"2')).toBe('[redacted] and [redacted]');
+    expect(r.mayHold(JSON.stringify({ reason: 'bad pw"2' }))).toBe(true);
+    expect(r.mayHold('nothing here')).toBe(false);
+  });
+
+  it('every secret of a loaded config: key, MQTT password and TRMNL tokens', () => {
+    const values = secretValues({ apiKey: 'k', apiKeySource: 'file x', mqttPassword: null, trmnlTokens: new Map([['AA:BB:CC:DD:EE:01', 't']]) });
+    expect(values).toEqual(['k', 't']);
   });
 });

@@ -184,8 +184,8 @@ export async function failedCycle(
   const failed = await s.waitLog((l) => l.msg === FAILED, { after: mark, timeoutMs: 60_000 });
   expect(failed.err?.code, JSON.stringify(failed)).toBe(code);
   if (detail) expect(failed.err?.message).toMatch(detail);
-  // Sent once: not sent again in the same cycle.
-  expect(s.logs.filter((l) => l.i >= mark && l.msg === 'request failed: retrying')).toEqual([]);
+  // Sent once: not sent again in the same cycle (the retry loop's line, with its attempt and delay, never came).
+  expect(s.logs.filter((l) => l.i >= mark && l.i <= failed.i && l.part === 'budget' && l.attempt !== undefined && l.delayMs !== undefined)).toEqual([]);
   const failedAt = instant(failed.time);
 
   const kept = await expectLastGoodKept(s, failedAt);

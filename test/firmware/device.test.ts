@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { PNG } from 'pngjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Device, RETRY_LADDER_S, type DeviceClock } from '../../display/firmware/device.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Device, RETRY_LADDER_S } from '../../display/firmware/device.js';
 import { runSimulator } from '../../display/firmware/run.js';
 import { HttpTransport } from '../../display/firmware/transport-http.js';
 import { MqttTransport } from '../../display/firmware/transport-mqtt.js';
@@ -17,12 +17,15 @@ import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import type { Frame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/render/panels.js';
 import { capturingLogger, display, update } from '../http/fixtures.js';
+import type { Clock } from '../../src/time/clock.js';
+import { clockAt, FakeClock } from '../helpers/fake-clock.js';
 
 /** Sleeps pass at once in simulated time. */
-function fastClock(): DeviceClock & { t: number; now: () => number } {
+function fastClock(): Clock & { t: number } {
   const c = {
     t: Date.parse('2026-01-31T07:00:00.000Z'),
     now: (): number => c.t,
+    monotonic: (): number => c.t,
     setTimeout: (fn: () => void, ms: number) => {
       c.t += ms;
       return setImmediate(fn);
@@ -59,7 +62,8 @@ describe('the simulated device against the real HTTP server', () => {
       listen: '127.0.0.1:0',
       displays: [hallway],
       timezone: 'Europe/Berlin',
-      now: () => clock.now(),
+      // The device's clock dates the frames; the server's own timers stay real (a fast clock's would jump time).
+      clock: clockAt(() => clock.now()),
       nextUpdateAt: () => new Date(clock.now() + 20 * 60_000),
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: tokens,
@@ -73,7 +77,7 @@ describe('the simulated device against the real HTTP server', () => {
     return { p, url: p.url!, clock, telemetry, logs: cap.text };
   }
 
-  function device(transport: HttpTransport | TrmnlTransport | MqttTransport, clock: DeviceClock, maxImageBytes = 90_000) {
+  function device(transport: HttpTransport | TrmnlTransport | MqttTransport, clock: Clock, maxImageBytes = 90_000) {
     return new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport, clock, maxImageBytes });
   }
 
@@ -133,6 +137,27 @@ describe('the simulated device against the real HTTP server', () => {
     expect(sleeps).toEqual([...RETRY_LADDER_S, 900]);
   });
 
+  it('run() sleeps on its Clock for the intended sleep over the speed-up; an abort in the sleep ends the run', async () => {
+    const { p, url } = await server();
+    await p.publish(update(hallway, 1));
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
+    const d = new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport: new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock, maxImageBytes: 90_000, speed: 60 });
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const run = d.run(Infinity, (r) => seen.push(r.at), ac.signal);
+    // 20 min to the next update + 30 s margin, 60 times faster: 20.5 s on the clock.
+    await vi.waitFor(() => expect(clock.msToNextTimer()).toBe(20_500));
+    expect(seen).toEqual(['2026-01-31T07:00:00.000Z']);
+    clock.advance(20_500);
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    await vi.waitFor(() => expect(clock.pendingTimers()).toBe(1));
+    expect(seen[1]).toBe('2026-01-31T07:00:20.500Z');
+    ac.abort();
+    const records = await run;
+    expect(records.map((r) => r.n)).toEqual([1, 2]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
   it('TRMNL: setup, display with telemetry, download, a known filename drawn from flash, logs sent on the next wake', async () => {
     const { p, url, clock, telemetry, logs } = await server();
     const t = new TrmnlTransport({ baseUrl: url, mac: MAC });
@@ -180,11 +205,33 @@ describe('the simulated device against the real HTTP server', () => {
     await pub.publishAsync('od-sim/hallway/image', u.frame.png, { retain: true, qos: 1 });
     await pub.publishAsync('od-sim/hallway/state', JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }), { retain: true, qos: 1 });
     await pub.endAsync();
-    const d = device(new MqttTransport({ url: broker.url, baseTopic: 'od-sim', displayId: 'hallway', now: () => clock.now() }), clock);
+    const d = device(new MqttTransport({ url: broker.url, baseTopic: 'od-sim', displayId: 'hallway', clock }), clock);
     const w1 = await d.wake();
     expect(w1).toMatchObject({ via: 'mqtt', outcome: 'refreshed', refresh: 'full', sleep_s: 630 });
     expect(rgba(d.panel.glassPng()).equals(rgba(u.frame.png))).toBe(true);
     expect(await d.wake()).toMatchObject({ outcome: 'unchanged', refresh: 'none' });
+  });
+
+  it('runSimulator via MQTT reads next_update_at by the clock it is given, not the system time', async () => {
+    const broker = await startEmbeddedBroker({ port: 0 });
+    cleanup.push(() => broker.close());
+    const clock = fastClock(); // January 2026, far from the real time
+    const pub = await mqtt.connectAsync(broker.url);
+    await pub.publishAsync('od-clk/hallway/image', update(hallway, 5).frame.png, { retain: true, qos: 1 });
+    await pub.publishAsync('od-clk/hallway/state', JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }), { retain: true, qos: 1 });
+    await pub.endAsync();
+    const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
+    cleanup.push(() => rm(out, { recursive: true, force: true }));
+    const config = ConfigSchema.parse({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 100 },
+      timezone: 'Europe/Berlin',
+      displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
+      mqtt: { url: broker.url, base_topic: 'od-clk' },
+    });
+    const result = await runSimulator({ config, displayId: 'hallway', via: 'mqtt', wakes: 1, outDir: out, clock });
+    // 10 min to next_update_at + 30 s margin on the device's clock.
+    expect(result.records).toMatchObject([{ outcome: 'refreshed', sleep_s: 630 }]);
   });
 
   it('runSimulator writes a glass PNG and a timeline line a wake', async () => {

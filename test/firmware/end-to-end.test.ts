@@ -9,6 +9,7 @@ import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
+import { systemClock } from '../../src/time/clock.js';
 
 /**
  * The whole chain in one process: the daemon against the simulated outfit service renders a frame, the HTTP
@@ -46,8 +47,7 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
       listen: '127.0.0.1:0',
       displays: config.displays,
       timezone: config.timezone,
-      now: () => Date.now(),
-      snapshot: (id) => d?.cycles.get(id)?.snapshot() ?? null,
+      clock: systemClock,
       budget: () => d?.governor.status() ?? null,
       refresh: (id) => d?.refresh(id) ?? Promise.resolve(null),
       trmnlDevices: config.trmnl?.devices.map((x) => ({ mac: x.mac, display: x.display })) ?? [],

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceClock } from '../../display/firmware/device.js';
 import { INK, PAPER } from '../../display/firmware/live-page.js';
 import { runSimulator, type SimulatorResult } from '../../display/firmware/run.js';
 import { ConfigSchema } from '../../src/config/schema.js';
@@ -11,6 +10,7 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { display, update } from '../http/fixtures.js';
+import { systemClock, type Clock } from '../../src/time/clock.js';
 
 /** The same FNV-1a over the red channel the page computes. */
 function fnvRed(png: Buffer): string {
@@ -24,10 +24,10 @@ function fnvRed(png: Buffer): string {
 }
 
 /** Sleeps wait until the test lets the device wake. */
-function gatedClock(): DeviceClock & { release: () => void; waiting: () => number } {
+function gatedClock(): Clock & { release: () => void; waiting: () => number } {
   const pending: (() => void)[] = [];
   return {
-    now: () => Date.now(),
+    ...systemClock,
     setTimeout: (fn) => {
       pending.push(fn);
       return fn;
@@ -50,7 +50,7 @@ describe('simulate --web in headless Chromium', () => {
   });
 
   it('shows the current frame on a paper tone, and updates (with a flash) after a wake', { timeout: 90_000 }, async () => {
-    const server = new HttpPublisher({ listen: '127.0.0.1:0', displays: [grey], timezone: 'Europe/Berlin', now: () => Date.now() });
+    const server = new HttpPublisher({ listen: '127.0.0.1:0', displays: [grey], timezone: 'Europe/Berlin', clock: systemClock });
     await server.start();
     cleanup.push(() => server.stop());
     const u1 = update(grey, 1);

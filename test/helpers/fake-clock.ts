@@ -1,4 +1,12 @@
-import type { Clock } from '../../src/budget/clock.js';
+import { systemClock, type Clock } from '../../src/time/clock.js';
+
+/**
+ * The system's timers and elapsed time with a wall clock the test sets through `now`: for parts that only date
+ * things (`clockAt(() => t)`), where a FakeClock's frozen timers would be in the way.
+ */
+export function clockAt(now: () => number): Clock {
+  return { ...systemClock, now };
+}
 
 interface Timer {
   id: number;

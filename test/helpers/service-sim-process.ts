@@ -8,7 +8,11 @@ export interface SimHttpControl {
   clearFaults(): Promise<void>;
   /** Which requests the service bills: 'success' (its default), 'every-200' or 'every-request' (README). */
   setBilling(mode: 'success' | 'every-200' | 'every-request'): Promise<void>;
-  stats(): Promise<{ requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[] }>;
+  stats(): Promise<{
+    requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[];
+    /** Faults not yet taken by a request (a 'slow' one is taken when its request arrives). */
+    pendingFaults: Array<Record<string, unknown> & { remaining: number }>;
+  }>;
 }
 
 /** The control endpoints of the simulated service whose base address (ending with /v1) is `url`. */

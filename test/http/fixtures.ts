@@ -4,6 +4,8 @@ import { encodeFrame, type Frame, type FrameStatus } from '../../src/render/fram
 import { loadPanel } from '../../src/render/panels.js';
 import { viewSize } from '../../src/render/frame.js';
 import type { DisplayUpdate } from '../../src/publish/publisher.js';
+import type { Clock } from '../../src/time/clock.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 /** Displays, Recommendations and real (small, quick) frames for the HTTP and firmware tests. */
 
@@ -65,7 +67,7 @@ export function update(d: DisplayConfig, seed: number, over: Partial<DisplayUpda
 export { capturingLogger } from '../helpers/capturing-logger.js';
 
 /** A clock the test moves. */
-export function manualClock(start = Date.parse('2026-01-31T07:00:00.000Z')): { now: () => number; advance: (ms: number) => void; set: (t: number) => void } {
+export function manualClock(start = Date.parse('2026-01-31T07:00:00.000Z')): Clock & { advance: (ms: number) => void; set: (t: number) => void } {
   let t = start;
-  return { now: () => t, advance: (ms) => (t += ms), set: (v) => (t = v) };
+  return { ...clockAt(() => t), advance: (ms) => (t += ms), set: (v) => (t = v) };
 }

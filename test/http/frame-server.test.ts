@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DisplaySnapshot } from '../../src/cycle.js';
+import { DisplayBoard, type BoardEntry } from '../../src/display-board.js';
+import { DisplayViews, type DisplayViewsOptions } from '../../src/display-views.js';
+import type { DisplayUpdate } from '../../src/publish/publisher.js';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
@@ -15,10 +17,30 @@ describe('HTTP frame server over a real socket', () => {
 
   async function serve(over: Partial<HttpPublisherOptions> = {}): Promise<{ p: HttpPublisher; url: string; clock: ReturnType<typeof manualClock> }> {
     const clock = manualClock();
-    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', now: clock.now, ...over });
+    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', clock, ...over });
     started.push(p);
     await p.start();
     return { p, url: p.url!, clock };
+  }
+
+  /** The daemon's side: a board its cycles write (here, the test) and the views the server is given. */
+  function daemonViews(over: Partial<DisplayViewsOptions> = {}) {
+    const clock = manualClock();
+    const board = new DisplayBoard({ clock });
+    const views = new DisplayViews({ board, displays: [hallway, kitchen], clock, ...over });
+    const entry = (u: DisplayUpdate, more: Partial<BoardEntry> = {}): BoardEntry => ({
+      display: u.display,
+      rec: u.rec,
+      status: u.status,
+      frame: u.frame,
+      lastError: null,
+      lastSuccessAt: null,
+      stateProblem: null,
+      refreshRefused: null,
+      nextUpdateAt: u.nextUpdateAt,
+      ...more,
+    });
+    return { clock, board, views, entry };
   }
 
   it('listens on 127.0.0.1 only, on the port asked for', async () => {
@@ -107,28 +129,30 @@ describe('HTTP frame server over a real socket', () => {
   });
 
   it('/healthz: 200 while the last cycle succeeded or the data is fresh, 503 with the reason otherwise', async () => {
-    const snaps = new Map<string, DisplaySnapshot>();
-    const { p, url, clock } = await serve({ snapshot: (id) => snaps.get(id) ?? null, freshnessMs: () => 3_600_000 });
+    const { clock, board, views, entry } = daemonViews();
+    const { p, url } = await serve({ clock, views, freshnessMs: () => 3_600_000 });
     let h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(503);
     expect(h.json<{ reason: string }>().reason).toContain('no frame yet');
 
     const since = new Date(clock.now());
-    await p.publish(update(hallway, 5));
-    await p.publish(update(kitchen, 5));
-    const ok: DisplaySnapshot = { rec: rec(), status: { kind: 'ok' }, frame: null, lastError: null, lastSuccessAt: new Date(clock.now()).toISOString() };
-    snaps.set('hallway', ok);
-    snaps.set('kitchen', ok);
+    const lastSuccessAt = new Date(clock.now()).toISOString();
+    for (const d of [hallway, kitchen]) {
+      const u = update(d, 5);
+      board.record(entry(u, { lastSuccessAt }));
+      await p.publish(u);
+    }
     h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(200);
     expect(h.json()).toMatchObject({ ok: true, reason: 'ok' });
 
-    const failing: DisplaySnapshot = {
-      ...ok,
-      status: { kind: 'unreachable', since, message: 'connect ETIMEDOUT' },
-      lastError: { code: 'E_TIMEOUT', message: 'connect ETIMEDOUT', at: since.toISOString() },
-    };
-    snaps.set('kitchen', failing);
+    board.record(
+      entry(update(kitchen, 5), {
+        lastSuccessAt,
+        status: { kind: 'unreachable', since, message: 'connect ETIMEDOUT' },
+        lastError: { code: 'E_TIMEOUT', message: 'connect ETIMEDOUT', at: since.toISOString() },
+      }),
+    );
     clock.advance(20 * 60_000);
     h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(200);
@@ -145,23 +169,20 @@ describe('HTTP frame server over a real socket', () => {
   it('the status page: frames, next update, credits against the budget, last error, every text escaped, no secret', async () => {
     const apiKey = 'sk_live_supersecretkey123';
     const evil = `<script>alert("x")</script> & <img src=x onerror=alert(1)> ${apiKey}`;
-    const snaps = new Map<string, DisplaySnapshot>();
     const cap = capturingLogger();
-    const { p, url } = await serve({
-      snapshot: (id) => snaps.get(id) ?? null,
+    const { clock, board, views, entry } = daemonViews({
       nextUpdateAt: () => new Date('2026-01-31T07:30:00.000Z'),
       budget: () => ({ spentToday: 12, leftToday: 188, spentMonth: 120, leftMonth: null, rateRemaining: 57, warnings: [] }),
-      secrets: [apiKey],
-      logger: cap.logger,
     });
-    await p.publish(update(hallway, 6, { rec: { ...rec(), outfit: evil } }));
-    snaps.set('hallway', {
-      rec: null,
-      status: { kind: 'key_rejected', message: `key ${apiKey} rejected` },
-      frame: null,
-      lastError: { code: 'E_KEY', message: `<b>bad</b> key ${apiKey}`, at: '2026-01-31T06:59:00.000Z' },
-      lastSuccessAt: null,
-    });
+    const { p, url } = await serve({ clock, views, secrets: [apiKey], logger: cap.logger });
+    const u = update(hallway, 6, { rec: { ...rec(), outfit: evil } });
+    board.record(
+      entry(u, {
+        status: { kind: 'key_rejected', message: `key ${apiKey} rejected` },
+        lastError: { code: 'E_KEY', message: `<b>bad</b> key ${apiKey}`, at: '2026-01-31T06:59:00.000Z' },
+      }),
+    );
+    await p.publish(u);
     const r = await httpRequest(`${url}/`);
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');

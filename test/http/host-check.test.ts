@@ -5,6 +5,7 @@ import { HostCheck, hostnameOf } from '../../src/http/host-check.js';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, update } from './fixtures.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -35,7 +36,7 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
       listen: '127.0.0.1:0',
       displays: [hallway],
       timezone: 'Europe/Berlin',
-      now: clock.now,
+      clock,
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: new Map([[MAC, TOKEN]]),
       refresh: () => Promise.resolve(),
@@ -120,7 +121,7 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     let t = 0;
     let addrs: string[] = ['192.168.1.5'];
     const check = new HostCheck({
-      now: () => t,
+      clock: clockAt(() => t),
       hostname: () => 'Pi-Kitchen.lan',
       interfaces: () => ({ eth0: addrs.map((address): os.NetworkInterfaceInfo => ({ address, netmask: '', family: 'IPv4', mac: '', internal: false, cidr: null })) }),
     });

@@ -40,7 +40,7 @@ describe('the status page through Home Assistant ingress', () => {
       listen: '127.0.0.1:0',
       displays: [hallway],
       timezone: 'Europe/Berlin',
-      now: clock.now,
+      clock,
       refresh: (id) => {
         refreshed.push(id);
         return Promise.resolve();

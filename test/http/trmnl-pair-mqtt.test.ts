@@ -4,12 +4,15 @@ import { BrokerPolicy, DEFAULT_BROKER_LIMITS } from '../../src/mqtt/broker/polic
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { mqttTopics } from '../../src/mqtt/topics.js';
 import type { Publisher } from '../../src/publish/publisher.js';
-import { buildPublishers, type PublisherDeps } from '../../src/publishers.js';
+import { buildPublishers } from '../../src/publishers.js';
+import { DisplayBoard } from '../../src/display-board.js';
+import { DisplayViews } from '../../src/display-views.js';
 import { tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { budget, capturingLogger, watch } from '../mqtt/fixtures.js';
 import { checkDeviceDiscovery } from '../mqtt/ha-checker.js';
+import { systemClock } from '../../src/time/clock.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -68,11 +71,9 @@ describe('the Home Assistant pairing button', () => {
     const cap = capturingLogger();
     const publishers = await buildPublishers(loaded, {
       logger: cap.logger,
-      now: () => Date.now(),
-      budget: budget as unknown as PublisherDeps['budget'],
-      snapshot: () => null,
-      nextUpdateAt: () => null,
-      refresh: () => Promise.resolve(),
+      clock: systemClock,
+      views: new DisplayViews({ board: new DisplayBoard({ clock: systemClock }), displays: loaded.config.displays, clock: systemClock, budget }),
+      runs: { refresh: () => Promise.resolve(null) },
       refreshUnavailable: null,
     });
     started.push(...publishers);

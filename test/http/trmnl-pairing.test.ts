@@ -31,7 +31,7 @@ describe('TRMNL pairing', () => {
       listen: '127.0.0.1:0',
       displays: [hallway, porch],
       timezone: 'Europe/Berlin',
-      now: clock.now,
+      clock,
       trmnlDevices: [
         { mac: MAC, display: 'hallway' },
         { mac: OTHER_MAC, display: 'porch' },

@@ -23,7 +23,7 @@ function productionLog(): { logger: ReturnType<typeof createLogger>; bytes: () =
       cb();
     },
   });
-  const logger = createLogger('info', sink);
+  const logger = createLogger({ level: 'info', secrets: [TOKEN], destination: sink });
   return {
     logger,
     bytes: () => Buffer.byteLength(text),
@@ -75,8 +75,7 @@ describe('TRMNL refusals in the log', () => {
       listen: '127.0.0.1:0',
       displays: [display('hallway', { panel: 'trmnl' })],
       timezone: 'Europe/Berlin',
-      now: () => clock.now(),
-      timers: clock,
+      clock,
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: new Map([[MAC, TOKEN]]),
       logger: log.logger,

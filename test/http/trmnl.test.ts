@@ -42,7 +42,7 @@ describe('TRMNL device endpoints', () => {
       listen: '127.0.0.1:0',
       displays: [hallway, porch, kitchen],
       timezone: 'Europe/Berlin',
-      now: clock.now,
+      clock,
       trmnlDevices: [
         { mac: MAC.toLowerCase(), display: 'hallway' },
         { mac: BMP_MAC, display: 'porch', format: 'bmp' },

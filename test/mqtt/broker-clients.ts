@@ -1,4 +1,5 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { vi } from 'vitest';
 
 /** MQTT.js clients for the embedded broker's tests: an outsider that may be thrown out, and retained-message reads. */
 
@@ -49,11 +50,12 @@ export async function retainedOf(url: string, topic: string, marker: string, opt
     });
     await client.subscribeAsync(topic, { qos: 1 });
     await client.subscribeAsync(marker, { qos: 1 });
-    const until = Date.now() + 5000;
-    while (!markerSeen) {
-      if (Date.now() > until) throw new Error(`no retained ${marker}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await vi.waitFor(
+      () => {
+        if (!markerSeen) throw new Error(`no retained ${marker}`);
+      },
+      { timeout: 5000, interval: 10 },
+    );
     return found;
   } finally {
     await client.endAsync(true);

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 
 /** The real daemon process, publishing to the test's Mosquitto, polling the test's simulated service. */
-async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: Promise<unknown>; output: () => string }> {
   const { dir, file } = await tempConfig('');
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   const yaml = simulatedConfig({ baseUrl: sim.url, keyFile: 'key' })
@@ -30,8 +30,10 @@ async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: P
     .replace('output_dir:', `mqtt:\n  url: ${broker.url}\n${extra}output_dir:`);
   await writeFile(file, yaml);
   const child = startCli(['run', '--config', file]);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { child, exited };
+  return { child, exited, output: () => out };
 }
 
 function subscriber(topics: string[]): Promise<{ client: MqttClient; seen: Map<string, string[]> }> {
@@ -56,11 +58,16 @@ describe('the daemon process and the broker', () => {
       const before = recweatherCalls(await sim.stats());
       await sim.injectFault({ kind: 'slow', delay_ms: 1500, path: 'recweather' });
       client.publish('outfit-display/hallway/refresh', 'PRESS');
-      await new Promise((r) => setTimeout(r, 300));
-      client.publish('outfit-display/hallway/refresh', 'PRESS');
+      // The first press's call has reached the service, which holds it (the slow fault is taken).
+      await until('the slow call', async () => !(await sim.stats()).pendingFaults.some((f) => f.kind === 'slow'));
       const states = seen.get('outfit-display/hallway/state')?.length ?? 0;
+      client.publish('outfit-display/hallway/refresh', 'PRESS');
+      // The daemon takes MQTT messages in order: once it has warned about a press for an unknown display sent after
+      // the second press, it has taken that one too, and any call of its own started then.
+      client.publish('outfit-display/nope/refresh', 'PRESS');
+      await until('the press after the second', () => d.output().includes('"code":"W_REFRESH_UNKNOWN_DISPLAY"'));
       await until('the refreshed state', () => (seen.get('outfit-display/hallway/state')?.length ?? 0) > states);
-      await new Promise((r) => setTimeout(r, 500));
+      // The slow call took 1.5 s: a second call (no fault left) would have been answered long before it, and counted.
       expect(recweatherCalls(await sim.stats()) - before).toBe(1);
     } finally {
       client.end(true);

@@ -28,7 +28,7 @@ describe('embedded broker (mqtt.url: embedded)', () => {
       expect(p.connected).toBe(true);
       expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
       await p.publish(update(hallway, rec(), 'demo'));
-      const retained = await readRetained(p.url, ['#'], 200);
+      const retained = await readRetained(p.url, ['#']);
       expect(retained.get('outfit-display/status')?.toString()).toBe('online');
       expect([...retained.keys()]).toEqual(expect.arrayContaining(['outfit-display/hallway/state', 'outfit-display/hallway/image', 'outfit-display/hallway/diagnostics']));
       const topic = 'homeassistant/device/outfit-display_hallway/config';

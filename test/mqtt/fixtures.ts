@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
+import { vi } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../../src/config/schema.js';
 import type { FrameStatus } from '../../src/render/frame.js';
@@ -107,20 +108,29 @@ export async function watch(url: string, filters: string[], opts: IClientOptions
     all,
     latest: (topic) => [...all].reverse().find((m) => m.topic === topic),
     async waitFor(pred, what, timeoutMs = 5000) {
-      const until = Date.now() + timeoutMs;
-      while (!pred(all)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}; got ${all.map((m) => m.topic).join(', ')}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await vi.waitFor(
+        () => {
+          if (!pred(all)) throw new Error(`timed out waiting for ${what}; got ${all.map((m) => m.topic).join(', ')}`);
+        },
+        { timeout: timeoutMs, interval: 20 },
+      );
     },
     close: () => client.endAsync(true),
   };
 }
 
-/** Every retained message under the filters, read by a fresh client (the way HA reads them after a restart). */
-export async function readRetained(url: string, filters: string[], settleMs = 300, opts: IClientOptions = {}): Promise<Map<string, Buffer>> {
+/**
+ * Every retained message under the filters, read by a fresh client (the way HA reads them after a restart). Read to
+ * the end, not for a while: the client then sends itself a marker and waits for it. Mosquitto queues a SUBSCRIBE's
+ * retained messages before it reads the client's next packet, so they all come before the marker; the embedded
+ * broker streams them from memory as it acknowledges the SUBSCRIBE, well before the marker's round trip.
+ */
+export async function readRetained(url: string, filters: string[], opts: IClientOptions = {}): Promise<Map<string, Buffer>> {
   const w = await watch(url, filters, opts);
-  await new Promise((r) => setTimeout(r, settleMs));
+  const marker = `test-marker/${randomUUID()}`;
+  await w.client.subscribeAsync(marker, { qos: 1 });
+  await w.client.publishAsync(marker, 'end', { qos: 1 });
+  await w.waitFor((all) => all.some((m) => m.topic === marker), 'the marker after the retained messages');
   await w.close();
   const out = new Map<string, Buffer>();
   for (const m of w.all) if (m.retain && m.payload.length > 0) out.set(m.topic, m.payload);

@@ -4,6 +4,7 @@ import { MqttPublisher, type MqttPublisherOptions } from '../../src/mqtt/mqtt-pu
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+import { systemClock } from '../../src/time/clock.js';
 
 const hallway = display('hallway');
 const porch = display('porch', { unit: 'imperial', name: 'Front porch' });
@@ -77,7 +78,7 @@ describe('MQTT publisher against Mosquitto', () => {
       mqtt: mqttConfig(broker.url, { base_topic: 'od-ha', discovery_prefix: 'ha-online' }),
       onRefresh: (id) => presses.push(id),
       random: () => 0.5,
-      setTimeout: (fn, ms) => timers.push({ fn, ms }),
+      clock: { ...systemClock, setTimeout: (fn, ms) => timers.push({ fn, ms }) },
     });
     await p.start();
     await p.publish(update(hallway, rec(), 'h1'));

@@ -5,6 +5,7 @@ import { freePort } from '../helpers/free-port.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
 import { budget, display, mqttConfig, readRetained, rec, silentLogger, update } from './fixtures.js';
+import { systemClock } from '../../src/time/clock.js';
 
 const hallway = display('hallway');
 
@@ -24,7 +25,7 @@ describe('reconnect backoff and the offline outbox', () => {
       logger: silentLogger(),
       maxOutboxTopics: 2,
       random: () => 1,
-      setTimeout: (_fn, ms) => timers.push(ms),
+      clock: { ...systemClock, setTimeout: (_fn, ms) => timers.push(ms) },
     });
     await conn.start(); // nothing listens: resolves on the first failure
     expect(conn.connected).toBe(false);

@@ -21,6 +21,7 @@ import {
 } from '../../src/api/schemas.js';
 import { NORMAL } from '../../src/render/samples.js';
 import { jsonMutationArb, mutate, runs, timeout } from './arbitraries.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 /**
  * The response parser never throws anything on any answer but its own typed error: whatever status, headers and
@@ -54,7 +55,7 @@ const client = new OutfitClient({
   baseUrl: `${ORIGIN}/v1`,
   apiKey: KEY,
   dispatcher: agent,
-  now: () => NOW,
+  clock: clockAt(() => NOW),
   onShapeNotes: (ns) => notes.push(...ns),
 });
 afterAll(async () => {

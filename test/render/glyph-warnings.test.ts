@@ -10,6 +10,7 @@ import { loadPanel } from '../../src/render/panels.js';
 import { NORMAL, sampleInput } from '../../src/render/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
+import { clockAt } from '../helpers/fake-clock.js';
 
 /** A character no bundled font has is drawn as a box, reported by the render and logged once per process. */
 
@@ -85,7 +86,7 @@ describe('the cycle', () => {
           store,
           fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
           publishers: [],
-          now: () => Date.parse('2026-01-31T06:45:00Z'),
+          clock: clockAt(() => Date.parse('2026-01-31T06:45:00Z')),
           nextUpdateAt: () => null,
           logger,
           purchaseIntervalMs: 60_000,

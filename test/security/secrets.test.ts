@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { secretValues } from '../../src/config/redactor.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/logging.js';
 import { parseListen, startHttpServer } from '../../src/http/server.js';
@@ -18,6 +19,7 @@ import { runCli } from '../helpers/cli.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { watch, type Watcher } from '../mqtt/fixtures.js';
+import { systemClock } from '../../src/time/clock.js';
 
 /**
  * Secrets stay secret, end to end: a full daemon (buildDaemon from a config file through the real loader) with a
@@ -173,7 +175,8 @@ describe('no secret in anything the daemon shows', () => {
         cb();
       },
     });
-    const logger = createLogger('trace', sink);
+    // The logger as the CLI makes it: the one redactor over every line, built from the loaded secrets.
+    const logger = createLogger({ level: 'trace', secrets: secretValues(loaded.secrets), destination: sink });
     watcher = await watch(broker.url, ['#'], { username: 'reader', password: 'reader-pw' });
     daemon = await buildDaemon({ loaded, logger });
     await daemon.start();
@@ -262,10 +265,17 @@ describe('no secret in anything the daemon shows', () => {
     await sweep();
     await watcher.waitFor((all) => all.some((m) => m.topic === 'outfit-display/hallway/diagnostics' && m.payload.toString().includes('key_rejected')), 'key_rejected diagnostics');
 
-    // Also a refresh through the status page's own form (same origin) and over MQTT.
+    // Also a refresh through the status page's own form (same origin), and over MQTT: each is waited for to its end
+    // (the refresh's cycle failing on the rejected key; the press right after it refused as too soon), so that what
+    // they log and publish is among what is checked.
+    const porchLinesSince = (mark: number): Array<Record<string, unknown>> =>
+      logText.slice(mark).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.display === 'porch');
+    let mark = logText.length;
     await get('/displays/porch/refresh', { Origin: url!, Host: new URL(url!).host }, 'POST');
+    await expect.poll(() => porchLinesSince(mark).map((l) => (l.err as { code?: string } | undefined)?.code), { timeout: 10_000 }).toContain('E_KEY_REJECTED');
+    mark = logText.length;
     watcher.client.publish('outfit-display/porch/refresh', 'PRESS');
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => porchLinesSince(mark).map((l) => l.code), { timeout: 10_000 }).toContain('W_REFRESH_REFUSED');
 
     await daemon.stop();
     daemon = undefined;
@@ -304,7 +314,7 @@ describe('the HTTP server listens on loopback unless configured otherwise', () =
 
   /** The HTTP publisher's app on the listener it uses itself (HttpPublisher.start does exactly this). */
   async function serverOf(listen: string): Promise<{ address: string; port: number; stop: () => Promise<void> }> {
-    const p = new HttpPublisher({ listen, displays: [], timezone: 'UTC', now: Date.now });
+    const p = new HttpPublisher({ listen, displays: [], timezone: 'UTC', clock: systemClock });
     const running = await startHttpServer(p.app, parseListen(listen));
     const addr = running.server.address();
     if (addr === null || typeof addr === 'string') throw new Error('no address');

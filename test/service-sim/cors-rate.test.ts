@@ -88,7 +88,7 @@ describe('rate-limit headers', () => {
 describe('the sliding 60-second window', () => {
   it('refuses the 61st request in a window with 429 and Retry-After, without counting it', async () => {
     const clock = fakeClock();
-    sim = await startSim({ now: clock.now });
+    sim = await startSim({ clock });
     for (let i = 0; i < 60; i++) {
       const r = await cheap();
       expect(r.status).toBe(200);
@@ -117,7 +117,7 @@ describe('the sliding 60-second window', () => {
 
   it('slides: slots free one by one as their requests age out', async () => {
     const clock = fakeClock();
-    sim = await startSim({ now: clock.now });
+    sim = await startSim({ clock });
     for (let i = 0; i < 30; i++) await cheap(); // at t = 0
     clock.advance(30_000);
     for (let i = 0; i < 30; i++) await cheap(); // at t = 30 s
@@ -137,7 +137,7 @@ describe('the sliding 60-second window', () => {
 
   it('counts per key: one key at its limit leaves another untouched', async () => {
     const clock = fakeClock();
-    sim = await startSim({ now: clock.now, ratePerMinute: 3, keys: { [DEMO_API_KEY]: { credits: 100 }, [KEY_B]: { credits: 100 } } });
+    sim = await startSim({ clock, ratePerMinute: 3, keys: { [DEMO_API_KEY]: { credits: 100 }, [KEY_B]: { credits: 100 } } });
     for (let i = 0; i < 3; i++) expect((await cheap()).status).toBe(200);
     expect((await cheap()).status).toBe(429);
     const b = await cheap(KEY_B);
@@ -147,7 +147,7 @@ describe('the sliding 60-second window', () => {
 
   it('counts requests without a valid key per remote address, apart from the keys', async () => {
     const clock = fakeClock();
-    sim = await startSim({ now: clock.now, ratePerMinute: 3 });
+    sim = await startSim({ clock, ratePerMinute: 3 });
     for (let i = 0; i < 3; i++) expect((await cheap('sk_live_wrong_key_00000000000000')).status).toBe(401);
     const limited = await cheap(null);
     expect(limited.status).toBe(429);

@@ -18,7 +18,7 @@ const get = (path: string, opts: CallOptions = {}) => call(sim, 'GET', path, opt
 
 beforeEach(async () => {
   clock.set(T0 + 123);
-  sim = await startSim({ now: clock.now });
+  sim = await startSim({ clock });
 });
 afterEach(async () => {
   await sim.close();

@@ -159,7 +159,7 @@ describe('over HTTP', () => {
   let sim: RunningServiceSim;
   const clock = fakeClock();
   beforeAll(async () => {
-    sim = await startSim({ now: clock.now, ratePerMinute: 10_000 });
+    sim = await startSim({ clock, ratePerMinute: 10_000 });
   });
   afterAll(async () => {
     await sim.close();

@@ -67,7 +67,7 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     const started = performance.now();
     const clock = new FakeClock(T0);
     const timers = countingClock(clock);
-    sim = await startServiceSim({ now: () => clock.now(), ratePerMinute: RATE });
+    sim = await startServiceSim({ clock, ratePerMinute: RATE });
     const dir = await stateDir();
     const outputDir = path.join(dir, 'frames');
     const config = makeConfig({

@@ -77,17 +77,27 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
   it('without a watchdog in the environment, sends no WATCHDOG at all', async () => {
     const d = await startDaemon();
     await until('READY=1', async () => (await notified(d)).some((l) => l.includes('READY=1')));
-    await new Promise((r) => setTimeout(r, 500));
+    // Not a fixed wait that proves nothing on a slow machine: a later sign from the same notifier. A reload (SIGHUP)
+    // says RELOADING=1, then READY=1 again once the new daemon has published its frame: a whole first cycle later.
+    d.child.kill('SIGHUP');
+    await until('READY=1 after RELOADING=1', async () => {
+      const lines = await notified(d);
+      const reloading = lines.findIndex((l) => l.includes('RELOADING=1'));
+      return reloading >= 0 && lines.slice(reloading + 1).some((l) => l.includes('READY=1'));
+    });
     d.child.kill('SIGTERM');
     expect(await d.exited).toBe(0);
-    expect((await notified(d)).some((l) => l.includes('WATCHDOG'))).toBe(false);
+    const lines = await notified(d);
+    expect(lines.at(-1)).toMatch(/STOPPING=1$/);
+    expect(lines.filter((l) => l.includes('WATCHDOG'))).toEqual([]);
   });
 
   it('SIGTERM in the middle of a slow cycle aborts it and exits 0 promptly', async () => {
     await sim.injectFault({ kind: 'slow', delay_ms: 20_000, path: 'recweather' });
     const d = await startDaemon();
     await until('the cycle in flight', () => d.output().includes('"msg":"cycle started"'));
-    await new Promise((r) => setTimeout(r, 300));
+    // Its request has reached the service, which holds it: the slow fault is taken.
+    await until('the slow request at the service', async () => !(await sim.stats()).pendingFaults.some((f) => f.kind === 'slow'));
     const t0 = Date.now();
     d.child.kill('SIGTERM');
     expect(await d.exited).toBe(0);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../../budget/clock.js';
+import { systemClock, type Clock } from '../../time/clock.js';
 
 /**
  * Refused HTTP requests in the log without letting a client flood it: the first refusal from a source (the remote
