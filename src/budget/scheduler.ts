@@ -104,10 +104,11 @@ export class Scheduler {
     if (this.#started) return;
     this.#started = true;
     const now = this.#clock.now();
+    const mono = this.#clock.monotonic();
     for (const s of this.#slots) {
       s.next = s.cron.nextAfter(now);
       this.#log?.info({ display: s.id, schedule: s.cron.expression, next: this.nextRun(s.id)?.toISOString() }, 'schedule started');
-      this.#arm(s);
+      this.#arm(s, now, mono);
     }
   }
 
@@ -141,10 +142,13 @@ export class Scheduler {
     );
   }
 
-  #arm(s: Slot): void {
+  /**
+   * `now` and `mono` are the times the caller worked `s.next` out from. A wake passes the ones it read: read again
+   * here, after the tick started, a clock stepped back in between would make `s.next` hours away, the timer a
+   * minute's sleep with no drift to notice, and the schedule stall until the old time came round again.
+   */
+  #arm(s: Slot, now = this.#clock.now(), mono = this.#clock.monotonic()): void {
     if (this.#stopped || s.next === null) return;
-    const now = this.#clock.now();
-    const mono = this.#clock.monotonic();
     const untilSpacing = s.lastStartMono + s.spacingMs - mono;
     const delay = Math.min(this.#maxSleep, Math.max(0, s.next - now, untilSpacing));
     s.dueMono = mono + delay;
@@ -177,7 +181,7 @@ export class Scheduler {
       }
       s.next = s.cron.nextAfter(Math.max(now, due));
     }
-    this.#arm(s);
+    this.#arm(s, now, mono);
   }
 
   #run(s: Slot, scheduledFor: number): void {
