@@ -111,9 +111,20 @@ describe('MQTT publisher against Mosquitto', () => {
     const calls: string[] = [];
     const p = make({ mqtt: mqttConfig(broker.url, { base_topic: base }), onRefresh: (id) => calls.push(id) });
     await p.start();
-    // A live press after the start arrives after the retained one would have: once it is seen, the retained one was not.
-    await seed.client.publishAsync(`${base}/porch/refresh`, 'PRESS', { qos: 1 });
-    await vi.waitFor(() => expect(calls).toEqual(['porch']));
+    // A live press after the start arrives after the retained one would have: once it is seen, the retained one was
+    // not. start() does not wait for the broker to take the SUBSCRIBE, so a press sent at once can come before it and
+    // be dropped: press until one arrives, then one press on the other display, whose arrival says every earlier
+    // press (same client, in order) has been delivered.
+    await vi.waitFor(
+      async () => {
+        if (calls.length === 0) await seed.client.publishAsync(`${base}/porch/refresh`, 'PRESS', { qos: 1 });
+        expect(calls.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 250 },
+    );
+    await seed.client.publishAsync(`${base}/hallway/refresh`, 'PRESS', { qos: 1 });
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('hallway'), { timeout: 10_000 });
+    expect(new Set(calls.slice(0, -1))).toEqual(new Set(['porch']));
     calls.length = 0;
     await seed.client.publishAsync(`${base}/hallway/refresh`, '', { retain: true, qos: 1 });
 
@@ -125,7 +136,7 @@ describe('MQTT publisher against Mosquitto', () => {
     await seed.client.publishAsync(`${base}/hallway/refresh`, 'again', { qos: 1 });
     // A last press to mark the end: the unknown and malformed topics before it have been seen by then.
     await seed.client.publishAsync(`${base}/porch/refresh`, 'last', { qos: 1 });
-    await vi.waitFor(() => expect(calls.at(-1)).toBe('porch'));
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('porch'), { timeout: 10_000 });
     expect(calls).toEqual(['hallway', 'porch', 'hallway', 'porch']);
     await seed.close();
   });
