@@ -1,5 +1,5 @@
 import type { FontId } from './fonts.js';
-import { fitText, type FittedText } from './text-fit.js';
+import { fitText, largestFitting, type FittedText } from './text-fit.js';
 
 /**
  * The outfit in its box, by the type scale: whole, at the largest size that fits, never below `minSize`; a short
@@ -56,11 +56,16 @@ export function fitOutfit(o: OutfitFitOptions): OutfitFit {
     if (left < Math.round(o.restMin * o.lineHeight)) return null;
     return fit(restText, left, Math.max(o.restMin, Math.min(lead.size - 1, o.minSize)), o.restMin);
   };
-  for (let size = Math.floor(Math.max(o.minSize, o.maxSize)); size > o.minSize; size--) {
+  // Monotone in the lead's size as text-fit.ts's search is: a smaller lead leaves the rest more room.
+  const split = largestFitting(Math.floor(o.minSize) + 1, Math.floor(Math.max(o.minSize, o.maxSize)), (size) => {
     const lead = fit(first, o.height, size, size);
-    if (lead.truncated) continue;
+    if (lead.truncated) return null;
     const rest = restIn(lead);
-    if (rest && !rest.truncated) return { lead, rest, truncated: false, height: lead.height + o.gap + rest.height };
+    return rest && !rest.truncated ? { lead, rest } : null;
+  });
+  if (split) {
+    const { lead, rest } = split.fit;
+    return { lead, rest, truncated: false, height: lead.height + o.gap + rest.height };
   }
   const lead = fit(first, o.height, o.minSize, o.minSize);
   const rest = restIn(lead);

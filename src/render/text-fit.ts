@@ -216,6 +216,30 @@ export function withEllipsis(font: FontId, size: number, line: TextLine, width: 
   }
 }
 
+/**
+ * The largest size in [min, max] at which `fits` gives a result, by bisection (about 5 tries where counting down
+ * from the largest took up to 30 wraps): fitting is monotone in the size, as every width on a line scales with it,
+ * the line pitch and the widest unbreakable stretch too, so a smaller size fits whatever a larger one fits.
+ */
+export function largestFitting<T>(min: number, max: number, fits: (size: number) => T | null): { size: number; fit: T } | null {
+  let best: { size: number; fit: T } | null = null;
+  let lo = min;
+  let hi = max;
+  // The largest first: short text (a label, a one-line outfit) fits at once.
+  const top = hi >= lo ? fits(hi) : null;
+  if (top !== null) return { size: hi, fit: top };
+  hi--;
+  while (lo <= hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const fit = fits(mid);
+    if (fit !== null) {
+      best = { size: mid, fit };
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
+}
+
 export function fitText(req: FitRequest): FittedText {
   const lineHeight = req.lineHeight ?? 1.2;
   const tail = req.tail?.trim() ?? '';
@@ -240,13 +264,15 @@ export function fitText(req: FitRequest): FittedText {
     .map((w) => widestSegment(req.font, tokens.of(w)))
     .filter((w) => w * minSize <= req.width)
     .reduce((m, w) => Math.max(m, w), 0);
-  for (let size = maxSize; size >= minSize; size--) {
-    if (limit * size > req.width && size > minSize) continue;
+  const fitsAt = (size: number): Wrapped | null => {
+    if (limit * size > req.width && size > minSize) return null;
     const pitch = Math.round(size * lineHeight);
     const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
     const wrapped = wrap(req.font, size, paragraphs, req.width, tokens);
-    if (wrapped.lines.length <= maxLines) return build(size, wrapped, false);
-  }
+    return wrapped.lines.length <= maxLines ? wrapped : null;
+  };
+  const found = largestFitting(minSize, maxSize, fitsAt);
+  if (found) return build(found.size, found.fit, false);
   const pitch = Math.round(minSize * lineHeight);
   const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
   const tailW = tail ? measureEm(req.font, ` ${tail}`) * minSize : 0;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { measure } from '../../src/render/fonts.js';
-import { ELLIPSIS, SHY, fitLine, fitText, splitWords } from '../../src/render/text-fit.js';
+import { ELLIPSIS, SHY, fitLine, fitText, largestFitting, splitWords } from '../../src/render/text-fit.js';
 import { LONG_OUTFIT } from '../../src/render/samples.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
@@ -153,6 +153,40 @@ describe('line breaking', () => {
         expect(f.lines.filter((l) => l.text.endsWith('-')).length).toBeLessThanOrEqual((text.match(/[\u00ad-]/g) ?? []).length);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('the size search', () => {
+  it('finds the largest size that fits, as counting down from the largest would, in a few tries', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 70 }), (min, span, threshold) => {
+        const max = min + span;
+        const tried: number[] = [];
+        const got = largestFitting(min, max, (size) => {
+          tried.push(size);
+          return size <= threshold ? `fit at ${size}` : null;
+        });
+        let expected: number | null = null;
+        for (let size = max; size >= min && expected === null; size--) if (size <= threshold) expected = size;
+        expect(got).toEqual(expected === null ? null : { size: expected, fit: `fit at ${expected}` });
+        expect(tried.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(span + 1)));
+        expect(tried.every((s) => Number.isInteger(s) && s >= min && s <= max)).toBe(true);
+      }),
+    );
+  });
+
+  it('gives the size at which a larger one no longer fits', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('warm', 'coat', 'scarf', 'umbrella', 'gloves', 'trainers', 'layers'), { minLength: 1, maxLength: 40 }), fc.integer({ min: 120, max: 700 }), fc.integer({ min: 40, max: 300 }), (ws, width, height) => {
+        const text = ws.join(' ');
+        const got = fitText({ text, font: 'condensed', width, height, maxSize: 60, minSize: 10 });
+        if (got.truncated || got.size === 60) return;
+        // One size larger, tried on its own: it must not fit whole, or only by cutting a word mid-word (which
+        // fitting does only at the smallest size).
+        const larger = fitText({ text, font: 'condensed', width, height, maxSize: got.size + 1, minSize: got.size + 1 });
+        expect(larger.truncated || (larger.midWord && !got.midWord)).toBe(true);
+      }),
     );
   });
 });
