@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { TrueTypeFont, type PathCommand } from './ttf.js';
 import { sfntFromWoff } from './woff.js';
+import { openFontFile } from './font-file.js';
 
 /**
  * A font stack per FontId: the DejaVu face first, then bundled fallbacks asked glyph by glyph for what DejaVu
@@ -103,7 +104,7 @@ function fallbackFont(file: string): TrueTypeFont {
 export function font(id: FontId): LoadedFont {
   const hit = fonts.get(id);
   if (hit) return hit;
-  const primary = new TrueTypeFont(readFileSync(fontFile(id)));
+  const primary = openFontFile(fontFile(id));
   const files = fallbackFiles(id);
   const stack: (TrueTypeFont | null)[] = [primary, ...files.map(() => null)];
   const at = (i: number): TrueTypeFont => (stack[i] ??= fallbackFont(files[i - 1]!));

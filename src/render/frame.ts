@@ -11,7 +11,7 @@ import { encodePng } from './png.js';
 import { quantize, type Dither, type Rgb } from './quantize.js';
 import { encodeRaw } from './raw.js';
 import type { Rotation } from './rotate.js';
-import { createSurface } from './surface.js';
+import { createSurface, releaseSurface } from './surface.js';
 import type { Rect } from './text-layer.js';
 import { typeScale, type TypeScale } from './type-scale.js';
 import type { GarmentId } from './garments.js';
@@ -103,6 +103,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   report.missingGlyphs = missing;
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
+  releaseSurface({ crispCanvas, toneCanvas });
   const indices = quantize({ width, height, text: surface.text.index, textCover: surface.text.cover, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
   return { width, height, indices, report, garments: content.garments, scale, smallestText: surface.text.smallestText() };
 }

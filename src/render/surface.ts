@@ -62,7 +62,8 @@ export interface SurfaceCanvases {
  * Canvases are kept per size and reused: a new canvas's pixels live in native memory that V8 does not see, so a
  * daemon making fresh ones every frame grows by hundreds of MB before a GC frees them. Setting `width` again
  * reallocates the surface at once and resets the context's state, so a reused canvas is as good as a new one.
- * Rendering is synchronous, so two frames never share a canvas at the same time.
+ * Between frames they are one pixel wide (releaseSurface), so an idle daemon does not hold two frames of pixels
+ * (3 MB at 800x480) for hours. Rendering is synchronous, so two frames never share a canvas at the same time.
  */
 const pool = new Map<string, [Canvas, Canvas]>();
 
@@ -95,6 +96,15 @@ export function createSurface(width: number, height: number, panel: PanelProfile
   crisp.antialias = 'none';
   tone.antialias = 'gray';
   return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale }, crispCanvas, toneCanvas };
+}
+
+/**
+ * Frees the canvases' pixels once the frame has been read from them: each shrinks to one pixel wide, its pixel
+ * memory going back to the system at once, and takes the frame's width again at the next frame.
+ */
+export function releaseSurface(s: Pick<SurfaceCanvases, 'crispCanvas' | 'toneCanvas'>): void {
+  s.crispCanvas.width = 1;
+  s.toneCanvas.width = 1;
 }
 
 /** Clears a region of the crisp layer (so a shape drawn over it hides what is beneath). */

@@ -16,6 +16,17 @@ interface Point {
   on: boolean;
 }
 
+/** `length` bytes of the font file from `offset`: for a font whose glyf table stays on disk (font-file.ts). */
+export type GlyfReader = (offset: number, length: number) => Buffer;
+
+export interface TrueTypeOptions {
+  /**
+   * Where glyph outlines are read from, glyph by glyph; the buffer's `glyf` entry then gives the table's offset in
+   * the file, and the buffer need not hold it. Absent: the buffer is the whole font.
+   */
+  glyf?: GlyfReader;
+}
+
 export class TrueTypeFont {
   readonly unitsPerEm: number;
   readonly ascender: number;
@@ -28,7 +39,13 @@ export class TrueTypeFont {
   private readonly cmap: (code: number) => number;
   private readonly kernPairs: { offset: number; count: number } | null;
 
-  constructor(private readonly buf: Buffer) {
+  private readonly readGlyf: GlyfReader | null;
+
+  constructor(
+    private readonly buf: Buffer,
+    opts: TrueTypeOptions = {},
+  ) {
+    this.readGlyf = opts.glyf ?? null;
     const n = buf.readUInt16BE(4);
     for (let i = 0; i < n; i++) {
       const rec = 12 + i * 16;
@@ -104,13 +121,13 @@ export class TrueTypeFont {
     if (glyph < 0 || glyph >= this.numGlyphs || depth > 8) return [];
     const [start, end] = this.glyphRange(glyph);
     if (end <= start) return [];
-    const b = this.buf;
-    const nContours = b.readInt16BE(start);
-    return nContours >= 0 ? this.simple(start, nContours) : this.composite(start + 10, depth);
+    // From the file, the glyph's bytes alone; else from the whole font in memory.
+    const [b, at] = this.readGlyf ? [this.readGlyf(start, end - start), 0] : [this.buf, start];
+    const nContours = b.readInt16BE(at);
+    return nContours >= 0 ? this.simple(b, at, nContours) : this.composite(b, at + 10, depth);
   }
 
-  private simple(start: number, nContours: number): Point[][] {
-    const b = this.buf;
+  private simple(b: Buffer, start: number, nContours: number): Point[][] {
     let p = start + 10;
     const ends: number[] = [];
     for (let i = 0; i < nContours; i++, p += 2) ends.push(b.readUInt16BE(p));
@@ -149,8 +166,7 @@ export class TrueTypeFont {
     return out;
   }
 
-  private composite(start: number, depth: number): Point[][] {
-    const b = this.buf;
+  private composite(b: Buffer, start: number, depth: number): Point[][] {
     const out: Point[][] = [];
     let p = start;
     for (;;) {

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import opentype from 'opentype.js';
 import { describe, expect, it } from 'vitest';
 import { fontFile, type FontId } from '../../src/render/fonts.js';
+import { openFontFile } from '../../src/render/font-file.js';
 import { TrueTypeFont } from '../../src/render/ttf.js';
 
 /** Our TrueType reader against opentype.js (a reader that is not ours) on the fonts we ship with. */
@@ -9,9 +12,15 @@ import { TrueTypeFont } from '../../src/render/ttf.js';
 const SAMPLE = 'AVTo Wear a coat, 21°C −4°F ↗ 52 km/h… «éñüß» Ωж 0123456789 %?!@&';
 const IDS: FontId[] = ['regular', 'bold', 'condensed', 'condensed-bold'];
 
-describe.each(IDS)('TrueType reader on DejaVu %s', (id) => {
+/** Each face read whole into memory, and as the renderer opens it (font-file.ts: outlines read from the file). */
+const FORMS: [FontId, string][] = IDS.flatMap((id) => [
+  [id, 'in memory'],
+  [id, 'outlines from the file'],
+]);
+
+describe.each(FORMS)('TrueType reader on DejaVu %s, %s', (id, form) => {
   const file = fontFile(id);
-  const ours = new TrueTypeFont(readFileSync(file));
+  const ours = form === 'in memory' ? new TrueTypeFont(readFileSync(file)) : openFontFile(file);
   const theirs = opentype.loadSync(file);
 
   it('reads the same metrics', () => {
@@ -61,5 +70,24 @@ describe.each(IDS)('TrueType reader on DejaVu %s', (id) => {
         }
       });
     }
+  });
+});
+
+describe('a font file that is not whole', () => {
+  it('names the file when it ends before a table it lists', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outfit-ttf-'));
+    const cut = join(dir, 'cut.ttf');
+    writeFileSync(cut, readFileSync(fontFile('regular')).subarray(0, 40_000));
+    expect(() => openFontFile(cut)).toThrow(`${cut}: the font file ends before byte`);
+  });
+
+  it('names the file when it has no outlines', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outfit-ttf-'));
+    const file = join(dir, 'no-glyf.ttf');
+    const font = Buffer.from(readFileSync(fontFile('regular')));
+    const count = font.readUInt16BE(4);
+    for (let i = 0; i < count; i++) if (font.toString('latin1', 12 + i * 16, 16 + i * 16) === 'glyf') font.write('glyX', 12 + i * 16, 'latin1');
+    writeFileSync(file, font);
+    expect(() => openFontFile(file)).toThrow(`${file}: not a TrueType font with outlines (no glyf table)`);
   });
 });
