@@ -1,21 +1,33 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { CLI_MODULES, ROOT, runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 
 /**
  * Which modules a command loads, seen by the real CLI process: a module-resolution hook (registered with
  * `module.register` through NODE_OPTIONS=--import) appends every URL it resolves to a file. A one-shot command
  * that loads the simulator, the simulated service, the broker, mqtt or the HTTP server pays for it at every start.
+ * Both forms of the program are checked: tsc's modules (dist/src/bin.js), by module path, and the bundle that
+ * dist/cli.js runs (dist/app/, one chunk per lazily imported part), by what the loaded chunks define.
  */
 const HEAVY: [string, RegExp][] = [
   ['the firmware simulator', /\/display\/firmware\//],
   ['the simulated service', /\/src\/service-sim\//],
-  ['the embedded broker', /\/node_modules\/aedes\//],
+  ['the embedded broker', /\/node_modules\/aedes\/|\/src\/mqtt\/broker\//],
   ['mqtt', /\/node_modules\/mqtt\//],
-  ['the HTTP publisher', /\/src\/publish\/http-/],
-  ['the MQTT publisher', /\/src\/publish\/mqtt-/],
+  ['the HTTP publisher', /\/src\/http\//],
+  ['the MQTT publisher', /\/src\/mqtt\//],
+];
+
+/** The same parts in the bundle: a definition each keeps (the bundle keeps names: --keepNames). */
+const HEAVY_DEFINED: [string, RegExp][] = [
+  ['the firmware simulator', /\bPanelSim=class\b|class PanelSim\b/],
+  ['the simulated service', /function startServiceSim\(/],
+  ['the embedded broker', /function startEmbeddedBroker\(/],
+  ['mqtt', /class MqttClient\b|\bMqttClient=class\b/],
+  ['the HTTP publisher', /\bHttpPublisher=class\b|class HttpPublisher\b/],
+  ['the MQTT publisher', /\bMqttPublisher=class\b|class MqttPublisher\b/],
 ];
 
 const REC = {
@@ -60,11 +72,11 @@ beforeAll(async () => {
   );
 });
 
-/** Runs the CLI with the hook; the URLs it loaded. */
-async function loadsOf(name: string, args: string[]): Promise<{ code: number | null; stderr: string; urls: string[] }> {
+/** Runs the CLI (as shipped, or tsc's modules) with the hook; the URLs it loaded. */
+async function loadsOf(name: string, args: string[], entry?: string): Promise<{ code: number | null; stderr: string; urls: string[] }> {
   const loads = path.join(dir, `${name}.loads`);
   await writeFile(loads, '');
-  const res = await runCli(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads } });
+  const res = await runCli(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads }, entry });
   return { code: res.code, stderr: res.stderr, urls: (await readFile(loads, 'utf8')).split('\n').filter(Boolean) };
 }
 
@@ -72,26 +84,46 @@ function heavyIn(urls: string[]): string[] {
   return HEAVY.filter(([, re]) => urls.some((u) => re.test(u))).map(([what]) => what);
 }
 
+/** The bundle's chunks among the URLs, and their text. */
+async function chunksOf(urls: string[]): Promise<string[]> {
+  const files = [...new Set(urls.filter((u) => u.startsWith(pathToFileURL(path.join(ROOT, 'dist/app')).href)))];
+  return Promise.all(files.map((u) => readFile(fileURLToPath(u), 'utf8')));
+}
+
+const COMMANDS: [string, () => string[], RegExp, RegExp][] = [
+  ['help', () => ['--help'], /\/src\/cli\/usage\.js$/, /outfit-display: what to wear today/],
+  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/render\/render-file\.js$/, /function renderRecommendationFile\(/],
+  ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/, /function planConfig\(/],
+  ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/, /function loadConfig\(/],
+];
+
 describe('each command loads only what it uses', () => {
-  it.each([
-    ['help', () => ['--help'], /\/src\/cli\/usage\.js$/],
-    ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/render\/render-file\.js$/],
-    ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/],
-    ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/],
-  ])('%s loads none of the simulator, the simulated service, the broker, mqtt or the HTTP server', async (name, args, own) => {
-    const { code, stderr, urls } = await loadsOf(name, args());
+  it.each(COMMANDS)('%s loads none of the simulator, the simulated service, the broker, mqtt or the HTTP server', async (name, args, own) => {
+    const { code, stderr, urls } = await loadsOf(name, args(), CLI_MODULES);
     expect(code, stderr).toBe(0);
     // The positive sign first: the hook saw the command's own module, so an empty list is no pass.
     expect(urls.some((u) => own.test(u))).toBe(true);
     expect(heavyIn(urls)).toEqual([]);
   });
 
+  it.each(COMMANDS)('%s, as shipped (the bundle), loads no chunk that defines them', async (name, args, _own, defined) => {
+    const { code, stderr, urls } = await loadsOf(`${name}-bundle`, args());
+    expect(code, stderr).toBe(0);
+    const chunks = await chunksOf(urls);
+    expect(chunks.some((text) => defined.test(text))).toBe(true);
+    expect(HEAVY_DEFINED.filter(([, re]) => chunks.some((text) => re.test(text))).map(([what]) => what)).toEqual([]);
+  });
+
   it('once with neither an mqtt nor an http section loads neither publisher (the simulated service it does)', async () => {
-    const { code, stderr, urls } = await loadsOf('once', ['once', '--config', config]);
+    const { code, stderr, urls } = await loadsOf('once', ['once', '--config', config], CLI_MODULES);
     expect(code, stderr).toBe(0);
     expect(urls.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
-    const publishers = [/\/src\/publish\/mqtt-publisher\.js$/, /\/src\/publish\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes)\//];
+    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes)\//];
     expect(urls.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
+    const shipped = await chunksOf((await loadsOf('once-bundle', ['once', '--config', config])).urls);
+    expect(shipped.some((text) => /function startServiceSim\(/.test(text))).toBe(true);
+    const publisherDefs = HEAVY_DEFINED.filter(([what]) => /publisher|broker|^mqtt$/.test(what));
+    expect(publisherDefs.filter(([, re]) => shipped.some((text) => re.test(text))).map(([what]) => what)).toEqual([]);
   });
 });
 

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(ROOT, 'dist/cli.js');
+/** The same program as tsc emits it, module by module (dist/cli.js runs the bundle of it, dist/app/). */
+export const CLI_MODULES = path.join(ROOT, 'dist/src/bin.js');
 
 export interface CliResult {
   code: number | null;
@@ -21,11 +23,11 @@ function assertBuilt(): void {
 /** Runs the real CLI as a process (the built dist/cli.js), the way a user or systemd does. */
 export function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; entry?: string } = {},
 ): Promise<CliResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
