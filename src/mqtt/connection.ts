@@ -103,6 +103,8 @@ export class MqttConnection {
   #timer: unknown = null;
   #stopping = false;
   #lastError = '';
+  /** Resolves start(): set until the first connect's subscriptions are taken, or the first failure. */
+  #started: (() => void) | null = null;
 
   constructor(opts: MqttConnectionOptions) {
     this.#opts = opts;
@@ -136,15 +138,16 @@ export class MqttConnection {
   }
 
   /**
-   * Connects. Resolves on the first connect or the first failure (then reconnects in the background), so a daemon
-   * starts with the broker down.
+   * Connects. Resolves once the first connect's subscriptions are taken by the broker (its SUBACK), so a message
+   * sent to them after start() is never lost; or on the first failure (then reconnects in the background), so a
+   * daemon starts with the broker down.
    */
   start(): Promise<void> {
     const client = mqtt.connect(this.#opts.url, clientOptions(this.#opts));
     this.#client = client;
     const first = new Promise<void>((resolve) => {
-      client.once('connect', () => resolve());
-      client.once('close', () => resolve());
+      this.#started = resolve;
+      client.once('close', () => this.#startDone());
     });
     client.on('connect', () => this.#onConnect(client));
     client.on('close', () => this.#onClose());
@@ -231,7 +234,10 @@ export class MqttConnection {
     this.#lastError = '';
     this.#log.info({ url: redactUrl(this.#opts.url) }, 'MQTT connected');
     this.#send(client, this.#opts.statusTopic, { payload: 'online', retain: true });
-    for (const topic of this.#subscriptions) client.subscribe(topic, { qos: 1 });
+    const topics = [...this.#subscriptions];
+    if (topics.length === 0) this.#startDone();
+    // The callback comes with the SUBACK, or with an error when the connection drops first.
+    else client.subscribe(topics, { qos: 1 }, () => this.#startDone());
     for (const fn of this.#connectHandlers) {
       try {
         fn();
@@ -243,6 +249,11 @@ export class MqttConnection {
     const queued = [...this.#outbox.entries()];
     this.#outbox.clear();
     for (const [topic, msg] of queued) this.#send(client, topic, msg);
+  }
+
+  #startDone(): void {
+    this.#started?.();
+    this.#started = null;
   }
 
   #onClose(): void {

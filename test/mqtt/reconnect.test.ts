@@ -114,3 +114,31 @@ describe('broker restart', () => {
     }
   });
 });
+
+describe('start()', () => {
+  it('resolves only once the broker has taken the subscriptions, so a message sent right after is received', async () => {
+    // A broker that is slow to take a SUBSCRIBE (an aedes broker whose authorization takes 400 ms): before the
+    // fix, start() resolved at the CONNACK and a message published at once went to nobody.
+    const { Aedes } = await import('aedes');
+    const { createServer } = await import('node:net');
+    const mqtt = await import('mqtt');
+    const aedes = await Aedes.createBroker({ authorizeSubscribe: (_client, sub, done) => void setTimeout(() => done(null, sub), 400) });
+    const server = createServer((socket) => aedes.handle(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `mqtt://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const got: string[] = [];
+    const conn = new MqttConnection({ url, clientId: 'start-test', statusTopic: 't/status', logger: silentLogger() });
+    conn.onMessage((topic, payload) => got.push(`${topic}=${payload.toString()}`));
+    conn.subscribe('t/press');
+    const started = Date.now();
+    await conn.start();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    const other = await mqtt.connectAsync(url, { clientId: 'start-test-presser' });
+    await other.publishAsync('t/press', 'once', { qos: 1 });
+    await vi.waitFor(() => expect(got).toEqual(['t/press=once']), { timeout: 5_000 });
+    await other.endAsync();
+    await conn.stop();
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    server.close();
+  });
+});
