@@ -11,6 +11,7 @@ import { expireAfterFromGap } from './mqtt/ha-discovery.js';
 import type { Publisher } from './publish/publisher.js';
 import { PAIRING_FILE, TrmnlPairing } from './trmnl/pairing.js';
 import type { Clock } from './time/clock.js';
+import { secretValues } from './config/redactor.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
 export interface PublisherDeps {
@@ -61,6 +62,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     password: secrets.mqttPassword,
     displays: config.displays,
     timezone: config.timezone,
+    clock: deps.clock,
     logger,
     onRefresh: (id) => deps.runs.refresh(id),
     refreshUnavailable: deps.refreshUnavailable,
@@ -93,7 +95,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         },
         trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
         trmnlTokens: secrets.trmnlTokens,
-        secrets: [secrets.apiKey, secrets.mqttPassword].filter((x): x is string => x !== null),
+        secrets: secretValues(secrets),
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,
         pairing: pairing ?? undefined,

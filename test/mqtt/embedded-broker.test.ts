@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { simulatedConfig, tempConfig } from '../helpers/cli.js';
@@ -28,9 +28,13 @@ describe('embedded broker (mqtt.url: embedded)', () => {
       expect(p.connected).toBe(true);
       expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
       await p.publish(update(hallway, rec(), 'demo'));
-      const retained = await readRetained(p.url, ['#']);
+      // publish() does not wait for the broker's acknowledgements: read until the display's topics are there.
+      const retained = await vi.waitFor(async () => {
+        const got = await readRetained(p.url, ['#']);
+        expect([...got.keys()]).toEqual(expect.arrayContaining(['outfit-display/hallway/state', 'outfit-display/hallway/image', 'outfit-display/hallway/diagnostics']));
+        return got;
+      });
       expect(retained.get('outfit-display/status')?.toString()).toBe('online');
-      expect([...retained.keys()]).toEqual(expect.arrayContaining(['outfit-display/hallway/state', 'outfit-display/hallway/image', 'outfit-display/hallway/diagnostics']));
       const topic = 'homeassistant/device/outfit-display_hallway/config';
       expect(checkDeviceDiscovery(topic, JSON.parse(retained.get(topic)!.toString()))).toEqual([]);
 
