@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request } from './undici-request.js';
 import {
   AbortedError,
   ApiError,
