@@ -16,9 +16,15 @@ import type { Clock } from '../time/clock.js';
  * An episode ends when the clock is where it should be again, or, after 25 hours, once it is past the last trusted
  * reading (so a step forward that was undone does not keep the clock distrusted for ever).
  *
+ * A last trusted reading more than a day window (25 h) ahead of a clock that has then run steadily for 25 hours is
+ * from the future (a ledger dated 2099, an RTC that was years ahead): waiting for the clock to pass it would keep the
+ * clock distrusted for years, so the clock is believed and becomes the reference, and the ledger moves its periods
+ * to the clock's (ledger.ts, settle), counting what they held as spent.
+ *
  * NTP's word beats that memory: when systemd-timesyncd marks a new synchronization (it touches
  * /run/systemd/timesync/synchronized each time), the clock is trusted as it is, even behind the last reading, and
- * becomes the new reference. Periods still never go back, so that correction cannot make a day be paid twice.
+ * becomes the new reference. Periods never go back for a correction of less than a day window, so that correction
+ * cannot make a day be paid twice; periods further ahead are from the future, as above.
  */
 
 /** Where systemd-timesyncd marks a synchronized clock; its mtime changes at every synchronization. */
@@ -32,6 +38,8 @@ export const MONTH_WINDOW_MS = 745 * 3_600_000;
 
 interface Episode {
   startMono: number;
+  /** Since when (wall and monotonic) the wall clock has run in step with the monotonic one: no step since. */
+  steady: { wall: number; mono: number };
   /** The ledger's day and month spending when the episode began. */
   seedDay: number;
   seedMonth: number;
@@ -102,6 +110,10 @@ export class ClockGuard {
       reason = `the clock (${new Date(wall).toISOString()}) is before the build date ${new Date(this.#buildTime).toISOString()}`;
       cause = 'before-build';
     } else {
+      if (this.#futureReading(wall, mono)) {
+        this.#highWater = wall;
+        this.#last = null;
+      }
       const expected = this.#last === null ? this.#highWater : this.#last.wall + (mono - this.#last.mono);
       // After 25 hours behind, a clock past the last trusted reading is believed again (the reading was the wrong
       // one: a step forward that was later undone).
@@ -119,9 +131,23 @@ export class ClockGuard {
     }
     if (this.#episode === null) {
       const s = seed();
-      this.#episode = { startMono: mono, seedDay: s.day, seedMonth: s.month, spends: [] };
+      this.#episode = { startMono: mono, steady: { wall, mono }, seedDay: s.day, seedMonth: s.month, spends: [] };
     }
     return { trusted: false, reason, cause };
+  }
+
+  /**
+   * Whether the last trusted reading is from the future: more than DAY_WINDOW_MS ahead of a clock that has run in step
+   * with the monotonic clock for DAY_WINDOW_MS of a distrusted episode. A step of the clock starts the count anew.
+   */
+  #futureReading(wall: number, mono: number): boolean {
+    const e = this.#episode;
+    if (e === null || this.#highWater - wall <= DAY_WINDOW_MS) return false;
+    if (Math.abs(wall - e.steady.wall - (mono - e.steady.mono)) > this.#slackMs) {
+      e.steady = { wall, mono };
+      return false;
+    }
+    return mono - e.steady.mono >= DAY_WINDOW_MS;
   }
 
   /** Records a spend made while the clock was not trusted. */

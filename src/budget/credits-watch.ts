@@ -18,9 +18,16 @@ export class CreditsWatch {
     this.#clock = clock;
   }
 
-  /** A paid request is being sent: the start's probe is used up. */
-  sending(): void {
+  /** A paid request is being sent: the start's probe is used up. Returns whether this one was the probe. */
+  sending(): boolean {
+    const probe = this.#probe;
     this.#probe = false;
+    return probe;
+  }
+
+  /** The request sending() announced was not sent after all: a probe it used is owed again. */
+  notSent(wasProbe: boolean): void {
+    if (wasProbe) this.#probe = true;
   }
 
   /** The service said the account is empty, now. */

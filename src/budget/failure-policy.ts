@@ -9,6 +9,7 @@ import {
   type ApiError,
 } from '../api/errors.js';
 import type { ChargeResult } from './ledger.js';
+import { MAX_RETRY_AFTER_MS } from './rate-limiter.js';
 
 /**
  * What the governor does after a failed paid request, and how the ledger records its credits (write-ahead, counted
@@ -22,7 +23,7 @@ import type { ChargeResult } from './ledger.js';
  *   backoff, so a cycle never buys more than one answer.
  */
 export type FailureAction =
-  /** 429: refused; no request before Retry-After (at least 1 s); retried within the cycle when short enough. */
+  /** 429: refused; no request before Retry-After (1 s to an hour); retried within the cycle when short enough. */
   | { kind: 'rate-limited'; retryAfterMs: number }
   /** 401, or 403 not about credits: refused; no request again until the daemon restarts with a new key. */
   | { kind: 'key-rejected' }
@@ -41,7 +42,7 @@ export type FailureAction =
 export const MIN_RETRY_AFTER_MS = 1_000;
 
 export function failureAction(error: ApiError): FailureAction {
-  if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs) };
+  if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs)) };
   if (error instanceof KeyRejectedError) return { kind: 'key-rejected' };
   if (error instanceof CreditsExhaustedError) return { kind: 'credits' };
   if (error instanceof AbortedError) return { kind: 'aborted' };

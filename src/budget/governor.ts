@@ -7,13 +7,13 @@ import type { Config, DisplayConfig } from '../config/schema.js';
 import { CycleBackoff } from './backoff.js';
 import { budgetStatus } from './budget-status.js';
 import type { Clock } from '../time/clock.js';
-import { ClockGuard, type TrustVerdict } from './clock-guard.js';
+import { CLOCK_SLACK_MS, ClockGuard, type TrustVerdict } from './clock-guard.js';
 import { CreditsWatch } from './credits-watch.js';
 import { recCost, weatherChange } from './change-aware.js';
 import { Ledger, type ChargeResult, type Receipt } from './ledger.js';
 import { REASONS, warning } from './messages.js';
 import { planConfig } from './planner.js';
-import { RateLimiter } from './rate-limiter.js';
+import { MAX_RETRY_AFTER_MS, RateLimiter } from './rate-limiter.js';
 import { retryLoop, type Attempt, type Step } from './retry-loop.js';
 import { refusal, type Refusal } from './spend-gate.js';
 import { chargeResult, failureAction } from './failure-policy.js';
@@ -71,8 +71,12 @@ export class Governor {
     for (const w of await this.#ledger.load(now)) this.#warn(warning('W_LEDGER_UNREADABLE', w));
     const s = this.#ledger.state;
     this.#guard.restore(s.highWater);
-    if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now) {
-      this.#limiter.blockFor(Math.min(s.rateBlockedUntil - now, 3_600_000));
+    if (s.rateBlockedUntil !== null && s.rateBlockedUntil - now > MAX_RETRY_AFTER_MS + CLOCK_SLACK_MS) {
+      // Further ahead than any Retry-After we take: written by a clock from the future (or stepped back since).
+      this.#warn(warning('W_LEDGER_FUTURE', `the budget ledger holds a Retry-After until ${new Date(s.rateBlockedUntil).toISOString()}, later than any the service can ask for: not honoured`));
+      await this.#ledger.setRateBlockedUntil(null).catch(() => undefined);
+    } else if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now) {
+      this.#limiter.blockFor(s.rateBlockedUntil - now);
     }
     this.#limiter.prime(s.recentSends.map((t) => now - t));
     try {
@@ -134,12 +138,16 @@ export class Governor {
     const g = this.#gate(reason, cost);
     if (g.kind !== 'go') return g;
     // Synchronously with the gate's yes: take the rate slot and charge the ledger, then wait for the disk.
-    this.#limiter.take();
-    this.#credits.sending();
+    const sentAt = this.#limiter.take();
+    const probe = this.#credits.sending();
     const charging = this.#ledger.chargeAhead(cost, reason === 'refresh', g.trusted, this.#clock.now());
     if (!g.trusted) this.#guard.recordSpend(cost);
     const charged = await charging;
     if (!charged.ok) {
+      // Not sent: it costs nothing here either (the ledger took its charge back), and uses no rate slot or probe.
+      this.#limiter.untake(sentAt);
+      this.#credits.notSent(probe);
+      if (!g.trusted) this.#guard.cancelSpend(cost);
       this.#log?.error({ err: charged.error }, 'cannot write the budget ledger: no paid request without a record');
       return { kind: 'over', outcome: this.#deferred(60_000, `cannot write the budget ledger: ${charged.error.message}`) };
     }
@@ -239,7 +247,8 @@ export class Governor {
     if (verdict.cause !== this.#untrustedCause && verdict.reason !== null) this.#log?.warn({ code: 'W_CLOCK_UNTRUSTED' }, warning('W_CLOCK_UNTRUSTED', verdict.reason));
     this.#untrustedCause = verdict.cause;
     this.#untrustedReason = verdict.reason;
-    this.#ledger.settle(this.#clock.now(), verdict.trusted);
+    const moved = this.#ledger.settle(this.#clock.now(), verdict.trusted);
+    if (moved !== null) this.#warn(warning('W_LEDGER_FUTURE', moved));
     return verdict;
   }
 

@@ -5,6 +5,8 @@ import { stateWriteError, type StateError, type StateProblem } from '../store/st
 import { readLedger, toFile } from './ledger-file.js';
 import { conservativeState, emptyState, mergeStates, type Limits, type LedgerState } from './ledger-state.js';
 import { dateKey, localParts, monthKeyOf, type Period } from '../time/zoned-time.js';
+import { DAY_WINDOW_MS } from './clock-guard.js';
+import { MAX_RETRY_AFTER_MS } from './rate-limiter.js';
 
 export type { LedgerState, Limits } from './ledger-state.js';
 
@@ -99,13 +101,19 @@ export class Ledger {
    * Moves to the clock's day and month when they are later than the ledger's (only with a trusted clock), placing
    * credits spent while the clock was not trusted into the new periods. In memory only: the same happens after a
    * restart, so nothing is lost by not writing it.
+   *
+   * A ledger dated more than a day window after the trusted clock is from the future (an RTC that was years ahead, a
+   * file from another machine): periods that never went back would wait for that date. Its day and month move back
+   * to the clock's, their spending counted as spent there (up to the limits), and this is written at once, since a
+   * restart without NTP would otherwise distrust the clock again. Returns what was done, for W_LEDGER_FUTURE.
    */
-  settle(now: number, trusted: boolean): void {
-    if (!trusted) return;
+  settle(now: number, trusted: boolean): string | null {
+    if (!trusted) return null;
     const s = this.#s;
     const p = localParts(now, this.timezone);
     const day = dateKey(p);
     const month = monthKeyOf(p);
+    const moved = this.#fromTheFuture(now, day, month);
     if (day > s.day) {
       s.day = day;
       s.daySpent = Math.min(s.untrustedCarry, this.limits.perDay ?? s.untrustedCarry);
@@ -124,6 +132,27 @@ export class Ledger {
     s.untrustedCarry = 0;
     s.highWater = Math.max(s.highWater, now);
     if (s.rateBlockedUntil !== null && s.rateBlockedUntil <= now) s.rateBlockedUntil = null;
+    return moved;
+  }
+
+  /** The future part of settle(): moves a ledger dated after `now` + DAY_WINDOW_MS to `day` and `month`. */
+  #fromTheFuture(now: number, day: string, month: string): string | null {
+    const s = this.#s;
+    const horizon = now + DAY_WINDOW_MS;
+    if (s.highWater <= horizon && s.day <= dateKey(localParts(horizon, this.timezone))) return null;
+    const text = `the budget ledger was dated ${s.day} (last trusted time ${new Date(s.highWater).toISOString()}), more than a day after the trusted clock: its day and month are moved to ${day}, and the ${s.daySpent} credits of its day and ${s.monthSpent} of its month count as spent there`;
+    const cap = (n: number, limit: number | null): number => (limit === null ? n : Math.min(n, limit));
+    s.day = day;
+    s.daySpent = cap(s.daySpent, this.limits.perDay);
+    s.dayRefreshSpent = Math.min(s.dayRefreshSpent, s.daySpent);
+    s.month = month;
+    s.monthSpent = cap(Math.max(s.monthSpent, s.daySpent), this.limits.perMonth);
+    s.highWater = now;
+    s.recentSends = s.recentSends.filter((t) => t <= now);
+    if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now + MAX_RETRY_AFTER_MS) s.rateBlockedUntil = null;
+    if (s.creditsOut !== null) s.creditsOut = { since: Math.min(s.creditsOut.since, now), lastRefusalAt: Math.min(s.creditsOut.lastRefusalAt, now) };
+    void this.#persist().catch(() => undefined);
+    return text;
   }
 
   /**
@@ -145,7 +174,9 @@ export class Ledger {
 
   /**
    * charge(), then waits for the disk: a paid request is never sent without its record. Its synchronous part runs
-   * before the first await, so a caller's next synchronous step still follows the charge at once.
+   * before the first await, so a caller's next synchronous step still follows the charge at once. When the record
+   * cannot be written the request is not sent, so the charge is taken back whole (credits, unknown, the rate
+   * window's send): a state folder that stays read-only for a day costs nothing.
    */
   async chargeAhead(credits: number, refresh: boolean, trusted: boolean, now: number): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StateError }> {
     const { receipt, persisted } = this.charge(credits, refresh, trusted, now);
@@ -156,6 +187,11 @@ export class Ledger {
     } catch (err) {
       const error = stateWriteError(this.file, err);
       this.#problem = { code: error.code, file: error.file, message: error.message, since: this.#problem?.since ?? new Date(now).toISOString() };
+      const sends = this.#s.recentSends;
+      const at = sends.lastIndexOf(now);
+      if (at >= 0) sends.splice(at, 1);
+      // Written again (when the disk lets it): another display's write may have carried this charge to the file.
+      void this.resolve(receipt, 'not-sent').catch(() => undefined);
       return { ok: false, error };
     }
   }

@@ -13,6 +13,12 @@ import type { Clock } from '../time/clock.js';
 
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * The longest Retry-After we honour: the service limits requests per minute, so an hour is far beyond any wait it
+ * needs, and a larger value (a broken header, a date from a clock years off) must not silence the wall for days.
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
 export interface RateLimiterOptions {
   clock: Clock;
   limitPerMinute: number;
@@ -77,10 +83,20 @@ export class RateLimiter {
     return { ms: 0, why: 'none' };
   }
 
-  /** Counts a request as sent now. Call only when wait() says 0, in the same synchronous step. */
-  take(): void {
-    this.#sent.push(this.#now());
+  /** Counts a request as sent now, and returns that time (for untake). Call only when wait() says 0, in the same synchronous step. */
+  take(): number {
+    const at = this.#now();
+    this.#sent.push(at);
     this.#sentTotal++;
+    return at;
+  }
+
+  /** Takes back a take() at `at` whose request was not sent after all (its write-ahead record failed). */
+  untake(at: number): void {
+    const i = this.#sent.lastIndexOf(at);
+    if (i < 0) return;
+    this.#sent.splice(i, 1);
+    this.#sentTotal--;
   }
 
   /** Counts requests sent before this process started, `agesMs` ago (from the ledger), so a restart keeps the window. */

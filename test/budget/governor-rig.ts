@@ -24,13 +24,17 @@ export interface Rig {
   ledger: () => Promise<Record<string, unknown>>;
 }
 
-export async function rig(raw: Record<string, unknown> = {}, script: Answer[] = [], opts: { dir?: string; clock?: FakeClock; logger?: pino.Logger } = {}): Promise<Rig> {
+export async function rig(
+  raw: Record<string, unknown> = {},
+  script: Answer[] = [],
+  opts: { dir?: string; clock?: FakeClock; logger?: pino.Logger; syncStamp?: () => number | null } = {},
+): Promise<Rig> {
   const clock = opts.clock ?? new FakeClock(START);
   const dir = opts.dir ?? (await stateDir());
   const config = makeConfig(raw);
   const counting = countingClock(clock);
   const fake = fakeClient(clock, script);
-  const governor = new Governor({ config, stateDir: dir, client: fake.client, clock: counting.clock, random: () => 0.5, ...(opts.logger && { logger: opts.logger }) });
+  const governor = new Governor({ config, stateDir: dir, client: fake.client, clock: counting.clock, random: () => 0.5, ...(opts.logger && { logger: opts.logger }), ...(opts.syncStamp && { syncStamp: opts.syncStamp }) });
   await governor.load();
   const fetch = (reason: FetchReason = 'schedule', id?: string, last: StoredRecommendation | null = null): Promise<FetchOutcome> => {
     const d = config.displays.find((x) => x.id === (id ?? config.displays[0]!.id))!;

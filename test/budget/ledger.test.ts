@@ -1,4 +1,4 @@
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ledger, LEDGER_FILE } from '../../src/budget/ledger.js';
@@ -120,6 +120,31 @@ describe('Ledger', () => {
     await ledger.load(NOW);
     await expect(ledger.charge(3, false, true).persisted).rejects.toThrow();
     expect(ledger.state.daySpent).toBe(3); // still counted in memory
+  });
+});
+
+describe('a write-ahead record that cannot be written', () => {
+  it('costs nothing: three refused write-aheads leave the ledger as it was, on disk and in memory', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    expect((await ledger.chargeAhead(3, false, true, NOW)).ok).toBe(true);
+    // The temp file a directory: every write of the ledger fails (EISDIR), as in a read-only or full state folder.
+    const blocker = path.join(dir, `${LEDGER_FILE}.tmp`);
+    await mkdir(blocker);
+    for (let i = 1; i <= 3; i++) {
+      const r = await ledger.chargeAhead(3, i === 2, true, NOW + i * 10_000);
+      expect(r.ok).toBe(false);
+      expect(ledger.problem?.code).toBe('E_STATE_WRITE');
+    }
+    expect(ledger.state).toMatchObject({ daySpent: 3, monthSpent: 3, dayUnknown: 3, monthUnknown: 3, dayRefreshSpent: 0, recentSends: [NOW] });
+
+    await rm(blocker, { recursive: true });
+    await ledger.flush();
+    const r = await ledger.chargeAhead(3, false, true, NOW + 40_000);
+    expect(r.ok).toBe(true);
+    expect(ledger.problem).toBeNull();
+    const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
+    expect(file).toMatchObject({ day_spent: 6, month_spent: 6, day_unknown: 6, recent_sends: [NOW, NOW + 40_000] });
   });
 });
 

@@ -99,10 +99,20 @@ describe('state that cannot be saved', () => {
       return d !== undefined && String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).includes('budget-ledger.json');
     }, 'diagnostics naming the ledger');
 
+    // Two more ticks while the folder stays unwritable: deferred, nothing sent, nothing counted.
+    for (let i = 0; i < 2; i++) {
+      r.clock.advance(61_000);
+      expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('deferred');
+    }
+    expect(await r.paidRequests()).toBe(0);
+
     await rm(blocker(r.dir), { recursive: true });
     r.clock.advance(61_000);
     expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('fresh');
     expect(await r.paidRequests()).toBe(1);
+    // The ledger counts what was sent: one purchase of 3 credits, none of the three that were never sent.
+    const counted = JSON.parse(await readFile(ledger, 'utf8')) as { day_spent: number; day_unknown: number; day_charged: number };
+    expect(counted).toMatchObject({ day_spent: 3, day_charged: 3, day_unknown: 0 });
     expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
     await w.close();
