@@ -10,6 +10,7 @@ import { CronTimes } from './budget/cron-times.js';
 import { resolveSchedules } from './budget/planner.js';
 import { Scheduler } from './budget/scheduler.js';
 import type { LoadedConfig } from './config/load.js';
+import { secretValues } from './config/redactor.js';
 import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { DisplayBoard } from './display-board.js';
 import { DisplayRunner } from './display-runner.js';
@@ -104,6 +105,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
     baseUrl,
     apiKey,
+    otherSecrets: secretValues(secrets),
     timeoutMs: config.api.timeout_s * 1000,
     paidTimeoutMs: config.api.response_timeout_s * 1000,
     connectTimeoutMs: config.api.connect_timeout_s * 1000,

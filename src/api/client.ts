@@ -12,7 +12,7 @@ import {
 } from './errors.js';
 import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { systemClock, type Clock } from '../time/clock.js';
-import { redactor, type Redact } from '../config/redactor.js';
+import { redactJson, redactor, type Redact } from '../config/redactor.js';
 import { transportError } from './transport-errors.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {
@@ -29,6 +29,11 @@ export interface OutfitClientOptions {
   /** The service's base address, ending with /v1. */
   baseUrl: string;
   apiKey: string;
+  /**
+   * Secrets besides the key (the MQTT password, TRMNL tokens), redacted with it from every answer and error text:
+   * what the service sends back is drawn, saved and published, and must never carry a secret, whoever sent it.
+   */
+  otherSecrets?: readonly string[];
   /** Unpaid requests (GET /weather): whole request, from sending to the last byte of the body. Default 20 s. */
   timeoutMs?: number;
   /**
@@ -76,7 +81,7 @@ export class OutfitClient {
     checkBaseUrl(opts.baseUrl);
     this.#base = opts.baseUrl;
     this.#key = opts.apiKey;
-    this.#redact = redactor([opts.apiKey]);
+    this.#redact = redactor([opts.apiKey, ...(opts.otherSecrets ?? [])]);
     this.#timeoutMs = opts.timeoutMs ?? 20_000;
     this.#paidTimeoutMs = opts.paidTimeoutMs ?? 60_000;
     this.#clock = opts.clock ?? systemClock;
@@ -172,7 +177,7 @@ export class OutfitClient {
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
     if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, this.#redact(text), now);
-    const { value, notes } = parseBody(where, status, text, read);
+    const { value, notes } = parseBody(where, status, text, read, this.#redact);
     if (notes.length > 0) this.#onShapeNotes?.(notes, where);
     return value;
   }
@@ -247,17 +252,17 @@ function parseBody<T>(
   status: number,
   text: string,
   read: (json: unknown) => ResponseRead<T>,
+  redact: Redact,
 ): { value: T; notes: ShapeNote[] } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${(err as Error).message})`, null, {
-      status,
-      cause: err,
-    });
+    // V8's message quotes the start of the text, which may be the key sent back.
+    throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact((err as Error).message)})`, null, { status });
   }
-  const result = read(json);
+  // Before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field.
+  const result = read(redactJson(json, redact));
   if (result.ok) return { value: result.value, notes: result.notes };
   throw new BadResponseError(`${where}: response field ${result.field}: ${result.reason}`, result.field, { status });
 }

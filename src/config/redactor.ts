@@ -18,6 +18,29 @@ export function redactor(secrets: Iterable<string | null | undefined>): Redact {
   return (text) => list.reduce((t, s) => t.replaceAll(s, REDACTED), text);
 }
 
+/**
+ * A parsed JSON value with every string in it, names of fields included, passed through `redact`: for what a
+ * service sends back, which is drawn, saved and published (a service that quotes the key in the outfit, an alert or
+ * a field of its own must not put the key on the wall). Returns the value itself when nothing changed.
+ */
+export function redactJson<T>(value: T, redact: Redact): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) {
+    const out = value.map((v: unknown) => redactJson(v, redact));
+    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = redact(k);
+    const next = redactJson(v, redact);
+    if (key !== k || next !== v) changed = true;
+    out[key] = next;
+  }
+  return (changed ? out : value) as T;
+}
+
 /** Every secret of a loaded config: the API key, the MQTT password and the TRMNL devices' access tokens. */
 export function secretValues(secrets: Secrets): string[] {
   return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');

@@ -36,6 +36,8 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('wrong_type'), field: dottedField, ...common }),
   /** 200 with unknown fields added at the top level and inside the weather object. */
   z.strictObject({ kind: z.literal('extra_fields'), ...common }),
+  /** 200 quoting the request's bearer key in every text, in an alert, and as the name and value of an extra field. */
+  z.strictObject({ kind: z.literal('echo_key'), ...common }),
 ]);
 
 export type Fault = z.infer<typeof FaultSchema>;
@@ -44,7 +46,7 @@ export type FaultKind = Fault['kind'];
 /** Faults answered without running the request at all. */
 export const IMMEDIATE_KINDS: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'html_error', 'reset']);
 /** Faults that alter a success body (they wait for one: an error response goes out unchanged, fault kept). */
-export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields']);
+export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields', 'echo_key']);
 
 /** Parses one fault or an array of them; throws an Error naming the problem (with its path). */
 export function parseFaults(input: unknown): Fault[] {
@@ -132,10 +134,28 @@ const EXTRA_WEATHER: JsonObject = {
   sunrise: '06:42',
 };
 
-/** Applies a body-altering fault to a success body (a deep copy: the original is left as it was). */
-export function alterBody(body: unknown, fault: Fault, weatherAtTop: boolean): unknown {
+/** Every string in `v` with ` ${key}` after it (in place). */
+function quoteKey(v: Json, key: string): Json {
+  if (typeof v === 'string') return `${v} ${key}`;
+  if (Array.isArray(v)) return v.map((x) => quoteKey(x, key));
+  if (isObject(v)) for (const k of Object.keys(v)) v[k] = quoteKey(v[k] ?? null, key);
+  return v;
+}
+
+/**
+ * Applies a body-altering fault to a success body (a deep copy: the original is left as it was). `key` is the
+ * request's bearer key, for echo_key.
+ */
+export function alterBody(body: unknown, fault: Fault, weatherAtTop: boolean, key = ''): unknown {
   const copy = JSON.parse(JSON.stringify(body)) as Json;
   if (!isObject(copy)) return copy;
+  if (fault.kind === 'echo_key') {
+    quoteKey(copy, key);
+    copy[`echo_${key}`] = key;
+    const weather = weatherAtTop ? copy : copy.weather;
+    if (isObject(weather)) weather.alerts = [`Alert for ${key}`, { title: `Storm ${key}`, description: key }];
+    return copy;
+  }
   if (fault.kind === 'missing_field') {
     const at = parentOf(copy, fault.field);
     if (at) delete at.parent[at.key];

@@ -42,12 +42,16 @@ type Auth =
   | { ok: true; fingerprint: string }
   | { ok: false; fingerprint: string | null; message: string };
 
+/** The key of an `Authorization: Bearer <key>` header, or undefined. */
+function bearerKey(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header?.trim() ?? '')?.[1];
+}
+
 function authenticate(keys: KeyStore, header: string | undefined): Auth {
   if (header === undefined || header.trim() === '') {
     return { ok: false, fingerprint: null, message: 'missing API key: send the header "Authorization: Bearer <API key>"' };
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-  const key = match?.[1];
+  const key = bearerKey(header);
   if (key === undefined) {
     return { ok: false, fingerprint: null, message: 'malformed Authorization header: expected "Bearer <API key>"' };
   }
@@ -205,7 +209,7 @@ export async function handleApi(
     ctx.faults.consume(fault);
     rec.fault = fault.kind;
     settle('produced_200');
-    const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather'));
+    const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather', bearerKey(req.headers.authorization)));
     sendText(res, 200, fault.kind === 'malformed_json' ? truncateJson(text) : text, 'application/json; charset=utf-8', headers);
     return;
   }

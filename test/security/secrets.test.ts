@@ -240,6 +240,26 @@ describe('no secret in anything the daemon shows', () => {
     }
     expect((await get('/api/log', { ID: MAC, 'Access-Token': TRMNL_TOKEN }, 'POST', JSON.stringify({ logs: [{ message: 'boot' }] }))).status).toBe(204);
 
+    // --- the service echoes the key back inside a 200 answer: every text, an alert, a field of its own -----------
+    sim.injectFault({ kind: 'echo_key', count: 2 });
+    await daemon.runOnce(undefined, 'once');
+    for (const cycle of daemon.cycles.values()) {
+      const snap = cycle.snapshot();
+      expect(snap.status.kind, cycle.display.id).toBe('ok');
+      // Taken, not refused: the texts are there, each with the key replaced.
+      expect(snap.rec?.outfit, cycle.display.id).toMatch(/\S.* \[redacted\]$/);
+      expect(snap.rec?.weather.alerts, cycle.display.id).toHaveLength(2);
+      const input: FrameInput = { rec: snap.rec, displayName: cycle.display.name ?? cycle.display.id, timezone: 'Europe/Berlin', status: snap.status, now: new Date() };
+      const drawn = renderIndices(input, loadPanel(cycle.display.panel), { rotation: cycle.display.rotation }).report;
+      expect(drawn.texts.join(' ')).toContain('[redacted]');
+      observed.push({ where: `texts drawn on ${cycle.display.id}'s frame of an echoing answer`, bytes: Buffer.from(JSON.stringify(drawn.texts)) });
+      observed.push({ where: `${cycle.display.id}'s frame content of an echoing answer`, bytes: Buffer.from(JSON.stringify(frameContent(input))) });
+    }
+    const echoed = await get('/displays/hallway/state.json');
+    expect(echoed.text()).toContain('echo_[redacted]');
+    await watcher.waitFor((all) => all.some((m) => m.topic === 'outfit-display/porch/state' && m.payload.toString().includes('[redacted]')), 'the echoing answer on MQTT');
+    await sweep();
+
     // --- the service echoes the key back in its errors: a refused request, then a rejected key --------------------
     sim.injectFault({ kind: 'status', status: 400, error: `bad request for key ${API_KEY} (Bearer ${API_KEY})`, count: 2 });
     await daemon.runOnce(undefined, 'once');
