@@ -32,7 +32,7 @@ export function redactJson<T>(value: T, redact: Redact): T {
   if (value === null || typeof value !== 'object') return value;
   let changed = false;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const key = redact(k);
     const next = redactJson(v, redact);
     if (key !== k || next !== v) changed = true;
