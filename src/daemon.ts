@@ -128,9 +128,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   // budget), then the publishers and the cycles.
   const board = new DisplayBoard({ clock });
   const runs = new RunPort();
+  // The schedules that run: "auto" resolved, and over budget (paced) the densest that fit. Worked out once.
+  const schedules = resolveSchedules(config, { now: clock.now() });
   const scheduler = new Scheduler({
     config,
     clock,
+    schedules,
     logger: logger.child({ part: 'scheduler' }),
     // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
     lastAnswerAt: (id) => board.lastAnswerAt(id),
@@ -152,7 +155,6 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const store = new LastGoodStore(config.state_dir);
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
-  const schedules = resolveSchedules(config, { now: clock.now() });
   const cycles = new Map<string, DisplayCycle>();
   for (const display of config.displays) {
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();

@@ -1,4 +1,4 @@
-import { paceText, type Figures, type PlanReport } from './planner.js';
+import type { Figures, PlanReport } from './planner.js';
 
 /** The table `outfit-display plan` prints. */
 
@@ -88,13 +88,15 @@ export function formatPlan(r: PlanReport): string {
   }
   lines.push('');
   if (r.overDay || r.overMonth) {
-    lines.push(
-      `OVER BUDGET: the ticks are thinned evenly across the day so the credits last it: ${paceText(r.pace)} of each display runs.`,
-    );
     if (r.proposal) {
-      lines.push('Densest schedules that fit:');
+      lines.push(
+        r.paced
+          ? 'OVER BUDGET: the daemon runs the densest schedules that fit instead, so the credits last the whole day:'
+          : 'OVER BUDGET (pace_over_budget: false): every tick runs until the budget is spent. Densest schedules that fit:',
+      );
       for (const [id, expr] of r.proposal) lines.push(`  ${id}: schedule: "${expr}"`);
     } else {
+      lines.push('OVER BUDGET: the governor caps the spending at the budget.');
       lines.push('No schedule of the same hours fits: raise the budget or remove a display.');
     }
   } else {

@@ -55,10 +55,13 @@ export interface PlanReport {
   /** When over budget: the densest schedules that fit, display id → cron expression. */
   proposal: Map<string, string> | null;
   /**
-   * The share of ticks that run (0 < pace <= 1): 1 within budget; over budget, the scheduler runs that share of
-   * every display's ticks, spread evenly (1 in 4 at four times the budget), so the credits last the whole day.
+   * Display id → the cron expression the daemon runs: the configured one ("auto" resolved); over budget, with
+   * `budget.pace_over_budget` (the default), the proposal, so the credits last the whole day on wall-clock slots that
+   * a restart neither re-runs nor skips. Without a proposal (nothing fits) the configured ones, capped by the governor.
    */
-  pace: number;
+  runs: Map<string, string>;
+  /** Whether `runs` is the proposal (over budget, paced). */
+  paced: boolean;
   warnings: string[];
 }
 
@@ -109,9 +112,12 @@ function resolveIn(h: Horizon, config: Config): { schedules: Map<string, string>
   return { schedules: chosen, autoFits: fits };
 }
 
-/** Display id → the cron expression that runs: fixed ones as written, "auto" derived (densest within budget). */
+/**
+ * Display id → the cron expression that runs: fixed ones as written, "auto" derived (densest within budget); over
+ * budget and paced, the densest schedules that fit (PlanReport.runs).
+ */
 export function resolveSchedules(config: Config, opts: PlanOptions = {}): Map<string, string> {
-  return resolveIn(horizonFrom(opts.now ?? Date.now(), config.timezone), config).schedules;
+  return planConfig(config, opts).runs;
 }
 
 /** The densest schedules that fit, every display adjustable (a fixed one keeps its hours and day fields). */
@@ -167,10 +173,9 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   const overDay = allowance.perDay !== null && total.credits.maxDay > allowance.perDay;
   const overMonth = allowance.perMonth !== null && total.credits.months.some((c, i) => c > (allowance.perMonth?.[i] ?? Infinity));
   const proposal = overDay || overMonth ? propose(h, config, schedules) : null;
-  // Expected credits: a change-aware display mostly polls the weather (1 credit) rather than buying (3).
-  const pace = paceOf(total.expectedCredits, allowance);
+  const paced = proposal !== null && config.budget.pace_over_budget;
   const warnings: string[] = [];
-  if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal, pace));
+  if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal));
   if (!autoFits && config.displays.some((d) => d.schedule === 'auto')) {
     warnings.push(warning('W_AUTO_DOES_NOT_FIT', 'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget'));
   }
@@ -199,31 +204,10 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
     overDay,
     overMonth,
     proposal,
-    pace,
+    runs: paced ? new Map([...schedules].map(([id, e]) => [id, proposal.get(id) ?? e])) : schedules,
+    paced,
     warnings,
   };
-}
-
-/** The share of ticks the budget pays for, on the heaviest day and in the tightest month (1: all of them). */
-export function paceOf(credits: Figures, a: Allowance): number {
-  let pace = 1;
-  if (a.perDay !== null && credits.maxDay > 0) pace = Math.min(pace, a.perDay / credits.maxDay);
-  if (a.perMonth !== null) {
-    credits.months.forEach((c, i) => {
-      if (c > 0) pace = Math.min(pace, (a.perMonth?.[i] ?? Infinity) / c);
-    });
-  }
-  return Math.max(0, pace);
-}
-
-/** "1 tick in 4": how the paced ticks read in the plan and the warning. */
-export function paceText(pace: number): string {
-  if (pace >= 1) return 'every tick';
-  if (pace <= 0) return 'no tick';
-  const n = 1 / pace;
-  return Number.isInteger(Math.round(n * 10) / 10) && Math.abs(n - Math.round(n)) < 0.05
-    ? `1 tick in ${Math.round(n)}`
-    : `${Math.round(pace * 1000) / 10}% of the ticks (about 1 in ${Math.round(n * 10) / 10})`;
 }
 
 function overBudgetWarning(
@@ -232,7 +216,6 @@ function overBudgetWarning(
   a: Allowance,
   h: Horizon,
   proposal: Map<string, string> | null,
-  pace: number,
 ): string {
   const parts: string[] = [];
   if (a.perDay !== null && credits.maxDay > a.perDay) {
@@ -244,12 +227,14 @@ function overBudgetWarning(
     if (i >= 0 && (excess[i] ?? 0) > 0) parts.push(`${credits.months[i]} credits in ${h.months[i]} against ${a.perMonth[i]}`);
   }
   const reserve = config.budget.refresh_reserve_credits > 0 ? ' (after the refresh reserve)' : '';
-  const advice =
+  const fitting = proposal === null ? '' : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
+  const runs =
     proposal === null
-      ? 'no schedule of the same hours fits; raise the budget or remove a display'
-      : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
-  const paced = `the ticks are thinned evenly across the day: ${paceText(pace)} runs`;
-  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; ${paced}; ${advice}`);
+      ? 'no schedule of the same hours fits; raise the budget or remove a display (the governor caps the spending at the budget)'
+      : config.budget.pace_over_budget
+        ? `${fitting}; the daemon runs these instead, so the credits last the day`
+        : `${fitting}; every tick runs until the budget is spent (pace_over_budget: false)`;
+  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; ${runs}`);
 }
 
 /** True when the planned schedules (worst case) exceed the daily or monthly budget. */

@@ -2,7 +2,7 @@ import type pino from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../time/clock.js';
 import { CronTimes } from './cron-times.js';
-import { planConfig, resolveSchedules } from './planner.js';
+import { resolveSchedules } from './planner.js';
 
 /**
  * Ticks each display on its cron schedule (or its derived auto schedule), in the config's time zone, with the
@@ -17,9 +17,9 @@ import { planConfig, resolveSchedules } from './planner.js';
  *   Stepped back: the schedule continues from the new time (no stall), and no tick starts sooner than half the
  *   schedule's shortest gap (at most 30 min) after the previous one, so times already run are not rerun in a burst.
  *   Spending is the governor's business: its ledger never reopens a day.
- * - Paced: when the schedules need more credits than the budget, only the share `pace` of each display's ticks
- *   runs, spread evenly (at four times the budget, every fourth), rather than spending the day's credits in its first
- *   hours and showing an ageing frame for the rest of it.
+ * - Paced: when the schedules need more credits than the budget, the schedules given are the densest that fit
+ *   (planner.ts, PlanReport.runs): ticks on wall-clock slots, rather than the day's credits spent in its first hours.
+ *   Being the clock's, not counted from the process start, a restart neither re-runs a slot nor skips one.
  */
 
 export interface SchedulerOptions {
@@ -27,15 +27,12 @@ export interface SchedulerOptions {
   clock: Clock;
   onTick: (displayId: string, scheduledFor: Date) => Promise<void>;
   logger?: pino.Logger;
-  /** Display id → cron expression; default resolveSchedules(config) at the clock's time. */
+  /** Display id → cron expression; default resolveSchedules(config) at the clock's time (paced when over budget). */
   schedules?: Map<string, string>;
   /** Longest single sleep (default 60 s). */
   maxSleepMs?: number;
   /** When the display's shown answer arrived (ms), or null: a catch-up tick skips a display fresher than half its interval. */
   lastAnswerAt?: (displayId: string) => number | null;
-  /** The share of ticks that run (0..1); default the plan's pace (1 when the schedules fit the budget, or with
-   * budget.pace_over_budget false). */
-  pace?: number;
 }
 
 const JUMP_MS = 2 * 60_000;
@@ -54,8 +51,6 @@ interface Slot {
   missed: number | null;
   /** Ticks skipped while the current cycle runs: the first is a warning, the rest are counted. */
   skipped: number;
-  /** Pacing: the share of a tick earned so far; a tick runs when a whole one is earned. */
-  earned: number;
   lastStartMono: number;
   spacingMs: number;
 }
@@ -67,7 +62,6 @@ export class Scheduler {
   readonly #maxSleep: number;
   readonly #lastAnswerAt: (displayId: string) => number | null;
   readonly #slots: Slot[];
-  readonly #pace: number;
   #started = false;
   #stopped = false;
 
@@ -78,8 +72,6 @@ export class Scheduler {
     this.#maxSleep = opts.maxSleepMs ?? 60_000;
     this.#lastAnswerAt = opts.lastAnswerAt ?? (() => null);
     const schedules = opts.schedules ?? resolveSchedules(opts.config, { now: opts.clock.now() });
-    const planned = opts.config.budget.pace_over_budget ? () => planConfig(opts.config, { now: opts.clock.now() }).pace : () => 1;
-    this.#pace = Math.min(1, Math.max(0, opts.pace ?? planned()));
     this.#slots = opts.config.displays.map((d) => {
       const cron = new CronTimes(schedules.get(d.id) ?? d.schedule, opts.config.timezone);
       return {
@@ -93,7 +85,6 @@ export class Scheduler {
         runningSinceMono: 0,
         missed: null,
         skipped: 0,
-        earned: 1,
         lastStartMono: -Infinity,
         spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
       };
@@ -168,9 +159,7 @@ export class Scheduler {
     const mono = this.#clock.monotonic();
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
       const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
-      if (!this.#paced(s)) {
-        this.#log?.debug({ display: s.id, scheduledFor: new Date(due).toISOString(), pace: this.#pace }, 'tick thinned: over budget, paced');
-      } else if (s.running !== null) {
+      if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
         if (s.skipped === 1) this.#log?.warn({ code: 'W_TICK_SKIPPED', ...fields }, 'tick skipped: the previous cycle is still running');
@@ -201,17 +190,6 @@ export class Scheduler {
       s.missed = null;
       if (missed !== null && !this.#stopped && !this.#freshEnough(s, missed)) this.#run(s, missed);
     });
-  }
-
-  /** Pacing: whether this tick runs (the first always does; then the share `pace` of them, evenly). */
-  #paced(s: Slot): boolean {
-    if (this.#pace >= 1) return true;
-    if (s.earned < 1 - 1e-9) {
-      s.earned += this.#pace;
-      return false;
-    }
-    s.earned = s.earned - 1 + this.#pace;
-    return true;
   }
 
   /** Whether the display's answer is fresher than half the interval that the missed tick begins. */

@@ -105,9 +105,9 @@ describe('31 simulated days against the simulated service', () => {
       const scheduler = new Scheduler({
         config,
         clock,
-        // Every tick, unpaced: this month checks the governor's caps (and the daylight-saving day's exact ticks);
-        // pacing an over-budget schedule has its own day in pacing.test.ts.
-        pace: 1,
+        // Every tick as configured, unpaced: this month checks the governor's caps (and the daylight-saving day's exact
+        // ticks); pacing an over-budget schedule has its own day in pacing.test.ts.
+        schedules: new Map(planConfig(config, { now: clock.now() }).displays.map((d) => [d.id, d.schedule])),
         onTick: async (id, at) => {
           if (running.has(id)) overlap++;
           running.add(id);

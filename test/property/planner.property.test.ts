@@ -137,7 +137,7 @@ describe('planner credits = a simulation of the same schedules', () => {
             config,
             clock,
             // Every tick of the calendar: pacing an over-budget schedule is test/budget/pacing.test.ts's subject.
-            pace: 1,
+            schedules: new Map(plan.displays.map((d) => [d.id, d.schedule])),
             onTick: (id, at) => {
               ticks.push({ id, at: at.getTime() });
               return Promise.resolve();
