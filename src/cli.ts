@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { assertCanvasFits } from './native-addon.js';
 import { HelpRequested } from './cli/command-flags.js';
 import { USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';
@@ -20,6 +21,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   simulate: async () => (await import('./cli/simulate-command.js')).simulateCommand,
 };
 
+/** The commands whose modules load canvas (they draw frames): its addon is checked before they are imported. */
+const DRAWS = new Set(['run', 'once', 'render', 'pair', 'simulate']);
+
 function usage(message: string): ExitCode {
   process.stderr.write(`${message ? `error: ${message}\n\n` : ''}${USAGE}\n`);
   return message ? EXIT.USAGE : EXIT.OK;
@@ -33,6 +37,8 @@ export async function main(argv: string[]): Promise<ExitCode> {
   const load = COMMANDS[name];
   if (!load) return usage(`unknown command "${name}"`);
   try {
+    // An addon built for another Node would crash this one at the first frame: E_NATIVE_ADDON (exit 1) instead.
+    if (DRAWS.has(name)) assertCanvasFits();
     return await (await load())(rest);
   } catch (err) {
     if (err instanceof HelpRequested) return usage('');
