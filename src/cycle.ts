@@ -3,11 +3,11 @@ import { AbortedError, KeyRejectedError, type ApiError } from './api/errors.js';
 import type { Recommendation, StoredRecommendation } from './api/schemas.js';
 import type { FetchOutcome } from './budget/governor.js';
 import type { DisplayConfig } from './config/schema.js';
-import type { Locale } from './i18n/locale.js';
+import { OutputProblemTracker } from './publish/output-error.js';
 import type { Publisher } from './publish/publisher.js';
-import { renderFrame, type Frame, type FrameStatus } from './render/frame.js';
+import { renderDisplayFrame, type DisplayRenderOptions } from './render/display-render.js';
+import type { Frame, FrameStatus } from './render/frame.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
-import type { PanelProfile } from './render/panels.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from './store/last-good.js';
 import { STATE_WARNING_CODES, StateError, type StateProblem } from './store/state-error.js';
@@ -27,8 +27,8 @@ export type FetchFn = (
 
 export interface DisplayCycleDeps {
   display: DisplayConfig;
-  panel: PanelProfile;
-  timezone: string;
+  /** How the display's frames are drawn (display-render.ts: panel, time zone, rotation, dither, locale). */
+  render: DisplayRenderOptions;
   store: LastGoodStore;
   fetch: FetchFn;
   publishers: readonly Publisher[];
@@ -45,10 +45,10 @@ export interface DisplayCycleDeps {
   purchaseIntervalMs: number;
   /** A state problem shared by every display (the credit ledger cannot be written), or null. */
   sharedStateProblem?: () => StateProblem | null;
-  /** Labels, dates and numbers on the frame (the config's `locale`); default English. */
-  locale?: Locale;
   /** Logs characters drawn as boxes once per process (the daemon shares one); default: one for this cycle. */
   glyphWarnings?: GlyphWarnings;
+  /** When an answer served at `servedAt` goes stale by the schedule (Scheduler.staleFrom); default never. */
+  staleFrom?: (servedAt: number) => Date | null;
 }
 
 export interface CycleResult {
@@ -58,6 +58,12 @@ export interface CycleResult {
   published: boolean;
   /** A refresh the governor did not allow: nothing on the wall changed. */
   refused?: boolean;
+  /**
+   * When a scheduled slot may be tried again, the purchase not having been made: deferred (backoff, Retry-After, the
+   * rate limit, a state that cannot be saved), the empty account's next probe, or a failure that another try may
+   * mend; null when it got its answer or trying again cannot help (a rejected key, our own budget used up).
+   */
+  retryAt: Date | null;
 }
 
 /** A refused refresh, shown in the diagnostics for REFRESH_NOTICE_MS. */
@@ -100,6 +106,8 @@ export class DisplayCycle {
   #stateProblem: StateProblem | null = null;
   /** The state problem the publishers last saw. */
   #publishedProblem: StateProblem | null = null;
+  /** The frame files that could not be written (E_OUTPUT_WRITE), from the publish rounds. */
+  readonly #output = new OutputProblemTracker();
   /** When the last answer was bought in this process (ms), for the state-problem limit. */
   #lastBoughtAt: number | null = null;
   /** False while #rec's fetched_at is not believable (dated in the future): it is shown, but its age is unknown. */
@@ -153,16 +161,23 @@ export class DisplayCycle {
     return this.#ageKnown;
   }
 
+  /** Renders what the display has now (the placeholder, when it has no outfit yet) and publishes it. */
+  publishCurrent(): Promise<boolean> {
+    return this.#renderAndPublish();
+  }
+
   async run(reason: FetchReason, signal?: AbortSignal): Promise<CycleResult> {
     const { logger } = this.#deps;
     logger.debug({ display: this.display.id, reason }, 'cycle started');
-    if (this.#holdPurchase(reason)) return { outcome: 'deferred', error: null, published: false };
+    const held = this.#holdPurchase(reason);
+    if (held !== null) return { outcome: 'deferred', error: null, published: false, retryAt: held };
     const outcome = await this.#deps.fetch(this.display, reason, this.#ageKnown ? this.#rec : null, signal);
+    const retryAt = retryAtOf(outcome);
     if (reason === 'refresh' && (outcome.kind === 'budget_exhausted' || outcome.kind === 'deferred')) {
       // A refused press changes nothing on the wall: no budget screen while the schedule still has credits.
       const detail = outcome.kind === 'deferred' ? outcome.reason : refusedBudgetWords(outcome);
       await this.refuseRefresh({ kind: 'budget', detail });
-      return { outcome: outcome.kind, error: null, published: false, refused: true };
+      return { outcome: outcome.kind, error: null, published: false, refused: true, retryAt: null };
     }
     let error: ApiError | null = null;
     const now = new Date(this.#deps.clock.now());
@@ -171,8 +186,10 @@ export class DisplayCycle {
         await this.#accept(outcome.rec, now);
         break;
       case 'unchanged':
+        // The poll confirmed the outfit on show: the slot is served, and the answer counts as current from now.
         this.#failingSince = null;
         this.#status = { kind: 'ok' };
+        this.#lastSuccessAt = now.toISOString();
         logger.info({ display: this.display.id, reason: outcome.reason }, 'weather unchanged, outfit kept');
         break;
       case 'budget_exhausted':
@@ -186,32 +203,37 @@ export class DisplayCycle {
       case 'deferred': {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
         // Nothing new to show; but a state problem that appeared or went away must reach the publishers.
-        if (this.#currentStateProblem()?.code === this.#publishedProblem?.code) return { outcome: outcome.kind, error: null, published: false };
-        const published = this.#frame === null ? await this.#renderAndPublish() : await this.#publish(this.#frame);
-        return { outcome: outcome.kind, error: null, published };
+        // Frame files that could not be written are tried again at each tick.
+        // A display with no frame yet in this process (`once`, whose restore does not publish) gets its frame.
+        if (this.#frame !== null && this.#currentStateProblem()?.code === this.#publishedProblem?.code && this.#output.problem === null) {
+          return { outcome: outcome.kind, error: null, published: false, retryAt };
+        }
+        // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
+        const published = this.#frame === null || this.#rec === null ? await this.#renderAndPublish() : await this.#publish(this.#frame);
+        return { outcome: outcome.kind, error: null, published, retryAt };
       }
       case 'failed':
         // Aborted: the daemon is stopping, nothing failed. The display keeps its frame (no error screen on the way out).
         if (outcome.error instanceof AbortedError) {
           logger.info({ display: this.display.id }, 'cycle aborted: stopping');
-          return { outcome: outcome.kind, error: outcome.error, published: false };
+          return { outcome: outcome.kind, error: outcome.error, published: false, retryAt: null };
         }
         error = outcome.error;
         this.#fail(outcome.error, now);
         break;
     }
     const published = await this.#renderAndPublish();
-    return { outcome: outcome.kind, error, published };
+    return { outcome: outcome.kind, error, published, retryAt };
   }
 
   /**
    * While the state cannot be saved, at most one purchase an interval (`once`, run by hand, always goes): every
    * answer is still shown, but nothing extra is bought that a restart would lose.
    */
-  #holdPurchase(reason: FetchReason): boolean {
-    if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return false;
+  #holdPurchase(reason: FetchReason): Date | null {
+    if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return null;
     const since = this.#deps.clock.now() - this.#lastBoughtAt;
-    if (since < 0 || since >= this.#deps.purchaseIntervalMs) return false;
+    if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
     this.#deps.logger.warn(
       {
         display: this.display.id,
@@ -221,7 +243,7 @@ export class DisplayCycle {
       },
       'state cannot be saved: no new purchase before the interval has passed',
     );
-    return true;
+    return new Date(this.#lastBoughtAt + this.#deps.purchaseIntervalMs);
   }
 
   /**
@@ -289,26 +311,30 @@ export class DisplayCycle {
 
   /** Renders the current state and publishes it. */
   async #renderAndPublish(): Promise<boolean> {
-    const { display, panel, timezone } = this.#deps;
-    const frame = await renderFrame(
-      {
-        rec: this.#rec,
-        displayName: display.name ?? display.id,
-        timezone,
-        status: this.#status,
-        now: new Date(this.#deps.clock.now()),
-        locale: this.#deps.locale,
-      },
-      panel,
-      { rotation: display.rotation, dither: display.dither },
-    );
+    const { display } = this.#deps;
+    // The answer on show went stale by the clock (a slot passed without a new one): the frame and every publisher
+    // say so. A new answer (or a confirming poll) sets the status back to ok; an error status says more and stays.
+    const served = this.#lastSuccessAt === null ? null : Date.parse(this.#lastSuccessAt);
+    const staleFrom = served === null ? null : (this.#deps.staleFrom?.(served) ?? null);
+    if (this.#status.kind === 'ok' && served !== null && staleFrom !== null && this.#deps.clock.now() >= staleFrom.getTime()) {
+      this.#status = { kind: 'stale', since: new Date(served) };
+    }
+    const frame = await renderDisplayFrame(this.#deps.render, {
+      rec: this.#rec,
+      status: this.#status,
+      now: new Date(this.#deps.clock.now()),
+      stateProblem: this.#currentStateProblem(),
+    });
     this.#frame = frame;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);
   }
 
-  /** Hands `frame` and the state behind it to every publisher; one failing publisher does not stop the others. */
-  async #publish(frame: Frame): Promise<boolean> {
+  /**
+   * Hands `frame` and the state behind it to every publisher; one failing publisher does not stop the others. When
+   * the frame files' problem appears or goes, the round is repeated once, so that every publisher shows it.
+   */
+  async #publish(frame: Frame, again = true): Promise<boolean> {
     const { display, logger } = this.#deps;
     const update = {
       display,
@@ -318,6 +344,7 @@ export class DisplayCycle {
       nextUpdateAt: this.#deps.nextUpdateAt(),
       stateProblem: this.#currentStateProblem(),
       refreshRefused: this.#currentNotice(),
+      outputProblem: this.#output.problem,
     };
     this.#publishedProblem = update.stateProblem;
     // The board first: a publisher reads the display's view from it while it publishes.
@@ -337,6 +364,9 @@ export class DisplayCycle {
         logger.error({ display: display.id, publisher: name, err }, 'publish failed');
       }
     });
+    const output = this.#output.observe(results.map((r): unknown => (r.status === 'rejected' ? r.reason : null)), new Date(this.#deps.clock.now()));
+    if (output.cleared) logger.info({ display: display.id }, 'frame files can be written again');
+    if (output.changed && again) return this.#publish(frame, false);
     if (!ok) this.#record(frame);
     return ok;
   }
@@ -347,8 +377,24 @@ export class DisplayCycle {
   }
 
   #entry(frame: Frame | null): BoardEntry {
-    const own = { stateProblem: this.#stateProblem, refreshRefused: this.#refreshRefused, nextUpdateAt: this.#deps.nextUpdateAt() };
+    const own = { stateProblem: this.#stateProblem, outputProblem: this.#output.problem, refreshRefused: this.#refreshRefused, nextUpdateAt: this.#deps.nextUpdateAt() };
     return { display: this.display, rec: this.#rec, status: this.#status, frame, lastError: this.#lastError, lastSuccessAt: this.#lastSuccessAt, ...own };
+  }
+}
+
+/** When a slot whose fetch ended so may be tried again (CycleResult.retryAt). */
+function retryAtOf(o: FetchOutcome): Date | null {
+  switch (o.kind) {
+    case 'deferred':
+      return o.until;
+    case 'budget_exhausted':
+      // The account's next probe (a 402: a top-up recovers the same day); our own budget used up waits for the
+      // display's next slot, rather than buying a night-time answer the moment the new day opens.
+      return o.scope === 'credits' ? o.until : null;
+    case 'failed':
+      return o.retryAt ?? null;
+    default:
+      return null;
   }
 }
 

@@ -20,7 +20,7 @@ import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
-import { loadPanel } from './render/panels.js';
+import { displayRenderOptions } from './render/display-render.js';
 import type { RunningServiceSim } from './service-sim/server.js';
 import { LastGoodStore } from './store/last-good.js';
 
@@ -137,15 +137,26 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ part: 'scheduler' }),
     // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
     lastAnswerAt: (id) => board.lastAnswerAt(id),
-    onTick: async (id) => {
-      await runs.run(id, 'schedule');
+    // The moment an answer goes stale is a matter of time, not of a cycle: the display is drawn again then.
+    onStale: (id) => {
+      runs.redraw(id).catch((err: unknown) => logger.error({ display: id, err }, 'redrawing a stale display failed'));
     },
+    // A slot that got no answer (failed, deferred, held back) is tried again when the cycle says.
+    onTick: async (id) => ({ retryAt: (await runs.run(id, 'schedule')).retryAt }),
   });
+  /** A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). */
+  const nextUpdateAt = (id: string): Date | null => {
+    const next = scheduler.nextRun(id);
+    const display = config.displays.find((d) => d.id === id);
+    const allowed = display === undefined ? null : governor.nextAllowedAt(display);
+    return next === null || allowed === null || allowed <= next ? next : allowed;
+  };
   const views = new DisplayViews({
     board,
     displays: config.displays,
     clock,
-    nextUpdateAt: (id) => scheduler.nextRun(id),
+    nextUpdateAt,
+    staleFrom: (id, servedAt) => scheduler.staleFrom(id, servedAt),
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
@@ -162,19 +173,18 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       display.id,
       new DisplayCycle({
         display,
-        panel: loadPanel(display.panel),
-        timezone: config.timezone,
+        render: displayRenderOptions(display, { timezone: config.timezone, locales: loaded.locales }),
         store,
         fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,
         board,
         clock,
-        nextUpdateAt: () => scheduler.nextRun(display.id),
+        nextUpdateAt: () => nextUpdateAt(display.id),
         logger: cycleLogger,
         glyphWarnings,
-        locale: loaded.locales?.get(display.id),
         purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
         sharedStateProblem: () => governor.stateProblem,
+        staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
       }),
     );
   }
@@ -202,17 +212,19 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
       );
       if (abort.signal.aborted) return;
-      scheduler.start();
-      // A display that has never shown an outfit gets one now rather than at its first tick; start() waits for
-      // those first frames (up to FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall".
-      const first = restored
-        .filter(([, had]) => !had)
-        .map(([id]) =>
-          runner.run(id, 'schedule').then(
-            () => undefined,
-            (err: unknown) => logger.error({ display: id, err }, 'first cycle failed'),
-          ),
-        );
+      // Downtime is made up: a display whose answer is older than its latest slot (or that has none) buys once now,
+      // within its schedule's hours. start() waits for the first frames of displays that had none (up to
+      // FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall"; one that waits for the first slot
+      // of its day shows that it waits.
+      const catchUps = scheduler.start();
+      const first: Promise<unknown>[] = [];
+      for (const [id, had] of restored) {
+        if (had) continue;
+        const cycle = cycles.get(id);
+        const catchUp = catchUps.get(id);
+        if (catchUp !== undefined) first.push(catchUp);
+        else if (cycle !== undefined) first.push(cycle.publishCurrent().catch((err: unknown) => logger.error({ display: id, err }, 'first frame failed')));
+      }
       if (first.length > 0) {
         let timer: unknown = null;
         await Promise.race([
@@ -233,9 +245,16 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         await prepare();
         await Promise.all([...cycles.values()].map((c) => c.restore({ publish: false })));
       }
+      // Every display, whatever happened to the one before: one that throws is a failed result, not the end.
       const results = new Map<string, CycleResult>();
       for (const id of cycles.keys()) {
-        if (displayId === undefined || id === displayId) results.set(id, await runner.run(id, reason));
+        if (displayId !== undefined && id !== displayId) continue;
+        try {
+          results.set(id, await runner.run(id, reason));
+        } catch (err) {
+          logger.error({ display: id, err }, 'cycle failed');
+          results.set(id, { outcome: 'failed', error: null, published: false, retryAt: null });
+        }
       }
       return results;
     },

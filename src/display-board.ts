@@ -1,6 +1,7 @@
 import type { StoredRecommendation } from './api/schemas.js';
 import type { DisplayConfig } from './config/schema.js';
 import type { DisplaySnapshot, RefreshNotice } from './cycle.js';
+import type { OutputProblem } from './publish/output-error.js';
 import type { DisplayUpdate } from './publish/publisher.js';
 import type { Frame, FrameStatus } from './render/frame.js';
 import type { StateProblem } from './store/state-error.js';
@@ -25,6 +26,8 @@ export interface BoardEntry {
   readonly lastSuccessAt: string | null;
   /** This display's own state problem (its last good answer cannot be saved); the ledger's is the budget's. */
   readonly stateProblem: StateProblem | null;
+  /** This display's frame files could not be written (E_OUTPUT_WRITE), until a write succeeds; absent: none. */
+  readonly outputProblem?: OutputProblem | null;
   /** The last refused refresh (the reader hides it once it is old). */
   readonly refreshRefused: RefreshNotice | null;
   /** The next update the cycle announced: used only where nothing reads the schedule itself (a publisher alone). */
@@ -79,6 +82,7 @@ export class DisplayBoard implements BoardWriter {
       lastError: null,
       lastSuccessAt: rec?.fetched_at ?? null,
       stateProblem: update.stateProblem ?? null,
+      outputProblem: update.outputProblem ?? null,
       refreshRefused: update.refreshRefused ?? null,
       nextUpdateAt: update.nextUpdateAt,
     });

@@ -7,6 +7,8 @@ export interface DisplayRuns {
   run(displayId: string, reason: FetchReason): Promise<CycleResult>;
   /** A refresh press, through the refresh gate and the budget's reserve; null when refused. */
   refresh(displayId: string): Promise<CycleResult | null>;
+  /** Draws and publishes the display's state again, no fetch (its answer went stale). */
+  redraw(displayId: string): Promise<unknown>;
 }
 
 export interface DisplayRunnerOptions {
@@ -24,6 +26,8 @@ export interface DisplayRunnerOptions {
 export class DisplayRunner implements DisplayRuns {
   readonly #o: DisplayRunnerOptions;
   readonly #inFlight = new Map<string, Promise<CycleResult>>();
+  /** Redraws under way (no fetch), which a cycle of the display waits for. */
+  readonly #redrawing = new Map<string, Promise<unknown>>();
 
   constructor(opts: DisplayRunnerOptions) {
     this.#o = opts;
@@ -39,8 +43,24 @@ export class DisplayRunner implements DisplayRuns {
     if (running) return running;
     const cycle = this.#o.cycles.get(id);
     if (!cycle) return Promise.reject(new Error(`no display with id "${id}"`));
-    const p = cycle.run(reason, this.#o.signal).finally(() => this.#inFlight.delete(id));
+    // After a redraw under way, never beside it: the last frame published is the newest state.
+    const redrawing = this.#redrawing.get(id);
+    const start = (): Promise<CycleResult> => cycle.run(reason, this.#o.signal);
+    // Started in this very step when nothing is redrawn: the governor's gate is taken in the caller's order.
+    const p = (redrawing === undefined ? start() : redrawing.then(start)).finally(() => this.#inFlight.delete(id));
     this.#inFlight.set(id, p);
+    return p;
+  }
+
+  /**
+   * Draws and publishes the display's state again, with no fetch (its answer went stale). Skipped while a cycle of
+   * it runs: that cycle draws the same state anyway.
+   */
+  redraw(id: string): Promise<unknown> {
+    const cycle = this.#o.cycles.get(id);
+    if (!cycle || this.#inFlight.has(id) || this.#redrawing.has(id)) return Promise.resolve();
+    const p = cycle.publishCurrent().finally(() => this.#redrawing.delete(id));
+    this.#redrawing.set(id, p.catch(() => undefined));
     return p;
   }
 

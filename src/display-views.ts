@@ -3,6 +3,7 @@ import type { DisplayConfig } from './config/schema.js';
 import type { DisplaySnapshot, RefreshNotice } from './cycle.js';
 import type { BoardEntry, DisplayBoard } from './display-board.js';
 import type { BudgetStatusLike } from './mqtt/state-payload.js';
+import type { OutputProblem } from './publish/output-error.js';
 import type { Frame, FrameStatus } from './render/frame.js';
 import type { StateProblem } from './store/state-error.js';
 import type { Clock } from './time/clock.js';
@@ -24,10 +25,18 @@ interface ViewBase {
   readonly lastError: DisplaySnapshot['lastError'];
   /** This display's state problem, else the one every display shares (the credit ledger). */
   readonly stateProblem: StateProblem | null;
+  /** This display's frame files cannot be written (E_OUTPUT_WRITE), or null. */
+  readonly outputProblem: OutputProblem | null;
   /** A refused refresh, for REFRESH_NOTICE_MS after it. */
   readonly refreshRefused: RefreshNotice | null;
   /** The schedule's next run (the cycle's announced one where no schedule is read), or null when none is planned. */
   readonly nextUpdateAt: Date | null;
+  /**
+   * Since when the answer on show is stale: a slot after its last success passed (with a grace) without a new one;
+   * null while it is current; undefined where no schedule is read (a publisher on its own). Computed from the time,
+   * whatever the status says.
+   */
+  readonly staleSince: Date | null | undefined;
 }
 
 /** Nothing on the wall yet. */
@@ -65,6 +74,8 @@ export interface DisplayViewsOptions {
   nextUpdateAt?: (displayId: string) => Date | null;
   /** The governor's status(); default none. */
   budget?: () => BudgetStatusLike | null;
+  /** When an answer served at `servedAt` becomes stale (the schedule's Scheduler.staleFrom); default: never. */
+  staleFrom?: (displayId: string, servedAt: number) => Date | null;
 }
 
 export class DisplayViews implements DisplayViewSource {
@@ -90,11 +101,21 @@ export class DisplayViews implements DisplayViewSource {
       lastSuccessAt: entry.lastSuccessAt ?? null,
       lastError: entry.lastError ?? null,
       stateProblem: entry.stateProblem ?? this.#sharedProblem(),
+      outputProblem: entry.outputProblem ?? null,
       refreshRefused: notice !== null && this.#o.clock.now() - Date.parse(notice.at) < REFRESH_NOTICE_MS ? notice : null,
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
+      staleSince: this.#staleSince(displayId, entry.lastSuccessAt ?? null),
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };
+  }
+
+  #staleSince(displayId: string, lastSuccessAt: string | null): Date | null | undefined {
+    if (this.#o.staleFrom === undefined) return undefined;
+    const served = lastSuccessAt === null ? NaN : Date.parse(lastSuccessAt);
+    if (!Number.isFinite(served)) return null;
+    const from = this.#o.staleFrom(displayId, served);
+    return from !== null && this.#o.clock.now() >= from.getTime() ? from : null;
   }
 
   /** The ledger's problem; a budget that cannot report is shown (and logged) where its figures are. */

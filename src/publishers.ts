@@ -49,7 +49,7 @@ export function freshnessSeconds(config: Config, now: number): Map<string, numbe
 export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Promise<Publisher[]> {
   const { config, secrets } = loaded;
   const { logger } = deps;
-  const publishers: Publisher[] = [new FilePublisher(config.output_dir)];
+  const publishers: Publisher[] = [new FilePublisher({ outputDir: config.output_dir })];
   const trmnlDevices = config.trmnl?.devices ?? [];
   const freshFor = freshnessSeconds(config, deps.clock.now());
 
@@ -95,6 +95,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         },
         trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
         trmnlTokens: secrets.trmnlTokens,
+        locales: loaded.locales,
         secrets: secretValues(secrets),
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,

@@ -24,6 +24,10 @@ export class RunPort implements DisplayRuns {
     return this.#bound().refresh(displayId);
   }
 
+  redraw(displayId: string): Promise<unknown> {
+    return this.#bound().redraw(displayId);
+  }
+
   #bound(): DisplayRuns {
     if (this.#target === null) throw new Error('RunPort used before the runner was bound');
     return this.#target;

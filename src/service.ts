@@ -7,6 +7,13 @@ import { addLogSecrets, warningCode } from './logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
 
+/**
+ * How long a stop waits for a start (or reload) still under way after the daemon was told to stop, before it stops
+ * without it: whatever holds a start (a broker, a disk, the service) must not hold the stop past systemd's
+ * TimeoutStopSec (30 s in the unit), nor the CLI's own deadline (run-command.ts).
+ */
+export const START_SETTLE_MS = 10_000;
+
 export interface ServiceOptions {
   loaded: LoadedConfig;
   logger: Logger;
@@ -27,12 +34,18 @@ export class Service {
   #daemon: Daemon | null = null;
   #busy: Promise<void> = Promise.resolve();
   #stopping = false;
+  /** Resolved by stop(): ends the wait of a start that is still under way. */
+  readonly #stopRequested: Promise<'stopped'>;
+  #requestStop: () => void = () => undefined;
 
   constructor(opts: ServiceOptions) {
     const env = opts.env ?? process.env;
     this.#loaded = opts.loaded;
     this.#logger = opts.logger;
     this.#clock = opts.clock ?? systemClock;
+    this.#stopRequested = new Promise((resolve) => {
+      this.#requestStop = () => resolve('stopped');
+    });
     this.#notifier = createNotifier({ env, logger: opts.logger.child({ part: 'systemd' }) });
     const interval = watchdogIntervalMs(env);
     this.#watchdog =
@@ -50,15 +63,18 @@ export class Service {
     return this.#daemon;
   }
 
-  /** Starts the daemon; READY=1 once the first frames are out. A stop() meanwhile cuts the start short. */
+  /**
+   * Starts the daemon; READY=1 once the first frames are out. A stop() meanwhile cuts the start short: this returns
+   * at once, whatever the start is still waiting for.
+   */
   async start(): Promise<void> {
     const start = this.#startDaemon(this.#loaded);
     this.#busy = start.then(
       () => undefined,
       () => undefined,
     );
-    await start;
-    if (this.#stopping) return;
+    const outcome = await Promise.race([start.then(() => 'started' as const), this.#stopRequested]);
+    if (outcome === 'stopped' || this.#stopping) return;
     this.#notifier?.ready(this.#statusText());
     this.#watchdog?.start();
   }
@@ -72,16 +88,30 @@ export class Service {
 
   /**
    * STOPPING=1, then the daemon's orderly stop: a cycle in flight is aborted at once (not waited for), then
-   * whatever the start or a reload was doing is let finish, and the daemon stops.
+   * whatever the start or a reload was doing is let finish (for START_SETTLE_MS at most), and the daemon stops.
    */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#requestStop();
     this.#notifier?.stopping();
     this.#watchdog?.stop();
     await this.#daemon?.stop();
-    await this.#busy;
+    if (!(await this.#settles(this.#busy, START_SETTLE_MS))) {
+      this.#logger.warn({ code: 'W_STOP_START_HELD', waitedMs: START_SETTLE_MS }, 'the start was still under way after the stop; stopping without it');
+    }
     await this.#daemon?.stop();
     this.#daemon = null;
+  }
+
+  /** Whether `p` settles within `ms`. */
+  async #settles(p: Promise<void>, ms: number): Promise<boolean> {
+    let timer: unknown = null;
+    const late = new Promise<boolean>((resolve) => {
+      timer = this.#clock.setTimeout(() => resolve(false), ms);
+    });
+    const settled = await Promise.race([p.then(() => true), late]);
+    this.#clock.clearTimeout(timer);
+    return settled;
   }
 
   async #reload(): Promise<void> {
@@ -110,10 +140,17 @@ export class Service {
     this.#notifier?.ready(this.#statusText());
   }
 
-  /** Builds the daemon and makes it this service's before starting it, so that a stop can reach it at once. */
+  /**
+   * Builds the daemon and makes it this service's before starting it, so that a stop can reach it at once. A daemon
+   * built after the stop has passed (it no longer waits for this) is stopped here, never started.
+   */
   async #startDaemon(loaded: LoadedConfig): Promise<Daemon> {
     const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock });
     this.#daemon = daemon;
+    if (this.#stopping) {
+      await daemon.stop();
+      return daemon;
+    }
     await daemon.start();
     return daemon;
   }

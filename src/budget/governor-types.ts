@@ -30,8 +30,12 @@ export type FetchOutcome =
     }
   /** Rate limited / Retry-After / backoff / clock not trusted: no request made now. */
   | { kind: 'deferred'; until: Date; reason: string }
-  /** The request failed; sent again within the cycle only when it never reached the service, or after a 429. */
-  | { kind: 'failed'; error: ApiError };
+  /**
+   * The request failed; sent again within the cycle only when it never reached the service, or after a 429.
+   * `retryAt`: when a new try may go (the failure backoff ends), for a failure that another try may mend (sent
+   * without a usable answer, or never sent); absent when trying again cannot help (a rejected key, a refused request).
+   */
+  | { kind: 'failed'; error: ApiError; retryAt?: Date };
 
 export interface BudgetStatus {
   spentToday: number;

@@ -101,7 +101,7 @@ export class Governor {
       // Poll only when the outfit is young enough to keep and a purchase after the poll would still be affordable.
       if (age < ca.max_age_minutes * 60_000 && this.#affordable(reason, rec + w)) {
         const polled = await this.#request(reason, w, (s) => client.weather({ lat: d.lat, lon: d.lon, unit: d.unit }, { signal: s }), signal);
-        if (!polled.ok) return polled.outcome;
+        if (!polled.ok) return this.#withRetry(polled.outcome);
         const change = weatherChange(last.weather, polled.value, ca);
         if (change === null) return { kind: 'unchanged', reason: 'the weather did not change enough to change the outfit' };
         this.#log?.info({ display: d.id, change }, 'weather changed: buying a new recommendation');
@@ -109,7 +109,15 @@ export class Governor {
     }
     const call = d.endpoint === 'recweather' ? client.recweather.bind(client) : client.recommend.bind(client);
     const bought = await this.#request(reason, rec, (s) => call(req, { signal: s }), signal);
-    return bought.ok ? { kind: 'fresh', rec: bought.value } : bought.outcome;
+    return bought.ok ? { kind: 'fresh', rec: bought.value } : this.#withRetry(bought.outcome);
+  }
+
+  /** A failure another try may mend (sent without a usable answer, never sent) says when that try may go. */
+  #withRetry(o: FetchOutcome): FetchOutcome {
+    if (o.kind !== 'failed' || this.#keyRejected !== null) return o;
+    const kind = failureAction(o.error).kind;
+    if (kind !== 'sent-failed' && kind !== 'not-sent') return o;
+    return { ...o, retryAt: new Date(this.#clock.now() + Math.max(0, this.#backoff.msLeft())) };
   }
 
   /** Whether `cost` would pass the budget rules now (no waiting considered). */
@@ -220,7 +228,8 @@ export class Governor {
     if (this.#keyRejected) return { kind: 'over', outcome: { kind: 'failed', error: this.#keyRejected } };
     const s = this.#ledger.state;
     if (this.#credits.holds(s.creditsOut !== null, reason)) return { kind: 'over', outcome: this.#creditsOutcome() };
-    const backoff = this.#backoff.msLeft();
+    // `once`, run by hand for every display, tries each one: another display's failure does not hold it back.
+    const backoff = reason === 'once' ? 0 : this.#backoff.msLeft();
     if (backoff > 0) return { kind: 'over', outcome: this.#deferred(backoff, `${REASONS.backoff} (${this.#backoff.failures})`) };
     const used = verdict.trusted ? { day: s.daySpent, month: s.monthSpent } : this.#guard.windowUsed();
     const no = refusal(this.#config, { reason, cost, dayUsed: used.day, monthUsed: used.month, refreshSpentToday: s.dayRefreshSpent });
@@ -283,6 +292,21 @@ export class Governor {
       warnings,
       stateProblem: this.#ledger.problem,
     });
+  }
+
+  /**
+   * The earliest time a scheduled purchase for `d` may go, as far as the budget knows now, or null: now. What holds
+   * it back: the failure backoff, a Retry-After, the empty account's next probe, or a day or month whose budget has no
+   * room for it. The next update a display announces is its next tick or retry, but never before this.
+   */
+  nextAllowedAt(d: DisplayConfig): Date | null {
+    const now = this.#clock.now();
+    const s = this.#ledger.state;
+    let at = now + Math.max(0, this.#backoff.msLeft(), this.#limiter.blockedMs);
+    if (s.creditsOut !== null) at = Math.max(at, this.#credits.nextProbeAt());
+    const no = refusal(this.#config, { reason: 'schedule', cost: recCost(d), dayUsed: s.daySpent, monthUsed: s.monthSpent, refreshSpentToday: s.dayRefreshSpent });
+    if (no === 'day' || no === 'month') at = Math.max(at, periodEnd(this.#ledger.period(no), this.#config.timezone));
+    return at > now ? new Date(at) : null;
   }
 
   /** The ledger cannot be written, or null. */

@@ -17,25 +17,58 @@ import { resolveSchedules } from './planner.js';
  *   Stepped back: the schedule continues from the new time (no stall), and no tick starts sooner than half the
  *   schedule's shortest gap (at most 30 min) after the previous one, so times already run are not rerun in a burst.
  *   Spending is the governor's business: its ledger never reopens a day.
+ * - A slot whose purchase failed or was deferred is tried again when the cycle's outcome says (the failure backoff,
+ *   Retry-After, the account's next probe), until it has its answer or the display's next tick comes: one error no
+ *   longer costs a daily schedule its day. Retries do not wait for the spacing below: the governor paces them.
+ * - Downtime is made up at start: when the answer on show is older than the latest slot, one tick runs at once for
+ *   it, if that slot's interval (its time plus the schedule's shortest gap) still runs, so a start at night outside
+ *   the schedule's hours waits for the first slot of the day. With nothing on show at all (a first start) one tick runs
+ *   at once, except in the schedule's quiet time (its night, or outside an auto display's active hours). Neither when the next slot is due within two minutes (that slot buys).
+ *   A fresh answer is never bought again.
  * - Paced: when the schedules need more credits than the budget, the schedules given are the densest that fit
  *   (planner.ts, PlanReport.runs): ticks on wall-clock slots, rather than the day's credits spent in its first hours.
  *   Being the clock's, not counted from the process start, a restart neither re-runs a slot nor skips one.
  */
 
+/** How a tick's cycle ended, for the scheduler: when to try the slot again, or null when it has its answer. */
+export interface TickOutcome {
+  /**
+   * The purchase failed, was deferred (backoff, Retry-After, rate limit) or held back (the account's hourly probe):
+   * the slot is tried again then, unless the display's next tick comes first. Null: done.
+   */
+  retryAt: Date | null;
+}
+
 export interface SchedulerOptions {
   config: Config;
   clock: Clock;
-  onTick: (displayId: string, scheduledFor: Date) => Promise<void>;
+  /** Runs one tick's cycle; its outcome may ask for a retry of the slot. */
+  onTick: (displayId: string, scheduledFor: Date) => Promise<TickOutcome | void>;
   logger?: pino.Logger;
   /** Display id → cron expression; default resolveSchedules(config) at the clock's time (paced when over budget). */
   schedules?: Map<string, string>;
   /** Longest single sleep (default 60 s). */
   maxSleepMs?: number;
-  /** When the display's shown answer arrived (ms), or null: a catch-up tick skips a display fresher than half its interval. */
+  /**
+   * Told once an answer goes stale (a slot passed, with STALE_GRACE_MS, without a new one), at the first wake after:
+   * staleness is a matter of time, not of a cycle, and the display is drawn again then. Needs `lastAnswerAt`.
+   */
+  onStale?: (displayId: string) => void;
+  /**
+   * When the display's shown answer arrived (ms), or null: a catch-up tick skips a display fresher than half its
+   * interval, and a start makes up the latest slot for an answer older than it. Without it, a start makes nothing up.
+   */
   lastAnswerAt?: (displayId: string) => number | null;
 }
 
 const JUMP_MS = 2 * 60_000;
+/** A start this close before a slot leaves the purchase to that slot, rather than buying twice within moments. */
+const START_SLACK_MS = 2 * 60_000;
+/**
+ * How long after a slot its answer may take before the one on show counts as stale: a purchase takes seconds to most
+ * of a minute (a language model writes it), a 429 or a connection retried within the cycle a little more.
+ */
+export const STALE_GRACE_MS = 10 * 60_000;
 const STUCK_MS = 30 * 60_000;
 
 interface Slot {
@@ -51,6 +84,10 @@ interface Slot {
   missed: number | null;
   /** Ticks skipped while the current cycle runs: the first is a warning, the rest are counted. */
   skipped: number;
+  /** A retry of the slot `retryFor` at wall time `retryAt`, before the next tick; null: none. */
+  retry: { at: number; slot: number } | null;
+  /** The answer (its time) whose going stale was told to onStale; null: none yet. */
+  staleTold: number | null;
   lastStartMono: number;
   spacingMs: number;
 }
@@ -61,6 +98,9 @@ export class Scheduler {
   readonly #log: pino.Logger | undefined;
   readonly #maxSleep: number;
   readonly #lastAnswerAt: (displayId: string) => number | null;
+  /** Whether answers are known (lastAnswerAt given): only then is downtime made up at start. */
+  readonly #knowsAnswers: boolean;
+  readonly #onStale: ((displayId: string) => void) | undefined;
   readonly #slots: Slot[];
   #started = false;
   #stopped = false;
@@ -71,6 +111,8 @@ export class Scheduler {
     this.#log = opts.logger;
     this.#maxSleep = opts.maxSleepMs ?? 60_000;
     this.#lastAnswerAt = opts.lastAnswerAt ?? (() => null);
+    this.#knowsAnswers = opts.lastAnswerAt !== undefined;
+    this.#onStale = opts.onStale;
     const schedules = opts.schedules ?? resolveSchedules(opts.config, { now: opts.clock.now() });
     this.#slots = opts.config.displays.map((d) => {
       const cron = new CronTimes(schedules.get(d.id) ?? d.schedule, opts.config.timezone);
@@ -85,22 +127,51 @@ export class Scheduler {
         runningSinceMono: 0,
         missed: null,
         skipped: 0,
+        retry: null,
+        staleTold: null,
         lastStartMono: -Infinity,
         spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
       };
     });
   }
 
-  start(): void {
-    if (this.#started) return;
+  /**
+   * Starts ticking. Returns the ticks started at once to make up for downtime (display id → the cycle), so that a
+   * start can wait for the first frames.
+   */
+  start(): Map<string, Promise<void>> {
+    const catchUps = new Map<string, Promise<void>>();
+    if (this.#started) return catchUps;
     this.#started = true;
     const now = this.#clock.now();
     const mono = this.#clock.monotonic();
     for (const s of this.#slots) {
       s.next = s.cron.nextAfter(now);
-      this.#log?.info({ display: s.id, schedule: s.cron.expression, next: this.nextRun(s.id)?.toISOString() }, 'schedule started');
+      const missed = this.#missedAtStart(s, now);
+      this.#log?.info(
+        { display: s.id, schedule: s.cron.expression, next: this.nextRun(s.id)?.toISOString(), ...(missed !== null && { catchUp: new Date(missed).toISOString() }) },
+        'schedule started',
+      );
+      if (missed !== null) catchUps.set(s.id, this.#run(s, missed, false));
       this.#arm(s, now, mono);
     }
+    return catchUps;
+  }
+
+  /** The slot to make up at start (see the class comment), or null. */
+  #missedAtStart(s: Slot, now: number): number | null {
+    if (!this.#knowsAnswers) return null;
+    // The next slot is about to come: it buys, not a start a moment before it.
+    if (s.next !== null && s.next - now <= Math.min(START_SLACK_MS, s.spacingMs)) return null;
+    const answer = this.#lastAnswerAt(s.id);
+    const latest = s.cron.lastAtOrBefore(now, answer ?? -Infinity);
+    const pastItsInterval = latest !== null && now >= latest + s.cron.minGapMs();
+    if (answer !== null) return latest === null || pastItsInterval ? null : latest;
+    // Nothing on show at all (a first start): one purchase now, unless it is the schedule's quiet time (the night of
+    // "*/30 6-22 * * *", or outside an auto display's active hours): past the latest slot's interval, in a gap longer
+    // than twice the schedule's shortest one. A daily or weekly schedule has no quiet time: it buys at once.
+    const quiet = pastItsInterval && s.next !== null && latest !== null && s.next - latest > 2 * s.cron.minGapMs();
+    return quiet ? null : (latest ?? now);
   }
 
   /** Stops ticking; resolves when every cycle in flight has finished. */
@@ -116,9 +187,21 @@ export class Scheduler {
     }
   }
 
+  /**
+   * When an answer served at `servedAt` (bought, or confirmed by a change-aware poll) becomes stale: the first slot
+   * after it, plus STALE_GRACE_MS for that slot's purchase; null when no slot follows.
+   */
+  staleFrom(displayId: string, servedAt: number): Date | null {
+    const next = this.#slots.find((x) => x.id === displayId)?.cron.nextAfter(servedAt) ?? null;
+    return next === null ? null : new Date(next + STALE_GRACE_MS);
+  }
+
+  /** The display's next tick, or the retry of its slot when that comes first. */
   nextRun(displayId: string): Date | null {
-    const next = this.#slots.find((s) => s.id === displayId)?.next;
-    return next === null || next === undefined ? null : new Date(next);
+    const s = this.#slots.find((x) => x.id === displayId);
+    if (s === undefined) return null;
+    const at = s.retry === null ? s.next : Math.min(s.retry.at, s.next ?? Infinity);
+    return at === null ? null : new Date(at);
   }
 
   /** Started, not stopped, every timer firing on time and no cycle stuck for 30 minutes. */
@@ -139,9 +222,10 @@ export class Scheduler {
    * minute's sleep with no drift to notice, and the schedule stall until the old time came round again.
    */
   #arm(s: Slot, now = this.#clock.now(), mono = this.#clock.monotonic()): void {
-    if (this.#stopped || s.next === null) return;
+    if (this.#stopped || (s.next === null && s.retry === null)) return;
     const untilSpacing = s.lastStartMono + s.spacingMs - mono;
-    const delay = Math.min(this.#maxSleep, Math.max(0, s.next - now, untilSpacing));
+    const untilNext = s.next === null ? Infinity : Math.max(s.next - now, untilSpacing);
+    const delay = Math.min(this.#maxSleep, Math.max(0, Math.min(untilNext, s.retry === null ? Infinity : s.retry.at - now)));
     s.dueMono = mono + delay;
     s.expectWall = now + delay;
     s.timer = this.#clock.setTimeout(() => this.#wake(s), delay);
@@ -151,14 +235,18 @@ export class Scheduler {
     s.timer = undefined;
     if (this.#stopped) return;
     const now = this.#clock.now();
+    this.#checkStale(s, now);
     const drift = now - s.expectWall;
     if (Math.abs(drift) > JUMP_MS && s.next !== null) {
       this.#log?.warn({ code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
       if (drift < 0) s.next = s.cron.nextAfter(now);
+      // A retry is for its slot: after a step, one that now lies beyond the next tick is dropped.
+      if (s.retry !== null && s.next !== null && s.retry.at >= s.next) s.retry = null;
     }
     const mono = this.#clock.monotonic();
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
       const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
+      s.retry = null;
       if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
@@ -166,30 +254,69 @@ export class Scheduler {
         else this.#log?.debug(fields, 'tick skipped: the previous cycle is still running');
         s.missed = due;
       } else {
-        this.#run(s, due);
+        void this.#run(s, due);
       }
       s.next = s.cron.nextAfter(Math.max(now, due));
+    } else if (s.retry !== null && now >= s.retry.at && s.running === null) {
+      const slot = s.retry.slot;
+      s.retry = null;
+      this.#log?.info({ display: s.id, scheduledFor: new Date(slot).toISOString() }, 'trying the slot again');
+      void this.#run(s, slot, false);
     }
     this.#arm(s, now, mono);
   }
 
-  #run(s: Slot, scheduledFor: number): void {
-    s.lastStartMono = this.#clock.monotonic();
-    s.runningSinceMono = s.lastStartMono;
-    s.running = (async () => {
+  /**
+   * `tick`: a tick of the schedule (the spacing counts from it); a retry or a start's catch-up does not move the
+   * spacing, so it never pushes the display's next slot back.
+   */
+  #run(s: Slot, scheduledFor: number, tick = true): Promise<void> {
+    s.runningSinceMono = this.#clock.monotonic();
+    if (tick) s.lastStartMono = s.runningSinceMono;
+    const running = (async () => {
       try {
-        await this.#onTick(s.id, new Date(scheduledFor));
+        return (await this.#onTick(s.id, new Date(scheduledFor))) ?? null;
       } catch (err) {
         this.#log?.error({ display: s.id, err }, 'cycle failed');
+        return null;
       }
-    })().finally(() => {
+    })().then((outcome) => {
       s.running = null;
       if (s.skipped > 1) this.#log?.info({ display: s.id, skipped: s.skipped }, 'ticks were skipped while a cycle ran');
       s.skipped = 0;
       const missed = s.missed;
       s.missed = null;
-      if (missed !== null && !this.#stopped && !this.#freshEnough(s, missed)) this.#run(s, missed);
+      if (this.#stopped) return;
+      if (missed !== null) {
+        if (!this.#freshEnough(s, missed)) void this.#run(s, missed);
+        return;
+      }
+      this.#retryLater(s, scheduledFor, outcome?.retryAt ?? null);
     });
+    s.running = running;
+    return running;
+  }
+
+  /** Tells onStale, once per answer, when the display's answer has gone stale (no cycle of it running). */
+  #checkStale(s: Slot, now: number): void {
+    const answer = this.#lastAnswerAt(s.id);
+    if (this.#onStale === undefined || answer === null || s.staleTold === answer || s.running !== null) return;
+    const from = this.staleFrom(s.id, answer);
+    if (from === null || now < from.getTime()) return;
+    s.staleTold = answer;
+    this.#onStale(s.id);
+  }
+
+  /** Sets (or clears) the retry of `slot` at `at`, before the display's next tick; the timer is armed anew for it. */
+  #retryLater(s: Slot, slot: number, at: Date | null): void {
+    const when = at === null ? null : at.getTime();
+    // A retry that would come within the spacing before the next tick is left to that tick: one purchase serves both.
+    s.retry = when !== null && (s.next === null || when < s.next - s.spacingMs) ? { at: when, slot } : null;
+    if (s.retry === null) return;
+    this.#log?.info({ display: s.id, scheduledFor: new Date(slot).toISOString(), retryAt: new Date(when ?? 0).toISOString() }, 'slot not served: trying again later');
+    if (s.timer !== undefined) this.#clock.clearTimeout(s.timer);
+    s.timer = undefined;
+    this.#arm(s);
   }
 
   /** Whether the display's answer is fresher than half the interval that the missed tick begins. */

@@ -1,6 +1,6 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { secretValues } from '../config/redactor.js';
-import { loadPanel } from '../render/panels.js';
+import { displayRenderOptions } from '../render/display-render.js';
 import { renderRecommendationFile } from '../render/render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
@@ -24,12 +24,7 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   const { missingGlyphs } = await renderRecommendationFile({
     inputPath: need(flags.input, '--input REC.json', 'render'),
     outPath: need(flags.out, '--out FILE', 'render'),
-    panel: loadPanel(display.panel),
-    displayName: display.name ?? display.id,
-    timezone: config.timezone,
-    rotation: display.rotation,
-    dither: display.dither,
-    locale: loaded.locales?.get(display.id),
+    ...displayRenderOptions(display, { timezone: config.timezone, locales: loaded.locales }),
   });
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames

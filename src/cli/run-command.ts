@@ -5,6 +5,12 @@ import { Service } from '../service.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 
+/**
+ * The longest a stop may take from the signal to the end of the process: then it exits anyway (E_STOP_TIMEOUT). Under
+ * systemd's TimeoutStopSec (30 s in the unit), so that the daemon ends on its own, with its log line, before a SIGKILL.
+ */
+export const STOP_DEADLINE_MS = 20_000;
+
 const OPTIONS = {
   config: { type: 'string', short: 'c' },
 } as const;
@@ -20,18 +26,34 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
   // Signals are wired before the start, so that a SIGTERM during a slow first cycle still stops cleanly.
   const stopped = new Promise<ExitCode>((resolve) => {
     let stopping = false;
+    let code: ExitCode | null = null;
+    const done = (c: ExitCode): void => {
+      code = c;
+      resolve(c);
+    };
     const stop = (signal: string): void => {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'stopping');
+      // The backstop: unref'd, so it never keeps a process alive that would end anyway.
+      setTimeout(() => {
+        if (code === null) {
+          const err = Object.assign(new Error(`the stop did not finish within ${STOP_DEADLINE_MS} ms; exiting without it`), { code: 'E_STOP_TIMEOUT' });
+          logger.error({ err }, 'stop timed out');
+        } else {
+          logger.warn({ code: 'W_STOP_LINGERING', waitedMs: STOP_DEADLINE_MS }, 'stopped, but something still held the process; exiting');
+        }
+        logger.flush();
+        process.exit(code ?? EXIT.FAILURE);
+      }, STOP_DEADLINE_MS).unref();
       service.stop().then(
         () => {
           logger.info('stopped');
-          resolve(EXIT.OK);
+          done(EXIT.OK);
         },
         (err: unknown) => {
           logger.error({ err }, 'stop failed');
-          resolve(EXIT.FAILURE);
+          done(EXIT.FAILURE);
         },
       );
     };

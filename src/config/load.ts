@@ -6,6 +6,7 @@ import { displayLocales, localeProblems, readConfigLocales } from '../i18n/confi
 import { BUILT_IN_LOCALES, type Locale } from '../i18n/locale.js';
 import { listPanelIds } from '../render/panels.js';
 import { describeIssue } from './describe-issue.js';
+import { folderProblems } from './folder-checks.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { loadSecrets, type SecretIssue, type Secrets } from './secrets.js';
 
@@ -142,8 +143,10 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
   const parsed = parseConfig(raw, userLocales.known);
   if (!parsed.ok || userLocales.problems.length > 0) throw new ConfigError(abs, [...(parsed.ok ? [] : parsed.problems), ...userLocales.problems]);
   const config = resolvePaths(parsed.config, path.dirname(abs));
+  // A folder that is a file stops the daemon only after its other parts started: refused here, with the secrets' problems.
+  const folders = await folderProblems(config);
   const secrets = await loadSecrets(config, opts.env ?? process.env);
-  if (secrets.problems.length > 0) throw new ConfigError(abs, secrets.problems.map(formatSecretProblem));
+  if (folders.length > 0 || secrets.problems.length > 0) throw new ConfigError(abs, [...folders, ...secrets.problems.map(formatSecretProblem)]);
   const warnings = [...secrets.warnings.map(formatSecretWarning), ...userLocales.warnings];
   return { config, secrets: secrets.secrets, file: abs, warnings, locales: displayLocales(config, userLocales.tables) };
 }

@@ -1,5 +1,6 @@
 import { garmentsOf } from '../render/garments.js';
 import type { StateProblem } from '../store/state-error.js';
+import type { OutputProblem } from '../publish/output-error.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isStale, timeOrNull } from '../mqtt/state-payload.js';
 import { creditsView } from '../publish/credits-view.js';
@@ -8,7 +9,8 @@ import type { HttpDeps } from './deps.js';
 import { etagOf } from './etag.js';
 import type { DisplayViewSource, ShownView } from '../display-views.js';
 import { overallHealth } from './health.js';
-import { methodNotAllowed, send, sendConditional, sendJson, sendText } from './respond.js';
+import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText } from './respond.js';
+import { PAIR_FORM_FIELD, PairFormTokens, W_HTTP_PAIR_REFUSED } from './pair-form-token.js';
 import { renderStatusPage } from './status-page.js';
 import { displayRows, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
@@ -27,7 +29,7 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
- *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button)
+ *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
  * A request whose Host names another machine gets 421 on every path (host-check.ts), unless it comes through Home
  * Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and redirects then carry (ingress.ts).
  */
@@ -67,6 +69,8 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     logger: log,
   });
   const hosts = new HostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts, clock: deps.clock });
+  // Keyed anew at every start: a pairing button works only from a page this process made.
+  const pairTokens = new PairFormTokens({ clock: deps.clock });
 
   function nextUpdate(id: string): Date | null {
     return views.view(id)?.nextUpdateAt ?? null;
@@ -118,13 +122,15 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       ...(rec ?? {}),
       ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at, garments: garmentsOf(rec.outfit) } : {}),
       next_update_at: timeOrNull(v.nextUpdateAt, tz),
-      stale: status === null ? true : isStale(status),
+      stale: status === null ? true : isStale(status) || (v.staleSince ?? null) !== null,
+      stale_since: timeOrNull(v.staleSince ?? null, tz),
       display: id,
       status: status?.kind ?? 'none',
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
       last_success_at: timeOrNull(v.lastSuccessAt, tz),
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
       state_problem: stateProblemJson(v.stateProblem),
+      output_problem: stateProblemJson(v.outputProblem),
       refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
       credits: creditsView(views.budget(), tz),
       frame:
@@ -143,7 +149,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
-  function stateProblemJson(p: StateProblem | null): object | null {
+  function stateProblemJson(p: StateProblem | OutputProblem | null): object | null {
     return p === null ? null : { code: p.code, file: p.file, message: scrub(p.message), since: timeOrNull(p.since, deps.timezone) };
   }
 
@@ -152,14 +158,14 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     sendJson(req, res, h.ok ? 200 : 503, h);
   }
 
-  /** The TRMNL devices of a display and until when pairing is open, for the status page. */
-  function trmnlRows(id: string): { mac: string; pairingUntil: string | null }[] {
+  /** The TRMNL devices of a display, until when pairing is open, and the pairing form's token, for the status page. */
+  function trmnlRows(id: string): { mac: string; pairingUntil: string | null; token: string }[] {
     return (deps.trmnlDevices ?? [])
       .filter((d) => d.display === id)
       .map((d) => {
         const mac = normalizeMac(d.mac) ?? d.mac;
         const until = pairing.openUntil(mac);
-        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()) };
+        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()), token: pairTokens.issue(mac) };
       });
   }
 
@@ -238,12 +244,35 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     sendConditional(req, res, { body: img.body, contentType: img.contentType, etag: `"${img.filename}"`, lastModified: img.since });
   }
 
-  /** The status page's pairing button: opens pairing of one TRMNL device for a few minutes. */
-  function pair(req: IncomingMessage, res: ServerResponse, raw: string, ingress: Ingress): void {
-    req.resume();
+  /**
+   * The status page's pairing button: opens pairing of one TRMNL device for a few minutes. Only with the token of a
+   * page this process made (pair-form-token.ts): a MAC is no secret, and a bare POST carries no Origin to refuse.
+   */
+  async function pair(req: IncomingMessage, res: ServerResponse, raw: string, ingress: Ingress): Promise<void> {
     const mac = normalizeMac(raw);
-    if (mac === null || !(deps.trmnlDevices ?? []).some((d) => normalizeMac(d.mac) === mac)) return sendText(req, res, 404, 'no such TRMNL device');
-    if (!sameOrigin(req, ingress)) return sendText(req, res, 403, 'pairing must be opened from this server’s own page');
+    if (mac === null || !(deps.trmnlDevices ?? []).some((d) => normalizeMac(d.mac) === mac)) {
+      req.resume();
+      return sendText(req, res, 404, 'no such TRMNL device');
+    }
+    const refuse = (reason: string, text: string): void => {
+      refusals.refuse(req.socket.remoteAddress, W_HTTP_PAIR_REFUSED, { mac, reason });
+      sendText(req, res, 403, text);
+    };
+    if (!sameOrigin(req, ingress)) {
+      req.resume();
+      return refuse('other site', 'pairing must be opened from this server’s own page');
+    }
+    // The form is one short field: anything longer is not the page's.
+    const body = await readBody(req, 1024);
+    const token = body.ok ? new URLSearchParams(body.text).get(PAIR_FORM_FIELD) : null;
+    const check = pairTokens.check(mac, token);
+    if (!check.ok) {
+      const why = check.reason === 'missing' ? 'without the status page’s form token' : `with ${check.reason === 'expired' ? 'an expired' : 'a wrong'} form token`;
+      return refuse(
+        `${check.reason} token`,
+        `pairing refused: the request came ${why}; open this server’s status page, reload it, and press its "Pair TRMNL" button (or run outfit-display pair)`,
+      );
+    }
     pairing.open([mac]);
     res.writeHead(303, { Location: `${prefixOf(ingress)}/?pairing=${mac.replace(/:/g, '-')}`, 'Content-Length': 0 });
     res.end();
@@ -263,7 +292,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       return sendText(req, res, 421, 'this server does not answer for that Host; see http.allowed_hosts');
     }
     const p = /^\/trmnl\/([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})\/pair$/.exec(path);
-    if (p !== null) return m === 'POST' ? pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
+    if (p !== null) return m === 'POST' ? await pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       if (path === '/') await pairing.reload();

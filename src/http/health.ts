@@ -16,6 +16,13 @@ export interface DisplayHealthInput {
   freshnessMs: number;
   /** A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. */
   stateProblem?: string | null;
+  /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
+  outputProblem?: string | null;
+  /**
+   * Since when the answer on show is stale by its schedule (DisplayView.staleSince): healthy exactly while it is
+   * null, whatever the status; undefined where no schedule is read, and then `freshnessMs` decides.
+   */
+  staleSince?: Date | null;
 }
 
 export interface DisplayHealth {
@@ -25,6 +32,7 @@ export interface DisplayHealth {
   status: FrameStatus['kind'] | 'none';
   last_success_at: string | null;
   state_problem: string | null;
+  output_problem: string | null;
 }
 
 function age(ms: number): string {
@@ -52,9 +60,22 @@ export function statusWords(s: FrameStatus): string {
 }
 
 export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth {
-  const base = { id: d.id, status: d.status?.kind ?? ('none' as const), last_success_at: d.lastSuccessAt, state_problem: d.stateProblem ?? null };
-  if (d.stateProblem) return { ...base, ok: false, reason: `state cannot be saved: ${d.stateProblem}` };
+  const base = {
+    id: d.id,
+    status: d.status?.kind ?? ('none' as const),
+    last_success_at: d.lastSuccessAt,
+    state_problem: d.stateProblem ?? null,
+    output_problem: d.outputProblem ?? null,
+  };
+  const problems = [d.stateProblem ? `state cannot be saved: ${d.stateProblem}` : '', d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : ''];
+  if (d.stateProblem || d.outputProblem) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
+  if (d.staleSince !== undefined && d.lastSuccessAt !== null) {
+    // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.
+    const words = d.status.kind === 'ok' ? 'last cycle succeeded' : statusWords(d.status);
+    if (d.staleSince === null) return { ...base, ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
+    return { ...base, ok: false, reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)` };
+  }
   if (d.status.kind === 'ok') return { ...base, ok: true, reason: 'last cycle succeeded' };
   const last = d.lastSuccessAt === null ? NaN : Date.parse(d.lastSuccessAt);
   if (Number.isFinite(last) && now - last <= d.freshnessMs) {

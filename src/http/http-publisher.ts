@@ -6,6 +6,8 @@ import { DisplayViews, type DisplayViewSource } from '../display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
 import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../mqtt/broker/refusal-log.js';
+import type { Locale } from '../i18n/locale.js';
+import { displayRenderOptions } from '../render/display-render.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
 
@@ -19,6 +21,8 @@ export interface HttpPublisherOptions extends HttpDeps {
   listen: string;
   /** TRMNL pairing, shared with the Home Assistant button (MQTT); default one of this server's own. */
   pairing?: TrmnlPairing;
+  /** Each display's locale (LoadedConfig.locales), for the TRMNL image drawn again for its panel; default English. */
+  locales?: ReadonlyMap<string, Locale>;
 }
 
 export class HttpPublisher implements Publisher {
@@ -50,7 +54,7 @@ export class HttpPublisher implements Publisher {
     const devices = opts.trmnlDevices ?? [];
     this.trmnl = new TrmnlImages({
       formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
-      timezone: opts.timezone,
+      render: (display) => displayRenderOptions(display, { timezone: opts.timezone, locales: opts.locales }),
       clock: opts.clock,
       logger: opts.logger,
     });

@@ -4,6 +4,7 @@ import type { BudgetStatusLike } from '../mqtt/state-payload.js';
 import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../publish/credits-view.js';
 import { stateProblemText } from '../mqtt/state-payload.js';
+import { outputProblemText } from '../publish/output-error.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
@@ -43,6 +44,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const status = entry?.status ?? null;
     const { rec, lastSuccessAt } = v;
     const stateProblem = stateProblemText(v.stateProblem);
+    const outputProblem = outputProblemText(v.outputProblem);
     const health = displayHealth(
       {
         id: display.id,
@@ -51,6 +53,8 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
         lastSuccessAt,
         freshnessMs: deps.freshnessMs?.(display.id) ?? DEFAULT_FRESHNESS_MS,
         stateProblem,
+        outputProblem,
+        staleSince: v.staleSince,
       },
       now,
     );
@@ -78,6 +82,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
       stateProblem: stateProblem === null ? null : scrub(stateProblem),
+      outputProblem: outputProblem === null ? null : scrub(outputProblem),
     };
     return [{ health, page }];
   });

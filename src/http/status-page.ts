@@ -5,6 +5,7 @@
  */
 
 import { escapeHtml } from '../escape-html.js';
+import { PAIR_FORM_FIELD } from './pair-form-token.js';
 
 export interface StatusPageDisplay {
   id: string;
@@ -27,8 +28,13 @@ export interface StatusPageDisplay {
   refreshNote: string | null;
   /** A state file that cannot be saved (`E_STATE_WRITE: cannot save …`), or null. */
   stateProblem: string | null;
-  /** The display's TRMNL devices: a pairing button each, and until when pairing is open (null: closed). */
-  trmnl?: { mac: string; pairingUntil: string | null }[];
+  /** Frame files that cannot be written (`E_OUTPUT_WRITE: cannot write …`), or null; absent: none. */
+  outputProblem?: string | null;
+  /**
+   * The display's TRMNL devices: a pairing button each, until when pairing is open (null: closed), and the form's
+   * token (pair-form-token.ts) that the POST must send back.
+   */
+  trmnl?: { mac: string; pairingUntil: string | null; token: string }[];
 }
 
 export interface StatusPageModel {
@@ -58,11 +64,11 @@ function credits(spent: number | null, limit: number | null, period: string): st
   return `<p><b>${spent}</b> ${limit === null ? '' : `of ${limit} `}credits spent ${escapeHtml(period)}${bar}</p>`;
 }
 
-/** A TRMNL device's pairing button (setup hands out its token only while pairing is open). */
-function pairForm(t: { mac: string; pairingUntil: string | null }, base: string): string {
+/** A TRMNL device's pairing button (setup hands out its token only while pairing is open), with the page's token. */
+function pairForm(t: { mac: string; pairingUntil: string | null; token: string }, base: string): string {
   const e = escapeHtml;
   const state = t.pairingUntil === null ? 'pairing closed' : `pairing open until ${t.pairingUntil}`;
-  return `<form method="post" action="${e(base)}/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
+  return `<form method="post" action="${e(base)}/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><input type="hidden" name="${PAIR_FORM_FIELD}" value="${e(t.token)}"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
 }
 
 function card(d: StatusPageDisplay, base: string): string {
@@ -79,6 +85,7 @@ function card(d: StatusPageDisplay, base: string): string {
   ];
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
   if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
+  if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
   const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;
   const refresh = d.canRefresh
     ? `<form method="post" action="${e(base)}/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`

@@ -25,6 +25,22 @@ export interface Labels {
   /** The error screen before anything was fetched. */
   waiting_title: string;
   waiting_detail: string;
+  /** In the waiting screen's place while the state cannot be saved (nothing is bought until it can). */
+  state_problem_title: string;
+  /** `{dir}`: the state folder, on a read-only disk (EROFS). */
+  state_read_only: string;
+  /** `{dir}`: its disk is full (ENOSPC, EDQUOT). */
+  state_full: string;
+  /** `{dir}`: the daemon's user may not write it (EACCES, EPERM). */
+  state_denied: string;
+  /** `{dir}`: a file stands where a folder of the path should be (ENOTDIR). */
+  state_not_folder: string;
+  /** `{dir}`: a folder or file stands where the state file goes (EISDIR, EEXIST). */
+  state_in_the_way: string;
+  /** `{dir}`: any other reason. */
+  state_unwritable: string;
+  /** What it means: no purchase while the state cannot be saved. */
+  state_no_purchase: string;
   stale_title: string;
   /** `{time}` */
   stale_detail: string;

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { redactor, type Redact } from '../config/redactor.js';
 import { addLogSecrets } from '../logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { backoffDelay, clientOptions, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+
+export { backoffDelay, clientOptions, CONNECT_TIMEOUT_MS, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 
 /**
  * One MQTT connection: client options (auth, TLS files), last will on the status topic, `online` on every connect,
@@ -11,82 +13,12 @@ import { systemClock, type Clock } from '../time/clock.js';
  * topic while disconnected (sent on reconnect). Knows nothing about displays or Home Assistant.
  */
 
-export interface MqttConnectionOptions {
-  /** mqtt://host[:port] or mqtts://host[:port]. */
-  url: string;
-  username?: string;
-  /** Never logged, never published. */
-  password?: string | null;
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-  clientId: string;
-  /** Carries the last will `offline` (retained), `online` on connect and `offline` on stop. */
-  statusTopic: string;
-  logger: Logger;
-  /** Reconnect delay: initialMs doubling up to maxMs, times a jitter of 0.5–1.0. Default 1 s … 60 s. */
-  backoff?: { initialMs: number; maxMs: number };
-  /** Topics kept while disconnected; beyond it the oldest is dropped. Default 500. */
-  maxOutboxTopics?: number;
-  connectTimeoutMs?: number;
-  keepaliveS?: number;
-  random?: () => number;
-  /** Timers of the reconnects; default systemClock. */
-  clock?: Clock;
-}
-
 export interface OutgoingMessage {
   payload: string | Buffer;
   retain: boolean;
 }
 
 export type MessageHandler = (topic: string, payload: Buffer, packet: IPublishPacket) => void;
-
-/** The URL without user:password, for logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
-}
-
-/** Delay before reconnect attempt `attempt` (0-based). */
-export function backoffDelay(attempt: number, backoff: { initialMs: number; maxMs: number }, random: () => number): number {
-  const base = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 30));
-  return Math.round(base * (0.5 + 0.5 * random()));
-}
-
-/** Builds mqtt.js options: no auto-reconnect (we back off ourselves), will, credentials, TLS material read from files. */
-export function clientOptions(opts: MqttConnectionOptions): IClientOptions {
-  const o: IClientOptions = {
-    clientId: opts.clientId,
-    protocolVersion: 4,
-    clean: true,
-    keepalive: opts.keepaliveS ?? 30,
-    connectTimeout: opts.connectTimeoutMs ?? 10_000,
-    reconnectPeriod: 0,
-    resubscribe: false,
-    queueQoSZero: false,
-    will: { topic: opts.statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
-  };
-  if (opts.username) o.username = opts.username;
-  if (opts.password != null) {
-    if (opts.username) o.password = opts.password;
-    else opts.logger.warn({ code: 'W_MQTT_PASSWORD_UNUSED' }, 'an MQTT password is set but mqtt.username is empty; the password is not sent');
-  }
-  const read = (file: string, key: string): Buffer => {
-    try {
-      return readFileSync(file);
-    } catch (err) {
-      throw new Error(`mqtt.${key}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  };
-  if (opts.caFile) o.ca = read(opts.caFile, 'ca_file');
-  if (opts.certFile || opts.keyFile) {
-    if (!opts.certFile || !opts.keyFile) throw new Error('mqtt.cert_file and mqtt.key_file must be set together');
-    o.cert = read(opts.certFile, 'cert_file');
-    o.key = read(opts.keyFile, 'key_file');
-  }
-  if (opts.url.startsWith('mqtts:')) o.rejectUnauthorized = true;
-  return o;
-}
 
 export class MqttConnection {
   readonly #opts: MqttConnectionOptions;
@@ -101,9 +33,11 @@ export class MqttConnection {
   #client: MqttClient | null = null;
   #attempt = 0;
   #timer: unknown = null;
+  /** The bound on the SUBACK of the current connection's subscriptions; null when none is awaited. */
+  #subackTimer: unknown = null;
   #stopping = false;
   #lastError = '';
-  /** Resolves start(): set until the first connect's subscriptions are taken, or the first failure. */
+  /** Resolves start(): set until the first connect's subscriptions are taken, the first failure, or stop(). */
   #started: (() => void) | null = null;
 
   constructor(opts: MqttConnectionOptions) {
@@ -140,7 +74,8 @@ export class MqttConnection {
   /**
    * Connects. Resolves once the first connect's subscriptions are taken by the broker (its SUBACK), so a message
    * sent to them after start() is never lost; or on the first failure (then reconnects in the background), so a
-   * daemon starts with the broker down.
+   * daemon starts with the broker down. Never later than the CONNACK bound plus the SUBACK bound: a broker that takes
+   * the CONNECT and never answers the SUBSCRIBE has its connection dropped and made again (with the backoff).
    */
   start(): Promise<void> {
     const client = mqtt.connect(this.#opts.url, clientOptions(this.#opts));
@@ -198,12 +133,17 @@ export class MqttConnection {
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#cancelTimer();
+    this.#cancelSubackTimer();
+    // A start still waiting (for a SUBACK, a CONNACK) ends with the stop: nothing may hold a stopping daemon.
+    this.#startDone();
     const client = this.#client;
     if (!client) return;
     if (client.connected) {
       this.#send(client, this.#opts.statusTopic, { payload: 'offline', retain: true });
       await this.flush(3000);
-      // A clean DISCONNECT (the broker drops the will); forced when an old in-flight message never gets its ack.
+      // A clean DISCONNECT (the broker drops the will). mqtt.js holds it until every message and subscription in
+      // flight is acknowledged, and then ignores end(true) (it is `disconnecting` already): a broker that never
+      // acknowledges would keep the socket open, so after 2 s the socket itself is destroyed.
       let timer: NodeJS.Timeout | undefined;
       const graceful = client.endAsync(false).then(() => true, () => true);
       const late = new Promise<boolean>((resolve) => {
@@ -211,7 +151,7 @@ export class MqttConnection {
       });
       const done = await Promise.race([graceful, late]);
       clearTimeout(timer);
-      if (!done) await client.endAsync(true).catch(() => undefined);
+      if (!done) client.stream.destroy();
     } else {
       await client.endAsync(true).catch(() => undefined);
     }
@@ -230,14 +170,12 @@ export class MqttConnection {
   }
 
   #onConnect(client: MqttClient): void {
-    this.#attempt = 0;
     this.#lastError = '';
     this.#log.info({ url: redactUrl(this.#opts.url) }, 'MQTT connected');
     this.#send(client, this.#opts.statusTopic, { payload: 'online', retain: true });
     const topics = [...this.#subscriptions];
-    if (topics.length === 0) this.#startDone();
-    // The callback comes with the SUBACK, or with an error when the connection drops first.
-    else client.subscribe(topics, { qos: 1 }, () => this.#startDone());
+    if (topics.length === 0) this.#subscribed();
+    else this.#subscribeAll(client, topics);
     for (const fn of this.#connectHandlers) {
       try {
         fn();
@@ -251,6 +189,42 @@ export class MqttConnection {
     for (const [topic, msg] of queued) this.#send(client, topic, msg);
   }
 
+  /**
+   * Subscribes to every topic, within the SUBACK bound. The backoff starts again only once the broker has taken them:
+   * a broker that accepts connections and never answers a SUBSCRIBE is retried less and less often, not every 11 s.
+   */
+  #subscribeAll(client: MqttClient, topics: string[]): void {
+    const ms = this.#opts.subackTimeoutMs ?? SUBACK_TIMEOUT_MS;
+    this.#cancelSubackTimer();
+    const timer = this.#clock().setTimeout(() => {
+      if (this.#subackTimer !== timer) return;
+      this.#subackTimer = null;
+      this.#lastError = `no SUBACK within ${ms} ms`;
+      this.#log.warn(
+        { code: 'W_MQTT_SUBACK_TIMEOUT', url: redactUrl(this.#opts.url), waitedMs: ms, topics: topics.length },
+        'the MQTT broker took the connection but did not answer the subscriptions; reconnecting',
+      );
+      this.#startDone();
+      // As if the network dropped it: 'close' comes and the backoff reconnects.
+      client.stream.destroy();
+    }, ms);
+    this.#subackTimer = timer;
+    // The callback comes with the SUBACK (with an error carrying it when the broker refused a filter: 0x80), or with
+    // an error when the connection drops first.
+    client.subscribe(topics, { qos: 1 }, (err) => {
+      if (this.#subackTimer !== timer) return;
+      this.#cancelSubackTimer();
+      if (!err || 'packet' in err) this.#subscribed();
+      else this.#startDone();
+    });
+  }
+
+  /** The connection is complete: the broker has taken every subscription. */
+  #subscribed(): void {
+    this.#attempt = 0;
+    this.#startDone();
+  }
+
   #startDone(): void {
     this.#started?.();
     this.#started = null;
@@ -258,6 +232,7 @@ export class MqttConnection {
 
   #onClose(): void {
     this.#inFlight.clear();
+    this.#cancelSubackTimer();
     if (this.#stopping || this.#timer !== null) return;
     const delay = backoffDelay(this.#attempt, this.#opts.backoff ?? { initialMs: 1000, maxMs: 60_000 }, this.#opts.random ?? Math.random);
     this.#attempt += 1;
@@ -265,7 +240,7 @@ export class MqttConnection {
       { code: 'W_MQTT_DISCONNECTED', url: redactUrl(this.#opts.url), retryInMs: delay, attempt: this.#attempt, ...(this.#lastError && { reason: this.#lastError }) },
       'MQTT disconnected; reconnecting',
     );
-    this.#timer = (this.#opts.clock ?? systemClock).setTimeout(() => {
+    this.#timer = this.#clock().setTimeout(() => {
       this.#timer = null;
       const client = this.#client;
       // Keep the stores: QoS 1 messages in flight when the link dropped are sent again (and acknowledged).
@@ -281,7 +256,17 @@ export class MqttConnection {
 
   #cancelTimer(): void {
     if (this.#timer === null) return;
-    (this.#opts.clock ?? systemClock).clearTimeout(this.#timer);
+    this.#clock().clearTimeout(this.#timer);
     this.#timer = null;
+  }
+
+  #cancelSubackTimer(): void {
+    if (this.#subackTimer === null) return;
+    this.#clock().clearTimeout(this.#subackTimer);
+    this.#subackTimer = null;
+  }
+
+  #clock(): Clock {
+    return this.#opts.clock ?? systemClock;
   }
 }

@@ -133,11 +133,20 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
     diagnostic('rate_limit_remaining', 'Rate limit remaining', 'rate_limit_remaining', { unit_of_measurement: 'requests', state_class: 'measurement', icon: 'mdi:speedometer' }),
     entity('binary_sensor', 'state_problem', 'State storage problem', {
       state_topic: diag,
-      value_template: "{{ 'ON' if value_json.state_problem else 'OFF' }}",
+      // The frame files (output_dir) are storage too: E_OUTPUT_WRITE turns it on as E_STATE_WRITE does.
+      value_template: "{{ 'ON' if value_json.state_problem or value_json.output_problem else 'OFF' }}",
       device_class: 'problem',
       entity_category: 'diagnostic',
       json_attributes_topic: diag,
-      json_attributes_template: "{{ {'state_problem': value_json.state_problem} | tojson }}",
+      json_attributes_template: "{{ {'state_problem': value_json.state_problem, 'output_problem': value_json.output_problem} | tojson }}",
+    }),
+    entity('binary_sensor', 'stale', 'Outfit out of date', {
+      state_topic: diag,
+      // On from the moment a scheduled update passed (with its grace) without a new outfit, whatever else is wrong.
+      value_template: "{{ 'ON' if value_json.stale_since else 'OFF' }}",
+      device_class: 'problem',
+      json_attributes_topic: diag,
+      json_attributes_template: "{{ {'stale_since': value_json.stale_since} | tojson }}",
     }),
     entity('button', 'refresh', 'Refresh', {
       command_topic: topics.refresh(display.id),

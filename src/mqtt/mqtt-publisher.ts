@@ -85,6 +85,8 @@ export class MqttPublisher implements Publisher {
   #conn: MqttConnection | null = null;
   #broker: EmbeddedBroker | null = null;
   #haTimer: unknown = null;
+  /** Set by stop(): a start still under way (the embedded broker starting) must not connect afterwards. */
+  #stopped = false;
 
   constructor(opts: MqttPublisherOptions) {
     this.#o = opts;
@@ -116,8 +118,13 @@ export class MqttPublisher implements Publisher {
     let url = this.#o.mqtt.url;
     let login: { username: string; password: string | null } = { username: this.#o.mqtt.username, password: this.#o.password };
     if (url === 'embedded') {
-      this.#broker = await startEmbeddedBroker(embeddedBrokerOptions(this.#o.mqtt, this.#o.password, this.topics, this.#log, this.#o.embeddedPort));
-      url = this.#broker.url;
+      const broker = await startEmbeddedBroker(embeddedBrokerOptions(this.#o.mqtt, this.#o.password, this.topics, this.#log, this.#o.embeddedPort));
+      if (this.#stopped) {
+        await broker.close();
+        return;
+      }
+      this.#broker = broker;
+      url = broker.url;
       // The daemon's own login; mqtt.username and the MQTT password are the one other clients must use.
       login = this.#broker.daemonLogin();
     }
@@ -147,7 +154,7 @@ export class MqttPublisher implements Publisher {
     if (this.#o.onPair) conn.subscribe(pairWildcard(this.topics));
     conn.subscribe(this.topics.deviceConfigWildcard);
     await conn.start();
-    if (!conn.connected) this.#log.warn({ code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
+    if (!conn.connected && !this.#stopped) this.#log.warn({ code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
   }
 
   publish(update: DisplayUpdate): Promise<void> {
@@ -173,6 +180,7 @@ export class MqttPublisher implements Publisher {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#cancelHaTimer();
     await this.#conn?.stop();
     this.#conn = null;
@@ -197,7 +205,7 @@ export class MqttPublisher implements Publisher {
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
   #sendState(id: string): void {
     const v = this.#views.view(id);
-    if (v?.kind === 'shown' && v.rec) this.#send(this.topics.state(id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone));
+    if (v?.kind === 'shown' && v.rec) this.#send(this.topics.state(id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince ?? null));
   }
 
   #sendDiscovery(id: string, force: boolean): void {
@@ -236,7 +244,7 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { stateProblem: v.stateProblem, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null };
+    const extra = { stateProblem: v.stateProblem, outputProblem: v.outputProblem, staleSince: v.staleSince ?? null, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null };
     this.#send(this.topics.diagnostics(id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 

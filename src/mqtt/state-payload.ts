@@ -3,6 +3,7 @@ import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } 
 import type { RefreshNotice } from '../cycle.js';
 import type { FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
+import { outputProblemText, type OutputProblem } from '../publish/output-error.js';
 import { creditsView, type CreditsView } from '../publish/credits-view.js';
 import { isoWithOffset } from '../time/zoned-format.js';
 
@@ -58,6 +59,8 @@ export function statePayload(
   nextUpdateAt: Date | null,
   status: FrameStatus,
   timeZone: string,
+  /** Since when the answer is stale by the schedule (DisplayView.staleSince), or null. */
+  staleSince: Date | null = null,
 ): string {
   // A field the service left out is sent as null, not left out: Home Assistant's templates render null as None,
   // which its MQTT sensors take as "unknown", where a missing key would be a template error.
@@ -72,7 +75,8 @@ export function statePayload(
     weather,
     fetched_at: timeOrNull(rec.fetched_at, timeZone) ?? rec.fetched_at,
     next_update_at: timeOrNull(nextUpdateAt, timeZone),
-    stale: isStale(status),
+    stale: isStale(status) || staleSince !== null,
+    stale_since: timeOrNull(staleSince, timeZone),
   });
 }
 
@@ -91,6 +95,10 @@ export interface DiagnosticsPayload {
   budget_warnings: string[];
   /** `E_STATE_WRITE: cannot save …/last/hallway.json (EACCES)`, or null while the state is kept. */
   state_problem: string | null;
+  /** `E_OUTPUT_WRITE: cannot write …/frames/hallway.png (ENOSPC)`, or null while the frame files are written. */
+  output_problem: string | null;
+  /** Since when the outfit on show is out of date (a scheduled update passed without a new one), or null. */
+  stale_since: string | null;
   /** Whether the refresh button can do anything (false with no refresh reserve), and why not. */
   refresh_available: boolean;
   refresh_unavailable_reason: string | null;
@@ -105,6 +113,8 @@ export type DiagnosticsWithCredits = DiagnosticsPayload & CreditsView;
 /** What the diagnostics say beyond the frame status and the budget. */
 export interface DiagnosticsExtra {
   stateProblem?: StateProblem | null;
+  outputProblem?: OutputProblem | null;
+  staleSince?: Date | null;
   refreshUnavailable?: string | null;
   refreshRefused?: RefreshNotice | null;
 }
@@ -136,6 +146,8 @@ export function diagnosticsPayload(
     budget_period_resets_at: timeOrNull(b.periodResetsAt, timeZone),
     budget_warnings: [...(b.warnings ?? [])].map(String),
     state_problem: stateProblemText(extra.stateProblem),
+    output_problem: outputProblemText(extra.outputProblem),
+    stale_since: timeOrNull(extra.staleSince ?? null, timeZone),
     refresh_available: !extra.refreshUnavailable,
     refresh_unavailable_reason: extra.refreshUnavailable ?? null,
     refresh_refused: extra.refreshRefused?.text ?? null,

@@ -2,39 +2,82 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { garmentsOf } from '../render/garments.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
+import { outputWriteError } from './output-error.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomic-write.js';
+
+export interface FilePublisherOptions {
+  /** `output_dir`: where `<id>.png` and `<id>.json` go (created at start). */
+  outputDir: string;
+  /** Writes one file whole (default writeFileAtomic); tests pass one that fails as a full disk would. */
+  write?: (file: string, data: Buffer | string) => Promise<void>;
+}
 
 /**
  * `<output_dir>/<id>.png` (the frame, panel-exact) and `<output_dir>/<id>.json` (the Recommendation it shows,
- * plus `fetched_at`), each written atomically. The PNG is rewritten only when its content changes.
+ * plus `fetched_at`), each written atomically. The PNG is rewritten only when its content changes. A write that
+ * fails (ENOSPC, EROFS, EACCES, a folder in the way) rejects with an OutputError (E_OUTPUT_WRITE) naming the file:
+ * the cycle shows it on every other publisher, and the next publish tries again.
  */
 export class FilePublisher implements Publisher {
   readonly name = 'files';
   readonly #dir: string;
+  readonly #write: (file: string, data: Buffer | string) => Promise<void>;
   readonly #lastHash = new Map<string, string>();
   readonly #lastJson = new Map<string, string>();
+  /** Whether output_dir exists (made at start, else at the next publish). */
+  #ready = false;
 
-  constructor(outputDir: string) {
-    this.#dir = outputDir;
+  constructor(opts: FilePublisherOptions) {
+    this.#dir = opts.outputDir;
+    this.#write = opts.write ?? ((file, data) => writeFileAtomic(file, data));
   }
 
+  /**
+   * Makes output_dir. A folder that cannot be made (no permission, a read-only disk) does not stop the daemon: the
+   * other publishers still show every frame, and each publish reports it (E_OUTPUT_WRITE) and tries again.
+   */
   async start(): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
-    await removeStaleTempFiles(this.#dir);
+    await this.#makeDir().catch(() => undefined);
+    if (this.#ready) await removeStaleTempFiles(this.#dir);
+  }
+
+  async #makeDir(): Promise<void> {
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      this.#ready = true;
+    } catch (err) {
+      throw outputWriteError(this.#dir, err);
+    }
   }
 
   async publish(update: DisplayUpdate): Promise<void> {
     const id = update.display.id;
+    if (!this.#ready) {
+      await this.#makeDir();
+      // A folder made anew holds none of the files written before.
+      this.#lastHash.clear();
+      this.#lastJson.clear();
+    }
     if (this.#lastHash.get(id) !== update.frame.hash) {
-      await writeFileAtomic(path.join(this.#dir, `${id}.png`), update.frame.png);
+      await this.#writeFile(path.join(this.#dir, `${id}.png`), update.frame.png);
       this.#lastHash.set(id, update.frame.hash);
     }
     if (update.rec !== null) {
       const json = `${JSON.stringify({ ...update.rec, garments: garmentsOf(update.rec.outfit) }, null, 2)}\n`;
       if (this.#lastJson.get(id) !== json) {
-        await writeFileAtomic(path.join(this.#dir, `${id}.json`), json);
+        await this.#writeFile(path.join(this.#dir, `${id}.json`), json);
         this.#lastJson.set(id, json);
       }
+    }
+  }
+
+  async #writeFile(file: string, data: Buffer | string): Promise<void> {
+    try {
+      await this.#write(file, data);
+    } catch (err) {
+      // The folder was removed since: made again at the next publish.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.#ready = false;
+      throw outputWriteError(file, err);
     }
   }
 

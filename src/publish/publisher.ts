@@ -3,6 +3,7 @@ import type { DisplayConfig } from '../config/schema.js';
 import type { RefreshNotice } from '../cycle.js';
 import type { Frame, FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
+import type { OutputProblem } from './output-error.js';
 
 /** What every publisher receives after a cycle of one display: the frame and the data behind it. */
 export interface DisplayUpdate {
@@ -15,6 +16,8 @@ export interface DisplayUpdate {
   nextUpdateAt: Date | null;
   /** A state file of this display that could not be saved (the frame is current, a restart would lose it). */
   stateProblem?: StateProblem | null;
+  /** This display's frame files could not be written (`output_dir` full, read-only, in the way), or null. */
+  outputProblem?: OutputProblem | null;
   /** A refresh press that was refused, for a few minutes after it. */
   refreshRefused?: RefreshNotice | null;
 }

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../api/schemas.js';
-import { fill } from '../i18n/labels.js';
+import { fill, type LabelKey } from '../i18n/labels.js';
 import { ENGLISH, type Locale } from '../i18n/locale.js';
 import { alertTexts, formatAge, formatTime } from './format.js';
 import { garmentsOf, type GarmentId } from './garments.js';
 import type { StatusMark } from './marks.js';
+import { stateProblemOsCode, type StateProblem } from '../store/state-error.js';
 
 /**
  * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
@@ -32,10 +34,16 @@ export interface FrameInput {
   garments?: GarmentId[];
   /** Labels, dates and numbers; default: English. */
   locale?: Locale;
+  /**
+   * A state file that cannot be saved. Nothing is bought until it can, so a frame without an outfit names this
+   * cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says it).
+   */
+  stateProblem?: StateProblem | null;
 }
 
 export interface StatusText {
-  kind: Exclude<FrameStatus['kind'], 'ok'>;
+  /** A frame status, or the state problem on a frame without an outfit. */
+  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem';
   /** An error (the band is inverted) rather than a stale mark. */
   error: boolean;
   title: string;
@@ -111,6 +119,25 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
   }
 }
 
+/** The label of each OS reason a state file could not be saved for; any other: state_unwritable. */
+const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
+  EROFS: 'state_read_only',
+  ENOSPC: 'state_full',
+  EDQUOT: 'state_full',
+  EACCES: 'state_denied',
+  EPERM: 'state_denied',
+  ENOTDIR: 'state_not_folder',
+  EISDIR: 'state_in_the_way',
+  EEXIST: 'state_in_the_way',
+};
+
+/** "Cannot save state" with its cause in plain words: "/var/lib/outfit-display is read-only". */
+function stateProblemText(p: StateProblem, locale: Locale): StatusText {
+  const l = locale.labels;
+  const cause = fill(l[STATE_CAUSES[stateProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
+  return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, mark: 'hourglass' };
+}
+
 export function frameContent(input: FrameInput): FrameContent {
   const rec = input.rec;
   const locale = input.locale ?? ENGLISH;
@@ -126,7 +153,7 @@ export function frameContent(input: FrameInput): FrameContent {
     garments: rec ? (input.garments ?? garmentsOf(rec.outfit)) : [],
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
-    status: statusText(input, locale),
+    status: statusText(input, locale) ?? (rec === null && input.stateProblem ? stateProblemText(input.stateProblem, locale) : null),
     locale,
   };
 }

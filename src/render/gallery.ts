@@ -2,10 +2,11 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { localeFor, type Locale } from '../i18n/locale.js';
-import { renderFrame, renderIndices } from './frame.js';
+import { displayRenderOptions, renderDisplayFrame } from './display-render.js';
+import { renderIndices } from './frame.js';
 import { packageRoot } from '../package-root.js';
 import { listPanelIds, loadPanel } from './panels.js';
-import { SAMPLE_CASES, sampleInput, type SampleCase } from './samples.js';
+import { SAMPLE_CASES, SAMPLE_TIMEZONE, sampleInput, type SampleCase } from './samples.js';
 import { smallestTextRect, zoomCrop } from './zoom-crop.js';
 
 /** The case whose smallest text each panel shows at 4x in zoom/ (its top band, or the small layouts' alert bar). */
@@ -57,8 +58,10 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
     if (panels && !panels.includes(id)) continue;
     const panel = loadPanel(id);
     for (const locale of galleryLocales(index)) {
+      // Drawn as the daemon draws a display (one place builds a display's render options): a hallway on this panel.
+      const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel: id, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', locale]]) });
       for (const c of SAMPLE_CASES) {
-        const frame = await renderFrame(sampleInput(c, 'Hallway', locale), panel, { rotation: 0 });
+        const frame = await renderDisplayFrame(render, sampleInput(c, 'Hallway', locale));
         // English keeps the names the README links to.
         const file = locale.code === 'en' ? `${id}-${c}.png` : `${id}-${c}.${locale.code}.png`;
         writeFileSync(join(dir, file), frame.png);

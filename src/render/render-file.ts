@@ -2,11 +2,10 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { describeIssues } from '../config/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import type { Locale } from '../i18n/locale.js';
-import { encodeFrame, renderIndices, type Dither, type Frame } from './frame.js';
+import { displayFrameInput, type DisplayRenderOptions } from './display-render.js';
+import { encodeFrame, renderIndices, type Frame } from './frame.js';
 import { frameJson } from './frame-json.js';
 import type { PanelProfile } from './panels.js';
-import type { Rotation } from './rotate.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
@@ -59,32 +58,29 @@ export function frameBytes(frame: Frame, format: Exclude<FrameFormat, 'json'>, p
   return frame.bmp;
 }
 
-export async function renderRecommendationFile(args: {
-  inputPath: string;
-  outPath: string;
-  panel: PanelProfile;
-  displayName: string;
-  timezone: string;
-  rotation: Rotation;
-  /** The display's dither (`displays[].dither`), as the daemon uses it, so the preview is the daemon's frame. */
-  dither?: Dither;
-  /** The display's locale (labels, dates, numbers); default English. */
-  locale?: Locale;
-  /** The time the frame is drawn for; default: when the recommendation was fetched, so the output is repeatable. */
-  now?: Date;
-}): Promise<{ missingGlyphs: number[] }> {
+/**
+ * `args`: the files, and the display's render options (display-render.ts: what the daemon draws it with, so the
+ * preview is the daemon's frame); dither and locale may be left out (Floyd–Steinberg, English).
+ */
+export async function renderRecommendationFile(
+  args: {
+    inputPath: string;
+    outPath: string;
+    /** The time the frame is drawn for; default: when the recommendation was fetched, so the output is repeatable. */
+    now?: Date;
+  } & Omit<DisplayRenderOptions, 'dither' | 'locale'> &
+    Partial<Pick<DisplayRenderOptions, 'dither' | 'locale'>>,
+): Promise<{ missingGlyphs: number[] }> {
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
-  const detailed = renderIndices({ rec, displayName: args.displayName, timezone: args.timezone, status: { kind: 'ok' }, now, locale: args.locale }, args.panel, {
-    rotation: args.rotation,
-    dither: args.dither,
-  });
-  const frame = encodeFrame(args.panel, args.rotation, detailed);
+  const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, status: { kind: 'ok' }, now });
+  const detailed = renderIndices(input, panel, opts);
+  const frame = encodeFrame(panel, opts.rotation, detailed);
   const bytes =
     format === 'json'
-      ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, args.panel, args.rotation, frame.hash), dither: args.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
-      : frameBytes(frame, format, args.panel, args.outPath);
+      ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, frame.hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
+      : frameBytes(frame, format, panel, args.outPath);
   const tmp = `${args.outPath}.${process.pid}.tmp`;
   try {
     await writeFile(tmp, bytes);

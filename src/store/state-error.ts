@@ -36,3 +36,11 @@ export function stateWriteError(file: string, err: unknown): StateError {
   const code = (err as NodeJS.ErrnoException).code;
   return new StateError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, { cause: err });
 }
+
+/**
+ * The operating system's code of a state problem (`EROFS` from `cannot save … (EROFS)`), or null when the reason was
+ * no OS error: for plain words where the owner reads it (the frame), never the raw errno text.
+ */
+export function stateProblemOsCode(p: Pick<StateProblem, 'message'>): string | null {
+  return /\(([A-Z][A-Z0-9_]*)\)$/.exec(p.message)?.[1] ?? null;
+}

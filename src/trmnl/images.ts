@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { renderFrame, type Frame } from '../render/frame.js';
+import type { DisplayConfig } from '../config/schema.js';
+import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
+import type { Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../render/panels.js';
 import { encodePng } from '../render/png.js';
 import type { DisplayUpdate } from '../publish/publisher.js';
@@ -63,7 +65,8 @@ export function asIsImage(panel: PanelProfile, frame: Frame, format: TrmnlFormat
 export interface TrmnlImagesOptions {
   /** Which displays have TRMNL devices, and in which formats. */
   formats: (displayId: string) => readonly TrmnlFormat[];
-  timezone: string;
+  /** How a display's frames are drawn (display-render.ts), for the image drawn again for the TRMNL panel. */
+  render: (display: DisplayConfig) => DisplayRenderOptions;
   /** Dates each image (its Last-Modified and the time drawn on it). */
   clock: Clock;
   logger?: Logger;
@@ -98,10 +101,10 @@ export class TrmnlImages {
     if (rotation === null) {
       this.#o.logger?.warn({ code: 'W_TRMNL_PORTRAIT_PNG', display: display.id }, 'TRMNL: a BMP must be 800x480 landscape; this portrait display is served a PNG');
     }
-    const again = await renderFrame(
-      { rec: update.rec, displayName: display.name ?? display.id, timezone: this.#o.timezone, status: update.status, now: since },
-      loadPanel('trmnl'),
-      { rotation: rotation ?? display.rotation, dither: display.dither },
+    const again = await renderDisplayFrame(
+      this.#o.render(display),
+      { rec: update.rec, status: update.status, now: since, stateProblem: update.stateProblem },
+      { panel: loadPanel('trmnl'), rotation: rotation ?? display.rotation },
     );
     const bmp = format === 'bmp' && again.bmp !== null && again.width === 800;
     const body = bmp ? again.bmp! : again.png;

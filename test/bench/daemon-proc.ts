@@ -43,6 +43,8 @@ export interface DaemonConfig {
   panel?: string;
   /** How many displays, alike but for their id, name and place; default 1 (id hallway). */
   displays?: number;
+  /** `mqtt.url: embedded`, the broker on a free loopback port. */
+  embeddedBroker?: boolean;
 }
 
 /** A temp folder with config.yaml (frames and state inside it). Returns the folder. */
@@ -62,6 +64,7 @@ export function writeDaemonConfig(c: DaemonConfig): { dir: string; file: string 
         return `  - { id: ${id}, name: ${name}, lat: ${(52.52 + i / 100).toFixed(2)}, lon: 13.405, panel: ${c.panel ?? 'waveshare-7in5-v2'}, schedule: "${c.schedule}" }`;
       }),
       ...(c.http ? ['http: { listen: "127.0.0.1:0" }'] : []),
+      ...(c.embeddedBroker ? ['mqtt: { url: embedded, embedded: { listen: "127.0.0.1:0" } }'] : []),
       'output_dir: frames',
       'state_dir: state',
       'log_level: info',
@@ -78,8 +81,8 @@ export interface RunningDaemon {
   counts: Map<string, number>;
   /** Lines at level error or fatal. */
   errors: string[];
-  /** Resolves with the HTTP server's URL (when the config has http), or when the daemon says it started. */
-  started: Promise<{ httpUrl: string | null }>;
+  /** Resolves when the daemon says it started, with the HTTP server's and the embedded broker's URLs (when configured). */
+  started: Promise<{ httpUrl: string | null; brokerUrl: string | null }>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -93,6 +96,7 @@ export function startDaemon(configFile: string, cwd: string): RunningDaemon {
   const counts = new Map<string, number>();
   const errors: string[] = [];
   let httpUrl: string | null = null;
+  let brokerUrl: string | null = null;
   let stderr = '';
   let buffered = '';
   let exited: number | null | undefined;
@@ -102,7 +106,7 @@ export function startDaemon(configFile: string, cwd: string): RunningDaemon {
       resolve(code);
     }),
   );
-  const started = new Promise<{ httpUrl: string | null }>((resolve, reject) => {
+  const started = new Promise<{ httpUrl: string | null; brokerUrl: string | null }>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
       buffered += d.toString();
       let nl: number;
@@ -119,7 +123,8 @@ export function startDaemon(configFile: string, cwd: string): RunningDaemon {
         counts.set(msg, (counts.get(msg) ?? 0) + 1);
         if (entry.level === 'error' || entry.level === 'fatal') errors.push(line.slice(0, 400));
         if (msg === 'HTTP frame server listening' && entry.url) httpUrl = entry.url;
-        if (msg === 'daemon started') resolve({ httpUrl });
+        if (msg === 'embedded MQTT broker started' && entry.url) brokerUrl = entry.url;
+        if (msg === 'daemon started') resolve({ httpUrl, brokerUrl });
       }
     });
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

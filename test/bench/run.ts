@@ -17,14 +17,16 @@ import { browserToolsMissing } from './browser-compare.js';
 import { coldBrowserBenches } from './cold-browser.js';
 import { CLI, UNIT_ENV, UNIT_NODE_FLAGS, writeDaemonConfig } from './daemon-proc.js';
 import { idleBenches } from './idle-daemon.js';
+import { floodBenches } from './subscription-flood.js';
 import { warmBrowserBenches } from './warm-browser.js';
+import { weekBenches } from './week-under-faults.js';
 import { killAllOnExit, median, run } from './proc.js';
 
 /**
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry
  * to BENCHES. Run from dist/ (the cold-process benches start the compiled modules and dist/cli.js).
  * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser,
- * png; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
+ * png, flood, week; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
  * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
  * The real-time soak is separate: `npm run bench:soak`.
  */
@@ -233,6 +235,7 @@ export const BENCHES: Bench[] = [
     cleanup: cycleRigDown,
   },
   ...idleBenches({ settleS: IDLE_SETTLE_S, windowS: IDLE_WINDOW_S, runs: IDLE_RUNS }),
+  ...floodBenches(),
   {
     name: 'a day of cycles, 2 displays x 288 (accelerated)',
     group: 'day',
@@ -255,6 +258,7 @@ export const BENCHES: Bench[] = [
       return Promise.resolve(median(daySamples.map((d) => d.vmHwmKb)) / 1024);
     },
   },
+  ...weekBenches(),
   ...(browserMissing !== null
     ? []
     : [

@@ -31,6 +31,8 @@ async function simulateDay(opts: { schedules?: Map<string, string>; restartAt?: 
       config,
       clock,
       ...(opts.schedules && { schedules: opts.schedules }),
+      // The answer on show outlives a restart (the last good store).
+      lastAnswerAt: () => lastAnswer,
       onTick: async (id) => {
         inflight++;
         try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../../src/time/clock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { Scheduler } from '../../src/budget/scheduler.js';
+import { Scheduler, type TickOutcome } from '../../src/budget/scheduler.js';
 import { dateKey, localParts } from '../../src/time/zoned-time.js';
 import { BERLIN, berlin, makeConfig, turn } from './helpers.js';
 
@@ -10,9 +10,19 @@ const HOUR = 60 * MIN;
 
 function rig(
   schedule: string,
-  opts: { start?: number; cycleMs?: number; perDay?: number; displays?: Array<Record<string, unknown>>; answers?: boolean } = {},
+  opts: {
+    start?: number;
+    cycleMs?: number;
+    perDay?: number;
+    displays?: Array<Record<string, unknown>>;
+    answers?: boolean;
+    /** When the answer on show arrived, at the start (with `answers`). */
+    answeredAt?: number;
+    /** What each tick's cycle says, by its count (0-based): a retry time asks for the slot again. */
+    outcome?: (n: number, now: number) => TickOutcome | void;
+  } = {},
 ) {
-  let lastAnswer: number | null = null;
+  let lastAnswer: number | null = opts.answeredAt ?? null;
   const clock = new FakeClock(opts.start ?? berlin('2027-03-27T12:00:00'));
   const config = makeConfig({
     budget: { credits_per_day: opts.perDay ?? 100_000 },
@@ -30,7 +40,9 @@ function rig(
       maxRunning = Math.max(maxRunning, running);
       try {
         if (opts.cycleMs) await sleep(clock, opts.cycleMs);
-        lastAnswer = clock.now();
+        const out = opts.outcome?.(ticks.length - 1, clock.now());
+        if (!out?.retryAt) lastAnswer = clock.now();
+        return out;
       } finally {
         running--;
       }
@@ -173,7 +185,8 @@ describe('Scheduler', () => {
 
 describe('Paying once: catch-up ticks, clock warnings', () => {
   it('a catch-up tick right after a long cycle that ended with a good answer is skipped', async () => {
-    const r = rig('*/10 * * * *', { cycleMs: 12 * MIN, answers: true }); // a 429 wait makes the cycle run past a tick
+    // A 429 wait makes the cycle run past a tick; the answer on show at the start is fresh (nothing to make up).
+    const r = rig('*/10 * * * *', { cycleMs: 12 * MIN, answers: true, answeredAt: berlin('2027-03-27T12:00:00') });
     r.scheduler.start();
     await r.advance(10 * MIN + 1); // 12:10 starts; it ends 12:22 with a good answer, 12:20 was missed
     await r.advance(13 * MIN);
@@ -187,5 +200,78 @@ describe('Paying once: catch-up ticks, clock warnings', () => {
     s.scheduler.start();
     await s.advance(23 * MIN + 1);
     expect(s.ticks.map((t) => t.scheduledFor)).toEqual([berlin('2027-03-27T12:10:00'), berlin('2027-03-27T12:20:00')]);
+  });
+});
+
+describe('A slot that was not served is tried again; downtime is made up at start', () => {
+  const DAILY = '0 7 * * *';
+  const at = (s: string): number => berlin(`2027-03-27T${s}`);
+
+  it('a daily slot whose purchase failed is tried again when the backoff ends, until it has its answer', async () => {
+    // 07:00 fails (retry at 07:01), 07:01 is deferred (retry at 07:03), 07:03 buys.
+    const retries = [at('07:01:00'), at('07:03:00')];
+    const r = rig(DAILY, { start: at('06:00:00'), answers: true, answeredAt: at('06:00:00') - 23 * HOUR, outcome: (n) => (n < 2 ? { retryAt: new Date(retries[n]!) } : undefined) });
+    r.scheduler.start();
+    await r.advance(HOUR + 30_000);
+    expect(r.scheduler.nextRun('hall')).toEqual(new Date(at('07:01:00')));
+    await r.advance(10 * MIN);
+    expect(r.ticks.map((t) => [t.scheduledFor, t.startedAt])).toEqual([
+      [at('07:00:00'), at('07:00:00')],
+      [at('07:00:00'), at('07:01:00')],
+      [at('07:00:00'), at('07:03:00')],
+    ]);
+    expect(r.scheduler.nextRun('hall')).toEqual(new Date(berlin('2027-03-28T07:00:00')));
+    await r.advance(20 * HOUR);
+    expect(r.ticks).toHaveLength(3); // nothing more until the next day's slot
+  });
+
+  it('a retry that would come after the next tick is left to that tick', async () => {
+    const r = rig('0 * * * *', { start: at('06:59:00'), outcome: (n) => (n === 0 ? { retryAt: new Date(at('08:30:00')) } : undefined) });
+    r.scheduler.start();
+    await r.advance(2 * HOUR);
+    expect(r.ticks.map((t) => t.startedAt)).toEqual([at('07:00:00'), at('08:00:00')]);
+  });
+
+  it('a start two days after the last answer makes up the latest slot at once, once', async () => {
+    const r = rig(DAILY, { start: at('15:00:00'), answers: true, answeredAt: at('07:00:00') - 48 * HOUR });
+    const catchUps = r.scheduler.start();
+    expect([...catchUps.keys()]).toEqual(['hall']);
+    await catchUps.get('hall');
+    await r.advance(HOUR);
+    expect(r.ticks.map((t) => [t.scheduledFor, t.startedAt])).toEqual([[at('07:00:00'), at('15:00:00')]]);
+    expect(r.scheduler.nextRun('hall')).toEqual(new Date(berlin('2027-03-28T07:00:00')));
+  });
+
+  it('a start with a fresh answer buys nothing; one at night outside the schedule\'s hours waits for its first slot', async () => {
+    const fresh = rig('*/30 6-22 * * *', { start: at('10:40:00'), answers: true, answeredAt: at('10:30:05') });
+    expect(fresh.scheduler.start().size).toBe(0);
+    await fresh.advance(10 * MIN);
+    expect(fresh.ticks).toEqual([]);
+
+    // An answer of yesterday evening, at night: the 22:30 slot's interval has ended; the 06:00 slot buys.
+    const night = rig('*/30 6-22 * * *', { start: at('02:00:00'), answers: true, answeredAt: at('02:00:00') - 4 * HOUR });
+    expect(night.scheduler.start().size).toBe(0);
+    await night.advance(4 * HOUR);
+    expect(night.ticks.map((t) => t.startedAt)).toEqual([at('06:00:00')]);
+  });
+
+  it('a first start (nothing on show) buys at once, within the active hours of an auto display', async () => {
+    const yearly = rig('0 3 1 1 *', { start: at('15:00:00'), answers: true });
+    expect([...yearly.scheduler.start().keys()]).toEqual(['hall']);
+    await yearly.advance(MIN);
+    expect(yearly.ticks.map((t) => t.startedAt)).toEqual([at('15:00:00')]);
+
+    const auto = [{ id: 'hall', lat: 50, lon: 10, schedule: 'auto', active_hours: '06:00-23:00' }];
+    const night = rig('', { start: at('02:00:00'), answers: true, displays: auto, perDay: 300 });
+    expect(night.scheduler.start().size).toBe(0);
+    await night.advance(4 * HOUR + MIN);
+    expect(night.ticks.map((t) => t.startedAt)).toEqual([at('06:00:00')]);
+  });
+
+  it('a first start just before a slot leaves the purchase to that slot (no second purchase seconds later)', async () => {
+    const r = rig('0 * * * *', { start: at('09:59:50'), answers: true });
+    expect(r.scheduler.start().size).toBe(0);
+    await r.advance(MIN);
+    expect(r.ticks.map((t) => t.startedAt)).toEqual([at('10:00:00')]);
   });
 });

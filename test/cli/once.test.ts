@@ -4,6 +4,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { startSimProcess } from '../helpers/service-sim-process.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -27,6 +28,31 @@ describe('once against the simulated service', () => {
     expect(Date.parse(rec.fetched_at as string)).toBeGreaterThan(Date.now() - 60_000);
     // Nothing half-written is left behind.
     expect((await readdir(path.join(dir, 'frames'))).sort()).toEqual(['hallway.json', 'hallway.png']);
+  });
+
+  it('runs every display when the first one fails: each gets its frame, and the exit is the worst outcome', async () => {
+    const sim = await startSimProcess();
+    try {
+      const displays = ['kitchen', 'hallway']
+        .map((id) => `  - id: ${id}\n    lat: 48.1\n    lon: 11.6\n    panel: waveshare-4in2\n    schedule: "0 7 * * *"`)
+        .join('\n');
+      const { dir, file } = await tempConfig(simulatedConfig({ baseUrl: sim.url, keyFile: 'key', displays }));
+      await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
+      // The first display's purchase meets a 500; the second one's goes through.
+      await sim.injectFault({ kind: 'status', status: 500, count: 1 });
+      const res = await runCli(['once', '--config', file]);
+      expect(res.code).toBe(1);
+      expect((await readdir(path.join(dir, 'frames'))).sort()).toEqual(['hallway.json', 'hallway.png', 'kitchen.png']);
+      const hallway = JSON.parse(await readFile(path.join(dir, 'frames/hallway.json'), 'utf8')) as { outfit: string };
+      expect(hallway.outfit.length).toBeGreaterThan(0);
+      // The failed display's frame is its error screen, panel-sized.
+      const png = PNG.sync.read(await readFile(path.join(dir, 'frames/kitchen.png')));
+      expect([png.width, png.height]).toEqual([400, 300]);
+      const paths = (await sim.stats()).requests.map((r) => [r.path, r.status]);
+      expect(paths).toEqual([['/v1/recweather', 500], ['/v1/recweather', 200]]);
+    } finally {
+      await sim.stop();
+    }
   });
 
   it('runs one display with --display, and refuses an unknown one with exit 2', async () => {

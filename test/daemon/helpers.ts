@@ -38,8 +38,11 @@ export interface RigOptions {
   api?: string;
   /** An `mqtt:` section's URL; none: no MQTT. */
   mqttUrl?: string;
+  /** The display's schedule; default every 10 minutes. `{HH}` and `{MM}` stand for the hour and minute (local time) of
+   * the rig's start, so a test can name the slot it starts in ("{MM} {HH} * * *": daily, at the start's minute). */
+  schedule?: string;
   /** Runs on the folder before the daemon is built (break the state folder, plant a last good file). */
-  prepare?: (dir: string) => Promise<void>;
+  prepare?: (dir: string, start: number) => Promise<void>;
   /** The daemon's environment (default: none, so a SUPERVISOR_TOKEN of the test's own never counts). */
   env?: NodeJS.ProcessEnv;
   /** A stand-in for the Home Assistant Supervisor's API (with env.SUPERVISOR_TOKEN). */
@@ -49,6 +52,11 @@ export interface RigOptions {
 export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
   const dir = await mkdtemp(path.join(tmpdir(), 'outfit-daemon-'));
   const port = await freePort();
+  // Half a minute after a slot of the rig's schedule (every 10 min): a start then makes up that slot at once, never
+  // leaving it to a slot due seconds later, whatever the time the test runs at.
+  const start = Math.floor(Date.now() / 600_000) * 600_000 + 30_000;
+  const [hh, mm] = new Date(start).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour12: false }).split(':');
+  const schedule = (opts.schedule ?? '*/10 * * * *').replaceAll('{HH}', String(Number(hh))).replaceAll('{MM}', String(Number(mm)));
   const yaml = [
     'api:',
     '  base_url: simulated',
@@ -62,7 +70,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     '    lat: 52.52',
     '    lon: 13.405',
     '    panel: waveshare-4in2',
-    '    schedule: "*/10 * * * *"',
+    `    schedule: "${schedule}"`,
     'http:',
     `  listen: 127.0.0.1:${port}`,
     ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []),
@@ -70,9 +78,9 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     'state_dir: state',
   ].join('\n');
   await writeFile(path.join(dir, 'config.yaml'), `${yaml}\n`);
-  await opts.prepare?.(dir);
+  await opts.prepare?.(dir, start);
   const loaded = await loadConfig(path.join(dir, 'config.yaml'));
-  const clock = new FakeClock(Date.now());
+  const clock = new FakeClock(start);
   const { logger, text } = capturingLogger();
   const published: DisplayUpdate[] = [];
   const counter: Publisher = {

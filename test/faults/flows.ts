@@ -83,7 +83,7 @@ export async function expectErrorVisible(
   expect(page).toContain(o.code);
   const h = await s.healthz();
   expect(h.status).toBe(o.health ?? 200);
-  expect(h.body.displays[0]?.reason).toMatch(o.healthReason ?? /within its freshness/);
+  expect(h.body.displays[0]?.reason).toMatch(o.healthReason ?? /the outfit on show is still current/);
   // The error screen: the frame now carries the mark, so it differs from the good frame shown before.
   const good = imageBefore(s, o.afterMsg);
   if (good !== undefined) expect(st.frame?.hash).not.toBe(good);

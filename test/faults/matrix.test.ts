@@ -347,18 +347,22 @@ async function diskFault(s: Scenario, code: string, begin: () => Promise<() => P
   const mark = s.mark();
   const end = await begin();
   const failed = await s.waitLog((l) => l.msg === 'publish failed' && l.publisher === 'files', { after: mark, timeoutMs: 30_000 });
-  expect(failed.err?.code).toBe(code);
+  // The stable code of a frame file that cannot be written; the OS's reason in its message.
+  expect(failed.err?.code).toBe('E_OUTPUT_WRITE');
+  expect(failed.err?.message).toContain(`(${code})`);
   // (a) The files are the last ones written, whole; no temp file is left behind.
   const kept = await s.frameFiles();
   expect(kept.json).not.toBeNull();
   expect(await s.tempFiles(s.outRoot())).toEqual([]);
-  // (b) Visible on the status page and in state.json; the other publishers still get every new frame.
+  // (b) Visible on the status page, in state.json and /healthz (503); the other publishers still get every new frame.
   const st = await s.until('the disk error in state.json', async () => {
     const j = await s.stateJson();
-    return j.last_error?.code === code ? j : null;
+    return j.last_error?.code === 'E_OUTPUT_WRITE' ? j : null;
   });
-  expect(st.last_error?.message).toMatch(/^files: /);
+  expect(st.last_error?.message).toMatch(new RegExp(`^files: cannot write .*\\(${code}\\)$`));
+  expect(st.output_problem).toMatchObject({ code: 'E_OUTPUT_WRITE', message: expect.stringContaining(`(${code})`) as unknown });
   expect((await s.get('/')).text()).toContain(code);
+  expect((await s.get('/healthz')).status).toBe(503);
   const keptAt = instant(kept.json?.fetched_at);
   await s.until('a newer state on MQTT than the file holds', () => instant(mqttState(s)?.fetched_at ?? '1970-01-01T00:00:00Z') > keptAt);
   expect((await s.frameFiles()).jsonText).toBe(kept.jsonText);
@@ -372,6 +376,7 @@ async function diskFault(s: Scenario, code: string, begin: () => Promise<() => P
   const f = await s.frameFiles();
   decodePng(f.png!);
   expect(await s.tempFiles(s.outRoot())).toEqual([]);
+  await s.until('the output problem cleared', async () => ((await s.stateJson()).output_problem === null ? true : null));
 }
 
 describe('the state files are damaged', () => {

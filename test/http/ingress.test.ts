@@ -89,7 +89,14 @@ describe('the status page through Home Assistant ingress', () => {
     expect(post.status).toBe(303);
     expect(post.headers.location).toBe(`${PREFIX}/?refreshed=hallway`);
     expect(refreshed).toEqual(['hallway']);
-    const pair = await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, { method: 'POST', headers: viaIngress({ Origin: `http://${HA}` }) });
+    // The pairing form carries the page's token (pair-form-token.ts), as the page shown through the proxy has it.
+    const page = (await httpRequest(`${url}/`, { headers: viaIngress() })).text();
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const pair = await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, {
+      method: 'POST',
+      headers: viaIngress({ Origin: `http://${HA}`, 'Content-Type': 'application/x-www-form-urlencoded' }),
+      body: `token=${encodeURIComponent(token)}`,
+    });
     expect(pair.status).toBe(303);
     expect(pair.headers.location).toBe(`${PREFIX}/?pairing=AA-BB-CC-DD-EE-01`);
   });

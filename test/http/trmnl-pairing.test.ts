@@ -134,18 +134,52 @@ describe('TRMNL pairing', () => {
     expect(logs()).not.toContain(TOKEN);
   });
 
-  it('the status page has a pairing button per TRMNL device; its POST opens pairing only from the page’s own origin', async () => {
-    const { url } = await serve();
+  /** The pairing form's token for `dashed` (AA-BB-…) on a status page, as a browser would send it back. */
+  const formToken = (page: string, dashed: string): string => {
+    const m = new RegExp(`action="/trmnl/${dashed}/pair"><input type="hidden" name="token" value="([^"]+)">`).exec(page);
+    if (m === null) throw new Error(`no pairing form for ${dashed} on the page`);
+    return m[1]!;
+  };
+  const form = (token: string): { body: string; headers: Record<string, string> } => ({
+    body: `token=${encodeURIComponent(token)}`,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+  const pairPost = (url: string, opts: { token?: string; headers?: Record<string, string> } = {}) => {
+    const f = opts.token === undefined ? { body: '', headers: {} } : form(opts.token);
+    return httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, { method: 'POST', body: f.body, headers: { ...f.headers, ...opts.headers } });
+  };
+
+  it('the status page has a pairing button per TRMNL device; its POST opens pairing only with the page’s own form token, from its own origin', async () => {
+    const { url, clock, logs } = await serve();
+    // A bare POST, as curl sends it from anywhere on the network (no Origin, no token): refused, nothing opened.
+    const bare = await pairPost(url);
+    expect(bare.status).toBe(403);
+    expect(bare.text()).toContain('form token');
+    expect(codes(logs)).toEqual(['W_HTTP_PAIR_REFUSED']);
+    expect((await setup(url)).status).toBe(404);
+
     const page = (await httpRequest(`${url}/`)).text();
     expect(page).toContain('action="/trmnl/AA-BB-CC-DD-EE-01/pair"');
     expect(page).toContain('action="/trmnl/AA-BB-CC-DD-EE-02/pair"');
+    const token = formToken(page, 'AA-BB-CC-DD-EE-01');
+    expect(page).not.toContain(TOKEN);
+    // A wrong token, the other device's, one cut short, and one from another server's page (another start) are refused.
+    const other = await serve();
+    const foreign = formToken((await httpRequest(`${other.url}/`)).text(), 'AA-BB-CC-DD-EE-01');
+    for (const bad of ['x', formToken(page, 'AA-BB-CC-DD-EE-02'), token.slice(0, -1), foreign]) {
+      const r = await pairPost(url, { token: bad });
+      expect(r.status, bad).toBe(403);
+      expect(r.text()).toContain('wrong form token');
+    }
+    // The right token from another site's page: refused as before.
     const host = new URL(url).host;
-    const cross = await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, { method: 'POST', headers: { Origin: 'http://evil.example', Host: host } });
-    expect(cross.status).toBe(403);
+    expect((await pairPost(url, { token, headers: { Origin: 'http://evil.example', Host: host } })).status).toBe(403);
     expect((await setup(url)).status).toBe(404);
     expect((await httpRequest(`${url}/trmnl/11-22-33-44-55-66/pair`, { method: 'POST', headers: { Origin: url } })).status).toBe(404);
     expect((await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`)).status).toBe(405);
-    const press = await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, { method: 'POST', headers: { Origin: url, 'Sec-Fetch-Site': 'same-origin' } });
+
+    // The page's own form, as a browser sends it (no Origin header is needed): pairing opens.
+    const press = await pairPost(url, { token });
     expect(press.status).toBe(303);
     expect(press.headers.location).toBe('/?pairing=AA-BB-CC-DD-EE-01');
     const after = (await httpRequest(`${url}${String(press.headers.location)}`)).text();
@@ -153,6 +187,19 @@ describe('TRMNL pairing', () => {
     expect(after).toMatch(/pairing open until/);
     expect((await setup(url)).json()).toMatchObject({ status: 200, api_key: TOKEN });
     expect((await setup(url, OTHER_MAC)).status).toBe(404);
+    // With Origin and Sec-Fetch-Site, as a browser adds them.
+    const browser = await pairPost(url, { token, headers: { Origin: url, 'Sec-Fetch-Site': 'same-origin' } });
+    expect(browser.status).toBe(303);
+    expect((await setup(url)).json()).toMatchObject({ status: 200, api_key: TOKEN });
+
+    // A page older than an hour: its button no longer works; a reloaded page's does.
+    clock.advance(60 * 60_000 + 1);
+    const old = await pairPost(url, { token });
+    expect(old.status).toBe(403);
+    expect(old.text()).toContain('expired form token');
+    const fresh = formToken((await httpRequest(`${url}/`)).text(), 'AA-BB-CC-DD-EE-01');
+    expect((await pairPost(url, { token: fresh })).status).toBe(303);
+    expect(logs()).not.toContain(TOKEN);
   });
 
   it('`outfit-display pair` opens pairing for the chosen devices through <state_dir>/pairing.json; bad flags exit 2', { timeout: 60_000 }, async () => {

@@ -1,6 +1,9 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import { localeFor } from '../../src/i18n/locale.js';
+import { displayRenderOptions, renderDisplayFrame } from '../../src/render/display-render.js';
+import { loadPanel } from '../../src/render/panels.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
@@ -193,6 +196,24 @@ describe('TRMNL device endpoints', () => {
     const greys = new Set<number>();
     for (let i = 0; i < decoded.data.length; i += 4) greys.add(decoded.data[i]!);
     expect([...greys].sort((a, b) => a - b)).toEqual([0, 255]);
+  });
+
+  it("a display's TRMNL copy is drawn in the display's own language (a de display's TRMNL device shows German)", async () => {
+    const de = localeFor('de');
+    const { p, url, clock } = await serve({ locales: new Map([['kitchen', de]]) });
+    const data = rec({ outfit: 'Raincoat and boots.' });
+    await p.publish(update(kitchen, 4, { rec: data }));
+    const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
+    const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
+    // The same state drawn for the TRMNL panel through the one place that builds a display's render options: in
+    // German it is this image, pixel for pixel; in English it is not.
+    const state = { rec: data, status: { kind: 'ok' } as const, now: new Date(clock.now()) };
+    const as = { panel: loadPanel('trmnl'), rotation: 0 as const };
+    const german = await renderDisplayFrame(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) }), state, as);
+    const english = await renderDisplayFrame(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin' }), state, as);
+    const pixels = (png: Buffer): Buffer => PNG.sync.read(png).data;
+    expect(pixels(img.body).equals(pixels(german.png))).toBe(true);
+    expect(pixels(img.body).equals(pixels(english.png))).toBe(false);
   });
 
   it('log: authenticated like display, 204, only known fields reach our log', async () => {

@@ -167,8 +167,9 @@ export function parseTemplate(t: string): (v: unknown) => string {
   const body = m[1];
   const cond = /^'([^']*)' if (.+) else '([^']*)'$/.exec(body);
   if (cond?.[2]) {
-    const test = pathExpr(cond[2]);
-    return (v) => (truthy(test(v)) ? cond[1]! : cond[3]!);
+    // `a or b`: true when either is, as Jinja's `or`.
+    const tests = cond[2].split(' or ').map(pathExpr);
+    return (v) => (tests.some((test) => truthy(test(v))) ? cond[1]! : cond[3]!);
   }
   const whole = /^([a-z_.]+) \| tojson$/.exec(body);
   if (whole?.[1]) {

@@ -4,7 +4,7 @@ import { MqttPublisher, type MqttPublisherOptions } from '../../src/mqtt/mqtt-pu
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
-import { systemClock } from '../../src/time/clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 const hallway = display('hallway');
 const porch = display('porch', { unit: 'imperial', name: 'Front porch' });
@@ -76,13 +76,14 @@ describe('MQTT publisher against Mosquitto', () => {
   });
 
   it('re-sends discovery and states a random delay after homeassistant/status online', async () => {
-    const timers: { fn: () => void; ms: number }[] = [];
+    // A fake clock: its timers are counted (the SUBACK bound's is cleared with the SUBACK, so none is left of it).
+    const clock = new FakeClock();
     const presses: string[] = [];
     const p = make({
       mqtt: mqttConfig(broker.url, { base_topic: 'od-ha', discovery_prefix: 'ha-online' }),
       onRefresh: (id) => presses.push(id),
       random: () => 0.5,
-      clock: { ...systemClock, setTimeout: (fn, ms) => timers.push({ fn, ms }) },
+      clock,
     });
     await p.start();
     await p.publish(update(hallway, rec(), 'h1'));
@@ -91,16 +92,16 @@ describe('MQTT publisher against Mosquitto', () => {
     w.all.length = 0;
 
     await w.client.publishAsync('ha-online/status', 'online');
-    await vi.waitFor(() => expect(timers.length).toBe(1));
-    expect(timers[0]!.ms).toBe(3000); // 1 s + 0.5 × 4 s
+    await vi.waitFor(() => expect(clock.pendingTimers()).toBe(1));
+    expect(clock.msToNextTimer()).toBe(3000); // 1 s + 0.5 × 4 s
     await w.client.publishAsync('ha-online/status', 'online'); // a second announcement while one is pending: one re-send
     // A press sent after it by the same client arrives after it: once it is seen, the announcement was handled.
     await w.client.publishAsync('od-ha/hallway/refresh', 'PRESS');
     await vi.waitFor(() => expect(presses).toEqual(['hallway']));
     expect(w.all).toEqual([]);
-    expect(timers.length).toBe(1);
+    expect(clock.pendingTimers()).toBe(1);
 
-    timers[0]!.fn();
+    clock.runNext();
     await w.waitFor((all) => all.length >= 3, 're-sent configs and state');
     expect(w.all.map((m) => m.topic).sort()).toEqual(['ha-online/device/od-ha_hallway/config', 'ha-online/device/od-ha_porch/config', 'od-ha/hallway/state']);
     expect(w.all.every((m) => !m.retain)).toBe(true); // live copies of retained messages

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { DisplayCycle } from '../../src/cycle.js';
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { GlyphWarnings } from '../../src/render/glyph-warnings.js';
+import { displayRenderOptions } from '../../src/render/display-render.js';
 import { loadPanel } from '../../src/render/panels.js';
 import { NORMAL, sampleInput } from '../../src/render/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
@@ -81,8 +82,7 @@ describe('the cycle', () => {
       (display) =>
         new DisplayCycle({
           display,
-          panel: loadPanel(display.panel),
-          timezone: config.timezone,
+          render: displayRenderOptions(display, { timezone: config.timezone }),
           store,
           fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
           publishers: [],

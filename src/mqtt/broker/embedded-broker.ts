@@ -7,6 +7,7 @@ import type { MqttConfig } from '../../config/schema.js';
 import { listen } from '../../http/listen.js';
 import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './policy.js';
 import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './refusal.js';
+import { SubscriptionLimit, type SubscriptionRefusal } from './subscription-limit.js';
 import { MqttFrameLimit } from '../frame-limit.js';
 import { mqttTopics, type MqttTopics } from '../topics.js';
 
@@ -14,7 +15,9 @@ import { mqttTopics, type MqttTopics } from '../topics.js';
  * The broker of `mqtt.url: embedded`: aedes in this process, retained messages in memory. On 127.0.0.1:1883 unless
  * `mqtt.embedded.listen` says otherwise; the default port falls back to a free one (logged) when taken, say by a
  * Mosquitto already running. It guards the daemon's memory and topics: packet sizes are checked on the socket before
- * aedes buffers them (MqttFrameLimit), and BrokerPolicy decides who may publish what.
+ * aedes buffers them (MqttFrameLimit), BrokerPolicy decides who may publish what, and SubscriptionLimit bounds what
+ * other clients subscribe to. Every session is clean (nothing of a client is kept after its connection), so nothing
+ * a guest leaves behind (subscriptions, queued messages) outlives its connection.
  */
 
 export const EMBEDDED_DEFAULT_PORT = 1883;
@@ -27,6 +30,8 @@ export interface EmbeddedBroker {
   daemonLogin(): Login;
   /** Bytes of retained messages left by clients other than the daemon. */
   readonly guestRetainedBytes: number;
+  /** Topic filters held by clients other than the daemon. */
+  readonly guestSubscriptions: number;
   /** How often each refusal happened since the start. */
   refusals(): Readonly<Record<BrokerRefusalCode, number>>;
   close(): Promise<void>;
@@ -102,6 +107,26 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     refusals[r.code] += 1;
     log?.warn({ err: r }, 'embedded MQTT broker refused a client');
   };
+  const subscriptions = new SubscriptionLimit({
+    perClient: limits.guestSubscriptionsPerClient,
+    total: limits.guestSubscriptionsTotal,
+    guaranteed: limits.guestSubscriptionsGuaranteed,
+    filterBytes: limits.filterBytes,
+    filterLevels: limits.filterLevels,
+  });
+  // A refused filter leaves the connection open, and a flood refuses thousands: the first of each code a connection
+  // is logged, every one counted.
+  const subscriptionRefusalsLogged = new WeakMap<Client, Set<BrokerRefusalCode>>();
+  const refuseSubscription = (client: Client, r: SubscriptionRefusal): void => {
+    const logged = subscriptionRefusalsLogged.get(client) ?? new Set<BrokerRefusalCode>();
+    subscriptionRefusalsLogged.set(client, logged);
+    if (logged.has(r.code)) {
+      refusals[r.code] += 1;
+      return;
+    }
+    logged.add(r.code);
+    refuse(r.error());
+  };
   const roles = new WeakMap<Client, BrokerRole>();
   const guards = new WeakMap<object, MqttFrameLimit>();
   const who = (client: Client | null): string => (client ? `"${client.id}"` : '(none)');
@@ -110,6 +135,13 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     connectTimeout: 10_000,
     // QoS 2 messages held for a PUBREL are kept in memory; the daemon and Home Assistant use QoS 0 and 1.
     maxInflightInbound: 8,
+    // No session outlives its connection: a guest's subscriptions and the messages queued for it while away would
+    // otherwise stay in memory for every client id it ever used. Clients subscribe again on connect (Home Assistant,
+    // ESPHome and Tasmota do; the CONNACK says no session is present).
+    preConnect(_client, packet, done) {
+      packet.clean = true;
+      done(null, true);
+    },
     authenticate(client, username, password, done) {
       const role = policy.authenticate(client.id, username, password);
       if (role instanceof BrokerRefusal) {
@@ -128,7 +160,18 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
       if (refused) refuse(refused);
       done(refused);
     },
+    authorizeSubscribe(client, sub, done) {
+      if (client === null || roles.get(client) === 'daemon') {
+        done(null, sub);
+        return;
+      }
+      const refused = subscriptions.take(client, who(client), sub.topic);
+      if (refused) refuseSubscription(client, refused);
+      // null: the SUBACK's failure code (0x80) for this filter, which aedes then does not keep.
+      done(null, refused ? null : sub);
+    },
   });
+  broker.on('unsubscribe', (filters, client) => subscriptions.drop(client, filters));
 
   // A net.Server has no closeAllConnections() (only http.Server has), so close() cuts the tracked sockets.
   const sockets = new Set<Socket>();
@@ -143,7 +186,8 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     });
     const conn = Duplex.from({ readable: guard, writable: socket });
     guards.set(conn, guard);
-    broker.handle(conn);
+    const client = broker.handle(conn);
+    socket.once('close', () => subscriptions.release(client));
   });
   server.maxConnections = limits.maxConnections;
   let port: number;
@@ -172,6 +216,9 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     daemonLogin: () => ({ ...daemonLogin }),
     get guestRetainedBytes() {
       return policy.guestRetainedBytes;
+    },
+    get guestSubscriptions() {
+      return subscriptions.total;
     },
     refusals: () => ({ ...refusals }),
     async close() {

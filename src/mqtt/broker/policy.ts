@@ -35,6 +35,16 @@ export interface BrokerLimits {
   guestRetainedBytes: number;
   /** Open connections at once. */
   maxConnections: number;
+  /** Topic filters one guest connection may hold (subscription-limit.ts). */
+  guestSubscriptionsPerClient: number;
+  /** Topic filters all guest connections may hold together (but each may always hold its guaranteed ones). */
+  guestSubscriptionsTotal: number;
+  /** Topic filters each guest connection may hold however many the others hold. */
+  guestSubscriptionsGuaranteed: number;
+  /** Longest topic filter a guest may subscribe to, in bytes. */
+  filterBytes: number;
+  /** Most levels in a guest's topic filter. */
+  filterLevels: number;
 }
 
 export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
@@ -45,6 +55,18 @@ export const DEFAULT_BROKER_LIMITS: BrokerLimits = {
   refreshBytes: 1024,
   guestRetainedBytes: 1024 * 1024,
   maxConnections: 32,
+  // Home Assistant subscribes to a handful of filters here (its status, the discovery prefix, each display's state,
+  // image and diagnostics topics: about 5 a display), a TRMNL or firmware simulator to 2, a user's MQTT Explorer to
+  // `#`. 1,000 a client and 4,000 in all (the room of four such clients at their limit) are far above that, and
+  // bound what guests' subscriptions take of the daemon's memory (capped at 96 MB of heap by the unit) to a few MB:
+  // each is about 1 KB with a short filter, a few KB with the longest. The first 50 of every connection are taken
+  // even when the 4,000 are: a flood does not lock Home Assistant out (at most 32 × 50 more). Topic filters of Home
+  // Assistant, Zigbee2MQTT or Tasmota are under 100 bytes in at most 6 levels.
+  guestSubscriptionsPerClient: 1_000,
+  guestSubscriptionsTotal: 4_000,
+  guestSubscriptionsGuaranteed: 50,
+  filterBytes: 256,
+  filterLevels: 16,
 };
 
 export interface BrokerPolicyOptions {

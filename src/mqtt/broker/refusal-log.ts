@@ -20,6 +20,8 @@ export const REFUSAL_CODES = [
   'W_TRMNL_TOKEN_MISSING',
   /** A TRMNL request with a wrong Access-Token: 403. */
   'W_TRMNL_TOKEN_WRONG',
+  /** POST /trmnl/<MAC>/pair without the status page's form token (or a wrong or expired one, or from another site): 403. */
+  'W_HTTP_PAIR_REFUSED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -9,6 +9,8 @@ export const BROKER_REFUSAL_CODES = [
   'E_MQTT_LOGIN',
   'E_MQTT_NOT_ALLOWED',
   'E_MQTT_RETAINED_FULL',
+  'E_MQTT_SUBSCRIPTIONS_FULL',
+  'E_MQTT_FILTER_TOO_LONG',
 ] as const;
 export type BrokerRefusalCode = (typeof BROKER_REFUSAL_CODES)[number];
 

@@ -1,0 +1,62 @@
+/**
+ * A frame file that could not be written (`<output_dir>/<id>.png` or `<id>.json`: a full disk, a read-only mount, a
+ * folder owned by someone else, a file or folder in the way). Reported, never fatal: the other publishers (HTTP, MQTT)
+ * still get every frame, and the status page, `state.json`, `/healthz` and the Home Assistant diagnostics say what
+ * is wrong until a write succeeds again.
+ */
+
+export const OUTPUT_ERROR_CODES = ['E_OUTPUT_WRITE'] as const;
+export type OutputErrorCode = (typeof OUTPUT_ERROR_CODES)[number];
+
+export class OutputError extends Error {
+  readonly code: OutputErrorCode = 'E_OUTPUT_WRITE';
+  constructor(
+    /** The file that could not be written. */
+    readonly file: string,
+    message: string,
+    opts: { cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'OutputError';
+  }
+}
+
+/** An output problem as every publisher shows it. */
+export interface OutputProblem {
+  code: OutputErrorCode;
+  file: string;
+  message: string;
+  /** ISO time of the first failure since the last write that succeeded. */
+  since: string;
+}
+
+/** `cannot write /var/lib/…/frames/hallway.png (ENOSPC)`: the OS code, never the content. */
+export function outputWriteError(file: string, err: unknown): OutputError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new OutputError(file, `cannot write ${file} (${code ?? (err as Error).message})`, { cause: err });
+}
+
+/** `E_OUTPUT_WRITE: cannot write …` as one line, or null. */
+export function outputProblemText(p: OutputProblem | null | undefined): string | null {
+  return p ? `${p.code}: ${p.message}` : null;
+}
+
+/**
+ * What one display's publish rounds say about its frame files: the problem from the first failed round, until a
+ * round in which no publisher failed to write one. `observe` answers whether the problem appeared, went or changed,
+ * so that the caller can tell the other publishers (they read it from the display's view).
+ */
+export class OutputProblemTracker {
+  #problem: OutputProblem | null = null;
+
+  get problem(): OutputProblem | null {
+    return this.#problem;
+  }
+
+  observe(reasons: readonly unknown[], now: Date): { changed: boolean; cleared: boolean } {
+    const before = this.#problem;
+    const err = reasons.find((r): r is OutputError => r instanceof OutputError);
+    this.#problem = err === undefined ? null : { code: err.code, file: err.file, message: err.message, since: before?.since ?? now.toISOString() };
+    return { changed: before?.message !== this.#problem?.message, cleared: before !== null && this.#problem === null };
+  }
+}

@@ -1,0 +1,67 @@
+import type { DisplayConfig } from '../config/schema.js';
+import type { Locale } from '../i18n/locale.js';
+import type { FrameInput } from './content.js';
+import { renderFrame, type Frame, type RenderOptions } from './frame.js';
+import { loadPanel, type PanelProfile } from './panels.js';
+import type { Dither } from './quantize.js';
+import type { Rotation } from './rotate.js';
+
+/**
+ * How one display's frames are drawn, resolved from its config once: panel, name, time zone, rotation, dither and
+ * locale. The daemon's cycle, the TRMNL images, `render` and the gallery all draw through this, so no publisher can
+ * draw a display differently (the TRMNL copy once lost the display's language this way).
+ */
+export interface DisplayRenderOptions {
+  /** The display's panel profile (display/panels/<id>.json). */
+  panel: PanelProfile;
+  /** Shown on the frame: the display's name, or its id. */
+  displayName: string;
+  /** IANA zone of the times on the frame. */
+  timezone: string;
+  /** How the panel is mounted. */
+  rotation: Rotation;
+  /** For icons and grey fills (`displays[].dither`); default Floyd–Steinberg. */
+  dither: Dither | undefined;
+  /** Labels, dates and numbers (`locale`, also per display); undefined: English. */
+  locale: Locale | undefined;
+}
+
+/** What of a display's config the frame depends on. */
+export type DisplayForRender = Pick<DisplayConfig, 'id' | 'panel' | 'rotation'> & Partial<Pick<DisplayConfig, 'name' | 'dither'>>;
+
+export interface RenderContext {
+  /** The config's time zone. */
+  timezone: string;
+  /** Each display's resolved locale (LoadedConfig.locales); a display without one is drawn in English. */
+  locales?: ReadonlyMap<string, Locale> | undefined;
+}
+
+/** The one place a display's render options are built. */
+export function displayRenderOptions(display: DisplayForRender, ctx: RenderContext): DisplayRenderOptions {
+  return {
+    panel: loadPanel(display.panel),
+    displayName: display.name ?? display.id,
+    timezone: ctx.timezone,
+    rotation: display.rotation,
+    dither: display.dither,
+    locale: ctx.locales?.get(display.id),
+  };
+}
+
+/** What changes from one frame of a display to the next. */
+export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'stateProblem' | 'garments'>>;
+
+/** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
+export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: { panel: PanelProfile; rotation: Rotation }): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
+  return {
+    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }) },
+    panel: as?.panel ?? o.panel,
+    opts: { rotation: as?.rotation ?? o.rotation, ...(o.dither !== undefined && { dither: o.dither }) },
+  };
+}
+
+/** Renders a display's state as its panel shows it (or, with `as`, as another panel does). */
+export function renderDisplayFrame(o: DisplayRenderOptions, state: FrameState, as?: { panel: PanelProfile; rotation: Rotation }): Promise<Frame> {
+  const { input, panel, opts } = displayFrameInput(o, state, as);
+  return renderFrame(input, panel, opts);
+}

@@ -1,0 +1,156 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { httpRequest } from '../helpers/http-client.js';
+import { until } from '../helpers/until.js';
+import { daemonTests, type DaemonRig } from './helpers.js';
+
+/**
+ * Fresh, or visibly not (issue 21): a failed purchase of a daily slot is tried again the same day, downtime is made
+ * up at start, a restart under pacing never buys again. A whole daemon on a fake clock against the simulated service
+ * over real HTTP; the test moves the clock and waits for what the daemon does.
+ */
+
+const t = daemonTests({ broker: false });
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+async function injectFault(r: DaemonRig, fault: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${r.daemon.baseUrl.replace(/\/v1$/, '')}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+  expect(res.status).toBe(201);
+}
+
+const state = async (r: DaemonRig): Promise<Record<string, unknown>> => (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
+
+describe('a slot whose purchase failed', () => {
+  it('a daily schedule whose first purchase fails (HTTP 500) buys when the backoff ends, the same day', async () => {
+    // Daily, at the start's own minute: the start makes that slot up at once (nothing on show), and it fails.
+    const r = await t.rig({ schedule: '{MM} {HH} * * *' });
+    await injectFault(r, { kind: 'status', status: 500, count: 1, path: 'recweather' });
+    await r.daemon.start();
+    expect(await r.paidRequests()).toBe(1);
+    const failed = await state(r);
+    expect(failed.status).toBe('unreachable');
+    // The next update is the retry (the backoff: 30 to 60 s), not tomorrow's slot.
+    const next = Date.parse(String(failed.next_update_at));
+    expect(next - r.clock.now()).toBeGreaterThan(0);
+    expect(next - r.clock.now()).toBeLessThanOrEqual(MIN);
+
+    r.clock.advance(MIN);
+    await until('a second purchase', async () => (await r.paidRequests()) === 2);
+    const good = await until('status ok', async () => {
+      const st = await state(r);
+      return st.status === 'ok' && st.outfit !== undefined ? st : null;
+    });
+    expect(Date.parse(String(good.next_update_at)) - r.clock.now()).toBeGreaterThan(23 * HOUR);
+    // Nothing more that day.
+    r.clock.advance(MIN);
+    r.clock.advance(MIN);
+    expect(await r.paidRequests()).toBe(2);
+  });
+});
+
+describe('a slot deferred by the service', () => {
+  it('a 429 asking for 120 s: the slot is bought when the wait ends, and every publisher names that time', async () => {
+    const r = await t.rig({ schedule: '{MM} {HH} * * *' });
+    await injectFault(r, { kind: 'rate_limit', retry_after: 120, count: 1, path: 'recweather' });
+    await r.daemon.start();
+    const deferred = await state(r);
+    const next = Date.parse(String(deferred.next_update_at));
+    expect(next).toBe(r.clock.now() + 120_000);
+    const frame = await httpRequest(`${r.http}/displays/hallway/frame.png`);
+    expect(Number(frame.headers['x-refresh-rate'])).toBeGreaterThanOrEqual(120);
+    expect(Number(frame.headers['x-refresh-rate'])).toBeLessThanOrEqual(120 + 60);
+    r.clock.advance(MIN);
+    r.clock.advance(MIN);
+    await until('the purchase after the wait', async () => (await r.paidRequests()) === 2);
+    await until('status ok', async () => (await state(r)).status === 'ok');
+  });
+});
+
+describe('downtime is made up at start', () => {
+  it('a start two days after the last answer buys once at start; a restart right after buys nothing', async () => {
+    const planted = async (dir: string, start: number): Promise<void> => {
+      await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
+      const at = new Date(start - 48 * HOUR).toISOString();
+      const rec = {
+        outfit: 'An outfit from two days ago.',
+        reasoning: 'planted',
+        weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
+        model: 'planted',
+        generated_at: at,
+        fetched_at: at,
+      };
+      await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
+    };
+    const r = await t.rig({ schedule: '{MM} {HH} * * *', prepare: planted });
+    await r.daemon.start();
+    await until('the start to make up the slot', async () => (await r.paidRequests()) === 1);
+    const st = await until('the new outfit on show', async () => {
+      const s = await state(r);
+      return s.outfit !== 'An outfit from two days ago.' && s.status === 'ok' ? s : null;
+    });
+    expect(Date.parse(String(st.fetched_at))).toBe(r.clock.now());
+    await r.daemon.stop();
+
+    // The same folder, seconds later: the answer is fresh, nothing is bought.
+    const again = await t.rig({ schedule: '{MM} {HH} * * *', prepare: async (dir) => {
+      await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
+      await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify({ ...st, fetched_at: new Date(r.clock.now()).toISOString() }));
+    } });
+    await again.daemon.start();
+    expect(await again.paidRequests()).toBe(0);
+  });
+});
+
+describe('pacing by the clock', () => {
+  it('runs the densest schedule that fits, announces its real next slot, and buys nothing at the next minute', async () => {
+    // 279 credits a month against a tick every minute: 3 purchases a day fit (31 days of 9 credits).
+    const r = await t.rig({ schedule: '* * * * *', budget: 'credits_per_month: 279' });
+    await r.daemon.start();
+    const paid = await r.paidRequests();
+    expect(paid).toBeLessThanOrEqual(1);
+    const st = await state(r);
+    // The next update is the paced schedule's next slot, hours away, not the next minute.
+    expect(Date.parse(String(st.next_update_at)) - r.clock.now()).toBeGreaterThan(HOUR);
+    const refresh = (await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers['x-refresh-rate'];
+    expect(Number(refresh)).toBeGreaterThan(3600);
+    for (let i = 0; i < 5; i++) r.clock.advance(MIN);
+    expect(await r.paidRequests()).toBe(paid);
+  });
+});
+
+describe('stale is a status, computed from time', () => {
+  it('a slot that passes without a new answer makes it stale on every publisher and the frame, 10 minutes after', async () => {
+    const r = await t.rig({ schedule: '{MM} {HH} * * *' });
+    await r.daemon.start();
+    expect(await r.paidRequests()).toBe(1);
+    expect((await state(r)).stale).toBe(false);
+    expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
+
+    // The next day's slot is refused for an hour (a 429): deferred, no new answer, the status still says ok.
+    await injectFault(r, { kind: 'rate_limit', retry_after: 3600, count: 1, path: 'recweather' });
+    r.clock.advance(24 * HOUR - MIN);
+    r.clock.advance(MIN);
+    await until('the next slot tried', async () => (await r.paidRequests()) === 2);
+    await until('its outcome recorded', async () => Date.parse(String((await state(r)).next_update_at)) > r.clock.now() + 30 * MIN);
+    const before = await state(r);
+    expect([before.status, before.stale, before.stale_since]).toEqual(['ok', false, null]);
+    const frameBefore = (await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers.etag;
+
+    // 10 minutes after the slot: stale, without any cycle running, and said everywhere.
+    r.clock.advance(10 * MIN + 1000);
+    const after = await until('the stale redraw', async () => {
+      const st = await state(r);
+      return st.status === 'stale' ? st : null;
+    });
+    expect(after.stale).toBe(true);
+    // The slot was half a minute before the first purchase (the rig starts 30 s into it).
+    expect(Date.parse(String(after.stale_since))).toBe(Date.parse(String(before.fetched_at)) - 30_000 + 24 * HOUR + 10 * MIN);
+    expect((await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers.etag).not.toBe(frameBefore);
+    const health = await httpRequest(`${r.http}/healthz`);
+    expect(health.status).toBe(503);
+    expect(health.text()).toContain('out of date since');
+    expect(await r.paidRequests()).toBe(2);
+  });
+});
