@@ -19,12 +19,13 @@ import { resolveSchedules } from './planner.js';
  *   Spending is the governor's business: its ledger never reopens a day.
  * - A slot whose purchase failed or was deferred is tried again when the cycle's outcome says (the failure backoff,
  *   Retry-After, the account's next probe), until it has its answer or the display's next tick comes: one error no
- *   longer costs a daily schedule its day. Retries do not wait for the spacing below: the governor paces them.
+ *   longer costs a daily schedule its day. The governor paces retries; they neither wait for the spacing below nor
+ *   move it, and one that would fall within the spacing before the next tick is left to that tick.
  * - Downtime is made up at start: when the answer on show is older than the latest slot, one tick runs at once for
  *   it, if that slot's interval (its time plus the schedule's shortest gap) still runs, so a start at night outside
- *   the schedule's hours waits for the first slot of the day. With nothing on show at all (a first start) one tick runs
- *   at once, except in the schedule's quiet time (its night, or outside an auto display's active hours). Neither when the next slot is due within two minutes (that slot buys).
- *   A fresh answer is never bought again.
+ *   the schedule's hours waits for the first slot of the day. With nothing on show at all (a first start) one tick
+ *   runs at once, except in the schedule's quiet time (its night, or outside an auto display's active hours). Neither
+ *   when the next slot is due within two minutes (that slot buys). A fresh answer is never bought again.
  * - Paced: when the schedules need more credits than the budget, the schedules given are the densest that fit
  *   (planner.ts, PlanReport.runs): ticks on wall-clock slots, rather than the day's credits spent in its first hours.
  *   Being the clock's, not counted from the process start, a restart neither re-runs a slot nor skips one.
