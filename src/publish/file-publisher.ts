@@ -3,7 +3,7 @@ import path from 'node:path';
 import { garmentsOf } from '../render/garments.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
 import { outputWriteError } from './output-error.js';
-import { removeStaleTempFiles, writeFileAtomic } from '../store/atomic-write.js';
+import { removeStaleTempFiles, removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';
 
 export interface FilePublisherOptions {
   /** `output_dir`: where `<id>.png` and `<id>.json` go (created at start). */
@@ -26,6 +26,8 @@ export class FilePublisher implements Publisher {
   readonly #lastJson = new Map<string, string>();
   /** Whether output_dir exists (made at start, else at the next publish). */
   #ready = false;
+  /** Files whose last write failed: their temp files are removed after the next write that succeeds. */
+  readonly #failed = new Set<string>();
 
   constructor(opts: FilePublisherOptions) {
     this.#dir = opts.outputDir;
@@ -77,8 +79,11 @@ export class FilePublisher implements Publisher {
     } catch (err) {
       // The folder was removed since: made again at the next publish.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.#ready = false;
+      this.#failed.add(file);
       throw outputWriteError(file, err);
     }
+    // A write that failed may have left its temp file (its rename and removal refused by a disk turned read-only).
+    if (this.#failed.delete(file)) await removeTempFilesOf(file);
   }
 
   async stop(): Promise<void> {

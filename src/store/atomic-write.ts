@@ -57,6 +57,20 @@ const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
  * Removes the temp files a writer killed mid-write (kill -9, power cut) left in `dir`: they are never renamed and
  * nobody else removes them. Only those older than `minAgeMs`, so that a write in progress is left alone.
  */
+/**
+ * Removes the temp files left by earlier writes of `file` (`.<name>.<12 hex>.tmp` beside it): a write whose rename
+ * failed on a disk that turned read-only could not remove its temp file then. For a writer that writes `file` one
+ * write at a time, after one of them succeeded.
+ */
+export async function removeTempFilesOf(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith(prefix) && TEMP_NAME.test(name)) await unlink(path.join(dir, name)).catch(() => undefined);
+  }
+}
+
 export async function removeStaleTempFiles(dir: string, minAgeMs = 60_000): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const now = Date.now();

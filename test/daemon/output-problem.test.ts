@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -164,6 +164,38 @@ describe('an output_dir that cannot be made at start', () => {
       await expect(files.publish(update(hallway, 2))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
       await files.publish(update(hallway, 3));
       expect((await stat(path.join(outputDir, 'hallway.json'))).isFile()).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a write whose rename the disk refused', () => {
+  it('leaves its temp file while the disk refuses; the next write that succeeds removes it (and no other file)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'outfit-output-tmp-'));
+    try {
+      const outputDir = path.join(dir, 'frames');
+      let readOnly = false;
+      const files = new FilePublisher({
+        outputDir,
+        // As on a disk remounted read-only between the temp file's close and its rename: the temp file is written,
+        // the rename and its removal are refused (EROFS).
+        write: async (file, data) => {
+          if (!readOnly) return writeFileAtomic(file, data);
+          await writeFile(path.join(path.dirname(file), `.${path.basename(file)}.0123456789ab.tmp`), data);
+          throw Object.assign(new Error(`EROFS: read-only file system, rename '${file}'`), { code: 'EROFS' });
+        },
+      });
+      await files.start();
+      const hallway = display('hallway', { panel: 'waveshare-4in2' });
+      await files.publish(update(hallway, 1));
+      await writeFile(path.join(outputDir, '.kitchen.png.fedcba987654.tmp'), 'another writer');
+      readOnly = true;
+      await expect(files.publish(update(hallway, 2))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
+      expect((await readdir(outputDir)).filter((n) => n.startsWith('.hallway'))).toEqual(['.hallway.png.0123456789ab.tmp']);
+      readOnly = false;
+      await files.publish(update(hallway, 3));
+      expect((await readdir(outputDir)).sort()).toEqual(['.kitchen.png.fedcba987654.tmp', 'hallway.json', 'hallway.png']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

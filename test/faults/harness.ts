@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, watch } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -600,10 +600,19 @@ export class Scenario {
     };
   }
 
-  /** Temp files of the atomic writer left in a folder (a `.<name>.<hex>.tmp` or a `<name>.tmp`). */
-  async tempFiles(dir: string): Promise<string[]> {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    return names.filter((n) => n.endsWith('.tmp'));
+  /**
+   * Temp files of the atomic writer left in a folder (a `.<name>.<hex>.tmp` or a `<name>.tmp`); with `newerThan`,
+   * only those last written after that instant (ms).
+   */
+  async tempFiles(dir: string, opts: { newerThan?: number } = {}): Promise<string[]> {
+    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.tmp'));
+    if (opts.newerThan === undefined) return names;
+    const newer: string[] = [];
+    for (const n of names) {
+      const mtime = await stat(path.join(dir, n)).then((st) => st.mtimeMs, () => Infinity);
+      if (mtime > opts.newerThan) newer.push(n);
+    }
+    return newer;
   }
 
   async setClockOffset(ms: number): Promise<void> {
