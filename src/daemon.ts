@@ -160,7 +160,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason })),
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { CronTimes, longestGapMs } from './budget/cron-times.js';
-import { resolveSchedules } from './budget/planner.js';
 import type { LoadedConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import type { DisplayRuns } from './display-runner.js';
@@ -24,6 +23,8 @@ export interface PublisherDeps {
   runs: Pick<DisplayRuns, 'refresh'>;
   /** Why refreshing is off (no refresh reserve), or null: the status page then has no button, HA's is unavailable. */
   refreshUnavailable: string | null;
+  /** The schedules that run (resolveSchedules, worked out once by the daemon: "auto" resolved, paced over budget). */
+  schedules: ReadonlyMap<string, string>;
 }
 
 const DAY_MS = 86_400_000;
@@ -32,8 +33,7 @@ const DAY_MS = 86_400_000;
  * How long each display's data counts as current (Home Assistant's expire_after, the HTTP health check): twice the
  * longest gap of its schedule plus five minutes; null for a schedule that fires less than twice in 8 days.
  */
-export function freshnessSeconds(config: Config, now: number): Map<string, number | null> {
-  const schedules = resolveSchedules(config, { now });
+export function freshnessSeconds(config: Config, schedules: ReadonlyMap<string, string>, now: number): Map<string, number | null> {
   return new Map(
     config.displays.map((d) => {
       const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), now, 8 * DAY_MS);
@@ -51,7 +51,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
   const { logger } = deps;
   const publishers: Publisher[] = [new FilePublisher({ outputDir: config.output_dir })];
   const trmnlDevices = config.trmnl?.devices ?? [];
-  const freshFor = freshnessSeconds(config, deps.clock.now());
+  const freshFor = freshnessSeconds(config, deps.schedules, deps.clock.now());
 
   // TRMNL pairing is the HTTP server's, opened also by the Home Assistant button (MQTT): built before both.
   const httpLogger = logger.child({ part: 'http' });

@@ -5,6 +5,7 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { mqttTopics } from '../../src/mqtt/topics.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import { buildPublishers } from '../../src/publishers.js';
+import { resolveSchedules } from '../../src/budget/planner.js';
 import { DisplayBoard } from '../../src/display-board.js';
 import { DisplayViews } from '../../src/display-views.js';
 import { tempConfig } from '../helpers/cli.js';
@@ -74,6 +75,7 @@ describe('the Home Assistant pairing button', () => {
       clock: systemClock,
       views: new DisplayViews({ board: new DisplayBoard({ clock: systemClock }), displays: loaded.config.displays, clock: systemClock, budget }),
       runs: { refresh: () => Promise.resolve(null) },
+      schedules: resolveSchedules(loaded.config),
       refreshUnavailable: null,
     });
     started.push(...publishers);
