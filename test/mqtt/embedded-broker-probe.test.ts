@@ -96,8 +96,10 @@ describe('the daemon’s embedded broker, probed from outside', () => {
     console.log(`embedded broker probe: 100,000 filters → ${granted} granted; daemon RSS ${before} MB before, ${after} MB after`);
     expect(clients.every((o) => !o.isClosed())).toBe(true);
     expect(granted).toBeLessThanOrEqual(4000 + 4 * 50);
-    // Without the unit's node flags V8 leaves the flood's garbage (the parsed packets) until a later GC: about 25 MB.
-    expect(after - before).toBeLessThan(40);
+    // The memory itself is the bench's (`npm run bench -- --only flood`, under the unit's node flags): here, without
+    // them, V8 leaves the flood's garbage (the parsed packets) for a later GC, 24-40 MB by when it runs, and a bound on
+    // RSS failed at random (CI on Node 24). What this test holds is the behaviour: the filters beyond the limits
+    // refused, every client still connected, the daemon alive.
     await Promise.all(clients.map((o) => o.end()));
     expect(daemon.exitCode).toBeNull();
   }, 60_000);
