@@ -1,6 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CronTimes } from '../../src/budget/cron-times.js';
+import { resolveSchedules } from '../../src/budget/planner.js';
+import { loadConfig } from '../../src/config/load.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
 import { daemonTests, type DaemonRig } from './helpers.js';
@@ -104,18 +107,25 @@ describe('downtime is made up at start', () => {
 });
 
 describe('pacing by the clock', () => {
-  it('runs the densest schedule that fits, announces its real next slot, and buys nothing at the next minute', async () => {
+  it('runs the densest schedule that fits, announces its real next slot, and buys nothing before it', async () => {
     // 279 credits a month against a tick every minute: 3 purchases a day fit (31 days of 9 credits).
     const r = await t.rig({ schedule: '* * * * *', budget: 'credits_per_month: 279' });
+    const { config } = await loadConfig(path.join(r.dir, 'config.yaml'));
+    const runs = new CronTimes(resolveSchedules(config, { now: r.clock.now() }).get('hallway') ?? '', 'Europe/Berlin');
+    // Over budget, the schedule that runs is a few wall-clock slots a day, not every minute.
+    expect(runs.minGapMs()).toBeGreaterThanOrEqual(6 * HOUR);
     await r.daemon.start();
     const paid = await r.paidRequests();
     expect(paid).toBeLessThanOrEqual(1);
-    const st = await state(r);
-    // The next update is the paced schedule's next slot, hours away, not the next minute.
-    expect(Date.parse(String(st.next_update_at)) - r.clock.now()).toBeGreaterThan(HOUR);
-    const refresh = (await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers['x-refresh-rate'];
-    expect(Number(refresh)).toBeGreaterThan(3600);
-    for (let i = 0; i < 5; i++) r.clock.advance(MIN);
+    // The next update is that schedule's next slot (whatever the time of day the test runs at), not the next minute.
+    const next = runs.nextAfter(r.clock.now()) ?? NaN;
+    expect(Date.parse(String((await state(r)).next_update_at))).toBe(next);
+    const untilNextS = Math.ceil((next - r.clock.now()) / 1000);
+    const refresh = Number((await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers['x-refresh-rate']);
+    expect(refresh).toBeGreaterThanOrEqual(Math.max(60, untilNextS));
+    expect(refresh).toBeLessThanOrEqual(Math.max(60, untilNextS + 60));
+    // The minutes up to that slot (at most five of them) buy nothing.
+    for (let left = Math.min(5 * MIN, next - r.clock.now() - 1000); left > 0; left -= MIN) r.clock.advance(Math.min(MIN, left));
     expect(await r.paidRequests()).toBe(paid);
   });
 });
