@@ -6,7 +6,7 @@ import { resolveSchedules } from '../../src/budget/planner.js';
 import { loadConfig } from '../../src/config/load.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
-import { daemonTests, type DaemonRig } from './helpers.js';
+import { daemonTests, plantLastGood, type DaemonRig } from './helpers.js';
 
 /**
  * Fresh, or visibly not (issue 21): a failed purchase of a daily slot is tried again the same day, downtime is made
@@ -73,19 +73,7 @@ describe('a slot deferred by the service', () => {
 
 describe('downtime is made up at start', () => {
   it('a start two days after the last answer buys once at start; a restart right after buys nothing', async () => {
-    const planted = async (dir: string, start: number): Promise<void> => {
-      await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
-      const at = new Date(start - 48 * HOUR).toISOString();
-      const rec = {
-        outfit: 'An outfit from two days ago.',
-        reasoning: 'planted',
-        weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
-        model: 'planted',
-        generated_at: at,
-        fetched_at: at,
-      };
-      await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
-    };
+    const planted = (dir: string, start: number): Promise<void> => plantLastGood(dir, 'An outfit from two days ago.', new Date(start - 48 * HOUR).toISOString());
     const r = await t.rig({ schedule: '{MM} {HH} * * *', prepare: planted });
     await r.daemon.start();
     await until('the start to make up the slot', async () => (await r.paidRequests()) === 1);

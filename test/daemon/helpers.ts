@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -115,6 +115,20 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     },
     stop: () => daemon.stop(),
   };
+}
+
+/** Writes `state/last/hallway.json` under a rig's folder: a last good answer with `outfit`, bought at `at` (ISO). */
+export async function plantLastGood(dir: string, outfit: string, at: string): Promise<void> {
+  await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
+  const rec = {
+    outfit,
+    reasoning: 'planted',
+    weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
+    model: 'planted',
+    generated_at: at,
+    fetched_at: at,
+  };
+  await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
 }
 
 /** The log lines (JSON) that carry `code`. */

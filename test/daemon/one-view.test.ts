@@ -1,10 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { displayRows, formatWhen, type DisplayRow } from '../../src/http/status-page-model.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { watch, type Watcher } from '../mqtt/fixtures.js';
-import { daemonTests, type DaemonRig } from './helpers.js';
+import { daemonTests, plantLastGood, type DaemonRig } from './helpers.js';
 
 /**
  * One view of a display: state.json, the status page (its model, and /healthz) and MQTT state and diagnostics say the
@@ -108,18 +106,7 @@ describe('one view of a display on every publisher', () => {
   it('a last good answer dated in the future is no success on any of them: /healthz is 503, the page says "never"', async () => {
     const future = new Date(Date.now() + 24 * 3_600_000).toISOString();
     const r = await t.rig({
-      prepare: async (dir) => {
-        await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
-        const rec = {
-          outfit: 'A planted outfit from the future.',
-          reasoning: 'planted',
-          weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
-          model: 'planted',
-          generated_at: future,
-          fetched_at: future,
-        };
-        await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
-      },
+      prepare: (dir) => plantLastGood(dir, 'A planted outfit from the future.', future),
     });
     await failNext(r, 401, 5);
     expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('failed');

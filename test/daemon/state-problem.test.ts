@@ -8,7 +8,7 @@ import { STATE_ERROR_CODES, STATE_WARNING_CODES } from '../../src/store/state-er
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { watch } from '../mqtt/fixtures.js';
-import { daemonTests, linesWithCode } from './helpers.js';
+import { daemonTests, linesWithCode, plantLastGood } from './helpers.js';
 
 /**
  * State that cannot be saved (issue: an outside probe found 6 paid calls in 30 s, none shown, and /healthz 200):
@@ -130,18 +130,7 @@ describe('last good files that cannot be trusted', () => {
   it('a last good answer dated in the future is shown but not fresh: a new one is bought at start', async () => {
     const future = new Date(Date.now() + 24 * 3_600_000).toISOString();
     const r = await t.rig({
-      prepare: async (dir) => {
-        await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
-        const rec = {
-          outfit: 'A planted outfit from the future.',
-          reasoning: 'planted',
-          weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
-          model: 'planted',
-          generated_at: future,
-          fetched_at: future,
-        };
-        await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
-      },
+      prepare: (dir) => plantLastGood(dir, 'A planted outfit from the future.', future),
     });
     await r.daemon.start();
     // start() buys a first answer for a display without a fresh one: the planted file does not count as fresh.
