@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   pair: async () => (await import('./cli/pair-command.js')).pairCommand,
   'service-sim': async () => (await import('./cli/service-sim-command.js')).serviceSimCommand,
   simulate: async () => (await import('./cli/simulate-command.js')).simulateCommand,
+  panel: async () => (await import('./cli/panel-command.js')).panelCommand,
 };
 
 /** The commands whose modules load canvas (they draw frames): its addon is checked before they are imported. */

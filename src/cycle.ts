@@ -7,6 +7,7 @@ import { OutputProblemTracker } from './publish/output-error.js';
 import type { Publisher } from './publish/publisher.js';
 import { renderDisplayFrame, type DisplayRenderOptions } from './render/display-render.js';
 import type { Frame, FrameStatus } from './render/frame.js';
+import type { ServiceProblem } from './render/content.js';
 import { GlyphWarnings } from './render/glyph-warnings.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from './store/last-good.js';
@@ -36,7 +37,11 @@ export interface DisplayCycleDeps {
   board?: BoardWriter;
   /** Dates fetches, failures and refresh refusals. */
   clock: Clock;
-  nextUpdateAt: () => Date | null;
+  /**
+   * The display's next update (its next tick or retry, as the budget allows); with `retryAt`, as it will be once the
+   * slot that just failed asks for a retry then (the time the frame announces).
+   */
+  nextUpdateAt: (retryAt?: Date | null) => Date | null;
   logger: Logger;
   /**
    * While this display's state cannot be saved, no purchase sooner than this after the last one (the schedule's
@@ -100,6 +105,8 @@ export class DisplayCycle {
   #rec: StoredRecommendation | null = null;
   #status: FrameStatus = { kind: 'ok' };
   #frame: Frame | null = null;
+  /** Whether #frame was drawn with the outfit out of date (for the publishers that draw it again, TRMNL). */
+  #frameStale = false;
   #lastError: DisplaySnapshot['lastError'] = null;
   #lastSuccessAt: string | null = null;
   #failingSince: Date | null = null;
@@ -219,7 +226,7 @@ export class DisplayCycle {
           return { outcome: outcome.kind, error: outcome.error, published: false, retryAt: null };
         }
         error = outcome.error;
-        this.#fail(outcome.error, now);
+        this.#fail(outcome.error, now, retryAt);
         break;
     }
     const published = await this.#renderAndPublish();
@@ -298,13 +305,16 @@ export class DisplayCycle {
     }
   }
 
-  #fail(err: ApiError, now: Date): void {
+  #fail(err: ApiError, now: Date, retryAt: Date | null): void {
     this.#lastError = { code: err.code, message: err.message, at: now.toISOString() };
     if (err instanceof KeyRejectedError) {
       this.#status = { kind: 'key_rejected', message: err.serviceMessage ?? err.message };
     } else {
       this.#failingSince ??= now;
-      this.#status = { kind: 'unreachable', since: this.#failingSince, message: err.serviceMessage ?? err.message };
+      // When the wall says the next try comes: the retry the scheduler will set for this slot, or the next tick.
+      const next = { since: this.#failingSince, message: err.serviceMessage ?? err.message, retryAt: err.retryable ? this.#deps.nextUpdateAt(retryAt) : null };
+      // "No connection" only when none was made; once the service was reached, it is the service that failed.
+      this.#status = err.code === 'E_CONNECT' ? { kind: 'unreachable', ...next } : { kind: 'service_error', problem: SERVICE_PROBLEMS[err.code] ?? 'refused', ...next };
     }
     this.#deps.logger.error({ display: this.display.id, err }, 'cycle failed; last good frame kept');
   }
@@ -316,16 +326,18 @@ export class DisplayCycle {
     // say so. A new answer (or a confirming poll) sets the status back to ok; an error status says more and stays.
     const served = this.#lastSuccessAt === null ? null : Date.parse(this.#lastSuccessAt);
     const staleFrom = served === null ? null : (this.#deps.staleFrom?.(served) ?? null);
-    if (this.#status.kind === 'ok' && served !== null && staleFrom !== null && this.#deps.clock.now() >= staleFrom.getTime()) {
-      this.#status = { kind: 'stale', since: new Date(served) };
-    }
+    const stale = (served !== null && staleFrom !== null && this.#deps.clock.now() >= staleFrom.getTime()) || (this.#rec !== null && !this.#ageKnown);
+    if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
     const frame = await renderDisplayFrame(this.#deps.render, {
       rec: this.#rec,
       status: this.#status,
+      // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
+      stale,
       now: new Date(this.#deps.clock.now()),
       stateProblem: this.#currentStateProblem(),
     });
     this.#frame = frame;
+    this.#frameStale = stale;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);
   }
@@ -341,6 +353,7 @@ export class DisplayCycle {
       rec: this.#rec,
       frame,
       status: this.#status,
+      stale: this.#frameStale,
       nextUpdateAt: this.#deps.nextUpdateAt(),
       stateProblem: this.#currentStateProblem(),
       refreshRefused: this.#currentNotice(),
@@ -381,6 +394,15 @@ export class DisplayCycle {
     return { display: this.display, rec: this.#rec, status: this.#status, frame, lastError: this.#lastError, lastSuccessAt: this.#lastSuccessAt, ...own };
   }
 }
+
+/** The wall's words for each failure once the service was reached (any other: `refused`). */
+const SERVICE_PROBLEMS: Readonly<Partial<Record<ApiError['code'], ServiceProblem>>> = {
+  E_SERVICE: 'error',
+  E_TIMEOUT: 'no_answer',
+  E_NETWORK: 'connection_lost',
+  E_BAD_RESPONSE: 'bad_answer',
+  E_RATE_LIMITED: 'busy',
+};
 
 /** When a slot whose fetch ended so may be tried again (CycleResult.retryAt). */
 function retryAtOf(o: FetchOutcome): Date | null {

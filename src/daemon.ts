@@ -15,6 +15,7 @@ import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
 import { DisplayBoard } from './display-board.js';
 import { DisplayRunner } from './display-runner.js';
 import { DisplayViews, type DisplayViewSource } from './display-views.js';
+import { PanelStatusBoard } from './epd/panel-status.js';
 import type { Publisher } from './publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
@@ -144,14 +145,20 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     // A slot that got no answer (failed, deferred, held back) is tried again when the cycle says.
     onTick: async (id) => ({ retryAt: (await runs.run(id, 'schedule')).retryAt }),
   });
-  /** A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). */
-  const nextUpdateAt = (id: string): Date | null => {
-    const next = scheduler.nextRun(id);
+  /**
+   * A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). With
+   * `retryAt`, as it will be once the cycle that is ending asks for a retry of its slot then.
+   */
+  const nextUpdateAt = (id: string, retryAt?: Date | null): Date | null => {
+    const next = retryAt === undefined ? scheduler.nextRun(id) : scheduler.nextRunAfterRetry(id, retryAt);
     const display = config.displays.find((d) => d.id === id);
     const allowed = display === undefined ? null : governor.nextAllowedAt(display);
     return next === null || allowed === null || allowed <= next ? next : allowed;
   };
+  // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
+  const panels = new PanelStatusBoard();
   const views = new DisplayViews({
+    panelStatus: (id) => panels.get(id),
     board,
     displays: config.displays,
     clock,
@@ -160,7 +167,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules })),
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);
@@ -179,7 +186,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         publishers,
         board,
         clock,
-        nextUpdateAt: () => nextUpdateAt(display.id),
+        nextUpdateAt: (retryAt) => nextUpdateAt(display.id, retryAt),
         logger: cycleLogger,
         glyphWarnings,
         purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),

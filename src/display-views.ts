@@ -3,6 +3,7 @@ import type { DisplayConfig } from './config/schema.js';
 import type { DisplaySnapshot, RefreshNotice } from './cycle.js';
 import type { BoardEntry, DisplayBoard } from './display-board.js';
 import type { BudgetStatusLike } from './mqtt/state-payload.js';
+import type { PanelStatus } from './epd/panel-status.js';
 import type { OutputProblem } from './publish/output-error.js';
 import type { Frame, FrameStatus } from './render/frame.js';
 import type { StateProblem } from './store/state-error.js';
@@ -37,6 +38,8 @@ interface ViewBase {
    * whatever the status says.
    */
   readonly staleSince: Date | null | undefined;
+  /** The attached panel's last refresh and problem (src/epd/panel-publisher.ts), or null without one. */
+  readonly panel: PanelStatus | null;
 }
 
 /** Nothing on the wall yet. */
@@ -76,6 +79,8 @@ export interface DisplayViewsOptions {
   budget?: () => BudgetStatusLike | null;
   /** When an answer served at `servedAt` becomes stale (the schedule's Scheduler.staleFrom); default: never. */
   staleFrom?: (displayId: string, servedAt: number) => Date | null;
+  /** The attached panel's status (the daemon's PanelStatusBoard); default: no panel. */
+  panelStatus?: (displayId: string) => PanelStatus | null;
 }
 
 export class DisplayViews implements DisplayViewSource {
@@ -105,6 +110,7 @@ export class DisplayViews implements DisplayViewSource {
       refreshRefused: notice !== null && this.#o.clock.now() - Date.parse(notice.at) < REFRESH_NOTICE_MS ? notice : null,
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
       staleSince: this.#staleSince(displayId, entry.lastSuccessAt ?? null),
+      panel: this.#o.panelStatus?.(displayId) ?? null,
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };

@@ -10,6 +10,7 @@ import { expireAfterFromGap } from './mqtt/ha-discovery.js';
 import type { Publisher } from './publish/publisher.js';
 import { PAIRING_FILE, TrmnlPairing } from './trmnl/pairing.js';
 import type { Clock } from './time/clock.js';
+import { PanelStatusBoard } from './epd/panel-status.js';
 import { secretValues } from './config/redactor.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
@@ -25,6 +26,8 @@ export interface PublisherDeps {
   refreshUnavailable: string | null;
   /** The schedules that run (resolveSchedules, worked out once by the daemon: "auto" resolved, paced over budget). */
   schedules: ReadonlyMap<string, string>;
+  /** Where the attached panels' refreshes and problems go (the views read it); absent: a board of its own. */
+  panels?: PanelStatusBoard;
 }
 
 const DAY_MS = 86_400_000;
@@ -75,6 +78,15 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
   });
   if (mqttPublisher) publishers.push(mqttPublisher);
+
+  // A panel on this machine's header: its driver and bus libraries load only when a display has one.
+  if (config.displays.some((d) => d.attached !== undefined)) {
+    const status = deps.panels ?? new PanelStatusBoard();
+    // A refresh ends after its publish round: MQTT sends the diagnostics again then.
+    status.onChange((id) => mqttPublisher?.panelChanged(id));
+    const { PanelPublisher } = await import('./epd/panel-publisher.js');
+    publishers.push(new PanelPublisher({ displays: config.displays, clock: deps.clock, logger, status, stateDir: config.state_dir }));
+  }
 
   if (config.http) {
     const http = config.http;

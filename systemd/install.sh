@@ -116,6 +116,17 @@ if [ "${#tokens[@]}" -gt 0 ]; then
 else
   rm -f "$DROPIN/trmnl-tokens.conf"
 fi
+# A panel on the header (a display with `attached:` that does not only write a capture file): the SPI and GPIO
+# devices and their groups, in a drop-in (systemd/panel.conf); without one the service sees no hardware at all.
+if grep -Eq '^[[:space:]]+attached:' "$ETC/config.yaml" && ! grep -Eq '^[[:space:]]+capture:' "$ETC/config.yaml"; then
+  install -d -m 0755 "$DROPIN"
+  install -m 0644 "$SRC/systemd/panel.conf" "$DROPIN/panel.conf"
+  say "a panel is attached: the service may use /dev/spidev0.0 and the header's GPIO chip (groups spi, gpio)"
+  getent group spi >/dev/null && getent group gpio >/dev/null ||
+    warn "the groups spi and gpio do not exist (they do on Raspberry Pi OS): create them and give them /dev/spidev0.0 and /dev/gpiochip*, or the service will not start"
+else
+  rm -f "$DROPIN/panel.conf"
+fi
 rmdir "$DROPIN" 2>/dev/null || true
 
 "$SYSTEMCTL" daemon-reload

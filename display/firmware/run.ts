@@ -10,6 +10,7 @@ import type { FetchFn, Transport, Via } from './transport.js';
 import { HttpTransport } from './transport-http.js';
 import { MqttTransport } from './transport-mqtt.js';
 import { TrmnlTransport } from './transport-trmnl.js';
+import { PanelTransport } from './transport-panel.js';
 
 /**
  * `outfit-display simulate`: one simulated device for one display of the config, against a running daemon, by
@@ -72,6 +73,12 @@ function transportFor(o: SimulatorOptions, via: Via): Transport {
     return `http://${clientHost(a.host)}:${a.port}`;
   })() : 'http://127.0.0.1:8321');
   if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch });
+  if (via === 'panel') {
+    const display = config.displays.find((d) => d.id === displayId);
+    const file = display?.attached?.capture;
+    if (display === undefined || file === undefined) throw new SimulatorSetupError(`--via panel needs display "${displayId}" to have attached.capture (the file the daemon writes the panel's command stream to)`);
+    return new PanelTransport({ file, panel: loadPanel(display.panel), rotation: display.rotation });
+  }
   if (via === 'trmnl') {
     const mac = o.mac ?? config.trmnl?.devices.find((d) => d.display === displayId)?.mac;
     if (mac === undefined) throw new SimulatorSetupError(`no trmnl.devices entry maps to display "${displayId}": add one, or pass --mac`);

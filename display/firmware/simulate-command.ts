@@ -4,7 +4,7 @@ import { runSimulator, SimulatorSetupError, type SimulatorOptions } from './run.
 import type { Via } from './transport.js';
 
 /**
- * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt]
+ * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel]
  *   [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC] [--mqtt-url URL] [--web-port N]
  *   [--max-image-bytes N]`: the flags (as node:util parseArgs gives them) → runSimulator. Exit 0 when the glass
  * showed a picture and the last wake was not an error, 1 otherwise, 2 for bad flags.
@@ -51,7 +51,7 @@ function number(flag: string, v: string | undefined, opts: { min: number; intege
 export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = process.cwd()): SimulatorOptions {
   if (f.display === undefined) throw new SimulatorSetupError('simulate needs --display ID');
   const via = (f.via ?? 'http') as Via;
-  if (!['http', 'trmnl', 'mqtt'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl or mqtt, not "${f.via}"`);
+  if (!['http', 'trmnl', 'mqtt', 'panel'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl, mqtt or panel, not "${f.via}"`);
   for (const [flag, v] of [['url', f.url], ['mqtt-url', f['mqtt-url']]] as const) {
     if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v)) throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
   }

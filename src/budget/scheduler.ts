@@ -205,6 +205,16 @@ export class Scheduler {
     return at === null ? null : new Date(at);
   }
 
+  /** The display's next run once a retry of its slot at `retryAt` is asked for: the rule #retryLater applies. */
+  nextRunAfterRetry(displayId: string, retryAt: Date | null): Date | null {
+    const s = this.#slots.find((x) => x.id === displayId);
+    if (s === undefined) return null;
+    const when = retryAt?.getTime() ?? null;
+    const kept = when !== null && (s.next === null || when < s.next - s.spacingMs);
+    const at = kept ? Math.min(when, s.next ?? Infinity) : s.next;
+    return at === null ? null : new Date(at);
+  }
+
   /** Started, not stopped, every timer firing on time and no cycle stuck for 30 minutes. */
   healthy(): boolean {
     if (!this.#started || this.#stopped) return false;

@@ -12,9 +12,16 @@ Usage:
   outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]
                                                        let TRMNL devices fetch their token for N minutes (5)
   outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
-        [--via http|trmnl|mqtt] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
+        [--via http|trmnl|mqtt|panel] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
         [--mqtt-url URL] [--web-port N] [--max-image-bytes N]
                                                        the firmware simulator against a running daemon
+  outfit-display panel show --panel ID [--config F [--display ID]] [--capture FILE] FRAME.png
+                                                       put a frame on the panel on this machine's header (the
+                                                       PNG must be the panel's size and colours); --capture: write
+                                                       the command stream to FILE instead of SPI and GPIO
+  outfit-display panel clear|info [--panel ID] [--config F [--display ID]] [--capture FILE]
+                                                       clear the panel (to store it) / say what is attached and
+                                                       how it is wired
   outfit-display service-sim [--port N] [--host H] [--credits N] [--rate-limit N]
         [--billing success|every-200|every-request]
                                                        the simulated outfit service on its own; --credits: the

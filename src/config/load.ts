@@ -88,6 +88,10 @@ function resolvePaths(config: Config, dir: string): Config {
       ...(config.mqtt.key_file !== undefined && { key_file: abs(config.mqtt.key_file) }),
     };
   }
+  // An attached panel's capture file, as the other files: beside the config when relative.
+  out.displays = config.displays.map((d) =>
+    d.attached?.capture === undefined ? d : { ...d, attached: { ...d.attached, capture: abs(d.attached.capture) } },
+  );
   if (config.trmnl) {
     out.trmnl = {
       devices: config.trmnl.devices.map((d) => (d.token_file === undefined ? d : { ...d, token_file: abs(d.token_file) })),

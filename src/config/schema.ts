@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { coordinateProblem } from '../api/request-rules.js';
+import { ATTACHABLE_PANELS, isAttachable } from '../epd/drivers/index.js';
+import { BOARDS } from '../epd/pins.js';
 import { LOCALE_CODE } from '../i18n/locale.js';
 
 /**
@@ -73,6 +75,32 @@ export const ChangeAwareSchema = z.strictObject({
   expected_change_pct: Percent.default(25),
 });
 
+const Gpio = z.number('must be a BCM GPIO number').int('must be a whole number').min(0, 'must be 0..53').max(53, 'must be 0..53');
+
+/**
+ * A panel on this machine's own header (README "A panel on the Pi"): the daemon drives it over SPI and the GPIO
+ * character device, or, with `capture`, writes the command stream to that file instead (no hardware).
+ */
+export const AttachedSchema = z.strictObject({
+  /** Which board: its default pins and SPI clock (src/epd/pins.ts); default from the panel (inky-* → inky). */
+  board: z.enum(BOARDS).optional(),
+  /** BCM numbers overriding the board's; `pwr` and `cs` may be null (none / the SPI driver's CE0). */
+  pins: z
+    .strictObject({ rst: Gpio.optional(), dc: Gpio.optional(), busy: Gpio.optional(), pwr: Gpio.nullable().optional(), cs: Gpio.nullable().optional() })
+    .default({}),
+  spi_device: z.string().regex(/^\/dev\/spidev\d+\.\d+$/, 'must be an SPI device such as /dev/spidev0.0').default('/dev/spidev0.0'),
+  /** The GPIO chip's label or /dev path; default: the Pi header's (pinctrl-bcm2711, pinctrl-rp1, ...). */
+  gpio_chip: z.string().min(1).optional(),
+  /** Write the command stream to this file (JSON lines) instead of SPI and GPIO: for tests, support and the demo. */
+  capture: z.string().min(1).optional(),
+  /** Seconds at least between two refreshes (Waveshare: at least 180 s); several new frames within it make one. */
+  min_interval_s: z.number().int('must be a whole number').min(0).max(86_400).default(180),
+  /** An unchanged frame is refreshed again after this many hours, to clear ghosting (vendors: at least daily). */
+  full_refresh_hours: z.number().positive().max(24, 'must be at most 24 (the vendors ask for a refresh at least daily)').default(24),
+  /** How long BUSY may stay busy, seconds; default: the driver's (a few times the panel's refresh). */
+  busy_timeout_s: z.number().positive().max(600).optional(),
+});
+
 export const DisplaySchema = z.strictObject({
   id: z.string().regex(DISPLAY_ID, 'must match [a-z0-9_-]+'),
   name: z.string().min(1).max(64).optional(),
@@ -90,6 +118,12 @@ export const DisplaySchema = z.strictObject({
   dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
   /** Labels, dates and numbers on this display's frame; default: the config's `locale` (the loader checks the code). */
   locale: z.string().regex(LOCALE_CODE, 'must be a locale code such as de or en-US').optional(),
+  /** A panel on this machine's header that the daemon drives with each new frame. */
+  attached: AttachedSchema.optional(),
+}).superRefine((d, ctx) => {
+  if (d.attached !== undefined && !isAttachable(d.panel)) {
+    ctx.addIssue({ code: 'custom', path: ['attached'], message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${ATTACHABLE_PANELS.join(', ')}` });
+  }
 });
 
 const ApiSchema = z.strictObject({
@@ -221,6 +255,19 @@ export const ConfigSchema = z
           seen.set(d.id, i);
         }
       });
+      // Two panels on one SPI device would interleave their command streams: one display per header.
+      const buses = new Map<string, number>();
+      entries(root.displays).forEach((d, i) => {
+        const a = typeof d.attached === 'object' && d.attached !== null ? (d.attached as Record<string, unknown>) : null;
+        if (a === null || a.capture !== undefined) return;
+        const dev = typeof a.spi_device === 'string' ? a.spi_device : '/dev/spidev0.0';
+        const first = buses.get(dev);
+        if (first !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['displays', i, 'attached'], message: `${dev} is already the panel of displays[${first}]: one attached panel per SPI device` });
+        } else {
+          buses.set(dev, i);
+        }
+      });
       const trmnl = typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
       entries(trmnl.devices).forEach((dev, i) => {
         if (typeof dev.display === 'string' && !seen.has(dev.display)) {
@@ -239,4 +286,5 @@ export const ConfigSchema = z
 export type Config = z.infer<typeof ConfigSchema>;
 export type DisplayConfig = Config['displays'][number];
 export type MqttConfig = NonNullable<Config['mqtt']>;
+export type AttachedConfig = NonNullable<DisplayConfig['attached']>;
 export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;

@@ -131,6 +131,14 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
       state_problem: stateProblemJson(v.stateProblem),
       output_problem: stateProblemJson(v.outputProblem),
+      // Only for a display with a panel on this machine's header.
+      ...(v.panel !== null && {
+        attached_panel: {
+          panel: v.panel.panel,
+          last_refresh_at: timeOrNull(v.panel.lastRefreshAt, tz),
+          problem: v.panel.problem === null ? null : { code: v.panel.problem.code, message: scrub(v.panel.problem.message), since: timeOrNull(v.panel.problem.since, tz) },
+        },
+      }),
       refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
       credits: creditsView(views.budget(), tz),
       frame:

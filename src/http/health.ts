@@ -23,6 +23,8 @@ export interface DisplayHealthInput {
    * null, whatever the status; undefined where no schedule is read, and then `freshnessMs` decides.
    */
   staleSince?: Date | null;
+  /** The attached panel's problem (`E_PANEL_BUSY_TIMEOUT: …`): unhealthy, the glass does not show the frame. */
+  panelProblem?: string | null;
 }
 
 export interface DisplayHealth {
@@ -33,6 +35,8 @@ export interface DisplayHealth {
   last_success_at: string | null;
   state_problem: string | null;
   output_problem: string | null;
+  /** Only for a display with an attached panel: its problem, or null while it refreshes. */
+  panel_problem?: string | null;
 }
 
 function age(ms: number): string {
@@ -56,6 +60,8 @@ export function statusWords(s: FrameStatus): string {
       return `the service account is out of credits since ${s.since.toISOString()}; next try ${s.until.toISOString()}`;
     case 'unreachable':
       return `service unreachable since ${s.since.toISOString()} (${s.message})`;
+    case 'service_error':
+      return `the service failed (${s.problem}) since ${s.since.toISOString()} (${s.message})`;
   }
 }
 
@@ -66,9 +72,14 @@ export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth
     last_success_at: d.lastSuccessAt,
     state_problem: d.stateProblem ?? null,
     output_problem: d.outputProblem ?? null,
+    ...(d.panelProblem !== undefined && { panel_problem: d.panelProblem }),
   };
-  const problems = [d.stateProblem ? `state cannot be saved: ${d.stateProblem}` : '', d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : ''];
-  if (d.stateProblem || d.outputProblem) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
+  const problems = [
+    d.stateProblem ? `state cannot be saved: ${d.stateProblem}` : '',
+    d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
+    d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
+  ];
+  if (d.stateProblem || d.outputProblem || d.panelProblem) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
   if (d.staleSince !== undefined && d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.

@@ -5,6 +5,7 @@ import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } 
 import { creditsLines } from '../publish/credits-view.js';
 import { stateProblemText } from '../mqtt/state-payload.js';
 import { outputProblemText } from '../publish/output-error.js';
+import { panelProblemText } from '../epd/panel-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
@@ -45,6 +46,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const { rec, lastSuccessAt } = v;
     const stateProblem = stateProblemText(v.stateProblem);
     const outputProblem = outputProblemText(v.outputProblem);
+    const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
     const health = displayHealth(
       {
         id: display.id,
@@ -55,6 +57,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
         stateProblem,
         outputProblem,
         staleSince: v.staleSince,
+        ...(panelProblem !== undefined && { panelProblem }),
       },
       now,
     );
@@ -83,6 +86,12 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
       stateProblem: stateProblem === null ? null : scrub(stateProblem),
       outputProblem: outputProblem === null ? null : scrub(outputProblem),
+      ...(v.panel !== null && {
+        attached: {
+          lastRefresh: formatWhen(v.panel.lastRefreshAt, deps.timezone, now) ?? 'never',
+          problem: panelProblem == null ? null : scrub(panelProblem),
+        },
+      }),
     };
     return [{ health, page }];
   });

@@ -30,6 +30,8 @@ export interface StatusPageDisplay {
   stateProblem: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: cannot write …`), or null; absent: none. */
   outputProblem?: string | null;
+  /** The panel on this machine's header: its last refresh and problem; absent without one. */
+  attached?: { lastRefresh: string; problem: string | null };
   /**
    * The display's TRMNL devices: a pairing button each, until when pairing is open (null: closed), and the form's
    * token (pair-form-token.ts) that the POST must send back.
@@ -86,6 +88,11 @@ function card(d: StatusPageDisplay, base: string): string {
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
   if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
   if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
+  if (d.attached !== undefined) {
+    const a = d.attached;
+    rows.push(['Panel refreshed', e(a.lastRefresh)]);
+    if (a.problem !== null) rows.splice(1, 0, ['Attached panel', `<span class="bad">${e(a.problem)}</span>`]);
+  }
   const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;
   const refresh = d.canRefresh
     ? `<form method="post" action="${e(base)}/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`

@@ -68,6 +68,30 @@ export interface Labels {
   unreachable_detail: string;
   /** `{time}` */
   unreachable_short: string;
+  /** `{age}`: the badge of an outfit out of date, "3 h old" (age_minutes or age_hours). */
+  age_old: string;
+  /** `{day}`: the badge of an outfit a day old or more, "since Mon" (a weekday, or a date after a week). */
+  since_day: string;
+  /** `{time}`: what happens next after a failed purchase, "trying again at 07:12". */
+  trying_again: string;
+  /** `{time}`: the same on small panels, "again 07:12". */
+  trying_again_short: string;
+  /** Where the detail is when no retry time is known. */
+  see_status_page: string;
+  /** The service was reached and answered with an error (a 5xx). */
+  service_error_title: string;
+  /** Small panels: any failure once the service was reached. */
+  service_error_short: string;
+  /** No answer came in time (E_TIMEOUT). */
+  service_no_answer_title: string;
+  /** The connection broke after the request was sent (E_NETWORK). */
+  service_connection_lost_title: string;
+  /** An answer came that cannot be read (E_BAD_RESPONSE). */
+  service_bad_answer_title: string;
+  /** Too many requests: the service asked us to wait (E_RATE_LIMITED). */
+  service_busy_title: string;
+  /** Any other refusal of the request (a 4xx). */
+  service_refused_title: string;
   /** `{n}`: "40 min". */
   age_minutes: string;
   /** `{n}`: "3 h". */
@@ -79,6 +103,15 @@ export interface Labels {
 }
 
 export type LabelKey = keyof Labels;
+
+/**
+ * Placeholders a label took before its English words dropped them: a user's locale file written for the old words
+ * is still accepted (the value is still given; the frame shows it where the file puts it).
+ */
+export const RETIRED_PLACEHOLDERS: Readonly<Partial<Record<LabelKey, readonly string[]>>> = {
+  key_rejected_short: ['message'],
+  unreachable_short: ['time'],
+};
 
 /** A label with its placeholders filled: fill('Updated {time}', { time: '07:30' }). Unknown names stay as written. */
 export function fill(template: string, values: Readonly<Record<string, string | number>>): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { describeIssues } from '../config/describe-issue.js';
-import { placeholders, type LabelKey } from './labels.js';
+import { placeholders, RETIRED_PLACEHOLDERS, type LabelKey } from './labels.js';
 import { builtInTable, ENGLISH, LOCALE_CODE, type LocaleTable } from './locale.js';
 
 /**
@@ -62,7 +62,7 @@ export function parseLocaleFile(raw: unknown, code: string, where: string): { ok
       missing.push(key);
       continue;
     }
-    const allowed = placeholders(ENGLISH.labels[key]);
+    const allowed = [...placeholders(ENGLISH.labels[key]), ...(RETIRED_PLACEHOLDERS[key] ?? [])];
     const unknown = placeholders(text).filter((p) => !allowed.includes(p));
     if (unknown.length > 0) {
       const can = allowed.length ? `can use ${allowed.map((p) => `{${p}}`).join(', ')}` : 'takes no placeholder';

@@ -162,6 +162,20 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
       json_attributes_topic: diag,
       json_attributes_template: "{{ {'unavailable_reason': value_json.refresh_unavailable_reason, 'last_refused': value_json.refresh_refused} | tojson }}",
     }),
+    // A panel on the daemon's own header: when the glass was last refreshed, and whether it fails.
+    ...(display.attached === undefined
+      ? []
+      : [
+          diagnostic('panel_last_refresh', 'Panel last refresh', 'panel_last_refresh_at', { device_class: 'timestamp' }),
+          entity('binary_sensor', 'panel_problem', 'Panel problem', {
+            state_topic: diag,
+            value_template: "{{ 'ON' if value_json.panel_problem else 'OFF' }}",
+            device_class: 'problem',
+            entity_category: 'diagnostic',
+            json_attributes_topic: diag,
+            json_attributes_template: "{{ {'panel_problem': value_json.panel_problem} | tojson }}",
+          }),
+        ]),
   ]);
 
   const origin: DeviceDiscovery['origin'] = { name: ORIGIN_NAME, sw_version: input.swVersion };

@@ -172,6 +172,11 @@ export class MqttPublisher implements Publisher {
     return Promise.resolve();
   }
 
+  /** The attached panel of a display refreshed or failed (after its publish round): its diagnostics again. */
+  panelChanged(id: string): void {
+    if (this.#sentImage.has(id)) this.#sendDiagnostics(id);
+  }
+
   /** A TRMNL device's battery and Wi-Fi figures, retained on `<base>/<id>/device`. */
   publishTelemetry(id: string, t: DeviceTelemetry): void {
     const payload = telemetryPayload(t, this.#o.timezone);
@@ -244,7 +249,7 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { stateProblem: v.stateProblem, outputProblem: v.outputProblem, staleSince: v.staleSince ?? null, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null };
+    const extra = { stateProblem: v.stateProblem, outputProblem: v.outputProblem, staleSince: v.staleSince ?? null, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
     this.#send(this.topics.diagnostics(id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 

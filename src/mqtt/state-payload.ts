@@ -4,6 +4,7 @@ import type { RefreshNotice } from '../cycle.js';
 import type { FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
 import { outputProblemText, type OutputProblem } from '../publish/output-error.js';
+import { panelProblemText, type PanelStatus } from '../epd/panel-status.js';
 import { creditsView, type CreditsView } from '../publish/credits-view.js';
 import { isoWithOffset } from '../time/zoned-format.js';
 
@@ -35,7 +36,7 @@ export interface BudgetStatusLike {
   creditsOut?: { since: Date | string | number; nextTryAt: Date | string | number } | null;
 }
 
-export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable'] as const;
+export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable', 'service_error'] as const;
 
 /** A date-like value as ISO with offset, or null when absent or not a date. */
 export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {
@@ -105,6 +106,9 @@ export interface DiagnosticsPayload {
   /** The last refused refresh, for a few minutes after it. */
   refresh_refused: string | null;
   refresh_refused_at: string | null;
+  /** Only for a display with a panel on this machine's header: its last refresh and problem (`E_PANEL_…: …`). */
+  panel_last_refresh_at?: string | null;
+  panel_problem?: string | null;
 }
 
 /** The diagnostics carry the credits view flat (Home Assistant shows each as an attribute). */
@@ -117,6 +121,8 @@ export interface DiagnosticsExtra {
   staleSince?: Date | null;
   refreshUnavailable?: string | null;
   refreshRefused?: RefreshNotice | null;
+  /** The attached panel's status; absent without one. */
+  panel?: PanelStatus | null;
 }
 
 /** `E_STATE_WRITE: cannot save …` as one line, or null. */
@@ -152,6 +158,10 @@ export function diagnosticsPayload(
     refresh_unavailable_reason: extra.refreshUnavailable ?? null,
     refresh_refused: extra.refreshRefused?.text ?? null,
     refresh_refused_at: timeOrNull(extra.refreshRefused?.at ?? null, timeZone),
+    ...(extra.panel != null && {
+      panel_last_refresh_at: timeOrNull(extra.panel.lastRefreshAt, timeZone),
+      panel_problem: panelProblemText(extra.panel.problem),
+    }),
   };
   const withCredits: DiagnosticsWithCredits = { ...out, ...creditsView(budget, timeZone) };
   return JSON.stringify(withCredits);

@@ -12,6 +12,8 @@ export interface DisplayUpdate {
   rec: StoredRecommendation | null;
   frame: Frame;
   status: FrameStatus;
+  /** The outfit on show is out of date by its schedule (the frame shows its age); absent: current. */
+  stale?: boolean;
   /** When the next scheduled update is due, or null when none is planned. */
   nextUpdateAt: Date | null;
   /** A state file of this display that could not be saved (the frame is current, a restart would lose it). */

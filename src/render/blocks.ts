@@ -8,7 +8,7 @@ import { recordInk, type DrawnLine, type InkBox } from './ink-box.js';
 import { formatTempShort } from './format.js';
 import { statusMark, warningTriangle } from './marks.js';
 import type { Surface } from './surface.js';
-import { fitLine, fitText, type FittedText } from './text-fit.js';
+import { ELLIPSIS, fitLine, fitText, type FittedText } from './text-fit.js';
 
 /** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
 
@@ -51,11 +51,15 @@ export interface LayoutReport {
   inks: InkBox[];
   /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
   missingGlyphs: number[];
+  /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
+  badge: { text: string; size: number; height: number } | null;
+  /** The outfit block is marked as old (a dashed frame around it). */
+  markedOld: boolean;
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
   const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [], inks: [], missingGlyphs: [] };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -114,55 +118,154 @@ export function rule(sf: Surface, x: number, y: number, w: number, thickness: nu
   sf.crisp.fillRect(Math.round(x), Math.round(y), Math.round(w), Math.max(1, Math.round(thickness)));
 }
 
+/** The height of one row of the top band, px: `base`, or taller to hold the age badge or the status read from afar. */
+function bandRowHeight(sf: Surface, c: FrameContent, base: number): number {
+  return c.ageBadge !== null || c.status?.error ? Math.max(base, Math.round(badgeSize(sf) * 1.25 + 6 * sf.unit)) : base;
+}
+
+/** The band's text size in a row `h` px high. */
+const bandTextSize = (sf: Surface, h: number): number => Math.min(h * 0.56, 26 * sf.unit);
+
 /**
- * The top band: the display name and the update time, with an inverted "STALE" mark when the data is old;
- * or, for an error, a filled band with the status in white.
+ * Whether an error's row holds the status (title and what happens next, at 70 % at least) beside the age badge;
+ * else (narrow frames) the badge and the outfit's time get a row of their own below it.
+ */
+function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: number): boolean {
+  const st = c.status;
+  if (!st?.error || c.ageBadge === null) return true;
+  const u = sf.unit;
+  const size = bandTextSize(sf, h);
+  const badgeW = measure('condensed-bold', Math.min(badgeSize(sf), (h - 6 * u) * 0.8), c.ageBadge) + (h - 6 * u) * 0.5;
+  const avail = width - 20 * u - badgeW - 8 * u - Math.min(h * 0.7, size * 1.3) - 8 * u;
+  return (measure('condensed-bold', size, st.title) + size * 0.4 + measure('condensed', size, `· ${st.detail}`)) * 0.7 <= avail;
+}
+
+/** The height of the top band, px, for a frame `width` px wide: one row, or two when an error and a badge need them. */
+export function topBandHeight(sf: Surface, c: FrameContent, base: number): number {
+  const h = bandRowHeight(sf, c, base);
+  return errorFitsBesideBadge(sf, c, sf.width, h) ? h : 2 * h;
+}
+
+/** The age badge's text size: its capitals subtend the outfit's arc (10′ on a wall panel at 2 m: type-scale.ts). */
+function badgeSize(sf: Surface): number {
+  return sf.scale.outfit;
+}
+
+/**
+ * The top band: the display name and the time of the outfit on show, with an inverted badge of its age when it is
+ * out of date ("3 h old"); or, for an error, a filled band with the status in plain words, and still the outfit's
+ * time (or its age badge) at the right: the band never hides how old the outfit below it is. Where an error and the
+ * badge do not fit in one row (`box` two rows high: topBandHeight), the name, time and badge get the second.
  */
 export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
+  const st = c.status?.error ? c.status : null;
+  if (st === null) return plainRow(sf, c, box, report);
+  const rowH = bandRowHeight(sf, c, 0);
+  if (c.ageBadge !== null && box.h >= 2 * rowH && !errorFitsBesideBadge(sf, c, box.w, rowH)) {
+    errorRow(sf, c, st, { ...box, h: box.h / 2 }, false, report);
+    return plainRow(sf, c, { ...box, y: box.y + box.h / 2, h: box.h / 2 }, report);
+  }
+  errorRow(sf, c, st, box, true, report);
+}
+
+/** The status on a filled row: mark, what happened and what happens next; at the right the outfit's time or badge. */
+function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAge: boolean, report: LayoutReport): void {
   const u = sf.unit;
   const pad = 10 * u;
-  const size = box.h * 0.56;
+  const size = bandTextSize(sf, box.h);
   const base = box.y + box.h * 0.5 + size * 0.36;
-  const st = c.status;
-  if (st?.error) {
-    sf.crisp.fillStyle = sf.theme.accent;
-    sf.crisp.fillRect(box.x, box.y, box.w, box.h);
-    const white = sf.theme.paper;
-    const nameFit = fitLine('condensed', c.name, box.w * 0.3, size * 0.8, size * 0.6);
-    const nameW = nameFit.width;
-    if (nameFit.lines[0]) drawLine(sf, { font: 'condensed', size: nameFit.size, text: nameFit.lines[0].text, x: box.x + box.w - pad, baseline: base, colour: white, align: 'right', report });
-    const markS = box.h * 0.7;
-    statusMark(sf.crisp, st.mark, box.x + pad, box.y + (box.h - markS) / 2, markS, white);
-    const textX = box.x + pad + markS + 8 * u;
-    const avail = box.w - (textX - box.x) - nameW - 3 * pad;
-    const title = fitLine('condensed-bold', `${st.title}:`, avail, size, size * 0.7);
-    const tw = title.lines[0] ? drawLine(sf, { font: 'condensed-bold', size: title.size, text: title.lines[0].text, x: textX, baseline: base, colour: white, report }) : 0;
-    const detail = fitLine('condensed', st.detail, avail - tw - 6 * u, size, size * 0.7);
-    if (detail.lines[0] && avail - tw > 40 * u) drawLine(sf, { font: 'condensed', size: detail.size, text: detail.lines[0].text, x: textX + tw + 6 * u, baseline: base, colour: white, report });
-    return;
+  const fore = sf.theme.paper;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+  let right = box.x + box.w - pad;
+  if (withAge && c.ageBadge !== null) {
+    const h = box.h - 6 * u;
+    right -= ageBadge(sf, c.ageBadge, right, box.y + (box.h - h) / 2, h, true, report) + 8 * u;
+  } else if (withAge && c.updated) {
+    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
   }
-  const right = box.x + box.w - pad;
-  let timeW = 0;
+  const left = box.x + pad;
+  const markS = Math.min(box.h * 0.7, size * 1.3);
+  statusMark(sf.crisp, st.mark, left, box.y + (box.h - markS) / 2, markS, fore);
+  const textX = left + markS + 8 * u;
+  const avail = right - textX;
+  // What happened and what happens next, at one size that fits both (down to 70 %); else the short form, which
+  // keeps both in fewer words ("Service error · again 07:12").
+  const next = `· ${st.detail}`;
+  const gap = (s: number): number => s * 0.4;
+  const both = measure('condensed-bold', size, st.title) + gap(size) + measure('condensed', size, next);
+  const shared = Math.min(size, (size * avail) / both);
+  if (shared >= size * 0.7) {
+    const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report });
+    drawLine(sf, { font: 'condensed', size: shared, text: next, x: textX + tw + gap(shared), baseline: base, colour: fore, report });
+  } else {
+    const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
+    if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report });
+  }
+}
+
+/** The name at the left; at the right the outfit's time, and the badge of its age when it is out of date. */
+function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
+  const u = sf.unit;
+  const pad = 10 * u;
+  const size = bandTextSize(sf, box.h);
+  const base = box.y + box.h * 0.5 + size * 0.36;
+  const fore = sf.theme.ink;
+  let right = box.x + box.w - pad;
+  if (c.ageBadge !== null) {
+    const h = box.h - 6 * u;
+    right -= ageBadge(sf, c.ageBadge, right, box.y + (box.h - h) / 2, h, false, report) + 8 * u;
+  }
   if (c.updated) {
     const l = c.locale.labels;
-    const updated = c.age ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
-    timeW = drawLine(sf, { font: 'condensed', size: size * 0.85, text: updated, x: right, baseline: base, colour: sf.theme.ink, align: 'right', report });
+    const text = c.age && c.ageBadge === null ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
+    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text, x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
   }
-  if (st) timeW += staleBadge(sf, st, c.locale.labels.stale_badge, right - timeW - 8 * u, box.y + box.h * 0.16, box.h * 0.68, report) + 8 * u;
-  const name = fitLine('bold', c.name, box.w - timeW - 3 * pad, size, size * 0.6);
-  if (name.lines[0]) drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: box.x + pad, baseline: base, colour: sf.theme.ink, report });
+  const name = fitLine('bold', c.name, right - box.x - pad, size, size * 0.6);
+  // A name with no room left but for "…" is left out: the outfit's time and age matter more.
+  if (name.lines[0] && name.lines[0].text !== ELLIPSIS) drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: box.x + pad, baseline: base, colour: fore, report });
+  if (c.status && c.ageBadge === null) report.texts.push(c.status.detail);
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
 }
 
-/** An inverted badge ending at x: "STALE" (`text`, in the frame's language). Returns its width. */
-function staleBadge(sf: Surface, st: StatusText, text: string, xRight: number, y: number, h: number, report: LayoutReport): number {
-  const size = h * 0.72;
-  const w = measure('condensed-bold', size, text) + h * 0.6;
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(xRight - w, y, w, h);
-  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: sf.theme.paper, align: 'center', report });
-  report.texts.push(st.detail);
+/**
+ * An inverted badge ending at xRight with the outfit's age ("3 h old"), its capitals as large as the outfit's
+ * smallest; on an error's band it is inverted again (paper on the band). Returns its width.
+ */
+function ageBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
+  const size = Math.min(badgeSize(sf), h * 0.8);
+  const w = measure('condensed-bold', size, text) + h * 0.5;
+  sf.crisp.fillStyle = onError ? sf.theme.paper : sf.theme.accent;
+  sf.crisp.fillRect(Math.round(xRight - w), Math.round(y), Math.round(w), Math.round(h));
+  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
+  report.badge = { text, size, height: Math.round(h) };
   return w;
+}
+
+/**
+ * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
+ * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
+ */
+export function markOld(sf: Surface, box: Box, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
+  const u = sf.unit;
+  const t = thickness;
+  const dash = Math.max(6, Math.round(14 * u));
+  const ctx = sf.crisp;
+  ctx.fillStyle = sf.theme.ink;
+  const x0 = Math.round(box.x);
+  const y0 = Math.round(box.y);
+  const x1 = Math.round(box.x + box.w) - t;
+  const y1 = Math.round(box.y + box.h) - t;
+  for (let x = x0; x < x1 + t; x += 2 * dash) {
+    const w = Math.min(dash, x1 + t - x);
+    ctx.fillRect(x, y0, w, t);
+    ctx.fillRect(x, y1, w, t);
+  }
+  for (let y = y0; y < y1 + t; y += 2 * dash) {
+    const h = Math.min(dash, y1 + t - y);
+    ctx.fillRect(x0, y, t, h);
+    ctx.fillRect(x1, y, t, h);
+  }
 }
 
 /** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../api/schemas.js';
 import { fill, type LabelKey } from '../i18n/labels.js';
 import { ENGLISH, type Locale } from '../i18n/locale.js';
-import { alertTexts, formatAge, formatTime } from './format.js';
+import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
 import { garmentsOf, type GarmentId } from './garments.js';
 import type { StatusMark } from './marks.js';
 import { stateProblemOsCode, type StateProblem } from '../store/state-error.js';
@@ -20,7 +20,17 @@ export type FrameStatus =
   | { kind: 'budget_exhausted'; until: Date; unknownCredits?: number }
   /** The service's account is out of credits (402): not our budget. Asked again at `until`, or at once on refresh. */
   | { kind: 'credits_out'; since: Date; until: Date }
-  | { kind: 'unreachable'; since: Date; message: string };
+  /** No connection to the service could be made (E_CONNECT: refused, DNS, connect timeout): nothing was sent. */
+  | { kind: 'unreachable'; since: Date; message: string; retryAt?: Date | null }
+  /** The service was reached and the purchase failed there or on the way back (a 5xx, no answer, a broken answer). */
+  | { kind: 'service_error'; problem: ServiceProblem; since: Date; message: string; retryAt?: Date | null };
+
+/**
+ * What went wrong once the service was reached, in the words the wall uses: `error` a 5xx, `no_answer` no answer in
+ * time, `connection_lost` the connection broke after sending, `bad_answer` an answer that cannot be read, `busy` rate
+ * limited, `refused` any other 4xx. The HTTP detail (`message`) goes to the status page, state.json and the log.
+ */
+export type ServiceProblem = 'error' | 'no_answer' | 'connection_lost' | 'bad_answer' | 'busy' | 'refused';
 
 export interface FrameInput {
   /** null: nothing fetched yet (an error screen without an outfit). */
@@ -39,6 +49,11 @@ export interface FrameInput {
    * cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says it).
    */
   stateProblem?: StateProblem | null;
+  /**
+   * The outfit on show is out of date by its schedule (a slot passed without a new answer): the frame shows its age
+   * in a badge and marks the outfit as old, whatever the status says. The status `stale` sets it too.
+   */
+  stale?: boolean;
 }
 
 export interface StatusText {
@@ -50,6 +65,8 @@ export interface StatusText {
   detail: string;
   /** Title and detail in a few words, for small panels. */
   short: string;
+  /** "since 06:00": how long the failure has lasted, for the screen without an outfit; null where it says nothing. */
+  since: string | null;
   mark: StatusMark;
 }
 
@@ -59,6 +76,8 @@ export interface FrameContent {
   updated: string | null;
   /** "2 h 5 min": how old the shown data is, when it is stale. */
   age: string | null;
+  /** The stale outfit's badge, "3 h old" or "since Mon"; null while the outfit is current. */
+  ageBadge: string | null;
   /** The frame's own time, "07:45". */
   now: string;
   /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
@@ -81,20 +100,14 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
     case 'ok':
       return null;
     case 'stale':
-      return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), mark: 'clock' };
+      return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), since: null, mark: 'clock' };
     case 'key_rejected':
-      return {
-        kind: s.kind,
-        error: true,
-        title: l.key_rejected_title,
-        detail: s.message.trim() || l.key_rejected_detail,
-        short: fill(l.key_rejected_short, { message: s.message.trim() }),
-        mark: 'key',
-      };
+      // The service's reason goes to the status page; the wall says what happened and where to look.
+      return { kind: s.kind, error: true, title: l.key_rejected_title, detail: l.key_rejected_detail, short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''), since: null, mark: 'key' };
     case 'budget_exhausted': {
       const unknown = s.unknownCredits ?? 0;
       const detail = `${fill(l.budget_detail, time(s.until))}${unknown > 0 ? ` · ${fill(l.budget_unconfirmed, { n: unknown })}` : ''}`;
-      return { kind: s.kind, error: true, title: l.budget_title, detail, short: fill(l.budget_short, time(s.until)), mark: 'hourglass' };
+      return { kind: s.kind, error: true, title: l.budget_title, detail, short: fill(l.budget_short, time(s.until)), since: null, mark: 'hourglass' };
     }
     case 'credits_out':
       return {
@@ -103,21 +116,30 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
         title: l.credits_out_title,
         detail: `${l.credits_out_detail} · ${fill(l.credits_out_next, time(s.until))}`,
         short: l.credits_out_short,
+        since: fill(l.unreachable_detail, time(s.since)),
         mark: 'hourglass',
       };
-    case 'unreachable': {
-      const msg = s.message.trim();
-      return {
-        kind: s.kind,
-        error: true,
-        title: l.unreachable_title,
-        detail: `${fill(l.unreachable_detail, time(s.since))}${msg ? ` · ${msg}` : ''}`,
-        short: fill(l.unreachable_short, time(s.since)),
-        mark: 'offline',
-      };
+    case 'unreachable':
+    case 'service_error': {
+      const retry = s.retryAt ?? null;
+      const next = retry !== null ? fill(l.trying_again, time(retry)) : l.see_status_page;
+      const shortNext = retry !== null ? ` · ${fill(l.trying_again_short, time(retry))}` : '';
+      const title = s.kind === 'unreachable' ? l.unreachable_title : l[SERVICE_TITLES[s.problem]];
+      const short = s.kind === 'unreachable' ? fill(l.unreachable_short, time(s.since)) : l.service_error_short;
+      return { kind: s.kind, error: true, title, detail: next, short: short + shortNext, since: fill(l.unreachable_detail, time(s.since)), mark: s.kind === 'unreachable' ? 'offline' : 'cloud-error' };
     }
   }
 }
+
+/** The wall's title for each way the service failed once reached. */
+const SERVICE_TITLES: Readonly<Record<ServiceProblem, LabelKey>> = {
+  error: 'service_error_title',
+  no_answer: 'service_no_answer_title',
+  connection_lost: 'service_connection_lost_title',
+  bad_answer: 'service_bad_answer_title',
+  busy: 'service_busy_title',
+  refused: 'service_refused_title',
+};
 
 /** The label of each OS reason a state file could not be saved for; any other: state_unwritable. */
 const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
@@ -135,7 +157,7 @@ const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
 function stateProblemText(p: StateProblem, locale: Locale): StatusText {
   const l = locale.labels;
   const cause = fill(l[STATE_CAUSES[stateProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
-  return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, mark: 'hourglass' };
+  return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, since: null, mark: 'hourglass' };
 }
 
 export function frameContent(input: FrameInput): FrameContent {
@@ -143,10 +165,12 @@ export function frameContent(input: FrameInput): FrameContent {
   const locale = input.locale ?? ENGLISH;
   const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
+  const stale = input.stale === true || input.status.kind === 'stale';
   return {
     name: input.displayName.trim(),
     updated: validFetched ? formatTime(validFetched, input.timezone, input.now, locale) : null,
-    age: validFetched && input.status.kind === 'stale' ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
     now: formatTime(input.now, input.timezone, input.now, locale),
     weather: rec?.weather ?? null,
     outfit: rec ? rec.outfit.trim() : null,

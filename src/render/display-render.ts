@@ -49,7 +49,7 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 }
 
 /** What changes from one frame of a display to the next. */
-export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'stateProblem' | 'garments'>>;
+export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'stateProblem' | 'garments' | 'stale'>>;
 
 /** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
 export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: { panel: PanelProfile; rotation: Rotation }): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {

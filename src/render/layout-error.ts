@@ -14,7 +14,7 @@ export function layoutError(sf: Surface, c: FrameContent): LayoutReport {
   const H = sf.height;
   const m = Math.min(W, H);
   const ink = sf.theme.ink;
-  const st = c.status ?? { title: c.locale.labels.waiting_title, detail: c.locale.labels.waiting_detail, mark: 'clock' as const };
+  const st = c.status ?? { title: c.locale.labels.waiting_title, detail: c.locale.labels.waiting_detail, since: null, mark: 'clock' as const };
   const small = m < 200;
   const wide = W > H * 1.4;
   const markS = m * (small ? 0.5 : 0.3);
@@ -37,7 +37,8 @@ export function layoutError(sf: Surface, c: FrameContent): LayoutReport {
   drawFitted(sf, title, tx, ty, ink, report);
   ty += title.height + pad * 0.5;
   const footer = px(0.06, 12);
-  const detail = fitText({ text: st.detail, font: 'condensed', width: tw, height: H - ty - footer * 2, maxSize: px(0.075, 13), minSize: px(0.045, 12), lineHeight: 1.2 });
+  // How long it has lasted, then what happens next: "since 06:00 · trying again at 07:12".
+  const detail = fitText({ text: st.since ? `${st.since} · ${st.detail}` : st.detail, font: 'condensed', width: tw, height: H - ty - footer * 2, maxSize: px(0.075, 13), minSize: px(0.045, 12), lineHeight: 1.2 });
   drawFitted(sf, detail, tx, ty, ink, report);
   const when = c.now ? ` · ${c.now}` : '';
   const name = fitLine('condensed', `${c.name}${when}`, tw, footer, footer * 0.8);

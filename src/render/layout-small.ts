@@ -1,13 +1,14 @@
 import type { Weather } from '../api/schemas.js';
 import type { Locale } from '../i18n/locale.js';
-import { drawLine, newReport, rule, type LayoutReport } from './blocks.js';
+import { drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { measure } from './fonts.js';
 import type { FrameContent } from './content.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
 import { warningTriangle } from './marks.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
 import { drawReading, drawReadings, drawTemperature, readingsOf } from './readings.js';
 import type { Surface } from './surface.js';
-import { fitLine } from './text-fit.js';
+import { fitLine, fitText } from './text-fit.js';
 
 /**
  * Small panels (4.2", 2.9", 2.13"), read at arm's length: their own type scale (type-scale.ts, 'hand').
@@ -35,12 +36,25 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   }
   const x = tall ? 4 * u : w ? 84 * u + 6 * u : 6 * u;
   const tw = tall ? W - 8 * u : W - x - 4 * u;
-  let y = headLine(sf, c, x, tw, report);
+  // On an error's band the status takes the whole line (what happened, and when it is tried again); the age badge
+  // then heads the garment row instead.
+  const badgeBelow = c.status?.error === true && c.ageBadge !== null;
+  let y = headLine(sf, c, x, tw, !badgeBelow, report);
   if (w && tall) y = weatherStack(sf, w, x, y, tw, report, c.locale);
   y += alertLine(sf, c, x, y, tw, report);
-  y += garmentRow(sf, c, x, y, tw, report);
   const bottom = (tall ? 2 : 1) * u;
-  drawOutfitBlock(sf, c, { x, y, w: tw, h: H - y - bottom }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
+  const old = c.ageBadge !== null;
+  // An old outfit is framed (dashed) inside the text column: the frame takes its width from the text, not from the left column.
+  const inset = old ? 3 * u : 0;
+  y += inset;
+  const garmentTop = y;
+  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, x + tw - inset, y + 1 * u, 13 * u, false, report) + 4 * u : 0;
+  y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
+  drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - bottom - inset }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
+  if (old) {
+    markOld(sf, { x: x - 2 * u, y: garmentTop - 2 * u, w: tw + 4 * u, h: H - garmentTop + 2 * u - bottom }, Math.max(1, Math.round(u)));
+    report.markedOld = true;
+  }
   return report;
 }
 
@@ -67,25 +81,50 @@ function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: numb
   return h ? h + 4 * u : 0;
 }
 
-/** The top line: the status in an inverted band, else the name and the update time. Returns its height. */
-function headLine(sf: Surface, c: FrameContent, x: number, tw: number, report: LayoutReport): number {
+/**
+ * The top line: the status in an inverted band, else the name; at the right the outfit's time, or the badge of its
+ * age when it is out of date (never hidden by the status). Returns its height.
+ */
+function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge: boolean, report: LayoutReport): number {
   const u = sf.unit;
-  const ink = sf.theme.ink;
-  const headH = 17 * u;
-  const st = c.status;
+  const lineH = 17 * u;
+  const st = c.status?.error ? c.status : null;
+  const fore = st ? sf.theme.paper : sf.theme.ink;
+  const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
+  // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
+  const status = st ? fitText({ text: st.short, font: 'condensed', width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u, height: 2 * 12 * u * 1.2 + 2, maxSize: 12 * u, minSize: Math.max(11, 11 * u), lineHeight: 1.2 }) : null;
+  const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
   if (st) {
     sf.crisp.fillStyle = sf.theme.accent;
     sf.crisp.fillRect(x - 2 * u, 1 * u, tw + 4 * u, headH - 2 * u);
-    const line = fitLine('condensed', st.short, tw - 4 * u, 12 * u, Math.max(11, 11 * u));
-    if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 1 * u, baseline: 13 * u, colour: sf.theme.paper, report });
+  }
+  let rightW = 0;
+  if (c.ageBadge !== null && withBadge) {
+    rightW = smallBadge(sf, c.ageBadge, x + tw, 2 * u, lineH - 4 * u, st !== null, report);
+  } else if (timeW) {
+    rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report });
+  }
+  const avail = tw - rightW - (rightW ? 6 * u : 0);
+  if (status !== null) {
+    drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report);
   } else {
-    const time = c.updated ?? '';
-    const tW = time ? drawLine(sf, { font: 'condensed', size: 12 * u, text: time, x: x + tw, baseline: 12 * u, colour: ink, align: 'right', report }) : 0;
-    const name = fitLine('condensed-bold', c.name, tw - tW - 6 * u, 12 * u, Math.max(10, 9 * u));
-    if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: ink, report });
+    const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
+    if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: fore, report });
     rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
   }
   return headH + 1 * u;
+}
+
+/** The age badge of an old outfit ending at xRight, inverted (again, on an error's band). Returns its width. */
+function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
+  const u = sf.unit;
+  const size = Math.max(sf.scale.outfit, 12 * u);
+  const w = measure('condensed-bold', size, text) + 6 * u;
+  sf.crisp.fillStyle = onError ? sf.theme.paper : sf.theme.accent;
+  sf.crisp.fillRect(Math.round(xRight - w), Math.round(y), Math.round(w), Math.round(h));
+  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
+  report.badge = { text, size, height: Math.round(h) };
+  return w;
 }
 
 /** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */

@@ -1,6 +1,6 @@
 import type { Weather } from '../api/schemas.js';
 import type { Locale } from '../i18n/locale.js';
-import { drawAlerts, drawLine, drawTopBand, feelsLike, newReport, rule, type Box, type LayoutReport } from './blocks.js';
+import { drawAlerts, drawLine, drawTopBand, feelsLike, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { measure } from './fonts.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
@@ -120,7 +120,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const W = sf.width;
   const H = sf.height;
   const m = MARGIN * u;
-  const bandH = g.band.height * u;
+  const bandH = topBandHeight(sf, c, g.band.height * u);
   drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
   let y = bandH + g.band.gap * u;
   const w = c.weather;
@@ -139,6 +139,12 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const rows = g.pictograms.rows === 2 && (outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rows);
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
+  if (c.ageBadge !== null) {
+    // In the side margins and the gap above the row: the frame moves nothing of what it marks.
+    const top = rowBox.y - 4 * u;
+    markOld(sf, { x: 5 * u, y: top, w: W - 10 * u, h: H - top - 1 * u });
+    report.markedOld = true;
+  }
   return report;
 }
 

@@ -56,7 +56,8 @@ export function warningTriangle(ctx: Ctx, x: number, y: number, s: number, colou
   });
 }
 
-export type StatusMark = 'key' | 'hourglass' | 'offline' | 'clock';
+/** `offline`: no connection was made (Wi-Fi struck out); `cloud-error`: the service was reached and failed. */
+export type StatusMark = 'key' | 'hourglass' | 'offline' | 'cloud-error' | 'clock';
 
 /** A large status symbol in the square (x, y, s), outlined. */
 export function statusMark(ctx: Ctx, mark: StatusMark, x: number, y: number, s: number, colour: string): void {
@@ -115,6 +116,24 @@ export function statusMark(ctx: Ctx, mark: StatusMark, x: number, y: number, s: 
       ctx.moveTo(x + s * 0.12, y + s * 0.12);
       ctx.lineTo(x + s * 0.88, y + s * 0.88);
       break;
+    }
+    case 'cloud-error': {
+      // A cloud outline with an exclamation mark in it: the service, not the owner's network.
+      const b = y + s * 0.78;
+      ctx.moveTo(x + s * 0.2, b);
+      ctx.arc(x + s * 0.22, y + s * 0.62, s * 0.16, Math.PI * 0.5, Math.PI * 1.35);
+      ctx.arc(x + s * 0.45, y + s * 0.42, s * 0.22, Math.PI * 1.1, Math.PI * 1.85);
+      ctx.arc(x + s * 0.74, y + s * 0.58, s * 0.18, Math.PI * 1.45, Math.PI * 0.5);
+      ctx.closePath();
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(x + s * 0.5, y + s * 0.4);
+      ctx.lineTo(x + s * 0.5, y + s * 0.6);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(x + s * 0.5, y + s * 0.69, Math.max(lw * 0.7, s * 0.035), 0, Math.PI * 2);
+      ctx.fill();
+      return;
     }
     case 'clock': {
       const cx = x + s / 2;

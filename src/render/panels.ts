@@ -9,7 +9,8 @@ import { packageRoot } from '../package-root.js';
  *
  * `width` x `height` is the panel as it is usually named and mounted at rotation 0 (800x480, 296x128).
  * `native_rotation` turns that picture clockwise into the controller's RAM order (a 2.9" panel's RAM is
- * 128 columns by 296 rows: 90). `palette` is in the order of the panel's native values: the raw encoder maps
+ * 128 columns by 296 rows and holds the picture turned a quarter counter-clockwise, as Waveshare's driver writes
+ * it: 270). `palette` is in the order of the panel's native values: the raw encoder maps
  * a palette index through each framebuffer plane's `values`.
  */
 

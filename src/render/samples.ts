@@ -122,10 +122,13 @@ export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Loc
     case 'forty':
       return { ...base, rec: FORTY };
     case 'error':
+      // The 07:00 purchase failed with a 502, and the outfit on show is from the evening before: both show.
       return {
         ...base,
-        rec: NORMAL,
-        status: { kind: 'unreachable', since: new Date('2026-01-31T05:58:00.000Z'), message: 'connect ETIMEDOUT 203.0.113.7:443' },
+        rec: { ...NORMAL, fetched_at: '2026-01-30T19:00:00.000Z' },
+        now: new Date('2026-01-31T07:05:00.000Z'),
+        stale: true,
+        status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T07:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway' },
       };
   }
 }

@@ -103,7 +103,7 @@ export class TrmnlImages {
     }
     const again = await renderDisplayFrame(
       this.#o.render(display),
-      { rec: update.rec, status: update.status, now: since, stateProblem: update.stateProblem },
+      { rec: update.rec, status: update.status, now: since, stateProblem: update.stateProblem, stale: update.stale === true },
       { panel: loadPanel('trmnl'), rotation: rotation ?? display.rotation },
     );
     const bmp = format === 'bmp' && again.bmp !== null && again.width === 800;

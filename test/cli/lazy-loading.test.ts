@@ -18,6 +18,7 @@ const HEAVY: [string, RegExp][] = [
   ['mqtt', /\/node_modules\/mqtt\//],
   ['the HTTP publisher', /\/src\/http\//],
   ['the MQTT publisher', /\/src\/mqtt\//],
+  ['the panel publisher, drivers and bus libraries', /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index\.js))|\/node_modules\/(spi-device|node-libgpiod)\//],
 ];
 
 /** The same parts in the bundle: a definition each keeps (the bundle keeps names: --keepNames). */
@@ -28,6 +29,7 @@ const HEAVY_DEFINED: [string, RegExp][] = [
   ['mqtt', /class MqttClient\b|\bMqttClient=class\b/],
   ['the HTTP publisher', /\bHttpPublisher=class\b|class HttpPublisher\b/],
   ['the MQTT publisher', /\bMqttPublisher=class\b|class MqttPublisher\b/],
+  ['the panel publisher, drivers and bus libraries', /\bPanelPublisher=class\b|class PanelPublisher\b|\bUc8179Driver=class\b|class Uc8179Driver\b/],
 ];
 
 const REC = {
@@ -118,7 +120,7 @@ describe('each command loads only what it uses', () => {
     const { code, stderr, urls } = await loadsOf('once', ['once', '--config', config], CLI_MODULES);
     expect(code, stderr).toBe(0);
     expect(urls.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
-    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes)\//];
+    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//, /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/];
     expect(urls.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
     const shipped = await chunksOf((await loadsOf('once-bundle', ['once', '--config', config])).urls);
     expect(shipped.some((text) => /function startServiceSim\(/.test(text))).toBe(true);

@@ -33,11 +33,17 @@ describe('a slot whose purchase failed', () => {
     await r.daemon.start();
     expect(await r.paidRequests()).toBe(1);
     const failed = await state(r);
-    expect(failed.status).toBe('unreachable');
+    // A 500 is the service failing, not a lost connection.
+    expect(failed.status).toBe('service_error');
     // The next update is the retry (the backoff: 30 to 60 s), not tomorrow's slot.
     const next = Date.parse(String(failed.next_update_at));
     expect(next - r.clock.now()).toBeGreaterThan(0);
     expect(next - r.clock.now()).toBeLessThanOrEqual(MIN);
+    // The wall says so in plain words, with the time of that retry; the HTTP detail is in state.json only.
+    const shown = r.daemon.cycles.get('hallway')!.snapshot().status;
+    expect(shown).toMatchObject({ kind: 'service_error', problem: 'error' });
+    expect(shown.kind === 'service_error' ? shown.retryAt?.getTime() : null).toBe(next);
+    expect(String(failed.status_detail)).toMatch(/500|Internal/i);
 
     r.clock.advance(MIN);
     await until('a second purchase', async () => (await r.paidRequests()) === 2);

@@ -47,6 +47,8 @@ export interface RigOptions {
   env?: NodeJS.ProcessEnv;
   /** A stand-in for the Home Assistant Supervisor's API (with env.SUPERVISOR_TOKEN). */
   supervisorUrl?: string;
+  /** Extra YAML lines of the display (indented by the caller under `    `), e.g. an `attached:` panel. */
+  display?: string[];
 }
 
 export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
@@ -71,6 +73,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     '    lon: 13.405',
     '    panel: waveshare-4in2',
     `    schedule: "${schedule}"`,
+    ...(opts.display ?? []).map((l) => `    ${l}`),
     'http:',
     `  listen: 127.0.0.1:${port}`,
     ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []),

@@ -428,11 +428,11 @@ describe('the state files are damaged', () => {
     const failed = await s.waitLog((l) => l.msg === FAILED, { timeoutMs: 40_000 });
     expect(failed.err?.code).toBe('E_SERVICE');
     const st = await expectErrorVisible(s, {
-      status: 'unreachable',
+      status: 'service_error',
       code: 'E_SERVICE',
       afterMsg: 0,
       health: 503,
-      healthReason: /service unreachable since .*; no good data yet/,
+      healthReason: /the service failed \(error\) since .*; no good data yet/,
     });
     expect(st.last_success_at).toBeNull();
     decodePng((await s.frameFiles()).png!);

@@ -23,13 +23,14 @@ describe('simulate flags', () => {
   });
 
   it.each([
-    [{ via: 'carrier-pigeon' }, /--via must be http, trmnl or mqtt/],
+    [{ via: 'carrier-pigeon' }, /--via must be http, trmnl, mqtt or panel/],
     [{ wakes: '0' }, /--wakes must be a whole number of at least 1/],
     [{ speed: '-1' }, /--speed must be a number/],
     [{ url: 'not a url' }, /--url must be a URL/],
     [{ display: 'attic' }, /no display with id "attic"/],
     [{ via: 'trmnl' }, /no trmnl.devices entry maps to display "hallway"/],
     [{ via: 'mqtt' }, /--via mqtt needs an mqtt section/],
+    [{ via: 'panel' }, /--via panel needs display "hallway" to have attached\.capture/],
   ])('%o is bad usage (exit 2) with a message', async (flags, message) => {
     const errors: string[] = [];
     const code = await runSimulateCommand(loaded, { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags }, {

@@ -75,8 +75,10 @@ describe('frame content in another language', () => {
       title: 'Budget aufgebraucht',
       detail: 'bis Mo., 2. Feb. 00:00 · 2 davon unbestätigt',
     });
-    expect(words({ kind: 'unreachable', since, message: 'ECONNREFUSED' })).toMatchObject({ detail: 'seit 06:00 · ECONNREFUSED' });
-    expect(words({ kind: 'key_rejected', message: '' })).toMatchObject({ detail: 'der Dienst hat den Schlüssel abgelehnt' });
+    const retryAt = new Date('2026-01-31T05:12:00.000Z');
+    expect(words({ kind: 'unreachable', since, message: 'ECONNREFUSED', retryAt })).toMatchObject({ title: 'Keine Verbindung zum Outfit-Dienst', detail: 'neuer Versuch um 06:12', since: 'seit 06:00', short: 'Keine Verbindung · erneut 06:12' });
+    expect(words({ kind: 'service_error', problem: 'error', since, message: 'HTTP 502', retryAt })).toMatchObject({ title: 'Fehler beim Outfit-Dienst', detail: 'neuer Versuch um 06:12' });
+    expect(words({ kind: 'key_rejected', message: 'Invalid API key' })).toMatchObject({ title: 'Der Dienst hat den API-Schlüssel abgelehnt', detail: 'siehe Statusseite' });
   });
 
   it("leaves the service's texts as sent, and names a textless alert in the locale", () => {
@@ -97,10 +99,11 @@ describe('frames in another language', () => {
   ] as const)('%s at %i°: the labels are German and whole, not cut', (panel, rotation) => {
     const { report } = renderIndices({ ...sampleInput('alert', 'Flur', de), status: { kind: 'stale', since: SAMPLE_NOW } }, loadPanel(panel), { rotation });
     const drawn = report.texts;
-    expect(drawn.join(' | ')).not.toMatch(/Updated|Feels like|STALE|Out of date/);
-    const labels = panel === 'waveshare-2in9' ? ['95 %', '93 %', 'Veraltet seit 07:45'] : ['95 %', '93 %', 'Gefühlt 5°', 'VERALTET'];
+    expect(drawn.join(' | ')).not.toMatch(/Updated|Feels like|STALE|Out of date|old/);
+    // The age badge of the outfit out of date, in German.
+    const labels = panel === 'waveshare-2in9' ? ['95 %', '93 %', '15 Min. alt'] : ['95 %', '93 %', 'Gefühlt 5°', '15 Min. alt'];
     for (const label of labels) expect(drawn.some((t) => t.includes(label)), `${label} in ${drawn.join(' | ')}`).toBe(true);
-    if (panel !== 'waveshare-2in9') expect(drawn).toContain('Stand 07:30, vor 15 Min.');
+    if (panel !== 'waveshare-2in9') expect(drawn).toContain('Stand 07:30');
   });
 
   it('says in the locale that the outfit has no text', () => {

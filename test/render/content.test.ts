@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { frameContent } from '../../src/render/content.js';
+import { frameContent, type ServiceProblem } from '../../src/render/content.js';
 import {
   alertText,
   alertTexts,
@@ -181,9 +181,46 @@ describe('frame content', () => {
     const c = (status: Parameters<typeof frameContent>[0]['status']) => frameContent({ ...base, rec: NORMAL, status })?.status;
     expect(c({ kind: 'ok' })).toBeNull();
     expect(c({ kind: 'stale', since })).toMatchObject({ error: false, detail: 'no update since 06:00' });
-    expect(c({ kind: 'key_rejected', message: 'Invalid API key' })).toMatchObject({ error: true, title: 'API key rejected', detail: 'Invalid API key' });
+    // The service's own words and the HTTP detail go to the status page, never to the glass.
+    expect(c({ kind: 'key_rejected', message: 'Invalid API key' })).toMatchObject({ error: true, title: 'The service refused the API key', detail: 'see the status page', short: 'API key refused' });
     expect(c({ kind: 'budget_exhausted', until: new Date('2026-02-01T00:00:00.000Z') })).toMatchObject({ title: 'Credit budget used up', detail: 'until Sun 1 Feb 01:00' });
-    expect(c({ kind: 'unreachable', since, message: 'ECONNREFUSED' })).toMatchObject({ title: 'Service unreachable', detail: 'since 06:00 · ECONNREFUSED' });
+    expect(c({ kind: 'credits_out', since, until: new Date('2026-01-31T06:12:00.000Z') })).toMatchObject({ title: 'No credits left', detail: "top up in the service's web dashboard · trying again at 07:12" });
+    const retryAt = new Date('2026-01-31T06:12:00.000Z');
+    // "Unreachable" only when no connection was made.
+    expect(c({ kind: 'unreachable', since, message: 'connect ECONNREFUSED 127.0.0.1:9', retryAt })).toMatchObject({
+      title: 'No connection to the outfit service',
+      detail: 'trying again at 07:12',
+      short: 'No connection · again 07:12',
+      since: 'since 06:00',
+      mark: 'offline',
+    });
+    const service = (problem: ServiceProblem, at: Date | null = retryAt) => c({ kind: 'service_error', problem, since, message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway', retryAt: at });
+    expect(service('error')).toMatchObject({ title: 'Outfit service error', detail: 'trying again at 07:12', short: 'Service error · again 07:12', mark: 'cloud-error' });
+    expect(service('no_answer')?.title).toBe('The outfit service did not answer');
+    expect(service('connection_lost')?.title).toBe('Connection to the outfit service lost');
+    expect(service('bad_answer')?.title).toBe('The outfit service sent an unreadable answer');
+    expect(service('busy')?.title).toBe('The outfit service is busy');
+    expect(service('refused', null)).toMatchObject({ title: 'The outfit service refused the request', detail: 'see the status page', short: 'Service error' });
+    for (const p of ['error', 'no_answer', 'connection_lost', 'bad_answer', 'busy', 'refused'] as const) {
+      const s = service(p)!;
+      expect(`${s.title} ${s.detail} ${s.short}`).not.toMatch(/HTTP|502|recweather|unreachable/i);
+    }
+  });
+
+  it('badges an outfit out of date with its age, whatever the status, and only then', () => {
+    const at = (fetched: string, now: string, stale = true, status: Parameters<typeof frameContent>[0]['status'] = { kind: 'ok' }) =>
+      frameContent({ ...base, rec: { ...NORMAL, fetched_at: fetched }, status, stale, now: new Date(now) }).ageBadge;
+    expect(at('2026-01-31T06:30:00.000Z', '2026-01-31T07:10:00.000Z')).toBe('40 min old');
+    expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('3 h old');
+    // A day or more: the day it is from (Fri 30 Jan in Berlin), then the date after a week.
+    expect(at('2026-01-30T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('since Fri');
+    expect(at('2026-01-20T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('since 20 Jan');
+    // An error does not hide the age; a current outfit has no badge, whatever the error.
+    expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z', true, { kind: 'key_rejected', message: 'x' })).toBe('3 h old');
+    expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z', false, { kind: 'key_rejected', message: 'x' })).toBeNull();
+    // The status `stale` alone is enough; an outfit dated ahead of the clock (age unknown) gets the plain badge.
+    expect(frameContent({ ...base, rec: NORMAL, status: { kind: 'stale', since: new Date('2026-01-31T06:30:00.000Z') } }).ageBadge).toBe('15 min old');
+    expect(at('2026-02-03T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('STALE');
   });
 
   it('takes the update time from fetched_at', () => {

@@ -126,9 +126,12 @@ describe('raw framebuffers in native order', () => {
     idx[0] = 0; // top-left of the landscape picture
     const raw = encodeRaw(idx, 250, 122, p213, 0);
     expect(raw.length).toBe(16 * 250);
-    // turned 90 degrees clockwise: the top-left pixel goes to the top-right of the 122-wide RAM
-    expect(raw[15]).toBe(0b10000000); // pixels 120 (white) and 121 (black), then 6 padding bits
-    expect(raw[0]).toBe(0xff);
+    // turned a quarter counter-clockwise (native_rotation 270), as Waveshare's getbuffer() fills the RAM: the
+    // picture's left-hand column is the last RAM row, its top row the first RAM column, so the top-left pixel is
+    // the RAM's bottom-left
+    expect(raw[249 * 16]).toBe(0b01111111);
+    expect(raw[249 * 16 + 15]).toBe(0b11000000); // pixels 120 and 121 (white), then 6 padding bits
+    expect(raw.filter((b, i) => b !== (i % 16 === 15 ? 0b11000000 : 0xff)).length).toBe(1);
   });
 
   it('turns the seen picture back by the mount rotation', () => {

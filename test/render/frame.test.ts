@@ -11,6 +11,7 @@ const IDS = [
   'waveshare-2in9',
   'waveshare-2in13',
   'waveshare-7in3-f',
+  'inky-impression-7in3',
   'inkplate-10',
   'trmnl',
   'trmnl-4grey',

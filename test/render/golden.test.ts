@@ -23,6 +23,7 @@ const EXPECTED_PNG: Record<string, [bitDepth: number, colourType: number]> = {
   'waveshare-2in9': [1, 0],
   'waveshare-2in13': [1, 0],
   'waveshare-7in3-f': [4, 3],
+  'inky-impression-7in3': [4, 3],
   'inkplate-10': [4, 0],
   trmnl: [1, 0],
   'trmnl-4grey': [2, 0],

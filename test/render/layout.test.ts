@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { chooseLayout, renderFrame, renderIndices, type FrameInput } from '../../src/render/frame.js';
-import { listPanelIds, loadPanel } from '../../src/render/panels.js';
+import { listPanelIds, loadPanel, ppiOf } from '../../src/render/panels.js';
 import { FORTY, LONG, NORMAL, SAMPLE_NOW, SHORT, sampleInput } from '../../src/render/samples.js';
 import { ELLIPSIS } from '../../src/render/text-fit.js';
 import { capArcMinutes } from '../../src/render/type-scale.js';
@@ -108,7 +108,8 @@ describe('layouts', () => {
     const statuses: FrameInput['status'][] = [
       { kind: 'key_rejected', message: 'Invalid API key' },
       { kind: 'budget_exhausted', until: new Date('2026-02-01T00:00:00.000Z') },
-      { kind: 'unreachable', since, message: 'ECONNREFUSED' },
+      { kind: 'unreachable', since, message: 'ECONNREFUSED', retryAt: new Date('2026-01-31T06:12:00.000Z') },
+      { kind: 'service_error', problem: 'error', since, message: 'POST /recweather: HTTP 502: Bad Gateway', retryAt: null },
       { kind: 'stale', since },
     ];
     for (const status of statuses) {
@@ -120,11 +121,41 @@ describe('layouts', () => {
         const without = renderIndices(input(null, { status }), panel, { rotation: 0 }).report;
         expect(without.layout).toBe('error');
         const all = without.texts.join(' ');
-        if (status.kind === 'key_rejected') expect(all).toContain('Invalid API key');
+        // Plain words and what happens next; the service's message and the HTTP detail stay off the glass.
+        if (status.kind === 'key_rejected') expect(all).toContain('The service refused the API key see the status page');
         if (status.kind === 'budget_exhausted') expect(all).toContain('Sun 1 Feb 01:00');
-        if (status.kind === 'unreachable') expect(all).toContain('ECONNREFUSED');
+        if (status.kind === 'unreachable') expect(all).toContain('No connection to the outfit service since 06:00 · trying again at 07:12');
+        if (status.kind === 'service_error') expect(all).toContain('Outfit service error since 06:00 · see the status page');
+        expect(all).not.toMatch(/Invalid API key|ECONNREFUSED|HTTP 502/);
         const frame = await renderFrame(input(null, { status }), panel, { rotation: 0 });
         expect(offPalette(decodePng(frame.png), panel)).toEqual([]);
+      }
+    }
+  });
+
+  it('shows an outfit out of date from 2 m: a badge with its age of at least 10′ of arc, the outfit framed as old, the time never hidden by an error', () => {
+    const old = { ...NORMAL, fetched_at: '2026-01-31T03:30:00.000Z' };
+    const failed: FrameInput['status'] = { kind: 'service_error', problem: 'error', since: SAMPLE_NOW, message: 'HTTP 502', retryAt: new Date('2026-01-31T06:57:00.000Z') };
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      for (const rotation of [0, 90] as const) {
+        for (const status of [{ kind: 'stale', since: SAMPLE_NOW } as const, failed]) {
+          const { report } = renderIndices(input(old, { status, stale: true }), panel, { rotation });
+          const where = `${id} at ${rotation}°, ${status.kind}`;
+          expect(report.badge?.text, where).toBe('3 h old');
+          expect(report.markedOld, where).toBe(true);
+          expect(report.texts, where).toContain('3 h old');
+          // Wall panels are read from 2 m, small ones at arm's length (type-scale.ts): the badge's capitals at least
+          // 10′ of arc there.
+          const distance = report.layout === 'small' ? 500 : 2000;
+          expect(capArcMinutes(report.badge!.size, ppiOf(panel), distance), where).toBeGreaterThanOrEqual(10);
+          if (status.kind === 'service_error') expect(report.texts.join(' ').replace(/\s+/g, ' '), where).toMatch(/Outfit service error · trying again at 07:57|Service error · again 07:57/);
+        }
+        // Current: no badge, no frame; an error band keeps the outfit's time.
+        const fresh = renderIndices(input(NORMAL, { status: failed }), panel, { rotation }).report;
+        expect(fresh.badge, id).toBeNull();
+        expect(fresh.markedOld, id).toBe(false);
+        expect(fresh.texts.some((t) => t.includes('07:30')), `${id} at ${rotation}°: the outfit's time beside the error`).toBe(true);
       }
     }
   });

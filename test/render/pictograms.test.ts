@@ -59,7 +59,7 @@ describe('pictograms', () => {
     }
   });
 
-  it('shows the garment row first on all ten panels: at least 64 px on 800x480 and 24 px on the smallest', () => {
+  it('shows the garment row first on all eleven panels: at least 64 px on 800x480 and 24 px on the smallest', () => {
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);
       const { report } = renderIndices(sampleInput('forty'), panel, { rotation: 0 });

@@ -263,7 +263,7 @@ describe('no secret in anything the daemon shows', () => {
     // --- the service echoes the key back in its errors: a refused request, then a rejected key --------------------
     sim.injectFault({ kind: 'status', status: 400, error: `bad request for key ${API_KEY} (Bearer ${API_KEY})`, count: 2 });
     await daemon.runOnce(undefined, 'once');
-    expect(daemon.cycles.get('hallway')!.snapshot().status.kind).toBe('unreachable');
+    expect(daemon.cycles.get('hallway')!.snapshot().status.kind).toBe('service_error');
     await sweep();
     sim.injectFault({ kind: 'status', status: 401, error: `invalid API key ${API_KEY}`, count: 2 });
     await daemon.runOnce(undefined, 'once');
