@@ -19,6 +19,8 @@ export interface ControllerModel {
   glass(): Uint8Array;
   /** Refreshes so far. */
   readonly refreshes: number;
+  /** In deep sleep: nothing but a reset wakes it. */
+  readonly deepSleep: boolean;
 }
 
 export interface ControllerModelOptions {
