@@ -82,26 +82,36 @@ export function browserPage(rec: StoredRecommendation, displayName: string, upda
 
 export interface WayResult {
   ms: number;
-  peak: TreePeak;
+  /** Null for a run timed without the sampler. */
+  peak: TreePeak | null;
 }
 
-/** Runs the steps one after the other, each sampled as a process tree; wall time of all, the highest peak. */
-async function measured(steps: Array<[string, string[]]>, cwd: string): Promise<WayResult> {
+/**
+ * How a run is watched: `time` alone, or `memory` (the process tree sampled every 20 ms). The sampler reads
+ * /proc/<pid>/smaps_rollup, which walks the process's page tables under its memory-map lock while the process is
+ * starting up and faulting pages in, and it runs on the same 2 cores: it added 30-40 ms (12-15 %) to a cold `render`.
+ * So the times come from runs of their own.
+ */
+export type Watch = 'time' | 'memory';
+
+/** Runs the steps one after the other; wall time of all, and with `memory` the highest peak of each step's tree. */
+async function measured(steps: Array<[string, string[]]>, cwd: string, watch: Watch): Promise<WayResult> {
   const t0 = performance.now();
   const peak: TreePeak = { rssKb: 0, pssKb: 0, maxProcesses: 0, processes: 0 };
   for (const [cmd, args] of steps) {
     const child = track(cmd, args, { cwd, env: { PATH: process.env.PATH, HOME: cwd } });
     if (child.pid === undefined) throw new Error(`cannot start ${cmd}`);
-    const sampler = sampleTree(child.pid, 20);
+    const sampler = watch === 'memory' ? sampleTree(child.pid, 20) : null;
     const r = await finish(child, t0, 60_000, cmd);
-    const p = sampler.stop();
+    const p = sampler?.stop();
     if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.code ?? r.signal}): ${r.stderr.slice(-1500)}`);
+    if (!p) continue;
     peak.rssKb = Math.max(peak.rssKb, p.rssKb);
     peak.pssKb = Math.max(peak.pssKb, p.pssKb);
     peak.maxProcesses = Math.max(peak.maxProcesses, p.maxProcesses);
     peak.processes += p.processes;
   }
-  return { ms: performance.now() - t0, peak };
+  return { ms: performance.now() - t0, peak: watch === 'memory' ? peak : null };
 }
 
 export class BrowserCompare {
@@ -127,14 +137,14 @@ export class BrowserCompare {
     );
   }
 
-  /** `outfit-display render`, as a user runs it. */
-  ours(): Promise<WayResult> {
+  /** `outfit-display render`, as a user runs it, on this Node or on `node` (another major's binary). */
+  ours(watch: Watch, node = process.execPath): Promise<WayResult> {
     const out = join(this.work, 'ours.png');
-    return measured([[process.execPath, [CLI, 'render', '--config', this.configPath, '--input', this.recPath, '--out', out]]], this.work);
+    return measured([[node, [CLI, 'render', '--config', this.configPath, '--input', this.recPath, '--out', out]]], this.work, watch);
   }
 
   /** chromium --headless --screenshot, then ImageMagick to 1 bit; a fresh profile each run, as a cold start. */
-  browser(): Promise<WayResult> {
+  browser(watch: Watch): Promise<WayResult> {
     const profile = join(this.work, `profile-${this.#run++}`);
     const shot = join(this.work, 'shot.png');
     const out = join(this.work, 'browser.png');
@@ -154,6 +164,7 @@ export class BrowserCompare {
         [CONVERT, [shot, '-colorspace', 'Gray', '-dither', 'FloydSteinberg', '-monochrome', '-define', 'png:bit-depth=1', out]],
       ],
       this.work,
+      watch,
     ).finally(() => rmSync(profile, { recursive: true, force: true }));
   }
 

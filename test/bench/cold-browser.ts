@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import type { Bench } from './bench.js';
-import { BrowserCompare, CONVERT, type WayResult } from './browser-compare.js';
-import { median } from './proc.js';
+import { BrowserCompare, CONVERT, type Watch, type WayResult } from './browser-compare.js';
+import { COLD_RATIO_TARGET, type NodeBinary } from './node-majors.js';
+import { median, type TreePeak } from './proc.js';
 
 /**
- * The cold comparison's bench lines (browser-compare.ts makes the frames): ours and the browser way interleaved run
- * by run, so both see the same noise, then the two ratios the issue sets targets for: the browser way at least 5x
- * the time and 4x the memory (PSS summed over each process tree) of ours.
+ * The cold comparison's bench lines (browser-compare.ts makes the frames): the browser way and ours on each
+ * supported Node major interleaved run by run (the order turning each run), so all see the same noise; then the
+ * ratios the issue sets targets for: the browser way at least 5x the time of ours on Node 24 and 26 and 3.5x on
+ * Node 20, and 4x the memory (PSS summed over each process tree) on the running Node. Each round times every way
+ * unwatched, then runs every way again under the memory sampler (browser-compare.ts, Watch).
  */
 
 export interface ColdCompareOptions {
@@ -17,15 +20,27 @@ export interface ColdCompareOptions {
   runs: number;
   /** The repository: the last frames go to display/compare/ in it. */
   repoRoot: string;
+  /** Ours is run on each (node-majors.ts); the first is the running Node, whose memory the memory lines report. */
+  nodes: NodeBinary[];
 }
 
 const mbOf = (kb: number): number => kb / 1024;
 const medOf = (ws: WayResult[], f: (w: WayResult) => number): number => median(ws.map(f));
+/** The peak of a run watched for memory. */
+const peakOf = (w: WayResult): TreePeak => {
+  if (!w.peak) throw new Error('a run timed without the sampler has no peak');
+  return w.peak;
+};
 
 export function coldBrowserBenches(o: ColdCompareOptions): Bench[] {
-  const cmp = { ours: [] as WayResult[], browser: [] as WayResult[], images: [] as string[] };
+  const first = o.nodes[0];
+  if (!first) throw new Error('the cold comparison needs at least one node');
+  // Timed runs, and the runs under the memory sampler apart.
+  const cmp = { ours: o.nodes.map((): WayResult[] => []), browser: [] as WayResult[], images: [] as string[] };
+  const mem = { ours: o.nodes.map((): WayResult[] => []), browser: [] as WayResult[] };
   let compare: BrowserCompare | null = null;
   let warmed = false;
+  /** One round: the browser way and ours on each node, timed, then again under the sampler; the order turned each round. */
   const compareRun = async (): Promise<number> => {
     if (!compare) {
       const made = new BrowserCompare(o.rec, 'Hallway', o.updated);
@@ -33,37 +48,56 @@ export function coldBrowserBenches(o: ColdCompareOptions): Bench[] {
       process.once('exit', () => made.close());
       compare = made;
     }
+    const c = compare;
+    const ways = (watch: Watch, into: typeof mem): Array<() => Promise<void>> => [
+      async () => void into.browser.push(await c.browser(watch)),
+      ...o.nodes.map((n, i) => async () => void into.ours[i]!.push(await c.ours(watch, n.execPath))),
+    ];
     if (!warmed) {
-      // One unrecorded run of each: the page cache holds chromium, node and the fonts, as on a machine in use.
-      await compare.ours();
-      await compare.browser();
+      // One unrecorded run of each: the page cache holds chromium, each node and the fonts, as on a machine in use,
+      // and each major has its compiled-module cache (Node 22.1+) written.
+      await c.browser('time');
+      for (const n of o.nodes) await c.ours('time', n.execPath);
       warmed = true;
     }
-    const flip = (cmp.ours.length + cmp.browser.length) % 4 === 2;
-    const first = flip ? await compare.browser() : await compare.ours();
-    const second = flip ? await compare.ours() : await compare.browser();
-    cmp.ours.push(flip ? second : first);
-    cmp.browser.push(flip ? first : second);
-    return (flip ? second : first).ms;
+    const turn = cmp.browser.length % (o.nodes.length + 1);
+    for (const [watch, into] of [['time', cmp], ['memory', mem]] as const) {
+      const all = ways(watch, into);
+      for (const way of [...all.slice(turn), ...all.slice(0, turn)]) await way();
+    }
+    return cmp.ours[0]!.at(-1)!.ms;
   };
-  const ratio = (f: (w: WayResult) => number): number => medOf(cmp.browser, f) / medOf(cmp.ours, f);
+  const timeRatio = (i: number): number => medOf(cmp.browser, (w) => w.ms) / medOf(cmp.ours[i]!, (w) => w.ms);
+  const memRatio = (i: number, f: (p: TreePeak) => number): number =>
+    medOf(mem.browser, (w) => f(peakOf(w))) / medOf(mem.ours[i]!, (w) => f(peakOf(w)));
+  const oursPeak = (i: number, f: (p: TreePeak) => number): number => medOf(mem.ours[i]!, (w) => f(peakOf(w)));
+  const browserPeak = (f: (p: TreePeak) => number): number => medOf(mem.browser, (w) => f(peakOf(w)));
   const above = `[median of the ${o.runs} runs above]`;
+  const sampled = `[median of ${o.runs} runs of its own, under the sampler]`;
+  const interleaved = `[medians of the ${o.runs} interleaved runs above]`;
+  const on = (n: NodeBinary): string => `Node ${n.major}`;
   return [
+    ...o.nodes.map(
+      (n, i): Bench => ({
+        name: `ours: \`render\` CLI process, 800x480 1-bit, ${on(n)}`,
+        group: 'browser cold',
+        unit: 'ms',
+        runs: i === 0 ? o.runs : 1,
+        ...(i === 0 ? {} : { label: `[${o.runs} runs, interleaved]` }),
+        measure: i === 0 ? compareRun : () => Promise.resolve(medOf(cmp.ours[i]!, (w) => w.ms)),
+        // The PSS of the npx binaries is higher than the running Node's: no other process maps their pages, where
+        // the running Node's are shared with this bench's own process. RSS compares the majors.
+        note: () => `  (${n.version}: peak RSS ${mbOf(oursPeak(i, (p) => p.rssKb)).toFixed(1)} MB, PSS ${mbOf(oursPeak(i, (p) => p.pssKb)).toFixed(1)} MB)`,
+      }),
+    ),
     {
-      name: 'ours: `render` CLI process, 800x480 1-bit, wall time',
-      group: 'browser cold',
-      unit: 'ms',
-      runs: o.runs,
-      measure: compareRun,
-    },
-    {
-      name: 'ours: peak memory of the process (PSS)',
+      name: `ours: peak memory of the process (PSS), ${on(first)}`,
       group: 'browser cold',
       unit: 'MB',
       runs: 1,
-      label: above,
-      measure: () => Promise.resolve(mbOf(medOf(cmp.ours, (w) => w.peak.pssKb))),
-      note: () => `  (RSS ${mbOf(medOf(cmp.ours, (w) => w.peak.rssKb)).toFixed(1)} MB)`,
+      label: sampled,
+      measure: () => Promise.resolve(mbOf(oursPeak(0, (p) => p.pssKb))),
+      note: () => `  (RSS ${mbOf(oursPeak(0, (p) => p.rssKb)).toFixed(1)} MB)`,
     },
     {
       name: 'chromium --headless --screenshot + convert, wall time',
@@ -72,38 +106,43 @@ export function coldBrowserBenches(o: ColdCompareOptions): Bench[] {
       runs: 1,
       label: above,
       measure: () => Promise.resolve(medOf(cmp.browser, (w) => w.ms)),
-      note: () => {
-        const b = cmp.browser;
-        return `  (${medOf(b, (w) => w.peak.maxProcesses)} processes at once, ${medOf(b, (w) => w.peak.processes)} in all; a fresh profile each run)`;
-      },
+      note: () =>
+        `  (${browserPeak((p) => p.maxProcesses)} processes at once, ${browserPeak((p) => p.processes)} in all; a fresh profile each run)`,
     },
     {
       name: 'chromium+convert: peak memory, process tree (PSS)',
       group: 'browser cold',
       unit: 'MB',
       runs: 1,
-      label: above,
-      measure: () => Promise.resolve(mbOf(medOf(cmp.browser, (w) => w.peak.pssKb))),
-      note: () => `  (RSS summed over the tree ${mbOf(medOf(cmp.browser, (w) => w.peak.rssKb)).toFixed(1)} MB)`,
+      label: sampled,
+      measure: () => Promise.resolve(mbOf(browserPeak((p) => p.pssKb))),
+      note: () => `  (RSS summed over the tree ${mbOf(browserPeak((p) => p.rssKb)).toFixed(1)} MB)`,
     },
+    ...o.nodes.map((n, i): Bench => {
+      const target = COLD_RATIO_TARGET[n.major];
+      return {
+        name: `cold: chromium+convert / ours, wall time, ${on(n)}`,
+        group: 'browser cold',
+        unit: 'x',
+        ...(target !== undefined && { target: { min: target } }),
+        runs: 1,
+        label: interleaved,
+        measure: () => Promise.resolve(timeRatio(i)),
+      };
+    }),
     {
-      name: 'cold: chromium+convert / ours, wall time',
-      group: 'browser cold',
-      unit: 'x',
-      target: { min: 5 },
-      runs: 1,
-      label: `[medians of the ${o.runs} interleaved runs above]`,
-      measure: () => Promise.resolve(ratio((w) => w.ms)),
-    },
-    {
-      name: 'cold: chromium+convert / ours, peak memory (PSS)',
+      name: `cold: chromium+convert / ours, peak memory (PSS), ${on(first)}`,
       group: 'browser cold',
       unit: 'x',
       target: { min: 4 },
       runs: 1,
-      label: `[medians of the ${o.runs} interleaved runs above]`,
-      measure: () => Promise.resolve(ratio((w) => w.peak.pssKb)),
-      note: () => `  (${ratio((w) => w.peak.rssKb).toFixed(1)}x by RSS summed)\n  1-bit frames: ${cmp.images.join(', ')}`,
+      label: `[medians of the ${o.runs} interleaved runs under the sampler]`,
+      measure: () => Promise.resolve(memRatio(0, (p) => p.pssKb)),
+      note: () => {
+        const others = o.nodes.slice(1).map((n, j) => `${on(n)} ${memRatio(j + 1, (p) => p.pssKb).toFixed(1)}x`);
+        const byRss = `${memRatio(0, (p) => p.rssKb).toFixed(1)}x by RSS summed`;
+        return `  (${[byRss, ...others].join('; ')})\n  1-bit frames: ${cmp.images.join(', ')}`;
+      },
       cleanup() {
         if (compare) {
           const saved = compare.saveImages(join(o.repoRoot, 'display/compare'), CONVERT);

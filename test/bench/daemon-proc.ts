@@ -87,8 +87,9 @@ export interface RunningDaemon {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export function startDaemon(configFile: string, cwd: string): RunningDaemon {
-  const child = track(process.execPath, [...UNIT_NODE_FLAGS, CLI, 'run', '--config', configFile], {
+/** `node`: the binary to run it on (another Node major's, node-majors.ts); default this process's. */
+export function startDaemon(configFile: string, cwd: string, node = process.execPath): RunningDaemon {
+  const child = track(node, [...UNIT_NODE_FLAGS, CLI, 'run', '--config', configFile], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTFIT_API_KEY: DEMO_API_KEY, ...UNIT_ENV },
   });

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { startServiceSim } from '../../src/service-sim/server.js';
 import type { Bench } from './bench.js';
+import type { NodeBinary } from './node-majors.js';
 import { startDaemon, writeDaemonConfig } from './daemon-proc.js';
 import { CLK_TCK, cpuSeconds, median, sleep, statusKb, within } from './proc.js';
 
@@ -14,6 +15,8 @@ export interface IdleOptions {
   displays: number;
   settleS: number;
   windowS: number;
+  /** The node binary the daemon runs on; default this process's. */
+  node?: string;
 }
 
 export interface IdleResult {
@@ -30,7 +33,7 @@ export async function measureIdle(o: IdleOptions): Promise<IdleResult> {
   const sim = await startServiceSim({ ratePerMinute: 1_000_000 });
   // The governor's rate limit above the first cycles' calls, so that every display has its frame at start.
   const { dir, file } = writeDaemonConfig({ baseUrl: sim.url, schedule: '0 0 1 1 *', displays: o.displays, ratePerMinute: 600 });
-  const d = startDaemon(file, dir);
+  const d = startDaemon(file, dir, o.node);
   try {
     await within(d.started, 120_000, 'the idle daemon did not start');
     // Every display's first frame before the clock starts (start() may report ready before the last one is out).
@@ -67,6 +70,8 @@ export interface IdleBenchOptions {
   windowS: number;
   /** Fresh daemons for each count of displays (a start's RSS varies from one to the next). */
   runs: number;
+  /** Other Node majors (node-majors.ts): the one-display idle RSS on each, under the same 80 MB target. */
+  otherNodes?: NodeBinary[];
 }
 
 const mb = (kb: number): number => kb / 1024;
@@ -122,5 +127,26 @@ export function idleBenches(o: IdleBenchOptions): Bench[] {
     },
     rssBench(5),
     rssBench(20),
+    ...(o.otherNodes ?? []).map((n) => otherNodeRss(n, o)),
   ];
+}
+
+/** The one-display idle RSS on another Node major (a window of at most 20 s: the CPU figure is the running Node's). */
+function otherNodeRss(n: NodeBinary, o: IdleBenchOptions): Bench {
+  const results: IdleResult[] = [];
+  return {
+    name: `daemon idle RSS, 1 display, Node ${n.major}`,
+    group: 'idle',
+    unit: 'MB',
+    target: { max: 80 },
+    runs: o.runs,
+    label: `[${o.runs} daemon${o.runs === 1 ? '' : 's'}]`,
+    async measure() {
+      const r = await measureIdle({ displays: 1, settleS: o.settleS, windowS: Math.min(20, o.windowS), node: n.execPath });
+      results.push(r);
+      return mb(r.rssKb);
+    },
+    note: () =>
+      `  (${n.version}: ${results.map((r) => mb(r.rssKb).toFixed(1)).join(', ')}; VmHWM since start ${mb(median(results.map((r) => r.hwmKb))).toFixed(1)} MB)`,
+  };
 }

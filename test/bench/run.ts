@@ -20,6 +20,7 @@ import { idleBenches } from './idle-daemon.js';
 import { floodBenches } from './subscription-flood.js';
 import { warmBrowserBenches } from './warm-browser.js';
 import { weekBenches } from './week-under-faults.js';
+import { nodeMajors, SUPPORTED_MAJORS } from './node-majors.js';
 import { killAllOnExit, median, run } from './proc.js';
 
 /**
@@ -28,6 +29,8 @@ import { killAllOnExit, median, run } from './proc.js';
  * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser,
  * png, flood, week; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
  * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
+ * The cold comparison and the one-display idle RSS run on every supported Node major (node-majors.ts: the others
+ * through `npx -y node@N`); `--node 20,26` names the majors.
  * The real-time soak is separate: `npm run bench:soak`.
  */
 
@@ -36,6 +39,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     'idle-seconds': { type: 'string', default: '60' },
     'idle-runs': { type: 'string', default: '3' },
+    node: { type: 'string' },
   },
 });
 const IDLE_SETTLE_S = 10;
@@ -43,6 +47,18 @@ const IDLE_WINDOW_S = Number(flags['idle-seconds']);
 if (!(IDLE_WINDOW_S > 0)) throw new Error('--idle-seconds must be positive');
 const IDLE_RUNS = Number(flags['idle-runs']);
 if (!Number.isInteger(IDLE_RUNS) || IDLE_RUNS < 1) throw new Error('--idle-runs must be a whole number >= 1');
+const RUNNING_MAJOR = Number(process.versions.node.split('.')[0]);
+const THIS_NODE = { major: RUNNING_MAJOR, version: process.version, execPath: process.execPath };
+const MAJORS = flags.node === undefined ? [...SUPPORTED_MAJORS] : flags.node.split(',').map(Number);
+if (!MAJORS.every((m) => Number.isInteger(m) && m > 0)) throw new Error('--node must list Node majors, such as 20,26');
+/** The other majors' binaries are looked up (npx) only when a bench that runs them is selected. */
+const MAJOR_GROUPS = ['browser cold', 'idle'];
+const majors =
+  flags.only === undefined || MAJOR_GROUPS.some((g) => g.includes(flags.only!))
+    ? nodeMajors(MAJORS.filter((m) => m !== RUNNING_MAJOR))
+    : { nodes: [], missing: [] };
+// The running Node first: the memory lines and the other benches are its.
+const NODES = [THIS_NODE, ...majors.nodes];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const renderFileModule = pathToFileURL(join(here, '../../src/render/render-file.js')).href;
@@ -234,7 +250,7 @@ export const BENCHES: Bench[] = [
     },
     cleanup: cycleRigDown,
   },
-  ...idleBenches({ settleS: IDLE_SETTLE_S, windowS: IDLE_WINDOW_S, runs: IDLE_RUNS }),
+  ...idleBenches({ settleS: IDLE_SETTLE_S, windowS: IDLE_WINDOW_S, runs: IDLE_RUNS, otherNodes: majors.nodes }),
   ...floodBenches(),
   {
     name: 'a day of cycles, 2 displays x 288 (accelerated)',
@@ -262,7 +278,7 @@ export const BENCHES: Bench[] = [
   ...(browserMissing !== null
     ? []
     : [
-        ...coldBrowserBenches({ rec: NORMAL, updated, runs: COMPARE_RUNS, repoRoot }),
+        ...coldBrowserBenches({ rec: NORMAL, updated, runs: COMPARE_RUNS, repoRoot, nodes: NODES }),
         ...warmBrowserBenches({ panel, rec: NORMAL, updated, runs: WARM_COMPARE_RUNS }),
       ]),
 ];
@@ -275,6 +291,8 @@ async function main(): Promise<void> {
     `outfit-display bench (node ${process.version}, medians${only === undefined ? '' : `, --only ${JSON.stringify(only)}`})\n`,
   );
   if (browserMissing !== null) process.stdout.write(`(the headless-browser comparison is skipped: ${browserMissing})\n`);
+  if (majors.nodes.length > 0) process.stdout.write(`(the cold comparison and the idle RSS also on ${majors.nodes.map((n) => n.version).join(', ')}, through npx)\n`);
+  for (const m of majors.missing) process.stdout.write(`(left out: ${m})\n`);
   try {
     for (const b of selected) {
       try {
