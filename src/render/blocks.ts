@@ -135,9 +135,23 @@ function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: nu
   if (!st?.error || c.ageBadge === null) return true;
   const u = sf.unit;
   const size = bandTextSize(sf, h);
-  const badgeW = measure('condensed-bold', Math.min(badgeSize(sf), (h - 6 * u) * 0.8), c.ageBadge) + (h - 6 * u) * 0.5;
+  const badgeW = bandBadge(sf, c.ageBadge, h - 6 * u).w;
   const avail = width - 20 * u - badgeW - 8 * u - Math.min(h * 0.7, size * 1.3) - 8 * u;
-  return (measure('condensed-bold', size, st.title) + size * 0.4 + measure('condensed', size, `· ${st.detail}`)) * 0.7 <= avail;
+  return statusLineWidth(st, size) * 0.7 <= avail;
+}
+
+/** The gap between what happened and what happens next on the status line, at text size `size`. */
+const statusGap = (size: number): number => size * 0.4;
+
+/** The width of the status line, title and "· what happens next", at text size `size`. */
+function statusLineWidth(st: StatusText, size: number): number {
+  return measure('condensed-bold', size, st.title) + statusGap(size) + measure('condensed', size, `· ${st.detail}`);
+}
+
+/** The top band's age badge in a box `h` px high: its text size and width. */
+function bandBadge(sf: Surface, text: string, h: number): { size: number; w: number } {
+  const size = Math.min(badgeSize(sf), h * 0.8);
+  return { size, w: measure('condensed-bold', size, text) + h * 0.5 };
 }
 
 /** The height of the top band, px, for a frame `width` px wide: one row, or two when an error and a badge need them. */
@@ -180,7 +194,7 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   let right = box.x + box.w - pad;
   if (withAge && c.ageBadge !== null) {
     const h = box.h - 6 * u;
-    right -= ageBadge(sf, c.ageBadge, right, box.y + (box.h - h) / 2, h, true, report) + 8 * u;
+    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: true }, report).w + 8 * u;
   } else if (withAge && c.updated) {
     right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
   }
@@ -191,13 +205,10 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   const avail = right - textX;
   // What happened and what happens next, at one size that fits both (down to 70 %); else the short form, which
   // keeps both in fewer words ("Service error · again 07:12").
-  const next = `· ${st.detail}`;
-  const gap = (s: number): number => s * 0.4;
-  const both = measure('condensed-bold', size, st.title) + gap(size) + measure('condensed', size, next);
-  const shared = Math.min(size, (size * avail) / both);
+  const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
   if (shared >= size * 0.7) {
     const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report });
-    drawLine(sf, { font: 'condensed', size: shared, text: next, x: textX + tw + gap(shared), baseline: base, colour: fore, report });
+    drawLine(sf, { font: 'condensed', size: shared, text: `· ${st.detail}`, x: textX + tw + statusGap(shared), baseline: base, colour: fore, report });
   } else {
     const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
     if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report });
@@ -214,7 +225,7 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   let right = box.x + box.w - pad;
   if (c.ageBadge !== null) {
     const h = box.h - 6 * u;
-    right -= ageBadge(sf, c.ageBadge, right, box.y + (box.h - h) / 2, h, false, report) + 8 * u;
+    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: false }, report).w + 8 * u;
   }
   if (c.updated) {
     const l = c.locale.labels;
@@ -228,18 +239,31 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
 }
 
+/** Where and how an age badge is drawn (drawAgeBadge). */
+export interface AgeBadge {
+  /** "3 h old". */
+  text: string;
+  /** The box's right edge, top and height, px. */
+  xRight: number;
+  y: number;
+  h: number;
+  /** The text size and the box's width, px. */
+  size: number;
+  w: number;
+  /** On an error's band: inverted again (paper on the band). */
+  onError: boolean;
+}
+
 /**
  * An inverted badge ending at xRight with the outfit's age ("3 h old"), its capitals as large as the outfit's
- * smallest; on an error's band it is inverted again (paper on the band). Returns its width.
+ * smallest; on an error's band it is inverted again. The top band's and the small panels' badge. Returns the badge.
  */
-function ageBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
-  const size = Math.min(badgeSize(sf), h * 0.8);
-  const w = measure('condensed-bold', size, text) + h * 0.5;
-  sf.crisp.fillStyle = onError ? sf.theme.paper : sf.theme.accent;
-  sf.crisp.fillRect(Math.round(xRight - w), Math.round(y), Math.round(w), Math.round(h));
-  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
-  report.badge = { text, size, height: Math.round(h) };
-  return w;
+export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): AgeBadge {
+  sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.accent;
+  sf.crisp.fillRect(Math.round(b.xRight - b.w), Math.round(b.y), Math.round(b.w), Math.round(b.h));
+  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline: b.y + b.h / 2 + b.size * 0.36, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
+  report.badge = { text: b.text, size: b.size, height: Math.round(b.h) };
+  return b;
 }
 
 /**

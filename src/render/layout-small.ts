@@ -1,6 +1,6 @@
 import type { Weather } from '../api/schemas.js';
 import type { Locale } from '../i18n/locale.js';
-import { drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { drawAgeBadge, drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
 import { measure } from './fonts.js';
 import type { FrameContent } from './content.js';
 import { conditionOf, drawConditionIcon } from './icons.js';
@@ -115,16 +115,10 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   return headH + 1 * u;
 }
 
-/** The age badge of an old outfit ending at xRight, inverted (again, on an error's band). Returns its width. */
+/** The small panels' age badge ending at xRight, `h` px high: text at the outfit's size, at least 12 units. */
 function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
-  const u = sf.unit;
-  const size = Math.max(sf.scale.outfit, 12 * u);
-  const w = measure('condensed-bold', size, text) + 6 * u;
-  sf.crisp.fillStyle = onError ? sf.theme.paper : sf.theme.accent;
-  sf.crisp.fillRect(Math.round(xRight - w), Math.round(y), Math.round(w), Math.round(h));
-  drawLine(sf, { font: 'condensed-bold', size, text, x: xRight - w / 2, baseline: y + h / 2 + size * 0.36, colour: onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
-  report.badge = { text, size, height: Math.round(h) };
-  return w;
+  const size = Math.max(sf.scale.outfit, 12 * sf.unit);
+  return drawAgeBadge(sf, { text, xRight, y, h, size, w: measure('condensed-bold', size, text) + 6 * sf.unit, onError }, report).w;
 }
 
 /** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */
