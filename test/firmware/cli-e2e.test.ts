@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { awaySchedule, runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
 
@@ -33,7 +33,7 @@ describe('outfit-display run → outfit-display simulate (real processes)', () =
   it.each(['trmnl', 'http'] as const)('via %s: the glass equals the daemon’s frame', { timeout: 60_000 }, async (via) => {
     const port = await freePort();
     const yaml = simulatedConfig({
-      displays: ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', '    schedule: "*/30 * * * *"'].join('\n'),
+      displays: ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', `    schedule: "${awaySchedule()}"`].join('\n'),
     }).replace(
       'log_level: debug',
       `log_level: info\nhttp:\n  listen: 127.0.0.1:${port}\ntrmnl:\n  devices:\n    - mac: "AA:BB:CC:DD:EE:77"\n      display: hallway\n      token: cli-e2e-token-123456`,

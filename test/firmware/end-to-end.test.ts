@@ -7,7 +7,7 @@ import { runSimulator } from '../../display/firmware/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { awaySchedule, simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { systemClock } from '../../src/time/clock.js';
 
@@ -36,7 +36,7 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
 
   it.each(['http', 'trmnl'] as const)('via %s: the glass PNG equals the daemon’s frame', async (via) => {
     const yaml = simulatedConfig({
-      displays: ['  - id: hallway', '    name: Hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', '    schedule: "*/30 * * * *"'].join('\n'),
+      displays: ['  - id: hallway', '    name: Hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', `    schedule: "${awaySchedule()}"`].join('\n'),
     }).replace('log_level: debug', `log_level: silent\ntrmnl:\n  devices:\n    - mac: "${MAC}"\n      display: hallway\n      token: ${TOKEN}`);
     const t = await tempConfig(yaml);
     dir = t.dir;

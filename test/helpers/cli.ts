@@ -65,6 +65,18 @@ export async function tempConfig(yaml: string): Promise<{ dir: string; file: str
   return { dir, file };
 }
 
+/**
+ * A daily schedule (Europe/Berlin) whose slot is 12 hours from now. A first start buys at once whatever the time of
+ * day, and no slot comes during a test. A half-hourly schedule made the tests that wait for the start's purchase depend on the
+ * clock: within 2 minutes of :00 or :30 a start leaves the purchase to the coming slot (Scheduler, START_SLACK_MS).
+ */
+export function awaySchedule(now = new Date()): string {
+  const at = new Date(now.getTime() + 12 * 3_600_000);
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
+  const part = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
+  return `${part('minute')} ${part('hour')} * * *`;
+}
+
 export function simulatedConfig(opts: { baseUrl?: string; keyFile?: string; displays?: string } = {}): string {
   return [
     'api:',
@@ -81,7 +93,7 @@ export function simulatedConfig(opts: { baseUrl?: string; keyFile?: string; disp
         '    lat: 52.52',
         '    lon: 13.405',
         '    panel: waveshare-7in5-v2',
-        '    schedule: "*/30 * * * *"',
+        `    schedule: "${awaySchedule()}"`,
       ].join('\n'),
     'output_dir: frames',
     'state_dir: state',
