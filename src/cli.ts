@@ -1,5 +1,5 @@
-import { EXIT, type ExitCode } from './exit-codes.js';
-import { assertCanvasFits } from './native-addon.js';
+import { EXIT, type ExitCode } from './shared/exit-codes.js';
+import { assertCanvasFits } from './shared/native-addon.js';
 import { HelpRequested } from './cli/command-flags.js';
 import { USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';

@@ -1,5 +1,5 @@
 import type { CaptureOp } from '../../src/epd/capture-bus.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { Acep7Model } from './acep7.js';
 import { Spectra6Model } from './spectra6.js';
 import { Ssd168xModel } from './ssd168x.js';

@@ -1,4 +1,4 @@
-import type { PanelProfile } from '../../src/render/panels.js';
+import type { PanelProfile } from '../../src/panels/panels.js';
 import { ProtocolModel, type CommandTable } from './protocol-model.js';
 
 /**

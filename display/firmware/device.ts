@@ -1,4 +1,4 @@
-import type { PanelProfile } from '../../src/render/panels.js';
+import type { PanelProfile } from '../../src/panels/panels.js';
 import { sleep, type Clock } from '../../src/time/clock.js';
 import { checkImage } from './image-check.js';
 import { PanelSim, type RefreshKind } from './panel-sim.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hexToRgb, type PanelProfile } from '../../src/render/panels.js';
+import { hexToRgb, type PanelProfile } from '../../src/panels/panels.js';
 import { decodeBmp1, isBmp } from './bmp-decode.js';
 import { ImageError, type ImageErrorCode } from './image-error.js';
 import { decodePng, isPng } from './png-decode.js';

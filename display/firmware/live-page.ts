@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../src/escape-html.js';
+import { escapeHtml } from '../../src/shared/escape-html.js';
 /**
  * The live view's page: the simulated panel as it looks (ink on a paper tone, a black-white flash on a full
  * refresh), the device's battery figures, and the timeline, updated by Server-Sent Events as the device wakes.

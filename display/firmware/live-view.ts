@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startHttpServer } from '../../src/http/server.js';
-import type { PanelProfile } from '../../src/render/panels.js';
+import type { PanelProfile } from '../../src/panels/panels.js';
 import { renderLivePage } from './live-page.js';
 import type { TimelineLine } from './sim-output.js';
 

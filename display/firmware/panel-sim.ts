@@ -1,5 +1,5 @@
-import { hexToRgb, type PanelProfile } from '../../src/render/panels.js';
-import { encodePng } from '../../src/render/png.js';
+import { hexToRgb, type PanelProfile } from '../../src/panels/panels.js';
+import { encodePng } from '../../src/render/encode/png.js';
 
 /**
  * The simulated e-ink panel: its framebuffer (one palette index a pixel, as the picture is seen), the refresh the

@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config/schema.js';
 import { clientHost, parseListen } from '../../src/http/server.js';
 import { viewSize } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { systemClock, type Clock } from '../../src/time/clock.js';
 import { Device } from './device.js';
 import { startLiveView, type LiveView } from './live-view.js';

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { parseCapture } from '../../src/epd/capture-bus.js';
-import type { PanelProfile } from '../../src/render/panels.js';
-import { rotatePixels, type Rotation } from '../../src/render/rotate.js';
+import type { PanelProfile } from '../../src/panels/panels.js';
+import { rotatePixels, type Rotation } from '../../src/render/encode/rotate.js';
 import { controllerModel, type ControllerModel } from '../controllers/index.js';
 import type { FetchOutcome, Transport } from './transport.js';
 

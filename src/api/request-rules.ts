@@ -1,4 +1,4 @@
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '../shared/describe-value.js';
 import { InvalidRequestError } from './errors.js';
 import { describeNumber } from './field-readers.js';
 import type { RecommendRequest, Unit } from './schemas.js';

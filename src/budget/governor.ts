@@ -17,7 +17,7 @@ import { MAX_RETRY_AFTER_MS, RateLimiter } from './rate-limiter.js';
 import { retryLoop, type Attempt, type Step } from './retry-loop.js';
 import { refusal, type Refusal } from './spend-gate.js';
 import { chargeResult, failureAction } from './failure-policy.js';
-import { warningCode } from '../logging.js';
+import { warningCode } from '../log/logging.js';
 import { periodEnd, type Period } from '../time/zoned-time.js';
 import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
 

@@ -1,4 +1,4 @@
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 

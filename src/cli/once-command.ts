@@ -1,8 +1,8 @@
 import { KeyRejectedError } from '../api/errors.js';
-import { buildDaemon } from '../daemon.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { buildDaemon } from '../daemon/daemon.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/redactor.js';
-import { createLogger } from '../logging.js';
+import { createLogger } from '../log/logging.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { UsageError } from './usage-error.js';

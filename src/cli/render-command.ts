@@ -1,4 +1,4 @@
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/redactor.js';
 import { displayRenderOptions } from '../render/display-render.js';
 import { renderRecommendationFile } from '../render/render-file.js';
@@ -29,7 +29,7 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
     // have no character to warn about.
-    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../logging.js'), import('../render/glyph-warnings.js')]);
+    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../log/logging.js'), import('../render/text/glyph-warnings.js')]);
     const logger = createLogger({ level: config.log_level, secrets: secretValues(loaded.secrets) });
     new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
     logger.flush();

@@ -1,7 +1,7 @@
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/redactor.js';
-import { createLogger } from '../logging.js';
-import { Service } from '../service.js';
+import { createLogger } from '../log/logging.js';
+import { Service } from '../daemon/service.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 

@@ -1,4 +1,4 @@
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { BILLING_MODES, isBillingMode } from '../service-sim/billing.js';
 import { DEMO_API_KEY, startServiceSim } from '../service-sim/server.js';
 import { commandFlags } from './command-flags.js';

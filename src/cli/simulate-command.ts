@@ -1,5 +1,5 @@
 import { runSimulateCommand, SIMULATE_OPTIONS } from '../../display/firmware/simulate-command.js';
-import type { ExitCode } from '../exit-codes.js';
+import type { ExitCode } from '../shared/exit-codes.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { need } from './usage-error.js';

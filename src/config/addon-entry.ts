@@ -3,11 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { convertAddonOptions } from './addon-options.js';
 import { ConfigError, loadConfig } from './load.js';
-import { serializeError } from '../logging.js';
+import { serializeError } from '../log/logging.js';
 
 /**
  * The Home Assistant add-on's first step at every start: the options form (/data/options.json) and the user's

@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { listPanelIds } from '../render/panels.js';
+import { listPanelIds } from '../panels/panels.js';
 import { formatPath, issueText } from './describe-issue.js';
 import { ConfigSchema } from './schema.js';
 

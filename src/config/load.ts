@@ -4,7 +4,7 @@ import { validateDetailed } from 'node-cron';
 import { LineCounter, parseDocument } from 'yaml';
 import { displayLocales, localeProblems, readConfigLocales } from '../i18n/config-locales.js';
 import { BUILT_IN_LOCALES, type Locale } from '../i18n/locale.js';
-import { listPanelIds } from '../render/panels.js';
+import { listPanelIds } from '../panels/panels.js';
 import { describeIssue } from './describe-issue.js';
 import { folderProblems } from './folder-checks.js';
 import { ConfigSchema, type Config } from './schema.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { addLogSecrets } from '../logging.js';
+import { addLogSecrets } from '../log/logging.js';
 import type { LoadedConfig } from './load.js';
 import { ConfigSchema } from './schema.js';
 

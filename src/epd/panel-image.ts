@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
-import type { PanelProfile } from '../render/panels.js';
-import { rotatePixels, type Rotation } from '../render/rotate.js';
+import type { PanelProfile } from '../panels/panels.js';
+import { rotatePixels, type Rotation } from '../render/encode/rotate.js';
 import type { PanelImage } from './driver.js';
 import { EpdError } from './epd-error.js';
 

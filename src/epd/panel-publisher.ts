@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
-import { loadPanel } from '../render/panels.js';
+import { loadPanel } from '../panels/panels.js';
 import type { Clock } from '../time/clock.js';
 import type { EpdDriver, PanelImage } from './driver.js';
 import type { DriverFactory } from './drivers/index.js';

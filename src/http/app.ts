@@ -1,13 +1,13 @@
-import { garmentsOf } from '../render/garments.js';
+import { garmentsOf } from '../domain/garments.js';
 import type { StateProblem } from '../store/state-error.js';
 import type { OutputProblem } from '../publish/output-error.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isStale, timeOrNull } from '../mqtt/state-payload.js';
-import { creditsView } from '../publish/credits-view.js';
+import { isStale, timeOrNull } from '../state/state-payload.js';
+import { creditsView } from '../state/credits-view.js';
 import { redactor } from '../config/redactor.js';
 import type { HttpDeps } from './deps.js';
 import { etagOf } from './etag.js';
-import type { DisplayViewSource, ShownView } from '../display-views.js';
+import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { overallHealth } from './health.js';
 import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText } from './respond.js';
 import { PAIR_FORM_FIELD, PairFormTokens, W_HTTP_PAIR_REFUSED } from './pair-form-token.js';

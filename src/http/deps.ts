@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../time/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
-import type { DisplayViewSource } from '../display-views.js';
-import type { BudgetStatusLike } from '../mqtt/state-payload.js';
+import type { DisplayViewSource } from '../state/display-views.js';
+import type { BudgetStatusLike } from '../state/state-payload.js';
 import type { DeviceTelemetry, TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 
 /**

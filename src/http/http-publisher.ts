@@ -1,8 +1,8 @@
 import type { RequestListener } from 'node:http';
 import { buildHttpApp } from './app.js';
 import type { HttpDeps } from './deps.js';
-import { DisplayBoard } from '../display-board.js';
-import { DisplayViews, type DisplayViewSource } from '../display-views.js';
+import { DisplayBoard } from '../state/display-board.js';
+import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
 import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../mqtt/broker/refusal-log.js';

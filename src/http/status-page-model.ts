@@ -1,9 +1,9 @@
 import type { HttpDeps } from './deps.js';
-import type { DisplayViewSource } from '../display-views.js';
-import type { BudgetStatusLike } from '../mqtt/state-payload.js';
+import type { DisplayViewSource } from '../state/display-views.js';
+import type { BudgetStatusLike } from '../state/state-payload.js';
 import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './health.js';
-import { creditsLines } from '../publish/credits-view.js';
-import { stateProblemText } from '../mqtt/state-payload.js';
+import { creditsLines } from '../state/credits-view.js';
+import { stateProblemText } from '../state/state-payload.js';
 import { outputProblemText } from '../publish/output-error.js';
 import { panelProblemText } from '../epd/panel-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';

@@ -4,7 +4,7 @@
  * outfit text and error messages come from the service.
  */
 
-import { escapeHtml } from '../escape-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 import { PAIR_FORM_FIELD } from './pair-form-token.js';
 
 export interface StatusPageDisplay {

@@ -1,7 +1,7 @@
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { redactor, type Redact } from '../config/redactor.js';
-import { addLogSecrets } from '../logging.js';
+import { addLogSecrets } from '../log/logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { backoffDelay, clientOptions, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 

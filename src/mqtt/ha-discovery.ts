@@ -1,6 +1,6 @@
 import type { DisplayConfig } from '../config/schema.js';
 import type { MqttTopics } from './topics.js';
-import { STATUS_KINDS } from './state-payload.js';
+import { STATUS_KINDS } from '../state/state-payload.js';
 
 /**
  * Home Assistant MQTT discovery, pure functions: a display (and the units of its newest Recommendation) in, the

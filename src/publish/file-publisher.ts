@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { garmentsOf } from '../render/garments.js';
+import { garmentsOf } from '../domain/garments.js';
 import type { DisplayUpdate, Publisher } from './publisher.js';
 import { outputWriteError } from './output-error.js';
 import { removeStaleTempFiles, removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';

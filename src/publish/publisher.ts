@@ -1,6 +1,6 @@
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig } from '../config/schema.js';
-import type { RefreshNotice } from '../cycle.js';
+import type { RefreshNotice } from '../daemon/cycle.js';
 import type { Frame, FrameStatus } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
 import type { OutputProblem } from './output-error.js';

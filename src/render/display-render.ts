@@ -1,10 +1,10 @@
 import type { DisplayConfig } from '../config/schema.js';
 import type { Locale } from '../i18n/locale.js';
-import type { FrameInput } from './content.js';
+import type { FrameInput } from './layout/content.js';
 import { renderFrame, type Frame, type RenderOptions } from './frame.js';
-import { loadPanel, type PanelProfile } from './panels.js';
-import type { Dither } from './quantize.js';
-import type { Rotation } from './rotate.js';
+import { loadPanel, type PanelProfile } from '../panels/panels.js';
+import type { Dither } from './encode/quantize.js';
+import type { Rotation } from './encode/rotate.js';
 
 /**
  * How one display's frames are drawn, resolved from its config once: panel, name, time zone, rotation, dither and

@@ -1,11 +1,11 @@
-import type { LayoutSizes } from './blocks.js';
+import type { LayoutSizes } from './layout/blocks.js';
 import type { DetailedFrame } from './frame.js';
-import type { GarmentId } from './garments.js';
-import { describeCodePoint } from './missing-glyphs.js';
-import type { PanelProfile } from './panels.js';
-import type { Rotation } from './rotate.js';
-import type { FittedText } from './text-fit.js';
-import { arcMinutes, capArcMinutes, type Viewing } from './type-scale.js';
+import type { GarmentId } from '../domain/garments.js';
+import { describeCodePoint } from './text/missing-glyphs.js';
+import type { PanelProfile } from '../panels/panels.js';
+import type { Rotation } from './encode/rotate.js';
+import type { FittedText } from './text/text-fit.js';
+import { arcMinutes, capArcMinutes, type Viewing } from './draw/type-scale.js';
 
 /**
  * What a frame shows, as JSON (`render --out x.json`): for debugging a layout and for tests. The garments, the

@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { LayoutReport } from './blocks.js';
-import { frameContent, type FrameInput } from './content.js';
-import { encodeBmp1 } from './bmp.js';
-import { layoutError } from './layout-error.js';
-import { collectMissingGlyphs } from './missing-glyphs.js';
-import { layoutSmall } from './layout-small.js';
-import { layoutWide } from './layout-wide.js';
-import { hexToRgb, ppiOf, type PanelProfile } from './panels.js';
-import { encodePng } from './png.js';
-import { quantize, type Dither, type Rgb } from './quantize.js';
-import { encodeRaw } from './raw.js';
-import type { Rotation } from './rotate.js';
-import { createSurface, releaseSurface } from './surface.js';
-import type { Rect } from './text-layer.js';
-import { typeScale, type TypeScale } from './type-scale.js';
-import type { GarmentId } from './garments.js';
+import type { LayoutReport } from './layout/blocks.js';
+import { frameContent, type FrameInput } from './layout/content.js';
+import { encodeBmp1 } from './encode/bmp.js';
+import { layoutError } from './layout/layout-error.js';
+import { collectMissingGlyphs } from './text/missing-glyphs.js';
+import { layoutSmall } from './layout/layout-small.js';
+import { layoutWide } from './layout/layout-wide.js';
+import { hexToRgb, ppiOf, type PanelProfile } from '../panels/panels.js';
+import { encodePng } from './encode/png.js';
+import { quantize, type Dither, type Rgb } from './encode/quantize.js';
+import { encodeRaw } from './encode/raw.js';
+import type { Rotation } from './encode/rotate.js';
+import { createSurface, releaseSurface } from './draw/surface.js';
+import type { Rect } from './text/text-layer.js';
+import { typeScale, type TypeScale } from './draw/type-scale.js';
+import type { GarmentId } from '../domain/garments.js';
 
-export type { FrameInput, FrameStatus } from './content.js';
-export type { Dither } from './quantize.js';
+export type { FrameInput, FrameStatus } from './layout/content.js';
+export type { Dither } from './encode/quantize.js';
 
 export interface RenderOptions {
   /** How the panel is mounted: 90 = turned a quarter clockwise, so the picture is portrait. */

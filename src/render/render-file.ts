@@ -5,7 +5,7 @@ import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.
 import { displayFrameInput, type DisplayRenderOptions } from './display-render.js';
 import { encodeFrame, renderIndices, type Frame } from './frame.js';
 import { frameJson } from './frame-json.js';
-import type { PanelProfile } from './panels.js';
+import type { PanelProfile } from '../panels/panels.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { DisplayConfig } from '../config/schema.js';
 import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
 import type { Frame } from '../render/frame.js';
-import { loadPanel, type PanelProfile } from '../render/panels.js';
-import { encodePng } from '../render/png.js';
+import { loadPanel, type PanelProfile } from '../panels/panels.js';
+import { encodePng } from '../render/encode/png.js';
 import type { DisplayUpdate } from '../publish/publisher.js';
 import type { Clock } from '../time/clock.js';
 

@@ -1,5 +1,5 @@
 import { entitySlug, type Component } from '../mqtt/ha-discovery.js';
-import { timeOrNull } from '../mqtt/state-payload.js';
+import { timeOrNull } from '../state/state-payload.js';
 import type { MqttTopics } from '../mqtt/topics.js';
 import type { DeviceTelemetry } from './trmnl-api.js';
 

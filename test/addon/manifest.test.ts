@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { AddonOptionsSchema } from '../../src/config/addon-options.js';
-import { listPanelIds } from '../../src/render/panels.js';
+import { listPanelIds } from '../../src/panels/panels.js';
 
 /**
  * The Home Assistant add-on folder (config/home-assistant/) against the rules the Supervisor applies when it reads an

@@ -15,7 +15,7 @@ import {
   ServiceError,
   TimeoutError,
 } from '../../src/api/errors.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');

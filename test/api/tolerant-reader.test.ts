@@ -6,9 +6,9 @@ import { BadResponseError } from '../../src/api/errors.js';
 import { readResponse, type ShapeNote } from '../../src/api/schemas.js';
 import { weatherChange } from '../../src/budget/change-aware.js';
 import { deviceDiscovery } from '../../src/mqtt/ha-discovery.js';
-import { diagnosticsPayload, statePayload } from '../../src/mqtt/state-payload.js';
+import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
 import { mqttTopics } from '../../src/mqtt/topics.js';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { checkStates } from '../mqtt/ha-checker.js';
 import { display } from '../mqtt/fixtures.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/shared/package-root.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { track } from './proc.js';
 

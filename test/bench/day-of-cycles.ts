@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
-import { buildDaemon } from '../../src/daemon.js';
+import { buildDaemon } from '../../src/daemon/daemon.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 
 /**

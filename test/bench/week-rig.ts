@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { setImmediate as nextTurn, setTimeout as realDelay } from 'node:timers/promises';
-import type { Daemon } from '../../src/daemon.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
 import type { Clock } from '../../src/time/clock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 

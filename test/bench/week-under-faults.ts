@@ -8,7 +8,7 @@ import pino from 'pino';
 import { CronTimes } from '../../src/budget/cron-times.js';
 import { resolveSchedules } from '../../src/budget/planner.js';
 import { loadConfig, type LoadedConfig } from '../../src/config/load.js';
-import { buildDaemon, type Daemon } from '../../src/daemon.js';
+import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { DEMO_API_KEY, startServiceSim } from '../../src/service-sim/server.js';
 import { seededRandom } from '../../src/service-sim/weather.js';
 import { systemClock } from '../../src/time/clock.js';

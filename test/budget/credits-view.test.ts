@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { creditsLines, creditsView } from '../../src/publish/credits-view.js';
-import { diagnosticsPayload } from '../../src/mqtt/state-payload.js';
+import { creditsLines, creditsView } from '../../src/state/credits-view.js';
+import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { statusWords } from '../../src/http/health.js';
-import { frameContent } from '../../src/render/content.js';
+import { frameContent } from '../../src/render/layout/content.js';
 import { BERLIN, berlin } from './helpers.js';
 import { one, rig, START } from './governor-rig.js';
 import { CreditsExhaustedError, ServiceError } from '../../src/api/errors.js';

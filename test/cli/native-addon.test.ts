@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addonMismatch, assertCanvasFits, canvasAddon, readElfNeeded, type AddonCheckOptions } from '../../src/native-addon.js';
+import { addonMismatch, assertCanvasFits, canvasAddon, readElfNeeded, type AddonCheckOptions } from '../../src/shared/native-addon.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**

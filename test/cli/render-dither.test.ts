@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALERT } from '../../src/render/samples.js';
+import { ALERT } from '../gallery/samples.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 
 const displays = (dither: string): string =>

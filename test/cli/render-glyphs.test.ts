@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 
 describe('render and characters no bundled font has', () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { runCli } from '../helpers/cli.js';
 
 const CONFIG = `api:

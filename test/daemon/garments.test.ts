@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GARMENT_IDS, garmentsOf } from '../../src/render/garments.js';
+import { GARMENT_IDS, garmentsOf } from '../../src/domain/garments.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { checkDeviceDiscovery, checkStates } from '../mqtt/ha-checker.js';
 import { readRetained } from '../mqtt/fixtures.js';

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
-import { buildDaemon, type Daemon } from '../../src/daemon.js';
+import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { freePort } from '../helpers/free-port.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localeFor } from '../../src/i18n/locale.js';
 import { renderFrame } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { daemonTests } from './helpers.js';
 
 const t = daemonTests({ broker: false });

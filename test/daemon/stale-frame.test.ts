@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectError, ServiceError, TimeoutError } from '../../src/api/errors.js';
 import type { FetchOutcome } from '../../src/budget/governor.js';
-import { DisplayCycle } from '../../src/cycle.js';
+import { DisplayCycle } from '../../src/daemon/cycle.js';
 import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
 import { displayRenderOptions, renderDisplayFrame } from '../../src/render/display-render.js';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger, display, manualClock } from '../http/fixtures.js';
 

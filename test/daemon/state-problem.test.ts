@@ -3,7 +3,7 @@ import { readFile, rm, mkdir, writeFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
-import { REFRESH_WARNING_CODES } from '../../src/refresh-gate.js';
+import { REFRESH_WARNING_CODES } from '../../src/daemon/refresh-gate.js';
 import { STATE_ERROR_CODES, STATE_WARNING_CODES } from '../../src/store/state-error.js';
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';

@@ -9,7 +9,7 @@ import type { EpdDriver, EpdDriverOptions } from '../../src/epd/driver.js';
 import { createAcep7Driver } from '../../src/epd/drivers/acep7.js';
 import { createSpectra6Driver } from '../../src/epd/drivers/spectra6.js';
 import { EpdError } from '../../src/epd/epd-error.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { refusal } from './refusal.js';
 import { bytesSent, storedFrame, vendorStream } from './stored-frame.js';
 

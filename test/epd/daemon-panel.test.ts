@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { controllerModel } from '../../display/controllers/index.js';
 import { parseCapture } from '../../src/epd/capture-bus.js';
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { ROOT, runCli, startCli, tempConfig } from '../helpers/cli.js';
 import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';

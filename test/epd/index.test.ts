@@ -5,7 +5,7 @@ import { controllerModel, MODELLED_PANELS } from '../../display/controllers/inde
 import { CaptureBus } from '../../src/epd/capture-bus.js';
 import { ATTACHABLE_PANELS, driverFacts, loadDriver } from '../../src/epd/drivers/index.js';
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 
 /**
  * The two index files together: every panel that can be attached has a driver (src/epd/drivers/index.ts) and a

@@ -11,7 +11,7 @@ import { PanelPublisher, PANEL_RETRY_MS } from '../../src/epd/panel-publisher.js
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
 import { PanelStatusBoard } from '../../src/epd/panel-status.js';
 import type { DisplayUpdate } from '../../src/publish/publisher.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 

@@ -4,7 +4,7 @@ import { PanelProtocolError, type ModelOp, type ProtocolModel } from '../../disp
 import { Spectra6Model } from '../../display/controllers/spectra6.js';
 import { Ssd168xModel } from '../../display/controllers/ssd168x.js';
 import { Uc8179Model } from '../../display/controllers/uc8179.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { refusal } from './refusal.js';
 
 /*

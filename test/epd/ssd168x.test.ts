@@ -5,7 +5,7 @@ import { CaptureBus, type CaptureOp } from '../../src/epd/capture-bus.js';
 import type { PanelImage } from '../../src/epd/driver.js';
 import { createSsd168xDriver, SSD168X_PANEL_IDS, type Ssd168xPanelId } from '../../src/epd/drivers/ssd168x.js';
 import { EpdError } from '../../src/epd/epd-error.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { refusal } from './refusal.js';
 import { bytesSent, storedFrame, vendorStream } from './stored-frame.js';
 

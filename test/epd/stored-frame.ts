@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { parseCapture, type CaptureOp } from '../../src/epd/capture-bus.js';
 import type { PanelImage } from '../../src/epd/driver.js';
-import { hexToRgb, loadPanel } from '../../src/render/panels.js';
+import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
 
 /*
  * The stored fixtures of the panel tests: the frames our renderer drew (test/epd/frames/<panel>-<frame>.png) and the

@@ -6,7 +6,7 @@ import { EpdError } from '../../src/epd/epd-error.js';
 import { createUc8179Driver, UC8179_PANEL_IDS, type Uc8179PanelId } from '../../src/epd/drivers/uc8179.js';
 import { PanelProtocolError, type ModelOp } from '../../display/controllers/protocol-model.js';
 import { Uc8179Model } from '../../display/controllers/uc8179.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { bytesSent, storedFrame, vendorStream, vendorText } from './stored-frame.js';
 
 /*

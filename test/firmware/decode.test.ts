@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkImage } from '../../display/firmware/image-check.js';
 import { decodePng } from '../../display/firmware/png-decode.js';
 import { viewSize } from '../../src/render/frame.js';
-import { listPanelIds, loadPanel } from '../../src/render/panels.js';
+import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { display, patternFrame } from '../http/fixtures.js';
 
 /** A PNG chunk with a right CRC (pngjs writes the file; this rewrites one chunk of it). */

@@ -15,7 +15,7 @@ import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import type { Frame } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger, display, update } from '../http/fixtures.js';
 import type { Clock } from '../../src/time/clock.js';
 import { clockAt, FakeClock } from '../helpers/fake-clock.js';

@@ -5,7 +5,7 @@ import pinoLogger from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSimulator } from '../../display/firmware/run.js';
 import { loadConfig } from '../../src/config/load.js';
-import { buildDaemon, type Daemon } from '../../src/daemon.js';
+import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { awaySchedule, simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';

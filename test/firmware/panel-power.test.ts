@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { GHOST_MAX, GHOST_PER_PARTIAL, PanelSim } from '../../display/firmware/panel-sim.js';
 import { PowerModel, TRMNL_POWER } from '../../display/firmware/power.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 
 function frame(w: number, h: number, black: (x: number, y: number) => boolean, blackIdx = 0, whiteIdx = 1): Uint8Array {
   const out = new Uint8Array(w * h);

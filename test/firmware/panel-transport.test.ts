@@ -7,7 +7,7 @@ import { runSimulator } from '../../display/firmware/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import { openAttachedDriver } from '../../src/epd/open-driver.js';
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { systemClock } from '../../src/time/clock.js';
 import { tempConfig } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
-import { serializeError } from '../../src/logging.js';
+import { serializeError } from '../../src/log/logging.js';
 
 /**
  * A trace-level logger whose every line is kept, to prove what never reaches the logs: the daemon's error serializer,

@@ -1,7 +1,7 @@
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { DisplaySchema, type DisplayConfig } from '../../src/config/schema.js';
 import { encodeFrame, type Frame, type FrameStatus } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { viewSize } from '../../src/render/frame.js';
 import type { DisplayUpdate } from '../../src/publish/publisher.js';
 import type { Clock } from '../../src/time/clock.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DisplayBoard, type BoardEntry } from '../../src/display-board.js';
-import { DisplayViews, type DisplayViewsOptions } from '../../src/display-views.js';
+import { DisplayBoard, type BoardEntry } from '../../src/state/display-board.js';
+import { DisplayViews, type DisplayViewsOptions } from '../../src/state/display-views.js';
 import type { DisplayUpdate } from '../../src/publish/publisher.js';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';

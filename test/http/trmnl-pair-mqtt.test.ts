@@ -4,10 +4,10 @@ import { BrokerPolicy, DEFAULT_BROKER_LIMITS } from '../../src/mqtt/broker/polic
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { mqttTopics } from '../../src/mqtt/topics.js';
 import type { Publisher } from '../../src/publish/publisher.js';
-import { buildPublishers } from '../../src/publishers.js';
+import { buildPublishers } from '../../src/daemon/publishers.js';
 import { resolveSchedules } from '../../src/budget/planner.js';
-import { DisplayBoard } from '../../src/display-board.js';
-import { DisplayViews } from '../../src/display-views.js';
+import { DisplayBoard } from '../../src/state/display-board.js';
+import { DisplayViews } from '../../src/state/display-views.js';
 import { tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { createLogger } from '../../src/logging.js';
+import { createLogger } from '../../src/log/logging.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { REFUSAL_CODES, RefusalLog } from '../../src/mqtt/broker/refusal-log.js';
 import { W_PAIRING_FILE } from '../../src/trmnl/pairing.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { displayRenderOptions, renderDisplayFrame } from '../../src/render/display-render.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
-import { frameContent } from '../../src/render/content.js';
-import { formatNumber } from '../../src/render/format.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../../src/render/samples.js';
+import { frameContent } from '../../src/render/layout/content.js';
+import { formatNumber } from '../../src/render/layout/format.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../gallery/samples.js';
 
 const CONFIG = `api:
   base_url: simulated

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { placeholders } from '../../src/i18n/labels.js';
 import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
-import { frameContent } from '../../src/render/content.js';
-import { alertTexts, formatAge, formatNumber, formatPercent, formatReading, formatTime } from '../../src/render/format.js';
+import { frameContent } from '../../src/render/layout/content.js';
+import { alertTexts, formatAge, formatNumber, formatPercent, formatReading, formatTime } from '../../src/render/layout/format.js';
 import { renderIndices } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
-import { readingsOf } from '../../src/render/readings.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../../src/render/samples.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { readingsOf } from '../../src/render/layout/readings.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../gallery/samples.js';
 
 const de = localeFor('de');
 const today = new Date('2026-01-31T06:30:00.000Z');

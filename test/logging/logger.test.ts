@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError, ServiceError } from '../../src/api/errors.js';
-import { addLogSecrets, createLogger, logFormat, serializeError } from '../../src/logging.js';
-import { prettyLine } from '../../src/pretty-destination.js';
+import { addLogSecrets, createLogger, logFormat, serializeError } from '../../src/log/logging.js';
+import { prettyLine } from '../../src/log/pretty-destination.js';
 
 /** A stream that says it is (or is not) a terminal, and keeps what is written to it. */
 function sink(isTTY: boolean): { stream: PassThrough & { isTTY?: boolean }; text: () => string } {

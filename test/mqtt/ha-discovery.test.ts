@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataTopicsOf, deviceDiscovery, entitySlug, haTempUnit, haWindUnit, isOurDevice } from '../../src/mqtt/ha-discovery.js';
-import { diagnosticsPayload, statePayload } from '../../src/mqtt/state-payload.js';
+import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
 import { isoWithOffset } from '../../src/time/zoned-format.js';
 import { mqttTopics, refreshTarget } from '../../src/mqtt/topics.js';
 import { display, rec } from './fixtures.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
-import { listPanelIds } from '../../src/render/panels.js';
+import { listPanelIds } from '../../src/panels/panels.js';
 import { mutate, mutationArb, runs, timeout } from './arbitraries.js';
 
 /**

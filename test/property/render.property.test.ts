@@ -4,8 +4,8 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderFrame, viewSize, type FrameInput, type FrameStatus } from '../../src/render/frame.js';
-import { GARMENT_IDS } from '../../src/render/garments.js';
-import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/render/panels.js';
+import { GARMENT_IDS } from '../../src/domain/garments.js';
+import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { runs, timeout } from './arbitraries.js';
 import { ZONES } from './cron-oracle.js';
 

@@ -19,7 +19,7 @@ import {
   WeatherSchema,
   type ShapeNote,
 } from '../../src/api/schemas.js';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { jsonMutationArb, mutate, runs, timeout } from './arbitraries.js';
 import { clockAt } from '../helpers/fake-clock.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { shapeArabic } from '../../src/render/arabic-shaping.js';
-import { drawText, font, visualOrder } from '../../src/render/fonts.js';
-import { TextLayer } from '../../src/render/text-layer.js';
+import { shapeArabic } from '../../src/render/text/arabic-shaping.js';
+import { drawText, font, visualOrder } from '../../src/render/text/fonts.js';
+import { TextLayer } from '../../src/render/text/text-layer.js';
 
 /** Arabic joined: letters in their isolated, initial, medial and final presentation forms. */
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { drawFitted, firstBaseline } from '../../src/render/blocks.js';
-import { baseDirection } from '../../src/render/bidi.js';
-import { drawText, measureEm, visualOrder, type FontId } from '../../src/render/fonts.js';
+import { drawFitted, firstBaseline } from '../../src/render/layout/blocks.js';
+import { baseDirection } from '../../src/render/text/bidi.js';
+import { drawText, measureEm, visualOrder, type FontId } from '../../src/render/text/fonts.js';
 import { matchPalette } from '../../src/render/frame.js';
-import { loadPanel, ppiOf } from '../../src/render/panels.js';
-import { createSurface } from '../../src/render/surface.js';
-import { fitText } from '../../src/render/text-fit.js';
-import { TextLayer } from '../../src/render/text-layer.js';
-import { typeScale } from '../../src/render/type-scale.js';
+import { loadPanel, ppiOf } from '../../src/panels/panels.js';
+import { createSurface } from '../../src/render/draw/surface.js';
+import { fitText } from '../../src/render/text/text-fit.js';
+import { TextLayer } from '../../src/render/text/text-layer.js';
+import { typeScale } from '../../src/render/draw/type-scale.js';
 
 /** Right-to-left text in display order: Hebrew reversed, digits and Latin inside it kept left to right. */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
-import { loadPanel, type PanelProfile } from '../../src/render/panels.js';
-import { NORMAL, SAMPLE_NOW } from '../../src/render/samples.js';
+import { loadPanel, type PanelProfile } from '../../src/panels/panels.js';
+import { NORMAL, SAMPLE_NOW } from '../gallery/samples.js';
 
 /** Colour with meaning, and marks in exact inks: counted in the frames' palette indices. */
 

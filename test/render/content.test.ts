@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { frameContent, type ServiceProblem } from '../../src/render/content.js';
+import { frameContent, type ServiceProblem } from '../../src/render/layout/content.js';
 import {
   alertText,
   alertTexts,
@@ -13,11 +13,11 @@ import {
   formatTime,
   MISSING,
   windDegrees,
-} from '../../src/render/format.js';
+} from '../../src/render/layout/format.js';
 import { renderIndices } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
-import { conditionOf } from '../../src/render/icons.js';
-import { NORMAL, SAMPLE_NOW } from '../../src/render/samples.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { conditionOf } from '../../src/render/pictograms/icons.js';
+import { NORMAL, SAMPLE_NOW } from '../gallery/samples.js';
 
 describe('alert items of any shape', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { hexToRgb, type PanelProfile } from '../../src/render/panels.js';
+import { hexToRgb, type PanelProfile } from '../../src/panels/panels.js';
 
 /** Test helpers: read files back with decoders that are not ours. */
 

@@ -1,11 +1,11 @@
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeBmp1 } from '../../src/render/bmp.js';
-import { loadPanel } from '../../src/render/panels.js';
-import { crc32, encodePng } from '../../src/render/png.js';
-import { encodeRaw, packPlane } from '../../src/render/raw.js';
-import { rotatePixels } from '../../src/render/rotate.js';
+import { encodeBmp1 } from '../../src/render/encode/bmp.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { crc32, encodePng } from '../../src/render/encode/png.js';
+import { encodeRaw, packPlane } from '../../src/render/encode/raw.js';
+import { rotatePixels } from '../../src/render/encode/rotate.js';
 import { decodePng, pngHeader, readBmp1 } from './decode.js';
 
 const depth = fc.constantFrom(1 as const, 2 as const, 4 as const, 8 as const);

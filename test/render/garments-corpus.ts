@@ -1,4 +1,4 @@
-import type { GarmentId } from '../../src/render/garments.js';
+import type { GarmentId } from '../../src/domain/garments.js';
 
 /**
  * Outfit texts with the garments a person reads in them: what the text says to wear or take, nothing it says to

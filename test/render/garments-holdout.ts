@@ -1,4 +1,4 @@
-import type { GarmentId } from '../../src/render/garments.js';
+import type { GarmentId } from '../../src/domain/garments.js';
 
 /**
  * Texts written after the reader was tuned on GARMENT_CORPUS and never tuned on: its figures here say how it reads

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GARMENT_IDS, garmentsOf, type GarmentId } from '../../src/render/garments.js';
+import { GARMENT_IDS, garmentsOf, type GarmentId } from '../../src/domain/garments.js';
 import { GARMENT_CORPUS } from './garments-corpus.js';
 import { GARMENT_HOLDOUT } from './garments-holdout.js';
 

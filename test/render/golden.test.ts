@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame, renderIndices } from '../../src/render/frame.js';
-import { hexToRgb, listPanelIds, loadPanel } from '../../src/render/panels.js';
-import { encodePng } from '../../src/render/png.js';
-import { SAMPLE_CASES, sampleInput } from '../../src/render/samples.js';
+import { hexToRgb, listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { encodePng } from '../../src/render/encode/png.js';
+import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
 import { decodePng, offPalette, pngHeader, readBmp1 } from './decode.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
-import { NO_OUTFIT_TEXT } from '../../src/render/outfit-block.js';
-import { listPanelIds, loadPanel } from '../../src/render/panels.js';
-import { NORMAL } from '../../src/render/samples.js';
-import { ELLIPSIS } from '../../src/render/text-fit.js';
+import { NO_OUTFIT_TEXT } from '../../src/render/layout/outfit-block.js';
+import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { NORMAL } from '../gallery/samples.js';
+import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
 
 /** The hostile inputs on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */

@@ -1,8 +1,8 @@
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import type { LayoutReport } from '../../src/render/blocks.js';
-import type { FrameInput } from '../../src/render/content.js';
-import { inkGap } from '../../src/render/ink-box.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../../src/render/samples.js';
+import type { LayoutReport } from '../../src/render/layout/blocks.js';
+import type { FrameInput } from '../../src/render/layout/content.js';
+import { inkGap } from '../../src/render/text/ink-box.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../gallery/samples.js';
 
 /** The hostile inputs, and weather that fills every reading's cell, for the layout checks. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutlineScan, type ScanAxis } from '../../src/render/outline-scan.js';
+import { OutlineScan, type ScanAxis } from '../../src/render/text/outline-scan.js';
 
 /** The plain scan: every segment of the outline looked at for every line (what the band index must equal). */
 function allSegmentSpans(segs: Float64Array, axis: ScanAxis, at: number, grow: number): number[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
-import { listPanelIds, loadPanel } from '../../src/render/panels.js';
-import { SAMPLE_CASES, sampleInput } from '../../src/render/samples.js';
+import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
 import { crowded, HOSTILE, hostileInput } from './hostile.js';
 
 describe('layout gaps', () => {

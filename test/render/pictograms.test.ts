@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { matchPalette, renderIndices } from '../../src/render/frame.js';
-import { GARMENT_PICTOGRAMS, NOTHING_EXTRA } from '../../src/render/garment-pictograms.js';
-import { GARMENT_IDS, type GarmentId } from '../../src/render/garments.js';
-import { listPanelIds, loadPanel, type PanelProfile } from '../../src/render/panels.js';
-import { parsePath } from '../../src/render/picto-path.js';
-import { drawPictogram, type Pictogram } from '../../src/render/pictogram.js';
-import { quantize } from '../../src/render/quantize.js';
-import { sampleInput } from '../../src/render/samples.js';
-import { createSurface } from '../../src/render/surface.js';
-import { typeScale } from '../../src/render/type-scale.js';
-import { CONDITION_PICTOGRAMS } from '../../src/render/weather-pictograms.js';
-import type { Meaning } from '../../src/render/colour-meaning.js';
+import { GARMENT_PICTOGRAMS, NOTHING_EXTRA } from '../../src/render/pictograms/garment-pictograms.js';
+import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
+import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
+import { parsePath } from '../../src/render/pictograms/picto-path.js';
+import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
+import { quantize } from '../../src/render/encode/quantize.js';
+import { sampleInput } from '../gallery/samples.js';
+import { createSurface } from '../../src/render/draw/surface.js';
+import { typeScale } from '../../src/render/draw/type-scale.js';
+import { CONDITION_PICTOGRAMS } from '../../src/render/pictograms/weather-pictograms.js';
+import type { Meaning } from '../../src/render/draw/colour-meaning.js';
 
 /** One pictogram alone at `size` px on a `panel` surface: palette indices. */
 function drawAlone(panel: PanelProfile, picto: Pictogram, size: number, tint?: Meaning): Uint8Array {

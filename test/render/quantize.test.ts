@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nearestIndex, quantize, type Dither, type Rgb } from '../../src/render/quantize.js';
+import { nearestIndex, quantize, type Dither, type Rgb } from '../../src/render/encode/quantize.js';
 
 const BW: Rgb[] = [[0, 0, 0], [255, 255, 255]];
 const GREY4: Rgb[] = [[0, 0, 0], [85, 85, 85], [170, 170, 170], [255, 255, 255]];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadPanel } from '../../src/render/panels.js';
-import { encodeRaw } from '../../src/render/raw.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { encodeRaw } from '../../src/render/encode/raw.js';
 import { storedFrame, vendorStream } from '../epd/stored-frame.js';
 
 /*

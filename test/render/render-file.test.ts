@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FrameJson } from '../../src/render/frame-json.js';
-import { loadPanel } from '../../src/render/panels.js';
+import { loadPanel } from '../../src/panels/panels.js';
 import { renderRecommendationFile } from '../../src/render/render-file.js';
-import { NORMAL } from '../../src/render/samples.js';
+import { NORMAL } from '../gallery/samples.js';
 import { decodePng, pngHeader, readBmp1 } from './decode.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'render-file-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, drawText, font, measureEm, type FontId } from '../../src/render/fonts.js';
-import { TextLayer } from '../../src/render/text-layer.js';
+import { cleanText, drawText, font, measureEm, type FontId } from '../../src/render/text/fonts.js';
+import { TextLayer } from '../../src/render/text/text-layer.js';
 
 /**
  * Every character accounted for: the hostile inputs of issue 13 draw with a real glyph from the font stack or,

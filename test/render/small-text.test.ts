@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { drawText, type FontId } from '../../src/render/fonts.js';
-import { TextLayer } from '../../src/render/text-layer.js';
+import { drawText, type FontId } from '../../src/render/text/fonts.js';
+import { TextLayer } from '../../src/render/text/text-layer.js';
 
 /**
  * Small text holds together: every printable ASCII glyph at each small size the layouts draw (9-16 px, the
@@ -181,7 +181,7 @@ describe('small text', () => {
   it('draws white text with the same pixels as black text, whatever was drawn before', async () => {
     // Fresh modules: white glyphs drawn first, into an empty glyph cache.
     vi.resetModules();
-    const fresh: TextModules = { ...(await import('../../src/render/fonts.js')), ...(await import('../../src/render/text-layer.js')) };
+    const fresh: TextModules = { ...(await import('../../src/render/text/fonts.js')), ...(await import('../../src/render/text/text-layer.js')) };
     for (const font of FONTS) {
       for (const size of SIZES_OF[font]) {
         for (const word of ['cotton', 'shirt', 'storm', '06:58']) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderFrame } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/render/panels.js';
-import { sampleInput } from '../../src/render/samples.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { sampleInput } from '../gallery/samples.js';
 import { decodePng, type DecodedPng } from './decode.js';
 
 /**

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { measure } from '../../src/render/fonts.js';
-import { ELLIPSIS, SHY, fitLine, fitText, largestFitting, splitWords } from '../../src/render/text-fit.js';
-import { LONG_OUTFIT } from '../../src/render/samples.js';
+import { measure } from '../../src/render/text/fonts.js';
+import { ELLIPSIS, SHY, fitLine, fitText, largestFitting, splitWords } from '../../src/render/text/text-fit.js';
+import { LONG_OUTFIT } from '../gallery/samples.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
 

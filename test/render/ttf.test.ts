@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import opentype from 'opentype.js';
 import { describe, expect, it } from 'vitest';
-import { fontFile, type FontId } from '../../src/render/fonts.js';
-import { openFontFile } from '../../src/render/font-file.js';
-import { TrueTypeFont } from '../../src/render/ttf.js';
+import { fontFile, type FontId } from '../../src/render/text/fonts.js';
+import { openFontFile } from '../../src/render/text/font-file.js';
+import { TrueTypeFont } from '../../src/render/text/ttf.js';
 
 /** Our TrueType reader against opentype.js (a reader that is not ours) on the fonts we ship with. */
 

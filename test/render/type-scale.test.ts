@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listPanelIds, loadPanel, ppiOf } from '../../src/render/panels.js';
-import { capArcMinutes, sizeForArc, typeScale, VIEWING_DISTANCE_MM } from '../../src/render/type-scale.js';
+import { listPanelIds, loadPanel, ppiOf } from '../../src/panels/panels.js';
+import { capArcMinutes, sizeForArc, typeScale, VIEWING_DISTANCE_MM } from '../../src/render/draw/type-scale.js';
 
 describe('type scale', () => {
   it('gives the arc minutes of the issue: 40 px about 10′, 22 px 5.6′, 14 px 3.6′ on a 7.5" panel at 2 m', () => {

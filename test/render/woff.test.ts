@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import opentype from 'opentype.js';
 import { describe, expect, it } from 'vitest';
-import { fallbackFiles, fontFile } from '../../src/render/font-stack.js';
-import { TrueTypeFont } from '../../src/render/ttf.js';
-import { sfntFromWoff } from '../../src/render/woff.js';
+import { fallbackFiles, fontFile } from '../../src/render/text/font-stack.js';
+import { TrueTypeFont } from '../../src/render/text/ttf.js';
+import { sfntFromWoff } from '../../src/render/text/woff.js';
 
 /** The WOFF fallback fonts, unpacked by woff.ts and read by ttf.ts, against opentype.js reading the same files. */
 

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
-import { createNotifier, watchdogIntervalMs, type SpawnFn } from '../../src/systemd-notify.js';
-import { Watchdog } from '../../src/watchdog.js';
+import { createNotifier, watchdogIntervalMs, type SpawnFn } from '../../src/daemon/systemd-notify.js';
+import { Watchdog } from '../../src/daemon/watchdog.js';
 
 const logger = pino({ level: 'silent' });
 

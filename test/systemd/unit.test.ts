@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
 const run = promisify(execFile);

@@ -1,4 +1,4 @@
-import type { PanelProfile } from '../../render/panels.js';
+import type { PanelProfile } from '../../panels/panels.js';
 import type { PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
 

@@ -1,8 +1,8 @@
 import type { BusyLevel, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
-import { loadPanel, type PanelProfile } from '../../render/panels.js';
-import { packPlane } from '../../render/raw.js';
+import { loadPanel, type PanelProfile } from '../../panels/panels.js';
+import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
 
 /**
@@ -10,7 +10,7 @@ import { checkPanelImage } from './check-panel-image.js';
  * everything else with fixed register writes. So a family is data: the steps its vendor driver sends, run here.
  * The pixels become RAM bytes as the vendors' code does it (epd7in3f.getbuffer, inky_e673.show): rows of the panel as
  * the profile is written (no rotation), two pixels a byte, the left one in the high nibble, each pixel the native
- * value the profile's plane gives its palette index. That is exactly src/render/raw.ts's packPlane for these
+ * value the profile's plane gives its palette index. That is exactly src/render/encode/raw.ts's packPlane for these
  * profiles (one 4-bit plane, rows of an even width), which the vendor fixtures check.
  */
 

@@ -1,4 +1,4 @@
-import { loadPanel, type PanelProfile } from '../../render/panels.js';
+import { loadPanel, type PanelProfile } from '../../panels/panels.js';
 import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { checkPanelImage } from './check-panel-image.js';

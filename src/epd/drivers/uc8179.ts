@@ -1,8 +1,8 @@
 import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
-import { loadPanel, type PanelProfile } from '../../render/panels.js';
-import { packPlane } from '../../render/raw.js';
+import { loadPanel, type PanelProfile } from '../../panels/panels.js';
+import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
 
 /**

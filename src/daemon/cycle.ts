@@ -1,0 +1,433 @@
+import type { Logger } from 'pino';
+import { AbortedError, KeyRejectedError, type ApiError } from '../api/errors.js';
+import type { Recommendation, StoredRecommendation } from '../api/schemas.js';
+import type { FetchOutcome } from '../budget/governor.js';
+import type { DisplayConfig } from '../config/schema.js';
+import { OutputProblemTracker } from '../publish/output-error.js';
+import type { Publisher } from '../publish/publisher.js';
+import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
+import type { Frame, FrameStatus } from '../render/frame.js';
+import type { ServiceProblem } from '../render/layout/content.js';
+import { GlyphWarnings } from '../render/text/glyph-warnings.js';
+import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
+import type { LastGoodStore } from '../store/last-good.js';
+import { STATE_WARNING_CODES, StateError, type StateProblem } from '../store/state-error.js';
+import type { BoardEntry, BoardWriter } from '../state/display-board.js';
+import { REFRESH_NOTICE_MS } from '../state/display-views.js';
+import type { Clock } from '../time/clock.js';
+
+export type FetchReason = 'schedule' | 'refresh' | 'once';
+
+/** Gets a Recommendation for a display within budget and rate limit (the governor). */
+export type FetchFn = (
+  display: DisplayConfig,
+  reason: FetchReason,
+  last: StoredRecommendation | null,
+  signal?: AbortSignal,
+) => Promise<FetchOutcome>;
+
+export interface DisplayCycleDeps {
+  display: DisplayConfig;
+  /** How the display's frames are drawn (display-render.ts: panel, time zone, rotation, dither, locale). */
+  render: DisplayRenderOptions;
+  store: LastGoodStore;
+  fetch: FetchFn;
+  publishers: readonly Publisher[];
+  /** Where the cycle writes its state whenever it changes (the daemon's board, which every publisher reads). */
+  board?: BoardWriter;
+  /** Dates fetches, failures and refresh refusals. */
+  clock: Clock;
+  /**
+   * The display's next update (its next tick or retry, as the budget allows); with `retryAt`, as it will be once the
+   * slot that just failed asks for a retry then (the time the frame announces).
+   */
+  nextUpdateAt: (retryAt?: Date | null) => Date | null;
+  logger: Logger;
+  /**
+   * While this display's state cannot be saved, no purchase sooner than this after the last one (the schedule's
+   * shortest gap, at least a minute): what is bought is shown, but a restart would lose it, so nothing extra is bought.
+   */
+  purchaseIntervalMs: number;
+  /** A state problem shared by every display (the credit ledger cannot be written), or null. */
+  sharedStateProblem?: () => StateProblem | null;
+  /** Logs characters drawn as boxes once per process (the daemon shares one); default: one for this cycle. */
+  glyphWarnings?: GlyphWarnings;
+  /** When an answer served at `servedAt` goes stale by the schedule (Scheduler.staleFrom); default never. */
+  staleFrom?: (servedAt: number) => Date | null;
+}
+
+export interface CycleResult {
+  outcome: FetchOutcome['kind'];
+  error: ApiError | null;
+  /** Whether a frame went out to the publishers. */
+  published: boolean;
+  /** A refresh the governor did not allow: nothing on the wall changed. */
+  refused?: boolean;
+  /**
+   * When a scheduled slot may be tried again, the purchase not having been made: deferred (backoff, Retry-After, the
+   * rate limit, a state that cannot be saved), the empty account's next probe, or a failure that another try may
+   * mend; null when it got its answer or trying again cannot help (a rejected key, our own budget used up).
+   */
+  retryAt: Date | null;
+}
+
+/** A refused refresh, shown in the diagnostics for REFRESH_NOTICE_MS. */
+export interface RefreshNotice {
+  kind: RefreshRefusal['kind'];
+  text: string;
+  at: string;
+}
+
+export { REFRESH_NOTICE_MS };
+/** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** What the status page and Home Assistant show about one display. */
+export interface DisplaySnapshot {
+  rec: StoredRecommendation | null;
+  status: FrameStatus;
+  frame: Frame | null;
+  lastError: { code: string; message: string; at: string } | null;
+  lastSuccessAt: string | null;
+  /** This display's state that could not be saved (the last good answer), or null. */
+  stateProblem?: StateProblem | null;
+  /** The last refused refresh, for a few minutes after it. */
+  refreshRefused?: RefreshNotice | null;
+}
+
+/**
+ * One display's cycle: fetch (through the governor) → keep the last good → render → publish.
+ * A failed or refused fetch never replaces the last good Recommendation; it changes only the mark on the frame.
+ */
+export class DisplayCycle {
+  readonly display: DisplayConfig;
+  readonly #deps: DisplayCycleDeps;
+  #rec: StoredRecommendation | null = null;
+  #status: FrameStatus = { kind: 'ok' };
+  #frame: Frame | null = null;
+  /** Whether #frame was drawn with the outfit out of date (for the publishers that draw it again, TRMNL). */
+  #frameStale = false;
+  #lastError: DisplaySnapshot['lastError'] = null;
+  #lastSuccessAt: string | null = null;
+  #failingSince: Date | null = null;
+  #stateProblem: StateProblem | null = null;
+  /** The state problem the publishers last saw. */
+  #publishedProblem: StateProblem | null = null;
+  /** The frame files that could not be written (E_OUTPUT_WRITE), from the publish rounds. */
+  readonly #output = new OutputProblemTracker();
+  /** When the last answer was bought in this process (ms), for the state-problem limit. */
+  #lastBoughtAt: number | null = null;
+  /** False while #rec's fetched_at is not believable (dated in the future): it is shown, but its age is unknown. */
+  #ageKnown = true;
+  #refreshRefused: RefreshNotice | null = null;
+  /** Refusals not logged yet (at most one log line a minute per display). */
+  #refusalsUnlogged = 0;
+  #refusalLoggedAt = -Infinity;
+  readonly #glyphWarnings: GlyphWarnings;
+
+  constructor(deps: DisplayCycleDeps) {
+    this.display = deps.display;
+    this.#deps = deps;
+    this.#glyphWarnings = deps.glyphWarnings ?? new GlyphWarnings(deps.logger);
+  }
+
+  /** The cycle's state now (for tests; publishers read the board): what it records, with the shared problem. */
+  snapshot(): DisplaySnapshot {
+    return { ...this.#entry(this.#frame), stateProblem: this.#currentStateProblem(), refreshRefused: this.#currentNotice() };
+  }
+
+  /** This display's own state problem, or the one every display shares. */
+  #currentStateProblem(): StateProblem | null {
+    return this.#stateProblem ?? this.#deps.sharedStateProblem?.() ?? null;
+  }
+
+  #currentNotice(): RefreshNotice | null {
+    const n = this.#refreshRefused;
+    return n !== null && this.#deps.clock.now() - Date.parse(n.at) < REFRESH_NOTICE_MS ? n : null;
+  }
+
+  /**
+   * Loads the last good Recommendation from the state store and, unless told not to, publishes its frame at once
+   * (before any poll). Returns whether there was one.
+   */
+  async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
+    const { logger, clock } = this.#deps;
+    const { rec, problem } = await this.#deps.store.load(this.display.id);
+    if (problem !== null) logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], problem }, 'last good state ignored');
+    if (rec === null) return false;
+    this.#rec = rec;
+    // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
+    // shown, as better than nothing, but counts as having no known age, so a new answer is bought at once.
+    this.#ageKnown = !(Date.parse(rec.fetched_at) > clock.now() + FUTURE_TOLERANCE_MS);
+    this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
+    if (!this.#ageKnown) {
+      logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
+    }
+    if (opts.publish) await this.#renderAndPublish();
+    else this.#record();
+    return this.#ageKnown;
+  }
+
+  /** Renders what the display has now (the placeholder, when it has no outfit yet) and publishes it. */
+  publishCurrent(): Promise<boolean> {
+    return this.#renderAndPublish();
+  }
+
+  async run(reason: FetchReason, signal?: AbortSignal): Promise<CycleResult> {
+    const { logger } = this.#deps;
+    logger.debug({ display: this.display.id, reason }, 'cycle started');
+    const held = this.#holdPurchase(reason);
+    if (held !== null) return { outcome: 'deferred', error: null, published: false, retryAt: held };
+    const outcome = await this.#deps.fetch(this.display, reason, this.#ageKnown ? this.#rec : null, signal);
+    const retryAt = retryAtOf(outcome);
+    if (reason === 'refresh' && (outcome.kind === 'budget_exhausted' || outcome.kind === 'deferred')) {
+      // A refused press changes nothing on the wall: no budget screen while the schedule still has credits.
+      const detail = outcome.kind === 'deferred' ? outcome.reason : refusedBudgetWords(outcome);
+      await this.refuseRefresh({ kind: 'budget', detail });
+      return { outcome: outcome.kind, error: null, published: false, refused: true, retryAt: null };
+    }
+    let error: ApiError | null = null;
+    const now = new Date(this.#deps.clock.now());
+    switch (outcome.kind) {
+      case 'fresh':
+        await this.#accept(outcome.rec, now);
+        break;
+      case 'unchanged':
+        // The poll confirmed the outfit on show: the slot is served, and the answer counts as current from now.
+        this.#failingSince = null;
+        this.#status = { kind: 'ok' };
+        this.#lastSuccessAt = now.toISOString();
+        logger.info({ display: this.display.id, reason: outcome.reason }, 'weather unchanged, outfit kept');
+        break;
+      case 'budget_exhausted':
+        // A 402 is the service's account, not our budget: the frame says so (and where to top it up).
+        this.#status =
+          outcome.scope === 'credits'
+            ? { kind: 'credits_out', since: outcome.since ?? now, until: outcome.until }
+            : { kind: 'budget_exhausted', until: outcome.until, ...(outcome.unknownCredits ? { unknownCredits: outcome.unknownCredits } : {}) };
+        logger.warn({ display: this.display.id, code: outcome.scope === 'credits' ? 'W_CREDITS_EXHAUSTED' : 'W_BUDGET_EXHAUSTED', until: outcome.until.toISOString(), scope: outcome.scope }, outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up');
+        break;
+      case 'deferred': {
+        logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
+        // Nothing new to show; but a state problem that appeared or went away must reach the publishers.
+        // Frame files that could not be written are tried again at each tick.
+        // A display with no frame yet in this process (`once`, whose restore does not publish) gets its frame.
+        if (this.#frame !== null && this.#currentStateProblem()?.code === this.#publishedProblem?.code && this.#output.problem === null) {
+          return { outcome: outcome.kind, error: null, published: false, retryAt };
+        }
+        // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
+        const published = this.#frame === null || this.#rec === null ? await this.#renderAndPublish() : await this.#publish(this.#frame);
+        return { outcome: outcome.kind, error: null, published, retryAt };
+      }
+      case 'failed':
+        // Aborted: the daemon is stopping, nothing failed. The display keeps its frame (no error screen on the way out).
+        if (outcome.error instanceof AbortedError) {
+          logger.info({ display: this.display.id }, 'cycle aborted: stopping');
+          return { outcome: outcome.kind, error: outcome.error, published: false, retryAt: null };
+        }
+        error = outcome.error;
+        this.#fail(outcome.error, now, retryAt);
+        break;
+    }
+    const published = await this.#renderAndPublish();
+    return { outcome: outcome.kind, error, published, retryAt };
+  }
+
+  /**
+   * While the state cannot be saved, at most one purchase an interval (`once`, run by hand, always goes): every
+   * answer is still shown, but nothing extra is bought that a restart would lose.
+   */
+  #holdPurchase(reason: FetchReason): Date | null {
+    if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return null;
+    const since = this.#deps.clock.now() - this.#lastBoughtAt;
+    if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
+    this.#deps.logger.warn(
+      {
+        display: this.display.id,
+        reason,
+        err: new StateError(this.#stateProblem.code, this.#stateProblem.file, this.#stateProblem.message),
+        againInMs: this.#deps.purchaseIntervalMs - since,
+      },
+      'state cannot be saved: no new purchase before the interval has passed',
+    );
+    return new Date(this.#lastBoughtAt + this.#deps.purchaseIntervalMs);
+  }
+
+  /**
+   * A refresh that was not allowed (by the daemon's gate or the governor): logged at most once a minute, shown in
+   * the diagnostics for a few minutes; the frame is not rendered again and nothing else changes.
+   */
+  async refuseRefresh(refusal: RefreshRefusal): Promise<void> {
+    const now = this.#deps.clock.now();
+    const text = refusalText(refusal);
+    const shown = this.#currentNotice();
+    this.#refreshRefused = { kind: refusal.kind, text, at: new Date(now).toISOString() };
+    this.#refusalsUnlogged++;
+    if (now - this.#refusalLoggedAt >= 60_000 || now < this.#refusalLoggedAt) {
+      this.#deps.logger.warn(
+        { display: this.display.id, code: REFRESH_WARNING_CODES[0], refusal: refusal.kind, count: this.#refusalsUnlogged },
+        text,
+      );
+      this.#refusalLoggedAt = now;
+      this.#refusalsUnlogged = 0;
+    }
+    this.#record();
+    // The diagnostics learn of it through a publish of the unchanged frame, once per kind of notice (not per press).
+    if (this.#frame !== null && (shown === null || shown.kind !== refusal.kind)) await this.#publish(this.#frame);
+  }
+
+  async #accept(rec: Recommendation, now: Date): Promise<void> {
+    const stored: StoredRecommendation = { ...rec, fetched_at: now.toISOString() };
+    this.#rec = stored;
+    this.#status = { kind: 'ok' };
+    this.#failingSince = null;
+    this.#lastSuccessAt = stored.fetched_at;
+    this.#lastBoughtAt = now.getTime();
+    this.#ageKnown = true;
+    this.#deps.logger.info(
+      { display: this.display.id, temp: rec.weather.temp, description: rec.weather.description },
+      'new recommendation',
+    );
+    // What was bought is shown whether or not it can be saved; a save that fails is reported on every publisher.
+    try {
+      await this.#deps.store.save(this.display.id, stored);
+      if (this.#stateProblem !== null) this.#deps.logger.info({ display: this.display.id }, 'state can be saved again');
+      this.#stateProblem = null;
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      this.#stateProblem = {
+        code: err.code,
+        file: err.file,
+        message: err.message,
+        since: this.#stateProblem?.since ?? now.toISOString(),
+      };
+      this.#deps.logger.error({ display: this.display.id, err }, 'the new recommendation is shown but cannot be saved');
+    }
+  }
+
+  #fail(err: ApiError, now: Date, retryAt: Date | null): void {
+    this.#lastError = { code: err.code, message: err.message, at: now.toISOString() };
+    if (err instanceof KeyRejectedError) {
+      this.#status = { kind: 'key_rejected', message: err.serviceMessage ?? err.message };
+    } else {
+      this.#failingSince ??= now;
+      // When the wall says the next try comes: the retry the scheduler will set for this slot, or the next tick.
+      const next = { since: this.#failingSince, message: err.serviceMessage ?? err.message, retryAt: err.retryable ? this.#deps.nextUpdateAt(retryAt) : null };
+      // "No connection" only when none was made; once the service was reached, it is the service that failed.
+      this.#status = err.code === 'E_CONNECT' ? { kind: 'unreachable', ...next } : { kind: 'service_error', problem: SERVICE_PROBLEMS[err.code] ?? 'refused', ...next };
+    }
+    this.#deps.logger.error({ display: this.display.id, err }, 'cycle failed; last good frame kept');
+  }
+
+  /** Renders the current state and publishes it. */
+  async #renderAndPublish(): Promise<boolean> {
+    const { display } = this.#deps;
+    // The answer on show went stale by the clock (a slot passed without a new one): the frame and every publisher
+    // say so. A new answer (or a confirming poll) sets the status back to ok; an error status says more and stays.
+    const served = this.#lastSuccessAt === null ? null : Date.parse(this.#lastSuccessAt);
+    const staleFrom = served === null ? null : (this.#deps.staleFrom?.(served) ?? null);
+    const stale = (served !== null && staleFrom !== null && this.#deps.clock.now() >= staleFrom.getTime()) || (this.#rec !== null && !this.#ageKnown);
+    if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
+    const frame = await renderDisplayFrame(this.#deps.render, {
+      rec: this.#rec,
+      status: this.#status,
+      // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
+      stale,
+      now: new Date(this.#deps.clock.now()),
+      stateProblem: this.#currentStateProblem(),
+    });
+    this.#frame = frame;
+    this.#frameStale = stale;
+    this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
+    return this.#publish(frame);
+  }
+
+  /**
+   * Hands `frame` and the state behind it to every publisher; one failing publisher does not stop the others. When
+   * the frame files' problem appears or goes, the round is repeated once, so that every publisher shows it.
+   */
+  async #publish(frame: Frame, again = true): Promise<boolean> {
+    const { display, logger } = this.#deps;
+    const update = {
+      display,
+      rec: this.#rec,
+      frame,
+      status: this.#status,
+      stale: this.#frameStale,
+      nextUpdateAt: this.#deps.nextUpdateAt(),
+      stateProblem: this.#currentStateProblem(),
+      refreshRefused: this.#currentNotice(),
+      outputProblem: this.#output.problem,
+    };
+    this.#publishedProblem = update.stateProblem;
+    // The board first: a publisher reads the display's view from it while it publishes.
+    this.#record(frame);
+    const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(update)));
+    let ok = true;
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        ok = false;
+        const name = this.#deps.publishers[i]?.name ?? 'publisher';
+        const err = r.reason as Error;
+        this.#lastError = {
+          code: (err as NodeJS.ErrnoException).code ?? 'E_PUBLISH',
+          message: `${name}: ${err.message}`,
+          at: new Date(this.#deps.clock.now()).toISOString(),
+        };
+        logger.error({ display: display.id, publisher: name, err }, 'publish failed');
+      }
+    });
+    const output = this.#output.observe(results.map((r): unknown => (r.status === 'rejected' ? r.reason : null)), new Date(this.#deps.clock.now()));
+    if (output.cleared) logger.info({ display: display.id }, 'frame files can be written again');
+    if (output.changed && again) return this.#publish(frame, false);
+    if (!ok) this.#record(frame);
+    return ok;
+  }
+
+  /** Writes the cycle's own state to the board (the shared state problem and the schedule are added by its readers). */
+  #record(frame: Frame | null = this.#frame): void {
+    this.#deps.board?.record(this.#entry(frame));
+  }
+
+  #entry(frame: Frame | null): BoardEntry {
+    const own = { stateProblem: this.#stateProblem, outputProblem: this.#output.problem, refreshRefused: this.#refreshRefused, nextUpdateAt: this.#deps.nextUpdateAt() };
+    return { display: this.display, rec: this.#rec, status: this.#status, frame, lastError: this.#lastError, lastSuccessAt: this.#lastSuccessAt, ...own };
+  }
+}
+
+/** The wall's words for each failure once the service was reached (any other: `refused`). */
+const SERVICE_PROBLEMS: Readonly<Partial<Record<ApiError['code'], ServiceProblem>>> = {
+  E_SERVICE: 'error',
+  E_TIMEOUT: 'no_answer',
+  E_NETWORK: 'connection_lost',
+  E_BAD_RESPONSE: 'bad_answer',
+  E_RATE_LIMITED: 'busy',
+};
+
+/** When a slot whose fetch ended so may be tried again (CycleResult.retryAt). */
+function retryAtOf(o: FetchOutcome): Date | null {
+  switch (o.kind) {
+    case 'deferred':
+      return o.until;
+    case 'budget_exhausted':
+      // The account's next probe (a 402: a top-up recovers the same day); our own budget used up waits for the
+      // display's next slot, rather than buying a night-time answer the moment the new day opens.
+      return o.scope === 'credits' ? o.until : null;
+    case 'failed':
+      return o.retryAt ?? null;
+    default:
+      return null;
+  }
+}
+
+/** What a refused refresh says when the governor refused it for the budget. */
+function refusedBudgetWords(o: Extract<FetchOutcome, { kind: 'budget_exhausted' }>): string {
+  switch (o.scope) {
+    case 'refresh-reserve':
+      return "today's refresh reserve is spent";
+    case 'credits':
+      return 'the service account is out of credits';
+    default:
+      return `the credit budget is used up until ${o.until.toISOString()}`;
+  }
+}

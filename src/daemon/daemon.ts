@@ -1,0 +1,296 @@
+import { statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { OutfitClient } from '../api/client.js';
+import { ShapeWarnings } from '../api/shape-warnings.js';
+import { systemClock, type Clock } from '../time/clock.js';
+import { Governor } from '../budget/governor.js';
+import { TIMESYNC_FLAG } from '../budget/clock-guard.js';
+import { CronTimes } from '../budget/cron-times.js';
+import { resolveSchedules } from '../budget/planner.js';
+import { Scheduler } from '../budget/scheduler.js';
+import type { LoadedConfig } from '../config/load.js';
+import { secretValues } from '../config/redactor.js';
+import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
+import { DisplayBoard } from '../state/display-board.js';
+import { DisplayRunner } from './display-runner.js';
+import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
+import { PanelStatusBoard } from '../epd/panel-status.js';
+import type { Publisher } from '../publish/publisher.js';
+import { buildPublishers } from './publishers.js';
+import { RefreshGate } from './refresh-gate.js';
+import { RunPort } from './run-port.js';
+import { GlyphWarnings } from '../render/text/glyph-warnings.js';
+import { displayRenderOptions } from '../render/display-render.js';
+import type { RunningServiceSim } from '../service-sim/server.js';
+import { LastGoodStore } from '../store/last-good.js';
+
+export interface DaemonOptions {
+  loaded: LoadedConfig;
+  logger: Logger;
+  clock?: Clock;
+  /** Publishers beyond the files (tests add their own). */
+  publishers?: Publisher[];
+  /** Default process.env: SUPERVISOR_TOKEN there means a Home Assistant add-on (the broker from the Supervisor). */
+  env?: NodeJS.ProcessEnv;
+  /** For tests only: the address of a stand-in for the Home Assistant Supervisor's API. */
+  supervisorUrl?: string;
+}
+
+export interface Daemon {
+  readonly cycles: ReadonlyMap<string, DisplayCycle>;
+  readonly governor: Governor;
+  /** Every display as the publishers show it (state.json, the status page, MQTT): read only. */
+  readonly views: DisplayViewSource;
+  /** The service's base address in use (the simulated service's when `base_url: simulated`). */
+  readonly baseUrl: string;
+  /** The daemon: publishes the last good frames, then runs every display on its schedule. */
+  start(): Promise<void>;
+  /** One cycle for each display (or one), in config order; no schedule. */
+  runOnce(displayId?: string, reason?: FetchReason): Promise<Map<string, CycleResult>>;
+  /** Refresh one display now, through the budget's refresh reserve; coalesced with a cycle in flight. */
+  refresh(displayId: string): Promise<CycleResult | null>;
+  /** Whether the schedule runs as it should (for the systemd watchdog). */
+  healthy(): boolean;
+  /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
+  stop(): Promise<void>;
+}
+
+/** The mtime of systemd-timesyncd's flag, which it touches at every synchronization; null without timesyncd. */
+function timesyncStamp(): number | null {
+  try {
+    return statSync(TIMESYNC_FLAG).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
+export const FIRST_FRAME_WAIT_MS = 30_000;
+
+/** Builds the daemon from a loaded config. Nothing runs until start() or runOnce(). */
+export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
+  const { logger } = opts;
+  let loaded = opts.loaded;
+  const supervisorToken = (opts.env ?? process.env).SUPERVISOR_TOKEN;
+  if (loaded.config.mqtt === undefined && supervisorToken !== undefined && supervisorToken !== '') {
+    // Only inside a Home Assistant add-on: imported then, so nothing of it loads elsewhere.
+    const { withSupervisorMqtt } = await import('../config/supervisor-mqtt.js');
+    loaded = await withSupervisorMqtt(loaded, { token: supervisorToken, logger, ...(opts.supervisorUrl !== undefined && { baseUrl: opts.supervisorUrl }) });
+  }
+  const { config, secrets } = loaded;
+  const clock = opts.clock ?? systemClock;
+  const abort = new AbortController();
+
+  let sim: RunningServiceSim | null = null;
+  let baseUrl = config.api.base_url;
+  // The secrets loader leaves the key null only for `base_url: simulated`: the simulated service's demo key then.
+  let apiKey = secrets.apiKey ?? '';
+  if (baseUrl === 'simulated') {
+    // Imported only here, so that a daemon against the real service never loads the simulated one.
+    const { DEMO_API_KEY, startServiceSim } = await import('../service-sim/server.js');
+    apiKey = secrets.apiKey ?? DEMO_API_KEY;
+    // Its dates follow the daemon's clock; its delays ('slow' faults) take real time, as a real service's do.
+    sim = await startServiceSim({ host: '127.0.0.1', port: 0, clock: { ...systemClock, now: () => clock.now() } });
+    baseUrl = sim.url;
+    logger.child({ part: 'service-sim' }).info({ url: sim.url }, 'simulated outfit service started');
+  }
+  // An answer we took although a field differed from the spec: said once per field per day (W_RESPONSE_SHAPE).
+  const apiLogger = logger.child({ part: 'api' });
+  const shapeWarnings = new ShapeWarnings({
+    clock,
+    timezone: config.timezone,
+    warn: (w) => apiLogger.warn({ code: w.code, field: w.field, problem: w.problem }, w.text),
+  });
+  const client = new OutfitClient({
+    onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
+    baseUrl,
+    apiKey,
+    otherSecrets: secretValues(secrets),
+    timeoutMs: config.api.timeout_s * 1000,
+    paidTimeoutMs: config.api.response_timeout_s * 1000,
+    connectTimeoutMs: config.api.connect_timeout_s * 1000,
+    clock,
+  });
+
+  const governor = new Governor({
+    config,
+    stateDir: config.state_dir,
+    client,
+    clock,
+    logger: logger.child({ part: 'budget' }),
+    syncStamp: () => timesyncStamp(),
+  });
+  const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, clock });
+  // The parts in the order they need each other. The cycles hand frames to the publishers, while the publishers' buttons
+  // and the schedule's ticks ask for cycles: that loop is cut once, by the RunPort, bound to the runner below before
+  // buildDaemon returns. Everything else is built after what it reads: the board (the cycles' state) first, then the
+  // scheduler (it reads when each display last had an answer), then the views every publisher shows (board, schedule,
+  // budget), then the publishers and the cycles.
+  const board = new DisplayBoard({ clock });
+  const runs = new RunPort();
+  // The schedules that run: "auto" resolved, and over budget (paced) the densest that fit. Worked out once.
+  const schedules = resolveSchedules(config, { now: clock.now() });
+  const scheduler = new Scheduler({
+    config,
+    clock,
+    schedules,
+    logger: logger.child({ part: 'scheduler' }),
+    // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
+    lastAnswerAt: (id) => board.lastAnswerAt(id),
+    // The moment an answer goes stale is a matter of time, not of a cycle: the display is drawn again then.
+    onStale: (id) => {
+      runs.redraw(id).catch((err: unknown) => logger.error({ display: id, err }, 'redrawing a stale display failed'));
+    },
+    // A slot that got no answer (failed, deferred, held back) is tried again when the cycle says.
+    onTick: async (id) => ({ retryAt: (await runs.run(id, 'schedule')).retryAt }),
+  });
+  /**
+   * A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). With
+   * `retryAt`, as it will be once the cycle that is ending asks for a retry of its slot then.
+   */
+  const nextUpdateAt = (id: string, retryAt?: Date | null): Date | null => {
+    const next = retryAt === undefined ? scheduler.nextRun(id) : scheduler.nextRunAfterRetry(id, retryAt);
+    const display = config.displays.find((d) => d.id === id);
+    const allowed = display === undefined ? null : governor.nextAllowedAt(display);
+    return next === null || allowed === null || allowed <= next ? next : allowed;
+  };
+  // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
+  const panels = new PanelStatusBoard();
+  const views = new DisplayViews({
+    panelStatus: (id) => panels.get(id),
+    board,
+    displays: config.displays,
+    clock,
+    nextUpdateAt,
+    staleFrom: (id, servedAt) => scheduler.staleFrom(id, servedAt),
+    budget: () => governor.status(),
+  });
+  const publishers: Publisher[] = [
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels })),
+    ...(opts.publishers ?? []),
+  ];
+  const store = new LastGoodStore(config.state_dir);
+  const cycleLogger = logger.child({ part: 'cycle' });
+  const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
+  const cycles = new Map<string, DisplayCycle>();
+  for (const display of config.displays) {
+    const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
+    cycles.set(
+      display.id,
+      new DisplayCycle({
+        display,
+        render: displayRenderOptions(display, { timezone: config.timezone, locales: loaded.locales }),
+        store,
+        fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
+        publishers,
+        board,
+        clock,
+        nextUpdateAt: (retryAt) => nextUpdateAt(display.id, retryAt),
+        logger: cycleLogger,
+        glyphWarnings,
+        purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
+        sharedStateProblem: () => governor.stateProblem,
+        staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
+      }),
+    );
+  }
+  const runner = new DisplayRunner({ cycles, refreshGate, signal: abort.signal });
+  runs.bind(runner);
+
+  let started = false;
+  let stopped: Promise<void> | null = null;
+  /** Everything a cycle needs before the first one: the state folder, the ledger, the publishers. */
+  async function prepare(): Promise<void> {
+    await mkdir(config.state_dir, { recursive: true });
+    await governor.load();
+    await Promise.all(publishers.map((p) => p.start()));
+    started = true;
+  }
+
+  return {
+    cycles,
+    governor,
+    views,
+    baseUrl,
+    async start() {
+      await prepare();
+      const restored = await Promise.all(
+        [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
+      );
+      if (abort.signal.aborted) return;
+      // Downtime is made up: a display whose answer is older than its latest slot (or that has none) buys once now,
+      // within its schedule's hours. start() waits for the first frames of displays that had none (up to
+      // FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall"; one that waits for the first slot
+      // of its day shows that it waits.
+      const catchUps = scheduler.start();
+      const first: Promise<unknown>[] = [];
+      for (const [id, had] of restored) {
+        if (had) continue;
+        const cycle = cycles.get(id);
+        const catchUp = catchUps.get(id);
+        if (catchUp !== undefined) first.push(catchUp);
+        else if (cycle !== undefined) first.push(cycle.publishCurrent().catch((err: unknown) => logger.error({ display: id, err }, 'first frame failed')));
+      }
+      if (first.length > 0) {
+        let timer: unknown = null;
+        await Promise.race([
+          Promise.all(first),
+          new Promise<void>((resolve) => {
+            timer = clock.setTimeout(resolve, FIRST_FRAME_WAIT_MS);
+          }),
+        ]);
+        clock.clearTimeout(timer);
+      }
+    },
+    healthy() {
+      return scheduler.healthy();
+    },
+    async runOnce(displayId, reason = 'once') {
+      if (displayId !== undefined && !cycles.has(displayId)) throw new Error(`no display with id "${displayId}"`);
+      if (!started) {
+        await prepare();
+        await Promise.all([...cycles.values()].map((c) => c.restore({ publish: false })));
+      }
+      // Every display, whatever happened to the one before: one that throws is a failed result, not the end.
+      const results = new Map<string, CycleResult>();
+      for (const id of cycles.keys()) {
+        if (displayId !== undefined && id !== displayId) continue;
+        try {
+          results.set(id, await runner.run(id, reason));
+        } catch (err) {
+          logger.error({ display: id, err }, 'cycle failed');
+          results.set(id, { outcome: 'failed', error: null, published: false, retryAt: null });
+        }
+      }
+      return results;
+    },
+    refresh(displayId) {
+      return runner.refresh(displayId);
+    },
+    stop() {
+      stopped ??= stopAll();
+      return stopped;
+    },
+  };
+
+  async function stopAll(): Promise<void> {
+    abort.abort();
+    // Every step runs even when an earlier one fails: a stop must never leave a socket or server open.
+    const steps: [string, () => Promise<unknown>][] = [
+      ['scheduler', () => scheduler.stop()],
+      ['cycles', () => Promise.allSettled(runner.inFlight())],
+      ['budget', () => governor.flush()],
+      ['publishers', () => Promise.all(publishers.map((p) => p.stop()))],
+      ['client', () => client.close()],
+      ['service-sim', async () => sim?.close()],
+    ];
+    for (const [part, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        logger.error({ part, err }, 'stop: a part failed to stop cleanly');
+      }
+    }
+  }
+}

@@ -1,0 +1,318 @@
+import type { Weather } from '../../api/schemas.js';
+import { fill } from '../../i18n/labels.js';
+import { ENGLISH, type Locale } from '../../i18n/locale.js';
+import { baseDirection, hasRightToLeft } from '../text/bidi.js';
+import type { FrameContent, StatusText } from './content.js';
+import { drawText, measure, type FontId } from '../text/fonts.js';
+import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
+import { formatTempShort } from './format.js';
+import { statusMark, warningTriangle } from '../pictograms/marks.js';
+import type { Surface } from '../draw/surface.js';
+import { ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
+
+/** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The sizes a layout chose, px (null: not drawn). */
+export interface LayoutSizes {
+  /** The outfit, or the first sentence of a long one. */
+  outfit: number | null;
+  /** The rest of a long outfit. */
+  outfitRest: number | null;
+  reasoning: number | null;
+  temperature: number | null;
+  /** The readings' values. */
+  reading: number | null;
+  /** The garment pictograms (square). */
+  pictogram: number | null;
+  weatherIcon: number | null;
+}
+
+/** What a layout placed, for tests, the gallery and `render --out x.json`: texts, sizes, what was shortened. */
+export interface LayoutReport {
+  layout: 'landscape' | 'portrait' | 'small' | 'error';
+  /** The whole outfit, or the first sentence of a long one. */
+  outfit: FittedText | null;
+  /** The rest of a long outfit, smaller or cut (null when the outfit fit whole). */
+  outfitRest: FittedText | null;
+  reasoning: FittedText | null;
+  alerts: FittedText[];
+  /** The pictogram row, in order ('nothing-extra': the tick). */
+  pictograms: string[];
+  sizes: LayoutSizes;
+  texts: string[];
+  /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
+  inks: InkBox[];
+  /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
+  missingGlyphs: number[];
+  /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
+  badge: { text: string; size: number; height: number } | null;
+  /** The outfit block is marked as old (a dashed frame around it). */
+  markedOld: boolean;
+}
+
+export function newReport(layout: LayoutReport['layout']): LayoutReport {
+  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
+}
+
+/** Baseline of the first line of a block whose top is `top`. */
+export function firstBaseline(top: number, fitted: FittedText): number {
+  return top + Math.round((fitted.pitch - fitted.size) / 2 + fitted.size * 0.8);
+}
+
+export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport): void {
+  let y = firstBaseline(top, fitted);
+  const drawn: DrawnLine[] = [];
+  // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
+  const mark = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl' ? '\u200F' : '\u200E';
+  for (const line of fitted.lines) {
+    // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts).
+    if (hasRightToLeft(line.text)) drawText(sf.text, fitted.font, fitted.size, mark + line.text, x, y, colour);
+    else for (const w of line.words) drawText(sf.text, fitted.font, fitted.size, w.text, x + w.x, y, colour);
+    report?.texts.push(line.text);
+    drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x, baseline: Math.round(y) });
+    y += fitted.pitch;
+  }
+  if (report) recordInk(report.inks, drawn);
+}
+
+/** One line of text, for drawLine. */
+export interface DrawLineOptions {
+  font: FontId;
+  /** Font size, px. */
+  size: number;
+  text: string;
+  /** Where the line is anchored, px: its left edge, right edge or centre, as `align` says. */
+  x: number;
+  /** The baseline, px (rounded for the ink box only: the glyphs are placed at the exact value). */
+  baseline: number;
+  /** A CSS colour from the surface's theme. */
+  colour: string;
+  /** What `x` is; default 'left'. */
+  align?: 'left' | 'right' | 'center';
+  /** Where the text and its ink box are recorded; without one, nothing is (the caller records it itself). */
+  report?: LayoutReport;
+}
+
+/** One line of text. Returns its width. */
+export function drawLine(sf: Surface, o: DrawLineOptions): number {
+  const { font, size, text, baseline, report } = o;
+  const w = measure(font, size, text);
+  const align = o.align ?? 'left';
+  const left = align === 'left' ? o.x : align === 'right' ? o.x - w : o.x - w / 2;
+  drawText(sf.text, font, size, text, left, baseline, o.colour);
+  report?.texts.push(text);
+  if (report) recordInk(report.inks, [{ font, size, text, x: left, baseline: Math.round(baseline) }]);
+  return w;
+}
+
+export function rule(sf: Surface, x: number, y: number, w: number, thickness: number, colour = sf.theme.ink): void {
+  sf.crisp.fillStyle = colour;
+  sf.crisp.fillRect(Math.round(x), Math.round(y), Math.round(w), Math.max(1, Math.round(thickness)));
+}
+
+/** The height of one row of the top band, px: `base`, or taller to hold the age badge or the status read from afar. */
+function bandRowHeight(sf: Surface, c: FrameContent, base: number): number {
+  return c.ageBadge !== null || c.status?.error ? Math.max(base, Math.round(badgeSize(sf) * 1.25 + 6 * sf.unit)) : base;
+}
+
+/** The band's text size in a row `h` px high. */
+const bandTextSize = (sf: Surface, h: number): number => Math.min(h * 0.56, 26 * sf.unit);
+
+/**
+ * Whether an error's row holds the status (title and what happens next, at 70 % at least) beside the age badge;
+ * else (narrow frames) the badge and the outfit's time get a row of their own below it.
+ */
+function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: number): boolean {
+  const st = c.status;
+  if (!st?.error || c.ageBadge === null) return true;
+  const u = sf.unit;
+  const size = bandTextSize(sf, h);
+  const badgeW = bandBadge(sf, c.ageBadge, h - 6 * u).w;
+  const avail = width - 20 * u - badgeW - 8 * u - Math.min(h * 0.7, size * 1.3) - 8 * u;
+  return statusLineWidth(st, size) * 0.7 <= avail;
+}
+
+/** The gap between what happened and what happens next on the status line, at text size `size`. */
+const statusGap = (size: number): number => size * 0.4;
+
+/** The width of the status line, title and "· what happens next", at text size `size`. */
+function statusLineWidth(st: StatusText, size: number): number {
+  return measure('condensed-bold', size, st.title) + statusGap(size) + measure('condensed', size, `· ${st.detail}`);
+}
+
+/** The top band's age badge in a box `h` px high: its text size and width. */
+function bandBadge(sf: Surface, text: string, h: number): { size: number; w: number } {
+  const size = Math.min(badgeSize(sf), h * 0.8);
+  return { size, w: measure('condensed-bold', size, text) + h * 0.5 };
+}
+
+/** The height of the top band, px, for a frame `width` px wide: one row, or two when an error and a badge need them. */
+export function topBandHeight(sf: Surface, c: FrameContent, base: number): number {
+  const h = bandRowHeight(sf, c, base);
+  return errorFitsBesideBadge(sf, c, sf.width, h) ? h : 2 * h;
+}
+
+/** The age badge's text size: its capitals subtend the outfit's arc (10′ on a wall panel at 2 m: type-scale.ts). */
+function badgeSize(sf: Surface): number {
+  return sf.scale.outfit;
+}
+
+/**
+ * The top band: the display name and the time of the outfit on show, with an inverted badge of its age when it is
+ * out of date ("3 h old"); or, for an error, a filled band with the status in plain words, and still the outfit's
+ * time (or its age badge) at the right: the band never hides how old the outfit below it is. Where an error and the
+ * badge do not fit in one row (`box` two rows high: topBandHeight), the name, time and badge get the second.
+ */
+export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
+  const st = c.status?.error ? c.status : null;
+  if (st === null) return plainRow(sf, c, box, report);
+  const rowH = bandRowHeight(sf, c, 0);
+  if (c.ageBadge !== null && box.h >= 2 * rowH && !errorFitsBesideBadge(sf, c, box.w, rowH)) {
+    errorRow(sf, c, st, { ...box, h: box.h / 2 }, false, report);
+    return plainRow(sf, c, { ...box, y: box.y + box.h / 2, h: box.h / 2 }, report);
+  }
+  errorRow(sf, c, st, box, true, report);
+}
+
+/** The status on a filled row: mark, what happened and what happens next; at the right the outfit's time or badge. */
+function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAge: boolean, report: LayoutReport): void {
+  const u = sf.unit;
+  const pad = 10 * u;
+  const size = bandTextSize(sf, box.h);
+  const base = box.y + box.h * 0.5 + size * 0.36;
+  const fore = sf.theme.paper;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+  let right = box.x + box.w - pad;
+  if (withAge && c.ageBadge !== null) {
+    const h = box.h - 6 * u;
+    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: true }, report).w + 8 * u;
+  } else if (withAge && c.updated) {
+    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
+  }
+  const left = box.x + pad;
+  const markS = Math.min(box.h * 0.7, size * 1.3);
+  statusMark(sf.crisp, st.mark, left, box.y + (box.h - markS) / 2, markS, fore);
+  const textX = left + markS + 8 * u;
+  const avail = right - textX;
+  // What happened and what happens next, at one size that fits both (down to 70 %); else the short form, which
+  // keeps both in fewer words ("Service error · again 07:12").
+  const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
+  if (shared >= size * 0.7) {
+    const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report });
+    drawLine(sf, { font: 'condensed', size: shared, text: `· ${st.detail}`, x: textX + tw + statusGap(shared), baseline: base, colour: fore, report });
+  } else {
+    const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
+    if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report });
+  }
+}
+
+/** The name at the left; at the right the outfit's time, and the badge of its age when it is out of date. */
+function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
+  const u = sf.unit;
+  const pad = 10 * u;
+  const size = bandTextSize(sf, box.h);
+  const base = box.y + box.h * 0.5 + size * 0.36;
+  const fore = sf.theme.ink;
+  let right = box.x + box.w - pad;
+  if (c.ageBadge !== null) {
+    const h = box.h - 6 * u;
+    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: false }, report).w + 8 * u;
+  }
+  if (c.updated) {
+    const l = c.locale.labels;
+    const text = c.age && c.ageBadge === null ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
+    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text, x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
+  }
+  const name = fitLine('bold', c.name, right - box.x - pad, size, size * 0.6);
+  // A name with no room left but for "…" is left out: the outfit's time and age matter more.
+  if (name.lines[0] && name.lines[0].text !== ELLIPSIS) drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: box.x + pad, baseline: base, colour: fore, report });
+  if (c.status && c.ageBadge === null) report.texts.push(c.status.detail);
+  rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
+}
+
+/** Where and how an age badge is drawn (drawAgeBadge). */
+export interface AgeBadge {
+  /** "3 h old". */
+  text: string;
+  /** The box's right edge, top and height, px. */
+  xRight: number;
+  y: number;
+  h: number;
+  /** The text size and the box's width, px. */
+  size: number;
+  w: number;
+  /** On an error's band: inverted again (paper on the band). */
+  onError: boolean;
+}
+
+/**
+ * An inverted badge ending at xRight with the outfit's age ("3 h old"), its capitals as large as the outfit's
+ * smallest; on an error's band it is inverted again. The top band's and the small panels' badge. Returns the badge.
+ */
+export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): AgeBadge {
+  sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.accent;
+  sf.crisp.fillRect(Math.round(b.xRight - b.w), Math.round(b.y), Math.round(b.w), Math.round(b.h));
+  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline: b.y + b.h / 2 + b.size * 0.36, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
+  report.badge = { text: b.text, size: b.size, height: Math.round(b.h) };
+  return b;
+}
+
+/**
+ * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
+ * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
+ */
+export function markOld(sf: Surface, box: Box, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
+  const u = sf.unit;
+  const t = thickness;
+  const dash = Math.max(6, Math.round(14 * u));
+  const ctx = sf.crisp;
+  ctx.fillStyle = sf.theme.ink;
+  const x0 = Math.round(box.x);
+  const y0 = Math.round(box.y);
+  const x1 = Math.round(box.x + box.w) - t;
+  const y1 = Math.round(box.y + box.h) - t;
+  for (let x = x0; x < x1 + t; x += 2 * dash) {
+    const w = Math.min(dash, x1 + t - x);
+    ctx.fillRect(x, y0, w, t);
+    ctx.fillRect(x, y1, w, t);
+  }
+  for (let y = y0; y < y1 + t; y += 2 * dash) {
+    const h = Math.min(dash, y1 + t - y);
+    ctx.fillRect(x0, y, t, h);
+    ctx.fillRect(x1, y, t, h);
+  }
+}
+
+/** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
+export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: number, size: number, report: LayoutReport, locale: Locale = ENGLISH): number {
+  if (alerts.length === 0) return 0;
+  const u = sf.unit;
+  const pad = 8 * u;
+  const tri = size * 1.15;
+  const textX = box.x + pad + tri + pad;
+  const shown = alerts.slice(0, maxLines);
+  const more = alerts.length - shown.length;
+  // The count is the tail: it stays when the alerts before it are cut, so five alerts never look like one.
+  const tail = more > 0 ? `(${fill(locale.labels.more_alerts, { n: more })})` : undefined;
+  const fitted = fitText({ text: shown.join(' · '), tail, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
+  const h = fitted.height + 2 * pad;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(box.x, box.y, box.w, h);
+  warningTriangle(sf.crisp, box.x + pad, box.y + (h - tri) / 2, tri, sf.theme.paper);
+  drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
+  report.alerts.push(fitted);
+  return h;
+}
+
+export function feelsLike(w: Weather, locale: Locale = ENGLISH): string {
+  return fill(locale.labels.feels_like, { temp: formatTempShort(w.feels_like) });
+}

@@ -1,0 +1,183 @@
+import path from 'node:path';
+import type { StoredRecommendation, Weather } from '../../api/schemas.js';
+import { fill, type LabelKey } from '../../i18n/labels.js';
+import { ENGLISH, type Locale } from '../../i18n/locale.js';
+import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
+import { garmentsOf, type GarmentId } from '../../domain/garments.js';
+import type { StatusMark } from '../pictograms/marks.js';
+import { stateProblemOsCode, type StateProblem } from '../../store/state-error.js';
+
+/**
+ * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
+ * input's locale (src/i18n/); the service's texts stay as sent.
+ */
+
+export type FrameStatus =
+  | { kind: 'ok' }
+  | { kind: 'stale'; since: Date }
+  | { kind: 'key_rejected'; message: string }
+  /** Our own budget is used up; `unknownCredits` of what it counts were sent without a usable answer (charge unknown). */
+  | { kind: 'budget_exhausted'; until: Date; unknownCredits?: number }
+  /** The service's account is out of credits (402): not our budget. Asked again at `until`, or at once on refresh. */
+  | { kind: 'credits_out'; since: Date; until: Date }
+  /** No connection to the service could be made (E_CONNECT: refused, DNS, connect timeout): nothing was sent. */
+  | { kind: 'unreachable'; since: Date; message: string; retryAt?: Date | null }
+  /** The service was reached and the purchase failed there or on the way back (a 5xx, no answer, a broken answer). */
+  | { kind: 'service_error'; problem: ServiceProblem; since: Date; message: string; retryAt?: Date | null };
+
+/**
+ * What went wrong once the service was reached, in the words the wall uses: `error` a 5xx, `no_answer` no answer in
+ * time, `connection_lost` the connection broke after sending, `bad_answer` an answer that cannot be read, `busy` rate
+ * limited, `refused` any other 4xx. The HTTP detail (`message`) goes to the status page, state.json and the log.
+ */
+export type ServiceProblem = 'error' | 'no_answer' | 'connection_lost' | 'bad_answer' | 'busy' | 'refused';
+
+export interface FrameInput {
+  /** null: nothing fetched yet (an error screen without an outfit). */
+  rec: StoredRecommendation | null;
+  displayName: string;
+  /** IANA timezone, for the times shown. */
+  timezone: string;
+  status: FrameStatus;
+  now: Date;
+  /** The garments the pictogram row shows; default: what garmentsOf reads from the outfit. */
+  garments?: GarmentId[];
+  /** Labels, dates and numbers; default: English. */
+  locale?: Locale;
+  /**
+   * A state file that cannot be saved. Nothing is bought until it can, so a frame without an outfit names this
+   * cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says it).
+   */
+  stateProblem?: StateProblem | null;
+  /**
+   * The outfit on show is out of date by its schedule (a slot passed without a new answer): the frame shows its age
+   * in a badge and marks the outfit as old, whatever the status says. The status `stale` sets it too.
+   */
+  stale?: boolean;
+}
+
+export interface StatusText {
+  /** A frame status, or the state problem on a frame without an outfit. */
+  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem';
+  /** An error (the band is inverted) rather than a stale mark. */
+  error: boolean;
+  title: string;
+  detail: string;
+  /** Title and detail in a few words, for small panels. */
+  short: string;
+  /** "since 06:00": how long the failure has lasted, for the screen without an outfit; null where it says nothing. */
+  since: string | null;
+  mark: StatusMark;
+}
+
+export interface FrameContent {
+  name: string;
+  /** "07:30": when the shown data was fetched, in the display's timezone. */
+  updated: string | null;
+  /** "2 h 5 min": how old the shown data is, when it is stale. */
+  age: string | null;
+  /** The stale outfit's badge, "3 h old" or "since Mon"; null while the outfit is current. */
+  ageBadge: string | null;
+  /** The frame's own time, "07:45". */
+  now: string;
+  /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
+  weather: Weather | null;
+  outfit: string | null;
+  /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
+  garments: GarmentId[];
+  reasoning: string | null;
+  alerts: string[];
+  status: StatusText | null;
+  /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
+  locale: Locale;
+}
+
+function statusText(input: FrameInput, locale: Locale): StatusText | null {
+  const l = locale.labels;
+  const time = (d: Date): { time: string } => ({ time: formatTime(d, input.timezone, input.now, locale) });
+  const s = input.status;
+  switch (s.kind) {
+    case 'ok':
+      return null;
+    case 'stale':
+      return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), since: null, mark: 'clock' };
+    case 'key_rejected':
+      // The service's reason goes to the status page; the wall says what happened and where to look.
+      return { kind: s.kind, error: true, title: l.key_rejected_title, detail: l.key_rejected_detail, short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''), since: null, mark: 'key' };
+    case 'budget_exhausted': {
+      const unknown = s.unknownCredits ?? 0;
+      const detail = `${fill(l.budget_detail, time(s.until))}${unknown > 0 ? ` · ${fill(l.budget_unconfirmed, { n: unknown })}` : ''}`;
+      return { kind: s.kind, error: true, title: l.budget_title, detail, short: fill(l.budget_short, time(s.until)), since: null, mark: 'hourglass' };
+    }
+    case 'credits_out':
+      return {
+        kind: s.kind,
+        error: true,
+        title: l.credits_out_title,
+        detail: `${l.credits_out_detail} · ${fill(l.credits_out_next, time(s.until))}`,
+        short: l.credits_out_short,
+        since: fill(l.unreachable_detail, time(s.since)),
+        mark: 'hourglass',
+      };
+    case 'unreachable':
+    case 'service_error': {
+      const retry = s.retryAt ?? null;
+      const next = retry !== null ? fill(l.trying_again, time(retry)) : l.see_status_page;
+      const shortNext = retry !== null ? ` · ${fill(l.trying_again_short, time(retry))}` : '';
+      const title = s.kind === 'unreachable' ? l.unreachable_title : l[SERVICE_TITLES[s.problem]];
+      const short = s.kind === 'unreachable' ? fill(l.unreachable_short, time(s.since)) : l.service_error_short;
+      return { kind: s.kind, error: true, title, detail: next, short: short + shortNext, since: fill(l.unreachable_detail, time(s.since)), mark: s.kind === 'unreachable' ? 'offline' : 'cloud-error' };
+    }
+  }
+}
+
+/** The wall's title for each way the service failed once reached. */
+const SERVICE_TITLES: Readonly<Record<ServiceProblem, LabelKey>> = {
+  error: 'service_error_title',
+  no_answer: 'service_no_answer_title',
+  connection_lost: 'service_connection_lost_title',
+  bad_answer: 'service_bad_answer_title',
+  busy: 'service_busy_title',
+  refused: 'service_refused_title',
+};
+
+/** The label of each OS reason a state file could not be saved for; any other: state_unwritable. */
+const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
+  EROFS: 'state_read_only',
+  ENOSPC: 'state_full',
+  EDQUOT: 'state_full',
+  EACCES: 'state_denied',
+  EPERM: 'state_denied',
+  ENOTDIR: 'state_not_folder',
+  EISDIR: 'state_in_the_way',
+  EEXIST: 'state_in_the_way',
+};
+
+/** "Cannot save state" with its cause in plain words: "/var/lib/outfit-display is read-only". */
+function stateProblemText(p: StateProblem, locale: Locale): StatusText {
+  const l = locale.labels;
+  const cause = fill(l[STATE_CAUSES[stateProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
+  return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, since: null, mark: 'hourglass' };
+}
+
+export function frameContent(input: FrameInput): FrameContent {
+  const rec = input.rec;
+  const locale = input.locale ?? ENGLISH;
+  const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
+  const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
+  const stale = input.stale === true || input.status.kind === 'stale';
+  return {
+    name: input.displayName.trim(),
+    updated: validFetched ? formatTime(validFetched, input.timezone, input.now, locale) : null,
+    age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
+    now: formatTime(input.now, input.timezone, input.now, locale),
+    weather: rec?.weather ?? null,
+    outfit: rec ? rec.outfit.trim() : null,
+    garments: rec ? (input.garments ?? garmentsOf(rec.outfit)) : [],
+    reasoning: rec?.reasoning?.trim() || null,
+    alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
+    status: statusText(input, locale) ?? (rec === null && input.stateProblem ? stateProblemText(input.stateProblem, locale) : null),
+    locale,
+  };
+}

@@ -1,0 +1,155 @@
+import type { Weather } from '../../api/schemas.js';
+import type { Locale } from '../../i18n/locale.js';
+import { drawAgeBadge, drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { measure } from '../text/fonts.js';
+import type { FrameContent } from './content.js';
+import { conditionOf, drawConditionIcon } from '../pictograms/icons.js';
+import { warningTriangle } from '../pictograms/marks.js';
+import { drawGarments, drawOutfitBlock } from './outfit-block.js';
+import { drawReading, drawReadings, drawTemperature, readingsOf } from './readings.js';
+import type { Surface } from '../draw/surface.js';
+import { fitLine, fitText } from '../text/text-fit.js';
+
+/**
+ * Small panels (4.2", 2.9", 2.13"), read at arm's length: their own type scale (type-scale.ts, 'hand').
+ * Geometry in units of 1 px at 128 px high. Left: icon, temperature and the four readings as pictogram + value.
+ * Right: name and time (or the status), alerts, the garment pictograms (at least 24 px), and the outfit.
+ */
+
+/** The smallest pictogram of the garment row, px: below this they cannot be told apart. */
+const PICTOGRAM_MIN_PX = 24;
+
+export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
+  const report = newReport('small');
+  const u = sf.unit;
+  const W = sf.width;
+  const H = sf.height;
+  const w = c.weather;
+  // Lying (250x122 and the like): the weather in a column on the left, the text column beside it. Upright
+  // (128x296 and the like, units of 1 px at 128 px wide): everything stacked, the weather below the head line.
+  const tall = H > W;
+  if (w && !tall) {
+    const leftW = 84 * u;
+    leftColumn(sf, w, leftW, report, c.locale);
+    sf.crisp.fillStyle = sf.theme.ink;
+    sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
+  }
+  const x = tall ? 4 * u : w ? 84 * u + 6 * u : 6 * u;
+  const tw = tall ? W - 8 * u : W - x - 4 * u;
+  // On an error's band the status takes the whole line (what happened, and when it is tried again); the age badge
+  // then heads the garment row instead.
+  const badgeBelow = c.status?.error === true && c.ageBadge !== null;
+  let y = headLine(sf, c, x, tw, !badgeBelow, report);
+  if (w && tall) y = weatherStack(sf, w, x, y, tw, report, c.locale);
+  y += alertLine(sf, c, x, y, tw, report);
+  const bottom = (tall ? 2 : 1) * u;
+  const old = c.ageBadge !== null;
+  // An old outfit is framed (dashed) inside the text column: the frame takes its width from the text, not from the left column.
+  const inset = old ? 3 * u : 0;
+  y += inset;
+  const garmentTop = y;
+  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, x + tw - inset, y + 1 * u, 13 * u, false, report) + 4 * u : 0;
+  y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
+  drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - bottom - inset }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
+  if (old) {
+    markOld(sf, { x: x - 2 * u, y: garmentTop - 2 * u, w: tw + 4 * u, h: H - garmentTop + 2 * u - bottom }, Math.max(1, Math.round(u)));
+    report.markedOld = true;
+  }
+  return report;
+}
+
+/** Icon and temperature side by side above the four readings, one a row. */
+function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport, locale: Locale): void {
+  const u = sf.unit;
+  const icon = 40 * u;
+  drawConditionIcon(sf, conditionOf(w), (leftW - icon) / 2, 1 * u, icon);
+  report.sizes.weatherIcon = Math.round(icon);
+  const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
+  report.sizes.temperature = t.size;
+  const top = icon + 31 * u;
+  const rowH = (sf.height - top - 1 * u) / 4;
+  const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
+  const mark = Math.min(rowH * 0.9, size * 1.2);
+  readingsOf(w, locale).forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
+  report.sizes.reading = Math.round(size);
+}
+
+/** The garment row at y; returns the height used with the space below it. */
+function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
+  const u = sf.unit;
+  const h = drawGarments(sf, c, { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) }, PICTOGRAM_MIN_PX, report);
+  return h ? h + 4 * u : 0;
+}
+
+/**
+ * The top line: the status in an inverted band, else the name; at the right the outfit's time, or the badge of its
+ * age when it is out of date (never hidden by the status). Returns its height.
+ */
+function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge: boolean, report: LayoutReport): number {
+  const u = sf.unit;
+  const lineH = 17 * u;
+  const st = c.status?.error ? c.status : null;
+  const fore = st ? sf.theme.paper : sf.theme.ink;
+  const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
+  // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
+  const status = st ? fitText({ text: st.short, font: 'condensed', width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u, height: 2 * 12 * u * 1.2 + 2, maxSize: 12 * u, minSize: Math.max(11, 11 * u), lineHeight: 1.2 }) : null;
+  const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
+  if (st) {
+    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillRect(x - 2 * u, 1 * u, tw + 4 * u, headH - 2 * u);
+  }
+  let rightW = 0;
+  if (c.ageBadge !== null && withBadge) {
+    rightW = smallBadge(sf, c.ageBadge, x + tw, 2 * u, lineH - 4 * u, st !== null, report);
+  } else if (timeW) {
+    rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report });
+  }
+  const avail = tw - rightW - (rightW ? 6 * u : 0);
+  if (status !== null) {
+    drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report);
+  } else {
+    const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
+    if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: fore, report });
+    rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
+  }
+  return headH + 1 * u;
+}
+
+/** The small panels' age badge ending at xRight, `h` px high: text at the outfit's size, at least 12 units. */
+function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
+  const size = Math.max(sf.scale.outfit, 12 * sf.unit);
+  return drawAgeBadge(sf, { text, xRight, y, h, size, w: measure('condensed-bold', size, text) + 6 * sf.unit, onError }, report).w;
+}
+
+/** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */
+function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
+  if (c.alerts.length === 0) return 0;
+  const u = sf.unit;
+  const ah = 15 * u;
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
+  warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
+  // The count stays when the first alert is cut.
+  const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
+  const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
+  if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
+  report.alerts.push(line);
+  return ah + 2 * u;
+}
+
+/** Upright: icon and temperature side by side, the readings in two columns below, and a rule. Returns the y below. */
+function weatherStack(sf: Surface, w: Weather, x: number, top: number, tw: number, report: LayoutReport, locale: Locale): number {
+  const u = sf.unit;
+  const icon = 44 * u;
+  let y = top;
+  drawConditionIcon(sf, conditionOf(w), 0, y, icon);
+  report.sizes.weatherIcon = Math.round(icon);
+  const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), sf.width - icon - 6 * u, report);
+  report.sizes.temperature = t.size;
+  y += icon + 2 * u;
+  const size = Math.max(sf.scale.reading, 12 * u);
+  report.sizes.reading = drawReadings(sf, readingsOf(w, locale), { x, y, w: tw, h: 34 * u }, 2, size, report);
+  y += 36 * u;
+  rule(sf, x, y, tw, Math.max(1, u));
+  return y + 3 * u;
+}

@@ -1,0 +1,174 @@
+import type { Weather } from '../../api/schemas.js';
+import type { Locale } from '../../i18n/locale.js';
+import { drawAlerts, drawLine, drawTopBand, feelsLike, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
+import type { FrameContent } from './content.js';
+import { measure } from '../text/fonts.js';
+import { conditionOf, drawConditionIcon } from '../pictograms/icons.js';
+import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
+import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
+import { drawReadings, drawTemperature, readingsOf } from './readings.js';
+import type { Surface } from '../draw/surface.js';
+import { ELLIPSIS, fitLine } from '../text/text-fit.js';
+
+/**
+ * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
+ * or 480x800); text sizes from the type scale (type-scale.ts), which knows the panel's pixel density. From the
+ * top: a thin band with the name and time (not meant for 2 m); the weather (icon, temperature, the readings as
+ * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
+ */
+
+/** Icon, temperature, and the feels-like temperature with the description beneath. */
+function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport, locale: Locale): void {
+  const u = sf.unit;
+  drawConditionIcon(sf, conditionOf(w), box.x, box.y + (box.h - iconSize) / 2, iconSize);
+  report.sizes.weatherIcon = Math.round(iconSize);
+  const x = box.x + iconSize + 12 * u;
+  const width = box.x + box.w - x;
+  const size = Math.max(sf.scale.temperature, tempMax);
+  const lineSize = 20 * u;
+  const base = box.y + Math.min(size * 0.8, box.h - lineSize * 1.5);
+  const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
+  report.sizes.temperature = temp.size;
+  // The description where it fits at a readable size; the icon says it too.
+  const text = [feelsLike(w, locale), w.description?.trim()].filter(Boolean).join(' · ');
+  const full = fitLine('condensed', text, width, lineSize, lineSize * 0.85);
+  const baseline = Math.round(base + lineSize * 1.25);
+  const shortened = full.truncated ? describedShort(w, locale, width, lineSize * 0.85) : null;
+  if (shortened) {
+    drawLine(sf, { font: 'condensed', size: lineSize * 0.85, text: shortened, x, baseline, colour: sf.theme.ink, report });
+    return;
+  }
+  const line = full.truncated ? fitLine('condensed', feelsLike(w, locale), width, lineSize, lineSize * 0.7) : full;
+  if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x, baseline, colour: sf.theme.ink, report });
+}
+
+/**
+ * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
+ * null where not three letters of the description would be left (then it is left out: the icon says it too).
+ */
+function describedShort(w: Weather, locale: Locale, width: number, size: number): string | null {
+  const desc = w.description?.trim();
+  if (!desc) return null;
+  const feels = `${feelsLike(w, locale)} · `;
+  const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];
+  return cut && cut.text.replace(ELLIPSIS, '').length >= 3 ? feels + cut.text : null;
+}
+
+/** Where the readings go: beside the current weather (landscape), or in a row of their own below it (portrait). */
+type ReadingsPlace =
+  | {
+      place: 'beside';
+      /** Width of the readings' grid, units; the current weather gets the rest of the row. */
+      width: number;
+    }
+  | {
+      place: 'below';
+      /** Height of the readings' row, units. */
+      height: number;
+    };
+
+/** The numbers that set landscape and portrait apart, in layout units; everything else they share. */
+interface WideGeometry {
+  layout: 'landscape' | 'portrait';
+  /** Height of the name-and-time band, and the space below it. */
+  band: { height: number; gap: number };
+  /**
+   * The weather row: its height (the icon's size too), the largest temperature, the readings' smallest size,
+   * the space below the rule under it, and where the readings go.
+   */
+  weather: { height: number; temperatureMax: number; readingMin: number; ruleGap: number; readings: ReadingsPlace };
+  /** Alert lines at most, their size, and the space below the band. */
+  alerts: { lines: number; size: number; gap: number };
+  /**
+   * The largest garment pictogram, the space below the row, and its rows at most: two where a portrait frame
+   * has the height to spare (chosen in layoutWide).
+   */
+  pictograms: { size: number; gap: number; rows: 1 | 2 };
+  /** The outfit's and the reasoning's largest sizes, and the space left below the outfit. */
+  outfit: { maxSize: number; reasoningMax: number; bottom: number };
+}
+
+const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
+  landscape: {
+    layout: 'landscape',
+    band: { height: 26, gap: 4 },
+    weather: { height: 92, temperatureMax: 76, readingMin: 30, ruleGap: 6, readings: { place: 'beside', width: 392 } },
+    alerts: { lines: 2, size: 22, gap: 8 },
+    pictograms: { size: 64, gap: 8, rows: 1 },
+    outfit: { maxSize: 110, reasoningMax: 24, bottom: 4 },
+  },
+  portrait: {
+    layout: 'portrait',
+    band: { height: 32, gap: 6 },
+    weather: { height: 120, temperatureMax: 96, readingMin: 32, ruleGap: 10, readings: { place: 'below', height: 96 } },
+    alerts: { lines: 3, size: 24, gap: 10 },
+    pictograms: { size: 72, gap: 10, rows: 2 },
+    outfit: { maxSize: 120, reasoningMax: 26, bottom: 6 },
+  },
+};
+
+/** Side margin, units. */
+const MARGIN = 16;
+/** The smallest garment pictogram, units: at 40 they are told apart from 2 m. */
+const PICTOGRAM_MIN = 40;
+
+/** The wall layout of an 800x480 frame or of one turned upright. */
+export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['layout']): LayoutReport {
+  const g = GEOMETRY[layout];
+  const report = newReport(layout);
+  const u = sf.unit;
+  const W = sf.width;
+  const H = sf.height;
+  const m = MARGIN * u;
+  const bandH = topBandHeight(sf, c, g.band.height * u);
+  drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
+  let y = bandH + g.band.gap * u;
+  const w = c.weather;
+  if (w) y = drawWeather(sf, c, w, y, g, report);
+  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report, c.locale);
+  if (alertH) y += alertH + g.alerts.gap * u;
+  const rowBox = { x: m, y, w: W - 2 * m, h: g.pictograms.size * u };
+  const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
+  const below = (rows: 1 | 2): Box => {
+    const h = pictogramRowHeight(c.garments, rowBox, PICTOGRAM_MIN * u, rows);
+    const top = y + (h ? h + g.pictograms.gap * u : 0);
+    return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
+  };
+  // Two rows of larger pictograms where the outfit still fits whole below them, or would not fit whole anyway
+  // (then the pictograms carry the full list).
+  const rows = g.pictograms.rows === 2 && (outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
+  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rows);
+  drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
+  if (c.ageBadge !== null) {
+    // In the side margins and the gap above the row: the frame moves nothing of what it marks.
+    const top = rowBox.y - 4 * u;
+    markOld(sf, { x: 5 * u, y: top, w: W - 10 * u, h: H - top - 1 * u });
+    report.markedOld = true;
+  }
+  return report;
+}
+
+/** The current weather and the readings from `y`, and the rule below them. Returns the y below the rule's gap. */
+function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): number {
+  const u = sf.unit;
+  const W = sf.width;
+  const m = MARGIN * u;
+  const rowH = g.weather.height * u;
+  const readingSize = Math.max(sf.scale.reading, g.weather.readingMin * u);
+  const place = g.weather.readings;
+  let y = top;
+  if (place.place === 'beside') {
+    const readW = place.width * u;
+    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report, c.locale);
+    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
+    y += rowH + 4 * u;
+  } else {
+    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, g.weather.temperatureMax * u, report, c.locale);
+    y += rowH + 4 * u;
+    const readH = place.height * u;
+    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
+    y += readH + 4 * u;
+  }
+  rule(sf, m, y, W - 2 * m, 2 * u);
+  return y + g.weather.ruleGap * u;
+}

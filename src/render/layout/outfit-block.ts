@@ -1,0 +1,86 @@
+import { ENGLISH } from '../../i18n/locale.js';
+import { drawFitted, rule, type Box, type LayoutReport } from './blocks.js';
+import type { FrameContent } from './content.js';
+import { fitOutfit, type OutfitFit } from './outfit-fit.js';
+import { drawPictogramRow } from '../pictograms/pictogram-row.js';
+import type { Surface } from '../draw/surface.js';
+import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
+
+/**
+ * What to wear, for every layout: the pictogram row first (seen before a word is read), then the outfit at the
+ * type scale's size (outfit-fit.ts), then the reasoning where it fits without shrinking the outfit much.
+ */
+
+/** The garment row at the top of `box` (box.h: the largest pictogram). Returns the height used (0 without garments). */
+export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: number, report: LayoutReport, maxRows: 1 | 2 = 1): number {
+  const row = drawPictogramRow(sf, c.garments, box, minSize, maxRows);
+  report.pictograms = row.shown;
+  report.sizes.pictogram = row.size || null;
+  return row.height;
+}
+
+export interface OutfitBlockOptions {
+  /** Largest outfit size, px: a short outfit grows to it. */
+  maxSize: number;
+  /** Line pitch of the outfit, as a multiple of its size. */
+  lineHeight: number;
+  /** Largest reasoning size, px (its smallest is the scale's). */
+  reasoningMax: number;
+}
+
+/** Shown in the outfit's place when the service sent no text we can draw ("", spaces, only emoji); in English here. */
+export const NO_OUTFIT_TEXT = ENGLISH.labels.no_outfit;
+
+/** The outfit as drawn: the note above when nothing of it is drawable, so the panel is never blank there. */
+function outfitText(c: FrameContent): string {
+  return splitWords(c.outfit ?? '').length > 0 ? c.outfit! : c.locale.labels.no_outfit;
+}
+
+function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
+  const S = sf.scale;
+  return (height) =>
+    fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit) });
+}
+
+/** Whether the outfit fits whole, at the scale's size or more, in `box`. */
+export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): boolean {
+  const f = outfitIn(sf, c, box, o)(box.h);
+  return !f.truncated && f.rest === null;
+}
+
+export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions, report: LayoutReport): void {
+  if (c.outfit === null || box.h <= 0) return;
+  const S = sf.scale;
+  const u = sf.unit;
+  const gap = Math.round(8 * u);
+  const fit = outfitIn(sf, c, box, o);
+  const best = fit(box.h);
+  let outfit = best;
+  let reasoning: FittedText | null = null;
+  if (c.reasoning && !best.truncated) {
+    // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
+    for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
+      const r = fitText({ text: c.reasoning, font: 'condensed', width: box.w, height: box.h, maxSize: size, minSize: size, lineHeight: 1.2 });
+      const rest = box.h - r.height - 2 * gap;
+      // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
+      if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
+      const smaller = fit(rest);
+      if (!smaller.truncated && smaller.rest === null && smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)) {
+        [outfit, reasoning] = [smaller, r];
+        break;
+      }
+    }
+  }
+  report.outfit = outfit.lead;
+  report.outfitRest = outfit.rest;
+  report.sizes.outfit = outfit.lead.size;
+  report.sizes.outfitRest = outfit.rest?.size ?? null;
+  drawFitted(sf, outfit.lead, box.x, box.y, sf.theme.ink, report);
+  if (outfit.rest) drawFitted(sf, outfit.rest, box.x, box.y + outfit.lead.height + Math.round(6 * u), sf.theme.ink, report);
+  if (!reasoning) return;
+  const top = box.y + outfit.height + 2 * gap;
+  rule(sf, box.x, top - gap - u, 60 * u, 2 * u);
+  report.reasoning = reasoning;
+  report.sizes.reasoning = reasoning.size;
+  drawFitted(sf, reasoning, box.x, top, sf.theme.ink, report);
+}

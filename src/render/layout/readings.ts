@@ -1,0 +1,113 @@
+import type { Weather } from '../../api/schemas.js';
+import { fill } from '../../i18n/labels.js';
+import { ENGLISH, type Locale } from '../../i18n/locale.js';
+import { drawLine, type Box, type LayoutReport } from './blocks.js';
+import { rainMeaning, temperatureMeaning, uvMeaning, type Meaning } from '../draw/colour-meaning.js';
+import { measure } from '../text/fonts.js';
+import { recordInk } from '../text/ink-box.js';
+import { formatPercent, formatReading, formatSpeed, formatTempShort, MISSING, windDegrees } from './format.js';
+import { UMBRELLA } from '../pictograms/garment-pictograms.js';
+import { windArrow } from '../pictograms/marks.js';
+import { drawPictogram, type Pictogram } from '../pictograms/pictogram.js';
+import type { Surface } from '../draw/surface.js';
+import { fitLine } from '../text/text-fit.js';
+import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
+
+/**
+ * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
+ * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). Values in a meaning's
+ * colour where it matters (colour-meaning.ts): a high rain chance or UV index red on black/white/red panels.
+ */
+
+export type ReadingKind = 'rain' | 'wind' | 'uv' | 'humidity';
+
+export interface Reading {
+  kind: ReadingKind;
+  value: string;
+  /** The colour it is drawn in, when it means something. */
+  meaning: Meaning | null;
+  /** Wind: where it comes from, degrees (null: unknown direction). */
+  windFrom?: number | null;
+  /** The value without its unit, for a cell too narrow for the whole value. */
+  short?: string;
+}
+
+/** The readings in the locale's numbers ("2,5", "71 %"); default English. */
+export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
+  // A missing reading means nothing: its mark stays black.
+  const rain = w.rain_chance_pct === undefined ? null : rainMeaning(w.rain_chance_pct);
+  const uv = w.uv_index === undefined ? null : uvMeaning(w.uv_index);
+  return [
+    { kind: 'rain', value: formatPercent(w.rain_chance_pct, locale), meaning: rain },
+    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed, 1, locale) },
+    // Below 1 with one decimal: a weak winter sun's 0.4 is not "0".
+    { kind: 'uv', value: fill(locale.labels.uv, { value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale) }), meaning: uv },
+    { kind: 'humidity', value: formatPercent(w.humidity_pct, locale), meaning: null },
+  ];
+}
+
+const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
+
+function colourOf(sf: Surface, m: Meaning | null): string {
+  return (m && sf.theme.meaning[m]) ?? sf.theme.ink;
+}
+
+/** One reading: its mark in a square of `mark` px, then its value at up to `size` px. Returns the width used. */
+export function drawReading(sf: Surface, r: Reading, x: number, top: number, mark: number, size: number, maxW: number, report: LayoutReport): number {
+  const mid = top + mark / 2;
+  if (r.kind === 'wind') {
+    windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
+  } else {
+    drawPictogram(sf, MARKS[r.kind], x, top, mark, r.meaning ?? undefined);
+  }
+  const tx = x + mark + Math.max(3, mark * 0.18);
+  const full = fitLine('condensed-bold', r.value, maxW - (tx - x), size, size * 0.85);
+  const v = full.truncated && r.short ? fitLine('condensed-bold', r.short, maxW - (tx - x), size, size * 0.7) : full;
+  const line = v.lines[0];
+  if (!line) return mark;
+  const base = Math.round(mid + v.size * 0.36);
+  drawLine(sf, { font: 'condensed-bold', size: v.size, text: line.text, x: tx, baseline: base, colour: colourOf(sf, r.meaning), report });
+  return tx - x + line.width;
+}
+
+/**
+ * The four readings in a grid of `cols` columns in `box`: rows of mark + value, with more space between pairs
+ * than within one, so that which value belongs to which mark is obvious. Returns the value size used.
+ */
+export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: number, size: number, report: LayoutReport): number {
+  const rows = Math.ceil(readings.length / cols);
+  const rowH = box.h / rows;
+  const colW = box.w / cols;
+  const mark = Math.min(rowH * 0.92, size * 1.15);
+  readings.forEach((r, i) => {
+    const x = box.x + (i % cols) * colW;
+    const top = box.y + Math.floor(i / cols) * rowH + (rowH - mark) / 2;
+    drawReading(sf, r, x, top, mark, size, colW - Math.max(8, size * 0.6), report);
+  });
+  return size;
+}
+
+/**
+ * The temperature: the number at up to `size` px (in its meaning's colour: freezing, cold, heat), the unit at a
+ * bit under half of it, raised to the top of the digits. `baseline` is the number's. Returns the width used.
+ */
+export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number } {
+  const number = formatTempShort(w.temp).replace(/°$/, '');
+  const u = w.temp_unit?.trim() ?? '';
+  const unit = number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°';
+  const unitRatio = 0.45;
+  let s = Math.round(size);
+  while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
+  const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
+  const nw = drawLine(sf, { font: 'bold', size: s, text: number, x, baseline, colour });
+  const us = Math.round(s * unitRatio);
+  // 0.729 em: the top of the digits above the baseline, so the unit's top meets the number's.
+  const unitX = x + nw + s * 0.04;
+  const unitBase = baseline - s * 0.729 + us * 0.729;
+  const uw = unit ? drawLine(sf, { font: 'bold', size: us, text: unit, x: unitX, baseline: unitBase, colour }) : 0;
+  // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
+  report.texts.push(`${number}${unit}`);
+  const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
+  recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
+  return { width: nw + uw, size: s };
+}

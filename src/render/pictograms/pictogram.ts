@@ -1,0 +1,92 @@
+import type { Meaning } from '../draw/colour-meaning.js';
+import { parsePath, tracePath, type GridMap } from './picto-path.js';
+import type { Surface } from '../draw/surface.js';
+
+/**
+ * Pictograms: line art on a 24x24 grid (picto-path.ts), drawn for the pixel grid. Strokes are whole pixels wide
+ * and centred on pixel centres (odd widths) or pixel edges (even widths), and drawn without anti-aliasing, so
+ * every pixel is exactly one ink: no grey to threshold, nothing to dither, no fringes on colour panels. They go
+ * on the crisp layer, which the quantizer thresholds and never dithers.
+ */
+
+/** A colour by role: the panel's ink, its paper, or the ink of a meaning (colour-meaning.ts). */
+export type Tint = Meaning | 'ink' | 'paper';
+
+export interface PictoPart {
+  /** Path data on the 24x24 grid. */
+  d: string;
+  /** Stroke colour; default ink. A meaning the panel has no colour for is stroked in ink. */
+  stroke?: Tint | 'none';
+  /** Fill colour, under the stroke; default none. A meaning the panel has no colour for is filled with paper. */
+  fill?: Tint;
+  /** Stroke width as a multiple of the pen; default 1. */
+  weight?: number;
+  /** Where the part sits: grid x becomes x * k + dx (and y likewise), for pictograms composed of others. */
+  at?: readonly [dx: number, dy: number, k: number];
+}
+
+export type Pictogram = readonly PictoPart[];
+
+/** Moves and scales every part of `p` (see PictoPart.at). */
+export function placed(p: Pictogram, dx: number, dy: number, k: number): Pictogram {
+  return p.map((part) => {
+    const [ox, oy, ok] = part.at ?? [0, 0, 1];
+    return { ...part, at: [ox * k + dx, oy * k + dy, ok * k] as const };
+  });
+}
+
+/** The pen of a pictogram `size` px square: 1/14 of it, at least 1 px (5 px at 64, 2 px at 24 and 32). */
+export function penWidth(size: number): number {
+  return Math.max(1, Math.round(size / 14));
+}
+
+function strokeColour(sf: Surface, t: Tint): string {
+  if (t === 'ink') return sf.theme.ink;
+  if (t === 'paper') return sf.theme.paper;
+  return sf.theme.meaning[t] ?? sf.theme.ink;
+}
+
+function fillColour(sf: Surface, t: Tint): string {
+  if (t === 'ink') return sf.theme.ink;
+  if (t === 'paper') return sf.theme.paper;
+  return sf.theme.meaning[t] ?? sf.theme.paper;
+}
+
+/** Draws `picto` in the square (x, y, size). `tint` recolours the parts stroked in ink (a garment's meaning). */
+export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: number, size: number, tint?: Meaning): void {
+  const ctx = sf.crisp;
+  const before = ctx.antialias;
+  ctx.save();
+  ctx.antialias = 'none';
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'round';
+  const scale = size / 24;
+  const pen = penWidth(size);
+  const x0 = Math.round(x);
+  const y0 = Math.round(y);
+  for (const part of picto) {
+    const [dx, dy, k] = part.at ?? [0, 0, 1];
+    const lw = Math.max(1, Math.round(pen * (part.weight ?? 1) * Math.min(1, k + 0.25)));
+    const snap = (v: number): number => (lw % 2 === 1 ? Math.floor(v) + 0.5 : Math.round(v));
+    const map: GridMap = {
+      x: (gx) => snap(x0 + (gx * k + dx) * scale),
+      y: (gy) => snap(y0 + (gy * k + dy) * scale),
+      len: (g) => Math.max(0.5, Math.round(g * k * scale * 2) / 2),
+    };
+    const ops = parsePath(part.d);
+    ctx.beginPath();
+    tracePath(ctx, ops, map);
+    if (part.fill) {
+      ctx.fillStyle = fillColour(sf, part.fill);
+      ctx.fill('nonzero');
+    }
+    const stroke = part.stroke ?? 'ink';
+    if (stroke !== 'none') {
+      ctx.strokeStyle = strokeColour(sf, stroke === 'ink' && tint ? tint : stroke);
+      ctx.lineWidth = lw;
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+  ctx.antialias = before;
+}
