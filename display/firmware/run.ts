@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config/schema.js';
 import { clientHost, parseListen } from '../../src/http/server.js';
 import { viewSize } from '../../src/render/frame.js';
-import { loadPanel } from '../../src/panels/panels.js';
+import { loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { systemClock, type Clock } from '../../src/time/clock.js';
 import { Device } from './device.js';
 import { startLiveView, type LiveView } from './live-view.js';
@@ -20,6 +20,8 @@ import { PanelTransport } from './transport-panel.js';
 export interface SimulatorOptions {
   config: Config;
   displayId: string;
+  /** Each display's panel profile as the config loader resolved it (LoadedConfig.panels); default: the one its `panel` names. */
+  panels?: ReadonlyMap<string, PanelProfile> | undefined;
   /** Default 'http'. */
   via?: Via;
   /** Stop after this many wakes (default: run until the signal). */
@@ -66,7 +68,7 @@ export interface SimulatorResult {
 /** Bad usage or config (exit 2). */
 export class SimulatorSetupError extends Error {}
 
-function transportFor(o: SimulatorOptions, via: Via): Transport {
+function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Transport {
   const { config, displayId } = o;
   const baseUrl = o.baseUrl ?? (config.http ? (() => {
     const a = parseListen(config.http.listen);
@@ -77,7 +79,7 @@ function transportFor(o: SimulatorOptions, via: Via): Transport {
     const display = config.displays.find((d) => d.id === displayId);
     const file = display?.attached?.capture;
     if (display === undefined || file === undefined) throw new SimulatorSetupError(`--via panel needs display "${displayId}" to have attached.capture (the file the daemon writes the panel's command stream to)`);
-    return new PanelTransport({ file, panel: loadPanel(display.panel), rotation: display.rotation });
+    return new PanelTransport({ file, panel, rotation: display.rotation });
   }
   if (via === 'trmnl') {
     const mac = o.mac ?? config.trmnl?.devices.find((d) => d.display === displayId)?.mac;
@@ -103,9 +105,9 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
   }
   const via = o.via ?? 'http';
   if (o.speed !== undefined && !(o.speed > 0)) throw new SimulatorSetupError('--speed must be a positive number');
-  const panel = loadPanel(display.panel);
+  const panel = o.panels?.get(display.id) ?? loadPanel(display.panel);
   const { width, height } = viewSize(panel, display.rotation);
-  const transport = transportFor(o, via);
+  const transport = transportFor(o, via, panel);
   const device = new Device({
     panel,
     width,

@@ -58,6 +58,7 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
   return {
     config: loaded.config,
     displayId: f.display,
+    panels: loaded.panels,
     via,
     wakes: number('wakes', f.wakes, { min: 1, integer: true }),
     outDir: path.resolve(cwd, f.out ?? `simulator-${f.display}`),

@@ -12,7 +12,7 @@ import {
 } from './errors.js';
 import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { systemClock, type Clock } from '../time/clock.js';
-import { redactJson, redactor, type Redact } from '../config/redactor.js';
+import { redactJson, redactor, type Redact } from '../shared/redactor.js';
 import { transportError } from './transport-errors.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {

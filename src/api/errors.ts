@@ -4,18 +4,23 @@
  * Every code is documented in README.md ("Errors"); a test checks that.
  */
 
-export type ApiErrorCode =
-  | 'E_INVALID_REQUEST'
-  | 'E_KEY_REJECTED'
-  | 'E_CREDITS_EXHAUSTED'
-  | 'E_RATE_LIMITED'
-  | 'E_SERVICE'
-  | 'E_HTTP'
-  | 'E_TIMEOUT'
-  | 'E_CONNECT'
-  | 'E_NETWORK'
-  | 'E_BAD_RESPONSE'
-  | 'E_ABORTED';
+import type { ErrorCode } from '../shared/codes.js';
+
+/** Every code of a failed call, registered in src/shared/codes.ts. */
+export const API_ERROR_CODES = [
+  'E_INVALID_REQUEST',
+  'E_KEY_REJECTED',
+  'E_CREDITS_EXHAUSTED',
+  'E_RATE_LIMITED',
+  'E_SERVICE',
+  'E_HTTP',
+  'E_TIMEOUT',
+  'E_CONNECT',
+  'E_NETWORK',
+  'E_BAD_RESPONSE',
+  'E_ABORTED',
+] as const satisfies readonly ErrorCode[];
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export abstract class ApiError extends Error {
   abstract readonly code: ApiErrorCode;
@@ -123,18 +128,3 @@ export class AbortedError extends ApiError {
   readonly code = 'E_ABORTED';
   readonly retryable = false;
 }
-
-/** Every code, for the documentation check. */
-export const API_ERROR_CODES: readonly ApiErrorCode[] = [
-  'E_INVALID_REQUEST',
-  'E_KEY_REJECTED',
-  'E_CREDITS_EXHAUSTED',
-  'E_RATE_LIMITED',
-  'E_SERVICE',
-  'E_HTTP',
-  'E_TIMEOUT',
-  'E_CONNECT',
-  'E_NETWORK',
-  'E_BAD_RESPONSE',
-  'E_ABORTED',
-];

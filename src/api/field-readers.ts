@@ -43,7 +43,7 @@ export function describeNumber(n: number): string {
 }
 
 /** A short description of a value, for a note: its type, and the value itself when it is short and not text. */
-export function describeValue(v: unknown): string {
+function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object';

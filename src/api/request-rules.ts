@@ -5,7 +5,7 @@ import type { RecommendRequest, Unit } from './schemas.js';
 
 /** The service's rules for a request (place, unit, gender, base address), checked before anything is sent: a bad request costs nothing. */
 
-export const MAX_GENDER_LENGTH = 30;
+const MAX_GENDER_LENGTH = 30;
 
 export interface WeatherQuery {
   lat: number;

@@ -97,9 +97,6 @@ export const RecommendationSchema = z
   })
   .loose();
 
-/** `/recweather` is read as `/recommend` is; only its notes differ (its `weather.source` is expected). */
-export const RecWeatherSchema = RecommendationSchema;
-
 export const ErrorBodySchema = z.object({ error: z.string() }).loose();
 
 export type Weather = z.infer<typeof WeatherSchema>;

@@ -98,7 +98,7 @@ export interface FillResult {
 }
 
 /** Whether the credits per day of all chosen schedules fit every day and month of the horizon. */
-export function fitsAllowance(h: Horizon, perDayCredits: Float64Array, allowance: Allowance): boolean {
+function fitsAllowance(h: Horizon, perDayCredits: Float64Array, allowance: Allowance): boolean {
   if (allowance.perDay !== null && perDayCredits.some((c) => c > allowance.perDay! + 1e-9)) return false;
   if (allowance.perMonth !== null) {
     const months = perMonth(h, perDayCredits);

@@ -34,7 +34,7 @@ export const TIMESYNC_FLAG = '/run/systemd/timesync/synchronized';
 export const BUILD_TIME_MS = Date.UTC(2026, 10, 1);
 export const CLOCK_SLACK_MS = 2 * 60_000;
 export const DAY_WINDOW_MS = 25 * 3_600_000;
-export const MONTH_WINDOW_MS = 745 * 3_600_000;
+const MONTH_WINDOW_MS = 745 * 3_600_000;
 
 interface Episode {
   startMono: number;

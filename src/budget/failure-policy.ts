@@ -39,7 +39,7 @@ export type FailureAction =
   | { kind: 'sent-failed'; result: ChargeResult };
 
 /** The shortest wait a Retry-After may ask for: 0, a negative number or a date in the past still waits this long. */
-export const MIN_RETRY_AFTER_MS = 1_000;
+const MIN_RETRY_AFTER_MS = 1_000;
 
 export function failureAction(error: ApiError): FailureAction {
   if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs)) };

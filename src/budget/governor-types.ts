@@ -5,11 +5,13 @@ import type { ApiError } from '../api/errors.js';
 import type { Recommendation } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../time/clock.js';
-import type { Refusal } from './spend-gate.js';
 
 /** The governor's public types (re-exported by governor.ts). */
 
 export type FetchReason = 'schedule' | 'refresh' | 'once';
+
+/** The budget a request would overrun: what the spend gate (spend-gate.ts) refuses it for. */
+export type Refusal = 'day' | 'month' | 'refresh-reserve';
 
 export type FetchOutcome =
   | { kind: 'fresh'; rec: Recommendation }

@@ -15,14 +15,13 @@ import { REASONS, warning } from './messages.js';
 import { planConfig } from './planner.js';
 import { MAX_RETRY_AFTER_MS, RateLimiter } from './rate-limiter.js';
 import { retryLoop, type Attempt, type Step } from './retry-loop.js';
-import { refusal, type Refusal } from './spend-gate.js';
+import { refusal } from './spend-gate.js';
 import { chargeResult, failureAction } from './failure-policy.js';
 import { warningCode } from '../log/logging.js';
 import { periodEnd, type Period } from '../time/zoned-time.js';
-import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
+import type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions, Refusal } from './governor-types.js';
 
 export type { BudgetStatus, FetchOutcome, FetchReason, GovernorOptions } from './governor-types.js';
-export { CREDITS_RETRY_MS } from './budget-status.js';
 
 /** The checks before a send: go, or an attempt that ends before sending. */
 type Gate = { kind: 'go'; trusted: boolean } | Extract<Attempt<never>, { kind: 'over' | 'pause' }>;

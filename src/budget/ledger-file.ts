@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { describeIssues } from '../config/describe-issue.js';
+import { describeIssues } from '../shared/describe-issue.js';
 import type { LedgerState } from './ledger-state.js';
 
 /**
@@ -62,7 +62,7 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
   };
 }
 
-export const MAX_LEDGER_BYTES = 64 * 1024;
+const MAX_LEDGER_BYTES = 64 * 1024;
 
 export type ReadResult =
   | { kind: 'ok'; state: LedgerState; timezone: string }

@@ -3,6 +3,8 @@
  * status page and Home Assistant may match on the code. Documented in README.md ("Budget and schedule").
  */
 
+import type { WarningCode } from '../shared/codes.js';
+
 export const WARNING_CODES = [
   'W_OVER_BUDGET',
   'W_AUTO_DOES_NOT_FIT',
@@ -12,10 +14,10 @@ export const WARNING_CODES = [
   'W_LEDGER_FUTURE',
   'W_CREDITS_EXHAUSTED',
   'W_KEY_REJECTED',
-] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
+] as const satisfies readonly WarningCode[];
+export type BudgetWarningCode = (typeof WARNING_CODES)[number];
 
-export function warning(code: WarningCode, text: string): string {
+export function warning(code: BudgetWarningCode, text: string): string {
   return `${code}: ${text}`;
 }
 
@@ -28,8 +30,3 @@ export const REASONS = {
   keyRejected: 'the API key was rejected: no request until the daemon restarts with a new key',
   creditsOut: 'the service account is out of credits; asked again hourly, and at once on refresh or reload (SIGHUP)',
 } as const;
-
-export function budgetUsedUpText(until: Date, timezone: string): string {
-  const local = until.toLocaleString('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' });
-  return `budget used up until ${local}`;
-}

@@ -19,7 +19,7 @@ export interface Horizon {
   crons: Map<string, CronTimes>;
 }
 
-export const HORIZON_MONTHS = 12;
+const HORIZON_MONTHS = 12;
 
 export function horizonFrom(now: number, timezone: string): Horizon {
   const p = localParts(now, timezone);

@@ -4,8 +4,6 @@ import { tickCost, type TickCost } from './change-aware.js';
 import { warning } from './messages.js';
 import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
 
-export { formatPlan } from './plan-format.js';
-
 /** Figures of one quantity (calls or credits) over the horizon. */
 export interface Figures {
   maxDay: number;

@@ -11,7 +11,7 @@ import type { Clock } from '../time/clock.js';
  * Elapsed (monotonic) time throughout, so a clock jump neither opens nor shuts the window.
  */
 
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 /**
  * The longest Retry-After we honour: the service limits requests per minute, so an hour is far beyond any wait it

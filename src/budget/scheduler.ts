@@ -69,7 +69,7 @@ const START_SLACK_MS = 2 * 60_000;
  * How long after a slot its answer may take before the one on show counts as stale: a purchase takes seconds to most
  * of a minute (a language model writes it), a 429 or a connection retried within the cycle a little more.
  */
-export const STALE_GRACE_MS = 10 * 60_000;
+const STALE_GRACE_MS = 10 * 60_000;
 const STUCK_MS = 30 * 60_000;
 
 interface Slot {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { FetchReason } from './governor-types.js';
+import type { FetchReason, Refusal } from './governor-types.js';
 
 /**
  * May a request costing `cost` credits be paid for now? The budget rules, as one pure function.
@@ -10,8 +10,6 @@ import type { FetchReason } from './governor-types.js';
  * - A scheduled request leaves today's unused reserve alone, so the button still works late in the day.
  * - `once` (run by hand from a shell) may use the whole budget.
  */
-
-export type Refusal = 'day' | 'month' | 'refresh-reserve';
 
 export interface GateInput {
   reason: FetchReason;

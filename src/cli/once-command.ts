@@ -1,7 +1,7 @@
 import { KeyRejectedError } from '../api/errors.js';
 import { buildDaemon } from '../daemon/daemon.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { secretValues } from '../config/redactor.js';
+import { secretValues } from '../config/secrets.js';
 import { createLogger } from '../log/logging.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';

@@ -1,4 +1,5 @@
-import { formatPlan, overBudget, planConfig } from '../budget/planner.js';
+import { formatPlan } from '../budget/plan-format.js';
+import { overBudget, planConfig } from '../budget/planner.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';

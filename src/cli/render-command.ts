@@ -1,6 +1,6 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { secretValues } from '../config/redactor.js';
-import { displayRenderOptions } from '../render/display-render.js';
+import { secretValues } from '../config/secrets.js';
+import { displayRenderOptions, renderContext } from '../render/display-render.js';
 import { renderRecommendationFile } from '../render/render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
@@ -24,12 +24,12 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   const { missingGlyphs } = await renderRecommendationFile({
     inputPath: need(flags.input, '--input REC.json', 'render'),
     outPath: need(flags.out, '--out FILE', 'render'),
-    ...displayRenderOptions(display, { timezone: config.timezone, locales: loaded.locales }),
+    ...displayRenderOptions(display, renderContext(loaded)),
   });
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
     // have no character to warn about.
-    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../log/logging.js'), import('../render/text/glyph-warnings.js')]);
+    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../log/logging.js'), import('../render/glyph-warnings.js')]);
     const logger = createLogger({ level: config.log_level, secrets: secretValues(loaded.secrets) });
     new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
     logger.flush();

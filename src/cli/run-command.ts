@@ -1,5 +1,5 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { secretValues } from '../config/redactor.js';
+import { secretValues } from '../config/secrets.js';
 import { createLogger } from '../log/logging.js';
 import { Service } from '../daemon/service.js';
 import { commandFlags } from './command-flags.js';
@@ -9,7 +9,7 @@ import { loadCommandConfig } from './load-command-config.js';
  * The longest a stop may take from the signal to the end of the process: then it exits anyway (E_STOP_TIMEOUT). Under
  * systemd's TimeoutStopSec (30 s in the unit), so that the daemon ends on its own, with its log line, before a SIGKILL.
  */
-export const STOP_DEADLINE_MS = 20_000;
+const STOP_DEADLINE_MS = 20_000;
 
 const OPTIONS = {
   config: { type: 'string', short: 'c' },

@@ -1,8 +1,7 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { listPanelIds } from '../panels/panels.js';
-import { formatPath, issueText } from './describe-issue.js';
-import { ConfigSchema } from './schema.js';
+import { formatPath, issueText } from '../shared/describe-issue.js';
 
 /**
  * The Home Assistant add-on's options form (what the Supervisor writes to /data/options.json) turned into our config.
@@ -101,11 +100,6 @@ function defined(entries: Record<string, unknown>): Mapping {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
 }
 
-/** The schema accepts `locale` (added beside this converter); until it does, the form's locale is not passed on. */
-function acceptsLocale(): boolean {
-  return 'locale' in ConfigSchema.shape;
-}
-
 /** Options + the user's YAML text (null: no file) → our config, or every problem with the option's path. Pure. */
 export function convertAddonOptions(options: unknown, userYaml: string | null, paths: AddonPaths): AddonConversion {
   const parsed = AddonOptionsSchema.safeParse(options);
@@ -135,7 +129,7 @@ export function convertAddonOptions(options: unknown, userYaml: string | null, p
     },
     http: { listen: ADDON_HTTP_LISTEN, ...section('http') },
     ...defined({ timezone: o.timezone, log_level: o.log_level }),
-    ...(o.locale !== undefined && acceptsLocale() && { locale: o.locale }),
+    ...(o.locale !== undefined && { locale: o.locale }),
   };
 
   // Displays by id: the form's first (its keys over the file's), then those only in the file.

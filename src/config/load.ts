@@ -2,25 +2,17 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { LineCounter, parseDocument } from 'yaml';
-import { displayLocales, localeProblems, readConfigLocales } from '../i18n/config-locales.js';
+import { localeProblems, readConfigLocales } from '../i18n/config-locales.js';
 import { BUILT_IN_LOCALES, type Locale } from '../i18n/locale.js';
-import { listPanelIds } from '../panels/panels.js';
-import { describeIssue } from './describe-issue.js';
+import { listPanelIds, type PanelProfile } from '../panels/panels.js';
+import { ConfigError } from '../shared/config-error.js';
+import { describeIssue } from '../shared/describe-issue.js';
 import { folderProblems } from './folder-checks.js';
+import { resolveDisplays } from './resolved-displays.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { loadSecrets, type SecretIssue, type Secrets } from './secrets.js';
 
-/** Every problem found in a config file, each "key.path: message". Thrown whole, never one at a time. */
-export class ConfigError extends Error {
-  readonly code = 'E_CONFIG';
-  constructor(
-    readonly file: string,
-    readonly problems: string[],
-  ) {
-    super(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from '../shared/config-error.js';
 
 export interface LoadedConfig {
   config: Config;
@@ -31,6 +23,8 @@ export interface LoadedConfig {
   warnings: string[];
   /** Each display's locale (labels, dates, numbers), by display id; a display not in it (or none) gets English. */
   locales?: ReadonlyMap<string, Locale>;
+  /** Each display's panel profile, by display id, loaded with the config (a config built by hand may lack it). */
+  panels?: ReadonlyMap<string, PanelProfile>;
 }
 
 export interface LoadOptions {
@@ -38,12 +32,12 @@ export interface LoadOptions {
 }
 
 /** `api.key_file: /etc/outfit-display/api-key is empty (E_SECRET_EMPTY)`: where, what, and the stable code. */
-export function formatSecretProblem(p: SecretIssue<string>): string {
+function formatSecretProblem(p: SecretIssue<string>): string {
   return `${p.where}: ${p.text} (${p.code})`;
 }
 
 /** `W_SECRET_READABLE: api.key_file: ...`: the code first, as every warning of the daemon. */
-export function formatSecretWarning(w: SecretIssue<string>): string {
+function formatSecretWarning(w: SecretIssue<string>): string {
   return `${w.code}: ${w.where}: ${w.text}`;
 }
 
@@ -150,7 +144,9 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
   // A folder that is a file stops the daemon only after its other parts started: refused here, with the secrets' problems.
   const folders = await folderProblems(config);
   const secrets = await loadSecrets(config, opts.env ?? process.env);
-  if (folders.length > 0 || secrets.problems.length > 0) throw new ConfigError(abs, [...folders, ...secrets.problems.map(formatSecretProblem)]);
+  const resolved = resolveDisplays(config, userLocales.tables);
+  const late = [...resolved.problems, ...folders, ...secrets.problems.map(formatSecretProblem)];
+  if (late.length > 0) throw new ConfigError(abs, late);
   const warnings = [...secrets.warnings.map(formatSecretWarning), ...userLocales.warnings];
-  return { config, secrets: secrets.secrets, file: abs, warnings, locales: displayLocales(config, userLocales.tables) };
+  return { config, secrets: secrets.secrets, file: abs, warnings, locales: resolved.locales, panels: resolved.panels };
 }

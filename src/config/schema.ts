@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { coordinateProblem } from '../api/request-rules.js';
 import { ATTACHABLE_PANELS, isAttachable } from '../epd/drivers/index.js';
 import { BOARDS } from '../epd/pins.js';
-import { LOCALE_CODE } from '../i18n/locale.js';
 
 /**
  * The configuration file (README "Configuration"), one zod schema. Its inferred type is the config type.
@@ -60,7 +59,7 @@ const Percent = z.number('must be a number').min(0, 'must be between 0 and 100')
  * Change-aware mode (optional per display): each scheduled tick polls GET /weather and buys a new recommendation only
  * when the weather changed enough to change what one wears, or the outfit reached its maximum age.
  */
-export const ChangeAwareSchema = z.strictObject({
+const ChangeAwareSchema = z.strictObject({
   /** Temperature or feels-like change, in the display's unit (°C or °F), that counts as a change. */
   temp_delta: z.number('must be a number').positive('must be a positive number').default(3),
   /** Rain chance crossing this percentage (either way) counts as a change. */
@@ -116,8 +115,8 @@ export const DisplaySchema = z.strictObject({
   endpoint: z.enum(['recweather', 'recommend']).default('recweather'),
   home_assistant: z.boolean().default(true),
   dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
-  /** Labels, dates and numbers on this display's frame; default: the config's `locale` (the loader checks the code). */
-  locale: z.string().regex(LOCALE_CODE, 'must be a locale code such as de or en-US').optional(),
+  /** Labels, dates and numbers on this display's frame; default: the config's `locale` (i18n/config-locales.ts checks the code). */
+  locale: z.string().optional(),
   /** A panel on this machine's header that the daemon drives with each new frame. */
   attached: AttachedSchema.optional(),
 }).superRefine((d, ctx) => {
@@ -222,8 +221,8 @@ export const ConfigSchema = z
       .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
       .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
     displays: z.array(DisplaySchema).min(1, 'must list at least one display'),
-    /** Labels, dates and numbers on the frames (src/i18n/); the loader checks the code against the known ones. */
-    locale: z.string().regex(LOCALE_CODE, 'must be a locale code such as de or en-US').default('en'),
+    /** Labels, dates and numbers on the frames (src/i18n/); its form and whether it is known: i18n/config-locales.ts. */
+    locale: z.string().default('en'),
     /** The user's own locale files (<code>.yaml); default: locales/ beside the config file. */
     locales_dir: z.string().min(1).optional(),
     mqtt: MqttSchema.optional(),

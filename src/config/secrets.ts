@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import type { ErrorCode, WarningCode } from '../shared/codes.js';
 import type { Config } from './schema.js';
 
 /** The expected prefix of an API key: the service issues live keys as sk_live_…; another prefix gets a warning. */
-export const API_KEY_PREFIX = 'sk_live_';
+const API_KEY_PREFIX = 'sk_live_';
 
 /**
  * The most a secret may hold, in bytes. Keys, passwords and tokens are tens of bytes; a bigger file is the wrong
@@ -22,14 +23,14 @@ export const SECRET_PROBLEM_CODES = [
   'E_SECRET_EMPTY',
   'E_SECRET_CHARACTERS',
   'E_SECRET_TOO_SHORT',
-] as const;
+] as const satisfies readonly ErrorCode[];
 
 /** The fewest characters a TRMNL access token may have, wherever it comes from (the inline `token` too). */
-export const TRMNL_TOKEN_MIN_LENGTH = 8;
+const TRMNL_TOKEN_MIN_LENGTH = 8;
 export type SecretProblemCode = (typeof SECRET_PROBLEM_CODES)[number];
 
 /** Secret problems that do not stop the daemon. */
-export const SECRET_WARNING_CODES = ['W_SECRET_READABLE', 'W_KEY_PREFIX'] as const;
+export const SECRET_WARNING_CODES = ['W_SECRET_READABLE', 'W_KEY_PREFIX'] as const satisfies readonly WarningCode[];
 export type SecretWarningCode = (typeof SECRET_WARNING_CODES)[number];
 
 /** One problem or warning. `where` names the source (key path, variable or credential), never the secret. */
@@ -62,6 +63,11 @@ type Charset = 'token' | 'password';
 interface Collector {
   problems: Array<SecretIssue<SecretProblemCode>>;
   warnings: Array<SecretIssue<SecretWarningCode>>;
+}
+
+/** Every secret of a loaded config: the API key, the MQTT password and the TRMNL devices' access tokens. */
+export function secretValues(secrets: Secrets): string[] {
+  return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');
 }
 
 /** The systemd credential of a TRMNL device: `trmnl-` and its MAC in lower case without colons. */

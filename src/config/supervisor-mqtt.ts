@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { addLogSecrets } from '../log/logging.js';
+import type { WarningCode } from '../shared/codes.js';
 import type { LoadedConfig } from './load.js';
 import { ConfigSchema } from './schema.js';
 
@@ -15,13 +16,13 @@ import { ConfigSchema } from './schema.js';
  */
 
 /** The Supervisor's API as add-ons reach it (its DNS name on the add-on network). */
-export const SUPERVISOR_URL = 'http://supervisor';
+const SUPERVISOR_URL = 'http://supervisor';
 
 /** How long the lookup may take before the daemon starts without MQTT. */
-export const SUPERVISOR_TIMEOUT_MS = 5_000;
+const SUPERVISOR_TIMEOUT_MS = 5_000;
 
 /** Warnings of the lookup, each a stable code (README "MQTT and Home Assistant"). */
-export const SUPERVISOR_MQTT_WARNINGS = ['W_MQTT_SERVICE_NONE', 'W_SUPERVISOR_UNREACHABLE'] as const;
+export const SUPERVISOR_MQTT_WARNINGS = ['W_MQTT_SERVICE_NONE', 'W_SUPERVISOR_UNREACHABLE'] as const satisfies readonly WarningCode[];
 
 /** A host name or an IP address: nothing that could carry a path, a login or a second URL. */
 const Host = z.string().refine((h) => isIP(h) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9._-]{0,252})$/.test(h), 'is not a host name or address');

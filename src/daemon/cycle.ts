@@ -1,22 +1,21 @@
 import type { Logger } from 'pino';
 import { AbortedError, KeyRejectedError, type ApiError } from '../api/errors.js';
 import type { Recommendation, StoredRecommendation } from '../api/schemas.js';
-import type { FetchOutcome } from '../budget/governor.js';
+import type { FetchOutcome, FetchReason } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
 import { OutputProblemTracker } from '../publish/output-error.js';
 import type { Publisher } from '../publish/publisher.js';
 import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
-import type { Frame, FrameStatus } from '../render/frame.js';
-import type { ServiceProblem } from '../render/layout/content.js';
-import { GlyphWarnings } from '../render/text/glyph-warnings.js';
+import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
+import type { Frame } from '../render/frame.js';
+import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
 import { STATE_WARNING_CODES, StateError, type StateProblem } from '../store/state-error.js';
-import type { BoardEntry, BoardWriter } from '../state/display-board.js';
-import { REFRESH_NOTICE_MS } from '../state/display-views.js';
+import type { BoardWriter } from '../state/display-board.js';
+import { recentNotice, staleness, type DisplayState, type LastError, type RefreshNotice } from '../state/display-state.js';
+import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import type { Clock } from '../time/clock.js';
-
-export type FetchReason = 'schedule' | 'refresh' | 'once';
 
 /** Gets a Recommendation for a display within budget and rate limit (the governor). */
 export type FetchFn = (
@@ -32,9 +31,12 @@ export interface DisplayCycleDeps {
   render: DisplayRenderOptions;
   store: LastGoodStore;
   fetch: FetchFn;
+  /** Told, after each record, that the display changed: each gets the display's view. */
   publishers: readonly Publisher[];
-  /** Where the cycle writes its state whenever it changes (the daemon's board, which every publisher reads). */
-  board?: BoardWriter;
+  /** Where the cycle writes its state whenever it changes (the daemon's board): the one writer of it. */
+  board: BoardWriter;
+  /** The daemon's views of the board: the one view of this display that the publishers are handed. */
+  views: Pick<DisplayViewSource, 'view'>;
   /** Dates fetches, failures and refresh refusals. */
   clock: Clock;
   /**
@@ -71,29 +73,8 @@ export interface CycleResult {
   retryAt: Date | null;
 }
 
-/** A refused refresh, shown in the diagnostics for REFRESH_NOTICE_MS. */
-export interface RefreshNotice {
-  kind: RefreshRefusal['kind'];
-  text: string;
-  at: string;
-}
-
-export { REFRESH_NOTICE_MS };
 /** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
-
-/** What the status page and Home Assistant show about one display. */
-export interface DisplaySnapshot {
-  rec: StoredRecommendation | null;
-  status: FrameStatus;
-  frame: Frame | null;
-  lastError: { code: string; message: string; at: string } | null;
-  lastSuccessAt: string | null;
-  /** This display's state that could not be saved (the last good answer), or null. */
-  stateProblem?: StateProblem | null;
-  /** The last refused refresh, for a few minutes after it. */
-  refreshRefused?: RefreshNotice | null;
-}
 
 /**
  * One display's cycle: fetch (through the governor) → keep the last good → render → publish.
@@ -105,9 +86,9 @@ export class DisplayCycle {
   #rec: StoredRecommendation | null = null;
   #status: FrameStatus = { kind: 'ok' };
   #frame: Frame | null = null;
-  /** Whether #frame was drawn with the outfit out of date (for the publishers that draw it again, TRMNL). */
-  #frameStale = false;
-  #lastError: DisplaySnapshot['lastError'] = null;
+  /** How stale #frame was drawn (staleness()): recorded with it, for every publisher. */
+  #staleness: { stale: boolean; since: Date | null } = { stale: false, since: null };
+  #lastError: LastError | null = null;
   #lastSuccessAt: string | null = null;
   #failingSince: Date | null = null;
   #stateProblem: StateProblem | null = null;
@@ -131,19 +112,13 @@ export class DisplayCycle {
     this.#glyphWarnings = deps.glyphWarnings ?? new GlyphWarnings(deps.logger);
   }
 
-  /** The cycle's state now (for tests; publishers read the board): what it records, with the shared problem. */
-  snapshot(): DisplaySnapshot {
-    return { ...this.#entry(this.#frame), stateProblem: this.#currentStateProblem(), refreshRefused: this.#currentNotice() };
-  }
-
   /** This display's own state problem, or the one every display shares. */
   #currentStateProblem(): StateProblem | null {
     return this.#stateProblem ?? this.#deps.sharedStateProblem?.() ?? null;
   }
 
   #currentNotice(): RefreshNotice | null {
-    const n = this.#refreshRefused;
-    return n !== null && this.#deps.clock.now() - Date.parse(n.at) < REFRESH_NOTICE_MS ? n : null;
+    return recentNotice(this.#refreshRefused, this.#deps.clock.now());
   }
 
   /**
@@ -324,45 +299,36 @@ export class DisplayCycle {
     const { display } = this.#deps;
     // The answer on show went stale by the clock (a slot passed without a new one): the frame and every publisher
     // say so. A new answer (or a confirming poll) sets the status back to ok; an error status says more and stays.
-    const served = this.#lastSuccessAt === null ? null : Date.parse(this.#lastSuccessAt);
-    const staleFrom = served === null ? null : (this.#deps.staleFrom?.(served) ?? null);
-    const stale = (served !== null && staleFrom !== null && this.#deps.clock.now() >= staleFrom.getTime()) || (this.#rec !== null && !this.#ageKnown);
+    const parsed = this.#lastSuccessAt === null ? NaN : Date.parse(this.#lastSuccessAt);
+    const served = Number.isFinite(parsed) ? parsed : null;
+    const { staleFrom } = this.#deps;
+    const now = this.#deps.clock.now();
+    this.#staleness = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
+    const { stale } = this.#staleness;
     if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
     const frame = await renderDisplayFrame(this.#deps.render, {
       rec: this.#rec,
       status: this.#status,
       // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
       stale,
-      now: new Date(this.#deps.clock.now()),
+      now: new Date(now),
       stateProblem: this.#currentStateProblem(),
     });
     this.#frame = frame;
-    this.#frameStale = stale;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);
   }
 
   /**
-   * Hands `frame` and the state behind it to every publisher; one failing publisher does not stop the others. When
-   * the frame files' problem appears or goes, the round is repeated once, so that every publisher shows it.
+   * Records `frame` and the state behind it on the board, then tells every publisher, handing each the display's
+   * view; one failing publisher does not stop the others. When the frame files' problem appears or goes, the round
+   * is repeated once, so that every publisher shows it.
    */
   async #publish(frame: Frame, again = true): Promise<boolean> {
     const { display, logger } = this.#deps;
-    const update = {
-      display,
-      rec: this.#rec,
-      frame,
-      status: this.#status,
-      stale: this.#frameStale,
-      nextUpdateAt: this.#deps.nextUpdateAt(),
-      stateProblem: this.#currentStateProblem(),
-      refreshRefused: this.#currentNotice(),
-      outputProblem: this.#output.problem,
-    };
-    this.#publishedProblem = update.stateProblem;
-    // The board first: a publisher reads the display's view from it while it publishes.
-    this.#record(frame);
-    const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(update)));
+    this.#publishedProblem = this.#currentStateProblem();
+    const view = this.#recordAndView(frame);
+    const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(view)));
     let ok = true;
     results.forEach((r, i) => {
       if (r.status === 'rejected') {
@@ -386,12 +352,34 @@ export class DisplayCycle {
 
   /** Writes the cycle's own state to the board (the shared state problem and the schedule are added by its readers). */
   #record(frame: Frame | null = this.#frame): void {
-    this.#deps.board?.record(this.#entry(frame));
+    this.#deps.board.record(this.#state(frame));
   }
 
-  #entry(frame: Frame | null): BoardEntry {
-    const own = { stateProblem: this.#stateProblem, outputProblem: this.#output.problem, refreshRefused: this.#refreshRefused, nextUpdateAt: this.#deps.nextUpdateAt() };
-    return { display: this.display, rec: this.#rec, status: this.#status, frame, lastError: this.#lastError, lastSuccessAt: this.#lastSuccessAt, ...own };
+  /** Records `frame` with the state behind it, and reads back the one view every publisher is handed. */
+  #recordAndView(frame: Frame): ShownView {
+    this.#record(frame);
+    const view = this.#deps.views.view(this.display.id);
+    // The board has just recorded a frame for this display: anything else is views not over this cycle's board.
+    if (view?.kind !== 'shown') throw new Error(`display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its board)`);
+    return view;
+  }
+
+  #state(frame: Frame | null): DisplayState {
+    const { stale, since } = frame === null ? { stale: false, since: null } : this.#staleness;
+    return {
+      display: this.display,
+      rec: this.#rec,
+      status: this.#status,
+      frame,
+      stale,
+      staleSince: since,
+      lastError: this.#lastError,
+      lastSuccessAt: this.#lastSuccessAt,
+      stateProblem: this.#stateProblem,
+      outputProblem: this.#output.problem,
+      refreshRefused: this.#refreshRefused,
+      nextUpdateAt: this.#deps.nextUpdateAt(),
+    };
   }
 }
 

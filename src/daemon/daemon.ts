@@ -10,18 +10,19 @@ import { CronTimes } from '../budget/cron-times.js';
 import { resolveSchedules } from '../budget/planner.js';
 import { Scheduler } from '../budget/scheduler.js';
 import type { LoadedConfig } from '../config/load.js';
-import { secretValues } from '../config/redactor.js';
-import { DisplayCycle, type CycleResult, type FetchReason } from './cycle.js';
+import { secretValues } from '../config/secrets.js';
+import type { FetchReason } from '../budget/governor-types.js';
+import { DisplayCycle, type CycleResult } from './cycle.js';
 import { DisplayBoard } from '../state/display-board.js';
 import { DisplayRunner } from './display-runner.js';
 import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
-import { PanelStatusBoard } from '../epd/panel-status.js';
+import { PanelStatusBoard } from '../state/panel-status.js';
 import type { Publisher } from '../publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
-import { GlyphWarnings } from '../render/text/glyph-warnings.js';
-import { displayRenderOptions } from '../render/display-render.js';
+import { GlyphWarnings } from '../render/glyph-warnings.js';
+import { displayRenderOptions, renderContext } from '../render/display-render.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 
@@ -66,7 +67,7 @@ function timesyncStamp(): number | null {
 }
 
 /** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
-export const FIRST_FRAME_WAIT_MS = 30_000;
+const FIRST_FRAME_WAIT_MS = 30_000;
 
 /** Builds the daemon from a loaded config. Nothing runs until start() or runOnce(). */
 export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
@@ -163,7 +164,6 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     displays: config.displays,
     clock,
     nextUpdateAt,
-    staleFrom: (id, servedAt) => scheduler.staleFrom(id, servedAt),
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
@@ -180,11 +180,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       display.id,
       new DisplayCycle({
         display,
-        render: displayRenderOptions(display, { timezone: config.timezone, locales: loaded.locales }),
+        render: displayRenderOptions(display, renderContext(loaded)),
         store,
         fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,
         board,
+        views,
         clock,
         nextUpdateAt: (retryAt) => nextUpdateAt(display.id, retryAt),
         logger: cycleLogger,

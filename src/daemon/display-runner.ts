@@ -1,4 +1,5 @@
-import type { CycleResult, DisplayCycle, FetchReason } from './cycle.js';
+import type { FetchReason } from '../budget/governor-types.js';
+import type { CycleResult, DisplayCycle } from './cycle.js';
 import type { RefreshGate } from './refresh-gate.js';
 
 /** Runs the displays' cycles: what the schedule's ticks, the refresh buttons and `once` ask for. */

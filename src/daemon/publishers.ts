@@ -10,8 +10,9 @@ import { expireAfterFromGap } from '../mqtt/ha-discovery.js';
 import type { Publisher } from '../publish/publisher.js';
 import { PAIRING_FILE, TrmnlPairing } from '../trmnl/pairing.js';
 import type { Clock } from '../time/clock.js';
-import { PanelStatusBoard } from '../epd/panel-status.js';
-import { secretValues } from '../config/redactor.js';
+import { PanelStatusBoard } from '../state/panel-status.js';
+import { secretValues } from '../config/secrets.js';
+import { renderContext } from '../render/display-render.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
 export interface PublisherDeps {
@@ -33,10 +34,10 @@ export interface PublisherDeps {
 const DAY_MS = 86_400_000;
 
 /**
- * How long each display's data counts as current (Home Assistant's expire_after, the HTTP health check): twice the
- * longest gap of its schedule plus five minutes; null for a schedule that fires less than twice in 8 days.
+ * How long each display's readings count as current in Home Assistant (expire_after): twice the longest gap of its
+ * schedule plus five minutes; null for a schedule that fires less than twice in 8 days.
  */
-export function freshnessSeconds(config: Config, schedules: ReadonlyMap<string, string>, now: number): Map<string, number | null> {
+function freshnessSeconds(config: Config, schedules: ReadonlyMap<string, string>, now: number): Map<string, number | null> {
   return new Map(
     config.displays.map((d) => {
       const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), now, 8 * DAY_MS);
@@ -52,7 +53,7 @@ export function freshnessSeconds(config: Config, schedules: ReadonlyMap<string, 
 export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps): Promise<Publisher[]> {
   const { config, secrets } = loaded;
   const { logger } = deps;
-  const publishers: Publisher[] = [new FilePublisher({ outputDir: config.output_dir })];
+  const publishers: Publisher[] = [new FilePublisher({ outputDir: config.output_dir, timezone: config.timezone })];
   const trmnlDevices = config.trmnl?.devices ?? [];
   const freshFor = freshnessSeconds(config, deps.schedules, deps.clock.now());
 
@@ -85,7 +86,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     // A refresh ends after its publish round: MQTT sends the diagnostics again then.
     status.onChange((id) => mqttPublisher?.panelChanged(id));
     const { PanelPublisher } = await import('../epd/panel-publisher.js');
-    publishers.push(new PanelPublisher({ displays: config.displays, clock: deps.clock, logger, status, stateDir: config.state_dir }));
+    publishers.push(new PanelPublisher({ displays: config.displays, panels: loaded.panels, clock: deps.clock, logger, status, stateDir: config.state_dir }));
   }
 
   if (config.http) {
@@ -101,13 +102,9 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
         refresh: (id) => deps.runs.refresh(id),
         refreshUnavailable: deps.refreshUnavailable,
-        freshnessMs: (id) => {
-          const fresh = freshFor.get(id);
-          return fresh == null ? null : fresh * 1000;
-        },
         trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
         trmnlTokens: secrets.trmnlTokens,
-        locales: loaded.locales,
+        render: renderContext(loaded),
         secrets: secretValues(secrets),
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,

@@ -33,7 +33,7 @@ export interface RefreshGateOptions {
   minSpacingMs?: number;
 }
 
-export const REFRESH_MIN_SPACING_MS = 30_000;
+const REFRESH_MIN_SPACING_MS = 30_000;
 
 /** Words for a refusal, as the log, the diagnostics and Home Assistant show them. */
 export function refusalText(r: RefreshRefusal): string {

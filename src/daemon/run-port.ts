@@ -1,4 +1,5 @@
-import type { CycleResult, FetchReason } from './cycle.js';
+import type { FetchReason } from '../budget/governor-types.js';
+import type { CycleResult } from './cycle.js';
 import type { DisplayRuns } from './display-runner.js';
 
 /**

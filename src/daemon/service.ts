@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../time/clock.js';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
-import { secretValues } from '../config/redactor.js';
+import { secretValues } from '../config/secrets.js';
 import { buildDaemon, type Daemon } from './daemon.js';
 import { addLogSecrets, warningCode } from '../log/logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
@@ -12,7 +12,7 @@ import { Watchdog } from './watchdog.js';
  * without it: whatever holds a start (a broker, a disk, the service) must not hold the stop past systemd's
  * TimeoutStopSec (30 s in the unit), nor the CLI's own deadline (run-command.ts).
  */
-export const START_SETTLE_MS = 10_000;
+const START_SETTLE_MS = 10_000;
 
 export interface ServiceOptions {
   loaded: LoadedConfig;

@@ -1,4 +1,4 @@
-import type { GarmentId } from './garments.js';
+import type { GarmentId } from './garment-ids.js';
 
 /**
  * The English names of each garment, as the outfit reader finds them: longest and most specific first, because the

@@ -10,30 +10,10 @@
  * or when the words right after it say it is not needed.
  */
 
+import { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 import { ANY_GARMENT, GARMENT_PATTERNS, HAT, SUN_CONTEXT } from './garment-words.js';
 
-export const GARMENT_IDS = [
-  'coat',
-  'jacket',
-  'raincoat',
-  'sweater',
-  'tshirt',
-  'shirt',
-  'trousers',
-  'shorts',
-  'dress-or-skirt',
-  'boots',
-  'closed-shoes',
-  'sandals',
-  'scarf',
-  'gloves',
-  'warm-hat',
-  'sun-hat',
-  'sunglasses',
-  'umbrella',
-  'sunscreen',
-] as const;
-export type GarmentId = (typeof GARMENT_IDS)[number];
+export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
 /** Where one clause ends and the next begins: sentence marks, and words that turn the sense around. */
 const CLAUSE_BREAK = /[.!?;:\n]+(?!\d)|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
@@ -143,12 +123,13 @@ export function garmentKey(id: GarmentId): string {
 
 /**
  * The garments of an outfit as every publisher shows them: the ids, the same as one line of text, and each id as a
- * yes/no (keys with `_` for Home Assistant's attribute names and templates).
+ * yes/no (keys with `_` for Home Assistant's attribute names and templates). Publishers take it from the answer's one
+ * reading (answer.ts `readAnswer`), not from here.
  */
 export interface GarmentView {
-  garments: GarmentId[];
-  garments_text: string;
-  wear: Record<string, boolean>;
+  readonly garments: readonly GarmentId[];
+  readonly garments_text: string;
+  readonly wear: Readonly<Record<string, boolean>>;
 }
 
 export function garmentView(outfit: string): GarmentView {

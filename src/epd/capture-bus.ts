@@ -57,11 +57,6 @@ export class CaptureBus implements EpdBus {
   }
 }
 
-/** A capture as the file holds it: one operation a line. */
-export function captureText(ops: readonly CaptureOp[]): string {
-  return ops.map((op) => `${JSON.stringify(op)}\n`).join('');
-}
-
 /** Reads a capture file's text back; a line that is not an operation names its line number. */
 export function parseCapture(text: string): CaptureOp[] {
   const out: CaptureOp[] = [];

@@ -2,6 +2,9 @@
  * Failures of a panel on the Pi's header, each with a stable code and, in its message, the fix. The daemon shows
  * them on the status page, /healthz and Home Assistant; the other publishers go on.
  */
+
+import type { ErrorCode } from '../shared/codes.js';
+
 export const EPD_ERROR_CODES = [
   /** BUSY stayed busy past the controller's timeout: the panel was put to sleep and the frame kept for the next try. */
   'E_PANEL_BUSY_TIMEOUT',
@@ -15,7 +18,7 @@ export const EPD_ERROR_CODES = [
   'E_PANEL_PERMISSION',
   /** A GPIO line is held by another program. */
   'E_PANEL_PIN_BUSY',
-] as const;
+] as const satisfies readonly ErrorCode[];
 
 export type EpdErrorCode = (typeof EPD_ERROR_CODES)[number];
 

@@ -9,7 +9,7 @@
 import { builtForAnotherNode } from './bus-errors.js';
 import { importOptional } from './optional-lib.js';
 
-export const INKY_EEPROM_ADDRESS = 0x50;
+const INKY_EEPROM_ADDRESS = 0x50;
 
 /** inky/eeprom.py EPDType.valid_colors. */
 const COLOURS = [null, 'black', 'red', 'yellow', null, '7colour', 'spectra6', 'red/yellow'] as const;

@@ -42,7 +42,7 @@ export function resolveAttachment(p: AttachedPanel): ResolvedAttachment {
 }
 
 /** A capture bus appending to `file` (made with its folder if missing); closing the bus closes the file. */
-export function fileCaptureBus(file: string): EpdBus {
+function fileCaptureBus(file: string): EpdBus {
   mkdirSync(path.dirname(file), { recursive: true });
   let fd: number | null = openSync(file, 'a');
   const bus = new CaptureBus({ write: (line) => fd !== null && writeSync(fd, `${line}\n`) });

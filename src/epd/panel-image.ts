@@ -61,8 +61,3 @@ export function panelImageFromPng(png: Buffer, panel: PanelProfile, rotation: Ro
   const r = rotatePixels(out, decoded.width, decoded.height, back);
   return { width: r.width, height: r.height, indices: r.pixels };
 }
-
-/** A PanelImage of palette index `index` everywhere (the cleared panel: white). */
-export function solidImage(panel: PanelProfile, index: number): PanelImage {
-  return { width: panel.width, height: panel.height, indices: new Uint8Array(panel.width * panel.height).fill(index) };
-}

@@ -3,14 +3,15 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { DisplayConfig } from '../config/schema.js';
-import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
-import { loadPanel } from '../panels/panels.js';
+import type { Publisher } from '../publish/publisher.js';
+import type { ShownView } from '../state/display-views.js';
+import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import type { Clock } from '../time/clock.js';
 import type { EpdDriver, PanelImage } from './driver.js';
 import type { DriverFactory } from './drivers/index.js';
 import { openAttachedDriver } from './open-driver.js';
 import { panelImageFromPng } from './panel-image.js';
-import type { PanelStatusBoard } from './panel-status.js';
+import type { PanelStatusBoard } from '../state/panel-status.js';
 
 /**
  * The panel on this machine's header, as one more publisher: each display with `attached` gets its new frames on its
@@ -29,6 +30,8 @@ export interface PanelPublisherOptions {
   displays: readonly DisplayConfig[];
   clock: Clock;
   logger: Logger;
+  /** Each display's panel profile as the config loader resolved it (LoadedConfig.panels); default: the one its `panel` names. */
+  panels?: ReadonlyMap<string, PanelProfile>;
   /** Where each panel's last refresh and problem are kept for the other publishers. */
   status: PanelStatusBoard;
   /** In place of each panel's own driver (tests). */
@@ -119,10 +122,10 @@ export class PanelPublisher implements Publisher {
     }
   }
 
-  publish(update: DisplayUpdate): Promise<void> {
-    const slot = this.#slots.get(update.display.id);
+  publish(view: ShownView): Promise<void> {
+    const slot = this.#slots.get(view.display.id);
     if (slot === undefined || this.#stopped) return Promise.resolve();
-    const hash = update.frame.hash;
+    const hash = view.frame.hash;
     if (slot.wanted?.hash === hash) return Promise.resolve();
     if (slot.shown?.hash === hash) {
       // Already on the glass: a newer frame that was waiting for the minimum interval is not wanted any more.
@@ -131,7 +134,7 @@ export class PanelPublisher implements Publisher {
     }
     let image: PanelImage;
     try {
-      image = panelImageFromPng(update.frame.png, loadPanel(slot.display.panel), slot.display.rotation);
+      image = panelImageFromPng(view.frame.png, (this.#o.panels?.get(slot.display.id) ?? loadPanel(slot.display.panel)), slot.display.rotation);
     } catch (err) {
       this.#fail(slot, err);
       return Promise.resolve();

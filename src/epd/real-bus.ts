@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../time/clock.js';
  */
 
 /** The GPIO chip labels of the Pi's 40-pin header: Pi 5 (RP1), Pi 4 (BCM2711), Pi 3 / Zero 2 (BCM2835). */
-export const HEADER_CHIP_LABELS = ['pinctrl-rp1', 'pinctrl-bcm2712', 'pinctrl-bcm2711', 'pinctrl-bcm2835'];
+const HEADER_CHIP_LABELS = ['pinctrl-rp1', 'pinctrl-bcm2712', 'pinctrl-bcm2711', 'pinctrl-bcm2835'];
 
 /** libgpiod 1.x's GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN / _PULL_UP (node-libgpiod's Line.RequestFlags). */
 const BIAS_FLAG = { 'pull-down': 1 << 4, 'pull-up': 1 << 5 } as const;

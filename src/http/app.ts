@@ -1,22 +1,23 @@
-import { garmentsOf } from '../domain/garments.js';
 import type { StateProblem } from '../store/state-error.js';
-import type { OutputProblem } from '../publish/output-error.js';
+import type { OutputProblem } from '../state/output-problem.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isStale, timeOrNull } from '../state/state-payload.js';
+import { displayState } from '../state/state-json.js';
+import { timeOrNull } from '../time/zoned-format.js';
 import { creditsView } from '../state/credits-view.js';
-import { redactor } from '../config/redactor.js';
+import { redactor } from '../shared/redactor.js';
 import type { HttpDeps } from './deps.js';
 import { etagOf } from './etag.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { overallHealth } from './health.js';
-import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText } from './respond.js';
+import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText } from '../shared/http-respond.js';
 import { PAIR_FORM_FIELD, PairFormTokens, W_HTTP_PAIR_REFUSED } from './pair-form-token.js';
 import { renderStatusPage } from './status-page.js';
 import { displayRows, formatWhen, statusPageModel } from './status-page-model.js';
 import { HostCheck } from './host-check.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
-import type { RefusalLog } from '../mqtt/broker/refusal-log.js';
-import { normalizeMac, TrmnlApi } from '../trmnl/trmnl-api.js';
+import type { RefusalLog } from '../log/refusal-log.js';
+import { normalizeMac } from '../trmnl/mac.js';
+import { TrmnlApi } from '../trmnl/trmnl-api.js';
 import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from '../trmnl/images.js';
 import type { TrmnlPairing } from '../trmnl/pairing.js';
 
@@ -116,14 +117,11 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     if (v === null) return sendText(req, res, 404, 'not found');
     const entry = v.kind === 'shown' ? v : null;
     const status = entry?.status ?? null;
-    const { rec, lastError: err, refreshRefused: refused } = v;
+    const { lastError: err, refreshRefused: refused } = v;
     const tz = deps.timezone;
     sendJson(req, res, 200, {
-      ...(rec ?? {}),
-      ...(rec ? { fetched_at: timeOrNull(rec.fetched_at, tz) ?? rec.fetched_at, garments: garmentsOf(rec.outfit) } : {}),
-      next_update_at: timeOrNull(v.nextUpdateAt, tz),
-      stale: status === null ? true : isStale(status) || (v.staleSince ?? null) !== null,
-      stale_since: timeOrNull(v.staleSince ?? null, tz),
+      // The display's state as in <id>.json and the MQTT state (state-json.ts); then what only this page tells.
+      ...displayState(v, tz),
       display: id,
       status: status?.kind ?? 'none',
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,

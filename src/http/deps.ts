@@ -2,12 +2,11 @@ import type { Logger } from 'pino';
 import type { Clock } from '../time/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { DisplayViewSource } from '../state/display-views.js';
-import type { BudgetStatusLike } from '../state/state-payload.js';
 import type { DeviceTelemetry, TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
- * and tested without a daemon. Every provider but `displays`, `timezone` and `clock` is optional.
+ * and tested without a daemon. Every provider but `displays`, `timezone`, `clock` and `views` is optional.
  */
 export interface HttpDeps {
   displays: readonly DisplayConfig[];
@@ -15,23 +14,14 @@ export interface HttpDeps {
   timezone: string;
   /** The times shown and served, and the timers of the per-minute summaries of refused requests. */
   clock: Clock;
-  /**
-   * The daemon's view of every display (display-views.ts), which state.json, the status page and /healthz show. Without
-   * it (the server on its own) the publisher keeps its own, from what it is handed and the two providers below.
-   */
-  views?: DisplayViewSource;
-  /** Without `views`: the next update, fresher than the one each update announced. */
-  nextUpdateAt?: (displayId: string) => Date | null;
-  /** Without `views`: the governor's status(), credits spent and left. */
-  budget?: () => BudgetStatusLike | null;
+  /** The daemon's view of every display (display-views.ts), which state.json, the status page and /healthz show. */
+  views: DisplayViewSource;
   /** Configured limits, to show "12 of 200 credits". */
   budgetLimits?: { perDay: number | null; perMonth: number | null };
   /** Refresh a display now, through the budget (the status page's button; POST /displays/<id>/refresh). */
   refresh?: (displayId: string) => Promise<unknown>;
   /** Why refreshing is off (no refresh reserve): the page shows this instead of a button, a POST gets 409. */
   refreshUnavailable?: string | null;
-  /** How old a display's last good data may be while /healthz still says 200 (default 3 h). */
-  freshnessMs?: (displayId: string) => number | null;
   /** TRMNL devices (from `trmnl.devices`) and their access tokens by MAC (from secrets). */
   trmnlDevices?: readonly TrmnlDeviceBinding[];
   trmnlTokens?: ReadonlyMap<string, string>;

@@ -1,28 +1,21 @@
-import type { FrameStatus } from '../render/frame.js';
+import type { FrameStatus } from '../domain/frame-status.js';
 
 /**
- * /healthz: healthy while every display's last cycle succeeded, or its data is still within its freshness.
- * Pure: the app passes what it knows of each display.
+ * /healthz: healthy while every display's answer on show is current by its schedule (whatever else failed), and no
+ * file, state or panel problem stands. Pure: the app passes what the display's view says.
  */
-
-/** Data younger than this counts as fresh when no per-display freshness is given. */
-export const DEFAULT_FRESHNESS_MS = 3 * 3_600_000;
 
 export interface DisplayHealthInput {
   id: string;
   status: FrameStatus | null;
   hasFrame: boolean;
   lastSuccessAt: string | null;
-  freshnessMs: number;
   /** A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. */
   stateProblem?: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
   outputProblem?: string | null;
-  /**
-   * Since when the answer on show is stale by its schedule (DisplayView.staleSince): healthy exactly while it is
-   * null, whatever the status; undefined where no schedule is read, and then `freshnessMs` decides.
-   */
-  staleSince?: Date | null;
+  /** Since when the answer on show is stale by its schedule (DisplayView.staleSince): healthy exactly while it is null. */
+  staleSince: Date | null;
   /** The attached panel's problem (`E_PANEL_BUSY_TIMEOUT: …`): unhealthy, the glass does not show the frame. */
   panelProblem?: string | null;
 }
@@ -37,13 +30,6 @@ export interface DisplayHealth {
   output_problem: string | null;
   /** Only for a display with an attached panel: its problem, or null while it refreshes. */
   panel_problem?: string | null;
-}
-
-function age(ms: number): string {
-  const min = Math.round(ms / 60_000);
-  if (min < 90) return `${min} min`;
-  const h = Math.floor(min / 60);
-  return `${h} h ${min % 60} min`;
 }
 
 export function statusWords(s: FrameStatus): string {
@@ -65,7 +51,7 @@ export function statusWords(s: FrameStatus): string {
   }
 }
 
-export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth {
+export function displayHealth(d: DisplayHealthInput): DisplayHealth {
   const base = {
     id: d.id,
     status: d.status?.kind ?? ('none' as const),
@@ -81,19 +67,15 @@ export function displayHealth(d: DisplayHealthInput, now: number): DisplayHealth
   ];
   if (d.stateProblem || d.outputProblem || d.panelProblem) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
-  if (d.staleSince !== undefined && d.lastSuccessAt !== null) {
+  if (d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.
     const words = d.status.kind === 'ok' ? 'last cycle succeeded' : statusWords(d.status);
     if (d.staleSince === null) return { ...base, ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
     return { ...base, ok: false, reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)` };
   }
+  // No answer whose date can be believed: fine while nothing failed (a restored answer dated ahead), else unhealthy.
   if (d.status.kind === 'ok') return { ...base, ok: true, reason: 'last cycle succeeded' };
-  const last = d.lastSuccessAt === null ? NaN : Date.parse(d.lastSuccessAt);
-  if (Number.isFinite(last) && now - last <= d.freshnessMs) {
-    return { ...base, ok: true, reason: `${statusWords(d.status)}; data from ${age(now - last)} ago is within its freshness (${age(d.freshnessMs)})` };
-  }
-  const how = Number.isFinite(last) ? `data is ${age(now - last)} old, over its freshness of ${age(d.freshnessMs)}` : 'no good data yet';
-  return { ...base, ok: false, reason: `${statusWords(d.status)}; ${how}` };
+  return { ...base, ok: false, reason: `${statusWords(d.status)}; no good data yet` };
 }
 
 export interface Health {

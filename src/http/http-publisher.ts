@@ -1,13 +1,11 @@
 import type { RequestListener } from 'node:http';
 import { buildHttpApp } from './app.js';
 import type { HttpDeps } from './deps.js';
-import { DisplayBoard } from '../state/display-board.js';
-import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
+import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
-import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
-import { RefusalLog } from '../mqtt/broker/refusal-log.js';
-import type { Locale } from '../i18n/locale.js';
-import { displayRenderOptions } from '../render/display-render.js';
+import type { Publisher } from '../publish/publisher.js';
+import { RefusalLog } from '../log/refusal-log.js';
+import { displayRenderOptions, type RenderContext } from '../render/display-render.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
 
@@ -21,16 +19,15 @@ export interface HttpPublisherOptions extends HttpDeps {
   listen: string;
   /** TRMNL pairing, shared with the Home Assistant button (MQTT); default one of this server's own. */
   pairing?: TrmnlPairing;
-  /** Each display's locale (LoadedConfig.locales), for the TRMNL image drawn again for its panel; default English. */
-  locales?: ReadonlyMap<string, Locale>;
+  /** How the displays are drawn (renderContext(loaded): each one's locale and panel), for the TRMNL image drawn again
+   * for its panel; default: the config's time zone, English. */
+  render?: RenderContext;
 }
 
 export class HttpPublisher implements Publisher {
   readonly name = 'http';
-  /** What the server shows of each display: the daemon's views, or its own from what it is handed. */
+  /** What the server shows of each display: the daemon's views. */
   readonly views: DisplayViewSource;
-  /** Without the daemon's views: the board this publisher records its updates on. */
-  readonly #ownBoard: DisplayBoard | null;
   readonly trmnl: TrmnlImages;
   /** The request listener, for tests or another server. */
   readonly app: RequestListener;
@@ -43,18 +40,11 @@ export class HttpPublisher implements Publisher {
   constructor(opts: HttpPublisherOptions) {
     this.#opts = opts;
     parseListen(opts.listen);
-    if (opts.views !== undefined) {
-      this.#ownBoard = null;
-      this.views = opts.views;
-    } else {
-      const board = new DisplayBoard({ clock: opts.clock });
-      this.#ownBoard = board;
-      this.views = new DisplayViews({ board, displays: opts.displays, clock: opts.clock, nextUpdateAt: opts.nextUpdateAt, budget: opts.budget });
-    }
+    this.views = opts.views;
     const devices = opts.trmnlDevices ?? [];
     this.trmnl = new TrmnlImages({
       formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
-      render: (display) => displayRenderOptions(display, { timezone: opts.timezone, locales: opts.locales }),
+      render: (display) => displayRenderOptions(display, opts.render ?? { timezone: opts.timezone }),
       clock: opts.clock,
       logger: opts.logger,
     });
@@ -78,11 +68,12 @@ export class HttpPublisher implements Publisher {
     this.#opts.logger?.info({ url: this.#server.url }, 'HTTP frame server listening');
   }
 
-  async publish(update: DisplayUpdate): Promise<void> {
-    // The TRMNL image first: a device asking between the two steps still gets a name it can download.
-    await this.trmnl.prepare(update);
-    // With the daemon's views the cycle has recorded this display's state already.
-    this.#ownBoard?.recordUpdate(update);
+  /**
+   * The server reads every display from the views as it serves; what a new view needs made ahead of the requests is
+   * its TRMNL images.
+   */
+  async publish(view: ShownView): Promise<void> {
+    await this.trmnl.prepare(view);
   }
 
   async stop(): Promise<void> {

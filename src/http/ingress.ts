@@ -14,7 +14,7 @@ import type { IncomingMessage } from 'node:http';
  */
 
 /** Where the Supervisor's ingress proxy connects from: its fixed address on the add-on network (hassio). */
-export const INGRESS_PROXY_ADDRESSES: readonly string[] = ['172.30.32.2'];
+const INGRESS_PROXY_ADDRESSES: readonly string[] = ['172.30.32.2'];
 
 /** A path of plain segments (`/api/hassio_ingress/AbC-12_x`): nothing that could end an attribute or start a URL. */
 const SAFE_PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { WarningCode } from '../shared/codes.js';
 import type { Clock } from '../time/clock.js';
 
 /**
@@ -11,11 +12,11 @@ import type { Clock } from '../time/clock.js';
  */
 
 /** How long a page's pairing button works after the page was made (the page itself reloads every minute). */
-export const PAIR_FORM_TOKEN_TTL_MS = 60 * 60_000;
+const PAIR_FORM_TOKEN_TTL_MS = 60 * 60_000;
 /** The form field the token travels in. */
 export const PAIR_FORM_FIELD = 'token';
 /** A pairing POST that was refused: no token, a wrong or an expired one, or from another site's page (403). */
-export const W_HTTP_PAIR_REFUSED = 'W_HTTP_PAIR_REFUSED';
+export const W_HTTP_PAIR_REFUSED = 'W_HTTP_PAIR_REFUSED' satisfies WarningCode;
 
 export type PairTokenCheck = { ok: true } | { ok: false; reason: 'missing' | 'wrong' | 'expired' };
 

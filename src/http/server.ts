@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { listen } from './listen.js';
+import { listen } from '../shared/http-listen.js';
 
 /**
  * The listener around an HTTP app: `host:port` parsing, listen, and a close that never leaves a socket open

@@ -1,11 +1,11 @@
 import type { HttpDeps } from './deps.js';
 import type { DisplayViewSource } from '../state/display-views.js';
-import type { BudgetStatusLike } from '../state/state-payload.js';
-import { displayHealth, DEFAULT_FRESHNESS_MS, statusWords, type DisplayHealth } from './health.js';
+import type { BudgetStatus } from '../budget/governor-types.js';
+import { displayHealth, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../state/credits-view.js';
 import { stateProblemText } from '../state/state-payload.js';
-import { outputProblemText } from '../publish/output-error.js';
-import { panelProblemText } from '../epd/panel-status.js';
+import { outputProblemText } from '../state/output-problem.js';
+import { panelProblemText } from '../state/panel-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
@@ -47,20 +47,16 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const stateProblem = stateProblemText(v.stateProblem);
     const outputProblem = outputProblemText(v.outputProblem);
     const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
-    const health = displayHealth(
-      {
-        id: display.id,
-        status,
-        hasFrame: entry !== null,
-        lastSuccessAt,
-        freshnessMs: deps.freshnessMs?.(display.id) ?? DEFAULT_FRESHNESS_MS,
-        stateProblem,
-        outputProblem,
-        staleSince: v.staleSince,
-        ...(panelProblem !== undefined && { panelProblem }),
-      },
-      now,
-    );
+    const health = displayHealth({
+      id: display.id,
+      status,
+      hasFrame: entry !== null,
+      lastSuccessAt,
+      stateProblem,
+      outputProblem,
+      staleSince: v.staleSince,
+      ...(panelProblem !== undefined && { panelProblem }),
+    });
     health.reason = scrub(health.reason);
     const err = v.lastError;
     const w = rec?.weather;
@@ -103,7 +99,7 @@ function finite(n: number | null | undefined): number | null {
 
 export function statusPageModel(
   deps: HttpDeps,
-  b: BudgetStatusLike | null,
+  b: BudgetStatus | null,
   rows: DisplayRow[],
   notice: string | null,
   scrub: (t: string) => string,

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { describeIssues } from '../config/describe-issue.js';
+import { describeIssues } from '../shared/describe-issue.js';
 import { placeholders, RETIRED_PLACEHOLDERS, type LabelKey } from './labels.js';
 import { builtInTable, ENGLISH, LOCALE_CODE, type LocaleTable } from './locale.js';
 
@@ -42,7 +42,7 @@ export interface UserLocaleFile {
 }
 
 /** Validates a locale file's parsed content; `where` names the file in messages. Never throws. */
-export function parseLocaleFile(raw: unknown, code: string, where: string): { ok: true; file: UserLocaleFile } | { ok: false; problems: string[] } {
+function parseLocaleFile(raw: unknown, code: string, where: string): { ok: true; file: UserLocaleFile } | { ok: false; problems: string[] } {
   const parsed = LocaleFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     return {

@@ -1,4 +1,4 @@
-import type { Labels } from './labels.js';
+import type { LocaleTable } from './locale-table.js';
 import { de } from './locales/de.js';
 import { enUS } from './locales/en-us.js';
 import { en } from './locales/en.js';
@@ -14,12 +14,7 @@ import { sv } from './locales/sv.js';
  * (weekday and month names, the 12- or 24-hour clock, "2,5" or "2.5").
  */
 
-/** A table of labels with its Intl tag: what a built-in locale module or a user's locale file defines. */
-export interface LocaleTable {
-  /** BCP 47 tag for Intl: "de-DE", "en-US". */
-  tag: string;
-  labels: Labels;
-}
+export type { LocaleTable } from './locale-table.js';
 
 export interface Locale extends LocaleTable {
   /** The name the config uses: "de", "en-US", or a user's file name. */

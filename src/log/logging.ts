@@ -1,6 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { ConfigError } from '../config/load.js';
-import { LearningRedactor } from '../config/redactor.js';
+import { ConfigError } from '../shared/config-error.js';
+import { LearningRedactor } from '../shared/redactor.js';
 import { prettyDestination } from './pretty-destination.js';
 
 /**
@@ -10,7 +10,7 @@ import { prettyDestination } from './pretty-destination.js';
  * Every failure is logged as `logger.x({ err }, msg)` with the Error itself: `serializeError` makes it one shape
  * (`err.code` on every line that has one); every warning carries `code: 'W_…'`.
  *
- * Secrets: the one redactor (src/config/redactor.ts), built from the loaded config's secrets, goes over every line
+ * Secrets: the one redactor (src/shared/redactor.ts), built from the loaded config's secrets, goes over every line
  * as pino writes it, `err` and `msg` included, so no part has to scrub what it logs. There are no pino `redact`
  * paths beside it: no part logs an object with a credential in it (serializeError keeps no request, header or
  * cause), and a path list would only catch keys we thought of, while the redactor catches the secrets themselves

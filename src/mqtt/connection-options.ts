@@ -36,7 +36,7 @@ export interface MqttConnectionOptions {
 }
 
 /** How long a broker may take to answer CONNECT (its CONNACK), and as long to answer the subscriptions (SUBACK). */
-export const CONNECT_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 export const SUBACK_TIMEOUT_MS = 10_000;
 
 /** The URL without user:password, for logs. */

@@ -1,11 +1,11 @@
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { redactor, type Redact } from '../config/redactor.js';
+import { redactor, type Redact } from '../shared/redactor.js';
 import { addLogSecrets } from '../log/logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { backoffDelay, clientOptions, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 
-export { backoffDelay, clientOptions, CONNECT_TIMEOUT_MS, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+export { backoffDelay, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 
 /**
  * One MQTT connection: client options (auth, TLS files), last will on the status topic, `online` on every connect,

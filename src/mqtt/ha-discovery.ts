@@ -13,7 +13,7 @@ import { STATUS_KINDS } from '../state/state-payload.js';
  * discovery accepts there.
  */
 
-export const ORIGIN_NAME = 'outfit-display';
+const ORIGIN_NAME = 'outfit-display';
 
 export type Component = Record<string, unknown> & { platform: string; unique_id: string };
 

@@ -3,16 +3,16 @@ import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import { packageVersion } from '../shared/package-root.js';
-import { DisplayBoard } from '../state/display-board.js';
-import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
+import type { DisplayView, DisplayViewSource, ShownView } from '../state/display-views.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
-import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../trmnl/telemetry.js';
+import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
 import { MqttConnection, redactUrl } from './connection.js';
-import { diagnosticsPayload, statePayload, type BudgetStatusLike } from '../state/state-payload.js';
+import type { BudgetStatus } from '../budget/governor-types.js';
+import { diagnosticsPayload, statePayload } from '../state/state-payload.js';
 import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './topics.js';
-import type { DisplayUpdate, Publisher } from '../publish/publisher.js';
+import type { Publisher } from '../publish/publisher.js';
 import { systemClock, type Clock } from '../time/clock.js';
 
 /**
@@ -36,14 +36,10 @@ export interface MqttPublisherOptions {
   /** Why the refresh button can do nothing (no refresh reserve), or null: HA shows the button unavailable. */
   refreshUnavailable?: string | null;
   /**
-   * The daemon's view of every display (display-views.ts), which state and diagnostics show. Without it (the
-   * publisher on its own) it keeps its own, from what it is handed and the two providers below.
+   * The daemon's view of every display (display-views.ts): what the state and diagnostics of the displays other than
+   * the one just published show, and what is sent again on a reconnect; the budget's figures.
    */
-  views?: DisplayViewSource;
-  /** Without `views`: the governor's status(). */
-  budgetStatus?: () => BudgetStatusLike | null;
-  /** Without `views`: the next update, fresher than the one each update announced. */
-  nextUpdateAt?: (displayId: string) => Date | null;
+  views: DisplayViewSource;
   /**
    * Whether a display gets a Home Assistant device (default: every display). A display switched off has its retained
    * discovery config cleared, so HA removes its entities; its state and image topics stay.
@@ -74,8 +70,6 @@ export class MqttPublisher implements Publisher {
   readonly #log: Logger;
   readonly #displays: Map<string, DisplayConfig>;
   readonly #views: DisplayViewSource;
-  /** Without the daemon's views: the board this publisher records its updates on. */
-  readonly #ownBoard: DisplayBoard | null;
   /** The hash of the image last sent, by display: the displays published so far. */
   readonly #sentImage = new Map<string, string>();
   /** Discovery JSON sent on the current connection, by display id. */
@@ -94,15 +88,7 @@ export class MqttPublisher implements Publisher {
     this.topics = mqttTopics(opts.mqtt.base_topic, opts.mqtt.discovery_prefix);
     this.#displays = new Map(opts.displays.map((d) => [d.id, d]));
     this.#swVersion = opts.swVersion ?? packageVersion();
-    if (opts.views !== undefined) {
-      this.#ownBoard = null;
-      this.#views = opts.views;
-    } else {
-      const clock = opts.clock ?? systemClock;
-      const board = new DisplayBoard({ clock });
-      this.#ownBoard = board;
-      this.#views = new DisplayViews({ board, displays: opts.displays, clock, nextUpdateAt: opts.nextUpdateAt, budget: opts.budgetStatus });
-    }
+    this.#views = opts.views;
   }
 
   get connected(): boolean {
@@ -157,24 +143,22 @@ export class MqttPublisher implements Publisher {
     if (!conn.connected && !this.#stopped) this.#log.warn({ code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
   }
 
-  publish(update: DisplayUpdate): Promise<void> {
-    const id = update.display.id;
-    this.#displays.set(id, update.display);
-    // With the daemon's views the cycle has recorded this display's state already.
-    this.#ownBoard?.recordUpdate(update);
+  publish(view: ShownView): Promise<void> {
+    const id = view.display.id;
+    this.#displays.set(id, view.display);
     const prevHash = this.#sentImage.get(id);
-    this.#sentImage.set(id, update.frame.hash);
-    this.#sendDiscovery(id, false);
-    this.#sendState(id);
-    if (update.frame.hash !== prevHash) this.#send(this.topics.image(id), update.frame.png);
+    this.#sentImage.set(id, view.frame.hash);
+    this.#sendDiscovery(id, false, view);
+    this.#sendState(view);
+    if (view.frame.hash !== prevHash) this.#send(this.topics.image(id), view.frame.png);
     // The budget is shared: every display's diagnostics change with any display's spending.
-    for (const other of this.#sentImage.keys()) this.#sendDiagnostics(other);
+    for (const other of this.#sentImage.keys()) this.#sendDiagnostics(other === id ? view : this.#views.view(other));
     return Promise.resolve();
   }
 
   /** The attached panel of a display refreshed or failed (after its publish round): its diagnostics again. */
   panelChanged(id: string): void {
-    if (this.#sentImage.has(id)) this.#sendDiagnostics(id);
+    if (this.#sentImage.has(id)) this.#sendDiagnostics(this.#views.view(id));
   }
 
   /** A TRMNL device's battery and Wi-Fi figures, retained on `<base>/<id>/device`. */
@@ -196,24 +180,24 @@ export class MqttPublisher implements Publisher {
   /** Discovery, state, image and diagnostics of every display: on each connect and when HA comes online. */
   #resendAll(): void {
     for (const id of this.#displays.keys()) {
-      this.#sendDiscovery(id, true);
+      this.#sendDiscovery(id, true, this.#views.view(id));
       const v = this.#views.view(id);
       if (!this.#sentImage.has(id) || v?.kind !== 'shown') continue;
-      this.#sendState(id);
+      this.#sendState(v);
       this.#send(this.topics.image(id), v.frame.png);
-      this.#sendDiagnostics(id);
+      this.#sendDiagnostics(v);
       const telemetry = this.#telemetry.get(id);
       if (telemetry !== undefined) this.#send(telemetryTopic(this.topics, id), telemetry);
     }
   }
 
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
-  #sendState(id: string): void {
-    const v = this.#views.view(id);
-    if (v?.kind === 'shown' && v.rec) this.#send(this.topics.state(id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince ?? null));
+  #sendState(v: ShownView): void {
+    if (v.rec) this.#send(this.topics.state(v.display.id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince));
   }
 
-  #sendDiscovery(id: string, force: boolean): void {
+  /** `view`: the display's view, for the units of its readings. */
+  #sendDiscovery(id: string, force: boolean, view: DisplayView | null): void {
     const display = this.#displays.get(id);
     if (!display) return;
     if (this.#o.haDiscovery?.(id) === false) {
@@ -221,7 +205,7 @@ export class MqttPublisher implements Publisher {
       this.#sentDiscovery.set(id, '');
       return;
     }
-    const weather = this.#views.view(id)?.rec?.weather;
+    const weather = view?.rec?.weather;
     const { topic, payload } = deviceDiscovery({
       display,
       topics: this.topics,
@@ -240,17 +224,16 @@ export class MqttPublisher implements Publisher {
     this.#send(topic, json);
   }
 
-  #sendDiagnostics(id: string): void {
-    const v = this.#views.view(id);
+  #sendDiagnostics(v: DisplayView | null): void {
     if (v?.kind !== 'shown') return;
-    let budget: BudgetStatusLike | null = null;
+    let budget: BudgetStatus | null = null;
     try {
       budget = this.#views.budget();
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { stateProblem: v.stateProblem, outputProblem: v.outputProblem, staleSince: v.staleSince ?? null, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
-    this.#send(this.topics.diagnostics(id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
+    const extra = { stateProblem: v.stateProblem, outputProblem: v.outputProblem, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
+    this.#send(this.topics.diagnostics(v.display.id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 
   #send(topic: string, payload: string | Buffer): void {

@@ -1,26 +1,31 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { garmentsOf } from '../domain/garments.js';
-import type { DisplayUpdate, Publisher } from './publisher.js';
+import type { ShownView } from '../state/display-views.js';
+import { answerState } from '../state/state-json.js';
+import type { Publisher } from './publisher.js';
 import { outputWriteError } from './output-error.js';
 import { removeStaleTempFiles, removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';
 
 export interface FilePublisherOptions {
   /** `output_dir`: where `<id>.png` and `<id>.json` go (created at start). */
   outputDir: string;
+  /** The configured time zone: `fetched_at` in `<id>.json` carries its offset, as in state.json and the MQTT state. */
+  timezone: string;
   /** Writes one file whole (default writeFileAtomic); tests pass one that fails as a full disk would. */
   write?: (file: string, data: Buffer | string) => Promise<void>;
 }
 
 /**
- * `<output_dir>/<id>.png` (the frame, panel-exact) and `<output_dir>/<id>.json` (the Recommendation it shows,
- * plus `fetched_at`), each written atomically. The PNG is rewritten only when its content changes. A write that
+ * `<output_dir>/<id>.png` (the frame, panel-exact) and `<output_dir>/<id>.json` (the Recommendation it shows, plus
+ * `fetched_at` and the garments: the answer's part of the display's state, state-json.ts, as in state.json and the
+ * MQTT state), each written atomically. The PNG is rewritten only when its content changes. A write that
  * fails (ENOSPC, EROFS, EACCES, a folder in the way) rejects with an OutputError (E_OUTPUT_WRITE) naming the file:
  * the cycle shows it on every other publisher, and the next publish tries again.
  */
 export class FilePublisher implements Publisher {
   readonly name = 'files';
   readonly #dir: string;
+  readonly #timezone: string;
   readonly #write: (file: string, data: Buffer | string) => Promise<void>;
   readonly #lastHash = new Map<string, string>();
   readonly #lastJson = new Map<string, string>();
@@ -31,6 +36,7 @@ export class FilePublisher implements Publisher {
 
   constructor(opts: FilePublisherOptions) {
     this.#dir = opts.outputDir;
+    this.#timezone = opts.timezone;
     this.#write = opts.write ?? ((file, data) => writeFileAtomic(file, data));
   }
 
@@ -52,20 +58,20 @@ export class FilePublisher implements Publisher {
     }
   }
 
-  async publish(update: DisplayUpdate): Promise<void> {
-    const id = update.display.id;
+  async publish(view: ShownView): Promise<void> {
+    const id = view.display.id;
     if (!this.#ready) {
       await this.#makeDir();
       // A folder made anew holds none of the files written before.
       this.#lastHash.clear();
       this.#lastJson.clear();
     }
-    if (this.#lastHash.get(id) !== update.frame.hash) {
-      await this.#writeFile(path.join(this.#dir, `${id}.png`), update.frame.png);
-      this.#lastHash.set(id, update.frame.hash);
+    if (this.#lastHash.get(id) !== view.frame.hash) {
+      await this.#writeFile(path.join(this.#dir, `${id}.png`), view.frame.png);
+      this.#lastHash.set(id, view.frame.hash);
     }
-    if (update.rec !== null) {
-      const json = `${JSON.stringify({ ...update.rec, garments: garmentsOf(update.rec.outfit) }, null, 2)}\n`;
+    if (view.rec !== null) {
+      const json = `${JSON.stringify(answerState(view.rec, this.#timezone), null, 2)}\n`;
       if (this.#lastJson.get(id) !== json) {
         await this.#writeFile(path.join(this.#dir, `${id}.json`), json);
         this.#lastJson.set(id, json);

@@ -1,3 +1,5 @@
+import type { OutputProblem } from '../state/output-problem.js';
+
 /**
  * A frame file that could not be written (`<output_dir>/<id>.png` or `<id>.json`: a full disk, a read-only mount, a
  * folder owned by someone else, a file or folder in the way). Reported, never fatal: the other publishers (HTTP, MQTT)
@@ -21,24 +23,10 @@ export class OutputError extends Error {
   }
 }
 
-/** An output problem as every publisher shows it. */
-export interface OutputProblem {
-  code: OutputErrorCode;
-  file: string;
-  message: string;
-  /** ISO time of the first failure since the last write that succeeded. */
-  since: string;
-}
-
 /** `cannot write /var/lib/…/frames/hallway.png (ENOSPC)`: the OS code, never the content. */
 export function outputWriteError(file: string, err: unknown): OutputError {
   const code = (err as NodeJS.ErrnoException).code;
   return new OutputError(file, `cannot write ${file} (${code ?? (err as Error).message})`, { cause: err });
-}
-
-/** `E_OUTPUT_WRITE: cannot write …` as one line, or null. */
-export function outputProblemText(p: OutputProblem | null | undefined): string | null {
-  return p ? `${p.code}: ${p.message}` : null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LoadedConfig } from '../config/load.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { Locale } from '../i18n/locale.js';
 import type { FrameInput } from './layout/content.js';
@@ -29,17 +30,26 @@ export interface DisplayRenderOptions {
 /** What of a display's config the frame depends on. */
 export type DisplayForRender = Pick<DisplayConfig, 'id' | 'panel' | 'rotation'> & Partial<Pick<DisplayConfig, 'name' | 'dither'>>;
 
+/** What the config loader resolved for every display (config/resolved-displays.ts), with the config's time zone. */
 export interface RenderContext {
   /** The config's time zone. */
   timezone: string;
   /** Each display's resolved locale (LoadedConfig.locales); a display without one is drawn in English. */
   locales?: ReadonlyMap<string, Locale> | undefined;
+  /** Each display's resolved panel profile (LoadedConfig.panels); without one (a display not from a loaded config:
+   * the gallery, tests), the profile its `panel` names. */
+  panels?: ReadonlyMap<string, PanelProfile> | undefined;
+}
+
+/** The render context of a loaded config: its time zone, and each display's locale and panel the loader resolved. */
+export function renderContext(loaded: Pick<LoadedConfig, 'config' | 'locales' | 'panels'>): RenderContext {
+  return { timezone: loaded.config.timezone, locales: loaded.locales, panels: loaded.panels };
 }
 
 /** The one place a display's render options are built. */
 export function displayRenderOptions(display: DisplayForRender, ctx: RenderContext): DisplayRenderOptions {
   return {
-    panel: loadPanel(display.panel),
+    panel: ctx.panels?.get(display.id) ?? loadPanel(display.panel),
     displayName: display.name ?? display.id,
     timezone: ctx.timezone,
     rotation: display.rotation,

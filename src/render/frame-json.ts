@@ -33,7 +33,7 @@ export interface FrameJson {
   layout: DetailedFrame['report']['layout'];
   viewing: { kind: Viewing; distance_mm: number; ppi: number };
   /** What the outfit names, in the vocabulary's order. */
-  garments: GarmentId[];
+  garments: readonly GarmentId[];
   /** What the pictogram row shows, in order ('nothing-extra': the tick when no garment answers to the weather). */
   pictograms: string[];
   outfit: FrameJsonBlock | null;

@@ -16,7 +16,7 @@ import type { Rect } from './text/text-layer.js';
 import { typeScale, type TypeScale } from './draw/type-scale.js';
 import type { GarmentId } from '../domain/garments.js';
 
-export type { FrameInput, FrameStatus } from './layout/content.js';
+export type { FrameInput } from './layout/content.js';
 export type { Dither } from './encode/quantize.js';
 
 export interface RenderOptions {
@@ -76,7 +76,7 @@ export interface DetailedFrame {
   indices: Uint8Array;
   report: LayoutReport;
   /** What the outfit names (the pictogram row may show fewer where they do not fit). */
-  garments: GarmentId[];
+  garments: readonly GarmentId[];
   /** The type scale the layout used. */
   scale: TypeScale;
   /** The first line of the frame's smallest text, as seen (for zoomed crops, zoom-crop.ts); null: no text. */
@@ -109,7 +109,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
 }
 
 /** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */
-export function pngSamples(panel: PanelProfile, indices: Uint8Array): Uint8Array {
+function pngSamples(panel: PanelProfile, indices: Uint8Array): Uint8Array {
   if (panel.png.colour_type === 'indexed') return indices;
   const max = 2 ** panel.png.bit_depth - 1;
   const lut = Uint8Array.from(panel.palette.map((e) => (hexToRgb(e.rgb)[0] * max) / 255));

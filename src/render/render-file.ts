@@ -1,6 +1,6 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { describeIssues } from '../config/describe-issue.js';
+import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { displayFrameInput, type DisplayRenderOptions } from './display-render.js';
 import { encodeFrame, renderIndices, type Frame } from './frame.js';
@@ -15,7 +15,7 @@ import type { PanelProfile } from '../panels/panels.js';
 
 export type FrameFormat = 'png' | 'bmp' | 'raw' | 'json';
 
-export function formatForPath(outPath: string): FrameFormat {
+function formatForPath(outPath: string): FrameFormat {
   const ext = extname(outPath).toLowerCase();
   if (ext === '.png') return 'png';
   if (ext === '.bmp') return 'bmp';
@@ -25,7 +25,7 @@ export function formatForPath(outPath: string): FrameFormat {
 }
 
 /** Reads and validates a Recommendation file; errors name the file and, for invalid data, each field's path. */
-export async function readRecommendationFile(path: string): Promise<StoredRecommendation> {
+async function readRecommendationFile(path: string): Promise<StoredRecommendation> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -51,7 +51,7 @@ export async function readRecommendationFile(path: string): Promise<StoredRecomm
   return { ...rec, fetched_at: fetchedAt };
 }
 
-export function frameBytes(frame: Frame, format: Exclude<FrameFormat, 'json'>, panel: PanelProfile, outPath: string): Buffer {
+function frameBytes(frame: Frame, format: Exclude<FrameFormat, 'json'>, panel: PanelProfile, outPath: string): Buffer {
   if (format === 'png') return frame.png;
   if (format === 'raw') return frame.raw;
   if (!frame.bmp) throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);

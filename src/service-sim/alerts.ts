@@ -1,5 +1,5 @@
 import type { Alert, Unit } from '../api/schemas.js';
-import type { Conditions } from './weather.js';
+import type { Conditions } from './conditions.js';
 import { cToF, kmhToMph } from './units.js';
 
 /**
@@ -8,9 +8,9 @@ import { cToF, kmhToMph } from './units.js';
  * `event`/`severity`/`description`, or an object with `headline` (and `expires`).
  */
 
-export const STRONG_WIND_KMH = 65;
-export const HEAT_C = 35;
-export const EXTREME_COLD_FEELS_C = -30;
+const STRONG_WIND_KMH = 65;
+const HEAT_C = 35;
+const EXTREME_COLD_FEELS_C = -30;
 
 interface AlertFacts {
   event: string;

@@ -10,8 +10,6 @@ export interface Route {
   method: 'GET' | 'POST';
 }
 
-export const API_PREFIX = '/v1';
-
 export const ROUTES: Readonly<Record<string, Route>> = {
   '/v1/recommend': { endpoint: 'recommend', method: 'POST' },
   '/v1/recweather': { endpoint: 'recweather', method: 'POST' },

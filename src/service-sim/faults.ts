@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { describeIssues } from '../config/describe-issue.js';
+import { describeIssues } from '../shared/describe-issue.js';
 
 /**
  * Faults the simulated service can be told to commit on its next matching request(s), so tests can drive a client
  * through every way a real service or the network in front of it misbehaves.
  */
 
-export const FAULT_PATHS = ['recommend', 'recweather', 'weather'] as const;
+const FAULT_PATHS = ['recommend', 'recweather', 'weather'] as const;
 export type FaultPath = (typeof FAULT_PATHS)[number];
 
 const common = {
@@ -43,8 +43,6 @@ export const FaultSchema = z.discriminatedUnion('kind', [
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
 
-/** Faults answered without running the request at all. */
-export const IMMEDIATE_KINDS: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'html_error', 'reset']);
 /** Faults that alter a success body (they wait for one: an error response goes out unchanged, fault kept). */
 export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields', 'echo_key']);
 

@@ -1,12 +1,12 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { readBody as readLimited, sendJson as sendJsonBody, type ReadBody } from '../http/respond.js';
+import { readBody as readLimited, sendJson as sendJsonBody, type ReadBody } from '../shared/http-respond.js';
 
 /** Low-level HTTP reading and writing for the simulated service: CORS on every response, JSON bodies. */
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** On every response: any origin may call, and browsers may read the rate-limit headers. */
-export const CORS_HEADERS: Readonly<OutgoingHttpHeaders> = {
+const CORS_HEADERS: Readonly<OutgoingHttpHeaders> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After',
 };

@@ -1,6 +1,6 @@
 import type { Unit } from '../api/schemas.js';
 import { cToF, kmhToMph } from './units.js';
-import type { Conditions } from './weather.js';
+import type { Conditions } from './conditions.js';
 
 /**
  * The simulated "AI": an outfit composed from the weather (layers, rain gear, shoes, accessories) and a reasoning

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen } from '../http/listen.js';
+import { listen } from '../shared/http-listen.js';
 import { sleep, systemClock, type Clock } from '../time/clock.js';
 import type { BillingMode } from './billing.js';
 import { parseBillingMode } from './billing.js';

@@ -12,7 +12,7 @@ export interface PointRequest {
   gender?: string;
 }
 
-export const MAX_GENDER_CHARS = 30;
+const MAX_GENDER_CHARS = 30;
 
 export class ValidationError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import type { Alert, Unit } from '../api/schemas.js';
 import { alertsFor } from './alerts.js';
+import type { Conditions, Description } from './conditions.js';
 import { cToF, kmhToMph, round1 } from './units.js';
 
 /**
@@ -10,50 +11,13 @@ import { cToF, kmhToMph, round1 } from './units.js';
  * seeded pseudo-random numbers: a "regime" shared by nearby places over 3 hours, and a small per-bucket jitter.
  */
 
-export const WEATHER_SOURCE = 'outfit-sim-weather';
-export const BUCKET_MS = 10 * 60_000;
+const WEATHER_SOURCE = 'outfit-sim-weather';
+const BUCKET_MS = 10 * 60_000;
 const REGIME_MS = 3 * 60 * 60_000;
-
-export const DESCRIPTIONS = [
-  'Clear',
-  'Mostly clear',
-  'Partly cloudy',
-  'Mostly cloudy',
-  'Overcast',
-  'Fog',
-  'Drizzle',
-  'Light rain',
-  'Heavy rain',
-  'Thunderstorm',
-  'Sleet',
-  'Light snow',
-  'Snow',
-] as const;
-export type Description = (typeof DESCRIPTIONS)[number];
 
 export const COMPASS_16 = [
   'N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW',
 ] as const;
-
-/** Conditions in metric units, rounded as served; what the outfit composer reasons about. */
-export interface Conditions {
-  tempC: number;
-  feelsLikeC: number;
-  humidityPct: number;
-  windKmh: number;
-  windDir: string;
-  description: Description;
-  rainChancePct: number;
-  cloudCoverPct: number;
-  uvIndex: number;
-  isDay: boolean;
-  pressureHpa: number;
-  solarElevationDeg: number;
-  /** Start of the 10-minute bucket the conditions are for (ms since epoch). */
-  observedAtMs: number;
-  /** Deterministic number in [0, 1) for choices downstream (alert shapes, wording). */
-  roll: number;
-}
 
 /** The full weather snapshot: the listed weather fields plus `source` and a few fields beyond them. */
 export interface FullWeather {
@@ -235,12 +199,6 @@ export function toFullWeather(c: Conditions, unit: Unit): FullWeather {
     observed_at: new Date(c.observedAtMs).toISOString(),
   };
 }
-
-/** The spec's listed fields, in the spec's order. */
-export const KEY_WEATHER_FIELDS = [
-  'temp', 'feels_like', 'temp_unit', 'humidity_pct', 'wind_speed', 'wind_speed_unit',
-  'wind_dir', 'description', 'rain_chance_pct', 'uv_index', 'is_day', 'alerts',
-] as const satisfies readonly (keyof KeyWeather)[];
 
 /** The key conditions only (/recommend): the spec's listed fields, without `source`. */
 export function toKeyWeather(full: FullWeather): KeyWeather {

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { ErrorCode } from './codes.js';
 import { packageRoot } from './package-root.js';
 
 /**
@@ -23,8 +24,8 @@ const NODE_OF_MODULES: Readonly<Record<string, string>> = {
 
 const LIBNODE = /^libnode\.so\.(\d+)$/;
 
-export class NativeAddonError extends Error {
-  readonly code = 'E_NATIVE_ADDON';
+class NativeAddonError extends Error {
+  readonly code = 'E_NATIVE_ADDON' satisfies ErrorCode;
   constructor(
     /** The addon file that would have crashed this Node. */
     readonly addon: string,
@@ -175,7 +176,7 @@ function rebuildCommand(opts: AddonCheckOptions): string {
  * package keeps them in its node-linux-<arch> package (bin/node there is the executable); a Node installed under a
  * prefix (the Node.js project's tarball, NodeSource) in <prefix>/include/node.
  */
-export function nodeHeadersDir(execPath: string, arch: string, version: string): string | null {
+function nodeHeadersDir(execPath: string, arch: string, version: string): string | null {
   const prefix = path.resolve(execPath, '../..');
   try {
     const pkgFile = createRequire(path.join(prefix, 'package.json')).resolve(`node-${process.platform}-${arch}/package.json`);

@@ -1,4 +1,6 @@
-import { timeOrNull, type BudgetStatusLike } from './state-payload.js';
+import type { BudgetStatus } from '../budget/governor-types.js';
+import { numberOrNull } from '../shared/number-or-null.js';
+import { timeOrNull } from '../time/zoned-format.js';
 
 /**
  * What the credits are doing, told apart for the owner: our own budget used up, the service's account out of
@@ -21,18 +23,14 @@ export interface CreditsView {
   account_next_try_at: string | null;
 }
 
-function num(n: number | null | undefined): number | null {
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
-
-export function creditsView(b: BudgetStatusLike | null, timeZone: string): CreditsView {
+export function creditsView(b: Partial<BudgetStatus> | null, timeZone: string): CreditsView {
   const out = b?.creditsOut ?? null;
   return {
-    credits_counted_today: num(b?.spentToday),
-    credits_charged_today: num(b?.chargedToday),
-    credits_unknown_today: num(b?.unknownToday),
-    credits_unknown_month: num(b?.unknownMonth),
-    requests_refused_today: num(b?.refusedToday),
+    credits_counted_today: numberOrNull(b?.spentToday),
+    credits_charged_today: numberOrNull(b?.chargedToday),
+    credits_unknown_today: numberOrNull(b?.unknownToday),
+    credits_unknown_month: numberOrNull(b?.unknownMonth),
+    requests_refused_today: numberOrNull(b?.refusedToday),
     account: out === null ? 'ok' : 'out_of_credits',
     account_out_since: timeOrNull(out?.since ?? null, timeZone),
     account_next_try_at: timeOrNull(out?.nextTryAt ?? null, timeZone),
@@ -40,11 +38,11 @@ export function creditsView(b: BudgetStatusLike | null, timeZone: string): Credi
 }
 
 /** The status page's lines about the split and the account (plain text; the page escapes them). */
-export function creditsLines(b: BudgetStatusLike | null, formatWhen: (d: Date) => string): { ok: string[]; bad: string[] } {
+export function creditsLines(b: Partial<BudgetStatus> | null, formatWhen: (d: Date) => string): { ok: string[]; bad: string[] } {
   const ok: string[] = [];
   const bad: string[] = [];
-  const unknown = num(b?.unknownToday) ?? 0;
-  const charged = num(b?.chargedToday);
+  const unknown = numberOrNull(b?.unknownToday) ?? 0;
+  const charged = numberOrNull(b?.chargedToday);
   if (charged !== null) {
     ok.push(`today: ${charged} credits charged${unknown > 0 ? `, ${unknown} counted whose charge is unknown (sent, no usable answer)` : ''}`);
   }

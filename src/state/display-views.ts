@@ -1,13 +1,14 @@
 import type { StoredRecommendation } from '../api/schemas.js';
+import type { BudgetStatus } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
-import type { DisplaySnapshot, RefreshNotice } from '../daemon/cycle.js';
-import type { BoardEntry, DisplayBoard } from './display-board.js';
-import type { BudgetStatusLike } from './state-payload.js';
-import type { PanelStatus } from '../epd/panel-status.js';
-import type { OutputProblem } from '../publish/output-error.js';
-import type { Frame, FrameStatus } from '../render/frame.js';
+import type { FrameStatus } from '../domain/frame-status.js';
+import type { Frame } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
 import type { Clock } from '../time/clock.js';
+import type { DisplayBoard } from './display-board.js';
+import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
+import type { OutputProblem } from './output-problem.js';
+import type { PanelStatus } from './panel-status.js';
 
 /**
  * The one read-only view of a display that every publisher shows: state.json, the status page and /healthz, MQTT
@@ -15,15 +16,12 @@ import type { Clock } from '../time/clock.js';
  * schedule's next run, the budget's shared state problem, a refused refresh only while it is recent.
  */
 
-/** How long a refused refresh stays in the diagnostics and on the status page. */
-export const REFRESH_NOTICE_MS = 5 * 60_000;
-
 interface ViewBase {
   readonly display: DisplayConfig;
   /** The last good Recommendation (kept through failures), or null before the first. */
   readonly rec: StoredRecommendation | null;
   readonly lastSuccessAt: string | null;
-  readonly lastError: DisplaySnapshot['lastError'];
+  readonly lastError: LastError | null;
   /** This display's state problem, else the one every display shares (the credit ledger). */
   readonly stateProblem: StateProblem | null;
   /** This display's frame files cannot be written (E_OUTPUT_WRITE), or null. */
@@ -33,11 +31,15 @@ interface ViewBase {
   /** The schedule's next run (the cycle's announced one where no schedule is read), or null when none is planned. */
   readonly nextUpdateAt: Date | null;
   /**
-   * Since when the answer on show is stale: a slot after its last success passed (with a grace) without a new one;
-   * null while it is current; undefined where no schedule is read (a publisher on its own). Computed from the time,
-   * whatever the status says.
+   * Whether the frame on show was drawn with the outfit out of date (DisplayState.stale): a publisher that draws it
+   * again (TRMNL) draws it so.
    */
-  readonly staleSince: Date | null | undefined;
+  readonly stale: boolean;
+  /**
+   * Since when the answer on show is stale: a slot after its last success passed (with a grace) without a new one;
+   * null while it is current. Worked out by the cycle when it drew the frame (staleness()), whatever the status says.
+   */
+  readonly staleSince: Date | null;
   /** The attached panel's last refresh and problem (src/epd/panel-publisher.ts), or null without one. */
   readonly panel: PanelStatus | null;
 }
@@ -65,7 +67,7 @@ export interface DisplayViewSource {
   /** The view of a display, or null for an id that is not a display. */
   view(displayId: string): DisplayView | null;
   /** The governor's status (credits spent and left), shared by every display; null without a budget. */
-  budget(): BudgetStatusLike | null;
+  budget(): BudgetStatus | null;
 }
 
 export interface DisplayViewsOptions {
@@ -76,9 +78,7 @@ export interface DisplayViewsOptions {
   /** The schedule's next run; default the one each cycle announced when it recorded. */
   nextUpdateAt?: (displayId: string) => Date | null;
   /** The governor's status(); default none. */
-  budget?: () => BudgetStatusLike | null;
-  /** When an answer served at `servedAt` becomes stale (the schedule's Scheduler.staleFrom); default: never. */
-  staleFrom?: (displayId: string, servedAt: number) => Date | null;
+  budget?: () => BudgetStatus | null;
   /** The attached panel's status (the daemon's PanelStatusBoard); default: no panel. */
   panelStatus?: (displayId: string) => PanelStatus | null;
 }
@@ -90,7 +90,7 @@ export class DisplayViews implements DisplayViewSource {
     this.#o = opts;
   }
 
-  budget(): BudgetStatusLike | null {
+  budget(): BudgetStatus | null {
     return this.#o.budget?.() ?? null;
   }
 
@@ -98,8 +98,7 @@ export class DisplayViews implements DisplayViewSource {
     const record = this.#o.board.get(displayId);
     const display = record?.entry.display ?? this.#o.displays.find((d) => d.id === displayId);
     if (display === undefined) return null;
-    const entry: Partial<BoardEntry> = record?.entry ?? {};
-    const notice = entry.refreshRefused ?? null;
+    const entry: Partial<DisplayState> = record?.entry ?? {};
     const base: ViewBase = {
       display,
       rec: entry.rec ?? null,
@@ -107,21 +106,14 @@ export class DisplayViews implements DisplayViewSource {
       lastError: entry.lastError ?? null,
       stateProblem: entry.stateProblem ?? this.#sharedProblem(),
       outputProblem: entry.outputProblem ?? null,
-      refreshRefused: notice !== null && this.#o.clock.now() - Date.parse(notice.at) < REFRESH_NOTICE_MS ? notice : null,
+      refreshRefused: recentNotice(entry.refreshRefused ?? null, this.#o.clock.now()),
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
-      staleSince: this.#staleSince(displayId, entry.lastSuccessAt ?? null),
+      stale: entry.stale ?? false,
+      staleSince: entry.staleSince ?? null,
       panel: this.#o.panelStatus?.(displayId) ?? null,
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };
-  }
-
-  #staleSince(displayId: string, lastSuccessAt: string | null): Date | null | undefined {
-    if (this.#o.staleFrom === undefined) return undefined;
-    const served = lastSuccessAt === null ? NaN : Date.parse(lastSuccessAt);
-    if (!Number.isFinite(served)) return null;
-    const from = this.#o.staleFrom(displayId, served);
-    return from !== null && this.#o.clock.now() >= from.getTime() ? from : null;
   }
 
   /** The ledger's problem; a budget that cannot report is shown (and logged) where its figures are. */

@@ -1,60 +1,25 @@
-import { garmentView } from '../domain/garments.js';
-import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } from '../api/schemas.js';
-import type { RefreshNotice } from '../daemon/cycle.js';
-import type { FrameStatus } from '../render/frame.js';
+import type { StoredRecommendation } from '../api/schemas.js';
+import type { BudgetStatus } from '../budget/governor-types.js';
+import type { RefreshNotice } from './display-state.js';
+import type { FrameStatus } from '../domain/frame-status.js';
 import type { StateProblem } from '../store/state-error.js';
-import { outputProblemText, type OutputProblem } from '../publish/output-error.js';
-import { panelProblemText, type PanelStatus } from '../epd/panel-status.js';
+import { outputProblemText, type OutputProblem } from './output-problem.js';
+import { panelProblemText, type PanelStatus } from './panel-status.js';
 import { creditsView, type CreditsView } from './credits-view.js';
-import { isoWithOffset } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-format.js';
+import { numberOrNull } from '../shared/number-or-null.js';
+import { displayState } from './state-json.js';
 
 /**
- * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions.
- * Times are ISO-8601 with the configured time zone's offset ("2026-01-31T08:00:00.000+01:00"), which Home Assistant
- * timestamp sensors require (a time without an offset is rejected).
+ * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions. The state is the display's
+ * one state JSON (state-json.ts), as in `<id>.json` and state.json. Times are ISO-8601 with the configured time zone's
+ * offset ("2026-01-31T08:00:00.000+01:00"), which Home Assistant timestamp sensors require (a time without an offset
+ * is rejected).
  */
-
-/** What the budget governor reports; every field optional so any governor's status() fits. */
-export interface BudgetStatusLike {
-  spentToday?: number | null;
-  spentMonth?: number | null;
-  /** null or Infinity: no daily limit. */
-  leftToday?: number | null;
-  leftMonth?: number | null;
-  rateRemaining?: number | null;
-  blockedUntil?: Date | string | number | null;
-  periodResetsAt?: Date | string | number | null;
-  warnings?: readonly string[];
-  /** The credit ledger cannot be written (no paid request is sent without a record). */
-  stateProblem?: StateProblem | null;
-  /** Of the day's counted credits: charged (a 2xx arrived) and unknown (sent, no usable answer). */
-  chargedToday?: number | null;
-  unknownToday?: number | null;
-  unknownMonth?: number | null;
-  refusedToday?: number | null;
-  /** The service's account is out of credits (402), or null. */
-  creditsOut?: { since: Date | string | number; nextTryAt: Date | string | number } | null;
-}
 
 export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable', 'service_error'] as const;
 
-/** A date-like value as ISO with offset, or null when absent or not a date. */
-export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {
-  if (value === null || value === undefined) return null;
-  const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? null : isoWithOffset(d, timeZone);
-}
-
-function numberOrNull(n: number | null | undefined): number | null {
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
-
-/** Old data: anything but a fresh, working cycle. */
-export function isStale(status: FrameStatus): boolean {
-  return status.kind !== 'ok';
-}
-
-/** `<base>/<id>/state`: the Recommendation, plus fetched_at, next_update_at and stale. */
+/** `<base>/<id>/state`: the display's state (state-json.ts): the Recommendation, plus fetched_at, next_update_at, stale. */
 export function statePayload(
   rec: StoredRecommendation,
   nextUpdateAt: Date | null,
@@ -63,22 +28,7 @@ export function statePayload(
   /** Since when the answer is stale by the schedule (DisplayView.staleSince), or null. */
   staleSince: Date | null = null,
 ): string {
-  // A field the service left out is sent as null, not left out: Home Assistant's templates render null as None,
-  // which its MQTT sensors take as "unknown", where a missing key would be a template error.
-  const weather: Record<string, unknown> = { ...rec.weather };
-  for (const k of WEATHER_READINGS) weather[k] ??= null;
-  const optional: Record<string, unknown> = {};
-  for (const k of RECOMMENDATION_OPTIONAL) optional[k] = rec[k] ?? null;
-  return JSON.stringify({
-    ...rec,
-    ...optional,
-    ...garmentView(rec.outfit),
-    weather,
-    fetched_at: timeOrNull(rec.fetched_at, timeZone) ?? rec.fetched_at,
-    next_update_at: timeOrNull(nextUpdateAt, timeZone),
-    stale: isStale(status) || staleSince !== null,
-    stale_since: timeOrNull(staleSince, timeZone),
-  });
+  return JSON.stringify(displayState({ rec, status, nextUpdateAt, staleSince }, timeZone));
 }
 
 export interface DiagnosticsPayload {
@@ -133,11 +83,12 @@ export function stateProblemText(p: StateProblem | null | undefined): string | n
 /** `<base>/<id>/diagnostics`: the display's frame status and the (shared) budget figures. */
 export function diagnosticsPayload(
   status: FrameStatus,
-  budget: BudgetStatusLike | null,
+  /** The governor's status(); a figure it leaves out is sent as null. */
+  budget: Partial<BudgetStatus> | null,
   timeZone: string,
   extra: DiagnosticsExtra = {},
 ): string {
-  const b = budget ?? {};
+  const b: Partial<BudgetStatus> = budget ?? {};
   const out: DiagnosticsPayload = {
     status: status.kind,
     status_detail: 'message' in status ? status.message : null,

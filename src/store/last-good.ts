@@ -1,7 +1,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from '../config/describe-issue.js';
+import { describeIssues } from '../shared/describe-issue.js';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { stateWriteError } from './state-error.js';
@@ -10,9 +10,9 @@ import { stateWriteError } from './state-error.js';
  * The most a last-good file is read: the client takes answers up to 1 MiB, and the file adds `fetched_at`. A larger
  * file was not written by us, and reading it whole would take the memory a Pi's unit does not have.
  */
-export const MAX_LAST_GOOD_BYTES = 1024 * 1024 + 4096;
+const MAX_LAST_GOOD_BYTES = 1024 * 1024 + 4096;
 
-export const StoredRecommendationSchema = RecommendationSchema.extend({
+const StoredRecommendationSchema = RecommendationSchema.extend({
   fetched_at: z.string().regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp'),
 }).loose();
 

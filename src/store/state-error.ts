@@ -4,10 +4,12 @@
  * it, so the status page, `state.json`, `/healthz` and the Home Assistant diagnostics all say so.
  */
 
-export const STATE_ERROR_CODES = ['E_STATE_WRITE'] as const;
+import type { ErrorCode, WarningCode } from '../shared/codes.js';
+
+export const STATE_ERROR_CODES = ['E_STATE_WRITE'] as const satisfies readonly ErrorCode[];
 export type StateErrorCode = (typeof STATE_ERROR_CODES)[number];
 /** A state file that was ignored at start (unreadable, too large, dated in the future). */
-export const STATE_WARNING_CODES = ['W_STATE_IGNORED'] as const;
+export const STATE_WARNING_CODES = ['W_STATE_IGNORED'] as const satisfies readonly WarningCode[];
 
 export class StateError extends Error {
   constructor(

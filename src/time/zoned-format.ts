@@ -42,3 +42,13 @@ export function isoWithOffset(date: Date, timeZone: string): string {
   const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${ms}${offset}`;
 }
+
+/**
+ * A date-like value as `isoWithOffset`, or null when absent or not a date: how every JSON the daemon writes (files,
+ * state.json, MQTT, TRMNL telemetry) gives a time, so that Home Assistant's timestamp sensors accept it.
+ */
+export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {
+  if (value === null || value === undefined) return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : isoWithOffset(d, timeZone);
+}

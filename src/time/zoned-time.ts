@@ -25,7 +25,6 @@ export interface LocalParts extends LocalDate {
 }
 
 const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 function formatter(tz: string): Intl.DateTimeFormat {
   return zonedFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
 }
@@ -57,17 +56,6 @@ export function offsetAt(t: number, tz: string): number {
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - whole;
 }
 
-/** Every instant whose local wall time is `wall` (0, 1 or 2 of them), ascending. */
-export function wallToInstants(wall: number, tz: string): number[] {
-  const offsets = new Set([offsetAt(wall - 36 * HOUR_MS, tz), offsetAt(wall, tz), offsetAt(wall + 36 * HOUR_MS, tz)]);
-  const out: number[] = [];
-  for (const o of offsets) {
-    const t = wall - o;
-    if (offsetAt(t, tz) === o && !out.includes(t)) out.push(t);
-  }
-  return out.sort((a, b) => a - b);
-}
-
 export function wallOf(d: LocalDate, hour = 0, minute = 0, second = 0): number {
   return Date.UTC(d.year, d.month - 1, d.day, hour, minute, second);
 }
@@ -97,7 +85,7 @@ export function monthKeyOf(d: LocalDate): string {
   return `${pad(d.year, 4)}-${pad(d.month)}`;
 }
 
-export function parseDateKey(key: string): LocalDate | null {
+function parseDateKey(key: string): LocalDate | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
   if (!m) return null;
   return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
@@ -113,23 +101,6 @@ export function startOfDay(d: LocalDate, tz: string): number {
     if (dateKey(localParts(t, tz)) === key) best = Math.min(best, t);
   }
   return Number.isFinite(best) ? best : wall - offsetAt(wall, tz);
-}
-
-/** The first instant of the local day after the one holding `t`. */
-export function nextDayStart(t: number, tz: string): number {
-  return startOfDay(addDays(localParts(t, tz), 1), tz);
-}
-
-/** The first instant of the local month after the one holding `t`. */
-export function nextMonthStart(t: number, tz: string): number {
-  const p = localParts(t, tz);
-  const next = p.month === 12 ? { year: p.year + 1, month: 1, day: 1 } : { year: p.year, month: p.month + 1, day: 1 };
-  return startOfDay(next, tz);
-}
-
-/** Length of local date `d` in ms: 24 h, or 23 h / 25 h on a daylight-saving change. */
-export function dayLength(d: LocalDate, tz: string): number {
-  return startOfDay(addDays(d, 1), tz) - startOfDay(d, tz);
 }
 
 /** A ledger period: a local day (key "2026-11-21") or a local month (key "2026-11"). */

@@ -5,7 +5,7 @@ import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display
 import type { Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { encodePng } from '../render/encode/png.js';
-import type { DisplayUpdate } from '../publish/publisher.js';
+import type { ShownView } from '../state/display-views.js';
 import type { Clock } from '../time/clock.js';
 
 /**
@@ -21,9 +21,7 @@ import type { Clock } from '../time/clock.js';
 export type TrmnlFormat = 'png' | 'bmp';
 
 /** The original TRMNL (ESP32-C3) refuses bigger downloads. */
-export const TRMNL_MAX_IMAGE_BYTES = 90_000;
-/** The firmware shortens longer names; ours are 15 characters. */
-export const TRMNL_MAX_FILENAME = 31;
+const TRMNL_MAX_IMAGE_BYTES = 90_000;
 /** Images kept per display, so a device told a name just before a new frame can still download it. */
 const KEEP_PER_DISPLAY = 4;
 
@@ -41,7 +39,7 @@ export interface TrmnlImage {
   since: Date;
 }
 
-export function trmnlFilename(body: Buffer): string {
+function trmnlFilename(body: Buffer): string {
   return `outfit-${createHash('sha256').update(body).digest('hex').slice(0, 8)}`;
 }
 
@@ -50,7 +48,7 @@ function isTrmnlSize(w: number, h: number): boolean {
 }
 
 /** The display's own frame in `format`, or null when the device could not use it. */
-export function asIsImage(panel: PanelProfile, frame: Frame, format: TrmnlFormat): { body: Buffer; contentType: TrmnlImage['contentType'] } | null {
+function asIsImage(panel: PanelProfile, frame: Frame, format: TrmnlFormat): { body: Buffer; contentType: TrmnlImage['contentType'] } | null {
   if (format === 'bmp') {
     return frame.bmp !== null && frame.width === 800 && frame.height === 480 && frame.bmp.length <= TRMNL_MAX_IMAGE_BYTES
       ? { body: frame.bmp, contentType: 'image/bmp' }
@@ -82,18 +80,19 @@ export class TrmnlImages {
   }
 
   /** Makes the TRMNL images of a new frame (only for displays that have TRMNL devices). */
-  async prepare(update: DisplayUpdate): Promise<void> {
-    for (const format of this.#o.formats(update.display.id)) {
-      const cur = this.current(update.display.id, format);
-      if (cur && cur.sourceHash === update.frame.hash) continue;
-      this.#keep(update.display.id, await this.#make(update, format));
+  async prepare(view: ShownView): Promise<void> {
+    for (const format of this.#o.formats(view.display.id)) {
+      const cur = this.current(view.display.id, format);
+      if (cur && cur.sourceHash === view.frame.hash) continue;
+      this.#keep(view.display.id, await this.#make(view, format));
     }
   }
 
-  async #make(update: DisplayUpdate, format: TrmnlFormat): Promise<TrmnlImage> {
-    const { display, frame } = update;
+  async #make(view: ShownView, format: TrmnlFormat): Promise<TrmnlImage> {
+    const { display, frame } = view;
     const since = new Date(this.#o.clock.now());
-    const own = asIsImage(loadPanel(display.panel), frame, format);
+    const render = this.#o.render(display);
+    const own = asIsImage(render.panel, frame, format);
     if (own) {
       return { filename: trmnlFilename(own.body), format, ...own, width: frame.width, height: frame.height, converted: false, sourceHash: frame.hash, since };
     }
@@ -102,8 +101,8 @@ export class TrmnlImages {
       this.#o.logger?.warn({ code: 'W_TRMNL_PORTRAIT_PNG', display: display.id }, 'TRMNL: a BMP must be 800x480 landscape; this portrait display is served a PNG');
     }
     const again = await renderDisplayFrame(
-      this.#o.render(display),
-      { rec: update.rec, status: update.status, now: since, stateProblem: update.stateProblem, stale: update.stale === true },
+      render,
+      { rec: view.rec, status: view.status, now: since, stateProblem: view.stateProblem, stale: view.stale },
       { panel: loadPanel('trmnl'), rotation: rotation ?? display.rotation },
     );
     const bmp = format === 'bmp' && again.bmp !== null && again.width === 800;
@@ -145,9 +144,9 @@ export class TrmnlImages {
 }
 
 /** `refresh_rate`: seconds until the display's next update plus a margin for the cycle to finish, bounded. */
-export const REFRESH_RATE_MIN_S = 60;
-export const REFRESH_RATE_MAX_S = 86_400;
-export const REFRESH_RATE_DEFAULT_S = 1_800;
+const REFRESH_RATE_MIN_S = 60;
+const REFRESH_RATE_MAX_S = 86_400;
+const REFRESH_RATE_DEFAULT_S = 1_800;
 
 export function refreshRateFor(nextUpdateAt: Date | null, now: number, marginS: number): number {
   if (nextUpdateAt === null || !Number.isFinite(nextUpdateAt.getTime())) return REFRESH_RATE_DEFAULT_S;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { normalizeMac } from './trmnl-api.js';
+import { normalizeMac } from './mac.js';
 import { openPairingFile, PAIRING_DEFAULT_MINUTES, PAIRING_FILE, PAIRING_MAX_MINUTES } from './pairing.js';
 
 /**

@@ -1,8 +1,9 @@
 import { chown, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type { WarningCode } from '../shared/codes.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { normalizeMac } from './trmnl-api.js';
+import { normalizeMac } from './mac.js';
 import type { Clock } from '../time/clock.js';
 
 /**
@@ -19,7 +20,7 @@ export const PAIRING_FILE = 'pairing.json';
 export const PAIRING_DEFAULT_MINUTES = 5;
 export const PAIRING_MAX_MINUTES = 60;
 /** Warning: a pairing file that is not used (not JSON, writable by others) or could not be updated (README). */
-export const W_PAIRING_FILE = 'W_PAIRING_FILE';
+export const W_PAIRING_FILE = 'W_PAIRING_FILE' satisfies WarningCode;
 
 export interface PairingWindow {
   /** Upper case, `:`. */
@@ -38,7 +39,7 @@ export interface TrmnlPairingOptions {
 }
 
 /** Reads a pairing file; liberal: entries it cannot use are skipped. Missing file: no windows. */
-export function parsePairingFile(text: string): PairingWindow[] | null {
+function parsePairingFile(text: string): PairingWindow[] | null {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { readBody, sendJson } from '../http/respond.js';
-import type { RefusalCode, RefusalLog } from '../mqtt/broker/refusal-log.js';
+import { readBody, sendJson } from '../shared/http-respond.js';
+import type { RefusalCode, RefusalLog } from '../log/refusal-log.js';
+import { normalizeMac } from './mac.js';
 import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './images.js';
 import type { TrmnlPairing } from './pairing.js';
 import type { Clock } from '../time/clock.js';
@@ -58,20 +59,13 @@ export interface TrmnlApiDeps {
   logger?: Logger;
 }
 
-/** `aa-bb-cc-dd-ee-ff` → `AA:BB:CC:DD:EE:FF`; null when it is not a MAC. */
-export function normalizeMac(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  const mac = raw.trim().toUpperCase().replace(/-/g, ':');
-  return /^([0-9A-F]{2}:){5}[0-9A-F]{2}$/.test(mac) ? mac : null;
-}
-
 /** Six hex digits shown on the device's setup screen; derived from the MAC, never from the token. */
-export function friendlyId(mac: string): string {
+function friendlyId(mac: string): string {
   return createHash('sha256').update(`outfit-display:${mac}`).digest('hex').slice(0, 6).toUpperCase();
 }
 
 /** Constant-time comparison (hashing first makes the lengths equal and hides the expected length). */
-export function tokenMatches(expected: string, given: string): boolean {
+function tokenMatches(expected: string, given: string): boolean {
   const a = createHash('sha256').update(expected, 'utf8').digest();
   const b = createHash('sha256').update(given, 'utf8').digest();
   return timingSafeEqual(a, b);
@@ -228,7 +222,7 @@ export class TrmnlApi {
   }
 }
 
-export function imageUrl(base: string, displayId: string, img: Pick<TrmnlImage, 'filename' | 'format'>): string {
+function imageUrl(base: string, displayId: string, img: Pick<TrmnlImage, 'filename' | 'format'>): string {
   return `${base}/displays/${encodeURIComponent(displayId)}/trmnl/${img.filename}.${img.format}`;
 }
 

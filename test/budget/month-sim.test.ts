@@ -9,7 +9,7 @@ import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
-import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../../src/service-sim/index.js';
+import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
 import { BERLIN, berlin, cancellableSleep, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from './helpers.js';
 
 /**

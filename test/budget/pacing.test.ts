@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { Governor } from '../../src/budget/governor.js';
-import { formatPlan, planConfig } from '../../src/budget/planner.js';
+import { formatPlan } from '../../src/budget/plan-format.js';
+import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { fakeClient } from './fake-client.js';
 import { berlin, makeConfig, stateDir, turn } from './helpers.js';

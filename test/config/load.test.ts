@@ -2,7 +2,7 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatPath } from '../../src/config/describe-issue.js';
+import { formatPath } from '../../src/shared/describe-issue.js';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
 
 const base = {

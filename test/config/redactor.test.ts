@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LearningRedactor, redactor, secretValues, redactJson } from '../../src/config/redactor.js';
+import { LearningRedactor, redactor, redactJson } from '../../src/shared/redactor.js';
+import { secretValues } from '../../src/config/secrets.js';
 
 describe('the redactor built from the loaded secrets', () => {
   it('replaces every occurrence of every secret, the longest first, and skips missing ones', () => {

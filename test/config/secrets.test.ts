@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { MAX_SECRET_BYTES, SECRET_PROBLEM_CODES, SECRET_WARNING_CODES, trmnlCredentialName } from '../../src/config/secrets.js';
-import { startServiceSim, type RunningServiceSim } from '../../src/service-sim/index.js';
+import { startServiceSim, type RunningServiceSim } from '../helpers/service-sim.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**

@@ -4,7 +4,9 @@ import { displayRenderOptions } from '../../src/render/display-render.js';
 import { describe, expect, it } from 'vitest';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
-import type { Publisher, DisplayUpdate } from '../../src/publish/publisher.js';
+import type { Publisher } from '../../src/publish/publisher.js';
+import type { ShownView } from '../../src/state/display-views.js';
+import { testViews } from '../helpers/views.js';
 import { frameContent, type FrameInput } from '../../src/render/layout/content.js';
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
@@ -28,8 +30,8 @@ function problemOf(file: string, os: string): StateProblem {
 }
 
 /** A publisher that keeps what it is handed. */
-function keeper(): Publisher & { updates: DisplayUpdate[] } {
-  const updates: DisplayUpdate[] = [];
+function keeper(): Publisher & { updates: ShownView[] } {
+  const updates: ShownView[] = [];
   return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
 }
 
@@ -72,6 +74,8 @@ describe('the first start while the state cannot be saved', () => {
     const { logger } = capturingLogger();
     const out = keeper();
     let problem: StateProblem | null = problemOf('/var/lib/outfit-display/budget-ledger.json', 'EROFS');
+    // The ledger's problem is the budget's: the views show it for every display, as the daemon's do.
+    const side = testViews({ displays: [hallway], clock, budget: () => ({ stateProblem: problem }) });
     const cycle = new DisplayCycle({
       display: hallway,
       render: displayRenderOptions(hallway, { timezone: 'UTC' }),
@@ -79,6 +83,8 @@ describe('the first start while the state cannot be saved', () => {
       // The governor's answer while the ledger cannot be written: nothing is bought.
       fetch: () => Promise.resolve({ kind: 'deferred', until: new Date(clock.now() + 60_000), reason: 'the credit ledger cannot be written' }),
       publishers: [out],
+      board: side.board,
+      views: side.views,
       clock,
       nextUpdateAt: () => null,
       logger,

@@ -6,7 +6,8 @@ import { resolveSchedules } from '../../src/budget/planner.js';
 import { loadConfig } from '../../src/config/load.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
-import { daemonTests, plantLastGood, type DaemonRig } from './helpers.js';
+import { shownView } from '../helpers/views.js';
+import { daemonTests, hallwayState, injectFault, plantLastGood } from './helpers.js';
 
 /**
  * Fresh, or visibly not (issue 21): a failed purchase of a daily slot is tried again the same day, downtime is made
@@ -18,12 +19,8 @@ const t = daemonTests({ broker: false });
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-async function injectFault(r: DaemonRig, fault: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${r.daemon.baseUrl.replace(/\/v1$/, '')}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
-  expect(res.status).toBe(201);
-}
 
-const state = async (r: DaemonRig): Promise<Record<string, unknown>> => (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
+const state = hallwayState;
 
 describe('a slot whose purchase failed', () => {
   it('a daily schedule whose first purchase fails (HTTP 500) buys when the backoff ends, the same day', async () => {
@@ -40,7 +37,7 @@ describe('a slot whose purchase failed', () => {
     expect(next - r.clock.now()).toBeGreaterThan(0);
     expect(next - r.clock.now()).toBeLessThanOrEqual(MIN);
     // The wall says so in plain words, with the time of that retry; the HTTP detail is in state.json only.
-    const shown = r.daemon.cycles.get('hallway')!.snapshot().status;
+    const shown = shownView(r.daemon.views, 'hallway').status;
     expect(shown).toMatchObject({ kind: 'service_error', problem: 'error' });
     expect(shown.kind === 'service_error' ? shown.retryAt?.getTime() : null).toBe(next);
     expect(String(failed.status_detail)).toMatch(/500|Internal/i);

@@ -2,12 +2,14 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
-import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
+import type { Publisher } from '../../src/publish/publisher.js';
+import type { ShownView } from '../../src/state/display-views.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
+import { httpRequest } from '../helpers/http-client.js';
 import { freePort } from '../helpers/free-port.js';
 import { MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 
@@ -24,8 +26,8 @@ export interface DaemonRig {
   http: string;
   logger: Logger;
   logText: () => string;
-  /** Every update handed to the publishers, in order. */
-  published: DisplayUpdate[];
+  /** Every view handed to the publishers, in order. */
+  published: ShownView[];
   /** Paid requests the simulated service answered (POST /recweather and /recommend). */
   paidRequests: () => Promise<number>;
   stop: () => Promise<void>;
@@ -85,7 +87,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
   const loaded = await loadConfig(path.join(dir, 'config.yaml'));
   const clock = new FakeClock(start);
   const { logger, text } = capturingLogger();
-  const published: DisplayUpdate[] = [];
+  const published: ShownView[] = [];
   const counter: Publisher = {
     name: 'counter',
     start: () => Promise.resolve(),
@@ -132,6 +134,21 @@ export async function plantLastGood(dir: string, outfit: string, at: string): Pr
     fetched_at: at,
   };
   await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify(rec));
+}
+
+/** Queues a fault in the rig's simulated service (`/_sim/faults`: `{ kind: 'status', status, count }`, …). */
+export async function injectFault(r: DaemonRig, fault: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${r.daemon.baseUrl.replace(/\/v1$/, '')}/_sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  expect(res.status).toBe(201);
+}
+
+/** The rig's `/displays/hallway/state.json`. */
+export async function hallwayState(r: DaemonRig): Promise<Record<string, unknown>> {
+  return (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
 }
 
 /** The log lines (JSON) that carry `code`. */

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { displayRows, formatWhen, type DisplayRow } from '../../src/http/status-page-model.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { watch, type Watcher } from '../mqtt/fixtures.js';
-import { daemonTests, plantLastGood, type DaemonRig } from './helpers.js';
+import { daemonTests, injectFault, plantLastGood, type DaemonRig } from './helpers.js';
 
 /**
  * One view of a display: state.json, the status page (its model, and /healthz) and MQTT state and diagnostics say the
@@ -18,17 +18,9 @@ type Json = Record<string, unknown>;
 
 /** The next `count` answers of the simulated service fail with this HTTP status (401: the key is rejected). */
 async function failNext(r: DaemonRig, status: number, count: number): Promise<void> {
-  await fault(r, { kind: 'status', status, count });
+  await injectFault(r, { kind: 'status', status, count });
 }
 
-async function fault(r: DaemonRig, f: Json): Promise<void> {
-  const res = await fetch(`${r.daemon.baseUrl.replace(/\/v1$/, '')}/_sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(f),
-  });
-  expect(res.status).toBe(201);
-}
 
 /** The newest message on a topic sent while the watcher listened (not one left retained by an earlier test). */
 function live(w: Watcher, topic: string): Json | null {
@@ -42,7 +34,7 @@ async function everywhere(r: DaemonRig, w: Watcher | null, status: string): Prom
   const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Json>();
   const health = (await httpRequest(`${r.http}/healthz`)).json<Json>();
   const display = r.daemon.views.view('hallway')!.display;
-  const [row] = displayRows({ displays: [display], timezone: TZ, clock: r.clock }, r.daemon.views, (x) => x);
+  const [row] = displayRows({ displays: [display], timezone: TZ, clock: r.clock, views: r.daemon.views }, r.daemon.views, (x) => x);
   return { state, row: row!, health, mqttState: w === null ? null : live(w, STATE), diagnostics: w === null ? null : live(w, DIAGNOSTICS) };
 }
 
@@ -125,7 +117,7 @@ describe('one view of a display on every publisher', () => {
   it('while the first cycle runs, before any frame: state.json says "none" and stale, as /healthz and the page do', async () => {
     const r = await t.rig();
     // The service answers only once the (fake) clock has moved on: the first cycle is in flight meanwhile.
-    await fault(r, { kind: 'slow', delay_ms: 5_000 });
+    await injectFault(r, { kind: 'slow', delay_ms: 5_000 });
     const run = r.daemon.runOnce('hallway', 'schedule');
     const state = await vi.waitFor(async () => {
       const res = await httpRequest(`${r.http}/displays/hallway/state.json`);

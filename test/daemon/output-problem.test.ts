@@ -19,6 +19,7 @@ import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from '../http/fixtures.js';
 import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
+import { testViews } from '../helpers/views.js';
 
 /**
  * Frame files that cannot be written (issue 25: a full output_dir was only logged, /healthz 200, status ok): the
@@ -90,6 +91,7 @@ describe('a full output_dir (ENOSPC, injected)', () => {
     let full = true;
     const files = new FilePublisher({
       outputDir: path.join(dir, 'frames'),
+      timezone: 'UTC',
       // A disk that is full while `full`: the open of the temp file fails as the kernel's would.
       write: (file, data) => (full ? Promise.reject(Object.assign(new Error(`ENOSPC: no space left on device, open '${file}'`), { code: 'ENOSPC' })) : writeFileAtomic(file, data)),
     });
@@ -107,6 +109,7 @@ describe('a full output_dir (ENOSPC, injected)', () => {
       fetch: () => Promise.resolve({ kind: 'fresh', rec: rec({ outfit: `Outfit number ${++n}.` }) }),
       publishers: [files, http],
       board,
+      views,
       clock,
       nextUpdateAt: () => null,
       logger,
@@ -151,18 +154,19 @@ describe('an output_dir that cannot be made at start', () => {
       // refuses this at load; here it appears after the load, as a disk that went away or a folder owned by root would.
       await writeFile(path.join(dir, 'mnt'), 'not a folder\n');
       const outputDir = path.join(dir, 'mnt', 'frames');
-      const files = new FilePublisher({ outputDir });
+      const files = new FilePublisher({ outputDir, timezone: 'UTC' });
       await files.start();
       const hallway = display('hallway', { panel: 'waveshare-4in2' });
+      const side = testViews({ displays: [hallway] });
       const u = update(hallway, 1);
-      await expect(files.publish(u)).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE', file: outputDir, message: expect.stringContaining('(ENOTDIR)') as unknown });
+      await expect(files.publish(side.show(u))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE', file: outputDir, message: expect.stringContaining('(ENOTDIR)') as unknown });
       await rm(path.join(dir, 'mnt'));
-      await files.publish(u);
+      await files.publish(side.show(u));
       expect((await stat(path.join(outputDir, 'hallway.png'))).isFile()).toBe(true);
       // The folder removed while running: made again.
       await rm(outputDir, { recursive: true });
-      await expect(files.publish(update(hallway, 2))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
-      await files.publish(update(hallway, 3));
+      await expect(files.publish(side.show(update(hallway, 2)))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
+      await files.publish(side.show(update(hallway, 3)));
       expect((await stat(path.join(outputDir, 'hallway.json'))).isFile()).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -178,6 +182,7 @@ describe('a write whose rename the disk refused', () => {
       let readOnly = false;
       const files = new FilePublisher({
         outputDir,
+        timezone: 'UTC',
         // As on a disk remounted read-only between the temp file's close and its rename: the temp file is written,
         // the rename and its removal are refused (EROFS).
         write: async (file, data) => {
@@ -188,13 +193,14 @@ describe('a write whose rename the disk refused', () => {
       });
       await files.start();
       const hallway = display('hallway', { panel: 'waveshare-4in2' });
-      await files.publish(update(hallway, 1));
+      const side = testViews({ displays: [hallway] });
+      await files.publish(side.show(update(hallway, 1)));
       await writeFile(path.join(outputDir, '.kitchen.png.fedcba987654.tmp'), 'another writer');
       readOnly = true;
-      await expect(files.publish(update(hallway, 2))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
+      await expect(files.publish(side.show(update(hallway, 2)))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
       expect((await readdir(outputDir)).filter((n) => n.startsWith('.hallway'))).toEqual(['.hallway.png.0123456789ab.tmp']);
       readOnly = false;
-      await files.publish(update(hallway, 3));
+      await files.publish(side.show(update(hallway, 3)));
       expect((await readdir(outputDir)).sort()).toEqual(['.kitchen.png.fedcba987654.tmp', 'hallway.json', 'hallway.png']);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -5,11 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectError, ServiceError, TimeoutError } from '../../src/api/errors.js';
 import type { FetchOutcome } from '../../src/budget/governor.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
-import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
+import type { Publisher } from '../../src/publish/publisher.js';
+import type { ShownView } from '../../src/state/display-views.js';
 import { displayRenderOptions, renderDisplayFrame } from '../../src/render/display-render.js';
 import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger, display, manualClock } from '../http/fixtures.js';
+import { testViews } from '../helpers/views.js';
 
 /**
  * Fresh, or visibly not (issue 21, items 5 and 6), at the cycle: whatever else is wrong, the frame is drawn with the
@@ -22,8 +24,8 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-function keeper(): Publisher & { updates: DisplayUpdate[] } {
-  const updates: DisplayUpdate[] = [];
+function keeper(): Publisher & { updates: ShownView[] } {
+  const updates: ShownView[] = [];
   return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
 }
 
@@ -39,12 +41,15 @@ async function rig(o: { fetched: number; staleAfterMs: number; outcome: FetchOut
   const out = keeper();
   const asked: (Date | null | undefined)[] = [];
   const render = displayRenderOptions(hallway, { timezone: 'UTC' });
+  const side = testViews({ displays: [hallway], clock });
   const cycle = new DisplayCycle({
     display: hallway,
     render,
     store,
     fetch: () => Promise.resolve(o.outcome),
     publishers: [out],
+    board: side.board,
+    views: side.views,
     clock,
     // The scheduler's answer: the retry asked for when it comes before the next slot, else that slot.
     nextUpdateAt: (retryAt) => {

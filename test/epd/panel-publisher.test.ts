@@ -9,11 +9,12 @@ import { CaptureBus, parseCapture } from '../../src/epd/capture-bus.js';
 import { createUc8179Driver } from '../../src/epd/drivers/uc8179.js';
 import { PanelPublisher, PANEL_RETRY_MS } from '../../src/epd/panel-publisher.js';
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
-import { PanelStatusBoard } from '../../src/epd/panel-status.js';
-import type { DisplayUpdate } from '../../src/publish/publisher.js';
+import { PanelStatusBoard } from '../../src/state/panel-status.js';
+import type { ShownView } from '../../src/state/display-views.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { shownState, testViews } from '../helpers/views.js';
 
 /**
  * The panel publisher drives the real UC8179 driver (Waveshare 7.5" V2) over a capture file; what reached the
@@ -25,10 +26,14 @@ const PANEL = 'waveshare-7in5-v2';
 const FRAMES = path.resolve(import.meta.dirname, 'frames');
 const png = (name: string): Buffer => readFileSync(path.join(FRAMES, `${PANEL}-${name}.png`));
 
-function update(display: ReturnType<typeof DisplaySchema.parse>, name: string): DisplayUpdate {
+/** The daemon's side: the board the cycle records on, and the views the publishers are handed. */
+const side = testViews({ displays: [] });
+
+/** The view of `display` showing the frame `name`, as its cycle hands it to the publishers. */
+function update(display: ReturnType<typeof DisplaySchema.parse>, name: string): ShownView {
   const bytes = png(name);
   const frame = { width: 800, height: 480, png: bytes, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(bytes).digest('hex') };
-  return { display, rec: null, frame, status: { kind: 'ok' }, nextUpdateAt: null };
+  return side.show(shownState(display, frame));
 }
 
 function setup(
@@ -190,7 +195,7 @@ describe('PanelPublisher with an Inky Impression (Spectra 6)', () => {
     await pub.start();
     const bytes = readFileSync(path.join(FRAMES, `${INKY}-normal.png`));
     const frame = { width: 800, height: 480, png: bytes, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(bytes).digest('hex') };
-    await pub.publish({ display, rec: null, frame, status: { kind: 'ok' }, nextUpdateAt: null });
+    await pub.publish(side.show(shownState(display, frame)));
     await pub.idle();
     const ops = parseCapture(readFileSync(capture, 'utf8'));
     // The refresh (0x12), then deep sleep with its check code (0x07 0xA5), and nothing after it until the next frame.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CaptureBus, captureText, type CaptureOp } from '../../src/epd/capture-bus.js';
+import { CaptureBus, type CaptureOp } from '../../src/epd/capture-bus.js';
 import type { BusyWait } from '../../src/epd/bus.js';
 import type { PanelImage } from '../../src/epd/driver.js';
 import { EpdError } from '../../src/epd/epd-error.js';
@@ -8,6 +8,11 @@ import { PanelProtocolError, type ModelOp } from '../../display/controllers/prot
 import { Uc8179Model } from '../../display/controllers/uc8179.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { bytesSent, storedFrame, vendorStream, vendorText } from './stored-frame.js';
+
+/** A capture as the file holds it: one operation a line. */
+function captureText(ops: readonly CaptureOp[]): string {
+  return ops.map((op) => `${JSON.stringify(op)}\n`).join('');
+}
 
 /*
  * The UC8179 panels against Waveshare's own drivers (waveshareteam/e-Paper @ 86aa993,

@@ -19,6 +19,7 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger, display, update } from '../http/fixtures.js';
 import type { Clock } from '../../src/time/clock.js';
 import { clockAt, FakeClock } from '../helpers/fake-clock.js';
+import { testViews, type ShownState } from '../helpers/views.js';
 
 /** Sleeps pass at once in simulated time. */
 function fastClock(): Clock & { t: number } {
@@ -58,13 +59,14 @@ describe('the simulated device against the real HTTP server', () => {
     const clock = fastClock();
     const telemetry: DeviceTelemetry[] = [];
     const cap = capturingLogger();
+    const pViews = testViews({ displays: [hallway], clock: clockAt(() => clock.now()), nextUpdateAt: () => new Date(clock.now() + 20 * 60_000) });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
+      views: pViews.views,
       timezone: 'Europe/Berlin',
       // The device's clock dates the frames; the server's own timers stay real (a fast clock's would jump time).
       clock: clockAt(() => clock.now()),
-      nextUpdateAt: () => new Date(clock.now() + 20 * 60_000),
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: tokens,
       onDeviceTelemetry: (_id, t) => telemetry.push(t),
@@ -74,7 +76,9 @@ describe('the simulated device against the real HTTP server', () => {
     cleanup.push(() => p.stop());
     // The owner opens pairing (outfit-display pair, the status page), so the device's first wake gets its token.
     p.pairing.open([MAC]);
-    return { p, url: p.url!, clock, telemetry, logs: cap.text };
+    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
+    const publish = (state: ShownState): Promise<void> => p.publish(pViews.show(state));
+    return { p, publish, url: p.url!, clock, telemetry, logs: cap.text };
   }
 
   function device(transport: HttpTransport | TrmnlTransport | MqttTransport, clock: Clock, maxImageBytes = 90_000) {
@@ -82,10 +86,10 @@ describe('the simulated device against the real HTTP server', () => {
   }
 
   it('HTTP with ETag: full refresh, 304 unchanged, partial on a new frame; the glass equals the frame', async () => {
-    const { p, url, clock } = await server();
+    const { publish, url, clock } = await server();
     const d = device(new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock);
     const u1 = update(hallway, 1);
-    await p.publish(u1);
+    await publish(u1);
     const w1 = await d.wake();
     expect(w1).toMatchObject({ outcome: 'refreshed', refresh: 'full', refresh_ms: 3000, via: 'http', image: { format: 'png', bit_depth: 1 } });
     expect(w1.sleep_s).toBe(20 * 60 + 30);
@@ -93,7 +97,7 @@ describe('the simulated device against the real HTTP server', () => {
     const w2 = await d.wake();
     expect(w2).toMatchObject({ outcome: 'unchanged', refresh: 'none', note: 'HTTP 304 Not Modified' });
     expect(w2.awake_ms).toBeLessThan(w1.awake_ms);
-    await p.publish(update(hallway, 2));
+    await publish(update(hallway, 2));
     const w3 = await d.wake();
     expect(w3).toMatchObject({ outcome: 'refreshed', refresh: 'partial', refresh_ms: 600 });
     expect(w3.ghost_max).toBeGreaterThan(0);
@@ -101,10 +105,10 @@ describe('the simulated device against the real HTTP server', () => {
   });
 
   it('corrupt, oversize and wrong-depth frames are refused as the firmware reports them; the glass keeps the last picture', async () => {
-    const { p, url, clock } = await server();
+    const { publish, url, clock } = await server();
     const d = device(new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock);
     const good = update(hallway, 1);
-    await p.publish(good);
+    await publish(good);
     await d.wake();
     const glass = d.panel.glassPng();
     const bad: [Buffer, string][] = [
@@ -114,7 +118,7 @@ describe('the simulated device against the real HTTP server', () => {
       [update(display('s', { panel: 'waveshare-4in2' }), 1).frame.png, 'PNG_BAD_SIZE'],
     ];
     for (const [png, code] of bad) {
-      await p.publish({ ...good, frame: withPng(good.frame, png) });
+      await publish({ ...good, frame: withPng(good.frame, png) });
       const w = await d.wake();
       expect(w.outcome, code).toBe('error');
       expect(w.error?.code).toBe(code);
@@ -138,8 +142,8 @@ describe('the simulated device against the real HTTP server', () => {
   });
 
   it('run() sleeps on its Clock for the intended sleep over the speed-up; an abort in the sleep ends the run', async () => {
-    const { p, url } = await server();
-    await p.publish(update(hallway, 1));
+    const { publish, url } = await server();
+    await publish(update(hallway, 1));
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const d = new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport: new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock, maxImageBytes: 90_000, speed: 60 });
     const ac = new AbortController();
@@ -159,11 +163,11 @@ describe('the simulated device against the real HTTP server', () => {
   });
 
   it('TRMNL: setup, display with telemetry, download, a known filename drawn from flash, logs sent on the next wake', async () => {
-    const { p, url, clock, telemetry, logs } = await server();
+    const { publish, url, clock, telemetry, logs } = await server();
     const t = new TrmnlTransport({ baseUrl: url, mac: MAC });
     const d = device(t, clock);
     const u1 = update(hallway, 1);
-    await p.publish(u1);
+    await publish(u1);
     const w1 = await d.wake();
     expect(t.registered).toBe(true);
     expect(t.friendlyId).toMatch(/^[0-9A-F]{6}$/);
@@ -176,9 +180,9 @@ describe('the simulated device against the real HTTP server', () => {
     expect(telemetry).toHaveLength(2);
 
     // A frame the device refuses is logged by the device and sent on its next wake.
-    await p.publish({ ...u1, frame: withPng(u1.frame, Buffer.concat([u1.frame.png.subarray(0, 60), Buffer.alloc(9)])) });
+    await publish({ ...u1, frame: withPng(u1.frame, Buffer.concat([u1.frame.png.subarray(0, 60), Buffer.alloc(9)])) });
     expect((await d.wake()).error?.code).toBe('PNG_DECODE_ERR');
-    await p.publish(update(hallway, 2));
+    await publish(update(hallway, 2));
     expect(await d.wake()).toMatchObject({ outcome: 'refreshed', refresh: 'partial' });
     expect(logs()).toContain('PNG_DECODE_ERR: could not decode png image');
     expect(logs()).not.toContain(TOKEN);
@@ -186,8 +190,8 @@ describe('the simulated device against the real HTTP server', () => {
 
   it('TRMNL: an unregistered MAC and a revoked token are errors the device survives', async () => {
     const tokens = new Map([[MAC, TOKEN]]);
-    const { p, url, clock } = await server(tokens);
-    await p.publish(update(hallway, 1));
+    const { publish, url, clock } = await server(tokens);
+    await publish(update(hallway, 1));
     const stranger = device(new TrmnlTransport({ baseUrl: url, mac: '11:22:33:44:55:66' }), clock);
     expect(await stranger.wake()).toMatchObject({ outcome: 'error', error: { code: 'MAC_NOT_REGISTERED' }, sleep_s: 15 });
     const d = device(new TrmnlTransport({ baseUrl: url, mac: MAC }), clock);
@@ -235,8 +239,8 @@ describe('the simulated device against the real HTTP server', () => {
   });
 
   it('runSimulator writes a glass PNG and a timeline line a wake', async () => {
-    const { p, url, clock } = await server();
-    await p.publish(update(hallway, 1));
+    const { publish, url, clock } = await server();
+    await publish(update(hallway, 1));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
     const config = ConfigSchema.parse({

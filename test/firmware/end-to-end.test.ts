@@ -10,6 +10,8 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { awaySchedule, simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { systemClock } from '../../src/time/clock.js';
+import type { DisplayViewSource } from '../../src/state/display-views.js';
+import { shownView } from '../helpers/views.js';
 
 /**
  * The whole chain in one process: the daemon against the simulated outfit service renders a frame, the HTTP
@@ -43,12 +45,14 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
     const loaded = await loadConfig(t.file, { env: {} });
     const { config, secrets } = loaded;
     let d: Daemon | null = null;
+    // A publisher built outside the daemon reads the daemon's views, as the daemon's own publishers do.
+    const views: DisplayViewSource = { view: (id) => d?.views.view(id) ?? null, budget: () => d?.views.budget() ?? null };
     const http = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: config.displays,
+      views,
       timezone: config.timezone,
       clock: systemClock,
-      budget: () => d?.governor.status() ?? null,
       refresh: (id) => d?.refresh(id) ?? Promise.resolve(null),
       trmnlDevices: config.trmnl?.devices.map((x) => ({ mac: x.mac, display: x.display })) ?? [],
       trmnlTokens: secrets.trmnlTokens,
@@ -56,7 +60,7 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
     d = daemon = await buildDaemon({ loaded, logger: pinoLogger({ level: 'silent' }), publishers: [http] });
     const results = await daemon.runOnce('hallway');
     expect(results.get('hallway')).toMatchObject({ outcome: 'fresh', published: true });
-    const frame = daemon.cycles.get('hallway')!.snapshot().frame!;
+    const frame = shownView(daemon.views, 'hallway').frame;
     expect(frame.width).toBe(800);
 
     const health = await httpRequest(`${http.url!}/healthz`);

@@ -11,6 +11,7 @@ import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { display, update } from '../http/fixtures.js';
 import { systemClock, type Clock } from '../../src/time/clock.js';
+import { testViews } from '../helpers/views.js';
 
 /** The same FNV-1a over the red channel the page computes. */
 function fnvRed(png: Buffer): string {
@@ -50,11 +51,12 @@ describe('simulate --web in headless Chromium', () => {
   });
 
   it('shows the current frame on a paper tone, and updates (with a flash) after a wake', { timeout: 90_000 }, async () => {
-    const server = new HttpPublisher({ listen: '127.0.0.1:0', displays: [grey], timezone: 'Europe/Berlin', clock: systemClock });
+    const serverViews = testViews({ displays: [grey], clock: systemClock });
+    const server = new HttpPublisher({ listen: '127.0.0.1:0', displays: [grey], views: serverViews.views, timezone: 'Europe/Berlin', clock: systemClock });
     await server.start();
     cleanup.push(() => server.stop());
     const u1 = update(grey, 1);
-    await server.publish(u1);
+    await server.publish(serverViews.show(u1));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-live-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
 
@@ -122,7 +124,7 @@ describe('simulate --web in headless Chromium', () => {
 
     // A new frame, a wake: the page follows without a reload, flashing for the full refresh of a 4-grey panel.
     const u2 = update(grey, 2);
-    await server.publish(u2);
+    await server.publish(serverViews.show(u2));
     clock.release();
     await page.waitForSelector('body[data-wake="2"]', { timeout: 15_000 });
     expect(await page.getAttribute('#glass', 'data-fnv')).toBe(fnvRed(u2.frame.png));

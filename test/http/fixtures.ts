@@ -1,9 +1,11 @@
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { DisplaySchema, type DisplayConfig } from '../../src/config/schema.js';
-import { encodeFrame, type Frame, type FrameStatus } from '../../src/render/frame.js';
+import { encodeFrame, type Frame } from '../../src/render/frame.js';
+import type { FrameStatus } from '../../src/domain/frame-status.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { viewSize } from '../../src/render/frame.js';
-import type { DisplayUpdate } from '../../src/publish/publisher.js';
+import type { DisplayState } from '../../src/state/display-state.js';
+import { shownState, type ShownState } from '../helpers/views.js';
 import type { Clock } from '../../src/time/clock.js';
 import { clockAt } from '../helpers/fake-clock.js';
 
@@ -59,9 +61,10 @@ export function patternFrame(d: DisplayConfig, seed: number): Frame {
   return encodeFrame(panel, d.rotation, { width, height, indices });
 }
 
-export function update(d: DisplayConfig, seed: number, over: Partial<DisplayUpdate> = {}): DisplayUpdate {
+/** A display's state as its cycle records it (record it with testViews().show() and publish the view). */
+export function update(d: DisplayConfig, seed: number, over: Partial<Omit<DisplayState, 'frame'>> = {}): ShownState {
   const status: FrameStatus = { kind: 'ok' };
-  return { display: d, rec: rec(), frame: patternFrame(d, seed), status, nextUpdateAt: null, ...over };
+  return shownState(d, patternFrame(d, seed), { rec: rec(), status, ...over });
 }
 
 export { capturingLogger } from '../helpers/capturing-logger.js';

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DisplayBoard, type BoardEntry } from '../../src/state/display-board.js';
-import { DisplayViews, type DisplayViewsOptions } from '../../src/state/display-views.js';
-import type { DisplayUpdate } from '../../src/publish/publisher.js';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
+import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
 
 const hallway = display('hallway', { panel: 'waveshare-7in5-v2' });
@@ -15,32 +13,22 @@ describe('HTTP frame server over a real socket', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  async function serve(over: Partial<HttpPublisherOptions> = {}): Promise<{ p: HttpPublisher; url: string; clock: ReturnType<typeof manualClock> }> {
+  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt' | 'budget'>;
+
+  /**
+   * The server with the daemon's side: a board the cycles write (here, the test) and the views the server is given.
+   * `publish` does what a display's cycle does: records its state, then hands the server the display's view; `record`
+   * only records it.
+   */
+  async function serve(over: ServeOptions = {}) {
     const clock = manualClock();
-    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', clock, ...over });
+    const { nextUpdateAt, budget, ...opts } = over;
+    const side = testViews({ displays: [hallway, kitchen], clock, ...(nextUpdateAt && { nextUpdateAt }), ...(budget && { budget }) });
+    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', clock, views: side.views, ...opts });
     started.push(p);
     await p.start();
-    return { p, url: p.url!, clock };
-  }
-
-  /** The daemon's side: a board its cycles write (here, the test) and the views the server is given. */
-  function daemonViews(over: Partial<DisplayViewsOptions> = {}) {
-    const clock = manualClock();
-    const board = new DisplayBoard({ clock });
-    const views = new DisplayViews({ board, displays: [hallway, kitchen], clock, ...over });
-    const entry = (u: DisplayUpdate, more: Partial<BoardEntry> = {}): BoardEntry => ({
-      display: u.display,
-      rec: u.rec,
-      status: u.status,
-      frame: u.frame,
-      lastError: null,
-      lastSuccessAt: null,
-      stateProblem: null,
-      refreshRefused: null,
-      nextUpdateAt: u.nextUpdateAt,
-      ...more,
-    });
-    return { clock, board, views, entry };
+    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
+    return { p, url: p.url!, clock, publish, record: (state: ShownState) => void side.show(state) };
   }
 
   it('listens on 127.0.0.1 only, on the port asked for', async () => {
@@ -50,9 +38,9 @@ describe('HTTP frame server over a real socket', () => {
   });
 
   it('serves the frame with ETag and Last-Modified; 304 on If-None-Match and If-Modified-Since; HEAD without body', async () => {
-    const { p, url, clock } = await serve();
+    const { url, clock, publish } = await serve();
     const u1 = update(hallway, 1);
-    await p.publish(u1);
+    await publish(u1);
     const first = await httpRequest(`${url}/displays/hallway/frame.png`);
     expect(first.status).toBe(200);
     expect(first.headers['content-type']).toBe('image/png');
@@ -80,11 +68,11 @@ describe('HTTP frame server over a real socket', () => {
 
     // The same frame again later keeps its Last-Modified; a new frame gets a new ETag and time.
     clock.advance(60_000);
-    await p.publish(update(hallway, 1));
+    await publish(update(hallway, 1));
     expect((await httpRequest(`${url}/displays/hallway/frame.png`)).headers['last-modified']).toBe(lm);
     clock.advance(60_000);
     const u2 = update(hallway, 2);
-    await p.publish(u2);
+    await publish(u2);
     const second = await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': etag } });
     expect(second.status).toBe(200);
     expect(second.body.equals(u2.frame.png)).toBe(true);
@@ -94,11 +82,11 @@ describe('HTTP frame server over a real socket', () => {
   });
 
   it('serves the BMP of a black/white panel, 404 for a colour panel, 503 before a frame, 404 for an unknown display', async () => {
-    const { p, url } = await serve();
+    const { url, publish } = await serve();
     expect((await httpRequest(`${url}/displays/hallway/frame.png`)).status).toBe(503);
     const u = update(hallway, 3);
-    await p.publish(u);
-    await p.publish(update(kitchen, 3));
+    await publish(u);
+    await publish(update(kitchen, 3));
     const bmp = await httpRequest(`${url}/displays/hallway/frame.bmp`);
     expect(bmp.status).toBe(200);
     expect(bmp.headers['content-type']).toBe('image/bmp');
@@ -114,9 +102,9 @@ describe('HTTP frame server over a real socket', () => {
 
   it('state.json: the Recommendation with fetched_at, next_update_at, stale, status and the frame', async () => {
     const next = new Date('2026-01-31T07:30:00.000Z');
-    const { p, url } = await serve({ nextUpdateAt: () => next });
+    const { url, publish } = await serve({ nextUpdateAt: () => next });
     const u = update(hallway, 4);
-    await p.publish(u);
+    await publish(u);
     const s = (await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>();
     expect(s).toMatchObject({
       outfit: 'Light jacket, jeans and trainers.',
@@ -128,9 +116,8 @@ describe('HTTP frame server over a real socket', () => {
     });
   });
 
-  it('/healthz: 200 while the last cycle succeeded or the data is fresh, 503 with the reason otherwise', async () => {
-    const { clock, board, views, entry } = daemonViews();
-    const { p, url } = await serve({ clock, views, freshnessMs: () => 3_600_000 });
+  it('/healthz: 200 while the answer on show is current by its schedule, whatever failed since; 503 with the reason once stale', async () => {
+    const { url, clock, publish, record } = await serve();
     let h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(503);
     expect(h.json<{ reason: string }>().reason).toContain('no frame yet');
@@ -138,51 +125,53 @@ describe('HTTP frame server over a real socket', () => {
     const since = new Date(clock.now());
     const lastSuccessAt = new Date(clock.now()).toISOString();
     for (const d of [hallway, kitchen]) {
-      const u = update(d, 5);
-      board.record(entry(u, { lastSuccessAt }));
-      await p.publish(u);
+      await publish({ ...update(d, 5), lastSuccessAt });
     }
     h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(200);
     expect(h.json()).toMatchObject({ ok: true, reason: 'ok' });
 
-    board.record(
-      entry(update(kitchen, 5), {
-        lastSuccessAt,
-        status: { kind: 'unreachable', since, message: 'connect ETIMEDOUT' },
-        lastError: { code: 'E_TIMEOUT', message: 'connect ETIMEDOUT', at: since.toISOString() },
-      }),
-    );
+    // A failed cycle keeps the last good answer: still current by the schedule, so still healthy.
+    const unreachable = {
+      ...update(kitchen, 5),
+      lastSuccessAt,
+      status: { kind: 'unreachable', since, message: 'connect ETIMEDOUT' },
+      lastError: { code: 'E_TIMEOUT', message: 'connect ETIMEDOUT', at: since.toISOString() },
+    } as const;
+    record(unreachable);
     clock.advance(20 * 60_000);
     h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(200);
-    expect(JSON.stringify(h.json())).toContain('within its freshness');
+    expect(JSON.stringify(h.json())).toContain('the outfit on show is still current');
 
+    // The next slot passed without a new answer: the cycle draws the frame stale and records since when.
     clock.advance(60 * 60_000);
+    const staleSince = new Date(clock.now() - 10 * 60_000);
+    record({ ...unreachable, stale: true, staleSince });
     h = await httpRequest(`${url}/healthz`, { method: 'HEAD' });
     expect(h.status).toBe(503);
     h = await httpRequest(`${url}/healthz`);
     expect(h.status).toBe(503);
-    expect(h.json<{ reason: string }>().reason).toMatch(/^kitchen: service unreachable since .* \(connect ETIMEDOUT\); data is 80 min old, over its freshness of 60 min/);
+    expect(h.json<{ reason: string }>().reason).toBe(
+      `kitchen: service unreachable since ${since.toISOString()} (connect ETIMEDOUT); the outfit on show is out of date since ${staleSince.toISOString()} (a scheduled update passed without a new one)`,
+    );
   });
 
   it('the status page: frames, next update, credits against the budget, last error, every text escaped, no secret', async () => {
     const apiKey = 'sk_live_supersecretkey123';
     const evil = `<script>alert("x")</script> & <img src=x onerror=alert(1)> ${apiKey}`;
     const cap = capturingLogger();
-    const { clock, board, views, entry } = daemonViews({
+    const { url, publish } = await serve({
       nextUpdateAt: () => new Date('2026-01-31T07:30:00.000Z'),
       budget: () => ({ spentToday: 12, leftToday: 188, spentMonth: 120, leftMonth: null, rateRemaining: 57, warnings: [] }),
+      secrets: [apiKey],
+      logger: cap.logger,
     });
-    const { p, url } = await serve({ clock, views, secrets: [apiKey], logger: cap.logger });
-    const u = update(hallway, 6, { rec: { ...rec(), outfit: evil } });
-    board.record(
-      entry(u, {
-        status: { kind: 'key_rejected', message: `key ${apiKey} rejected` },
-        lastError: { code: 'E_KEY', message: `<b>bad</b> key ${apiKey}`, at: '2026-01-31T06:59:00.000Z' },
-      }),
-    );
-    await p.publish(u);
+    await publish({
+      ...update(hallway, 6, { rec: { ...rec(), outfit: evil } }),
+      status: { kind: 'key_rejected', message: `key ${apiKey} rejected` },
+      lastError: { code: 'E_KEY', message: `<b>bad</b> key ${apiKey}`, at: '2026-01-31T06:59:00.000Z' },
+    });
     const r = await httpRequest(`${url}/`);
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');

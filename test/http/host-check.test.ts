@@ -6,6 +6,7 @@ import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-pu
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, update } from './fixtures.js';
 import { clockAt } from '../helpers/fake-clock.js';
+import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -29,24 +30,31 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  async function serve(over: Partial<HttpPublisherOptions> = {}) {
+  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
+
+  async function serve(over: ServeOptions = {}) {
     const clock = manualClock();
+    const { nextUpdateAt, ...opts } = over;
     const cap = capturingLogger();
+    const side = testViews({ displays: [hallway], clock, ...(nextUpdateAt && { nextUpdateAt }) });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
+      views: side.views,
       timezone: 'Europe/Berlin',
       clock,
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: new Map([[MAC, TOKEN]]),
       refresh: () => Promise.resolve(),
       logger: cap.logger,
-      ...over,
+      ...opts,
     });
     started.push(p);
+    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
+    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
     await p.start();
-    await p.publish(update(hallway, 1));
-    return { p, url: p.url!, logs: cap.text };
+    await publish(update(hallway, 1));
+    return { p, publish, url: p.url!, logs: cap.text };
   }
 
   const device = { ID: MAC, 'Access-Token': TOKEN };

@@ -6,9 +6,8 @@ import { mqttTopics } from '../../src/mqtt/topics.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import { buildPublishers } from '../../src/daemon/publishers.js';
 import { resolveSchedules } from '../../src/budget/planner.js';
-import { DisplayBoard } from '../../src/state/display-board.js';
-import { DisplayViews } from '../../src/state/display-views.js';
 import { tempConfig } from '../helpers/cli.js';
+import { testViews } from '../helpers/views.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { budget, capturingLogger, watch } from '../mqtt/fixtures.js';
@@ -73,7 +72,7 @@ describe('the Home Assistant pairing button', () => {
     const publishers = await buildPublishers(loaded, {
       logger: cap.logger,
       clock: systemClock,
-      views: new DisplayViews({ board: new DisplayBoard({ clock: systemClock }), displays: loaded.config.displays, clock: systemClock, budget }),
+      views: testViews({ displays: loaded.config.displays, clock: systemClock, budget }).views,
       runs: { refresh: () => Promise.resolve(null) },
       schedules: resolveSchedules(loaded.config),
       refreshUnavailable: null,

@@ -10,6 +10,7 @@ import { openPairingFile, PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { capturingLogger, display, manualClock, update } from './fixtures.js';
+import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const OTHER_MAC = 'AA:BB:CC:DD:EE:02';
@@ -24,12 +25,17 @@ describe('TRMNL pairing', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  async function serve(over: Partial<HttpPublisherOptions> = {}) {
+  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
+
+  async function serve(over: ServeOptions = {}) {
     const clock = manualClock();
+    const { nextUpdateAt, ...opts } = over;
     const cap = capturingLogger();
+    const side = testViews({ displays: [hallway, porch], clock, ...(nextUpdateAt && { nextUpdateAt }) });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway, porch],
+      views: side.views,
       timezone: 'Europe/Berlin',
       clock,
       trmnlDevices: [
@@ -42,11 +48,13 @@ describe('TRMNL pairing', () => {
       ]),
       refresh: () => Promise.resolve(),
       logger: cap.logger,
-      ...over,
+      ...opts,
     });
     started.push(p);
+    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
+    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
     await p.start();
-    return { p, url: p.url!, clock, logs: cap.text };
+    return { p, publish, url: p.url!, clock, logs: cap.text };
   }
 
   const setup = (url: string, mac = MAC) => httpRequest(`${url}/api/setup/`, { headers: { ID: mac, 'FW-Version': '1.6.2', Model: 'og' } });
@@ -58,8 +66,8 @@ describe('TRMNL pairing', () => {
       .filter((c) => c !== '');
 
   it('a bare MAC gets no token while pairing is closed; open, one setup gets it, then it is closed again', async () => {
-    const { p, url, clock, logs } = await serve();
-    await p.publish(update(hallway, 1));
+    const { p, publish, url, clock, logs } = await serve();
+    await publish(update(hallway, 1));
     const closed = await setup(url);
     expect(closed.status).toBe(404);
     expect(closed.json()).toMatchObject({ status: 404, api_key: null, friendly_id: null, image_url: null });

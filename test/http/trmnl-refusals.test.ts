@@ -6,10 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createLogger } from '../../src/log/logging.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { REFUSAL_CODES, RefusalLog } from '../../src/mqtt/broker/refusal-log.js';
+import { REFUSAL_CODES, RefusalLog } from '../../src/log/refusal-log.js';
 import { W_PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { ROOT } from '../helpers/cli.js';
 import { display } from './fixtures.js';
+import { testViews } from '../helpers/views.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -71,9 +72,11 @@ describe('TRMNL refusals in the log', () => {
   it('a flood of 5,000 wrong-token requests writes one line at once and one summary a minute, not one a request', { timeout: 60_000 }, async () => {
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const log = productionLog();
+    const pViews = testViews({ displays: [display('hallway', { panel: 'trmnl' })], clock });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [display('hallway', { panel: 'trmnl' })],
+      views: pViews.views,
       timezone: 'Europe/Berlin',
       clock,
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mqttTopics } from '../../src/mqtt/topics.js';
-import { batteryPercent, pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../../src/trmnl/telemetry.js';
+import { batteryPercent, pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from '../../src/mqtt/trmnl-telemetry.js';
 
 describe('TRMNL telemetry for MQTT and Home Assistant', () => {
   const topics = mqttTopics('outfit-display', 'homeassistant');

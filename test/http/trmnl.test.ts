@@ -7,6 +7,7 @@ import { loadPanel } from '../../src/panels/panels.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
+import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const BMP_MAC = 'AA:BB:CC:DD:EE:02';
@@ -37,13 +38,18 @@ describe('TRMNL device endpoints', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  async function serve(over: Partial<HttpPublisherOptions> = {}) {
+  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
+
+  async function serve(over: ServeOptions = {}) {
     const clock = manualClock();
+    const { nextUpdateAt, ...opts } = over;
     const telemetry: [string, DeviceTelemetry][] = [];
     const cap = capturingLogger();
+    const side = testViews({ displays: [hallway, porch, kitchen], clock, ...(nextUpdateAt && { nextUpdateAt }) });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway, porch, kitchen],
+      views: side.views,
       timezone: 'Europe/Berlin',
       clock,
       trmnlDevices: [
@@ -54,11 +60,13 @@ describe('TRMNL device endpoints', () => {
       trmnlTokens: tokens,
       onDeviceTelemetry: (id, t) => telemetry.push([id, t]),
       logger: cap.logger,
-      ...over,
+      ...opts,
     });
     started.push(p);
+    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
+    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
     await p.start();
-    return { p, url: p.url!, clock, telemetry, logs: cap.text };
+    return { p, publish, url: p.url!, clock, telemetry, logs: cap.text };
   }
 
   const device = (mac: string, token?: string, extra: Record<string, string> = {}) => ({
@@ -80,8 +88,8 @@ describe('TRMNL device endpoints', () => {
   }
 
   it('setup (pairing open): a registered MAC gets its access token and a friendly id; an unknown one a 404 (both paths)', async () => {
-    const { p, url } = await serve();
-    await p.publish(update(hallway, 1));
+    const { p, publish, url } = await serve();
+    await publish(update(hallway, 1));
     for (const path of ['/api/setup', '/api/setup/']) {
       p.pairing.open([MAC]);
       const r = await httpRequest(`${url}${path}`, { headers: { ID: MAC, 'FW-Version': '1.5.0', Model: 'og' } });
@@ -107,8 +115,8 @@ describe('TRMNL device endpoints', () => {
   });
 
   it('display: unknown MAC 404, no token 401, wrong token 403; never echoing a token', async () => {
-    const { p, url, logs } = await serve();
-    await p.publish(update(hallway, 1));
+    const { publish, url, logs } = await serve();
+    await publish(update(hallway, 1));
     const cases: [Record<string, string>, number][] = [
       [device('11:22:33:44:55:66', TOKEN), 404],
       [{ 'Access-Token': TOKEN }, 404],
@@ -130,12 +138,12 @@ describe('TRMNL device endpoints', () => {
 
   it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
     let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
-    const { p, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
+    const { publish, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
     const none = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
     expect(none).toMatchObject({ status: 0, image_url: '', filename: '', refresh_rate: 60 });
 
     const u1 = update(hallway, 1);
-    await p.publish(u1);
+    await publish(u1);
     const r = await httpRequest(`${url}/api/display`, { headers: { ...device(MAC, TOKEN), Host: 'outfit.local:8321' } });
     expect(r.status).toBe(200);
     const j = r.json<DisplayJson>();
@@ -156,9 +164,9 @@ describe('TRMNL device endpoints', () => {
     expect([img.body[24], img.body[25]]).toEqual([1, 0]); // bit depth 1, colour type 0 (grey)
 
     // The same frame keeps its name; a new one gets a new name, and the old name still downloads for a while.
-    await p.publish(update(hallway, 1));
+    await publish(update(hallway, 1));
     expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().filename).toBe(j.filename);
-    await p.publish(update(hallway, 2));
+    await publish(update(hallway, 2));
     const j2 = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
     expect(j2.filename).not.toBe(j.filename);
     expect((await httpRequest(`${url}${new URL(j.image_url).pathname}`)).status).toBe(200);
@@ -173,9 +181,9 @@ describe('TRMNL device endpoints', () => {
   });
 
   it('a device configured for BMP gets the 48,062-byte 1-bit BMP of a black/white display', async () => {
-    const { p, url } = await serve({ publicUrl: 'http://frames.example:9000/' });
+    const { publish, url } = await serve({ publicUrl: 'http://frames.example:9000/' });
     const u = update(porch, 3);
-    await p.publish(u);
+    await publish(u);
     const j = (await httpRequest(`${url}/api/display`, { headers: device(BMP_MAC, tokens.get(BMP_MAC)) })).json<DisplayJson>();
     expect(j.image_url).toBe(`http://frames.example:9000/displays/porch/trmnl/${j.filename}.bmp`);
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
@@ -185,8 +193,8 @@ describe('TRMNL device endpoints', () => {
   });
 
   it('a colour display is rendered again for the 1-bit TRMNL panel from the same data', async () => {
-    const { p, url } = await serve();
-    await p.publish(update(kitchen, 4, { rec: rec({ outfit: 'Raincoat and boots.' }) }));
+    const { publish, url } = await serve();
+    await publish(update(kitchen, 4, { rec: rec({ outfit: 'Raincoat and boots.' }) }));
     const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
     expect(img.headers['content-type']).toBe('image/png');
@@ -200,9 +208,9 @@ describe('TRMNL device endpoints', () => {
 
   it("a display's TRMNL copy is drawn in the display's own language (a de display's TRMNL device shows German)", async () => {
     const de = localeFor('de');
-    const { p, url, clock } = await serve({ locales: new Map([['kitchen', de]]) });
+    const { publish, url, clock } = await serve({ render: { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) } });
     const data = rec({ outfit: 'Raincoat and boots.' });
-    await p.publish(update(kitchen, 4, { rec: data }));
+    await publish(update(kitchen, 4, { rec: data }));
     const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
     // The same state drawn for the TRMNL panel through the one place that builds a display's render options: in

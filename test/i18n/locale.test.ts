@@ -5,7 +5,7 @@ import { frameContent } from '../../src/render/layout/content.js';
 import { alertTexts, formatAge, formatNumber, formatPercent, formatReading, formatTime } from '../../src/render/layout/format.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { readingsOf } from '../../src/render/layout/readings.js';
+import { readingsOf } from '../../src/render/layout/reading-values.js';
 import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../gallery/samples.js';
 
 const de = localeFor('de');

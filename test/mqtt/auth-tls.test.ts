@@ -8,6 +8,7 @@ import { redactUrl } from '../../src/mqtt/connection.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
+import { testViews } from '../helpers/views.js';
 
 const hallway = display('hallway');
 const PASSWORD = 'S3cr3t-pässwörd!with:colon';
@@ -29,18 +30,19 @@ describe('username and password (mosquitto_passwd)', () => {
   it('connects with the password, and the password appears in no log line, topic or payload', async () => {
     const { logger, text } = capturingLogger();
     const w = await watch(broker.url, ['#'], { username: 'reader', password: 'reader-pw' });
+    const pViews = testViews({ displays: [hallway], budget });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, { username: 'outfit', password_file: '/run/credentials/mqtt-password' }),
       password: PASSWORD,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'UTC',
       logger,
       onRefresh: () => undefined,
-      budgetStatus: budget,
     });
     await p.start();
     expect(p.connected).toBe(true);
-    await p.publish(update(hallway, rec(), 'auth'));
+    await p.publish(pViews.show(update(hallway, rec(), 'auth')));
     await w.waitFor((all) => all.some((m) => m.topic === 'outfit-display/hallway/state'), 'state');
     await p.stop();
     await w.waitFor((all) => all.at(-1)?.payload.toString() === 'offline', 'offline');
@@ -58,10 +60,12 @@ describe('username and password (mosquitto_passwd)', () => {
 
   it('with a wrong password: not connected, retrying, and still no password in the logs', async () => {
     const { logger, text } = capturingLogger();
+    const pViews = testViews({ displays: [hallway] });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, { username: 'outfit' }),
       password: 'wrong-S3cr3t',
       displays: [hallway],
+      views: pViews.views,
       timezone: 'UTC',
       logger,
       onRefresh: () => undefined,
@@ -100,11 +104,12 @@ describe('mqtts:// with a CA file and a client certificate', () => {
 
   it('connects with the CA and client certificate files and publishes', async () => {
     const tls = { ca_file: file('ca.crt'), cert_file: file('client.crt'), key_file: file('client.key') };
-    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, tls), password: null, displays: [hallway], timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
+    const pViews = testViews({ displays: [hallway] });
+    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, tls), password: null, displays: [hallway], views: pViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
     try {
       await p.start();
       expect(p.connected).toBe(true);
-      await p.publish(update(hallway, rec(), 'tls'));
+      await p.publish(pViews.show(update(hallway, rec(), 'tls')));
       const w = await watch(broker.url, ['outfit-display/hallway/state'], { ca: readFileSync(file('ca.crt')), cert: readFileSync(file('client.crt')), key: readFileSync(file('client.key')) });
       await w.waitFor((all) => all.length > 0, 'state over TLS');
       await w.close();
@@ -114,11 +119,13 @@ describe('mqtts:// with a CA file and a client certificate', () => {
   });
 
   it('is refused without a client certificate, and names a missing file by its config key', async () => {
-    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('ca.crt') }), password: null, displays: [hallway], timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined, backoff: { initialMs: 50, maxMs: 100 } });
+    const pViews = testViews({ displays: [hallway] });
+    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('ca.crt') }), password: null, displays: [hallway], views: pViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined, backoff: { initialMs: 50, maxMs: 100 } });
     await p.start();
     expect(p.connected).toBe(false);
     await p.stop();
-    const missing = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('nope.crt') }), password: null, displays: [hallway], timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
+    const missingViews = testViews({ displays: [hallway] });
+    const missing = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('nope.crt') }), password: null, displays: [hallway], views: missingViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
     await expect(missing.start()).rejects.toThrow(/mqtt\.ca_file: cannot read .*nope\.crt \(ENOENT\)/);
     await missing.stop();
   });

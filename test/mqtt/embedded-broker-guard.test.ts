@@ -10,6 +10,7 @@ import type { MqttConfig } from '../../src/config/schema.js';
 import { ROOT } from '../helpers/cli.js';
 import { outsider, publishOutcome, retainedOf } from './broker-clients.js';
 import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
+import { testViews } from '../helpers/views.js';
 
 const hallway = display('hallway');
 const STATUS = 'outfit-display/status';
@@ -24,25 +25,26 @@ afterEach(async () => {
 /** The daemon's side: the publisher with its embedded broker, one display published. */
 async function daemonSide(over: { mqtt?: Partial<MqttConfig>; password?: string | null; clientId?: string; onRefresh?: (id: string) => void } = {}) {
   const log = capturingLogger();
+  const pViews = testViews({ displays: [hallway], budget });
   const p = new MqttPublisher({
     mqtt: mqttConfig('embedded', over.mqtt),
     password: over.password ?? null,
     displays: [hallway],
+    views: pViews.views,
     timezone: 'Europe/Berlin',
     logger: log.logger,
     onRefresh: over.onRefresh ?? (() => undefined),
-    budgetStatus: budget,
     embeddedPort: 0,
     haOnlineDelayMs: { min: 0, max: 0 },
     ...(over.clientId !== undefined && { clientId: over.clientId }),
   });
   running.push(p);
   await p.start();
-  await p.publish(update(hallway, rec(), 'daemon'));
+  await p.publish(pViews.show(update(hallway, rec(), 'daemon')));
   const w = await watch(p.url, [STATE], over.mqtt?.username ? { username: over.mqtt.username, password: over.password ?? '' } : {});
   await w.waitFor((all) => all.some((m) => m.topic === STATE), 'the daemon’s state');
   await w.close();
-  return { p, log };
+  return { p, log, pViews };
 }
 
 describe('embedded broker: what other clients may send', () => {
@@ -129,10 +131,10 @@ describe('embedded broker: limits', () => {
   });
 
   it('leaves room for the largest frame: a 2 MB image from the daemon is retained whole', async () => {
-    const { p } = await daemonSide();
+    const { p, pViews } = await daemonSide();
     const png = randomBytes(2 * 1024 * 1024);
     const u = update(hallway, rec(), 'big');
-    await p.publish({ ...u, frame: { ...u.frame, png, hash: createHash('sha256').update(png).digest('hex') } });
+    await p.publish(pViews.show({ ...u, frame: { ...u.frame, png, hash: createHash('sha256').update(png).digest('hex') } }));
     await expect.poll(async () => (await retainedOf(p.url, 'outfit-display/hallway/image', STATUS))?.equals(png), { timeout: 5000 }).toBe(true);
   });
 });
@@ -152,10 +154,12 @@ describe('embedded broker: a login for Home Assistant (mqtt.username)', () => {
   });
 
   it('refuses to start with a username but no password', async () => {
+    const pViews = testViews({ displays: [hallway] });
     const p = new MqttPublisher({
       mqtt: mqttConfig('embedded', { username: 'homeassistant' }),
       password: null,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'Europe/Berlin',
       logger: silentLogger(),
       onRefresh: () => undefined,

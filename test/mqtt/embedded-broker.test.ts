@@ -7,27 +7,29 @@ import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+import { testViews } from '../helpers/views.js';
 
 const hallway = display('hallway');
 
 describe('embedded broker (mqtt.url: embedded)', () => {
   it('lets the publisher publish and take refresh presses with nothing installed, on 127.0.0.1', async () => {
     const refreshes: string[] = [];
+    const pViews = testViews({ displays: [hallway], budget });
     const p = new MqttPublisher({
       mqtt: mqttConfig('embedded'),
       password: null,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'Europe/Berlin',
       logger: silentLogger(),
       onRefresh: (id) => refreshes.push(id),
-      budgetStatus: budget,
       embeddedPort: 0,
     });
     try {
       await p.start();
       expect(p.connected).toBe(true);
       expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
-      await p.publish(update(hallway, rec(), 'demo'));
+      await p.publish(pViews.show(update(hallway, rec(), 'demo')));
       // publish() does not wait for the broker's acknowledgements: read until the display's topics are there.
       const retained = await vi.waitFor(async () => {
         const got = await readRetained(p.url, ['#']);
@@ -65,10 +67,12 @@ describe('embedded broker (mqtt.url: embedded)', () => {
 
   it('listens where mqtt.embedded.listen says (warning W_MQTT_ANONYMOUS_NETWORK without a login); the daemon connects through loopback', async () => {
     const log = capturingLogger();
+    const pViews = testViews({ displays: [hallway] });
     const p = new MqttPublisher({
       mqtt: mqttConfig('embedded', { embedded: { listen: '0.0.0.0:0' } }),
       password: null,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'Europe/Berlin',
       logger: log.logger,
       onRefresh: () => undefined,

@@ -4,8 +4,9 @@ import pino, { type Logger } from 'pino';
 import { vi } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import type { DisplayConfig, MqttConfig } from '../../src/config/schema.js';
-import type { FrameStatus } from '../../src/render/frame.js';
-import type { DisplayUpdate } from '../../src/publish/publisher.js';
+import type { FrameStatus } from '../../src/domain/frame-status.js';
+import type { Frame } from '../../src/render/frame.js';
+import { shownState, type ShownState } from '../helpers/views.js';
 
 /** Displays, Recommendations, frames, loggers and an MQTT watcher shared by the MQTT tests. */
 
@@ -54,13 +55,14 @@ export function rec(over: { outfit?: string; imperial?: boolean; alerts?: unknow
 }
 
 /** A frame whose png is a PNG signature and some bytes (the MQTT layer never decodes it). */
-export function frame(tag: string): DisplayUpdate['frame'] {
+export function frame(tag: string): Frame {
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`frame:${tag}`)]);
   return { width: 800, height: 480, png, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(png).digest('hex') };
 }
 
-export function update(d: DisplayConfig, r: StoredRecommendation | null, tag: string, status: FrameStatus = { kind: 'ok' }): DisplayUpdate {
-  return { display: d, rec: r, frame: frame(tag), status, nextUpdateAt: new Date('2026-01-31T07:30:00.000Z') };
+/** A display's state as its cycle records it (record it with testViews().show() and publish the view). */
+export function update(d: DisplayConfig, r: StoredRecommendation | null, tag: string, status: FrameStatus = { kind: 'ok' }): ShownState {
+  return shownState(d, frame(tag), { rec: r, status, nextUpdateAt: new Date('2026-01-31T07:30:00.000Z') });
 }
 
 export function mqttConfig(url: string, over: Partial<MqttConfig> = {}): MqttConfig {

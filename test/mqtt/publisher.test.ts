@@ -5,6 +5,8 @@ import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
 import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { testViews, type TestViews } from '../helpers/views.js';
+import type { DisplayState } from '../../src/state/display-state.js';
 
 const hallway = display('hallway');
 const porch = display('porch', { unit: 'imperial', name: 'Front porch' });
@@ -23,21 +25,32 @@ describe('MQTT publisher against Mosquitto', () => {
     await broker?.dispose();
   });
 
+  /** Each publisher's board and views (the daemon's side). */
+  const viewsOf = new Map<MqttPublisher, TestViews>();
+
   function make(over: Partial<MqttPublisherOptions> = {}): MqttPublisher {
+    const displays = over.displays ?? [hallway, porch];
+    const side = testViews({ displays, budget, ...(over.clock !== undefined && { clock: over.clock }) });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, over.mqtt),
       password: null,
-      displays: [hallway, porch],
+      displays,
+      views: side.views,
       timezone: 'Europe/Berlin',
       logger: silentLogger(),
       onRefresh: () => undefined,
-      budgetStatus: budget,
       expireAfterS: () => 9000,
       swVersion: '0.1.0',
       ...over,
     });
+    viewsOf.set(p, side);
     publishers.push(p);
     return p;
+  }
+
+  /** As a display's cycle does: records its state on the board, then hands the publisher the display's view. */
+  function publish(p: MqttPublisher, state: DisplayState): Promise<void> {
+    return p.publish(viewsOf.get(p)!.show(state));
   }
 
   it('leaves every topic retained, and HA accepts every discovery payload and state', async () => {
@@ -46,8 +59,8 @@ describe('MQTT publisher against Mosquitto', () => {
     await p.start();
     expect(p.connected).toBe(true);
     const long = 'Thermal base layer, fleece, waterproof shell, '.repeat(10);
-    await p.publish(update(hallway, rec({ outfit: long, alerts: [{ title: 'Gale warning' }] }), 'h1'));
-    await p.publish(update(porch, rec({ imperial: true }), 'p1', { kind: 'unreachable', since: new Date('2026-01-31T06:00:00Z'), message: 'timeout' }));
+    await publish(p, update(hallway, rec({ outfit: long, alerts: [{ title: 'Gale warning' }] }), 'h1'));
+    await publish(p, update(porch, rec({ imperial: true }), 'p1', { kind: 'unreachable', since: new Date('2026-01-31T06:00:00Z'), message: 'timeout' }));
 
     // publish() does not wait for the broker's acknowledgements, so a watcher may get some topics live (not flagged
     // retained): once all nine have reached the broker, read what it keeps retained.
@@ -86,7 +99,7 @@ describe('MQTT publisher against Mosquitto', () => {
       clock,
     });
     await p.start();
-    await p.publish(update(hallway, rec(), 'h1'));
+    await publish(p, update(hallway, rec(), 'h1'));
     const w = await watch(broker.url, ['ha-online/device/+/config', 'od-ha/hallway/state']);
     await w.waitFor((all) => all.length >= 3, 'retained configs and state');
     w.all.length = 0;
@@ -155,8 +168,8 @@ describe('MQTT publisher against Mosquitto', () => {
     const attic = display('attic');
     const first = make({ mqtt: mq, displays: [hallway, attic] });
     await first.start();
-    await first.publish(update(hallway, rec(), 'h1'));
-    await first.publish(update(attic, rec(), 'a1'));
+    await publish(first, update(hallway, rec(), 'h1'));
+    await publish(first, update(attic, rec(), 'a1'));
     const foreign = await watch(broker.url, []);
     const other = { device: { identifiers: ['z'] }, origin: { name: 'zigbee2mqtt' }, components: {} };
     await foreign.client.publishAsync('ha-removal/device/od-removal_zigbee/config', JSON.stringify(other), { retain: true, qos: 1 });
@@ -183,12 +196,12 @@ describe('MQTT publisher against Mosquitto', () => {
     const mq = mqttConfig(broker.url, { base_topic: 'od-toggle', discovery_prefix: 'ha-toggle' });
     const on = make({ mqtt: mq, displays: [hallway] });
     await on.start();
-    await on.publish(update(hallway, rec(), 'h1'));
+    await publish(on, update(hallway, rec(), 'h1'));
     await on.stop();
     expect([...(await readRetained(broker.url, ['ha-toggle/#'])).keys()]).toEqual(['ha-toggle/device/od-toggle_hallway/config']);
     const off = make({ mqtt: mq, displays: [hallway], haDiscovery: () => false });
     await off.start();
-    await off.publish(update(hallway, rec(), 'h2'));
+    await publish(off, update(hallway, rec(), 'h2'));
     await expect.poll(async () => [...(await readRetained(broker.url, ['ha-toggle/#'])).keys()], { timeout: 10_000 }).toEqual([]);
     expect([...(await readRetained(broker.url, ['od-toggle/hallway/#'])).keys()].sort()).toEqual(['od-toggle/hallway/diagnostics', 'od-toggle/hallway/image', 'od-toggle/hallway/state']);
   });

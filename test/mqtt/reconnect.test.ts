@@ -6,6 +6,7 @@ import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
 import { budget, display, mqttConfig, readRetained, rec, silentLogger, update } from './fixtures.js';
 import { systemClock } from '../../src/time/clock.js';
+import { testViews } from '../helpers/views.js';
 
 const hallway = display('hallway');
 
@@ -50,25 +51,26 @@ describe('broker restart', () => {
   });
 
   it('reconnects after a broker restart and restores every retained topic with the newest state', async () => {
+    const pViews = testViews({ displays: [hallway], budget });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url),
       password: null,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'UTC',
       logger: silentLogger(),
       onRefresh: () => undefined,
-      budgetStatus: budget,
       backoff: { initialMs: 50, maxMs: 200 },
       swVersion: '0.1.0',
     });
     try {
       await p.start();
-      await p.publish(update(hallway, rec({ outfit: 'first' }), 'f1'));
+      await p.publish(pViews.show(update(hallway, rec({ outfit: 'first' }), 'f1')));
       await broker.stop();
       await vi.waitFor(() => expect(p.connected).toBe(false));
       // While the broker is down: two more cycles; only the newest of each topic may arrive.
-      await p.publish(update(hallway, rec({ outfit: 'second' }), 'f2'));
-      await p.publish(update(hallway, rec({ outfit: 'third' }), 'f3'));
+      await p.publish(pViews.show(update(hallway, rec({ outfit: 'second' }), 'f2')));
+      await p.publish(pViews.show(update(hallway, rec({ outfit: 'third' }), 'f3')));
       await broker.restart(); // persistence off: the broker comes back with no retained message at all
       await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
 
@@ -86,10 +88,12 @@ describe('broker restart', () => {
 
   it('starts with the broker down and connects when it comes up', async () => {
     await broker.stop();
+    const pViews = testViews({ displays: [hallway] });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, { base_topic: 'late' }),
       password: null,
       displays: [hallway],
+      views: pViews.views,
       timezone: 'UTC',
       logger: silentLogger(),
       onRefresh: () => undefined,
@@ -98,7 +102,7 @@ describe('broker restart', () => {
     try {
       await p.start();
       expect(p.connected).toBe(false);
-      await p.publish(update(hallway, rec(), 'late'));
+      await p.publish(pViews.show(update(hallway, rec(), 'late')));
       await broker.restart();
       await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
       const retained = await readRetained(broker.url, ['late/#', 'homeassistant/#']);

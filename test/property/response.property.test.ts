@@ -14,7 +14,6 @@ import {
 } from '../../src/api/errors.js';
 import {
   RecommendationSchema,
-  RecWeatherSchema,
   WEATHER_READINGS,
   WeatherSchema,
   type ShapeNote,
@@ -65,7 +64,8 @@ afterAll(async () => {
 
 type Endpoint = 'recweather' | 'recommend' | 'weather';
 const ENDPOINTS: Endpoint[] = ['recweather', 'recommend', 'weather'];
-const SCHEMAS = { recweather: RecWeatherSchema, recommend: RecommendationSchema, weather: WeatherSchema } as const;
+// `/recweather` is read as `/recommend` is; only its notes differ (its `weather.source` is expected).
+const SCHEMAS = { recweather: RecommendationSchema, recommend: RecommendationSchema, weather: WeatherSchema } as const;
 
 function call(ep: Endpoint): Promise<unknown> {
   const req = { lat: 52.52, lon: 13.405, unit: 'metric' as const };

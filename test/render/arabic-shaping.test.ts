@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shapeArabic } from '../../src/render/text/arabic-shaping.js';
-import { drawText, font, visualOrder } from '../../src/render/text/fonts.js';
+import { visualOrder } from '../../src/render/text/bidi.js';
+import { drawText, font } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
 
 /** Arabic joined: letters in their isolated, initial, medial and final presentation forms. */

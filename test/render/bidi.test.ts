@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drawFitted, firstBaseline } from '../../src/render/layout/blocks.js';
-import { baseDirection } from '../../src/render/text/bidi.js';
-import { drawText, measureEm, visualOrder, type FontId } from '../../src/render/text/fonts.js';
+import { baseDirection, visualOrder } from '../../src/render/text/bidi.js';
+import { drawText, measureEm, type FontId } from '../../src/render/text/fonts.js';
 import { matchPalette } from '../../src/render/frame.js';
 import { loadPanel, ppiOf } from '../../src/panels/panels.js';
 import { createSurface } from '../../src/render/draw/surface.js';

@@ -5,13 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
-import { GlyphWarnings } from '../../src/render/text/glyph-warnings.js';
+import { GlyphWarnings } from '../../src/render/glyph-warnings.js';
 import { displayRenderOptions } from '../../src/render/display-render.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { NORMAL, sampleInput } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { clockAt } from '../helpers/fake-clock.js';
+import { testViews } from '../helpers/views.js';
 
 /** A character no bundled font has is drawn as a box, reported by the render and logged once per process. */
 
@@ -78,6 +79,7 @@ describe('the cycle', () => {
     const { logger, text } = capturingLogger();
     const glyphWarnings = new GlyphWarnings(logger);
     const store = new LastGoodStore(config.state_dir);
+    const side = testViews({ displays: config.displays });
     const cycles = config.displays.map(
       (display) =>
         new DisplayCycle({
@@ -86,6 +88,8 @@ describe('the cycle', () => {
           store,
           fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
           publishers: [],
+          board: side.board,
+          views: side.views,
           clock: clockAt(() => Date.parse('2026-01-31T06:45:00Z')),
           nextUpdateAt: () => null,
           logger,

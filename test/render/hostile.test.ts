@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
-import { NO_OUTFIT_TEXT } from '../../src/render/layout/outfit-block.js';
+import { ENGLISH } from '../../src/i18n/locale.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { NORMAL } from '../gallery/samples.js';
 import { ELLIPSIS } from '../../src/render/text/text-fit.js';
@@ -70,7 +70,7 @@ describe('hostile inputs', () => {
         const { report } = render(HOSTILE[name]!, id, 0);
         expect(report.layout, `${id} ${name}`).not.toBe('error');
         expect(report.texts, `${id} ${name}`).toContain('71%');
-        expect(report.outfit!.lines.map((l) => l.text).join(' '), `${id} ${name}`).toBe(NO_OUTFIT_TEXT);
+        expect(report.outfit!.lines.map((l) => l.text).join(' '), `${id} ${name}`).toBe(ENGLISH.labels.no_outfit);
       }
     }
   });

@@ -1,8 +1,13 @@
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import type { LayoutReport } from '../../src/render/layout/blocks.js';
 import type { FrameInput } from '../../src/render/layout/content.js';
-import { inkGap } from '../../src/render/text/ink-box.js';
+import type { InkBox } from '../../src/render/text/ink-box.js';
 import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../gallery/samples.js';
+
+/** Distance between two boxes, px: negative when they overlap. */
+function inkGap(a: InkBox, b: InkBox): number {
+  return Math.max(a.x - b.right, b.x - a.right, a.top - b.bottom, b.top - a.bottom);
+}
 
 /** The hostile inputs, and weather that fills every reading's cell, for the layout checks. */
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import opentype from 'opentype.js';
 import { describe, expect, it } from 'vitest';
-import { fontFile, type FontId } from '../../src/render/text/fonts.js';
+import { fontFile } from '../../src/render/text/font-stack.js';
+import type { FontId } from '../../src/render/text/fonts.js';
 import { openFontFile } from '../../src/render/text/font-file.js';
 import { TrueTypeFont } from '../../src/render/text/ttf.js';
 

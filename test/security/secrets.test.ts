@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
-import { secretValues } from '../../src/config/redactor.js';
+import { secretValues } from '../../src/config/secrets.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logging.js';
 import { parseListen, startHttpServer } from '../../src/http/server.js';
@@ -14,12 +14,13 @@ import { openPairingFile, PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { frameContent } from '../../src/render/layout/content.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { startServiceSim, type RunningServiceSim } from '../../src/service-sim/index.js';
+import { startServiceSim, type RunningServiceSim } from '../helpers/service-sim.js';
 import { runCli } from '../helpers/cli.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { watch, type Watcher } from '../mqtt/fixtures.js';
 import { systemClock } from '../../src/time/clock.js';
+import { shownView, testViews } from '../helpers/views.js';
 
 /**
  * Secrets stay secret, end to end: a full daemon (buildDaemon from a config file through the real loader) with a
@@ -244,7 +245,7 @@ describe('no secret in anything the daemon shows', () => {
     sim.injectFault({ kind: 'echo_key', count: 2 });
     await daemon.runOnce(undefined, 'once');
     for (const cycle of daemon.cycles.values()) {
-      const snap = cycle.snapshot();
+      const snap = shownView(daemon.views, cycle.display.id);
       expect(snap.status.kind, cycle.display.id).toBe('ok');
       // Taken, not refused: the texts are there, each with the key replaced.
       expect(snap.rec?.outfit, cycle.display.id).toMatch(/\S.* \[redacted\]$/);
@@ -263,12 +264,12 @@ describe('no secret in anything the daemon shows', () => {
     // --- the service echoes the key back in its errors: a refused request, then a rejected key --------------------
     sim.injectFault({ kind: 'status', status: 400, error: `bad request for key ${API_KEY} (Bearer ${API_KEY})`, count: 2 });
     await daemon.runOnce(undefined, 'once');
-    expect(daemon.cycles.get('hallway')!.snapshot().status.kind).toBe('service_error');
+    expect(shownView(daemon.views, 'hallway').status.kind).toBe('service_error');
     await sweep();
     sim.injectFault({ kind: 'status', status: 401, error: `invalid API key ${API_KEY}`, count: 2 });
     await daemon.runOnce(undefined, 'once');
     for (const cycle of daemon.cycles.values()) {
-      const snap = cycle.snapshot();
+      const snap = shownView(daemon.views, cycle.display.id);
       expect(snap.status.kind, cycle.display.id).toBe('key_rejected');
       // The error screen: what the layout drew, word for word, and every text prepared for it.
       const input: FrameInput = { rec: snap.rec, displayName: cycle.display.name ?? cycle.display.id, timezone: 'Europe/Berlin', status: snap.status, now: new Date() };
@@ -307,7 +308,7 @@ describe('no secret in anything the daemon shows', () => {
     observed.push(...(await filesUnder(path.join(dir, 'out'))));
     expect(watcher.all.length).toBeGreaterThan(20);
     expect(observed.filter((o) => o.where.startsWith('file ')).length).toBeGreaterThanOrEqual(5);
-    // Refused device requests are one line a minute per source (src/mqtt/broker/refusal-log.ts), not one each.
+    // Refused device requests are one line a minute per source (src/log/refusal-log.ts), not one each.
     expect(logText.split('\n').length).toBeGreaterThan(20);
     expect(logText).toMatch(/"code":"W_TRMNL_[A-Z_]+"/);
     expect(logText).toContain('E_KEY_REJECTED');
@@ -334,7 +335,8 @@ describe('the HTTP server listens on loopback unless configured otherwise', () =
 
   /** The HTTP publisher's app on the listener it uses itself (HttpPublisher.start does exactly this). */
   async function serverOf(listen: string): Promise<{ address: string; port: number; stop: () => Promise<void> }> {
-    const p = new HttpPublisher({ listen, displays: [], timezone: 'UTC', clock: systemClock });
+    const pViews = testViews({ displays: [], clock: systemClock });
+    const p = new HttpPublisher({ listen, displays: [], views: pViews.views, timezone: 'UTC', clock: systemClock });
     const running = await startHttpServer(p.app, parseListen(listen));
     const addr = running.server.address();
     if (addr === null || typeof addr === 'string') throw new Error('no address');

@@ -5,12 +5,11 @@ import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
 import {
   COMPASS_16,
-  DESCRIPTIONS,
   simulateConditions,
   solarElevationDeg,
   toFullWeather,
 } from '../../src/service-sim/weather.js';
-import type { Conditions } from '../../src/service-sim/weather.js';
+import { DESCRIPTIONS, type Conditions } from '../../src/service-sim/conditions.js';
 import { call, fakeClock, startSim } from './helpers.js';
 
 const YEAR = Date.UTC(2026, 0, 1);

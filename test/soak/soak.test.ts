@@ -11,13 +11,14 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { planConfig } from '../../src/budget/planner.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
-import type { DisplayUpdate, Publisher } from '../../src/publish/publisher.js';
+import type { Publisher } from '../../src/publish/publisher.js';
+import type { ShownView } from '../../src/state/display-views.js';
 import { viewSize } from '../../src/render/frame.js';
 import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
-import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../../src/service-sim/index.js';
+import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
 import { berlin, BERLIN, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from '../budget/helpers.js';
 import { pngHeader } from '../render/decode.js';
 
@@ -100,7 +101,7 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
       name: 'checker',
       start: () => Promise.resolve(),
       stop: () => Promise.resolve(),
-      publish: (u: DisplayUpdate) => {
+      publish: (u: ShownView) => {
         frames++;
         statuses[u.status.kind] = (statuses[u.status.kind] ?? 0) + 1;
         const panel = loadPanel(u.display.panel);

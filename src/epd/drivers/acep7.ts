@@ -54,7 +54,7 @@ const DISPLAY: readonly ColourStep[] = [
 /** epd7in3f.sleep(): deep sleep with its check code, then 2 s before the supply may go. */
 const SLEEP: readonly ColourStep[] = [cmd(0x07, 0xa5), { do: 'delay', ms: 2000 }];
 
-export const ACEP7_FAMILY: ColourFamily = {
+const ACEP7_FAMILY: ColourFamily = {
   panelId: 'waveshare-7in3-f',
   vendor: 'waveshare_epd/epd7in3f.py',
   busyWhen: BUSY_WHEN,
@@ -68,7 +68,7 @@ export const ACEP7_FAMILY: ColourFamily = {
 };
 
 /** The panels this family drives. */
-export const ACEP7_PANEL_IDS = ['waveshare-7in3-f'] as const;
+const ACEP7_PANEL_IDS = ['waveshare-7in3-f'] as const;
 export type Acep7PanelId = (typeof ACEP7_PANEL_IDS)[number];
 
 export function isAcep7Panel(id: string): id is Acep7PanelId {

@@ -53,7 +53,7 @@ const UPDATE: readonly ColourStep[] = [
 
 const SLEEP: readonly ColourStep[] = [cmd(0x07, 0xa5)];
 
-export const SPECTRA6_FAMILY: ColourFamily = {
+const SPECTRA6_FAMILY: ColourFamily = {
   panelId: 'inky-impression-7in3',
   vendor: 'inky/inky_e673.py',
   busyWhen: BUSY_WHEN,
@@ -68,7 +68,7 @@ export const SPECTRA6_FAMILY: ColourFamily = {
 };
 
 /** The panels this family drives. */
-export const SPECTRA6_PANEL_IDS = ['inky-impression-7in3'] as const;
+const SPECTRA6_PANEL_IDS = ['inky-impression-7in3'] as const;
 export type Spectra6PanelId = (typeof SPECTRA6_PANEL_IDS)[number];
 
 export function isSpectra6Panel(id: string): id is Spectra6PanelId {

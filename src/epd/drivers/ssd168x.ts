@@ -115,7 +115,7 @@ export function isSsd168xPanel(id: string): id is Ssd168xPanelId {
 }
 
 /** The frame as RAM bytes, as the vendor's getbuffer() makes them: 1 = white, MSB first, rows padded to a byte. */
-export function ssd168xRam(panelId: Ssd168xPanelId, image: PanelImage): Uint8Array {
+function ssd168xRam(panelId: Ssd168xPanelId, image: PanelImage): Uint8Array {
   const p = PANELS[panelId];
   const profile = loadPanel(panelId);
   checkPanelImage(profile, image);

@@ -1,4 +1,4 @@
-import type { LocaleTable } from '../locale.js';
+import type { LocaleTable } from '../locale-table.js';
 
 /** English with 24-hour times and "Sat 31 Jan" dates (en-GB); en-US has the 12-hour clock. */
 export const en: LocaleTable = {

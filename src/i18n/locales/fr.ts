@@ -1,4 +1,4 @@
-import type { LocaleTable } from '../locale.js';
+import type { LocaleTable } from '../locale-table.js';
 
 export const fr: LocaleTable = {
   tag: 'fr-FR',

@@ -4,7 +4,7 @@ import { Duplex, pipeline } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import type { MqttConfig } from '../../config/schema.js';
-import { listen } from '../../http/listen.js';
+import { listen } from '../../shared/http-listen.js';
 import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './policy.js';
 import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './refusal.js';
 import { SubscriptionLimit, type SubscriptionRefusal } from './subscription-limit.js';
@@ -20,7 +20,7 @@ import { mqttTopics, type MqttTopics } from '../topics.js';
  * a guest leaves behind (subscriptions, queued messages) outlives its connection.
  */
 
-export const EMBEDDED_DEFAULT_PORT = 1883;
+const EMBEDDED_DEFAULT_PORT = 1883;
 
 export interface EmbeddedBroker {
   /** The URL the daemon connects to (loopback when the broker listens on every address). */

@@ -3,6 +3,8 @@
  * the message names the client and the topic, never a payload or a password.
  */
 
+import type { ErrorCode } from '../../shared/codes.js';
+
 export const BROKER_REFUSAL_CODES = [
   'E_MQTT_TOO_LARGE',
   'E_MQTT_MALFORMED',
@@ -11,7 +13,7 @@ export const BROKER_REFUSAL_CODES = [
   'E_MQTT_RETAINED_FULL',
   'E_MQTT_SUBSCRIPTIONS_FULL',
   'E_MQTT_FILTER_TOO_LONG',
-] as const;
+] as const satisfies readonly ErrorCode[];
 export type BrokerRefusalCode = (typeof BROKER_REFUSAL_CODES)[number];
 
 /** CONNACK return codes of MQTT 3.1.1 that a refused login is answered with. */

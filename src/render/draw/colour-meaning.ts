@@ -61,12 +61,12 @@ export function meaningInks(panel: PanelProfile): MeaningInks {
 }
 
 /** Rain chance from which rain is likely enough to act on (take an umbrella). */
-export const RAIN_HIGH_PCT = 50;
+const RAIN_HIGH_PCT = 50;
 /** UV index from which protection is advised (WHO: 6 and above is "high"). */
-export const UV_HIGH = 6;
+const UV_HIGH = 6;
 
 /** Celsius of a temperature in the unit the response gave ("°F", "F", "K"; anything else is taken as Celsius). */
-export function celsius(value: number, unit: string | undefined): number {
+function celsius(value: number, unit: string | undefined): number {
   const u = (unit ?? '').replace('°', '').trim().toUpperCase();
   if (u === 'F') return ((value - 32) * 5) / 9;
   if (u === 'K') return value - 273.15;

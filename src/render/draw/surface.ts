@@ -42,7 +42,7 @@ function inkOf(panel: PanelProfile, name: string): string | undefined {
   return `rgb(${r},${g},${b})`;
 }
 
-export function themeFor(panel: PanelProfile): Theme {
+function themeFor(panel: PanelProfile): Theme {
   const ink = inkOf(panel, 'black') ?? 'rgb(0,0,0)';
   return {
     ink,

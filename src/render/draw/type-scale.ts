@@ -6,7 +6,7 @@
  */
 
 /** Capital height of the DejaVu faces, in em. */
-export const CAP_HEIGHT_EM = 0.729;
+const CAP_HEIGHT_EM = 0.729;
 
 /** Wall panels (7.5", TRMNL, Inkplate, Kindle) are read in passing from 2 m; small ones (4.2" and below) at arm's length. */
 export type Viewing = 'wall' | 'hand';
@@ -27,13 +27,13 @@ export interface ArcScale {
   reasoning: number;
 }
 
-export const ARC_SCALES: Readonly<Record<Viewing, ArcScale>> = {
+const ARC_SCALES: Readonly<Record<Viewing, ArcScale>> = {
   wall: { outfit: 10, outfitRest: 6, reading: 7.7, temperature: 16, reasoning: 5 },
   hand: { outfit: 12, outfitRest: 10, reading: 10, temperature: 24, reasoning: 9 },
 };
 
 /** Never below this many px, whatever the arithmetic says: our 1-bit glyphs need the pixels. */
-export const MIN_TEXT_PX = 11;
+const MIN_TEXT_PX = 11;
 
 /** Arc minutes subtended by a length of `px` on a `ppi` panel seen from `distanceMm`. */
 export function arcMinutes(px: number, ppi: number, distanceMm: number): number {

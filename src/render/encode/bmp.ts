@@ -15,7 +15,7 @@ export interface BmpImage {
   pixelsPerMetre?: number;
 }
 
-export const BMP_HEADER_BYTES = 62;
+const BMP_HEADER_BYTES = 62;
 
 export function encodeBmp1(img: BmpImage): Buffer {
   const { width, height, bits } = img;

@@ -34,7 +34,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** Packs samples into PNG scanlines, each preceded by its filter-type byte. */
-export function scanlines(img: PngImage): Buffer {
+function scanlines(img: PngImage): Buffer {
   const { width, height, bitDepth, samples } = img;
   const stride = Math.ceil((width * bitDepth) / 8);
   const out = Buffer.alloc((stride + 1) * height);

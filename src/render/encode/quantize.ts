@@ -29,7 +29,7 @@ export interface QuantizeInput {
 
 const COVERED = 128;
 
-export function isGreyPalette(palette: readonly Rgb[]): boolean {
+function isGreyPalette(palette: readonly Rgb[]): boolean {
   return palette.every(([r, g, b]) => r === g && g === b);
 }
 
@@ -52,7 +52,7 @@ export function nearestIndex(palette: readonly Rgb[], r: number, g: number, b: n
 }
 
 /** Rec. 601 luma in integers; exact for greys. */
-export function luma(r: number, g: number, b: number): number {
+function luma(r: number, g: number, b: number): number {
   return (r * 77 + g * 150 + b * 29) >> 8;
 }
 
@@ -111,7 +111,7 @@ interface Region {
 const MARGIN = 2;
 
 /** The bounding box (inclusive) of tone pixels that are not white, widened by MARGIN; empty when x1 < x0. */
-export function toneBox({ width, height, tone }: QuantizeInput): Region {
+function toneBox({ width, height, tone }: QuantizeInput): Region {
   let x0 = width;
   let y0 = height;
   let x1 = -1;

@@ -16,11 +16,6 @@ export function encodeRaw(indices: Uint8Array, viewWidth: number, viewHeight: nu
   return Buffer.concat(planes);
 }
 
-export function nativeSize(panel: PanelProfile): { width: number; height: number } {
-  const turned = panel.native_rotation === 90 || panel.native_rotation === 270;
-  return turned ? { width: panel.height, height: panel.width } : { width: panel.width, height: panel.height };
-}
-
 export function packPlane(
   indices: Uint8Array,
   width: number,

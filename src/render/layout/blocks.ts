@@ -1,23 +1,16 @@
-import type { Weather } from '../../api/schemas.js';
 import { fill } from '../../i18n/labels.js';
-import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
 import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
-import { formatTempShort } from './format.js';
 import { statusMark, warningTriangle } from '../pictograms/marks.js';
+import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
 import { ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
 
 /** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
 
-export interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+export type { Box } from '../draw/box.js';
 
 /** The sizes a layout chose, px (null: not drawn). */
 export interface LayoutSizes {
@@ -293,7 +286,8 @@ export function markOld(sf: Surface, box: Box, thickness = Math.max(2, Math.roun
 }
 
 /** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
-export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: number, size: number, report: LayoutReport, locale: Locale = ENGLISH): number {
+export function drawAlerts(sf: Surface, c: Pick<FrameContent, 'alerts' | 'locale'>, box: Box, maxLines: number, size: number, report: LayoutReport): number {
+  const alerts = c.alerts;
   if (alerts.length === 0) return 0;
   const u = sf.unit;
   const pad = 8 * u;
@@ -302,7 +296,7 @@ export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: nu
   const shown = alerts.slice(0, maxLines);
   const more = alerts.length - shown.length;
   // The count is the tail: it stays when the alerts before it are cut, so five alerts never look like one.
-  const tail = more > 0 ? `(${fill(locale.labels.more_alerts, { n: more })})` : undefined;
+  const tail = more > 0 ? `(${fill(c.locale.labels.more_alerts, { n: more })})` : undefined;
   const fitted = fitText({ text: shown.join(' · '), tail, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
   const h = fitted.height + 2 * pad;
   sf.crisp.fillStyle = sf.theme.accent;
@@ -311,8 +305,4 @@ export function drawAlerts(sf: Surface, alerts: string[], box: Box, maxLines: nu
   drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
   report.alerts.push(fitted);
   return h;
-}
-
-export function feelsLike(w: Weather, locale: Locale = ENGLISH): string {
-  return fill(locale.labels.feels_like, { temp: formatTempShort(w.feels_like) });
 }

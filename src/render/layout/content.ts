@@ -3,34 +3,18 @@ import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
-import { garmentsOf, type GarmentId } from '../../domain/garments.js';
+import { feelsLike, readingsOf, type Reading } from './reading-values.js';
+import type { GarmentId } from '../../domain/garments.js';
+import { readAnswer } from '../../domain/answer.js';
+import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
 import { stateProblemOsCode, type StateProblem } from '../../store/state-error.js';
+import type { FrameStatus, ServiceProblem } from '../../domain/frame-status.js';
 
 /**
  * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
  * input's locale (src/i18n/); the service's texts stay as sent.
  */
-
-export type FrameStatus =
-  | { kind: 'ok' }
-  | { kind: 'stale'; since: Date }
-  | { kind: 'key_rejected'; message: string }
-  /** Our own budget is used up; `unknownCredits` of what it counts were sent without a usable answer (charge unknown). */
-  | { kind: 'budget_exhausted'; until: Date; unknownCredits?: number }
-  /** The service's account is out of credits (402): not our budget. Asked again at `until`, or at once on refresh. */
-  | { kind: 'credits_out'; since: Date; until: Date }
-  /** No connection to the service could be made (E_CONNECT: refused, DNS, connect timeout): nothing was sent. */
-  | { kind: 'unreachable'; since: Date; message: string; retryAt?: Date | null }
-  /** The service was reached and the purchase failed there or on the way back (a 5xx, no answer, a broken answer). */
-  | { kind: 'service_error'; problem: ServiceProblem; since: Date; message: string; retryAt?: Date | null };
-
-/**
- * What went wrong once the service was reached, in the words the wall uses: `error` a 5xx, `no_answer` no answer in
- * time, `connection_lost` the connection broke after sending, `bad_answer` an answer that cannot be read, `busy` rate
- * limited, `refused` any other 4xx. The HTTP detail (`message`) goes to the status page, state.json and the log.
- */
-export type ServiceProblem = 'error' | 'no_answer' | 'connection_lost' | 'bad_answer' | 'busy' | 'refused';
 
 export interface FrameInput {
   /** null: nothing fetched yet (an error screen without an outfit). */
@@ -40,8 +24,8 @@ export interface FrameInput {
   timezone: string;
   status: FrameStatus;
   now: Date;
-  /** The garments the pictogram row shows; default: what garmentsOf reads from the outfit. */
-  garments?: GarmentId[];
+  /** The garments the pictogram row shows; default: the answer's reading (src/domain/answer.ts). */
+  garments?: readonly GarmentId[];
   /** Labels, dates and numbers; default: English. */
   locale?: Locale;
   /**
@@ -82,9 +66,15 @@ export interface FrameContent {
   now: string;
   /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
   weather: Weather | null;
+  /** The readings' values in the locale's numbers ("2,5", "71 %"); empty without weather. */
+  readings: Reading[];
+  /** "Feels like 3°" in the locale's words; null without weather. */
+  feelsLike: string | null;
   outfit: string | null;
   /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
-  garments: GarmentId[];
+  garments: readonly GarmentId[];
+  /** The weather condition the icon shows (the answer's reading), or null without an answer. */
+  condition: Condition | null;
   reasoning: string | null;
   alerts: string[];
   status: StatusText | null;
@@ -173,8 +163,11 @@ export function frameContent(input: FrameInput): FrameContent {
     ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
     now: formatTime(input.now, input.timezone, input.now, locale),
     weather: rec?.weather ?? null,
+    readings: rec ? readingsOf(rec.weather, locale) : [],
+    feelsLike: rec ? feelsLike(rec.weather, locale) : null,
     outfit: rec ? rec.outfit.trim() : null,
-    garments: rec ? (input.garments ?? garmentsOf(rec.outfit)) : [],
+    garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
+    condition: rec ? readAnswer(rec).condition : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
     status: statusText(input, locale) ?? (rec === null && input.stateProblem ? stateProblemText(input.stateProblem, locale) : null),

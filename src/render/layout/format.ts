@@ -37,12 +37,6 @@ export const MISSING = '\u2014';
 
 const present = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
 
-/** "21°C", "−4°F": the unit as the response wrote it; "—" without a temperature. */
-export function formatTemp(value: number | undefined, unit: string | undefined): string {
-  if (!present(value)) return MISSING;
-  return `${signed(value)}${unit?.startsWith('°') ? unit : unit ? ` ${unit}` : '°'}`;
-}
-
 /** "19°": the degree sign without the scale letter; "—" without a temperature. */
 export function formatTempShort(value: number | undefined): string {
   return present(value) ? `${signed(value)}°` : MISSING;

@@ -1,12 +1,11 @@
 import type { Weather } from '../../api/schemas.js';
-import type { Locale } from '../../i18n/locale.js';
 import { drawAgeBadge, drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
 import { measure } from '../text/fonts.js';
 import type { FrameContent } from './content.js';
-import { conditionOf, drawConditionIcon } from '../pictograms/icons.js';
+import { drawConditionIcon } from '../pictograms/icons.js';
 import { warningTriangle } from '../pictograms/marks.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
-import { drawReading, drawReadings, drawTemperature, readingsOf } from './readings.js';
+import { drawReading, drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
 
@@ -30,7 +29,7 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const tall = H > W;
   if (w && !tall) {
     const leftW = 84 * u;
-    leftColumn(sf, w, leftW, report, c.locale);
+    leftColumn(sf, c, w, leftW, report);
     sf.crisp.fillStyle = sf.theme.ink;
     sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
   }
@@ -40,7 +39,7 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   // then heads the garment row instead.
   const badgeBelow = c.status?.error === true && c.ageBadge !== null;
   let y = headLine(sf, c, x, tw, !badgeBelow, report);
-  if (w && tall) y = weatherStack(sf, w, x, y, tw, report, c.locale);
+  if (w && tall) y = weatherStack(sf, c, w, x, y, tw, report);
   y += alertLine(sf, c, x, y, tw, report);
   const bottom = (tall ? 2 : 1) * u;
   const old = c.ageBadge !== null;
@@ -59,10 +58,10 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
 }
 
 /** Icon and temperature side by side above the four readings, one a row. */
-function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport, locale: Locale): void {
+function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, report: LayoutReport): void {
   const u = sf.unit;
   const icon = 40 * u;
-  drawConditionIcon(sf, conditionOf(w), (leftW - icon) / 2, 1 * u, icon);
+  drawConditionIcon(sf, c.condition ?? 'unknown', (leftW - icon) / 2, 1 * u, icon);
   report.sizes.weatherIcon = Math.round(icon);
   const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
   report.sizes.temperature = t.size;
@@ -70,7 +69,7 @@ function leftColumn(sf: Surface, w: Weather, leftW: number, report: LayoutReport
   const rowH = (sf.height - top - 1 * u) / 4;
   const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
   const mark = Math.min(rowH * 0.9, size * 1.2);
-  readingsOf(w, locale).forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
+  c.readings.forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
   report.sizes.reading = Math.round(size);
 }
 
@@ -138,17 +137,17 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
 }
 
 /** Upright: icon and temperature side by side, the readings in two columns below, and a rule. Returns the y below. */
-function weatherStack(sf: Surface, w: Weather, x: number, top: number, tw: number, report: LayoutReport, locale: Locale): number {
+function weatherStack(sf: Surface, c: FrameContent, w: Weather, x: number, top: number, tw: number, report: LayoutReport): number {
   const u = sf.unit;
   const icon = 44 * u;
   let y = top;
-  drawConditionIcon(sf, conditionOf(w), 0, y, icon);
+  drawConditionIcon(sf, c.condition ?? 'unknown', 0, y, icon);
   report.sizes.weatherIcon = Math.round(icon);
   const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), sf.width - icon - 6 * u, report);
   report.sizes.temperature = t.size;
   y += icon + 2 * u;
   const size = Math.max(sf.scale.reading, 12 * u);
-  report.sizes.reading = drawReadings(sf, readingsOf(w, locale), { x, y, w: tw, h: 34 * u }, 2, size, report);
+  report.sizes.reading = drawReadings(sf, c.readings, { x, y, w: tw, h: 34 * u }, 2, size, report);
   y += 36 * u;
   rule(sf, x, y, tw, Math.max(1, u));
   return y + 3 * u;

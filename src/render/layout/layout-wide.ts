@@ -1,12 +1,11 @@
 import type { Weather } from '../../api/schemas.js';
-import type { Locale } from '../../i18n/locale.js';
-import { drawAlerts, drawLine, drawTopBand, feelsLike, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
+import { drawAlerts, drawLine, drawTopBand, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { measure } from '../text/fonts.js';
-import { conditionOf, drawConditionIcon } from '../pictograms/icons.js';
+import { drawConditionIcon } from '../pictograms/icons.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
-import { drawReadings, drawTemperature, readingsOf } from './readings.js';
+import { drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { ELLIPSIS, fitLine } from '../text/text-fit.js';
 
@@ -18,9 +17,9 @@ import { ELLIPSIS, fitLine } from '../text/text-fit.js';
  */
 
 /** Icon, temperature, and the feels-like temperature with the description beneath. */
-function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport, locale: Locale): void {
+function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport): void {
   const u = sf.unit;
-  drawConditionIcon(sf, conditionOf(w), box.x, box.y + (box.h - iconSize) / 2, iconSize);
+  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - iconSize) / 2, iconSize);
   report.sizes.weatherIcon = Math.round(iconSize);
   const x = box.x + iconSize + 12 * u;
   const width = box.x + box.w - x;
@@ -30,15 +29,15 @@ function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMa
   const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
   report.sizes.temperature = temp.size;
   // The description where it fits at a readable size; the icon says it too.
-  const text = [feelsLike(w, locale), w.description?.trim()].filter(Boolean).join(' · ');
+  const text = [c.feelsLike, w.description?.trim()].filter(Boolean).join(' · ');
   const full = fitLine('condensed', text, width, lineSize, lineSize * 0.85);
   const baseline = Math.round(base + lineSize * 1.25);
-  const shortened = full.truncated ? describedShort(w, locale, width, lineSize * 0.85) : null;
+  const shortened = full.truncated ? describedShort(w, c.feelsLike ?? '', width, lineSize * 0.85) : null;
   if (shortened) {
     drawLine(sf, { font: 'condensed', size: lineSize * 0.85, text: shortened, x, baseline, colour: sf.theme.ink, report });
     return;
   }
-  const line = full.truncated ? fitLine('condensed', feelsLike(w, locale), width, lineSize, lineSize * 0.7) : full;
+  const line = full.truncated ? fitLine('condensed', c.feelsLike ?? '', width, lineSize, lineSize * 0.7) : full;
   if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x, baseline, colour: sf.theme.ink, report });
 }
 
@@ -46,10 +45,10 @@ function drawCurrent(sf: Surface, w: Weather, box: Box, iconSize: number, tempMa
  * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
  * null where not three letters of the description would be left (then it is left out: the icon says it too).
  */
-function describedShort(w: Weather, locale: Locale, width: number, size: number): string | null {
+function describedShort(w: Weather, feelsLike: string, width: number, size: number): string | null {
   const desc = w.description?.trim();
   if (!desc) return null;
-  const feels = `${feelsLike(w, locale)} · `;
+  const feels = `${feelsLike} · `;
   const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];
   return cut && cut.text.replace(ELLIPSIS, '').length >= 3 ? feels + cut.text : null;
 }
@@ -125,7 +124,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   let y = bandH + g.band.gap * u;
   const w = c.weather;
   if (w) y = drawWeather(sf, c, w, y, g, report);
-  const alertH = drawAlerts(sf, c.alerts, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report, c.locale);
+  const alertH = drawAlerts(sf, c, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report);
   if (alertH) y += alertH + g.alerts.gap * u;
   const rowBox = { x: m, y, w: W - 2 * m, h: g.pictograms.size * u };
   const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
@@ -159,14 +158,14 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   let y = top;
   if (place.place === 'beside') {
     const readW = place.width * u;
-    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report, c.locale);
-    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
+    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report);
+    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
     y += rowH + 4 * u;
   } else {
-    drawCurrent(sf, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, g.weather.temperatureMax * u, report, c.locale);
+    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, g.weather.temperatureMax * u, report);
     y += rowH + 4 * u;
     const readH = place.height * u;
-    report.sizes.reading = drawReadings(sf, readingsOf(w, c.locale), { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
+    report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
     y += readH + 4 * u;
   }
   rule(sf, m, y, W - 2 * m, 2 * u);

@@ -1,4 +1,3 @@
-import { ENGLISH } from '../../i18n/locale.js';
 import { drawFitted, rule, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { fitOutfit, type OutfitFit } from './outfit-fit.js';
@@ -27,9 +26,6 @@ export interface OutfitBlockOptions {
   /** Largest reasoning size, px (its smallest is the scale's). */
   reasoningMax: number;
 }
-
-/** Shown in the outfit's place when the service sent no text we can draw ("", spaces, only emoji); in English here. */
-export const NO_OUTFIT_TEXT = ENGLISH.labels.no_outfit;
 
 /** The outfit as drawn: the note above when nothing of it is drawable, so the panel is never blank there. */
 function outfitText(c: FrameContent): string {

@@ -38,7 +38,7 @@ export interface OutfitFit {
 }
 
 /** The first sentence (up to and with its ".", "!", "?" or ";") and the rest; rest is "" for a single sentence. */
-export function splitFirstSentence(text: string): [string, string] {
+function splitFirstSentence(text: string): [string, string] {
   const m = /^(.+?[.!?;:])\s+(\S[\s\S]*)$/u.exec(text.trim());
   return m ? [m[1]!, m[2]!] : [text.trim(), ''];
 }

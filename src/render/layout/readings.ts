@@ -1,11 +1,10 @@
 import type { Weather } from '../../api/schemas.js';
-import { fill } from '../../i18n/labels.js';
-import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { drawLine, type Box, type LayoutReport } from './blocks.js';
-import { rainMeaning, temperatureMeaning, uvMeaning, type Meaning } from '../draw/colour-meaning.js';
+import { temperatureMeaning, type Meaning } from '../draw/colour-meaning.js';
 import { measure } from '../text/fonts.js';
 import { recordInk } from '../text/ink-box.js';
-import { formatPercent, formatReading, formatSpeed, formatTempShort, MISSING, windDegrees } from './format.js';
+import { formatTempShort, MISSING } from './format.js';
+import type { Reading, ReadingKind } from './reading-values.js';
 import { UMBRELLA } from '../pictograms/garment-pictograms.js';
 import { windArrow } from '../pictograms/marks.js';
 import { drawPictogram, type Pictogram } from '../pictograms/pictogram.js';
@@ -18,33 +17,6 @@ import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
  * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). Values in a meaning's
  * colour where it matters (colour-meaning.ts): a high rain chance or UV index red on black/white/red panels.
  */
-
-export type ReadingKind = 'rain' | 'wind' | 'uv' | 'humidity';
-
-export interface Reading {
-  kind: ReadingKind;
-  value: string;
-  /** The colour it is drawn in, when it means something. */
-  meaning: Meaning | null;
-  /** Wind: where it comes from, degrees (null: unknown direction). */
-  windFrom?: number | null;
-  /** The value without its unit, for a cell too narrow for the whole value. */
-  short?: string;
-}
-
-/** The readings in the locale's numbers ("2,5", "71 %"); default English. */
-export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
-  // A missing reading means nothing: its mark stays black.
-  const rain = w.rain_chance_pct === undefined ? null : rainMeaning(w.rain_chance_pct);
-  const uv = w.uv_index === undefined ? null : uvMeaning(w.uv_index);
-  return [
-    { kind: 'rain', value: formatPercent(w.rain_chance_pct, locale), meaning: rain },
-    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed, 1, locale) },
-    // Below 1 with one decimal: a weak winter sun's 0.4 is not "0".
-    { kind: 'uv', value: fill(locale.labels.uv, { value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale) }), meaning: uv },
-    { kind: 'humidity', value: formatPercent(w.humidity_pct, locale), meaning: null },
-  ];
-}
 
 const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
 

@@ -1,4 +1,4 @@
-import type { Box } from '../layout/blocks.js';
+import type { Box } from '../draw/box.js';
 import { EXTRAS, GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { drawPictogram } from './pictogram.js';
@@ -18,13 +18,13 @@ export interface PictogramRow {
   size: number;
 }
 
-export function pictogramRowItems(garments: readonly GarmentId[]): (GarmentId | 'nothing-extra')[] {
+function pictogramRowItems(garments: readonly GarmentId[]): (GarmentId | 'nothing-extra')[] {
   if (garments.length === 0) return [];
   return garments.some((g) => EXTRAS.includes(g)) ? [...garments] : [...garments, 'nothing-extra'];
 }
 
 /** The size a row of `n` pictograms gets in `width`, between minSize and maxSize (whole px). */
-export function rowPictogramSize(n: number, width: number, maxSize: number, minSize: number): number {
+function rowPictogramSize(n: number, width: number, maxSize: number, minSize: number): number {
   if (n === 0) return 0;
   const fit = Math.floor(width / (n + (n - 1) * 0.25));
   return Math.max(Math.round(minSize), Math.min(Math.round(maxSize), fit));

@@ -36,7 +36,7 @@ export function placed(p: Pictogram, dx: number, dy: number, k: number): Pictogr
 }
 
 /** The pen of a pictogram `size` px square: 1/14 of it, at least 1 px (5 px at 64, 2 px at 24 and 32). */
-export function penWidth(size: number): number {
+function penWidth(size: number): number {
   return Math.max(1, Math.round(size / 14));
 }
 

@@ -1,27 +1,11 @@
+import type { Condition } from '../../domain/condition.js';
 import { placed, type Pictogram } from './pictogram.js';
 
 /**
  * Weather pictograms in the garments' line-art style (24x24 grid, picto-path.ts): one per condition of
- * icons.ts, and the marks of the readings. Sun yellow, rain and snow blue, lightning yellow on the 7-colour
- * panel; black line art elsewhere (a cloud is white inside, so it hides what it covers).
+ * src/domain/condition.ts, and the marks of the readings. Sun yellow, rain and snow blue, lightning yellow on the
+ * 7-colour panel; black line art elsewhere (a cloud is white inside, so it hides what it covers).
  */
-
-export type Condition =
-  | 'clear-day'
-  | 'clear-night'
-  | 'partly-day'
-  | 'partly-night'
-  | 'cloudy'
-  | 'fog'
-  | 'drizzle'
-  | 'rain'
-  | 'thunder'
-  | 'snow'
-  | 'sleet'
-  | 'wind'
-  /** Tornado, hurricane, tropical storm: a funnel, not the thermometer. */
-  | 'storm'
-  | 'unknown';
 
 const SUN: Pictogram = [
   { d: 'O12 12 4.5', fill: 'sun' },
@@ -78,4 +62,3 @@ export const UV_SUN: Pictogram = [
   { d: 'O12 12 5.5', fill: 'uv' },
   { d: 'M12 1.5 V3.5 M12 20.5 V22.5 M1.5 12 H3.5 M20.5 12 H22.5 M4.6 4.6 L6 6 M18 18 L19.4 19.4 M4.6 19.4 L6 18 M18 6 L19.4 4.6' },
 ];
-export { WIND };

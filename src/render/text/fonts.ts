@@ -12,8 +12,7 @@ import { font as stackFont, type FontId } from './font-stack.js';
  * glyph-run.ts's.
  */
 
-export { font, fontFile, type FontId, type GlyphInfo, type LoadedFont } from './font-stack.js';
-export { visualOrder } from './bidi.js';
+export { font, type FontId, type GlyphInfo, type LoadedFont } from './font-stack.js';
 
 /** Vertical stem width of each font, in em (DejaVu: about 184 units of 2048 regular, 300 bold). */
 const STEM_EM: Record<FontId, number> = { regular: 0.09, bold: 0.146, condensed: 0.085, 'condensed-bold': 0.135 };

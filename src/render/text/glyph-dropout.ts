@@ -1,4 +1,4 @@
-import type { GlyphBitmap } from './glyph-raster.js';
+import type { GlyphBitmap } from './glyph-bitmap.js';
 import type { OutlineScan } from './outline-scan.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { GlyphBitmap } from './glyph-bitmap.js';
 import { dropoutControl } from './glyph-dropout.js';
 import { keepCounters } from './keep-counters.js';
 import { OutlineScan } from './outline-scan.js';
@@ -29,17 +30,7 @@ import type { PathCommand } from './ttf.js';
  * keep-counters.ts) and a glyph cache.
  */
 
-export interface GlyphBitmap {
-  /** Offset of the bitmap's top-left pixel from the pen position (integer px). */
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  /** 1 = ink, row-major: coverage of at least a half, plus dropout pixels. */
-  bits: Uint8Array;
-  /** Coverage 0-255 a pixel (dropout pixels at least 128), row-major: for grey panels. */
-  cover: Uint8Array;
-}
+export type { GlyphBitmap } from './glyph-bitmap.js';
 
 /** Heights of the font's zones above the baseline, in font units, that grid-fitting puts on whole pixels. */
 export interface VerticalZones {

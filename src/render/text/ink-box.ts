@@ -48,7 +48,7 @@ function extentOf(id: FontId, ch: string): [number, number] {
 }
 
 /** The ink box of one line (the glyphs' outline bounds; the pen's advance across). Null for text without ink. */
-export function inkOf(line: DrawnLine): Omit<InkBox, 'item'> | null {
+function inkOf(line: DrawnLine): Omit<InkBox, 'item'> | null {
   let hi = -Infinity;
   let lo = Infinity;
   for (const ch of line.text) {
@@ -68,9 +68,4 @@ export function recordInk(inks: InkBox[], lines: DrawnLine[]): void {
     const box = inkOf(l);
     if (box) inks.push({ item, ...box });
   }
-}
-
-/** Distance between two boxes, px: negative when they overlap. */
-export function inkGap(a: InkBox, b: InkBox): number {
-  return Math.max(a.x - b.right, b.x - a.right, a.top - b.bottom, b.top - a.bottom);
 }

@@ -180,18 +180,13 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
   return { lines, midWord };
 }
 
-/** Greedy wrap of words at `size` into `width` px, breaking words wider than the line (see `wrap`). */
-export function wrapWords(font: FontId, size: number, paragraphs: string[][], width: number): TextLine[] {
-  return wrap(font, size, paragraphs, width).lines;
-}
-
 const TRAILING = /[\s,;:.!?\-–—(/&+]+$/u;
 
 /**
  * The line with words removed from its end until it fits with an ellipsis after the last whole word; a line of
  * one word that does not fit so is cut mid-word ("Thunderst…"). "…" alone only where not one letter fits.
  */
-export function withEllipsis(font: FontId, size: number, line: TextLine, width: number): TextLine {
+function withEllipsis(font: FontId, size: number, line: TextLine, width: number): TextLine {
   const words = line.words.map((w) => ({ ...w }));
   const ended = (text: string, x: number): TextLine | null => {
     const candidate = text + ELLIPSIS;

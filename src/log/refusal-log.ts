@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../../time/clock.js';
+import type { WarningCode } from '../shared/codes.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * Refused HTTP requests in the log without letting a client flood it: the first refusal from a source (the remote
@@ -22,7 +23,7 @@ export const REFUSAL_CODES = [
   'W_TRMNL_TOKEN_WRONG',
   /** POST /trmnl/<MAC>/pair without the status page's form token (or a wrong or expired one, or from another site): 403. */
   'W_HTTP_PAIR_REFUSED',
-] as const;
+] as const satisfies readonly WarningCode[];
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /** What a line may say about a refusal besides its code: short, never a secret (the caller's promise). */

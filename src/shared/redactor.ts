@@ -1,9 +1,7 @@
-import type { Secrets } from './secrets.js';
-
 /** A function that replaces every secret it knows in a text by `[redacted]`. */
 export type Redact = (text: string) => string;
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /**
  * The one redactor: every place that shows a text that might quote a secret (the status page, errors, logs, MQTT
@@ -39,11 +37,6 @@ export function redactJson<T>(value: T, redact: Redact): T {
     out[key] = next;
   }
   return (changed ? out : value) as T;
-}
-
-/** Every secret of a loaded config: the API key, the MQTT password and the TRMNL devices' access tokens. */
-export function secretValues(secrets: Secrets): string[] {
-  return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');
 }
 
 /**

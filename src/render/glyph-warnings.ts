@@ -1,4 +1,4 @@
-import { describeCodePoint } from './missing-glyphs.js';
+import { describeCodePoint } from './text/missing-glyphs.js';
 
 /** What GlyphWarnings logs through (a pino logger fits). */
 export interface WarnSink {

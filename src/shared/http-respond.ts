@@ -45,7 +45,7 @@ export function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allo
 }
 
 /** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 asks for GET/HEAD). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
+function etagMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const bare = (t: string): string => t.trim().replace(/^W\//, '');
   if (header.trim() === '*') return true;

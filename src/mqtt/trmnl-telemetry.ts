@@ -1,7 +1,7 @@
-import { entitySlug, type Component } from '../mqtt/ha-discovery.js';
-import { timeOrNull } from '../state/state-payload.js';
-import type { MqttTopics } from '../mqtt/topics.js';
-import type { DeviceTelemetry } from './trmnl-api.js';
+import { entitySlug, type Component } from './ha-discovery.js';
+import { timeOrNull } from '../time/zoned-format.js';
+import type { MqttTopics } from './topics.js';
+import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
 
 /**
  * A TRMNL device's battery and Wi-Fi figures (from its /api/display headers) for MQTT and Home Assistant, pure:
@@ -15,7 +15,7 @@ export function telemetryTopic(topics: MqttTopics, displayId: string): string {
 }
 
 /** Command: any payload opens pairing of the display's TRMNL devices for 5 minutes (not retained). */
-export function pairTopic(topics: MqttTopics, displayId: string): string {
+function pairTopic(topics: MqttTopics, displayId: string): string {
   return `${topics.base}/${displayId}/pair`;
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeValue } from '../shared/describe-value.js';
+import { describeValue } from './describe-value.js';
 
 /**
  * The one formatter of zod issues, for every file we validate (the config, add-on options, panels, locale files,

@@ -1,0 +1,129 @@
+/**
+ * Every error (E_…) and warning (W_…) code that the daemon, its commands and the firmware simulator write: in the log
+ * (`err.code`, `code`), on the status page, in `state.json`, `/healthz` and the Home Assistant diagnostics. Their
+ * spelling is a contract (people grep logs for them, automations match them, tests assert them), so a code is never
+ * renamed, only added. Each has a row in README.md ("Errors"); test/house/codes.test.ts checks that every code
+ * literal in src/ and display/ is here and there, and that every code here is used.
+ *
+ * The lists and error classes of each part take their codes from here by type (`satisfies readonly ErrorCode[]`),
+ * so a code that is not registered does not compile. Import this file with `import type` where only the types are
+ * needed: then the meanings stay out of the bundle.
+ */
+
+type CodeKind = 'error' | 'warning';
+
+interface CodeEntry {
+  /** `error`: a failure (`E_…`, logged as `err`); `warning`: the daemon goes on (`W_…`, logged as `code`). */
+  kind: CodeKind;
+  /** What happened, in one line. */
+  meaning: string;
+}
+
+export const CODES = {
+  // The outfit service (src/api)
+  E_INVALID_REQUEST: { kind: 'error', meaning: 'the request breaks the spec (lat, lon, unit, gender, base_url): not sent, nothing spent' },
+  E_KEY_REJECTED: { kind: 'error', meaning: 'the service did not accept the API key (401, or a 403 not about credits)' },
+  E_CREDITS_EXHAUSTED: { kind: 'error', meaning: "the service's account is out of credits (402, or a 403 that names credits)" },
+  E_RATE_LIMITED: { kind: 'error', meaning: 'the service asked to wait (429, Retry-After)' },
+  E_SERVICE: { kind: 'error', meaning: 'the service (or a proxy in front of it) failed: 5xx' },
+  E_HTTP: { kind: 'error', meaning: 'another non-2xx status (400, 404, 415, …)' },
+  E_TIMEOUT: { kind: 'error', meaning: 'sent, and no complete answer within the response timeout' },
+  E_CONNECT: { kind: 'error', meaning: 'the request never reached the service (refused, DNS, no route, TLS handshake): nothing billed' },
+  E_NETWORK: { kind: 'error', meaning: 'the connection broke after the request may have been written' },
+  E_BAD_RESPONSE: { kind: 'error', meaning: 'a 2xx whose body is not JSON, or lacks `outfit` or the `weather` object' },
+  E_ABORTED: { kind: 'error', meaning: 'the call was aborted: the daemon is stopping' },
+  W_RESPONSE_SHAPE: { kind: 'warning', meaning: 'an answer was taken although a listed field was missing, of another type or form' },
+
+  // The config and the secrets (src/config, src/i18n)
+  E_CONFIG: { kind: 'error', meaning: 'the config (or a locale file, an environment variable, the add-on options) cannot be used' },
+  W_LOCALE_LABELS_MISSING: { kind: 'warning', meaning: 'a locale file lacks some labels: they come from its language or English' },
+  W_MQTT_SERVICE_NONE: { kind: 'warning', meaning: 'the Home Assistant Supervisor offers no MQTT service: running without MQTT' },
+  W_SUPERVISOR_UNREACHABLE: { kind: 'warning', meaning: 'the Home Assistant Supervisor did not answer usefully: running without MQTT' },
+  E_SECRET_MISSING: { kind: 'error', meaning: 'no API key for a real service, a TRMNL device without a token, or mqtt.username without a password' },
+  E_SECRET_UNREADABLE: { kind: 'error', meaning: 'a secret file cannot be opened or read' },
+  E_SECRET_NOT_A_FILE: { kind: 'error', meaning: 'a secret path is a folder, FIFO or device, not a regular file' },
+  E_SECRET_TOO_LARGE: { kind: 'error', meaning: 'a secret file is over 4096 bytes (refused unread)' },
+  E_SECRET_ENCODING: { kind: 'error', meaning: 'a secret is not UTF-8 text' },
+  E_SECRET_EMPTY: { kind: 'error', meaning: 'a secret is nothing but whitespace' },
+  E_SECRET_CHARACTERS: { kind: 'error', meaning: 'a secret holds a line break, tab, other whitespace or control character' },
+  E_SECRET_TOO_SHORT: { kind: 'error', meaning: 'a TRMNL token of fewer than 8 characters' },
+  W_SECRET_READABLE: { kind: 'warning', meaning: 'a secret file is readable by every user on the machine' },
+  W_KEY_PREFIX: { kind: 'warning', meaning: 'the API key does not start with sk_live_' },
+
+  // The process (src/shared, src/cli, src/daemon)
+  E_NATIVE_ADDON: { kind: 'error', meaning: "canvas's native addon was built for another Node (libnode): loading it would crash" },
+  E_STOP_TIMEOUT: { kind: 'error', meaning: 'a stop did not finish within 20 s of the signal: exit 1 anyway' },
+  W_STOP_LINGERING: { kind: 'warning', meaning: 'stopped, but something still held the process: exited anyway' },
+  W_STOP_START_HELD: { kind: 'warning', meaning: 'a stop came while the start (or a reload) still waited: stopped without it' },
+  W_SYSTEMD_NOTIFY: { kind: 'warning', meaning: 'systemd-notify failed' },
+
+  // The display's state, frames and publishers (src/store, src/publish, src/daemon)
+  E_STATE_WRITE: { kind: 'error', meaning: 'a file in state_dir cannot be written' },
+  E_OUTPUT_WRITE: { kind: 'error', meaning: 'a frame file in output_dir cannot be written' },
+  E_PUBLISH: { kind: 'error', meaning: 'a publisher failed with an error that has no code of its own' },
+  W_STATE_IGNORED: { kind: 'warning', meaning: 'a last good answer could not be used at start (unreadable, too large, in the future)' },
+  W_REFRESH_REFUSED: { kind: 'warning', meaning: 'a refresh press that cannot run (no reserve, too soon, refused by the governor)' },
+
+  // The budget, the governor and the schedule (src/budget)
+  W_OVER_BUDGET: { kind: 'warning', meaning: 'the schedules need more calls or credits than the budget allows' },
+  W_AUTO_DOES_NOT_FIT: { kind: 'warning', meaning: 'even the sparsest automatic schedule does not fit the budget' },
+  W_RATE_PEAK: { kind: 'warning', meaning: 'more requests can fall due in one minute than the rate limit' },
+  W_CLOCK_UNTRUSTED: { kind: 'warning', meaning: 'the wall clock is not trusted (before the build date, or stepped back)' },
+  W_LEDGER_UNREADABLE: { kind: 'warning', meaning: 'the credit ledger could not be read: the day counted as spent' },
+  W_LEDGER_FUTURE: { kind: 'warning', meaning: 'the credit ledger holds a time later than the clock allows' },
+  W_CREDITS_EXHAUSTED: { kind: 'warning', meaning: "the service's account is out of credits: asked again hourly" },
+  W_KEY_REJECTED: { kind: 'warning', meaning: 'the API key was rejected: no request until a restart with a new key' },
+  W_BUDGET_EXHAUSTED: { kind: 'warning', meaning: 'a cycle deferred: the credit budget is used up' },
+  W_BUDGET_STATUS_UNAVAILABLE: { kind: 'warning', meaning: "the budget's figures could not be read for the diagnostics" },
+  W_CLOCK_STEPPED: { kind: 'warning', meaning: 'the wall clock jumped; the schedule follows it' },
+  W_TICK_SKIPPED: { kind: 'warning', meaning: "a tick came while the display's previous cycle still ran" },
+
+  // The frame (src/render)
+  W_GLYPH_MISSING: { kind: 'warning', meaning: 'a character no bundled font has: drawn as a box' },
+
+  // MQTT, the client (src/mqtt)
+  W_MQTT_UNREACHABLE: { kind: 'warning', meaning: 'the broker is not reachable at start; retrying in the background' },
+  W_MQTT_DISCONNECTED: { kind: 'warning', meaning: 'the connection to the broker dropped; reconnecting' },
+  W_MQTT_SUBACK_TIMEOUT: { kind: 'warning', meaning: 'the broker did not answer the subscriptions in time: reconnecting' },
+  W_MQTT_OUTBOX_FULL: { kind: 'warning', meaning: 'while disconnected, the outbox filled: the oldest topic dropped' },
+  W_MQTT_PASSWORD_UNUSED: { kind: 'warning', meaning: 'an MQTT password without mqtt.username: not sent' },
+  W_REFRESH_UNKNOWN_DISPLAY: { kind: 'warning', meaning: 'a refresh press over MQTT for a display that is not configured' },
+
+  // MQTT, the embedded broker (src/mqtt/broker)
+  E_MQTT_TOO_LARGE: { kind: 'error', meaning: 'a packet declares more bytes than its sender may send' },
+  E_MQTT_MALFORMED: { kind: 'error', meaning: 'a packet length of more than 4 bytes' },
+  E_MQTT_LOGIN: { kind: 'error', meaning: 'a wrong login, or none when one is required' },
+  E_MQTT_NOT_ALLOWED: { kind: 'error', meaning: "a client writes a topic of the daemon's, a retained press, $SYS, or takes its client id" },
+  E_MQTT_RETAINED_FULL: { kind: 'error', meaning: "other clients' retained messages would take more than 1 MiB" },
+  E_MQTT_SUBSCRIPTIONS_FULL: { kind: 'error', meaning: 'a client (or all together) holds the most subscriptions the broker keeps' },
+  E_MQTT_FILTER_TOO_LONG: { kind: 'error', meaning: 'a topic filter longer than 256 bytes or deeper than 16 levels' },
+  W_MQTT_PORT_TAKEN: { kind: 'warning', meaning: "the embedded broker's port is taken: another is used" },
+  W_MQTT_ANONYMOUS_NETWORK: { kind: 'warning', meaning: 'the embedded broker listens beyond this machine without a login' },
+
+  // HTTP and TRMNL (src/http, src/trmnl)
+  W_HTTP_HOST_REFUSED: { kind: 'warning', meaning: 'a request whose Host names another machine: 421' },
+  W_HTTP_PAIR_REFUSED: { kind: 'warning', meaning: "a pairing form without the status page's valid form token: 403" },
+  W_TRMNL_UNKNOWN_DEVICE: { kind: 'warning', meaning: 'a TRMNL request whose ID is no configured device: 404' },
+  W_TRMNL_PAIRING_CLOSED: { kind: 'warning', meaning: '/api/setup from a configured device while its pairing is closed: 404' },
+  W_TRMNL_TOKEN_MISSING: { kind: 'warning', meaning: 'a TRMNL request without Access-Token: 401' },
+  W_TRMNL_TOKEN_WRONG: { kind: 'warning', meaning: 'a TRMNL request with a wrong Access-Token: 403' },
+  W_PAIRING_FILE: { kind: 'warning', meaning: '<state_dir>/pairing.json is not JSON, others may write it, or it cannot be updated' },
+  W_TRMNL_PORTRAIT_PNG: { kind: 'warning', meaning: 'a portrait display asked for a BMP by TRMNL: served a PNG' },
+
+  // A panel on the Pi's header (src/epd; the controller models in display/)
+  E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },
+  E_PANEL_PERMISSION: { kind: 'error', meaning: 'the SPI device or the GPIO chip may not be opened' },
+  E_PANEL_PIN_BUSY: { kind: 'error', meaning: 'a GPIO line (or the SPI device) is held by another program' },
+  E_PANEL_BUSY_TIMEOUT: { kind: 'error', meaning: "BUSY stayed busy past the controller's timeout" },
+  E_PANEL_FRAME: { kind: 'error', meaning: "a frame of another size or palette than the panel's" },
+  E_PANEL_PROTOCOL: { kind: 'error', meaning: 'a command stream the controller would not take' },
+  W_PANEL_STATE: { kind: 'warning', meaning: "the panel's last refresh could not be saved" },
+  W_PANEL_CLOSE: { kind: 'warning', meaning: 'the panel could not be put to sleep or released' },
+} as const satisfies Record<string, CodeEntry>;
+
+/** Every registered code. */
+export type Code = keyof typeof CODES;
+/** A registered failure code. */
+export type ErrorCode = Extract<Code, `E_${string}`>;
+/** A registered warning code. */
+export type WarningCode = Extract<Code, `W_${string}`>;

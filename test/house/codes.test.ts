@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { CODES } from '../../src/shared/codes.js';
+
+/**
+ * One registry of codes (src/shared/codes.ts): every error and warning code written anywhere in src/ or display/ is
+ * registered, and has a row in the README's tables; every registered code is written somewhere (no dead codes). A
+ * code is found where a program can emit it: in a string or a template literal, not in a comment or a name.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Another README in place of the repository's (to check a draft of its tables before it is merged). */
+const README = process.env.OUTFIT_CODES_README ?? path.join(ROOT, 'README.md');
+const REGISTRY = path.join(ROOT, 'src/shared/codes.ts');
+const CODE = /(?<![A-Za-z0-9_])[EW]_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g;
+
+/** The codes in the string and template literals of one TypeScript source. */
+function codeLiterals(file: string, source: string): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      for (const m of node.text.matchAll(CODE)) found.add(m[0]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false));
+  return found;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|mts|js|mjs)$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((f) => f !== REGISTRY);
+}
+
+/** Code → the files (relative to the root) that write it. */
+function codesInTree(): Map<string, string[]> {
+  const where = new Map<string, string[]>();
+  for (const file of [...sources(path.join(ROOT, 'src')), ...sources(path.join(ROOT, 'display'))]) {
+    for (const code of codeLiterals(file, readFileSync(file, 'utf8'))) {
+      where.set(code, [...(where.get(code) ?? []), path.relative(ROOT, file)]);
+    }
+  }
+  return where;
+}
+
+let scanned: Map<string, string[]> | undefined;
+/** The tree is read once for both directions (about 2 s for ~300 files). */
+const tree = (): Map<string, string[]> => (scanned ??= codesInTree());
+const registered = new Set(Object.keys(CODES));
+
+describe('the registry of codes', () => {
+  it('finds codes in strings and template literals, not in comments or names', () => {
+    const found = codeLiterals(
+      'x.ts',
+      [
+        "// W_IN_A_COMMENT, 'W_QUOTED_IN_A_COMMENT'",
+        '/** E_IN_A_DOC_COMMENT */',
+        "const a = { code: 'W_SINGLE' }, b = \"E_DOUBLE\";",
+        'const c = `E_PLAIN_TEMPLATE`, d = `W_HEAD: ${a} E_MIDDLE ${b} W_TAIL`;',
+        'const e = constants.R_OK | constants.W_OK, E_NAME = 1, f = "MY_E_SUFFIX ERR_TLS_X E_lower W_";',
+      ].join('\n'),
+    );
+    expect([...found].sort()).toEqual(['E_DOUBLE', 'E_MIDDLE', 'E_PLAIN_TEMPLATE', 'W_HEAD', 'W_SINGLE', 'W_TAIL']);
+  });
+
+  it('each entry is of its kind (E_ an error, W_ a warning) and says in one line what happened', () => {
+    for (const [code, entry] of Object.entries(CODES)) {
+      expect(entry.kind, code).toBe(code.startsWith('E_') ? 'error' : 'warning');
+      expect(code, code).toMatch(/^[EW]_[A-Z0-9_]+$/);
+      expect(entry.meaning.trim(), code).not.toBe('');
+      expect(entry.meaning, code).not.toMatch(/\n/);
+    }
+  });
+
+  it('holds every code written in src/ and display/', () => {
+    const unregistered = [...tree()].filter(([code]) => !registered.has(code)).map(([code, files]) => `${code} (${files.join(', ')})`);
+    expect(unregistered).toEqual([]);
+  });
+
+  it('holds no code that nothing writes', () => {
+    const used = tree();
+    expect([...registered].filter((code) => !used.has(code))).toEqual([]);
+  });
+
+  it('every code has a row in the README, and the README names no code that is not registered', () => {
+    const readme = readFileSync(README, 'utf8');
+    expect([...registered].filter((code) => !readme.includes(`| \`${code}\` |`))).toEqual([]);
+    expect([...new Set(readme.match(CODE))].filter((code) => !registered.has(code))).toEqual([]);
+  });
+});
