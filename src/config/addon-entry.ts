@@ -19,7 +19,7 @@ import { serializeError } from '../log/logging.js';
  *        [--output-dir D] [--state-dir D]
  */
 
-export const ADDON_DEFAULTS = {
+const ADDON_DEFAULTS = {
   options: '/data/options.json',
   'user-config': '/config/outfit-display.yaml',
   out: '/data/outfit-display.yaml',

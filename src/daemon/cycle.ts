@@ -74,7 +74,7 @@ export interface CycleResult {
 }
 
 /** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
-export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
  * One display's cycle: fetch (through the governor) → keep the last good → render → publish.

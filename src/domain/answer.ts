@@ -1,5 +1,6 @@
 import { conditionOf, type Condition, type ConditionFields } from './condition.js';
 import { garmentView, type GarmentId, type GarmentView } from './garments.js';
+import { garmentRow, weatherDemands, type DemandFields, type RowItem, type WeatherDemands } from './weather-demands.js';
 
 /**
  * What an answer says beyond its words, read once per answer: the garments its outfit names and the weather condition
@@ -11,7 +12,7 @@ import { garmentView, type GarmentId, type GarmentView } from './garments.js';
 /** What is read: a Recommendation has both (declared here so that the domain does not import the api layer). */
 export interface AnswerText {
   readonly outfit: string;
-  readonly weather: ConditionFields;
+  readonly weather: ConditionFields & DemandFields;
 }
 
 /** The reading of one answer; frozen, shared by everything that shows the answer. */
@@ -22,11 +23,15 @@ export interface AnswerReading {
   readonly garmentView: GarmentView;
   /** The weather condition the frame's icon shows. */
   readonly condition: Condition;
+  /** What the weather asks for (rain, cold or sun gear; a benign day), from the readings, not the words. */
+  readonly demands: WeatherDemands;
+  /** The garment row: the garments in the order the weather asks for them, the tick on a benign day. */
+  readonly row: readonly RowItem[];
 }
 
 interface Cached {
   readonly outfit: string;
-  readonly weather: ConditionFields;
+  readonly weather: ConditionFields & DemandFields;
   readonly reading: AnswerReading;
 }
 
@@ -40,10 +45,14 @@ export function readAnswer(answer: AnswerText): AnswerReading {
   if (hit !== undefined && hit.outfit === answer.outfit && hit.weather === answer.weather) return hit.reading;
   const view = garmentView(answer.outfit);
   const garments = Object.freeze(view.garments);
+  const condition = conditionOf(answer.weather);
+  const demands = Object.freeze(weatherDemands(answer.weather, condition));
   const reading: AnswerReading = Object.freeze({
     garments,
     garmentView: Object.freeze({ garments, garments_text: view.garments_text, wear: Object.freeze(view.wear) }),
-    condition: conditionOf(answer.weather),
+    condition,
+    demands,
+    row: Object.freeze(garmentRow(garments, demands)),
   });
   readings.set(answer, { outfit: answer.outfit, weather: answer.weather, reading });
   return reading;

@@ -57,7 +57,7 @@ function folded(text: string): string {
 }
 
 /** The condition a description names, or null when no keyword matches. */
-export function conditionOfText(description: string, isDay: boolean): Condition | null {
+function conditionOfText(description: string, isDay: boolean): Condition | null {
   const s = folded(description);
   for (const [re, c] of RULES) {
     if (re.test(s)) return typeof c === 'function' ? c(isDay) : c;

@@ -34,7 +34,7 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
     ),
     'coat',
   ],
-  [words(`(?:light(?:weight)?|thin|denim|jean|suede|leather|linen|cotton|casual|spring|summer|bomber|utility|field|shacket) jacket${S}|blazer${S}|wind ?breaker${S}|wind ?cheater${S}|bomber${S}|jacket${S}|shacket${S}|gilet${S}|body ?warmer${S}`), 'jacket'],
+  [words(`(?:light(?:weight)?|thin|denim|jean|suede|leather|linen|cotton|casual|spring|summer|bomber|utility|field|shacket|soft ?shell) jacket${S}|soft ?shell${S}|blazer${S}|wind ?breaker${S}|wind ?cheater${S}|bomber${S}|jacket${S}|shacket${S}|gilet${S}|body ?warmer${S}`), 'jacket'],
   [words(`(?:rain|rubber|wellington|snow|winter|hiking|ankle|chelsea|walking|waterproof|warm|insulated|lined) boots|boots|boot|wellies|wellingtons|galoshes`), 'boots'],
   [words(`sandal${S}|flip ?-?flops?|thongs|slides|sliders`), 'sandals'],
   [
@@ -56,7 +56,7 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
   ],
   [words(`long[- ]sleeved? (?:shirt|top|tee|t-shirt)${S}|(?:dress|oxford|flannel|button[- ]down|button[- ]up|linen|cotton|collared) shirt${S}|shirt${S}|blouse${S}|polo(?: shirt)?${S}|henley${S}`), 'shirt'],
   [words(`(?:board|cargo|denim|linen|running|cycling|bermuda) shorts|shorts`), 'shorts'],
-  [words(`(?:dress|rain|waterproof|sweat|track|cargo|linen|cotton|wool|thermal|warm) (?:pants|trousers)|trouser${S}|pants|jeans|chinos|leggings|slacks|joggers|sweatpants|jeggings`), 'trousers'],
+  [words(`(?:dress|rain|waterproof|sweat|track|cargo|linen|cotton|wool|thermal|warm) (?:pants|trousers)|trouser${S}|pants|jeans|chinos|corduroys|cords|leggings|slacks|joggers|sweatpants|jeggings`), 'trousers'],
   [words(`skirt${S}|sun ?dress(?:es)?|(?:a|an|your|the|light|summer|maxi|midi|mini|cotton|linen|floaty|flowy|airy|short|long|casual|breezy|wrap|shirt|jumper|sweater|knit|wool) dress(?:es)?|dresses`), 'dress-or-skirt'],
 ];
 

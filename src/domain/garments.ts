@@ -15,8 +15,11 @@ import { ANY_GARMENT, GARMENT_PATTERNS, HAT, SUN_CONTEXT } from './garment-words
 
 export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
-/** Where one clause ends and the next begins: sentence marks, and words that turn the sense around. */
-const CLAUSE_BREAK = /[.!?;:\n]+(?!\d)|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
+/**
+ * Where one clause ends and the next begins: sentence marks, words that turn the sense around, and the comma after
+ * "instead of X" / "rather than X" (what follows it is the garment chosen: "instead of a raincoat, a softshell jacket").
+ */
+const CLAUSE_BREAK = /[.!?;:\n]+(?!\d)|(?<=\b(?:instead of|rather than)\b[^,.;:!?]{1,40}),|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
 
 /** Verbs of wearing and taking, after which a negation names what it refuses. */
 const VERB = "(?:wear|bring|take|pack|carry|put on|grab|use|apply|go for|opt for)";
@@ -49,7 +52,7 @@ const NOT_NEEDED = new RegExp(
       String.raw`(?:is|are|'s|'re|will be|would be|seems?|feels?)\s+(?:\w+\s+)?(?:not\s+(?:\w+\s+)?(?:needed|necessary|required)|unnecessary|overkill|optional|too (?:cold|chilly|cool|warm|hot|heavy|much))`,
       String.raw`(?:isn'?t|aren'?t|won'?t be|would ?n'?t be|will not be|is not|are not)\s+(?:\w+\s+)?(?:needed|necessary|required)`,
       String.raw`(?:can|could|should|may|might)\s+(?:\w+\s+)?(?:stay|remain|be left|rest)\b`,
-      String.raw`not (?:needed|necessary|required)|unnecessary`,
+      String.raw`not (?:needed|necessary|required)|unnecessary|optional\b`,
       // "an umbrella will not survive this wind", "is useless in lightning", "will only turn inside out"
       String.raw`(?:will|would|'ll|can)\s*(?:not|n't)\s+(?:survive|last|help|cope|work)|won'?t (?:survive|last|help|cope|work)|(?:is|are|will be|would be)\s+(?:\w+\s+)?(?:useless|pointless|no use|no good)|will only (?:turn|blow|break|get)`,
       String.raw`at home|behind|in the (?:closet|wardrobe|drawer|cupboard|hall)`,
@@ -117,7 +120,7 @@ export function garmentsOf(text: string): GarmentId[] {
 }
 
 /** A garment id as a Home Assistant attribute name (`dress-or-skirt` → `dress_or_skirt`). */
-export function garmentKey(id: GarmentId): string {
+function garmentKey(id: GarmentId): string {
   return id.replace(/-/g, '_');
 }
 

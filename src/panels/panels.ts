@@ -35,7 +35,7 @@ const PlaneSchema = z
   })
   .strict();
 
-export const PanelProfileSchema = z
+const PanelProfileSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
     name: z.string().min(1),

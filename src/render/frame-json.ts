@@ -34,8 +34,10 @@ export interface FrameJson {
   viewing: { kind: Viewing; distance_mm: number; ppi: number };
   /** What the outfit names, in the vocabulary's order. */
   garments: readonly GarmentId[];
-  /** What the pictogram row shows, in order ('nothing-extra': the tick when no garment answers to the weather). */
+  /** What the pictogram row shows, in order ('nothing-extra': the tick, on a benign day when no garment answers to the weather). */
   pictograms: string[];
+  /** Garments the row left off for want of room, counted on the frame as "+N" (0: none). */
+  pictograms_more: number;
   outfit: FrameJsonBlock | null;
   outfit_rest: FrameJsonBlock | null;
   reasoning: FrameJsonBlock | null;
@@ -72,6 +74,7 @@ export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotat
     viewing: { kind: scale.viewing, distance_mm: scale.distanceMm, ppi: round1(scale.ppi) },
     garments: d.garments,
     pictograms: report.pictograms,
+    pictograms_more: report.pictogramsMore,
     outfit: block(report.outfit),
     outfit_rest: block(report.outfitRest),
     reasoning: block(report.reasoning),

@@ -17,7 +17,7 @@ const common = {
 };
 const dottedField = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a field name or a dotted path such as weather.temp');
 
-export const FaultSchema = z.discriminatedUnion('kind', [
+const FaultSchema = z.discriminatedUnion('kind', [
   /** Answer with this status and a JSON error body. */
   z.strictObject({ kind: z.literal('status'), status: z.number().int().min(400).max(599), error: z.string().optional(), ...common }),
   /** 429; `retry_after` is the header verbatim (seconds or an HTTP date), null for no header; default "1". */

@@ -126,4 +126,11 @@ export const GARMENT_CORPUS: readonly (readonly [string, readonly GarmentId[]])[
   ['It is bitterly cold, so a heavy winter coat, thermal trousers, a scarf and gloves are essential.', ['coat', 'trousers', 'scarf', 'gloves']],
   ['Expect drizzle: a mac or trench and shoes you do not mind getting wet.', ['raincoat', 'closed-shoes']],
   ['Sunny with a high UV index: put on sunscreen, wear sunglasses and a cap, and choose a light tee with shorts.', ['sunscreen', 'sunglasses', 'sun-hat', 'tshirt', 'shorts']],
+  // Issue 22's misses: corduroys, a garment chosen "instead of" another, "optional".
+  ['Wear corduroys, a flannel shirt and a warm sweater.', ['trousers', 'shirt', 'sweater']],
+  ['Cords and a jumper will do, with boots.', ['trousers', 'sweater', 'boots']],
+  ['Instead of a raincoat, a softshell jacket will do; add trainers.', ['jacket', 'closed-shoes']],
+  ['Rather than a heavy coat, a fleece and a scarf are enough.', ['sweater', 'scarf']],
+  ['Jeans and a shirt, umbrella optional.', ['trousers', 'shirt']],
+  ['A T-shirt and shorts; sunglasses are optional this late in the day.', ['tshirt', 'shorts']],
 ];

@@ -7,6 +7,7 @@ import { parsePath } from '../../src/render/pictograms/picto-path.js';
 import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
 import { quantize } from '../../src/render/encode/quantize.js';
 import { sampleInput } from '../gallery/samples.js';
+import { readAnswer } from '../../src/domain/answer.js';
 import { createSurface } from '../../src/render/draw/surface.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import { CONDITION_PICTOGRAMS } from '../../src/render/pictograms/weather-pictograms.js';
@@ -63,18 +64,41 @@ describe('pictograms', () => {
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);
       const { report } = renderIndices(sampleInput('forty'), panel, { rotation: 0 });
-      expect(report.pictograms.length, id).toBeGreaterThanOrEqual(5);
+      expect(report.pictograms.length, id).toBeGreaterThanOrEqual(4);
       expect(report.sizes.pictogram!, id).toBeGreaterThanOrEqual(panel.width === 800 && panel.height === 480 ? 64 : 24);
     }
+    // Light rain at 2 °C (feels −2): the umbrella first, then scarf and gloves; trousers, a basic, last.
     const { report } = renderIndices(sampleInput('forty'), bw, { rotation: 0 });
-    expect(report.pictograms).toEqual(['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves', 'umbrella']);
+    expect(report.pictograms).toEqual(['umbrella', 'scarf', 'gloves', 'coat', 'sweater', 'boots', 'trousers']);
   });
 
-  it('ends the row with a tick, green on the 7-colour panel, when no garment answers to the weather', () => {
+  it('never drops a garment silently, and what the weather demands last, on every panel in both orientations', () => {
+    // Nine garments on a snowy day (feels −9 °C, snow likely): the warm hat, scarf and gloves, and the umbrella, first.
+    const long = sampleInput('long');
+    const row = readAnswer(long.rec!).row;
+    expect(row.slice(0, 4)).toEqual(['umbrella', 'scarf', 'gloves', 'warm-hat']);
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      for (const rotation of [0, 90] as const) {
+        const { report } = renderIndices({ ...long, garments: undefined }, panel, { rotation });
+        const where = `${id} at ${rotation}°`;
+        // What is drawn is the row's start, and the count on the frame ("+N") is the rest of it.
+        expect(report.pictograms, where).toEqual(row.slice(0, report.pictograms.length));
+        expect(report.pictograms.length + report.pictogramsMore, where).toBe(9);
+        expect(report.pictograms, where).toEqual(expect.arrayContaining(['umbrella', 'scarf', 'gloves']));
+        if (report.pictogramsMore > 0) expect(report.texts, where).toContain(`+${report.pictogramsMore}`);
+      }
+    }
+  });
+
+  it('ends the row with a tick, green on the 7-colour panel, on a benign day when no garment answers to the weather', () => {
     const garments: GarmentId[] = ['tshirt', 'shorts', 'sandals'];
-    const input = { ...sampleInput('short'), garments };
-    expect(renderIndices(input, bw, { rotation: 0 }).report.pictograms).toEqual([...garments, 'nothing-extra']);
-    expect(renderIndices(input, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(true);
+    const sample = sampleInput('short');
+    const benign = { ...sample, garments, rec: { ...sample.rec!, weather: { ...sample.rec!.weather, uv_index: 2 } } };
+    expect(renderIndices(benign, bw, { rotation: 0 }).report.pictograms).toEqual([...garments, 'nothing-extra']);
+    expect(renderIndices(benign, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(true);
+    // The same garments under a UV index of 6.4: the sun asks for something, so no tick, whatever the words say.
+    expect(renderIndices({ ...sample, garments }, bw, { rotation: 0 }).report.pictograms).toEqual(garments);
     expect(renderIndices(sampleInput('forty'), f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(false);
     expect(new Set(drawAlone(f, NOTHING_EXTRA.picto, 64, 'ok'))).toContain(index(f, 'green'));
   });

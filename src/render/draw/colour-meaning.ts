@@ -1,5 +1,6 @@
 import type { PanelProfile } from '../../panels/panels.js';
 import { hexToRgb } from '../../panels/panels.js';
+import { celsiusOf, WEATHER_THRESHOLDS as T } from '../../domain/weather-demands.js';
 
 /**
  * Colour with meaning. A colour panel spends its colours on what matters, not on decoration:
@@ -60,33 +61,20 @@ export function meaningInks(panel: PanelProfile): MeaningInks {
   return { cold: null, freezing: red, heat: red, rain: null, 'rain-high': red, snow: null, sun: null, uv: null, 'uv-high': red, alert: red, ok: null };
 }
 
-/** Rain chance from which rain is likely enough to act on (take an umbrella). */
-const RAIN_HIGH_PCT = 50;
-/** UV index from which protection is advised (WHO: 6 and above is "high"). */
-const UV_HIGH = 6;
-
-/** Celsius of a temperature in the unit the response gave ("°F", "F", "K"; anything else is taken as Celsius). */
-function celsius(value: number, unit: string | undefined): number {
-  const u = (unit ?? '').replace('°', '').trim().toUpperCase();
-  if (u === 'F') return ((value - 32) * 5) / 9;
-  if (u === 'K') return value - 273.15;
-  return value;
-}
-
-/** What a temperature means: freezing at or below 0 °C, cold below 10 °C, heat from 30 °C; null between. */
+/** Freezing at or below 0 °C, cold below 10 °C, heat from 30 °C; null between (domain/weather-demands.ts's thresholds). */
 export function temperatureMeaning(value: number | undefined, unit: string | undefined): Meaning | null {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
-  const c = celsius(value, unit);
-  if (c <= 0) return 'freezing';
-  if (c < 10) return 'cold';
-  if (c >= 30) return 'heat';
+  const c = celsiusOf(value, unit);
+  if (c === null) return null;
+  if (c <= T.freezingC) return 'freezing';
+  if (c < T.coldC) return 'cold';
+  if (c >= T.heatC) return 'heat';
   return null;
 }
 
 export function rainMeaning(pct: number | undefined): Meaning {
-  return typeof pct === 'number' && pct >= RAIN_HIGH_PCT ? 'rain-high' : 'rain';
+  return typeof pct === 'number' && pct >= T.rainLikelyPct ? 'rain-high' : 'rain';
 }
 
 export function uvMeaning(index: number | undefined): Meaning {
-  return typeof index === 'number' && index >= UV_HIGH ? 'uv-high' : 'uv';
+  return typeof index === 'number' && index >= T.uvHigh ? 'uv-high' : 'uv';
 }

@@ -38,6 +38,8 @@ export interface LayoutReport {
   alerts: FittedText[];
   /** The pictogram row, in order ('nothing-extra': the tick). */
   pictograms: string[];
+  /** Garments the row left off for want of room, counted on the frame as "+N" (0: none). */
+  pictogramsMore: number;
   sizes: LayoutSizes;
   texts: string[];
   /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
@@ -52,7 +54,7 @@ export interface LayoutReport {
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
   const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */

@@ -5,6 +5,7 @@ import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
 import { feelsLike, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
+import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
 import { readAnswer } from '../../domain/answer.js';
 import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
@@ -24,7 +25,7 @@ export interface FrameInput {
   timezone: string;
   status: FrameStatus;
   now: Date;
-  /** The garments the pictogram row shows; default: the answer's reading (src/domain/answer.ts). */
+  /** The garments the pictogram row shows (ordered and ticked as the answer's are); default: the answer's reading (src/domain/answer.ts). */
   garments?: readonly GarmentId[];
   /** Labels, dates and numbers; default: English. */
   locale?: Locale;
@@ -73,6 +74,8 @@ export interface FrameContent {
   outfit: string | null;
   /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
   garments: readonly GarmentId[];
+  /** The pictogram row: the garments in the order the weather asks for them, the tick on a benign day (weather-demands.ts). */
+  row: readonly RowItem[];
   /** The weather condition the icon shows (the answer's reading), or null without an answer. */
   condition: Condition | null;
   reasoning: string | null;
@@ -167,6 +170,7 @@ export function frameContent(input: FrameInput): FrameContent {
     feelsLike: rec ? feelsLike(rec.weather, locale) : null,
     outfit: rec ? rec.outfit.trim() : null,
     garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
+    row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],
     condition: rec ? readAnswer(rec).condition : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],

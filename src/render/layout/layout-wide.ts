@@ -129,7 +129,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const rowBox = { x: m, y, w: W - 2 * m, h: g.pictograms.size * u };
   const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
   const below = (rows: 1 | 2): Box => {
-    const h = pictogramRowHeight(c.garments, rowBox, PICTOGRAM_MIN * u, rows);
+    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rows);
     const top = y + (h ? h + g.pictograms.gap * u : 0);
     return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
   };

@@ -12,8 +12,10 @@ import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
 
 /** The garment row at the top of `box` (box.h: the largest pictogram). Returns the height used (0 without garments). */
 export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: number, report: LayoutReport, maxRows: 1 | 2 = 1): number {
-  const row = drawPictogramRow(sf, c.garments, box, minSize, maxRows);
+  const row = drawPictogramRow(sf, c.row, box, minSize, maxRows);
   report.pictograms = row.shown;
+  report.pictogramsMore = row.more;
+  if (row.more > 0) report.texts.push(`+${row.more}`);
   report.sizes.pictogram = row.size || null;
   return row.height;
 }

@@ -143,5 +143,3 @@ export const NOTHING_EXTRA: GarmentPictogram = { meaning: 'ok', picto: [{ d: 'O1
 /** The umbrella alone, for the rain-chance reading. */
 export { UMBRELLA };
 
-/** Garments that answer to weather (rain, cold, sun): without any of them the row ends with NOTHING_EXTRA. */
-export const EXTRAS: readonly GarmentId[] = ['raincoat', 'umbrella', 'scarf', 'gloves', 'warm-hat', 'sun-hat', 'sunglasses', 'sunscreen'];

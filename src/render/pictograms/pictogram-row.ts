@@ -1,26 +1,25 @@
 import type { Box } from '../draw/box.js';
-import { EXTRAS, GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
-import type { GarmentId } from '../../domain/garments.js';
+import { GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
+import type { RowItem } from '../../domain/weather-demands.js';
 import { drawPictogram } from './pictogram.js';
 import type { Surface } from '../draw/surface.js';
+import { drawText, measure } from '../text/fonts.js';
 
 /**
- * The row of garment pictograms: what to wear at a glance, before a word is read. Pictograms are square, as
- * large as `maxSize` and the row's width allow (never below `minSize`; those that do not fit at it are left
- * off: the words below still name them), a quarter of their size apart. When none of the garments answers to
- * the weather (no rain, cold or sun wear), the row ends with a tick: nothing extra needed.
+ * The row of garment pictograms: what to wear at a glance, before a word is read. The items come in the order of
+ * domain/weather-demands.ts's garmentRow (what the weather demands first, the tick on a benign day). Pictograms are
+ * square, as large as `maxSize` and the row's width allow (never below `minSize`), a quarter of their size apart.
+ * A row that cannot hold them all at `minSize` keeps the first and ends with "+N", the number of garments it left
+ * off, in the last place: nothing is dropped without the frame saying so, and what the weather demands goes last.
  */
 
 export interface PictogramRow {
   /** What the row shows, in order ('nothing-extra' for the tick). */
-  shown: (GarmentId | 'nothing-extra')[];
+  shown: RowItem[];
+  /** Garments left off for want of room, counted on the frame as "+N" (0: none). */
+  more: number;
   /** Pictogram size, px (0: no row). */
   size: number;
-}
-
-function pictogramRowItems(garments: readonly GarmentId[]): (GarmentId | 'nothing-extra')[] {
-  if (garments.length === 0) return [];
-  return garments.some((g) => EXTRAS.includes(g)) ? [...garments] : [...garments, 'nothing-extra'];
 }
 
 /** The size a row of `n` pictograms gets in `width`, between minSize and maxSize (whole px). */
@@ -31,22 +30,45 @@ function rowPictogramSize(n: number, width: number, maxSize: number, minSize: nu
 }
 
 /**
+ * What a row of `capacity` places shows of `items`: all when they fit; else the tick goes first (it is no
+ * garment), then the last garments, one place being kept for the count.
+ */
+function fitItems(items: readonly RowItem[], capacity: number): { shown: RowItem[]; more: number } {
+  if (items.length <= capacity) return { shown: [...items], more: 0 };
+  const garments = items.filter((i) => i !== 'nothing-extra');
+  if (garments.length <= capacity) return { shown: garments, more: 0 };
+  const keep = Math.max(0, capacity - 1);
+  return { shown: garments.slice(0, keep), more: garments.length - keep };
+}
+
+/**
  * Draws the row left-aligned in `box` (box.h is the largest size). With `maxRows` 2 the pictograms wrap into a
  * second row when that makes them at least 15 % larger (portrait frames have the height to spare).
  * Returns what it drew and the height used.
  */
-export function drawPictogramRow(sf: Surface, garments: readonly GarmentId[], box: Box, minSize: number, maxRows: 1 | 2 = 1): PictogramRow & { height: number } {
-  const items = pictogramRowItems(garments);
+export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Box, minSize: number, maxRows: 1 | 2 = 1): PictogramRow & { height: number } {
   const { size, perRow, rows } = rowGeometry(items.length, box, minSize, maxRows);
-  if (size === 0) return { shown: [], size: 0, height: 0 };
+  if (size === 0) return { shown: [], more: 0, size: 0, height: 0 };
   const step = size * 1.25;
-  const shown = items.slice(0, perRow * rows);
+  const { shown, more } = fitItems(items, perRow * rows);
+  const place = (i: number): { x: number; y: number } => ({ x: box.x + (i % perRow) * step, y: box.y + Math.floor(i / perRow) * step });
   shown.forEach((g, i) => {
     const p: GarmentPictogram = g === 'nothing-extra' ? NOTHING_EXTRA : GARMENT_PICTOGRAMS[g];
-    const row = Math.floor(i / perRow);
-    drawPictogram(sf, p.picto, box.x + (i % perRow) * step, box.y + row * step, size, p.meaning ?? undefined);
+    const at = place(i);
+    drawPictogram(sf, p.picto, at.x, at.y, size, p.meaning ?? undefined);
   });
-  return { shown, size, height: rowsHeight(rows, size) };
+  if (more > 0) drawMore(sf, more, place(shown.length), size);
+  const used = Math.ceil((shown.length + (more > 0 ? 1 : 0)) / perRow);
+  return { shown, more, size, height: rowsHeight(used, size) };
+}
+
+/** "+3" in the square at `at`: bold, as large as fits the square, set on the square's middle. */
+function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: number): void {
+  const text = `+${n}`;
+  const px = Math.max(8, Math.floor(Math.min(size * 0.62, (size * 0.95) / Math.max(0.01, measure('bold', 1, text)))));
+  const w = measure('bold', px, text);
+  // Baseline so that the capitals' height (about 0.73 em in DejaVu Sans Bold) sits centred in the square.
+  drawText(sf.text, 'bold', px, text, at.x + (size - w) / 2, at.y + size / 2 + px * 0.365, sf.theme.ink);
 }
 
 const rowsHeight = (rows: number, size: number): number => Math.round(rows * size + (rows - 1) * size * 0.25);
@@ -62,7 +84,9 @@ function rowGeometry(n: number, box: Box, minSize: number, maxRows: 1 | 2): { si
 }
 
 /** The height drawPictogramRow would use, without drawing. */
-export function pictogramRowHeight(garments: readonly GarmentId[], box: Box, minSize: number, maxRows: 1 | 2): number {
-  const g = rowGeometry(pictogramRowItems(garments).length, box, minSize, maxRows);
-  return g.size === 0 ? 0 : rowsHeight(Math.min(g.rows, Math.ceil(pictogramRowItems(garments).length / g.perRow)), g.size);
+export function pictogramRowHeight(items: readonly RowItem[], box: Box, minSize: number, maxRows: 1 | 2): number {
+  const g = rowGeometry(items.length, box, minSize, maxRows);
+  if (g.size === 0) return 0;
+  const { shown, more } = fitItems(items, g.perRow * g.rows);
+  return rowsHeight(Math.ceil((shown.length + (more > 0 ? 1 : 0)) / g.perRow), g.size);
 }

@@ -31,7 +31,7 @@ const THIN_BARS_PX = 0.4;
  * Below this size text is grid-fitted (glyph-raster.ts) and pens stand on whole pixels, so a glyph is the same
  * bitmap wherever it lands. Above it pens keep a quarter pixel, which spaces large text more evenly.
  */
-export const HINT_BELOW_PX = 20;
+const HINT_BELOW_PX = 20;
 
 /**
  * Emoji pictographs and variation selectors are dropped and odd spaces become spaces; the rest is kept for the

@@ -8,7 +8,7 @@ import { nearestIndex, type Rgb } from '../encode/quantize.js';
  * and colour panels text is 1 bit (a mixed colour would match some other ink of a colour panel: a red fringe).
  * Colours are CSS "rgb(r,g,b)" or "#rrggbb".
  */
-export const NONE = 255;
+const NONE = 255;
 
 /** A rectangle of the frame in px (x, y its top-left corner). */
 export interface Rect {
@@ -82,7 +82,7 @@ export class TextLayer {
   }
 }
 
-export function parseColour(css: string): Rgb {
+function parseColour(css: string): Rgb {
   const m = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(css);
   if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
   if (/^#[0-9a-f]{6}$/i.test(css)) {
