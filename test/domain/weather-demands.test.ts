@@ -3,12 +3,13 @@ import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { readAnswer } from '../../src/domain/answer.js';
 import { conditionOf } from '../../src/domain/condition.js';
 import type { GarmentId } from '../../src/domain/garments.js';
-import { garmentRow, weatherDemands, WEATHER_THRESHOLDS, type DemandFields } from '../../src/domain/weather-demands.js';
+import { garmentRow, weatherDemands, WEATHER_THRESHOLDS } from '../../src/domain/weather-demands.js';
 import { temperatureMeaning, rainMeaning, uvMeaning } from '../../src/render/draw/colour-meaning.js';
 
 /** What the weather demands decides the row's order and its tick, never the outfit's words (issue 22, items 2-3). */
 
-const MILD: DemandFields & { description: string } = { description: 'Partly cloudy', temp: 18, feels_like: 18, temp_unit: '°C', rain_chance_pct: 10, uv_index: 2, is_day: true, alerts: [] };
+type Weather = StoredRecommendation['weather'];
+const MILD: Weather = { description: 'Partly cloudy', temp: 18, feels_like: 18, temp_unit: '°C', rain_chance_pct: 10, uv_index: 2, is_day: true, alerts: [] };
 const demands = (w: Partial<typeof MILD>) => {
   const weather = { ...MILD, ...w };
   return weatherDemands(weather, conditionOf(weather));
@@ -36,7 +37,7 @@ describe('the tick ("nothing extra needed")', () => {
       { uv_index: WEATHER_THRESHOLDS.uvSunProtection },
       { alerts: ['Wind warning'] },
       { description: 'Drizzle' },
-      { description: 'Windy', wind_speed: 60, wind_speed_unit: 'km/h' } as Partial<typeof MILD>,
+      { description: 'Windy', wind_speed: 60, wind_speed_unit: 'km/h' },
       { temp_unit: '°F', temp: 45, feels_like: 45 },
     ]) {
       expect(demands(w).benign, JSON.stringify(w)).toBe(false);
