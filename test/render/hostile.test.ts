@@ -65,7 +65,7 @@ describe('hostile inputs', () => {
   });
 
   it('shows the weather and a note, not a blank panel, for an outfit with nothing to draw', () => {
-    for (const name of ['empty-outfit', 'emoji-outfit']) {
+    for (const name of ['empty-outfit', 'emoji-outfit', 'emoji-signs-outfit']) {
       for (const id of panels) {
         const { report } = render(HOSTILE[name]!, id, 0);
         expect(report.layout, `${id} ${name}`).not.toBe('error');

@@ -24,6 +24,7 @@ export const HOSTILE: Readonly<Record<string, StoredRecommendation>> = {
   },
   'empty-outfit': { ...NORMAL, outfit: '' },
   'emoji-outfit': { ...NORMAL, outfit: ' 🧥 🧣 ' },
+  'emoji-signs-outfit': { ...NORMAL, outfit: '👕 + 👖 + ☂ = 👍' },
   'full-readings': {
     ...NORMAL,
     weather: { ...weather, temp: -12.5, feels_like: -19.5, description: 'Light snow showers', wind_speed: 118, wind_dir: 'NNW', rain_chance_pct: 100, humidity_pct: 100, uv_index: 0.4 },

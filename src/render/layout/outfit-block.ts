@@ -29,9 +29,12 @@ export interface OutfitBlockOptions {
   reasoningMax: number;
 }
 
-/** The outfit as drawn: the note above when nothing of it is drawable, so the panel is never blank there. */
+/**
+ * The outfit as drawn: the note when it says nothing in words (empty, spaces, only emoji, or only the signs left
+ * between them, "👕 + 👖 + ☂ = 👍" → "+ + ☂ ="), so the panel is never blank or cryptic there.
+ */
 function outfitText(c: FrameContent): string {
-  return splitWords(c.outfit ?? '').length > 0 ? c.outfit! : c.locale.labels.no_outfit;
+  return splitWords(c.outfit ?? '').some((p) => p.some((w) => /[\p{L}\p{N}]/u.test(w))) ? c.outfit! : c.locale.labels.no_outfit;
 }
 
 function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
