@@ -124,15 +124,23 @@ function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: num
 function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
   if (c.alerts.length === 0) return 0;
   const u = sf.unit;
-  const ah = 15 * u;
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
-  warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
   // The count stays when the first alert is cut.
   const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
   const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
-  if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
-  report.alerts.push(line);
+  // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
+  // what "Severe storm…" does not.
+  const two = line.truncated && sf.height > sf.width ? fitText({ text: c.alerts[0]!, tail: more, font: 'condensed', width: tw - 16 * u, height: 2 * Math.round(Math.max(11, 11 * u) * 1.15), maxSize: Math.max(11, 11 * u), minSize: Math.max(11, 11 * u), lineHeight: 1.15 }) : null;
+  const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
+  const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
+  warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
+  if (fitted === line) {
+    if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
+  } else {
+    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, sf.theme.paper, report);
+  }
+  report.alerts.push(fitted);
   return ah + 2 * u;
 }
 

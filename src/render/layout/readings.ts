@@ -49,14 +49,35 @@ export function drawReading(sf: Surface, r: Reading, x: number, top: number, mar
 export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: number, size: number, report: LayoutReport): number {
   const rows = Math.ceil(readings.length / cols);
   const rowH = box.h / rows;
-  const colW = box.w / cols;
   const mark = Math.min(rowH * 0.92, size * 1.15);
+  const grid = readingColumns(readings, box.w, cols, mark, size);
   readings.forEach((r, i) => {
-    const x = box.x + (i % cols) * colW;
+    const col = i % cols;
+    const x = box.x + grid.x[col]!;
     const top = box.y + Math.floor(i / cols) * rowH + (rowH - mark) / 2;
-    drawReading(sf, r, x, top, mark, size, colW - Math.max(8, size * 0.6), report);
+    drawReading(sf, r, x, top, mark, grid.size, grid.w[col]! - grid.gap, report);
   });
-  return size;
+  return grid.size;
+}
+
+/**
+ * The columns' widths and one size for every value: the largest, down to 70 % of `size`, at which each value fits
+ * whole with its unit ("52 km/h", not "52"), each column as wide as its widest value needs and the room left shared
+ * out. Readings side by side read as one set, and a unit is worth more than a pixel of height. Where even 70 % is
+ * too wide, equal columns at `size` (each value then shrinks, or drops its unit, on its own).
+ */
+function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[] } {
+  const gap = Math.max(8, size * 0.6);
+  const markW = mark + Math.max(3, mark * 0.18);
+  const needs = (s: number): number[] =>
+    Array.from({ length: cols }, (_, c) => markW + gap + Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))));
+  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[] } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)) });
+  for (let s = Math.floor(size); s >= Math.ceil(size * 0.7); s--) {
+    const need = needs(s);
+    const spare = width - need.reduce((a, b) => a + b, 0);
+    if (spare >= 0) return at(need.map((n) => n + spare / cols), Math.min(size, s));
+  }
+  return at(Array.from({ length: cols }, () => width / cols), size);
 }
 
 /**
