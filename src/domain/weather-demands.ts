@@ -83,7 +83,6 @@ export function weatherDemands(w: DemandFields, condition: Condition): WeatherDe
     !cold &&
     !sun &&
     !alerts &&
-    condition !== 'snow' &&
     condition !== 'wind' &&
     feels !== null &&
     feels < T.warmC &&
