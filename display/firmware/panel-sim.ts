@@ -43,6 +43,8 @@ export class PanelSim {
   #shown = false;
   #partials = 0;
   readonly #rgb: [number, number, number][];
+  /** The measured inks (the profile's `ink`, else `rgb`): what the real glass shows, duller than the palette. */
+  readonly #ink: [number, number, number][];
 
   constructor(panel: PanelProfile, width: number, height: number) {
     this.panel = panel;
@@ -53,6 +55,7 @@ export class PanelSim {
     this.ghost = new Float32Array(width * height);
     this.ghostOf = new Uint8Array(width * height);
     this.#rgb = panel.palette.map((e) => hexToRgb(e.rgb));
+    this.#ink = panel.palette.map((e) => hexToRgb(e.ink ?? e.rgb));
   }
 
   get partialsSinceFull(): number {
@@ -104,13 +107,22 @@ export class PanelSim {
     return Math.round(m * 1000) / 1000;
   }
 
-  /** What the glass shows, 3 bytes a pixel: the framebuffer's colours with the residue mixed in. */
-  glassRgb(): Uint8Array {
+  /** The profile measured its inks: inkPng() then differs from glassPng(). */
+  get hasMeasuredInks(): boolean {
+    return this.panel.palette.some((e) => e.ink !== undefined);
+  }
+
+  /**
+   * What the glass shows, 3 bytes a pixel: the framebuffer's colours with the residue mixed in; with `inks`, in the
+   * measured inks rather than the palette's colours.
+   */
+  glassRgb(inks = false): Uint8Array {
+    const table = inks ? this.#ink : this.#rgb;
     const out = new Uint8Array(this.framebuffer.length * 3);
     for (let i = 0; i < this.framebuffer.length; i++) {
-      const c = this.#rgb[this.framebuffer[i]!]!;
+      const c = table[this.framebuffer[i]!]!;
       const s = this.ghost[i]!;
-      const g = s > 0 ? this.#rgb[this.ghostOf[i]!]! : c;
+      const g = s > 0 ? table[this.ghostOf[i]!]! : c;
       for (let k = 0; k < 3; k++) out[i * 3 + k] = Math.round(c[k]! + (g[k]! - c[k]!) * s);
     }
     return out;
@@ -129,5 +141,15 @@ export class PanelSim {
       return encodePng({ width: this.width, height: this.height, colourType: 'grey', bitDepth: 8, samples: grey });
     }
     return encodePng({ width: this.width, height: this.height, colourType: 'indexed', bitDepth: 8, samples: this.framebuffer, palette: this.#rgb });
+  }
+
+  /**
+   * The glass in the real inks: the 7.3" F's blue is then near its black and its yellow pale on paper, as on the
+   * wall. This is the view to judge colour by; glassPng() keeps the palette's exact colours, which a frame's PNG
+   * has too. Indexed like glassPng(): only panels of more than two entries measure inks, and those never refresh
+   * partially, so never ghost.
+   */
+  inkPng(): Buffer {
+    return encodePng({ width: this.width, height: this.height, colourType: 'indexed', bitDepth: 8, samples: this.framebuffer, palette: this.#ink });
   }
 }

@@ -138,7 +138,7 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
       o.wakes ?? Infinity,
       async (r) => {
         const png = device.panel.glassPng();
-        const line = await out.write(r, png);
+        const line = await out.write(r, png, device.panel.hasMeasuredInks ? device.panel.inkPng() : undefined);
         lines.push(line);
         live?.push(line, png);
         o.log?.(describeWake(r));

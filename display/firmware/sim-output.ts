@@ -6,6 +6,8 @@ import type { WakeRecord } from './device.js';
  * What the simulator leaves in --out DIR after each wake:
  *   wake-0001.png …  what the glass shows after that wake (8-bit grey, or the panel's colours)
  *   glass.png        the newest of them
+ *   glass-ink.png    the newest in the panel's measured inks, for panels whose profile has them (the 7.3" F, the
+ *                    7.5" B, the Inky Impression): how the colours look on the real glass
  *   timeline.jsonl   one JSON line a wake (the WakeRecord plus the file name)
  * Files are written to a temporary name and renamed, so a reader never sees half a picture.
  */
@@ -35,11 +37,13 @@ export class SimOutput {
     await rename(tmp, path.join(this.dir, name));
   }
 
-  async write(record: WakeRecord, glassPng: Buffer): Promise<TimelineLine> {
+  /** `inkPng`: the glass in the measured inks, when the panel has them. */
+  async write(record: WakeRecord, glassPng: Buffer, inkPng?: Buffer): Promise<TimelineLine> {
     await this.#prepare();
     const glass = SimOutput.glassName(record.n);
     await this.#atomic(glass, glassPng);
     await this.#atomic('glass.png', glassPng);
+    if (inkPng) await this.#atomic('glass-ink.png', inkPng);
     const line: TimelineLine = { ...record, glass };
     await appendFile(path.join(this.dir, 'timeline.jsonl'), `${JSON.stringify(line)}\n`);
     return line;

@@ -10,13 +10,13 @@ import { numberOrNull } from '../shared/number-or-null.js';
  */
 
 export const WEATHER_THRESHOLDS = {
-  /** °C at or below which it freezes (blue, or red on a red panel). */
+  /** °C at or below which it freezes (coloured: the temperature, and cold wear by the feels-like too). */
   freezingC: 0,
   /** Feels-like °C below which it is cold: warm hat, gloves and scarf come first in the row. */
   coldC: 10,
   /** Feels-like °C from which it is no longer comfortable (the heat index's "caution" starts at 27 °C, 80 °F). */
   warmC: 27,
-  /** °C from which it is hot (red). */
+  /** °C from which it is hot (coloured). */
   heatC: 30,
   /** Rain chance, %, from which rain is likely enough to act on: rain gear comes first, the reading is coloured. */
   rainLikelyPct: 50,

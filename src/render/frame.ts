@@ -12,6 +12,7 @@ import { quantize, type Dither, type Rgb } from './encode/quantize.js';
 import { encodeRaw } from './encode/raw.js';
 import type { Rotation } from './encode/rotate.js';
 import { createSurface, releaseSurface } from './draw/surface.js';
+import { weatherActions } from './draw/colour-meaning.js';
 import type { Rect } from './text/text-layer.js';
 import { typeScale, type TypeScale } from './draw/type-scale.js';
 import type { GarmentId } from '../domain/garments.js';
@@ -91,7 +92,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   const palette = matchPalette(panel);
   // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
   const scale = typeScale(kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall', ppiOf(panel));
-  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale);
+  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale, weatherActions(content.weather));
   // Characters drawn as boxes are collected here, not logged: the caller logs them (glyph-warnings.ts).
   const { result: report, missing } = collectMissingGlyphs(() =>
     kind === 'error'

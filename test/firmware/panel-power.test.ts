@@ -1,7 +1,12 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { GHOST_MAX, GHOST_PER_PARTIAL, PanelSim } from '../../display/firmware/panel-sim.js';
 import { PowerModel, TRMNL_POWER } from '../../display/firmware/power.js';
+import { SimOutput } from '../../display/firmware/sim-output.js';
+import type { WakeRecord } from '../../display/firmware/device.js';
 import { loadPanel } from '../../src/panels/panels.js';
 
 function frame(w: number, h: number, black: (x: number, y: number) => boolean, blackIdx = 0, whiteIdx = 1): Uint8Array {
@@ -60,6 +65,33 @@ describe('the panel model: refresh rules and ghosting', () => {
     p.show(Uint8Array.from([0, 1, 3]));
     const png = PNG.sync.read(p.glassPng());
     expect([png.data[0], png.data[4], png.data[8]]).toEqual([0, 0x55, 255]);
+  });
+
+  it('shows the glass in the measured inks too, where the profile has them, and writes it as glass-ink.png', async () => {
+    const panel = loadPanel('waveshare-7in3-f');
+    const p = new PanelSim(panel, panel.palette.length, 1);
+    p.show(Uint8Array.from(panel.palette.map((_, i) => i)));
+    const hex = (d: Buffer, i: number): string => `#${[0, 1, 2].map((k) => d[i * 4 + k]!.toString(16).padStart(2, '0')).join('')}`;
+    const ink = PNG.sync.read(p.inkPng()).data;
+    const glass = PNG.sync.read(p.glassPng()).data;
+    panel.palette.forEach((e, i) => {
+      expect(hex(ink, i), e.name).toBe(e.ink ?? e.rgb);
+      expect(hex(glass, i), e.name).toBe(e.rgb);
+    });
+    // The blue the palette calls #0000ff is on the glass a blue-black, close to the panel's black.
+    expect(panel.palette.find((e) => e.name === 'blue')!.ink).toBe('#3d3b5e');
+    expect(p.hasMeasuredInks).toBe(true);
+    expect(new PanelSim(loadPanel('waveshare-7in5-v2'), 1, 1).hasMeasuredInks).toBe(false);
+    const dir = await mkdtemp(path.join(tmpdir(), 'outfit-ink-'));
+    try {
+      const out = new SimOutput(dir);
+      const record = { n: 1 } as WakeRecord;
+      await out.write(record, p.glassPng(), p.inkPng());
+      expect((await readdir(dir)).sort()).toEqual(['glass-ink.png', 'glass.png', 'timeline.jsonl', 'wake-0001.png']);
+      expect((await readFile(path.join(dir, 'glass-ink.png'))).equals(p.inkPng())).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

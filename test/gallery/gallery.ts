@@ -7,7 +7,12 @@ import { renderIndices } from '../../src/render/frame.js';
 import { packageRoot } from '../../src/shared/package-root.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { SAMPLE_CASES, SAMPLE_TIMEZONE, sampleInput, type SampleCase } from './samples.js';
+import { SAMPLE_LINES, sideBySidePng } from './small-text-compare.js';
 import { smallestTextRect, zoomCrop } from './zoom-crop.js';
+import { PanelSim } from '../../display/firmware/panel-sim.js';
+
+/** The cases a colour panel shows in its measured inks in ink/: an alert and likely rain; snow at −4 °C. */
+const INK_CASES: readonly SampleCase[] = ['alert', 'long'];
 
 /** The case whose smallest text each panel shows at 4x in zoom/ (its top band, or the small layouts' alert bar). */
 const ZOOM_CASE: SampleCase = 'alert';
@@ -52,6 +57,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.endsWith('.png')) rmSync(join(dir, f));
   rmSync(join(dir, 'zoom'), { recursive: true, force: true });
+  rmSync(join(dir, 'ink'), { recursive: true, force: true });
   const entries: GalleryEntry[] = [];
   const all = listPanelIds();
   for (const [index, id] of all.entries()) {
@@ -75,8 +81,23 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
       mkdirSync(join(dir, 'zoom'), { recursive: true });
       writeFileSync(join(dir, 'zoom', `${id}-${ZOOM_CASE}.png`), zoomCrop({ panel, frame: zoomed, rect }));
     }
+    // Colour judged as the wall shows it: the simulator's glass in the profile's measured inks (panel-sim.ts).
+    if (panel.palette.some((e) => e.ink !== undefined)) {
+      mkdirSync(join(dir, 'ink'), { recursive: true });
+      for (const c of INK_CASES) {
+        const frame = renderIndices(sampleInput(c), panel, { rotation: 0 });
+        const glass = new PanelSim(panel, frame.width, frame.height);
+        glass.show(frame.indices);
+        writeFileSync(join(dir, 'ink', `${id}-${c}.png`), glass.inkPng());
+      }
+    }
   }
-  writeFileSync(join(dir, 'README.md'), galleryMarkdown(entries));
+  // Small text beside FreeType's hinted 1-bit rendering of the same fonts (small-text-compare.ts), the whole
+  // gallery only: it needs Debian's python3-pil, which a run for a few panels (gallery.test.ts) does not.
+  const sizes = panels ? [] : SMALL_SIZES;
+  if (sizes.length > 0) mkdirSync(join(dir, 'zoom'), { recursive: true });
+  for (const size of sizes) writeFileSync(join(dir, 'zoom', `small-text-${size}px.png`), sideBySidePng(size));
+  writeFileSync(join(dir, 'README.md'), galleryMarkdown(entries) + smallTextMarkdown(sizes));
   return entries;
 }
 
@@ -102,8 +123,29 @@ export function galleryMarkdown(entries: GalleryEntry[], prefix = ''): string {
       lines.push(`| \`${locale}\` | ${row.map((e) => `![${id} ${e.case} ${locale}](${prefix}${e.file}) ${(e.bytes / 1024).toFixed(1)} KB`).join(' | ')} |`);
     }
     lines.push('', `The smallest text of "${CASE_TITLES[ZOOM_CASE]}" at 4x: ![${id} zoomed](${prefix}zoom/${id}-${ZOOM_CASE}.png)`);
+    if (loadPanel(id).palette.some((e) => e.ink !== undefined)) {
+      const shots = INK_CASES.map((c) => `![${id} ${c} in its inks](${prefix}ink/${id}-${c}.png)`).join(' ');
+      lines.push('', `On the real glass, in the profile's measured inks (the simulator's \`glass-ink.png\`): ${shots}`);
+    }
     lines.push('');
   }
+  return lines.join('\n');
+}
+
+/** The sizes whose small text the gallery shows beside FreeType's. */
+const SMALL_SIZES = [9, 10, 11, 12, 13, 14, 15, 16];
+
+function smallTextMarkdown(sizes: readonly number[]): string {
+  if (sizes.length === 0) return '';
+  const lines = [
+    '## Small text beside FreeType',
+    '',
+    `Our rasteriser (above each rule) and FreeType's hinted 1-bit rendering of the same DejaVu files (below it), at 4x:`,
+    `${SAMPLE_LINES.map((l) => `"${l}"`).join(', ')}, in the regular, bold and condensed faces.`,
+    '`test/render/small-text-reader.test.ts` has tesseract read both.',
+    '',
+  ];
+  for (const size of sizes) lines.push(`${size} px: ![small text at ${size} px](zoom/small-text-${size}px.png)`, '');
   return lines.join('\n');
 }
 

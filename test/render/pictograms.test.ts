@@ -45,21 +45,6 @@ describe('pictograms', () => {
     }
   });
 
-  it('keeps the garments apart at 2 m: at 64 px every two pictograms differ in at least 8 % of their pixels', () => {
-    const ink = index(bw, 'black');
-    const bits = new Map(GARMENT_IDS.map((id) => [id, drawAlone(bw, GARMENT_PICTOGRAMS[id].picto, 64).map((v) => (v === ink ? 1 : 0))]));
-    for (const a of GARMENT_IDS) {
-      for (const b of GARMENT_IDS) {
-        if (a >= b) continue;
-        const x = bits.get(a)!;
-        const y = bits.get(b)!;
-        let diff = 0;
-        for (let i = 0; i < x.length; i++) diff += x[i] !== y[i] ? 1 : 0;
-        expect(diff / x.length, `${a} vs ${b}`).toBeGreaterThan(0.08);
-      }
-    }
-  });
-
   it('shows the garment row first on all eleven panels: at least 64 px on 800x480 and 24 px on the smallest', () => {
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);

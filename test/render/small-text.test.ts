@@ -122,7 +122,8 @@ describe('small text', () => {
           const ref = glyphAt(font, size, ch, 10);
           for (const x of [10.25, 10.5, 10.75, 23.3]) {
             const b = glyphAt(font, size, ch, x);
-            if (b.w !== ref.w || b.h !== ref.h || b.left !== ref.left || !b.px.every((v, i) => v === ref.px[i])) bad.push(`${font} ${size} "${ch}" at x=${x}`);
+            // Where it lands may differ by a pixel: a glyph's ink goes where the design has it, rounded (glyph-place.ts).
+            if (b.w !== ref.w || b.h !== ref.h || Math.abs(b.left - ref.left) > 1 || !b.px.every((v, i) => v === ref.px[i])) bad.push(`${font} ${size} "${ch}" at x=${x}`);
           }
         }
       }

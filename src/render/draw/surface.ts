@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
-import { meaningInks, type MeaningInks } from './colour-meaning.js';
+import { meaningInks, type Action, type MeaningInks } from './colour-meaning.js';
 import { hexToRgb, type PanelProfile } from '../../panels/panels.js';
 import type { Rgb } from '../encode/quantize.js';
 import { TextLayer } from '../text/text-layer.js';
@@ -16,9 +16,9 @@ import type { TypeScale } from './type-scale.js';
 export interface Theme {
   ink: string;
   paper: string;
-  /** Alerts and error bands: red where the panel has it, else black. */
+  /** Alerts and error bands: the alert's stroke ink (red where it stands apart from black and paper), else black. */
   accent: string;
-  /** The ink of each meaning (colour-meaning.ts); null where the panel has no colour for it. */
+  /** How each meaning is painted, stroke and fill (colour-meaning.ts); null where the panel has no colour for it. */
   meaning: MeaningInks;
 }
 
@@ -33,6 +33,8 @@ export interface Surface {
   unit: number;
   /** Text sizes for how far away this panel is read (type-scale.ts). */
   scale: TypeScale;
+  /** What this frame's weather asks for (colour-meaning.ts weatherActions): the garments that answer it are coloured. */
+  actions: ReadonlySet<Action>;
 }
 
 function inkOf(panel: PanelProfile, name: string): string | undefined {
@@ -44,11 +46,12 @@ function inkOf(panel: PanelProfile, name: string): string | undefined {
 
 function themeFor(panel: PanelProfile): Theme {
   const ink = inkOf(panel, 'black') ?? 'rgb(0,0,0)';
+  const meaning = meaningInks(panel);
   return {
     ink,
     paper: inkOf(panel, 'white') ?? 'rgb(255,255,255)',
-    accent: inkOf(panel, 'red') ?? ink,
-    meaning: meaningInks(panel),
+    accent: meaning.alert.stroke ?? ink,
+    meaning,
   };
 }
 
@@ -79,7 +82,7 @@ function canvasesFor(width: number, height: number): [Canvas, Canvas] {
   return pair;
 }
 
-export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number, scale: TypeScale): SurfaceCanvases {
+export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number, scale: TypeScale, actions: ReadonlySet<Action> = new Set()): SurfaceCanvases {
   const [crispCanvas, toneCanvas] = canvasesFor(width, height);
   const crisp = crispCanvas.getContext('2d');
   const tone = toneCanvas.getContext('2d');
@@ -95,7 +98,7 @@ export function createSurface(width: number, height: number, panel: PanelProfile
   // at half coverage anyway, which is what an aliased edge is.
   crisp.antialias = 'none';
   tone.antialias = 'gray';
-  return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale }, crispCanvas, toneCanvas };
+  return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale, actions }, crispCanvas, toneCanvas };
 }
 
 /**

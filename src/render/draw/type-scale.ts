@@ -32,6 +32,13 @@ const ARC_SCALES: Readonly<Record<Viewing, ArcScale>> = {
   hand: { outfit: 12, outfitRest: 10, reading: 10, temperature: 24, reasoning: 9 },
 };
 
+/**
+ * Arc minutes that a garment pictogram (its whole square) subtends at the viewing distance: what to wear is the
+ * frame's focal point, so the row is drawn larger than anything but the temperature (30′ is 86 px on a 124 ppi
+ * 7.5" seen from 2 m). A row of more garments than fit at this size shrinks, down to the layout's minimum.
+ */
+const PICTOGRAM_ARC: Readonly<Record<Viewing, number>> = { wall: 30, hand: 30 };
+
 /** Never below this many px, whatever the arithmetic says: our 1-bit glyphs need the pixels. */
 const MIN_TEXT_PX = 11;
 
@@ -62,6 +69,8 @@ export interface TypeScale {
   reading: number;
   temperature: number;
   reasoning: number;
+  /** A garment pictogram's side, px (PICTOGRAM_ARC). */
+  pictogram: number;
 }
 
 export function typeScale(viewing: Viewing, ppi: number): TypeScale {
@@ -77,5 +86,6 @@ export function typeScale(viewing: Viewing, ppi: number): TypeScale {
     reading: px(arc.reading),
     temperature: px(arc.temperature),
     reasoning: px(arc.reasoning),
+    pictogram: Math.ceil(((Math.tan((PICTOGRAM_ARC[viewing] / 60) * (Math.PI / 180)) * d * ppi) / 25.4) - 1e-9),
   };
 }

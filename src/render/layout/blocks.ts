@@ -6,7 +6,7 @@ import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
 import { statusMark, warningTriangle } from '../pictograms/marks.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
-import { ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
+import { BASELINE_EM, ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
 
 /** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
 
@@ -59,7 +59,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
 
 /** Baseline of the first line of a block whose top is `top`. */
 export function firstBaseline(top: number, fitted: FittedText): number {
-  return top + Math.round((fitted.pitch - fitted.size) / 2 + fitted.size * 0.8);
+  return top + Math.round((fitted.pitch - fitted.size) / 2 + fitted.size * BASELINE_EM);
 }
 
 export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport): void {

@@ -49,7 +49,12 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const garmentTop = y;
   const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, x + tw - inset, y + 1 * u, 13 * u, false, report) + 4 * u : 0;
   y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
-  drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - bottom - inset }, { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0 }, report);
+  // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
+  // frame's edge, or the old outfit's inset above its dashed frame. A long outfit's first sentence is set apart at
+  // half as large again as the rest's smallest, as the wall scale sets it (10′ over 6′).
+  const outfitBottom = old ? bottom + inset : Math.max(1, Math.round(u));
+  const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
+  drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - outfitBottom }, outfitOpts, report);
   if (old) {
     markOld(sf, { x: x - 2 * u, y: garmentTop - 2 * u, w: tw + 4 * u, h: H - garmentTop + 2 * u - bottom }, Math.max(1, Math.round(u)));
     report.markedOld = true;

@@ -5,9 +5,9 @@ import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
-import { drawReadings, drawTemperature } from './readings.js';
+import { drawReadings, drawTemperature, readingsWidth } from './readings.js';
 import type { Surface } from '../draw/surface.js';
-import { ELLIPSIS, fitLine } from '../text/text-fit.js';
+import { ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
 
 /**
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
@@ -16,7 +16,11 @@ import { ELLIPSIS, fitLine } from '../text/text-fit.js';
  * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
  */
 
-/** Icon, temperature, and the feels-like temperature with the description beneath. */
+/**
+ * Icon, temperature, and the feels-like temperature with the description beneath; where the two do not fit that
+ * line, the feels-like temperature goes beside the number (under its raised unit) and the description gets the
+ * line to itself. Never below the scale's smallest text (the reasoning's), so it is read from where the rest is.
+ */
 function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport): void {
   const u = sf.unit;
   drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - iconSize) / 2, iconSize);
@@ -25,20 +29,33 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSiz
   const width = box.x + box.w - x;
   const size = Math.max(sf.scale.temperature, tempMax);
   const lineSize = 20 * u;
+  const minSize = Math.min(lineSize, Math.max(sf.scale.reasoning, lineSize * 0.85));
   const base = box.y + Math.min(size * 0.8, box.h - lineSize * 1.5);
   const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
   report.sizes.temperature = temp.size;
-  // The description where it fits at a readable size; the icon says it too.
-  const text = [c.feelsLike, w.description?.trim()].filter(Boolean).join(' · ');
-  const full = fitLine('condensed', text, width, lineSize, lineSize * 0.85);
+  const feels = c.feelsLike ?? '';
+  const desc = w.description?.trim() ?? '';
   const baseline = Math.round(base + lineSize * 1.25);
-  const shortened = full.truncated ? describedShort(w, c.feelsLike ?? '', width, lineSize * 0.85) : null;
-  if (shortened) {
-    drawLine(sf, { font: 'condensed', size: lineSize * 0.85, text: shortened, x, baseline, colour: sf.theme.ink, report });
+  const draw = (fitted: FittedText, at = x, y = baseline): void => {
+    if (fitted.lines[0]) drawLine(sf, { font: 'condensed', size: fitted.size, text: fitted.lines[0].text, x: at, baseline: y, colour: sf.theme.ink, report });
+  };
+  const full = fitLine('condensed', [feels, desc].filter(Boolean).join(' · '), width, lineSize, minSize);
+  // One of the two alone is drawn as it fits (cut after a whole word): the icon says the description too.
+  if (!full.truncated || !feels || !desc) {
+    draw(full);
     return;
   }
-  const line = full.truncated ? fitLine('condensed', c.feelsLike ?? '', width, lineSize, lineSize * 0.7) : full;
-  if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x, baseline, colour: sf.theme.ink, report });
+  // Beside the number, on its baseline: the raised unit ends 0.4 of the number's size above it, and the line's
+  // capitals (with a gap of 0.15 of their size) must stay below that.
+  const besideX = x + temp.numberWidth + lineSize * 0.3;
+  const beside = fitLine('condensed', feels, x + width - besideX, lineSize, minSize);
+  if (!beside.truncated && temp.size * 0.4 >= beside.size * 0.91) {
+    draw(beside, besideX, Math.round(base));
+    draw(fitLine('condensed', desc, width, lineSize, minSize));
+    return;
+  }
+  const shortened = describedShort(w, feels, width, minSize);
+  draw(shortened ? fitLine('condensed', shortened, width, minSize, minSize) : fitLine('condensed', feels, width, lineSize, minSize));
 }
 
 /**
@@ -91,17 +108,17 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
   landscape: {
     layout: 'landscape',
     band: { height: 26, gap: 4 },
-    weather: { height: 92, temperatureMax: 76, readingMin: 30, ruleGap: 6, readings: { place: 'beside', width: 392 } },
+    weather: { height: 84, temperatureMax: 76, readingMin: 30, ruleGap: 6, readings: { place: 'beside', width: 392 } },
     alerts: { lines: 2, size: 22, gap: 8 },
-    pictograms: { size: 64, gap: 8, rows: 1 },
+    pictograms: { size: 86, gap: 8, rows: 1 },
     outfit: { maxSize: 110, reasoningMax: 24, bottom: 4 },
   },
   portrait: {
     layout: 'portrait',
     band: { height: 32, gap: 6 },
-    weather: { height: 120, temperatureMax: 96, readingMin: 32, ruleGap: 10, readings: { place: 'below', height: 96 } },
+    weather: { height: 92, temperatureMax: 96, readingMin: 32, ruleGap: 10, readings: { place: 'below', height: 96 } },
     alerts: { lines: 3, size: 24, gap: 10 },
-    pictograms: { size: 72, gap: 10, rows: 2 },
+    pictograms: { size: 96, gap: 10, rows: 2 },
     outfit: { maxSize: 120, reasoningMax: 26, bottom: 6 },
   },
 };
@@ -110,6 +127,32 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
 const MARGIN = 16;
 /** The smallest garment pictogram, units: at 40 they are told apart from 2 m. */
 const PICTOGRAM_MIN = 40;
+
+/** Up to this many garments keep the type scale's pictogram size (30′) whatever the outfit's length. */
+const HERO_GARMENTS = 6;
+
+/**
+ * Where the outfit would not fit whole below the row, the row's largest size (`row.h`) comes down, never below
+ * `floor`, to the largest size at which it does (whole px, by halving). Where it fits at no size, the row keeps its
+ * full size: the outfit is cut anyway, and the pictograms carry the list.
+ */
+function shrinkRowForOutfit(row: Box, floor: number, fits: () => boolean): void {
+  if (fits() || row.h <= floor) return;
+  const full = row.h;
+  row.h = floor;
+  if (!fits()) {
+    row.h = full;
+    return;
+  }
+  let lo = Math.round(floor);
+  let hi = Math.round(full);
+  while (hi - lo > 1) {
+    row.h = Math.floor((lo + hi) / 2);
+    if (fits()) lo = row.h;
+    else hi = row.h;
+  }
+  row.h = lo;
+}
 
 /** The wall layout of an 800x480 frame or of one turned upright. */
 export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['layout']): LayoutReport {
@@ -126,16 +169,20 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   if (w) y = drawWeather(sf, c, w, y, g, report);
   const alertH = drawAlerts(sf, c, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report);
   if (alertH) y += alertH + g.alerts.gap * u;
-  const rowBox = { x: m, y, w: W - 2 * m, h: g.pictograms.size * u };
+  // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
+  const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
   const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
   const below = (rows: 1 | 2): Box => {
     const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rows);
     const top = y + (h ? h + g.pictograms.gap * u : 0);
     return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
   };
-  // Two rows of larger pictograms where the outfit still fits whole below them, or would not fit whole anyway
-  // (then the pictograms carry the full list).
-  const rows = g.pictograms.rows === 2 && (outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
+  // Two rows of larger pictograms where one row would draw them below the scale's size (the garments come first),
+  // where the outfit still fits whole below them, or where it would not fit whole anyway (then the pictograms
+  // carry the full list).
+  const oneRowBelowScale = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, 1) < sf.scale.pictogram;
+  const rows = g.pictograms.rows === 2 && (oneRowBelowScale || outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
+  shrinkRowForOutfit(rowBox, c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rows);
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.ageBadge !== null) {
@@ -157,7 +204,9 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   const place = g.weather.readings;
   let y = top;
   if (place.place === 'beside') {
-    const readW = place.width * u;
+    // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
+    // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
+    const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
     drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report);
     report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
     y += rowH + 4 * u;

@@ -27,6 +27,8 @@ export interface OutfitBlockOptions {
   lineHeight: number;
   /** Largest reasoning size, px (its smallest is the scale's). */
   reasoningMax: number;
+  /** Smallest size of a long outfit's first sentence set apart, px (default: the scale's outfit size). */
+  leadMin?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ function outfitText(c: FrameContent): string {
 function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
   const S = sf.scale;
   return (height) =>
-    fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit) });
+    fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit), leadMin: o.leadMin });
 }
 
 /** Whether the outfit fits whole, at the scale's size or more, in `box`. */

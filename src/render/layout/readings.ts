@@ -14,14 +14,15 @@ import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
 
 /**
  * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
- * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). Values in a meaning's
- * colour where it matters (colour-meaning.ts): a high rain chance or UV index red on black/white/red panels.
+ * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). A value is coloured only
+ * where it asks for action (colour-meaning.ts): a likely rain, a high UV index, freezing or heat.
  */
 
 const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
 
 function colourOf(sf: Surface, m: Meaning | null): string {
-  return (m && sf.theme.meaning[m]) ?? sf.theme.ink;
+  // Text is a stroke: only an ink that stands apart from black and paper (colour-meaning.ts).
+  return (m && sf.theme.meaning[m].stroke) ?? sf.theme.ink;
 }
 
 /** One reading: its mark in a square of `mark` px, then its value at up to `size` px. Returns the width used. */
@@ -61,17 +62,29 @@ export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: n
 }
 
 /**
+ * The width the readings need in a grid of `cols` columns of `box.h` at `size`: each column as wide as its widest
+ * value with its mark and gap. A layout gives what it does not need to the text beside them.
+ */
+export function readingsWidth(readings: readonly Reading[], height: number, cols: number, size: number): number {
+  const rows = Math.ceil(readings.length / cols);
+  const mark = Math.min((height / rows) * 0.92, size * 1.15);
+  const g = readingColumns(readings, 0, cols, mark, size);
+  return Math.ceil(g.need);
+}
+
+/**
  * The columns' widths and one size for every value: the largest, down to 70 % of `size`, at which each value fits
  * whole with its unit ("52 km/h", not "52"), each column as wide as its widest value needs and the room left shared
  * out. Readings side by side read as one set, and a unit is worth more than a pixel of height. Where even 70 % is
  * too wide, equal columns at `size` (each value then shrinks, or drops its unit, on its own).
  */
-function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[] } {
+function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[]; need: number } {
   const gap = Math.max(8, size * 0.6);
   const markW = mark + Math.max(3, mark * 0.18);
   const needs = (s: number): number[] =>
     Array.from({ length: cols }, (_, c) => markW + gap + Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))));
-  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[] } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)) });
+  const full = needs(Math.floor(size)).reduce((a, b) => a + b, 0);
+  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[]; need: number } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)), need: full });
   for (let s = Math.floor(size); s >= Math.ceil(size * 0.7); s--) {
     const need = needs(s);
     const spare = width - need.reduce((a, b) => a + b, 0);
@@ -82,9 +95,10 @@ function readingColumns(readings: readonly Reading[], width: number, cols: numbe
 
 /**
  * The temperature: the number at up to `size` px (in its meaning's colour: freezing, cold, heat), the unit at a
- * bit under half of it, raised to the top of the digits. `baseline` is the number's. Returns the width used.
+ * bit under half of it, raised to the top of the digits. `baseline` is the number's. Returns the width used and the
+ * number's (under the raised unit the line is free).
  */
-export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number } {
+export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number; numberWidth: number } {
   const number = formatTempShort(w.temp).replace(/°$/, '');
   const u = w.temp_unit?.trim() ?? '';
   const unit = number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°';
@@ -102,5 +116,5 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   report.texts.push(`${number}${unit}`);
   const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
   recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
-  return { width: nw + uw, size: s };
+  return { width: nw + uw, size: s, numberWidth: nw };
 }

@@ -1,7 +1,8 @@
 import type { Box } from '../draw/box.js';
-import { GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
+import { drawingFor, GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
 import type { RowItem } from '../../domain/weather-demands.js';
 import { drawPictogram } from './pictogram.js';
+import { garmentTint } from '../draw/colour-meaning.js';
 import type { Surface } from '../draw/surface.js';
 import { drawText, measure } from '../text/fonts.js';
 
@@ -55,7 +56,7 @@ export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Bo
   shown.forEach((g, i) => {
     const p: GarmentPictogram = g === 'nothing-extra' ? NOTHING_EXTRA : GARMENT_PICTOGRAMS[g];
     const at = place(i);
-    drawPictogram(sf, p.picto, at.x, at.y, size, p.meaning ?? undefined);
+    drawPictogram(sf, drawingFor(p, size), at.x, at.y, size, garmentTint(p.meaning, sf.actions));
   });
   if (more > 0) drawMore(sf, more, place(shown.length), size);
   const used = Math.ceil((shown.length + (more > 0 ? 1 : 0)) / perRow);

@@ -43,16 +43,43 @@ function penWidth(size: number): number {
 function strokeColour(sf: Surface, t: Tint): string {
   if (t === 'ink') return sf.theme.ink;
   if (t === 'paper') return sf.theme.paper;
-  return sf.theme.meaning[t] ?? sf.theme.ink;
+  return sf.theme.meaning[t].stroke ?? sf.theme.ink;
 }
 
 function fillColour(sf: Surface, t: Tint): string {
   if (t === 'ink') return sf.theme.ink;
   if (t === 'paper') return sf.theme.paper;
-  return sf.theme.meaning[t] ?? sf.theme.paper;
+  return sf.theme.meaning[t].fill ?? sf.theme.paper;
 }
 
-/** Draws `picto` in the square (x, y, size). `tint` recolours the parts stroked in ink (a garment's meaning). */
+const isMeaning = (t: Tint | undefined): t is Meaning => t !== undefined && t !== 'ink' && t !== 'paper';
+
+/** What a tint turns a pictogram's ink into: its lines, its solid parts, and its place for a fill (null: as drawn). */
+interface Tinted {
+  line: string;
+  solid: string;
+  place: string | null;
+}
+
+/**
+ * How `tint` colours `picto` (colour-meaning.ts). Where the drawing has a place for a fill (a part filled with a
+ * meaning: the umbrella's canopy, the sun's disc) and the panel a fill ink for the tint, the colour goes there,
+ * inside lines that stay ink: the 7.3" F's blue and yellow, in which no line may be drawn; solid parts take the
+ * tint's stroke ink. Else the parts in ink, lines and solids, take the tint's stroke ink (red, orange or green,
+ * where it stands apart from black and paper). Else, with a fill ink only, solid parts are filled with it inside
+ * their ink outline. A panel with neither, or no tint, draws the pictogram as it is.
+ */
+function tinted(sf: Surface, picto: Pictogram, tint: Meaning | undefined): Tinted | null {
+  if (!tint) return null;
+  const { stroke, fill } = sf.theme.meaning[tint];
+  const ink = sf.theme.ink;
+  if (fill && picto.some((p) => isMeaning(p.fill))) return { line: ink, solid: stroke ?? ink, place: fill };
+  if (stroke) return { line: stroke, solid: stroke, place: null };
+  if (fill) return { line: ink, solid: fill, place: null };
+  return null;
+}
+
+/** Draws `picto` in the square (x, y, size). `tint` colours it as tinted() says (an action's meaning). */
 export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: number, size: number, tint?: Meaning): void {
   const ctx = sf.crisp;
   const before = ctx.antialias;
@@ -62,6 +89,7 @@ export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: numbe
   ctx.lineCap = 'round';
   const scale = size / 24;
   const pen = penWidth(size);
+  const t = tinted(sf, picto, tint);
   const x0 = Math.round(x);
   const y0 = Math.round(y);
   for (const part of picto) {
@@ -77,12 +105,13 @@ export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: numbe
     ctx.beginPath();
     tracePath(ctx, ops, map);
     if (part.fill) {
-      ctx.fillStyle = fillColour(sf, part.fill);
+      ctx.fillStyle = part.fill === 'ink' && t ? t.solid : isMeaning(part.fill) && t?.place ? t.place : fillColour(sf, part.fill);
       ctx.fill('nonzero');
     }
     const stroke = part.stroke ?? 'ink';
     if (stroke !== 'none') {
-      ctx.strokeStyle = strokeColour(sf, stroke === 'ink' && tint ? tint : stroke);
+      // A solid part's edge is stroked in its own colour, so it stays one shape.
+      ctx.strokeStyle = stroke === 'ink' && t ? (part.fill === 'ink' ? t.solid : t.line) : strokeColour(sf, stroke);
       ctx.lineWidth = lw;
       ctx.stroke();
     }

@@ -3,8 +3,9 @@ import { placed, type Pictogram } from './pictogram.js';
 
 /**
  * Weather pictograms in the garments' line-art style (24x24 grid, picto-path.ts): one per condition of
- * src/domain/condition.ts, and the marks of the readings. Sun yellow, rain and snow blue, lightning yellow on the
- * 7-colour panel; black line art elsewhere (a cloud is white inside, so it hides what it covers).
+ * src/domain/condition.ts, and the marks of the readings. Black line art (a cloud is white inside, so it hides what
+ * it covers): a sky asks for no action. The parts filled with a meaning (the sun's disc, the UV mark's) are where
+ * a tint puts a fill ink (pictogram.ts), as the UV mark's disc turns yellow at a high UV index on the 7.3" F.
  */
 
 const SUN: Pictogram = [

@@ -2,8 +2,8 @@ import type { GlyphBitmap } from './glyph-bitmap.js';
 import type { OutlineScan } from './outline-scan.js';
 
 /**
- * Dropout control for grid-fitted glyphs (glyph-raster.ts): strokes thinner than a pixel, or thinned away, still
- * get a pixel, so letters never break apart and dots and hyphens never vanish.
+ * Dropout control for grid-fitted glyphs (glyph-raster.ts): strokes thinner than a pixel still get a pixel, so
+ * letters never break apart and dots and hyphens never vanish.
  */
 
 export interface DropoutInput {
@@ -23,6 +23,9 @@ export interface DropoutInput {
  * lines (the tip of a terminal or a round, where an extra pixel would close an aperture, as in e, or join a tail
  * to its bowl, as in g). Rows, then columns; then a contour left with no ink at all is rescued.
  */
+/** A span on a glyph's top or bottom row at least this wide (px) is a stroke's flat end, not a terminal's tip. */
+const EDGE_SPAN_PX = 0.75;
+
 export function dropoutControl({ scan, grow, contours, bitmap }: DropoutInput): void {
   const segs = scan.segs;
   const { left, top, width, height, bits, cover } = bitmap;
@@ -67,19 +70,27 @@ export function dropoutControl({ scan, grow, contours, bitmap }: DropoutInput): 
   // The middles of the spans on a line that no ink pixel stands for: none of the pixels whose centres the span
   // holds is ink (or it holds no centre at all). Found for the whole line before any is marked.
   const mids: number[] = [];
+  const widths: number[] = [];
   const dropouts = (line: number, origin: number, size: number, pixel: (i: number) => number): void => {
     mids.length = 0;
+    widths.length = 0;
     for (let s = at[line]!; s < at[line + 1]!; s += 2) {
       let hit = false;
       for (let i = Math.ceil(spans[s]! - 0.5); i <= Math.floor(spans[s + 1]! - 0.5) && !hit; i++) hit = i - origin >= 0 && i - origin < size && bits[pixel(i - origin)] === 1;
-      if (!hit) mids.push((spans[s]! + spans[s + 1]!) / 2);
+      if (!hit) {
+        mids.push((spans[s]! + spans[s + 1]!) / 2);
+        widths.push(spans[s + 1]! - spans[s]!);
+      }
     }
   };
   for (let r = 0; r < height; r++) {
     dropouts(r + 1, left, width, (i) => r * width + i);
-    for (const mid of mids) {
+    for (const [mid, wide] of mids.map((m, k) => [m, widths[k]! >= EDGE_SPAN_PX] as const)) {
       const x = Math.floor(mid);
-      if (crosses(r, x - 1, x + 2) && crosses(r + 2, x - 1, x + 2)) mark(x - left, r);
+      // The flat end of a stroke on the glyph's top or bottom row (the arms of w and v at the x-height, the foot
+      // of a y) is no terminal's tip: it keeps its pixel, where a sliver of a terminal does not.
+      const edge = wide && (r === 0 || r === height - 1);
+      if (edge || (crosses(r, x - 1, x + 2) && crosses(r + 2, x - 1, x + 2))) mark(x - left, r);
     }
   }
   const col0 = height + 2;

@@ -2,23 +2,25 @@ import type { GlyphBitmap } from './glyph-bitmap.js';
 import { dropoutControl } from './glyph-dropout.js';
 import { keepCounters } from './keep-counters.js';
 import { OutlineScan } from './outline-scan.js';
+import { barMap, stemMap, stemsOf, type StemFit } from './stem-fit.js';
 import type { PathCommand } from './ttf.js';
 
 /**
- * A small rasterizer for glyph outlines: area coverage per pixel (sub-scanlines, exact horizontally; an 8x8 grid
- * a pixel for grid-fitted text), thresholded at more than half for 1-bit panels and kept as it is for grey panels
- * to anti-alias with.
+ * A small rasterizer for glyph outlines: area coverage per pixel (sub-scanlines, exact horizontally), thresholded
+ * at more than half for 1-bit panels and kept as it is for grey panels to anti-alias with.
  *
  * Small text (below the size fonts.ts hints at) is grid-fitted, so that it holds together at 9-16 px:
- * - the baseline, x-height and cap-height land on whole pixels (the outline is stretched piecewise in y), so
- *   every x-height letter has the same height and round tops do not grow a stray row;
- * - the glyph is shifted by up to 3/8 px so that its stems' edges land on pixel edges (the shift that leaves the
- *   fewest part-covered pixels): a stem of one weight is the same whole number of pixels in every letter;
+ * - the baseline, x-height and cap-height land on whole pixels, and so do horizontal bars and the tops and
+ *   bottoms of rounds, one row thick (the outline is stretched piecewise in y: stem-fit.ts's barMap), so every
+ *   x-height letter has the same height, hyphens and the bars of f, t and e stay whole, and counters stay open;
+ * - each vertical stem, straight or round, lands on whole pixels at the face's one weight (the outline is
+ *   stretched piecewise in x: stem-fit.ts's stemMap), so the second stem of an n or m is the first one's width;
+ *   a glyph without stems (v, w, x) is shifted by up to 3/8 px instead, to where the fewest pixels are part
+ *   covered;
  * - dropout control: a stroke that covers no pixel centre, across or along, still gets the pixel at its middle
- *   (unless it is a stub, the tip of a terminal), so thin strokes (the bar of "t", the joins of "r" and "m")
- *   never break the letter apart;
- * - emboldening is horizontal only (stems thicken to a whole number of px, fonts.ts), and horizontal strokes are
- *   thinned a little (dropout keeps them a pixel), so the counters of e, a, 6, 8 and B stay open;
+ *   (unless it is a stub, the tip of a terminal), so thin strokes (the joins of "r" and "m") never break the
+ *   letter apart;
+ * - emboldening is horizontal only (stems thicken to a whole number of px, fonts.ts);
  * - where that is still not enough, keep-counters.ts flips the pixels nearest the threshold until the bitmap has
  *   the outline's holes, one for one (no closed aperture, filled or leaking counter, or stray one-pixel hole).
  * The same outline, size and pen offset give the same pixels on every machine, whatever colour the text is.
@@ -26,8 +28,8 @@ import type { PathCommand } from './ttf.js';
  * Why not let canvas (cairo + FreeType) draw text with a bundled font? Its pixels depend on the FreeType
  * version, its hinting engine and the build's settings (light or full hinting, LCD filter), so frames, their
  * hashes and the golden tests would differ between machines and Node images, and it could not give both a
- * 1-bit threshold and coverage from one outline. This costs about 700 lines (with glyph-dropout.ts and
- * keep-counters.ts) and a glyph cache.
+ * 1-bit threshold and coverage from one outline. This costs about 1,000 lines (with glyph-dropout.ts,
+ * keep-counters.ts, stem-fit.ts and glyph-place.ts) and a glyph cache.
  */
 
 export type { GlyphBitmap } from './glyph-bitmap.js';
@@ -49,11 +51,8 @@ export interface RasterOptions {
   embolden: number;
   /** Grid-fit: zones on whole pixels and stems shifted onto pixel edges. Null draws the outline as designed. */
   zones: VerticalZones | null;
-  /**
-   * Horizontal strokes lose this many px (half at each edge; dropout control keeps them one pixel), so that a bar
-   * 1.4 px thick is one row, not two, and the counters and apertures between bars stay open. 0 keeps them.
-   */
-  thin: number;
+  /** With `zones`: stems fitted to whole pixels (stem-fit.ts); the font's units per em with it. */
+  stems?: (StemFit & { unitsPerEm: number }) | null;
 }
 
 const EMPTY: GlyphBitmap = { left: 0, top: 0, width: 0, height: 0, bits: new Uint8Array(0), cover: new Uint8Array(0) };
@@ -63,19 +62,22 @@ const EMPTY: GlyphBitmap = { left: 0, top: 0, width: 0, height: 0, bits: new Uin
  * panels' text, and 8 levels are as many as the 16-grey Kindle's ink-to-paper steps need).
  */
 const SUB = 8;
-/** Samples a pixel in x and in y when thinning horizontal strokes (on a grid, so columns can be eroded). */
-const GRID = 8;
 
 /** Horizontal shifts tried when grid-fitting stems, in px, best first when equally sharp. */
 const SHIFTS = [0, 0.125, -0.125, 0.25, -0.25, 0.375, -0.375];
 
 /** Maps a height in font units to px (y down), stretching piecewise so that the zones land on whole pixels. */
-function yMap(scale: number, zones: VerticalZones | null): (y: number) => number {
+function yMap(scale: number, zones: VerticalZones | null, bars?: { commands: readonly PathCommand[]; fit: StemFit & { unitsPerEm: number } }): (y: number) => number {
   if (!zones) return (y) => -y * scale;
   const xh = zones.xHeight;
   const cap = zones.capHeight;
   const fxh = Math.max(1, Math.round(xh * scale));
   const fcap = Math.max(fxh, Math.round(cap * scale));
+  if (bars) {
+    const { commands, fit } = bars;
+    const points: [number, number][] = [[0, 0], [xh, -fxh], [cap, -fcap]];
+    return barMap(stemsOf(commands, fit.unitsPerEm, fit.barUnits, 'y'), points, scale, fit);
+  }
   return (y) => {
     if (y <= 0) return -y * scale;
     if (y <= xh) return (-y * fxh) / xh;
@@ -88,7 +90,7 @@ function yMap(scale: number, zones: VerticalZones | null): (y: number) => number
  * Flattens the outline to line segments in px (x0, y0, x1, y1 each), x offset by dx, y by `Y`; `contours` gets
  * the index in the result where each contour starts.
  */
-function flatten(commands: readonly PathCommand[], scale: number, dx: number, Y: (y: number) => number, contours: number[] = []): Float64Array {
+function flatten(commands: readonly PathCommand[], X: (x: number) => number, Y: (y: number) => number, contours: number[] = []): Float64Array {
   const segs: number[] = [];
   let sx = 0;
   let sy = 0;
@@ -99,7 +101,6 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number, Y:
     cx = x;
     cy = y;
   };
-  const X = (x: number): number => dx + x * scale;
   for (const c of commands) {
     switch (c.type) {
       case 'M':
@@ -145,91 +146,6 @@ function flatten(commands: readonly PathCommand[], scale: number, dx: number, Y:
 }
 
 /**
- * Ink samples a pixel (of GRID x GRID) on a sample grid whose columns are each eroded by `thin` px (half at each
- * end of each run of ink), so horizontal strokes get thinner while stems keep their width. A sample stays ink
- * where the samples `k` above and below it in its column are all ink too, so each row of the eroded grid is the
- * intersection of 2k + 1 rows of the grid: worked on the rows' runs of ink rather than sample by sample.
- */
-/** Work arrays of thinnedCoverage, kept between glyphs (a frame rasterizes hundreds, each at up to 7 shifts). */
-const scratches: Int32Array[] = [];
-function scratch(which: number, length: number): Int32Array {
-  let a = scratches[which];
-  if (!a || a.length < length) {
-    a = new Int32Array(Math.max(length, 2 * (a?.length ?? 0)));
-    scratches[which] = a;
-  }
-  return a;
-}
-
-function thinnedCoverage(scan: OutlineScan, grow: number, thin: number, box: { left: number; top: number; width: number; height: number }): Uint8Array {
-  const { left, top, width, height } = box;
-  const gw = width * GRID;
-  const gh = height * GRID;
-  // Each grid row's runs of ink samples (from, to inclusive), merged where they overlap or touch, so a row's runs
-  // are apart and fewer than gw: runs[rowAt[r]..rowAt[r + 1]].
-  const runs = scratch(0, gh * Math.min(scan.found.length, gw + 2));
-  const rowAt = scratch(1, gh + 1);
-  let n = 0;
-  rowAt[0] = 0;
-  for (let r = 0; r < gh; r++) {
-    const m = scan.spans('y', top + (r + 0.5) / GRID, grow);
-    for (let s = 0; s < m; s += 2) {
-      const from = Math.max(0, Math.ceil((scan.found[s]! - left) * GRID - 0.5));
-      const to = Math.min(gw - 1, Math.floor((scan.found[s + 1]! - left) * GRID - 0.5));
-      if (to < from) continue;
-      if (n > rowAt[r]! && from <= runs[n - 1]! + 1) runs[n - 1] = Math.max(runs[n - 1]!, to);
-      else {
-        runs[n++] = from;
-        runs[n++] = to;
-      }
-    }
-    rowAt[r + 1] = n;
-  }
-  const k = Math.round((thin / 2) * GRID);
-  const count = new Uint8Array(width * height);
-  let kept = scratch(2, gw + 2);
-  let next = scratch(3, gw + 2);
-  for (let y = k; y < gh - k; y++) {
-    let nk = 0;
-    for (let i = rowAt[y - k]!; i < rowAt[y - k + 1]!; i++) kept[nk++] = runs[i]!;
-    for (let r = y - k + 1; r <= y + k && nk > 0; r++) {
-      let nn = 0;
-      let i = 0;
-      let j = rowAt[r]!;
-      const end = rowAt[r + 1]!;
-      while (i < nk && j < end) {
-        const from = Math.max(kept[i]!, runs[j]!);
-        const to = Math.min(kept[i + 1]!, runs[j + 1]!);
-        if (from <= to) {
-          next[nn++] = from;
-          next[nn++] = to;
-        }
-        if (kept[i + 1]! < runs[j + 1]!) i += 2;
-        else j += 2;
-      }
-      const was = kept;
-      kept = next;
-      next = was;
-      nk = nn;
-    }
-    const base = Math.floor(y / GRID) * width;
-    for (let i = 0; i < nk; i += 2) {
-      const from = kept[i]!;
-      const to = kept[i + 1]!;
-      const pa = Math.floor(from / GRID);
-      const pb = Math.floor(to / GRID);
-      if (pa === pb) count[base + pa]! += to - from + 1;
-      else {
-        count[base + pa]! += (pa + 1) * GRID - from;
-        for (let p = pa + 1; p < pb; p++) count[base + p]! += GRID;
-        count[base + pb]! += to - pb * GRID + 1;
-      }
-    }
-  }
-  return count;
-}
-
-/**
  * Coverage a pixel, 0-1, on SUB sub-scanlines a row, exact horizontally (for text drawn as designed). Summed in
  * float32, in the order of the scan lines and spans.
  */
@@ -259,10 +175,10 @@ function scanlineCoverage(scan: OutlineScan, grow: number, box: { left: number; 
 }
 
 /**
- * The outline thresholded: coverage at least a half is ink. `thin` > 0 for grid-fitted text (thinnedCoverage),
- * which gets dropout control afterwards (its strokes can be thinner than a pixel).
+ * The outline thresholded: coverage more than a half is ink (grid-fitted text gets dropout control afterwards:
+ * its strokes can be thinner than a pixel).
  */
-function rasterize(scan: OutlineScan, embolden: number, thin: number): GlyphBitmap {
+function rasterize(scan: OutlineScan, embolden: number): GlyphBitmap {
   const segs = scan.segs;
   let minX = Infinity;
   let maxX = -Infinity;
@@ -282,21 +198,11 @@ function rasterize(scan: OutlineScan, embolden: number, thin: number): GlyphBitm
   const box = { left, top, width, height };
   const cover = new Uint8Array(width * height);
   const bits = new Uint8Array(width * height);
-  if (thin > 0) {
-    // Samples out of GRID x GRID: n / 64 is exact, so this is the coverage a float sum of the samples gives.
-    const count = thinnedCoverage(scan, grow, thin, box);
-    for (let i = 0; i < count.length; i++) {
-      const a = count[i]! / (GRID * GRID);
-      cover[i] = Math.min(255, Math.round(a * 255));
-      bits[i] = a > 0.5 + 1e-6 ? 1 : 0;
-    }
-  } else {
-    const acc = scanlineCoverage(scan, grow, box);
-    for (let i = 0; i < acc.length; i++) {
-      cover[i] = Math.min(255, Math.round(acc[i]! * 255));
-      // Strictly more than half: a whole-pixel stem half a pixel off the grid is its width, not one more.
-      bits[i] = acc[i]! > 0.5 + 1e-6 ? 1 : 0;
-    }
+  const acc = scanlineCoverage(scan, grow, box);
+  for (let i = 0; i < acc.length; i++) {
+    cover[i] = Math.min(255, Math.round(acc[i]! * 255));
+    // Strictly more than half: a whole-pixel stem half a pixel off the grid is its width, not one more.
+    bits[i] = acc[i]! > 0.5 + 1e-6 ? 1 : 0;
   }
   return { left, top, width, height, bits, cover };
 }
@@ -311,19 +217,22 @@ function blur(bm: GlyphBitmap): number {
 
 /** Rasterizes a glyph outline, the pen at x = dx, y = 0 (the baseline). */
 export function rasterizeGlyph(opts: RasterOptions): GlyphBitmap {
-  const { commands, scale, dx, embolden, zones, thin } = opts;
-  const Y = yMap(scale, zones);
+  const { commands, scale, dx, embolden, zones, stems: fit } = opts;
+  const Y = yMap(scale, zones, fit ? { commands, fit } : undefined);
+  const stems = zones && fit ? stemsOf(commands, fit.unitsPerEm, fit.stemUnits) : [];
+  const X = (at: number): ((x: number) => number) => (fit ? stemMap(stems, scale, at, fit) : (x) => at + x * scale);
   const contours0: number[] = [];
-  const segs0 = flatten(commands, scale, dx, Y, contours0);
+  const segs0 = flatten(commands, X(dx), Y, contours0);
   if (segs0.length === 0) return EMPTY;
-  if (!zones) return rasterize(new OutlineScan(segs0), embolden, thin);
+  if (!zones) return rasterize(new OutlineScan(segs0), embolden);
   const grow = embolden / 2;
   let best: { bm: GlyphBitmap; scan: OutlineScan; contours: number[] } | null = null;
   let bestBlur = Infinity;
-  for (const shift of SHIFTS) {
+  // Fitted stems stand on pixel edges already: shifting the glyph would only round them elsewhere.
+  for (const shift of stems.length > 0 ? [0] : SHIFTS) {
     const contours: number[] = shift === 0 ? contours0 : [];
-    const scan = new OutlineScan(shift === 0 ? segs0 : flatten(commands, scale, dx + shift, Y, contours));
-    const bm = rasterize(scan, embolden, thin);
+    const scan = new OutlineScan(shift === 0 ? segs0 : flatten(commands, X(dx + shift), Y, contours));
+    const bm = rasterize(scan, embolden);
     // Dropout control only raises pixels below half coverage to half, which never makes a bitmap sharper: a
     // shift already no sharper than the best without it cannot win, and is not finished.
     if (blur(bm) >= bestBlur - 1e-6) continue;

@@ -1,4 +1,4 @@
-import { cleanText, measureEm, type FontId } from './fonts.js';
+import { cleanText, measure, measureEm, wordSpace, type FontId } from './fonts.js';
 
 /**
  * Fitting text into a box: the largest size at which all of it fits, or, at the smallest size, the lines that
@@ -21,6 +21,11 @@ export interface FitRequest {
   maxLines?: number;
   /** Kept whole at the end, after the ellipsis when the text before it is cut (an alert's "(+3 more)"). */
   tail?: string;
+  /**
+   * What the last line needs of `height`: its whole pitch (default), or only its ink ('ink': the half leading
+   * above it and the glyphs down to their descenders), where the box's edge is no nearer anything than its margin.
+   */
+  lastLine?: 'pitch' | 'ink';
 }
 
 export interface TextLine {
@@ -42,6 +47,21 @@ export interface FittedText {
   height: number;
   /** The widest line. */
   width: number;
+}
+
+/** Where drawFitted (blocks.ts) puts a line's baseline below the top of its pitch's half leading, em. */
+export const BASELINE_EM = 0.8;
+/** How far DejaVu's descenders reach below the baseline, em. */
+const DESCENT_EM = 0.24;
+
+/**
+ * Lines of `pitch` that fit in `height`. By their ink, the last needs less than its pitch: a line whose ink has
+ * the room is not cut for want of the leading below it, where nothing is drawn (never fewer than by the pitch).
+ */
+function linesIn(height: number, size: number, pitch: number, last: FitRequest['lastLine']): number {
+  const byPitch = Math.floor(height / pitch);
+  const ink = (pitch - size) / 2 + (BASELINE_EM + DESCENT_EM) * size;
+  return last === 'ink' && height >= ink ? Math.max(byPitch, Math.floor((height - ink) / pitch) + 1) : byPitch;
 }
 
 /** The soft hyphen: a break point, drawn as "-" at the end of a line it breaks, and nowhere else. */
@@ -123,7 +143,7 @@ interface Wrapped {
  * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
  */
 function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font)): Wrapped {
-  const space = measureEm(font, ' ') * size;
+  const space = wordSpace(font, size);
   const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
   let midWord = false;
@@ -262,15 +282,15 @@ export function fitText(req: FitRequest): FittedText {
   const fitsAt = (size: number): Wrapped | null => {
     if (limit * size > req.width && size > minSize) return null;
     const pitch = Math.round(size * lineHeight);
-    const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
+    const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, size, pitch, req.lastLine));
     const wrapped = wrap(req.font, size, paragraphs, req.width, tokens);
     return wrapped.lines.length <= maxLines ? wrapped : null;
   };
   const found = largestFitting(minSize, maxSize, fitsAt);
   if (found) return build(found.size, found.fit, false);
   const pitch = Math.round(minSize * lineHeight);
-  const maxLines = Math.min(req.maxLines ?? Infinity, Math.floor(req.height / pitch));
-  const tailW = tail ? measureEm(req.font, ` ${tail}`) * minSize : 0;
+  const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, minSize, pitch, req.lastLine));
+  const tailW = tail ? measure(req.font, minSize, ` ${tail}`) : 0;
   const wrapped = wrap(req.font, minSize, tail ? splitWords(req.text) : paragraphs, req.width, tokens);
   if (maxLines <= 0) return build(minSize, { lines: [], midWord: false }, wrapped.lines.length > 0);
   const kept = wrapped.lines.slice(0, maxLines);
@@ -288,8 +308,8 @@ export function fitText(req: FitRequest): FittedText {
   }
   const end = kept[kept.length - 1];
   if (tail && end) {
-    const x = end.width + measureEm(req.font, ' ') * minSize;
-    kept[kept.length - 1] = { text: `${end.text} ${tail}`, words: [...end.words, { text: tail, x }], width: x + measureEm(req.font, tail) * minSize };
+    const x = end.width + wordSpace(req.font, minSize);
+    kept[kept.length - 1] = { text: `${end.text} ${tail}`, words: [...end.words, { text: tail, x }], width: x + measure(req.font, minSize, tail) };
   }
   return build(minSize, { lines: kept, midWord: wrapped.midWord }, true);
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { matchPalette, renderIndices } from '../../src/render/frame.js';
+import { drawingFor, GARMENT_PICTOGRAMS, SMALL_BELOW } from '../../src/render/pictograms/garment-pictograms.js';
+import { GARMENT_IDS } from '../../src/domain/garments.js';
+import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { parsePath } from '../../src/render/pictograms/picto-path.js';
+import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
+import { quantize } from '../../src/render/encode/quantize.js';
+import { sampleInput, type SampleCase } from '../gallery/samples.js';
+import { createSurface } from '../../src/render/draw/surface.js';
+import { arcMinutes, typeScale } from '../../src/render/draw/type-scale.js';
+import { SMALL_GARMENTS } from '../../src/render/pictograms/small-garments.js';
+import { LARGE_GARMENTS } from '../../src/render/pictograms/large-garments.js';
+
+/**
+ * The garments are the frame's focal point (issue 22, item 1): on the wall panels the row is drawn at 30′ of arc
+ * at 2 m and larger than the weather icon; every garment is a shape of its own at the sizes the panels draw; the
+ * small panels draw drawings made for their pixel grid.
+ */
+
+const bw = loadPanel('waveshare-7in5-v2');
+const INK = bw.palette.findIndex((e) => e.name === 'black');
+
+/** One pictogram alone at `size` px: 1 where it is ink. */
+function inkOf(picto: Pictogram, size: number): Uint8Array {
+  const palette = matchPalette(bw);
+  const { surface, crispCanvas, toneCanvas } = createSurface(size, size, bw, palette, 1, typeScale('wall', 124.4));
+  drawPictogram(surface, picto, 0, 0, size);
+  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
+  const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
+  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' }).map((v) => (v === INK ? 1 : 0));
+}
+
+const WALL = (layout: string): boolean => layout === 'landscape' || layout === 'portrait';
+
+describe('garment drawings', () => {
+  it('tells every two garments apart at every size a row draws: at least 12 % of their pixels differ', () => {
+    for (const size of [86, 64, 32, 24]) {
+      const bits = new Map(GARMENT_IDS.map((id) => [id, inkOf(drawingFor(GARMENT_PICTOGRAMS[id], size), size)]));
+      for (const a of GARMENT_IDS) {
+        for (const b of GARMENT_IDS) {
+          if (a >= b) continue;
+          const x = bits.get(a)!;
+          const y = bits.get(b)!;
+          let diff = 0;
+          for (let i = 0; i < x.length; i++) diff += x[i] !== y[i] ? 1 : 0;
+          expect(diff / x.length, `${a} vs ${b} at ${size} px`).toBeGreaterThan(0.12);
+        }
+      }
+    }
+  });
+
+  it('draws solid silhouettes on the wall: at 86 px every garment but the sandals is at least a fifth ink', () => {
+    for (const id of GARMENT_IDS) {
+      const bits = inkOf(GARMENT_PICTOGRAMS[id].picto, 86);
+      const share = bits.reduce((a, v) => a + v, 0) / bits.length;
+      // The sandals are seen from above, soles and straps: open by design, so the shoes seen from the side differ.
+      if (id !== 'sandals') expect(share, id).toBeGreaterThan(0.2);
+    }
+  });
+
+  it('has drawings of its own for the small panels, on whole pixels, and uses them below 40 px', () => {
+    for (const id of GARMENT_IDS) {
+      expect(SMALL_GARMENTS[id], id).not.toEqual(LARGE_GARMENTS[id]);
+      for (const part of SMALL_GARMENTS[id]) {
+        for (const op of parsePath(part.d)) {
+          const numbers = Object.entries(op).filter(([k]) => k !== 'op' && k !== 'r').map(([, v]) => v as number);
+          expect(numbers.every(Number.isInteger), `${id}: ${part.d}`).toBe(true);
+        }
+      }
+      expect(drawingFor(GARMENT_PICTOGRAMS[id], SMALL_BELOW - 1)).toBe(SMALL_GARMENTS[id]);
+      expect(drawingFor(GARMENT_PICTOGRAMS[id], SMALL_BELOW)).toBe(LARGE_GARMENTS[id]);
+    }
+  });
+
+  it('makes the garments the largest thing after the temperature on every wall panel, at 30′ for up to six', () => {
+    const cases: SampleCase[] = ['normal', 'short', 'alert'];
+    let checked = 0;
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      for (const rotation of [0, 90] as const) {
+        for (const kase of cases) {
+          const { report, scale, width } = renderIndices(sampleInput(kase), panel, { rotation });
+          if (!WALL(report.layout)) continue;
+          const where = `${id} at ${rotation}°, ${kase}`;
+          const size = report.sizes.pictogram!;
+          const n = report.pictograms.length;
+          expect(n, where).toBeLessThanOrEqual(6);
+          expect(size, where).toBeGreaterThanOrEqual(report.sizes.weatherIcon!);
+          // Against the outfit's capitals (0.729 em in DejaVu), the part of its size that is ink.
+          expect(size, where).toBeGreaterThan(report.sizes.outfit! * 0.729);
+          // 30′ at 2 m, or the row as wide as the frame allows (six 30′ pictograms are wider than a landscape Kindle).
+          const arc = arcMinutes(size, scale.ppi, scale.distanceMm);
+          if (arc < 30) expect(size * (n * 1.25 - 0.25), where).toBeGreaterThan(width * 0.9);
+          else expect(size, where).toBeGreaterThanOrEqual(scale.pictogram);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(40);
+  });
+});
