@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { drawAlone } from './draw-alone.js';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { matchPalette, renderIndices, type FrameInput } from '../../src/render/frame.js';
+import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
-import { garmentTint, meaningInks, weatherActions, type Action, type Meaning } from '../../src/render/draw/colour-meaning.js';
-import { createSurface } from '../../src/render/draw/surface.js';
-import { typeScale } from '../../src/render/draw/type-scale.js';
-import { quantize } from '../../src/render/encode/quantize.js';
+import { garmentTint, meaningInks, weatherActions, type Action } from '../../src/render/draw/colour-meaning.js';
 import { drawingFor, GARMENT_PICTOGRAMS, UMBRELLA } from '../../src/render/pictograms/garment-pictograms.js';
-import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
 import { UV_SUN } from '../../src/render/pictograms/weather-pictograms.js';
 import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
 import { NORMAL, sampleInput, SAMPLE_NOW } from '../gallery/samples.js';
@@ -45,15 +42,6 @@ function inksOf(panel: PanelProfile, frame: FrameInput): Record<string, number> 
 }
 const colours = (inks: Record<string, number>): string[] => Object.keys(inks).filter((n) => n !== 'black' && n !== 'white').sort();
 
-/** One pictogram alone at `size` px on a `panel` surface: palette indices. */
-function drawAlone(panel: PanelProfile, picto: Pictogram, size: number, tint?: Meaning): Uint8Array {
-  const palette = matchPalette(panel);
-  const { surface, crispCanvas, toneCanvas } = createSurface(size, size, panel, palette, 1, typeScale('wall', 124.4));
-  drawPictogram(surface, picto, 0, 0, size, tint);
-  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' });
-}
 
 const F = loadPanel('waveshare-7in3-f');
 const B = loadPanel('waveshare-7in5-b');

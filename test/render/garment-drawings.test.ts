@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { matchPalette, renderIndices } from '../../src/render/frame.js';
+import { drawAlone } from './draw-alone.js';
+import { renderIndices } from '../../src/render/frame.js';
 import { drawingFor, GARMENT_PICTOGRAMS, SMALL_BELOW } from '../../src/render/pictograms/garment-pictograms.js';
 import { GARMENT_IDS } from '../../src/domain/garments.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { parsePath } from '../../src/render/pictograms/picto-path.js';
-import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
-import { quantize } from '../../src/render/encode/quantize.js';
+import type { Pictogram } from '../../src/render/pictograms/pictogram.js';
 import { sampleInput, type SampleCase } from '../gallery/samples.js';
-import { createSurface } from '../../src/render/draw/surface.js';
-import { arcMinutes, typeScale } from '../../src/render/draw/type-scale.js';
+import { arcMinutes } from '../../src/render/draw/type-scale.js';
 import { SMALL_GARMENTS } from '../../src/render/pictograms/small-garments.js';
 import { LARGE_GARMENTS } from '../../src/render/pictograms/large-garments.js';
 
@@ -22,14 +21,7 @@ const bw = loadPanel('waveshare-7in5-v2');
 const INK = bw.palette.findIndex((e) => e.name === 'black');
 
 /** One pictogram alone at `size` px: 1 where it is ink. */
-function inkOf(picto: Pictogram, size: number): Uint8Array {
-  const palette = matchPalette(bw);
-  const { surface, crispCanvas, toneCanvas } = createSurface(size, size, bw, palette, 1, typeScale('wall', 124.4));
-  drawPictogram(surface, picto, 0, 0, size);
-  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' }).map((v) => (v === INK ? 1 : 0));
-}
+const inkOf = (picto: Pictogram, size: number): Uint8Array => drawAlone(bw, picto, size).map((v) => (v === INK ? 1 : 0));
 
 const WALL = (layout: string): boolean => layout === 'landscape' || layout === 'portrait';
 

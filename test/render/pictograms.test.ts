@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { matchPalette, renderIndices } from '../../src/render/frame.js';
+import { drawAlone } from './draw-alone.js';
+import { renderIndices } from '../../src/render/frame.js';
 import { GARMENT_PICTOGRAMS, NOTHING_EXTRA } from '../../src/render/pictograms/garment-pictograms.js';
 import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { parsePath } from '../../src/render/pictograms/picto-path.js';
-import { drawPictogram, type Pictogram } from '../../src/render/pictograms/pictogram.js';
-import { quantize } from '../../src/render/encode/quantize.js';
 import { sampleInput } from '../gallery/samples.js';
 import { readAnswer } from '../../src/domain/answer.js';
-import { createSurface } from '../../src/render/draw/surface.js';
-import { typeScale } from '../../src/render/draw/type-scale.js';
 import { CONDITION_PICTOGRAMS } from '../../src/render/pictograms/weather-pictograms.js';
-import type { Meaning } from '../../src/render/draw/colour-meaning.js';
-
-/** One pictogram alone at `size` px on a `panel` surface: palette indices. */
-function drawAlone(panel: PanelProfile, picto: Pictogram, size: number, tint?: Meaning): Uint8Array {
-  const palette = matchPalette(panel);
-  const { surface, crispCanvas, toneCanvas } = createSurface(size, size, panel, palette, 1, typeScale('wall', 124.4));
-  drawPictogram(surface, picto, 0, 0, size, tint);
-  const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' });
-}
 
 const index = (panel: PanelProfile, name: string): number => panel.palette.findIndex((e) => e.name === name);
 
