@@ -128,7 +128,10 @@ const MARGIN = 16;
 /** The smallest garment pictogram, units: at 40 they are told apart from 2 m. */
 const PICTOGRAM_MIN = 40;
 
-/** Up to this many garments keep the type scale's pictogram size (30′) whatever the outfit's length. */
+/**
+ * Up to this many garments keep the type scale's pictogram size (30′) whatever the outfit's length, closing their
+ * gaps where the row is too narrow for them (pictogram-row.ts RowFit.heroUpTo).
+ */
 const HERO_GARMENTS = 6;
 
 /**
@@ -173,17 +176,17 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
   const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
   const below = (rows: 1 | 2): Box => {
-    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rows);
+    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, { maxRows: rows, heroUpTo: HERO_GARMENTS });
     const top = y + (h ? h + g.pictograms.gap * u : 0);
     return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
   };
   // Two rows of larger pictograms where one row would draw them below the scale's size (the garments come first),
   // where the outfit still fits whole below them, or where it would not fit whole anyway (then the pictograms
   // carry the full list).
-  const oneRowBelowScale = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, 1) < sf.scale.pictogram;
+  const oneRowBelowScale = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, { maxRows: 1, heroUpTo: HERO_GARMENTS }) < sf.scale.pictogram;
   const rows = g.pictograms.rows === 2 && (oneRowBelowScale || outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
   shrinkRowForOutfit(rowBox, c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
-  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rows);
+  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.ageBadge !== null) {
     // In the side margins and the gap above the row: the frame moves nothing of what it marks.

@@ -1,7 +1,7 @@
 import { drawFitted, rule, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { fitOutfit, type OutfitFit } from './outfit-fit.js';
-import { drawPictogramRow } from '../pictograms/pictogram-row.js';
+import { drawPictogramRow, type RowFit } from '../pictograms/pictogram-row.js';
 import type { Surface } from '../draw/surface.js';
 import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
 
@@ -11,8 +11,8 @@ import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
  */
 
 /** The garment row at the top of `box` (box.h: the largest pictogram). Returns the height used (0 without garments). */
-export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: number, report: LayoutReport, maxRows: 1 | 2 = 1): number {
-  const row = drawPictogramRow(sf, c.row, box, minSize, maxRows);
+export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: number, report: LayoutReport, fit: RowFit = {}): number {
+  const row = drawPictogramRow(sf, c.row, box, minSize, fit);
   report.pictograms = row.shown;
   report.pictogramsMore = row.more;
   if (row.more > 0) report.texts.push(`+${row.more}`);

@@ -9,7 +9,8 @@ import { drawText, measure } from '../text/fonts.js';
 /**
  * The row of garment pictograms: what to wear at a glance, before a word is read. The items come in the order of
  * domain/weather-demands.ts's garmentRow (what the weather demands first, the tick on a benign day). Pictograms are
- * square, as large as `maxSize` and the row's width allow (never below `minSize`), a quarter of their size apart.
+ * square, as large as `maxSize` and the row's width allow (never below `minSize`), a quarter of their size apart
+ * (an eighth in a hero row, RowFit.heroUpTo).
  * A row that cannot hold them all at `minSize` keeps the first and ends with "+N", the number of garments it left
  * off, in the last place: nothing is dropped without the frame saying so, and what the weather demands goes last.
  */
@@ -23,10 +24,18 @@ export interface PictogramRow {
   size: number;
 }
 
-/** The size a row of `n` pictograms gets in `width`, between minSize and maxSize (whole px). */
-function rowPictogramSize(n: number, width: number, maxSize: number, minSize: number): number {
+/** The gap between pictograms, as a share of their size. */
+const GAP = 0.25;
+/**
+ * The gap of a hero row (see drawPictogramRow's `heroUpTo`) that cannot reach its size with GAP: an eighth, still
+ * 3′ at 2 m between solid silhouettes, where a smaller pictogram would lose more than the gap gives.
+ */
+const HERO_GAP = 0.125;
+
+/** The size a row of `n` pictograms gets in `width` with gaps of `gap`, between minSize and maxSize (whole px). */
+function rowPictogramSize(n: number, width: number, maxSize: number, minSize: number, gap: number): number {
   if (n === 0) return 0;
-  const fit = Math.floor(width / (n + (n - 1) * 0.25));
+  const fit = Math.floor(width / (n + (n - 1) * gap));
   return Math.max(Math.round(minSize), Math.min(Math.round(maxSize), fit));
 }
 
@@ -42,15 +51,22 @@ function fitItems(items: readonly RowItem[], capacity: number): { shown: RowItem
   return { shown: garments.slice(0, keep), more: garments.length - keep };
 }
 
-/**
- * Draws the row left-aligned in `box` (box.h is the largest size). With `maxRows` 2 the pictograms wrap into a
- * second row when that makes them at least 15 % larger (portrait frames have the height to spare).
- * Returns what it drew and the height used.
- */
-export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Box, minSize: number, maxRows: 1 | 2 = 1): PictogramRow & { height: number } {
-  const { size, perRow, rows } = rowGeometry(items.length, box, minSize, maxRows);
+/** How a row is fitted beyond its box and smallest size. */
+export interface RowFit {
+  /** Wrap into a second row when that makes the pictograms at least 15 % larger (portrait frames). Default 1. */
+  maxRows?: 1 | 2;
+  /**
+   * A row of up to this many pictograms that cannot reach box.h with quarter gaps closes them to an eighth before
+   * its pictograms shrink: the garments are the hero (a landscape Kindle's six at 30′). Default 0: none.
+   */
+  heroUpTo?: number;
+}
+
+/** Draws the row left-aligned in `box` (box.h is the largest size). Returns what it drew and the height used. */
+export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Box, minSize: number, fit: RowFit = {}): PictogramRow & { height: number } {
+  const { size, perRow, rows, gap } = rowGeometry(items.length, box, minSize, fit);
   if (size === 0) return { shown: [], more: 0, size: 0, height: 0 };
-  const step = size * 1.25;
+  const step = size * (1 + gap);
   const { shown, more } = fitItems(items, perRow * rows);
   const place = (i: number): { x: number; y: number } => ({ x: box.x + (i % perRow) * step, y: box.y + Math.floor(i / perRow) * step });
   shown.forEach((g, i) => {
@@ -72,21 +88,26 @@ function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: nu
   drawText(sf.text, 'bold', px, text, at.x + (size - w) / 2, at.y + size / 2 + px * 0.365, sf.theme.ink);
 }
 
-const rowsHeight = (rows: number, size: number): number => Math.round(rows * size + (rows - 1) * size * 0.25);
+const rowsHeight = (rows: number, size: number): number => Math.round(rows * size + (rows - 1) * size * GAP);
 
-/** Size, pictograms a row and rows for `n` pictograms in `box`. */
-function rowGeometry(n: number, box: Box, minSize: number, maxRows: 1 | 2): { size: number; perRow: number; rows: number } {
-  const one = rowPictogramSize(n, box.w, box.h, minSize);
-  if (one === 0) return { size: 0, perRow: 0, rows: 0 };
+/** Size, pictograms a row, rows and the gap for `n` pictograms in `box`. */
+function rowGeometry(n: number, box: Box, minSize: number, fit: RowFit): { size: number; perRow: number; rows: number; gap: number } {
+  let gap = GAP;
+  let one = rowPictogramSize(n, box.w, box.h, minSize, gap);
+  if (one === 0) return { size: 0, perRow: 0, rows: 0, gap };
+  if (n <= (fit.heroUpTo ?? 0) && one < Math.round(box.h)) {
+    gap = HERO_GAP;
+    one = rowPictogramSize(n, box.w, box.h, minSize, gap);
+  }
   const perRow2 = Math.ceil(n / 2);
-  const two = rowPictogramSize(perRow2, box.w, box.h, minSize);
-  if (maxRows === 2 && n > 1 && two >= one * 1.15) return { size: two, perRow: perRow2, rows: 2 };
-  return { size: one, perRow: Math.max(1, Math.floor((box.w + one * 0.25) / (one * 1.25))), rows: 1 };
+  const two = rowPictogramSize(perRow2, box.w, box.h, minSize, GAP);
+  if (fit.maxRows === 2 && n > 1 && two >= one * 1.15) return { size: two, perRow: perRow2, rows: 2, gap: GAP };
+  return { size: one, perRow: Math.max(1, Math.floor((box.w + one * gap) / (one * (1 + gap)))), rows: 1, gap };
 }
 
 /** The height drawPictogramRow would use, without drawing. */
-export function pictogramRowHeight(items: readonly RowItem[], box: Box, minSize: number, maxRows: 1 | 2): number {
-  const g = rowGeometry(items.length, box, minSize, maxRows);
+export function pictogramRowHeight(items: readonly RowItem[], box: Box, minSize: number, fit: RowFit = {}): number {
+  const g = rowGeometry(items.length, box, minSize, fit);
   if (g.size === 0) return 0;
   const { shown, more } = fitItems(items, g.perRow * g.rows);
   return rowsHeight(Math.ceil((shown.length + (more > 0 ? 1 : 0)) / g.perRow), g.size);
