@@ -52,11 +52,15 @@ export function capArcMinutes(sizePx: number, ppi: number, distanceMm: number): 
   return arcMinutes(sizePx * CAP_HEIGHT_EM, ppi, distanceMm);
 }
 
+/** The length, px (fractional), that subtends `minutes` on a `ppi` panel seen from `distanceMm`: arcMinutes' inverse. */
+function pxForArc(minutes: number, ppi: number, distanceMm: number): number {
+  const mm = Math.tan((minutes / 60) * (Math.PI / 180)) * distanceMm;
+  return (mm * ppi) / 25.4;
+}
+
 /** The smallest whole px size whose capitals subtend at least `minutes` (never below MIN_TEXT_PX). */
 export function sizeForArc(minutes: number, ppi: number, distanceMm: number): number {
-  const capMm = Math.tan((minutes / 60) * (Math.PI / 180)) * distanceMm;
-  const size = Math.ceil(((capMm * ppi) / 25.4 / CAP_HEIGHT_EM) - 1e-9);
-  return Math.max(MIN_TEXT_PX, size);
+  return Math.max(MIN_TEXT_PX, Math.ceil(pxForArc(minutes, ppi, distanceMm) / CAP_HEIGHT_EM - 1e-9));
 }
 
 /** Sizes in px for one panel and viewing. */
@@ -86,6 +90,6 @@ export function typeScale(viewing: Viewing, ppi: number): TypeScale {
     reading: px(arc.reading),
     temperature: px(arc.temperature),
     reasoning: px(arc.reasoning),
-    pictogram: Math.ceil(((Math.tan((PICTOGRAM_ARC[viewing] / 60) * (Math.PI / 180)) * d * ppi) / 25.4) - 1e-9),
+    pictogram: Math.ceil(pxForArc(PICTOGRAM_ARC[viewing], ppi, d) - 1e-9),
   };
 }

@@ -68,8 +68,14 @@ export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: n
 export function readingsWidth(readings: readonly Reading[], height: number, cols: number, size: number): number {
   const rows = Math.ceil(readings.length / cols);
   const mark = Math.min((height / rows) * 0.92, size * 1.15);
-  const g = readingColumns(readings, 0, cols, mark, size);
-  return Math.ceil(g.need);
+  return Math.ceil(columnNeeds(readings, cols, mark, size, Math.floor(size)).reduce((a, b) => a + b, 0));
+}
+
+/** Each column's width at value size `s`: its mark, the gap after a pair and its widest value (in `size`'s grid). */
+function columnNeeds(readings: readonly Reading[], cols: number, mark: number, size: number, s: number): number[] {
+  const gap = Math.max(8, size * 0.6);
+  const markW = mark + Math.max(3, mark * 0.18);
+  return Array.from({ length: cols }, (_, c) => markW + gap + Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))));
 }
 
 /**
@@ -78,15 +84,11 @@ export function readingsWidth(readings: readonly Reading[], height: number, cols
  * out. Readings side by side read as one set, and a unit is worth more than a pixel of height. Where even 70 % is
  * too wide, equal columns at `size` (each value then shrinks, or drops its unit, on its own).
  */
-function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[]; need: number } {
+function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[] } {
   const gap = Math.max(8, size * 0.6);
-  const markW = mark + Math.max(3, mark * 0.18);
-  const needs = (s: number): number[] =>
-    Array.from({ length: cols }, (_, c) => markW + gap + Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))));
-  const full = needs(Math.floor(size)).reduce((a, b) => a + b, 0);
-  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[]; need: number } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)), need: full });
+  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[] } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)) });
   for (let s = Math.floor(size); s >= Math.ceil(size * 0.7); s--) {
-    const need = needs(s);
+    const need = columnNeeds(readings, cols, mark, size, s);
     const spare = width - need.reduce((a, b) => a + b, 0);
     if (spare >= 0) return at(need.map((n) => n + spare / cols), Math.min(size, s));
   }

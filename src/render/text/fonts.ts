@@ -219,5 +219,5 @@ export function drawText(layer: TextLayer, id: FontId, size: number, text: strin
   items.forEach(({ bm, rise }, k) => layer.blit(bm, at[k]!, baseline - Math.round(rise * size), c));
   // Only words of four letters or more: a unit ("°C") or a short badge tells little about how text reads when zoomed.
   if (run.glyphs.length >= 4) layer.noteText(size, { x: Math.floor(x), y: baseline - Math.ceil(size * 0.8), w: Math.ceil(run.advance * size) + 1, h: Math.ceil(size) });
-  return measure(id, size, text);
+  return run.advance * size + wordSpaceExtra(id, size) * spaces(text);
 }
