@@ -1,29 +1,19 @@
-import { mkdirSync, statSync } from 'node:fs';
 import module from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { privateCacheDir } from './shared/private-cache-dir.js';
 
 /**
  * Node's on-disk cache of compiled modules (Node 22.1+; Node 20 has none, and runs without): a one-shot command
  * such as `render` spends much of its life compiling our modules and their dependencies, the same every time.
- * The folder is the user's own (created 0700, owned by us and writable by nobody else, or the cache stays off), so
- * that no other user of a shared /tmp can plant compiled code in it. NODE_COMPILE_CACHE, when set, wins (Node reads
- * it at start), and NODE_DISABLE_COMPILE_CACHE turns it off. Not for `run`: the daemon starts once, and Node keeps
+ * The folder is the user's own (shared/private-cache-dir.ts), or the cache stays off. NODE_COMPILE_CACHE, when
+ * set, wins (Node reads it at start), and NODE_DISABLE_COMPILE_CACHE turns it off. Not for `run`: the daemon starts once, and Node keeps
  * the cache it read for the life of the process (about 6 MB of an idle daemon on Node 22-26).
  */
 function enableCompileCache(): void {
   const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
   if (typeof enable !== 'function' || process.env.NODE_COMPILE_CACHE !== undefined || process.argv[2] === 'run') return;
-  const uid = process.getuid?.() ?? 0;
-  const dir = path.join(tmpdir(), `outfit-display-compile-cache-${uid}`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = statSync(dir);
-    if (!st.isDirectory() || (process.getuid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return;
-    enable(dir);
-  } catch {
-    // No writable temporary folder: the commands run as well, only compiling afresh.
-  }
+  // No folder of the user's own: the commands run as well, only compiling afresh.
+  const dir = privateCacheDir('compile-cache');
+  if (dir !== null) enable(dir);
 }
 
 enableCompileCache();

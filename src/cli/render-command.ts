@@ -1,6 +1,7 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/secrets.js';
 import { displayRenderOptions, renderContext } from '../render/display-render.js';
+import { withGlyphDiskCache } from '../render/glyph-disk-cache.js';
 import { renderRecommendationFile } from '../render/render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
@@ -21,11 +22,12 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   const id = flags.display ?? config.displays[0]?.id;
   const display = config.displays.find((d) => d.id === id);
   if (!display) throw new UsageError(`no display with id "${id}" in ${flags.config}`);
-  const { missingGlyphs } = await renderRecommendationFile({
-    inputPath: need(flags.input, '--input REC.json', 'render'),
-    outPath: need(flags.out, '--out FILE', 'render'),
-    ...displayRenderOptions(display, renderContext(loaded)),
-  });
+  const inputPath = need(flags.input, '--input REC.json', 'render');
+  const outPath = need(flags.out, '--out FILE', 'render');
+  // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
+  const { missingGlyphs } = await withGlyphDiskCache(() =>
+    renderRecommendationFile({ inputPath, outPath, ...displayRenderOptions(display, renderContext(loaded)) }),
+  );
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
     // have no character to warn about.

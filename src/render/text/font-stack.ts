@@ -159,3 +159,9 @@ export function font(id: FontId): LoadedFont {
   fonts.set(id, loaded);
   return loaded;
 }
+
+/** Every font file a stack may read, each once: what the glyphs drawn depend on besides the code. */
+export function allFontFiles(): string[] {
+  const ids = Object.keys(FILES) as FontId[];
+  return [...new Set(ids.flatMap((id) => [fontFile(id), ...fallbackFiles(id)]))];
+}

@@ -129,6 +129,24 @@ const glyphCache = new Map<string, GlyphBitmap>();
  * glyphs several times over, and keep the heap flat within about 2 MB (the 90-day soak checks it).
  */
 const GLYPH_CACHE_MAX = 1_500;
+/** Glyphs rasterized (not found in the cache) since the process started. */
+let rasterized = 0;
+
+/**
+ * The glyph cache, for the one-shot commands' copy of it on disk (render/glyph-disk-cache.ts): what it holds, how
+ * many glyphs were rasterized so far, and `add` for bitmaps drawn by an earlier process of the same build and fonts
+ * (up to the cache's bound).
+ */
+export const glyphBitmaps = {
+  entries: (): IterableIterator<[string, GlyphBitmap]> => glyphCache.entries(),
+  rasterized: (): number => rasterized,
+  add(glyphs: ReadonlyMap<string, GlyphBitmap>): void {
+    for (const [key, bm] of glyphs) {
+      if (glyphCache.size >= GLYPH_CACHE_MAX) return;
+      glyphCache.set(key, bm);
+    }
+  },
+};
 const zoneCache = new Map<FontId, VerticalZones>();
 
 /** The x-height and cap-height of a DejaVu face in its font units: the tops of its "x" and "H". */
@@ -208,6 +226,7 @@ export function drawText(layer: TextLayer, id: FontId, size: number, text: strin
       const stems = zones ? { stemUnits: STEM_EM[id] * g.unitsPerEm, weight, grow: grown / 2, unitsPerEm: g.unitsPerEm, ...bars } : null;
       bm = g.missing ? missingGlyphBox(size, g.advance) : rasterizeGlyph({ commands: g.commands, scale: size / g.unitsPerEm, dx, embolden: grown, zones, stems });
       glyphCache.set(key, bm);
+      rasterized++;
     }
     const [left, right] = designInk(g);
     const design: [number, number] = [left * size - grown / 2, right * size + grown / 2];
