@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { displayFrameInput, type DisplayRenderOptions } from './display-render.js';
-import { encodeFrame, renderIndices, type Frame } from './frame.js';
+import { encodeFrame, encodeFramePng, renderIndices, type Frame } from './frame.js';
 import { frameJson } from './frame-json.js';
 import type { PanelProfile } from '../panels/panels.js';
 
@@ -51,8 +51,7 @@ async function readRecommendationFile(path: string): Promise<StoredRecommendatio
   return { ...rec, fetched_at: fetchedAt };
 }
 
-function frameBytes(frame: Frame, format: Exclude<FrameFormat, 'json'>, panel: PanelProfile, outPath: string): Buffer {
-  if (format === 'png') return frame.png;
+function frameBytes(frame: Frame, format: 'bmp' | 'raw', panel: PanelProfile, outPath: string): Buffer {
   if (format === 'raw') return frame.raw;
   if (!frame.bmp) throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);
   return frame.bmp;
@@ -76,11 +75,13 @@ export async function renderRecommendationFile(
   const now = args.now ?? new Date(rec.fetched_at);
   const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, status: { kind: 'ok' }, now });
   const detailed = renderIndices(input, panel, opts);
-  const frame = encodeFrame(panel, opts.rotation, detailed);
+  // A PNG alone needs no BMP, raw planes or hash (a few ms of a cold `render`).
   const bytes =
-    format === 'json'
-      ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, frame.hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
-      : frameBytes(frame, format, panel, args.outPath);
+    format === 'png'
+      ? encodeFramePng(panel, detailed.width, detailed.height, detailed.indices)
+      : format === 'json'
+        ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, encodeFrame(panel, opts.rotation, detailed).hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
+        : frameBytes(encodeFrame(panel, opts.rotation, detailed), format, panel, args.outPath);
   const tmp = `${args.outPath}.${process.pid}.tmp`;
   try {
     await writeFile(tmp, bytes);

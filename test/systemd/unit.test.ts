@@ -47,6 +47,19 @@ describe('systemd/outfit-display.service', () => {
     expect(unit).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
   });
 
+  it('runs Node with memory flags this Node accepts, the same ones the container’s entrypoint uses', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const flagsOf = (text: string, re: RegExp): string[] => re.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
+    const unit = flagsOf(await readFile(UNIT, 'utf8'), /^ExecStart=\S+ node((?: --\S+)+) \S+cli\.js run/m);
+    const container = flagsOf(await readFile(path.join(ROOT, 'config/container/entrypoint.sh'), 'utf8'), /^exec node((?: --\S+)+) "\$app\/dist\/cli\.js" run/m);
+    expect(unit).toContain('--max-old-space-size=96');
+    expect(unit).toContain('--no-maglev');
+    expect(container).toEqual(unit);
+    // Node refuses a V8 flag it does not know at start: these start it.
+    const { stdout } = await run(process.execPath, [...unit, '-e', 'process.stdout.write("started")']);
+    expect(stdout).toBe('started');
+  });
+
   it('is not restarted after an exit a restart cannot cure: 2 (bad config) and 3 (key rejected)', async () => {
     const { readFile } = await import('node:fs/promises');
     const unit = await readFile(UNIT, 'utf8');
