@@ -7,16 +7,17 @@ import { glyphBitmaps } from './text/fonts.js';
 import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
 
 /**
- * The glyph bitmaps of one-shot commands (`render`, `once`), kept on disk between processes. Rasterizing a frame's few
- * hundred glyphs afresh is most of a cold `render` (about 85 ms of it on an x86 core, several times that on a Pi);
- * read back, they cost a few milliseconds. The daemon does not use it: it rasterizes once and keeps them in memory.
+ * The glyph bitmaps of one-shot commands (`render`, `once`), kept on disk between processes. Rasterizing a frame's
+ * few hundred glyphs afresh is the largest part of a cold `render` (about 60 ms of it on this project's x86 test
+ * machine, more on a Pi's slower cores); read back, they cost a few milliseconds. The daemon does not use it: it
+ * rasterizes a glyph once and keeps it in memory.
  *
  * A bitmap depends on the rasterizer's code and the font files, so the file is read back only when it was written
- * by the same build (`dist/app/build-id`, a hash of the bundle that the build writes beside it) and for font files
- * of the same size and time. Where there is no build id (the modules run one by one, as in the tests) there is no
- * cache. The file is replaced whole (a temporary file renamed over it) and checked whole (glyph-store.ts): a torn,
- * stale or foreign file is ignored and written afresh. Nothing here fails a command: a cache that cannot be read
- * or written only costs the time it would have saved.
+ * by the same build (`dist/app/build-id`, a hash of the bundle that the build writes beside it) and for the same
+ * font files (package version, size and time). Where there is no build id (the modules run one by one, as in the
+ * tests) there is no cache. The file is replaced whole (a temporary file renamed over it) and checked whole
+ * (glyph-store.ts): a torn, stale or foreign file is ignored and written afresh. Nothing here fails a command: a
+ * cache that cannot be read or written only costs the time it would have saved.
  */
 
 export interface GlyphDiskCacheOptions {
@@ -36,11 +37,34 @@ function readBuildId(): string | null {
   }
 }
 
-/** The build and each font file's size and modification time: what the bitmaps were drawn with. */
+/** The name and version in the package.json nearest above `file` (a font package's), or '' without one. */
+function packageOf(file: string, seen: Map<string, string>): string {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const known = seen.get(dir);
+    if (known !== undefined) return known;
+    let text: string;
+    try {
+      text = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    } catch {
+      continue;
+    }
+    const { name, version } = JSON.parse(text) as { name?: unknown; version?: unknown };
+    const id = `${String(name)}@${String(version)}`;
+    seen.set(dir, id);
+    return id;
+  }
+  return '';
+}
+
+/**
+ * The build, and each font file's package version, size and modification time: what the bitmaps were drawn with.
+ * (npm gives every installed file the same modification time, so the version tells a font package upgrade apart.)
+ */
 function stampOf(buildId: string): string {
+  const seen = new Map<string, string>();
   const fonts = allFontFiles().map((f) => {
     const st = statSync(f);
-    return `${path.basename(f)}:${st.size}:${Math.trunc(st.mtimeMs)}`;
+    return `${packageOf(f, seen)}/${path.basename(f)}:${st.size}:${Math.trunc(st.mtimeMs)}`;
   });
   return [buildId, ...fonts].join('\n');
 }

@@ -36,7 +36,8 @@ export function encodeGlyphs(stamp: string, glyphs: Iterable<readonly [string, G
     at = head.writeInt32LE(bm.top, at);
     at = head.writeUInt16LE(bm.width, at);
     head.writeUInt16LE(bm.height, at);
-    parts.push(head, Buffer.from(bm.bits.buffer, bm.bits.byteOffset, bm.bits.byteLength), Buffer.from(bm.cover.buffer, bm.cover.byteOffset, bm.cover.byteLength));
+    const bytes = (a: Uint8Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    parts.push(head, bytes(bm.bits), bytes(bm.cover));
     count++;
   }
   parts[countAt] = u32(count);
