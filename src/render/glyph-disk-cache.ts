@@ -20,13 +20,6 @@ import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
  * cache that cannot be read or written only costs the time it would have saved.
  */
 
-export interface GlyphDiskCacheOptions {
-  /** The folder of the cache file (shared/private-cache-dir.ts); null: no cache. */
-  dir: string | null;
-  /** The build's id; default: dist/app/build-id beside this module, or none. */
-  buildId?: string | null;
-}
-
 const FILE = 'glyphs.bin';
 
 function readBuildId(): string | null {
@@ -69,69 +62,57 @@ function stampOf(buildId: string): string {
   return [buildId, ...fonts].join('\n');
 }
 
-export class GlyphDiskCache {
-  readonly #file: string | null;
-  readonly #stamp: string | null;
-  #rasterizedAtLoad = 0;
-
-  constructor(o: GlyphDiskCacheOptions) {
-    const buildId = o.buildId === undefined ? readBuildId() : o.buildId;
-    let stamp: string | null = null;
-    try {
-      stamp = o.dir !== null && buildId !== null ? stampOf(buildId) : null;
-    } catch {
-      // A font file that cannot be read fails the frame itself, with its own error; the cache stays out of it.
-    }
-    this.#stamp = stamp;
-    this.#file = stamp !== null && o.dir !== null ? path.join(o.dir, FILE) : null;
+/** The cache file in `dir` and the stamp it must carry; null: no cache (no folder, no build id, a font unreadable). */
+function cacheFile(dir: string | null): { file: string; stamp: string } | null {
+  const buildId = dir === null ? null : readBuildId();
+  if (dir === null || buildId === null) return null;
+  try {
+    return { file: path.join(dir, FILE), stamp: stampOf(buildId) };
+  } catch {
+    // A font file that cannot be read fails the frame itself, with its own error; the cache stays out of it.
+    return null;
   }
+}
 
-  /** Puts the glyphs of an earlier process of the same build and fonts in the glyph cache; how many. */
-  load(): number {
-    this.#rasterizedAtLoad = glyphBitmaps.rasterized();
-    if (this.#file === null || this.#stamp === null) return 0;
-    let glyphs: ReadonlyMap<string, unknown> | null = null;
-    try {
-      const decoded = decodeGlyphs(readFileSync(this.#file), this.#stamp);
-      if (decoded) glyphBitmaps.add(decoded);
-      glyphs = decoded;
-    } catch {
-      // No file yet, or one that cannot be read: drawn afresh, and written after.
-    }
-    return glyphs?.size ?? 0;
+/** Puts the glyphs of an earlier process of the same build and fonts in the glyph cache. */
+function load({ file, stamp }: { file: string; stamp: string }): void {
+  let glyphs: ReturnType<typeof decodeGlyphs> = null;
+  try {
+    glyphs = decodeGlyphs(readFileSync(file), stamp);
+  } catch {
+    // No file yet, or one that cannot be read: drawn afresh, and written after.
   }
+  if (glyphs) glyphBitmaps.add(glyphs);
+}
 
-  /** Writes the glyph cache when this process rasterized glyphs the file did not have; whether it wrote. */
-  save(): boolean {
-    if (this.#file === null || this.#stamp === null || glyphBitmaps.rasterized() === this.#rasterizedAtLoad) return false;
-    const tmp = `${this.#file}.${process.pid}.tmp`;
+/** Replaces the file with the glyph cache as it is now. */
+function save({ file, stamp }: { file: string; stamp: string }): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    // Not fsync'd: after a power cut a cache may be lost or torn, and a torn one is read as none.
+    writeFileSync(tmp, encodeGlyphs(stamp, glyphBitmaps.entries()), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
     try {
-      // Not fsync'd: after a power cut a cache may be lost or torn, and a torn one is read as none.
-      writeFileSync(tmp, encodeGlyphs(this.#stamp, glyphBitmaps.entries()), { mode: 0o600 });
-      renameSync(tmp, this.#file);
-      this.#rasterizedAtLoad = glyphBitmaps.rasterized();
-      return true;
+      unlinkSync(tmp);
     } catch {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // Never written.
-      }
-      return false;
+      // Never written.
     }
   }
 }
 
 /**
  * Runs a one-shot command's work with the glyphs earlier processes of this build drew, in the user's own cache
- * folder (shared/private-cache-dir.ts), and keeps the ones it drew for the next; written even when `work` fails.
+ * folder (shared/private-cache-dir.ts), and keeps them for the next when the work rasterized new ones; written even
+ * when `work` fails.
  */
 export async function withGlyphDiskCache<T>(work: () => Promise<T>): Promise<T> {
-  const cache = new GlyphDiskCache({ dir: privateCacheDir('glyphs') });
-  cache.load();
+  const at = cacheFile(privateCacheDir('glyphs'));
+  if (at) load(at);
+  const rasterized = glyphBitmaps.rasterized();
   try {
     return await work();
   } finally {
-    cache.save();
+    if (at && glyphBitmaps.rasterized() !== rasterized) save(at);
   }
 }

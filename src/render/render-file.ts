@@ -75,13 +75,16 @@ export async function renderRecommendationFile(
   const now = args.now ?? new Date(rec.fetched_at);
   const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, status: { kind: 'ok' }, now });
   const detailed = renderIndices(input, panel, opts);
+  let bytes: Buffer;
   // A PNG alone needs no BMP, raw planes or hash (a few ms of a cold `render`).
-  const bytes =
-    format === 'png'
-      ? encodeFramePng(panel, detailed.width, detailed.height, detailed.indices)
-      : format === 'json'
-        ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, encodeFrame(panel, opts.rotation, detailed).hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
-        : frameBytes(encodeFrame(panel, opts.rotation, detailed), format, panel, args.outPath);
+  if (format === 'png') bytes = encodeFramePng(panel, detailed.width, detailed.height, detailed.indices);
+  else {
+    const frame = encodeFrame(panel, opts.rotation, detailed);
+    bytes =
+      format === 'json'
+        ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, frame.hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
+        : frameBytes(frame, format, panel, args.outPath);
+  }
   const tmp = `${args.outPath}.${process.pid}.tmp`;
   try {
     await writeFile(tmp, bytes);
