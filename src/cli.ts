@@ -20,10 +20,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'service-sim': async () => (await import('./cli/service-sim-command.js')).serviceSimCommand,
   simulate: async () => (await import('./cli/simulate-command.js')).simulateCommand,
   panel: async () => (await import('./cli/panel-command.js')).panelCommand,
+  // Not in the usage: the daemon starts it to draw its frames (render/render-process.ts).
+  'render-worker': async () => (await import('./cli/render-worker-command.js')).renderWorkerCommand,
 };
 
 /** The commands whose modules load canvas (they draw frames): its addon is checked before they are imported. */
-const DRAWS = new Set(['run', 'once', 'render', 'pair', 'simulate']);
+const DRAWS = new Set(['run', 'once', 'render', 'pair', 'simulate', 'render-worker']);
 
 function usage(message: string): ExitCode {
   process.stderr.write(`${message ? `error: ${message}\n\n` : ''}${USAGE}\n`);

@@ -40,4 +40,4 @@ fi
 [ -f "$config" ] || fail "no config: mount a folder at $data that holds outfit-display.yaml (README \\\"In a container\\\"), or an options.json from Home Assistant"
 
 # The same memory settings as the systemd unit (systemd/outfit-display.service): a Pi-class host.
-exec node --max-old-space-size=96 --max-semi-space-size=2 --optimize-for-size --bytecode-old-age=2 --no-maglev "$app/dist/cli.js" run --config "$config"
+exec node --max-old-space-size=96 --max-semi-space-size=2 --optimize-for-size --bytecode-old-age=2 --no-maglev --no-opt "$app/dist/cli.js" run --config "$config"

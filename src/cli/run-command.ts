@@ -1,5 +1,7 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { secretValues } from '../config/secrets.js';
+import { envWithoutSecrets, secretValues } from '../config/secrets.js';
+import { RenderProcess } from '../render/render-process.js';
+import { systemClock } from '../time/clock.js';
 import { createLogger } from '../log/logging.js';
 import { Service } from '../daemon/service.js';
 import { commandFlags } from './command-flags.js';
@@ -20,7 +22,10 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
   const flags = commandFlags('run', argv, OPTIONS);
   const loaded = await loadCommandConfig('run', flags.config);
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
-  const service = new Service({ loaded, logger });
+  // The frames are drawn in a child that lives only while there are frames to draw (render-process.ts): the idle
+  // daemon holds no canvas. It gets no secret: it draws, and needs none.
+  const renderer = new RenderProcess({ clock: systemClock, env: envWithoutSecrets(process.env, loaded.secrets), logger: logger.child({ part: 'render' }) });
+  const service = new Service({ loaded, logger, draw: renderer.draw });
   // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
   const keepAlive = setInterval(() => undefined, 2 ** 30);
   // Signals are wired before the start, so that a SIGTERM during a slow first cycle still stops cleanly.
@@ -46,7 +51,8 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
         logger.flush();
         process.exit(code ?? EXIT.FAILURE);
       }, STOP_DEADLINE_MS).unref();
-      service.stop().then(
+      // The render process last: a cycle still drawing when the stop came ends before it goes.
+      service.stop().finally(() => renderer.close()).then(
         () => {
           logger.info('stopped');
           done(EXIT.OK);
@@ -68,6 +74,7 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
     await service.start();
   } catch (err) {
     await service.stop();
+    await renderer.close();
     clearInterval(keepAlive);
     throw err;
   }

@@ -70,6 +70,20 @@ export function secretValues(secrets: Secrets): string[] {
   return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');
 }
 
+/** The environment variables that hold a secret (loadSecrets). */
+const SECRET_ENV = { apiKey: 'OUTFIT_API_KEY', mqttPassword: 'OUTFIT_MQTT_PASSWORD' } as const;
+
+/**
+ * The environment for a child process that needs no secret (the render process): without the variables that hold
+ * one or lead to one (systemd's CREDENTIALS_DIRECTORY, the add-on's SUPERVISOR_TOKEN), and without any variable
+ * whose value holds a secret of `secrets`.
+ */
+export function envWithoutSecrets(env: NodeJS.ProcessEnv, secrets: Secrets): NodeJS.ProcessEnv {
+  const names = new Set<string>([...Object.values(SECRET_ENV), 'CREDENTIALS_DIRECTORY', 'SUPERVISOR_TOKEN']);
+  const values = secretValues(secrets);
+  return Object.fromEntries(Object.entries(env).filter(([k, v]) => !names.has(k) && !values.some((s) => v?.includes(s))));
+}
+
 /** The systemd credential of a TRMNL device: `trmnl-` and its MAC in lower case without colons. */
 export function trmnlCredentialName(mac: string): string {
   return `trmnl-${mac.replaceAll(':', '').toLowerCase()}`;
@@ -223,7 +237,7 @@ export async function loadSecrets(
   const api = await findSecret(
     {
       credential: 'outfit-api-key',
-      envVar: 'OUTFIT_API_KEY',
+      envVar: SECRET_ENV.apiKey,
       ...(config.api.key_file !== undefined && { file: { path: config.api.key_file, key: 'api.key_file' } }),
       charset: 'token',
     },
@@ -247,7 +261,7 @@ export async function loadSecrets(
     const pw = await findSecret(
       {
         credential: 'mqtt-password',
-        envVar: 'OUTFIT_MQTT_PASSWORD',
+        envVar: SECRET_ENV.mqttPassword,
         ...(config.mqtt.password_file !== '' && { file: { path: config.mqtt.password_file, key: 'mqtt.password_file' } }),
         charset: 'password',
       },

@@ -5,7 +5,8 @@ import type { FetchOutcome, FetchReason } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
 import { OutputProblemTracker } from '../publish/output-error.js';
 import type { Publisher } from '../publish/publisher.js';
-import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
+import type { DisplayRenderOptions, DrawFrame } from '../render/display-render.js';
+import { drawInProcess } from '../render/draw-in-process.js';
 import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
@@ -29,6 +30,8 @@ export interface DisplayCycleDeps {
   display: DisplayConfig;
   /** How the display's frames are drawn (display-render.ts: panel, time zone, rotation, dither, locale). */
   render: DisplayRenderOptions;
+  /** Draws its frames: `run` passes a render process's (render-process.ts); default in this process. */
+  draw?: DrawFrame;
   store: LastGoodStore;
   fetch: FetchFn;
   /** Told, after each record, that the display changed: each gets the display's view. */
@@ -105,11 +108,33 @@ export class DisplayCycle {
   #refusalsUnlogged = 0;
   #refusalLoggedAt = -Infinity;
   readonly #glyphWarnings: GlyphWarnings;
+  /** The publish round under way, and those waiting for it (#inTurn). */
+  #rounds: Promise<unknown> = Promise.resolve();
+  /** Frames asked for (#renderAndPublish), and the round of the newest. */
+  #rendersAsked = 0;
+  #newestRender: Promise<boolean> = Promise.resolve(false);
 
   constructor(deps: DisplayCycleDeps) {
     this.display = deps.display;
     this.#deps = deps;
     this.#glyphWarnings = deps.glyphWarnings ?? new GlyphWarnings(deps.logger);
+  }
+
+  /**
+   * Runs a publish round after the ones before it. Drawing in a render process takes real time, so two rounds of a
+   * display (the start's first frame and a tick's, say) would otherwise overlap and could end out of order, the
+   * files of the older frame written over the newer. Each round draws, or takes, its frame when its turn comes, from
+   * the state as it is then.
+   */
+  #inTurn<T>(round: () => Promise<T>): Promise<T> {
+    const run = this.#rounds.then(round, round);
+    this.#rounds = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The frame on show, published again in turn (its state changed, not its picture). */
+  #republish(): Promise<boolean> {
+    return this.#inTurn(() => (this.#frame === null ? Promise.resolve(false) : this.#publish(this.#frame)));
   }
 
   /** This display's own state problem, or the one every display shares. */
@@ -191,7 +216,7 @@ export class DisplayCycle {
           return { outcome: outcome.kind, error: null, published: false, retryAt };
         }
         // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
-        const published = this.#frame === null || this.#rec === null ? await this.#renderAndPublish() : await this.#publish(this.#frame);
+        const published = this.#frame === null || this.#rec === null ? await this.#renderAndPublish() : await this.#republish();
         return { outcome: outcome.kind, error: null, published, retryAt };
       }
       case 'failed':
@@ -248,7 +273,7 @@ export class DisplayCycle {
     }
     this.#record();
     // The diagnostics learn of it through a publish of the unchanged frame, once per kind of notice (not per press).
-    if (this.#frame !== null && (shown === null || shown.kind !== refusal.kind)) await this.#publish(this.#frame);
+    if (this.#frame !== null && (shown === null || shown.kind !== refusal.kind)) await this.#republish();
   }
 
   async #accept(rec: Recommendation, now: Date): Promise<void> {
@@ -294,8 +319,20 @@ export class DisplayCycle {
     this.#deps.logger.error({ display: this.display.id, err }, 'cycle failed; last good frame kept');
   }
 
-  /** Renders the current state and publishes it. */
-  async #renderAndPublish(): Promise<boolean> {
+  /**
+   * Renders the current state and publishes it, in turn. A frame that was still being drawn when a newer one was
+   * asked for is dropped: the state it was drawn from has changed (the start's first frame, drawn while a tick's
+   * purchase failed, would show "waiting" beside the failure), and the newer round draws the state as it is then.
+   * Its caller gets the newer round's outcome.
+   */
+  #renderAndPublish(): Promise<boolean> {
+    const asked = ++this.#rendersAsked;
+    const round = this.#inTurn(() => this.#drawAndPublish(asked)).then((r) => (r === 'superseded' ? this.#newestRender : r));
+    this.#newestRender = round;
+    return round;
+  }
+
+  async #drawAndPublish(asked: number): Promise<boolean | 'superseded'> {
     const { display } = this.#deps;
     // The answer on show went stale by the clock (a slot passed without a new one): the frame and every publisher
     // say so. A new answer (or a confirming poll) sets the status back to ok; an error status says more and stays.
@@ -306,7 +343,7 @@ export class DisplayCycle {
     this.#staleness = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
     const { stale } = this.#staleness;
     if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
-    const frame = await renderDisplayFrame(this.#deps.render, {
+    const frame = await (this.#deps.draw ?? drawInProcess)(this.#deps.render, {
       rec: this.#rec,
       status: this.#status,
       // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
@@ -314,6 +351,7 @@ export class DisplayCycle {
       now: new Date(now),
       stateProblem: this.#currentStateProblem(),
     });
+    if (this.#rendersAsked > asked) return 'superseded';
     this.#frame = frame;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);

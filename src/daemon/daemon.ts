@@ -22,7 +22,7 @@ import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
-import { displayRenderOptions, renderContext } from '../render/display-render.js';
+import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-render.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 
@@ -34,6 +34,11 @@ export interface DaemonOptions {
   publishers?: Publisher[];
   /** Default process.env: SUPERVISOR_TOKEN there means a Home Assistant add-on (the broker from the Supervisor). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Draws every frame (the cycles' and the TRMNL images'): `run` passes a render process's (render-process.ts), so
+   * that the daemon itself never loads canvas; default in this process. Its owner closes it.
+   */
+  draw?: DrawFrame;
   /** For tests only: the address of a stand-in for the Home Assistant Supervisor's API. */
   supervisorUrl?: string;
 }
@@ -167,7 +172,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels })),
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, ...(opts.draw !== undefined && { draw: opts.draw }) })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);
@@ -181,6 +186,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       new DisplayCycle({
         display,
         render: displayRenderOptions(display, renderContext(loaded)),
+        ...(opts.draw !== undefined && { draw: opts.draw }),
         store,
         fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,

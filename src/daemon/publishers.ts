@@ -12,7 +12,7 @@ import { PAIRING_FILE, TrmnlPairing } from '../trmnl/pairing.js';
 import type { Clock } from '../time/clock.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
 import { secretValues } from '../config/secrets.js';
-import { renderContext } from '../render/display-render.js';
+import { renderContext, type DrawFrame } from '../render/display-render.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
 export interface PublisherDeps {
@@ -29,6 +29,8 @@ export interface PublisherDeps {
   schedules: ReadonlyMap<string, string>;
   /** Where the attached panels' refreshes and problems go (the views read it); absent: a board of its own. */
   panels?: PanelStatusBoard;
+  /** Draws the TRMNL images that need drawing again (the daemon's drawer); default in this process. */
+  draw?: DrawFrame;
 }
 
 const DAY_MS = 86_400_000;
@@ -105,6 +107,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
         trmnlTokens: secrets.trmnlTokens,
         render: renderContext(loaded),
+        ...(deps.draw !== undefined && { draw: deps.draw }),
         secrets: secretValues(secrets),
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,

@@ -6,6 +6,7 @@ import { buildDaemon, type Daemon } from './daemon.js';
 import { addLogSecrets, warningCode } from '../log/logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
+import type { DrawFrame } from '../render/display-render.js';
 
 /**
  * How long a stop waits for a start (or reload) still under way after the daemon was told to stop, before it stops
@@ -19,6 +20,8 @@ export interface ServiceOptions {
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /** Draws every frame of every daemon it builds (reloads too): `run` passes a render process's; default in this process. */
+  draw?: DrawFrame;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface ServiceOptions {
 export class Service {
   readonly #logger: Logger;
   readonly #clock: Clock;
+  readonly #draw: DrawFrame | undefined;
   readonly #notifier: Notifier | null;
   readonly #watchdog: Watchdog | null;
   #loaded: LoadedConfig;
@@ -43,6 +47,7 @@ export class Service {
     this.#loaded = opts.loaded;
     this.#logger = opts.logger;
     this.#clock = opts.clock ?? systemClock;
+    this.#draw = opts.draw;
     this.#stopRequested = new Promise((resolve) => {
       this.#requestStop = () => resolve('stopped');
     });
@@ -145,7 +150,7 @@ export class Service {
    * built after the stop has passed (it no longer waits for this) is stopped here, never started.
    */
   async #startDaemon(loaded: LoadedConfig): Promise<Daemon> {
-    const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock });
+    const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock, ...(this.#draw !== undefined && { draw: this.#draw }) });
     this.#daemon = daemon;
     if (this.#stopping) {
       await daemon.stop();

@@ -5,7 +5,7 @@ import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
 import type { Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../log/refusal-log.js';
-import { displayRenderOptions, type RenderContext } from '../render/display-render.js';
+import { displayRenderOptions, type DrawFrame, type RenderContext } from '../render/display-render.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
 
@@ -22,6 +22,8 @@ export interface HttpPublisherOptions extends HttpDeps {
   /** How the displays are drawn (renderContext(loaded): each one's locale and panel), for the TRMNL image drawn again
    * for its panel; default: the config's time zone, English. */
   render?: RenderContext;
+  /** Draws the TRMNL images that need drawing again (the daemon's drawer); default in this process. */
+  draw?: DrawFrame;
 }
 
 export class HttpPublisher implements Publisher {
@@ -45,6 +47,7 @@ export class HttpPublisher implements Publisher {
     this.trmnl = new TrmnlImages({
       formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
       render: (display) => displayRenderOptions(display, opts.render ?? { timezone: opts.timezone }),
+      ...(opts.draw !== undefined && { draw: opts.draw }),
       clock: opts.clock,
       logger: opts.logger,
     });

@@ -2,7 +2,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { Locale } from '../i18n/locale.js';
 import type { FrameInput } from './layout/content.js';
-import { renderFrame, type Frame, type RenderOptions } from './frame.js';
+import type { Frame } from './frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import type { Dither } from './encode/quantize.js';
 import type { Rotation } from './encode/rotate.js';
@@ -61,17 +61,15 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 /** What changes from one frame of a display to the next. */
 export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'stateProblem' | 'garments' | 'stale'>>;
 
-/** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
-export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: { panel: PanelProfile; rotation: Rotation }): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
-  return {
-    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }) },
-    panel: as?.panel ?? o.panel,
-    opts: { rotation: as?.rotation ?? o.rotation, ...(o.dither !== undefined && { dither: o.dither }) },
-  };
+/** Another panel to draw a display's state for (a TRMNL device's), with its rotation. */
+export interface DrawAs {
+  panel: PanelProfile;
+  rotation: Rotation;
 }
 
-/** Renders a display's state as its panel shows it (or, with `as`, as another panel does). */
-export function renderDisplayFrame(o: DisplayRenderOptions, state: FrameState, as?: { panel: PanelProfile; rotation: Rotation }): Promise<Frame> {
-  const { input, panel, opts } = displayFrameInput(o, state, as);
-  return renderFrame(input, panel, opts);
-}
+/**
+ * Draws a display's state as its panel shows it (or, with `as`, as another panel does): render-display-frame.ts in
+ * this process (drawInProcess), or render-process.ts in a child. The cycle and the TRMNL images draw only through this, so that
+ * `run` can keep canvas out of the daemon.
+ */
+export type DrawFrame = (o: DisplayRenderOptions, state: FrameState, as?: DrawAs) => Promise<Frame>;

@@ -80,6 +80,10 @@ export const CODES = {
 
   // The frame (src/render)
   W_GLYPH_MISSING: { kind: 'warning', meaning: 'a character no bundled font has: drawn as a box' },
+  E_RENDER_FAILED: { kind: 'error', meaning: 'the render process could not draw a frame: the last good frame stays' },
+  E_RENDER_PROCESS: { kind: 'error', meaning: 'the render process died twice drawing a frame, or could not start: the last good frame stays' },
+  E_RENDER_TIMEOUT: { kind: 'error', meaning: 'the render process gave no answer in 60 s: killed, the last good frame stays' },
+  W_RENDER_RESTART: { kind: 'warning', meaning: 'the render process died with frames to draw: they go to a new one' },
 
   // MQTT, the client (src/mqtt)
   W_MQTT_UNREACHABLE: { kind: 'warning', meaning: 'the broker is not reachable at start; retrying in the background' },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DisplayConfig } from '../config/schema.js';
-import { renderDisplayFrame, type DisplayRenderOptions } from '../render/display-render.js';
+import type { DisplayRenderOptions, DrawFrame } from '../render/display-render.js';
+import { drawInProcess } from '../render/draw-in-process.js';
 import type { Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { encodePng } from '../render/encode/png.js';
@@ -65,6 +66,8 @@ export interface TrmnlImagesOptions {
   formats: (displayId: string) => readonly TrmnlFormat[];
   /** How a display's frames are drawn (display-render.ts), for the image drawn again for the TRMNL panel. */
   render: (display: DisplayConfig) => DisplayRenderOptions;
+  /** Draws the image again for the TRMNL panel: the daemon's drawer; default in this process. */
+  draw?: DrawFrame;
   /** Dates each image (its Last-Modified and the time drawn on it). */
   clock: Clock;
   logger?: Logger;
@@ -100,7 +103,7 @@ export class TrmnlImages {
     if (rotation === null) {
       this.#o.logger?.warn({ code: 'W_TRMNL_PORTRAIT_PNG', display: display.id }, 'TRMNL: a BMP must be 800x480 landscape; this portrait display is served a PNG');
     }
-    const again = await renderDisplayFrame(
+    const again = await (this.#o.draw ?? drawInProcess)(
       render,
       { rec: view.rec, status: view.status, now: since, stateProblem: view.stateProblem, stale: view.stale },
       { panel: loadPanel('trmnl'), rotation: rotation ?? display.rotation },

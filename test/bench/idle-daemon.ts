@@ -3,12 +3,13 @@ import { startServiceSim } from '../../src/service-sim/server.js';
 import type { Bench } from './bench.js';
 import type { NodeBinary } from './node-majors.js';
 import { startDaemon, writeDaemonConfig } from './daemon-proc.js';
-import { CLK_TCK, cpuSeconds, median, sleep, statusKb, within } from './proc.js';
+import { CLK_TCK, cpuSeconds, descendants, median, memoryOf, sleep, statusKb, within } from './proc.js';
 
 /**
  * The daemon process idle, under the systemd unit's node flags and environment: a schedule that fires once a year,
- * after the first frame of each display at start. After `settleS` it samples VmRSS every 5 s for `windowS` and reads
- * the CPU time spent in the window.
+ * after the first frame of each display at start. Once the render process that drew them has ended (render-process.ts:
+ * it goes when idle) and `settleS` more have passed, it samples VmRSS every 5 s for `windowS` and reads the CPU time
+ * spent in the window. A sample is the whole tree's, the daemon's and any child's, so a child that stayed would count.
  */
 
 export interface IdleOptions {
@@ -20,8 +21,10 @@ export interface IdleOptions {
 }
 
 export interface IdleResult {
-  /** The median of the window's VmRSS samples. */
+  /** The median of the window's VmRSS samples (the daemon and its children, if any). */
   rssKb: number;
+  /** Seconds from the last display's first frame to the end of the render process. */
+  renderExitS: number;
   samples: number;
   /** VmHWM at the end: the peak since start (the first frames). */
   hwmKb: number;
@@ -41,6 +44,11 @@ export async function measureIdle(o: IdleOptions): Promise<IdleResult> {
     for (const until = performance.now() + 120_000; frames() < o.displays; await sleep(200)) {
       if (performance.now() > until) throw new Error(`the idle daemon has ${frames()} of ${o.displays} recommendations after 120 s`);
     }
+    const framed = performance.now();
+    for (const until = framed + 120_000; descendants(d.pid).length > 1; await sleep(200)) {
+      if (performance.now() > until) throw new Error('the idle daemon still has a child 120 s after its first frames');
+    }
+    const renderExitS = (performance.now() - framed) / 1000;
     await sleep(o.settleS * 1000);
     const c0 = cpuSeconds(d.pid);
     const t0 = performance.now();
@@ -48,15 +56,14 @@ export async function measureIdle(o: IdleOptions): Promise<IdleResult> {
     const rss: number[] = [];
     for (let next = t0; next < end; next += 5000) {
       await sleep(Math.max(0, next - performance.now()));
-      const kb = statusKb(d.pid, 'VmRSS');
-      if (kb === null) throw new Error('the idle daemon is gone');
-      rss.push(kb);
+      if (statusKb(d.pid, 'VmRSS') === null) throw new Error('the idle daemon is gone');
+      rss.push(memoryOf(descendants(d.pid)).rssKb);
     }
     await sleep(Math.max(0, end - performance.now()));
     const c1 = cpuSeconds(d.pid);
     if (c0 === null || c1 === null) throw new Error('the idle daemon is gone');
     if (d.errors.length > 0) throw new Error(`the idle daemon logged errors: ${d.errors.join('\n')}`);
-    return { rssKb: median(rss), samples: rss.length, hwmKb: statusKb(d.pid, 'VmHWM') ?? NaN, cpuS: c1 - c0, windowS: (performance.now() - t0) / 1000 };
+    return { rssKb: median(rss), renderExitS, samples: rss.length, hwmKb: statusKb(d.pid, 'VmHWM') ?? NaN, cpuS: c1 - c0, windowS: (performance.now() - t0) / 1000 };
   } finally {
     await d.stop();
     await sim.close();
@@ -100,7 +107,7 @@ export function idleBenches(o: IdleBenchOptions): Bench[] {
     note() {
       const rs = byCount.get(displays) ?? [];
       const each = rs.map((r) => mb(r.rssKb).toFixed(1)).join(', ');
-      const window = `each the median of ${rs[0]?.samples ?? 0} VmRSS samples 5 s apart, ${o.settleS} s after the start`;
+      const window = `each the median of ${rs[0]?.samples ?? 0} VmRSS samples 5 s apart, ${o.settleS} s after the render process ended (${median(rs.map((r) => r.renderExitS)).toFixed(0)} s after the first frames)`;
       const hwm = `VmHWM since start ${mb(median(rs.map((r) => r.hwmKb))).toFixed(1)} MB`;
       const growth = displays === 1 ? '' : `; ${(mb(rssOf(displays) - rssOf(1)) / (displays - 1)).toFixed(2)} MB a display more than 1`;
       return `  (${each}: ${window}; ${hwm}${growth})`;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { MAX_SECRET_BYTES, SECRET_PROBLEM_CODES, SECRET_WARNING_CODES, trmnlCredentialName } from '../../src/config/secrets.js';
+import { envWithoutSecrets, MAX_SECRET_BYTES, SECRET_PROBLEM_CODES, SECRET_WARNING_CODES, trmnlCredentialName } from '../../src/config/secrets.js';
 import { startServiceSim, type RunningServiceSim } from '../helpers/service-sim.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -268,5 +268,26 @@ describe('secret codes', () => {
   it.each([...SECRET_PROBLEM_CODES, ...SECRET_WARNING_CODES])('%s is documented in the README', async (code) => {
     const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
     expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  });
+});
+
+describe('envWithoutSecrets (the render process’s environment)', () => {
+  it('drops the variables that hold or lead to a secret, and any that holds a secret’s value; keeps the rest', () => {
+    const secrets = { apiKey: 'sk_live_abc', apiKeySource: 'x', mqttPassword: 'hunter2 x', trmnlTokens: new Map([['AA:BB', 'tok-123']]) };
+    const env = {
+      PATH: '/usr/bin',
+      TMPDIR: '/tmp',
+      LANG: 'de_DE.UTF-8',
+      OUTFIT_API_KEY: 'sk_live_abc',
+      OUTFIT_MQTT_PASSWORD: 'hunter2 x',
+      CREDENTIALS_DIRECTORY: '/run/credentials/outfit-display.service',
+      SUPERVISOR_TOKEN: 'supervisor',
+      COPY: 'Bearer sk_live_abc',
+      TOKEN_AGAIN: 'tok-123',
+      PASSWORD_AGAIN: 'hunter2 x',
+    };
+    expect(envWithoutSecrets(env, secrets)).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', LANG: 'de_DE.UTF-8' });
+    // Without secrets (the simulated service's demo key), only the names go.
+    expect(envWithoutSecrets({ PATH: '/usr/bin', OUTFIT_API_KEY: '' }, { apiKey: null, apiKeySource: null, mqttPassword: null, trmnlTokens: new Map() })).toEqual({ PATH: '/usr/bin' });
   });
 });

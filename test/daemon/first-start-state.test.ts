@@ -4,9 +4,7 @@ import { displayRenderOptions } from '../../src/render/display-render.js';
 import { describe, expect, it } from 'vitest';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
-import type { Publisher } from '../../src/publish/publisher.js';
-import type { ShownView } from '../../src/state/display-views.js';
-import { testViews } from '../helpers/views.js';
+import { keeper, testViews } from '../helpers/views.js';
 import { frameContent, type FrameInput } from '../../src/render/layout/content.js';
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
@@ -29,11 +27,6 @@ function problemOf(file: string, os: string): StateProblem {
   return { code: err.code, file: err.file, message: err.message, since: '2026-01-31T07:00:00.000Z' };
 }
 
-/** A publisher that keeps what it is handed. */
-function keeper(): Publisher & { updates: ShownView[] } {
-  const updates: ShownView[] = [];
-  return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
-}
 
 describe('the first start while the state cannot be saved', () => {
   it('the daemon’s first frame says the state cannot be saved and where, not "Waiting for the first outfit"', async () => {

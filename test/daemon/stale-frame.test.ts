@@ -5,13 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectError, ServiceError, TimeoutError } from '../../src/api/errors.js';
 import type { FetchOutcome } from '../../src/budget/governor.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
-import type { Publisher } from '../../src/publish/publisher.js';
-import type { ShownView } from '../../src/state/display-views.js';
-import { displayRenderOptions, renderDisplayFrame } from '../../src/render/display-render.js';
+import { displayRenderOptions } from '../../src/render/display-render.js';
+import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
 import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger, display, manualClock } from '../http/fixtures.js';
-import { testViews } from '../helpers/views.js';
+import { keeper, testViews } from '../helpers/views.js';
 
 /**
  * Fresh, or visibly not (issue 21, items 5 and 6), at the cycle: whatever else is wrong, the frame is drawn with the
@@ -24,10 +23,6 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-function keeper(): Publisher & { updates: ShownView[] } {
-  const updates: ShownView[] = [];
-  return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
-}
 
 const HOUR = 3_600_000;
 

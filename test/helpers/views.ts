@@ -5,6 +5,7 @@ import { DisplayBoard } from '../../src/state/display-board.js';
 import type { DisplayState } from '../../src/state/display-state.js';
 import { DisplayViews, type DisplayViewSource, type ShownView } from '../../src/state/display-views.js';
 import type { PanelStatus } from '../../src/state/panel-status.js';
+import type { Publisher } from '../../src/publish/publisher.js';
 import type { Clock } from '../../src/time/clock.js';
 import { systemClock } from '../../src/time/clock.js';
 
@@ -91,4 +92,10 @@ export function shownView(views: Pick<DisplayViewSource, 'view'>, displayId: str
   const v = views.view(displayId);
   if (v?.kind !== 'shown') throw new Error(`display "${displayId}" shows no frame`);
   return v;
+}
+
+/** A publisher that keeps every view it is handed, for tests that drive a cycle. */
+export function keeper(): Publisher & { updates: ShownView[] } {
+  const updates: ShownView[] = [];
+  return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
 }

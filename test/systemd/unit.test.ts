@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { workerNodeFlags } from '../../src/render/render-process.js';
 import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -54,10 +55,16 @@ describe('systemd/outfit-display.service', () => {
     const container = flagsOf(await readFile(path.join(ROOT, 'config/container/entrypoint.sh'), 'utf8'), /^exec node((?: --\S+)+) "\$app\/dist\/cli\.js" run/m);
     expect(unit).toContain('--max-old-space-size=96');
     expect(unit).toContain('--no-maglev');
+    expect(unit).toContain('--no-opt');
     expect(container).toEqual(unit);
     // Node refuses a V8 flag it does not know at start: these start it.
     const { stdout } = await run(process.execPath, [...unit, '-e', 'process.stdout.write("started")']);
     expect(stdout).toBe('started');
+    // The render process: the same heap caps, its compilers on.
+    const worker = workerNodeFlags(unit);
+    expect(worker).toEqual(unit.filter((f) => f !== '--no-maglev' && f !== '--no-opt'));
+    const { stdout: workerStarted } = await run(process.execPath, [...worker, '-e', 'process.stdout.write("started")']);
+    expect(workerStarted).toBe('started');
   });
 
   it('is not restarted after an exit a restart cannot cure: 2 (bad config) and 3 (key rejected)', async () => {
