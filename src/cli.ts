@@ -24,7 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'render-worker': async () => (await import('./cli/render-worker-command.js')).renderWorkerCommand,
 };
 
-/** The commands whose modules load canvas (they draw frames): its addon is checked before they are imported. */
+/** The commands that draw frames (`run` through its render process): canvas's addon is checked before they are imported. */
 const DRAWS = new Set(['run', 'once', 'render', 'pair', 'simulate', 'render-worker']);
 
 function usage(message: string): ExitCode {

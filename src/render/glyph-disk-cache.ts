@@ -7,10 +7,10 @@ import { glyphBitmaps } from './text/fonts.js';
 import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
 
 /**
- * The glyph bitmaps of one-shot commands (`render`, `once`), kept on disk between processes. Rasterizing a frame's
- * few hundred glyphs afresh is the largest part of a cold `render` (about 60 ms of it on this project's x86 test
- * machine, more on a Pi's slower cores); read back, they cost a few milliseconds. The daemon does not use it: it
- * rasterizes a glyph once and keeps it in memory.
+ * The glyph bitmaps of the processes that draw (`render`, `once`, the daemon's render process), kept on disk
+ * between them. Rasterizing a frame's few hundred glyphs afresh is the largest part of a cold `render` (about 60 ms
+ * of it on this project's x86 test machine, more on a Pi's slower cores); read back, they cost a few milliseconds.
+ * The render process (render-process.ts) reads them when it starts and writes them when the daemon lets it go.
  *
  * A bitmap depends on the rasterizer's code and the font files, so the file is read back only when it was written
  * by the same build (`dist/app/build-id`, a hash of the bundle that the build writes beside it) and for the same
@@ -102,9 +102,9 @@ function save({ file, stamp }: { file: string; stamp: string }): void {
 }
 
 /**
- * Runs a one-shot command's work with the glyphs earlier processes of this build drew, in the user's own cache
- * folder (shared/private-cache-dir.ts), and keeps them for the next when the work rasterized new ones; written even
- * when `work` fails.
+ * Runs a process's drawing (a one-shot command, a render process's life) with the glyphs earlier processes of this
+ * build drew, in the user's own cache folder (shared/private-cache-dir.ts), and keeps them for the next when the work
+ * rasterized new ones; written even when `work` fails.
  */
 export async function withGlyphDiskCache<T>(work: () => Promise<T>): Promise<T> {
   const at = cacheFile(privateCacheDir('glyphs'));

@@ -50,6 +50,7 @@ export interface RenderProcessOptions {
   clock: Clock;
   /** The child's environment: the daemon's without its secrets (config/secrets.ts, envWithoutSecrets). */
   env: NodeJS.ProcessEnv;
+  /** Where a child's start and end (debug) and its deaths with frames to draw (W_RENDER_RESTART) are logged. */
   logger?: Logger;
   /** How long the child stays after its last answer, for the next frames of a round (the TRMNL images); default 15 s. */
   idleMs?: number;
