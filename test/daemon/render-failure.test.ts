@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DisplayCycle } from '../../src/daemon/cycle.js';
-import { displayRenderOptions, type DrawFrame } from '../../src/render/display-render.js';
+import type { DrawFrame } from '../../src/render/display-render.js';
 import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
 import { RenderError } from '../../src/render/render-process.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { NORMAL } from '../gallery/samples.js';
-import { capturingLogger, display, manualClock } from '../http/fixtures.js';
-import { keeper, testViews } from '../helpers/views.js';
+import { display, manualClock } from '../http/fixtures.js';
+import { testCycle } from '../helpers/test-cycle.js';
+import { keeper } from '../helpers/views.js';
 
 /**
  * A frame that cannot be drawn (the render process died twice, gave no answer, or could not start) never replaces
@@ -35,22 +35,8 @@ describe('a frame the render process cannot draw', () => {
     let failing = false;
     const draw: DrawFrame = (o, state, as) =>
       failing ? Promise.reject(new RenderError('E_RENDER_PROCESS', 'the render process was ended by SIGKILL while drawing a frame (twice)')) : renderDisplayFrame(o, state, as);
-    const side = testViews({ displays: [hallway], clock });
     const fresh = { ...NORMAL, outfit: 'A raincoat and wellies: rain all afternoon.' };
-    const cycle = new DisplayCycle({
-      display: hallway,
-      render: displayRenderOptions(hallway, { timezone: 'UTC' }),
-      draw,
-      store,
-      fetch: () => Promise.resolve({ kind: 'fresh', rec: fresh }),
-      publishers: [out],
-      board: side.board,
-      views: side.views,
-      clock,
-      nextUpdateAt: () => null,
-      logger: capturingLogger().logger,
-      purchaseIntervalMs: 60_000,
-    });
+    const { cycle, side } = testCycle({ display: hallway, clock, draw, store, rec: fresh, publishers: [out] });
     expect(await cycle.restore()).toBe(true);
     const before = out.updates.at(-1)!;
     expect(before.rec?.outfit).toBe(NORMAL.outfit);

@@ -2,15 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DisplayCycle } from '../../src/daemon/cycle.js';
 import type { Publisher } from '../../src/publish/publisher.js';
-import { displayRenderOptions, type DrawFrame } from '../../src/render/display-render.js';
+import type { DrawFrame } from '../../src/render/display-render.js';
 import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { NORMAL } from '../gallery/samples.js';
-import { capturingLogger, display, manualClock } from '../http/fixtures.js';
-import { shownView, testViews } from '../helpers/views.js';
+import { display, manualClock } from '../http/fixtures.js';
+import { testCycle } from '../helpers/test-cycle.js';
+import { shownView } from '../helpers/views.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -61,21 +61,7 @@ describe('publish rounds of one display', () => {
         events.push('saved');
       }
     })(dir);
-    const side = testViews({ displays: [hallway], clock });
-    const cycle = new DisplayCycle({
-      display: hallway,
-      render: displayRenderOptions(hallway, { timezone: 'UTC' }),
-      draw,
-      store,
-      fetch: () => Promise.resolve({ kind: 'fresh', rec: NORMAL }),
-      publishers: [publisher],
-      board: side.board,
-      views: side.views,
-      clock,
-      nextUpdateAt: () => null,
-      logger: capturingLogger().logger,
-      purchaseIntervalMs: 60_000,
-    });
+    const { cycle, side } = testCycle({ display: hallway, clock, draw, store, rec: NORMAL, publishers: [publisher] });
     // The start's first frame (no outfit yet) is slow to draw; a tick buys an outfit meanwhile.
     const first = cycle.publishCurrent();
     await until('the first frame to be asked for', () => draws === 1);
