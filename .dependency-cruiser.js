@@ -130,6 +130,13 @@ export default {
       to: { path: '^src/', pathNot: [ENTRIES, '\\.d\\.ts$'], reachable: false },
     },
     {
+      name: 'zod-through-shared',
+      comment: 'src/ imports zod through src/shared/zod.ts, which sets it up (jitless) before any schema is built.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/shared/zod\\.ts$' },
+      to: { path: '(^|/)node_modules/zod/' },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to no file (or a package not installed).',
       severity: 'error',

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import type { LedgerState } from './ledger-state.js';
 

@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { listPanelIds } from '../panels/panels.js';
 import { formatPath, issueText } from '../shared/describe-issue.js';
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { addLogSecrets } from '../log/logging.js';
 import type { WarningCode } from '../shared/codes.js';
 import type { LoadedConfig } from './load.js';

@@ -11,7 +11,7 @@
  */
 
 import { GARMENT_IDS, type GarmentId } from './garment-ids.js';
-import { ANY_GARMENT, GARMENT_PATTERNS, HAT, SUN_CONTEXT } from './garment-words.js';
+import { GARMENT_PATTERNS, HAT, namesAGarment, SUN_CONTEXT } from './garment-words.js';
 
 export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
@@ -85,7 +85,7 @@ function negated(clause: string, at: number, end: number): boolean {
   const between = before.slice(cue.index + cue[0].length);
   // A negation reaches past a comma only along a list of garments ("no hat, scarf or gloves"), not past other words
   // ("without rain in sight, sandals ...").
-  if (between.split(',').slice(0, -1).some((part) => !ANY_GARMENT.test(part))) return false;
+  if (between.split(',').slice(0, -1).some((part) => !namesAGarment(part))) return false;
   // A gerund right after the negation is what is refused ("instead of carrying an umbrella"), not a new instruction.
   if (RESET.test(between.replace(/^\s*\w+ing\b/, ''))) return false;
   if (DOUBLE.test(before.slice(0, cue.index))) return false;

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import { placeholders, RETIRED_PLACEHOLDERS, type LabelKey } from './labels.js';
 import { builtInTable, ENGLISH, LOCALE_CODE, type LocaleTable } from './locale.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import { packageRoot } from '../shared/package-root.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 
 /**

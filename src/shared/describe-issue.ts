@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from './zod.js';
 import { describeValue } from './describe-value.js';
 
 /**

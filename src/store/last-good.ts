@@ -1,6 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';

@@ -55,6 +55,10 @@ describe('the garment reader', () => {
     ['Gloves are not necessary.', []],
     ['Shorts are too cold today.', []],
     ["Don't forget your umbrella.", ['umbrella']],
+    // A negation reaches past commas along a list of garments only.
+    ['No hat, scarf or gloves needed.', []],
+    ['Skip the coat, the scarf, and the gloves.', []],
+    ['Without rain in sight, sandals are fine.', ['sandals']],
     ['', []],
     ['Nothing special today.', []],
   ] as const)('%j → %j', (text, want) => {
