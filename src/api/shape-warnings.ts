@@ -1,5 +1,5 @@
 import type { ShapeNote } from './field-readers.js';
-import { dayKey } from '../time/zoned-format.js';
+import { dayKey } from '../time/zoned-time.js';
 import type { Clock } from '../time/clock.js';
 
 /**

@@ -54,7 +54,8 @@ export class Ledger {
     readonly limits: Limits,
   ) {
     this.file = path.join(stateDir, LEDGER_FILE);
-    this.#s = emptyState(0, timezone);
+    // A placeholder until load(); in UTC, whose offsets need no zone data (time/zone-table.ts).
+    this.#s = emptyState(0, 'UTC');
   }
 
   get state(): Readonly<LedgerState> {

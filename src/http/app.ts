@@ -2,7 +2,7 @@ import type { StateProblem } from '../store/state-error.js';
 import type { OutputProblem } from '../state/output-problem.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { displayState } from '../state/state-json.js';
-import { timeOrNull } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-time.js';
 import { creditsView } from '../state/credits-view.js';
 import { redactor } from '../shared/redactor.js';
 import type { HttpDeps } from './deps.js';

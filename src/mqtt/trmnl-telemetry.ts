@@ -1,5 +1,5 @@
 import { entitySlug, type Component } from './ha-discovery.js';
-import { timeOrNull } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-time.js';
 import type { MqttTopics } from './topics.js';
 import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
 

@@ -1,6 +1,6 @@
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { numberOrNull } from '../shared/number-or-null.js';
-import { timeOrNull } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-time.js';
 
 /**
  * What the credits are doing, told apart for the owner: our own budget used up, the service's account out of

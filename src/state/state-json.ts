@@ -2,7 +2,7 @@ import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } 
 import { readAnswer } from '../domain/answer.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { GarmentView } from '../domain/garments.js';
-import { timeOrNull } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-time.js';
 
 /**
  * A display's state as JSON, built here once for the three places it leaves the daemon: `<output_dir>/<id>.json`

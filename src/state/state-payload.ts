@@ -6,7 +6,7 @@ import type { StateProblem } from '../store/state-error.js';
 import { outputProblemText, type OutputProblem } from './output-problem.js';
 import { panelProblemText, type PanelStatus } from './panel-status.js';
 import { creditsView, type CreditsView } from './credits-view.js';
-import { timeOrNull } from '../time/zoned-format.js';
+import { timeOrNull } from '../time/zoned-time.js';
 import { numberOrNull } from '../shared/number-or-null.js';
 import { displayState } from './state-json.js';
 

@@ -1,7 +1,10 @@
 import { zonedFormat } from './zoned-format.js';
+import { tableOffset } from './zone-table.js';
 
 /**
- * Calendar arithmetic in an IANA time zone, daylight-saving aware, with Intl only (no tz database of our own).
+ * Calendar arithmetic in an IANA time zone, daylight-saving aware, from ICU's zone data (no tz database of our own):
+ * through the zone's table where this process was given one (zone-table.ts: the daemon's, made by Intl in a child
+ * process), else through `Intl.DateTimeFormat`.
  *
  * A "wall time" is a local date and time written as if it were UTC (Date.UTC of the local parts). An instant maps to
  * exactly one wall time; a wall time maps to zero instants (skipped by a spring-forward), one, or two (repeated by a
@@ -31,6 +34,11 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** The local date and time of instant `t` in `tz`. */
 export function localParts(t: number, tz: string): LocalParts {
+  const offset = tableOffset(t, tz);
+  if (offset !== null) {
+    const d = new Date(t + offset);
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay() };
+  }
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(t))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
@@ -117,4 +125,34 @@ export function periodEnd(period: Period, tz: string): number {
   if (period.scope === 'day') return startOfDay(addDays(parseDateKey(period.key) ?? EPOCH_DATE, 1), tz);
   const d = parseDateKey(`${period.key}-01`) ?? EPOCH_DATE;
   return startOfDay(d.month === 12 ? { year: d.year + 1, month: 1, day: 1 } : { ...d, month: d.month + 1, day: 1 }, tz);
+}
+
+/** `2026-01-31`: the local calendar day of `date` in `timeZone`, to tell whether two instants share a day. */
+export function dayKey(date: Date | number, timeZone: string): string {
+  return dateKey(localParts(typeof date === 'number' ? date : date.getTime(), timeZone));
+}
+
+/** `+01:00`, `-03:30`, `+00:00`; seconds only where an offset has them (local mean times before 1900). */
+function offsetText(ms: number): string {
+  const abs = Math.abs(Math.round(ms / 1000));
+  const s = abs % 60;
+  return `${ms < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600))}:${pad(Math.floor(abs / 60) % 60)}${s === 0 ? '' : `:${pad(s)}`}`;
+}
+
+/** `2026-01-31T08:00:00.000+01:00`: the instant in `timeZone`, with its offset. */
+export function isoWithOffset(date: Date, timeZone: string): string {
+  const t = date.getTime();
+  const p = localParts(t, timeZone);
+  const ms = pad(date.getUTCMilliseconds(), 3);
+  return `${dateKey(p)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}.${ms}${offsetText(offsetAt(t, timeZone))}`;
+}
+
+/**
+ * A date-like value as `isoWithOffset`, or null when absent or not a date: how every JSON the daemon writes (files,
+ * state.json, MQTT, TRMNL telemetry) gives a time, so that Home Assistant's timestamp sensors accept it.
+ */
+export function timeOrNull(value: Date | string | number | null | undefined, timeZone: string): string | null {
+  if (value === null || value === undefined) return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : isoWithOffset(d, timeZone);
 }

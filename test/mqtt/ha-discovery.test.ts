@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataTopicsOf, deviceDiscovery, entitySlug, haTempUnit, haWindUnit, isOurDevice } from '../../src/mqtt/ha-discovery.js';
 import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
-import { isoWithOffset } from '../../src/time/zoned-format.js';
+import { isoWithOffset } from '../../src/time/zoned-time.js';
 import { mqttTopics, refreshTarget } from '../../src/mqtt/topics.js';
 import { display, rec } from './fixtures.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';

@@ -1,7 +1,8 @@
 
 import { fill } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
-import { dayKey, zonedFormat } from '../../time/zoned-format.js';
+import { dayKey } from '../../time/zoned-time.js';
+import { zonedFormat } from '../../time/zoned-format.js';
 
 /**
  * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
