@@ -31,7 +31,7 @@ export interface ZoneTableChildOptions {
   command?: { file: string; args: string[] };
   /** The child's environment; default this process's (`run` passes it without the secrets, as to the render process). */
   env?: NodeJS.ProcessEnv;
-  /** How long the child may take before it is killed; default 20 s (it takes about 0.1 s, 1 s on a Pi Zero). */
+  /** How long the child may take before it is killed; default 20 s (it took 0.2 to 0.4 s on the test machine). */
   timeoutMs?: number;
 }
 
