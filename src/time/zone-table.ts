@@ -34,19 +34,21 @@ export function buildZoneTable(zone: string, from: number, to: number, offsetAt:
   let current = first;
   while (t < end) {
     const next = Math.min(t + STEP_MS, end);
-    if (offsetAt(next) === current) {
+    let hiOffset = offsetAt(next);
+    if (hiOffset === current) {
       t = next;
       continue;
     }
-    // offsetAt(lo) is the current offset, offsetAt(hi) is not: halve to the second where it changes.
+    // offsetAt(lo) is the current offset, offsetAt(hi) (hiOffset) is not: halve to the second where it changes.
     let lo = t;
     let hi = next;
     while (hi - lo > 1000) {
       const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-      if (offsetAt(mid) === current) lo = mid;
-      else hi = mid;
+      const o = offsetAt(mid);
+      if (o === current) lo = mid;
+      else [hi, hiOffset] = [mid, o];
     }
-    current = offsetAt(hi);
+    current = hiOffset;
     if (hi < end) changes.push([hi, current]);
     t = hi;
   }
