@@ -3,7 +3,8 @@ import { buildDaemon } from '../daemon/daemon.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/secrets.js';
 import { createLogger } from '../log/logging.js';
-import { withGlyphDiskCache } from '../render/glyph-disk-cache.js';
+import { systemClock } from '../time/clock.js';
+import { withDiskCaches } from '../render/disk-caches.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { UsageError } from './usage-error.js';
@@ -23,8 +24,8 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
   const daemon = await buildDaemon({ loaded, logger });
   try {
-    // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
-    const results = await withGlyphDiskCache(() => daemon.runOnce(flags.display));
+    // With the glyphs, words and zone offsets an earlier `render` or `once` of this build kept (disk-caches.ts).
+    const results = await withDiskCaches({ clock: systemClock }, () => daemon.runOnce(flags.display));
     const all = [...results.values()];
     if (all.some((r) => r.error instanceof KeyRejectedError)) {
       const err = all.find((r) => r.error instanceof KeyRejectedError)?.error;

@@ -1,26 +1,12 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { z } from '../shared/zod.js';
 import { packageRoot } from '../shared/package-root.js';
+import { ZoneTableSchema } from '../store/zone-table-schema.js';
 import type { ZoneTable } from '../time/zone-table.js';
 
 const DAY_MS = 86_400_000;
 const YEAR_MS = 365.2425 * DAY_MS;
-
-/** What the child wrote, before this process reads its times from it: a table that is wrong would move every day. */
-const ZoneTableSchema = z
-  .strictObject({
-    zone: z.string(),
-    from: z.number().int(),
-    to: z.number().int(),
-    offset: z.number().int().min(-DAY_MS).max(DAY_MS),
-    changes: z.array(z.tuple([z.number().int(), z.number().int().min(-DAY_MS).max(DAY_MS)])),
-  })
-  .refine((t) => t.changes.every(([at], i) => at > t.from && at < t.to && (i === 0 || at > t.changes[i - 1]![0])), {
-    message: 'its changes must be in time order, within its span',
-    path: ['changes'],
-  }) satisfies z.ZodType<ZoneTable>;
 
 export interface ZoneTableChildOptions {
   /** The zone (the config's `timezone`). */

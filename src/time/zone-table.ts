@@ -56,6 +56,7 @@ export function buildZoneTable(zone: string, from: number, to: number, offsetAt:
 }
 
 const tables = new Map<string, ZoneTable>();
+const asked = new Set<string>();
 
 /** From now on, this process reads `table.zone`'s offsets within its span from it. */
 export function useZoneTable(table: ZoneTable): void {
@@ -67,12 +68,23 @@ export function dropZoneTable(zone: string): void {
   tables.delete(zone);
 }
 
+/** Every zone but UTC this process has asked offsets of: what render/intl-disk-cache.ts makes tables of. */
+export function askedZones(): ReadonlySet<string> {
+  return asked;
+}
+
+/** The table this process reads `zone`'s offsets from, if any. */
+export function zoneTableOf(zone: string): ZoneTable | undefined {
+  return tables.get(zone);
+}
+
 /** The names Intl reads as UTC itself (V8 maps them to "UTC" before ICU sees them): offset 0 without a table. */
 export const UTC_NAMES: ReadonlySet<string> = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
 
 /** Local minus UTC at `t` in `zone` from its table (0 in UTC), ms; null without a table or outside its span. */
 export function tableOffset(t: number, zone: string): number | null {
   if (UTC_NAMES.has(zone)) return 0;
+  asked.add(zone);
   const table = tables.get(zone);
   if (table === undefined || !(t >= table.from && t < table.to)) return null;
   // The last change at or before t: binary search, as a daemon asks for offsets thousands of times a plan.

@@ -27,7 +27,8 @@ describe('run: the daemon builds no Intl formatter', () => {
     const intlLog = path.join(dir, 'intl.log');
     const child = startNodeCli(['run', '--config', file], {
       nodeArgs: ['--import', pathToFileURL(INTL_PRELOAD).href],
-      env: { OUTFIT_TEST_INTL_LOG: intlLog },
+      // A temporary folder of its own: no Intl cache (render/intl-disk-cache.ts) of an earlier render process here.
+      env: { OUTFIT_TEST_INTL_LOG: intlLog, TMPDIR: dir },
     });
     let out = '';
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

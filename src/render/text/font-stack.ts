@@ -81,15 +81,27 @@ const require = createRequire(import.meta.url);
 const fonts = new Map<FontId, LoadedFont>();
 const fallbackFonts = new Map<string, TrueTypeFont>();
 
+const resolved = new Map<string, string>();
+
+/** `require.resolve`, once a file: each call reads the package's exports afresh (about 0.5 ms of a cold start). */
+function resolveOnce(specifier: string): string {
+  let file = resolved.get(specifier);
+  if (file === undefined) {
+    file = require.resolve(specifier);
+    resolved.set(specifier, file);
+  }
+  return file;
+}
+
 /** The path of a font file in the dejavu-fonts-ttf package. */
 export function fontFile(id: FontId): string {
-  return require.resolve(`dejavu-fonts-ttf/ttf/${FILES[id]}`);
+  return resolveOnce(`dejavu-fonts-ttf/ttf/${FILES[id]}`);
 }
 
 /** The path of each fallback font file for a face, in stack order. */
 export function fallbackFiles(id: FontId): string[] {
   const bold = id === 'bold' || id === 'condensed-bold';
-  return FALLBACKS.map((f) => require.resolve(bold ? f.bold : f.normal));
+  return FALLBACKS.map((f) => resolveOnce(bold ? f.bold : f.normal));
 }
 
 function fallbackFont(file: string): TrueTypeFont {
