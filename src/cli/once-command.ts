@@ -22,10 +22,14 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
     throw new UsageError(`no display with id "${flags.display}" in ${loaded.file}`);
   }
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
-  const daemon = await buildDaemon({ loaded, logger });
+  let daemon: Awaited<ReturnType<typeof buildDaemon>> | undefined;
   try {
-    // With the glyphs, words and zone offsets an earlier `render` or `once` of this build kept (disk-caches.ts).
-    const results = await withDiskCaches({ clock: systemClock }, () => daemon.runOnce(flags.display));
+    // With the glyphs, words and zone offsets an earlier `render` or `once` of this build kept (disk-caches.ts),
+    // from the daemon's building on (its schedules read the zone's offsets).
+    const results = await withDiskCaches({ clock: systemClock }, async () => {
+      daemon = await buildDaemon({ loaded, logger });
+      return daemon.runOnce(flags.display);
+    });
     const all = [...results.values()];
     if (all.some((r) => r.error instanceof KeyRejectedError)) {
       const err = all.find((r) => r.error instanceof KeyRejectedError)?.error;
@@ -36,7 +40,7 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
     if (all.some((r) => r.outcome === 'failed' || r.outcome === 'deferred' || !r.published)) return EXIT.FAILURE;
     return EXIT.OK;
   } finally {
-    await daemon.stop();
+    await daemon?.stop();
     logger.flush();
   }
 }

@@ -167,3 +167,20 @@ describe('the Intl cache of the daemon’s render process', () => {
     expect(second).toEqual([]);
   });
 });
+
+describe('the Intl cache of `once`', () => {
+  it('is read from the daemon’s building on: the second `once` builds no Intl formatter', async () => {
+    const { file } = await tempConfig(`${simulatedConfig()}locale: de\n`);
+    const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-intl-once-'));
+    const once = async (n: number): Promise<string[]> => {
+      const log = path.join(tmp, `once-${n}.log`);
+      const res = await runCli(['once', '--config', file], {
+        env: { TMPDIR: tmp, NODE_OPTIONS: `--import=${pathToFileURL(INTL_PRELOAD).href}`, OUTFIT_TEST_INTL_LOG: log },
+      });
+      expect(res.code).toBe(0);
+      return readFile(log, 'utf8').then((s) => s.trim().split('\n'), () => []);
+    };
+    expect((await once(1)).length).toBeGreaterThan(0);
+    expect(await once(2)).toEqual([]);
+  });
+});
