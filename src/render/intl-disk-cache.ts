@@ -27,8 +27,6 @@ import { askedLocales, intlWordsOf, recordIntlWords, useIntlWords, type IntlWord
 export interface IntlDiskCacheOptions {
   /** Now: the span kept is the days around it. */
   clock: Clock;
-  /** The folder; default the user's own cache folder (shared/private-cache-dir.ts), none when there is none. */
-  dir?: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -137,7 +135,7 @@ function removeOld(dir: string, keep: string, now: number): void {
  * what it had to ask Intl for, for the next; written even when `work` fails.
  */
 export async function withIntlDiskCache<T>(opts: IntlDiskCacheOptions, work: () => Promise<T>): Promise<T> {
-  const dir = opts.dir === undefined ? privateCacheDir('intl') : opts.dir;
+  const dir = privateCacheDir('intl');
   const buildId = dir === null ? null : readBuildId();
   if (dir === null || buildId === null) return work();
   const stamp = stampOf(buildId);
