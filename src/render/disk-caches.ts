@@ -13,5 +13,5 @@ export interface DiskCachesOptions {
  * made for the next.
  */
 export function withDiskCaches<T>(opts: DiskCachesOptions, work: () => Promise<T>): Promise<T> {
-  return withIntlDiskCache({ clock: opts.clock }, () => withGlyphDiskCache(work));
+  return withIntlDiskCache(opts, () => withGlyphDiskCache(work));
 }

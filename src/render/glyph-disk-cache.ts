@@ -1,6 +1,6 @@
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { privateCacheDir } from '../shared/private-cache-dir.js';
+import { privateCacheDir, replaceCacheFile } from '../shared/private-cache-dir.js';
 import { readBuildId } from './build-id.js';
 import { allFontFiles } from './text/font-stack.js';
 import { glyphBitmaps } from './text/fonts.js';
@@ -79,18 +79,7 @@ function load({ file, stamp }: { file: string; stamp: string }): void {
 
 /** Replaces the file with the glyph cache as it is now. */
 function save({ file, stamp }: { file: string; stamp: string }): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    // Not fsync'd: after a power cut a cache may be lost or torn, and a torn one is read as none.
-    writeFileSync(tmp, encodeGlyphs(stamp, glyphBitmaps.entries()), { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Never written.
-    }
-  }
+  replaceCacheFile(file, encodeGlyphs(stamp, glyphBitmaps.entries()));
 }
 
 /**

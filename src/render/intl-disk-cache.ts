@@ -1,12 +1,12 @@
-import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { privateCacheDir } from '../shared/private-cache-dir.js';
+import { privateCacheDir, replaceCacheFile } from '../shared/private-cache-dir.js';
 import { z } from '../shared/zod.js';
 import { ZoneTableSchema } from '../store/zone-table-schema.js';
 import type { Clock } from '../time/clock.js';
 import { offsetAt } from '../time/zoned-time.js';
-import { askedZones, buildZoneTable, dropZoneTable, UTC_NAMES, useZoneTable, zoneTableOf, type ZoneTable } from '../time/zone-table.js';
+import { askedZones, buildZoneTable, dropZoneTable, useZoneTable, zoneTableOf, type ZoneTable } from '../time/zone-table.js';
 import { readBuildId } from './build-id.js';
 import { askedLocales, intlWordsOf, recordIntlWords, useIntlWords, type IntlWords } from './layout/intl-words.js';
 
@@ -91,7 +91,7 @@ function freshRecords(now: number): { words: IntlWords[]; zones: ZoneTable[] } {
   const zones: ZoneTable[] = [];
   for (const zone of askedZones()) {
     const had = zoneTableOf(zone);
-    if (UTC_NAMES.has(zone) || (had && tableCovers(had, now))) continue;
+    if (had && tableCovers(had, now)) continue;
     // From Intl, not from the table this process had.
     dropZoneTable(zone);
     try {
@@ -101,21 +101,6 @@ function freshRecords(now: number): { words: IntlWords[]; zones: ZoneTable[] } {
     }
   }
   return { words, zones };
-}
-
-function write(file: string, content: CacheFile): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    // Not fsync'd: after a power cut the file may be lost or torn, and a torn one is read as none.
-    writeFileSync(tmp, JSON.stringify(content), { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Never written.
-    }
-  }
 }
 
 /** Files of other stamps that no process has written for a month (an older Node or build): removed. */
@@ -153,7 +138,7 @@ export async function withIntlDiskCache<T>(opts: IntlDiskCacheOptions, work: () 
       for (const w of fresh.words) words.set(w.tag, w);
       const zones = new Map((kept?.zones ?? []).map((t) => [t.zone, t]));
       for (const t of fresh.zones) zones.set(t.zone, t);
-      write(file, { stamp, words: [...words.values()], zones: [...zones.values()] });
+      replaceCacheFile(file, JSON.stringify({ stamp, words: [...words.values()], zones: [...zones.values()] } satisfies CacheFile));
       removeOld(dir, file, now);
     }
   }

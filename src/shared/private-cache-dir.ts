@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -17,5 +17,24 @@ export function privateCacheDir(name: string): string | null {
     return dir;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Replaces a cache file in such a folder whole (a temporary file renamed over it), 0600; a failure leaves the old
+ * file or none, and only costs the next process the time the cache would have saved. Not fsync'd: after a power cut
+ * a cache may be lost or torn, and its reader takes a torn one for none.
+ */
+export function replaceCacheFile(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never written.
+    }
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { startNodeCli } from '../helpers/daemon-process.js';
+import { startNodeCli, watchProcess } from '../helpers/daemon-process.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -141,13 +141,10 @@ describe('the Intl cache of the daemon’s render process', () => {
       nodeArgs: ['--import', pathToFileURL(INTL_PRELOAD).href],
       env: { OUTFIT_TEST_INTL_LOG: log, TMPDIR: tmp },
     });
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { output, exited } = watchProcess(child);
     try {
-      await until('the daemon to start', () => out.includes('"msg":"daemon started"'), { context: () => out });
-      await until('the first frame', () => stat(path.join(dir, 'frames/hallway.png')).then(() => true, () => false), { context: () => out });
+      await until('the daemon to start', () => output().includes('"msg":"daemon started"'), { context: output });
+      await until('the first frame', () => stat(path.join(dir, 'frames/hallway.png')).then(() => true, () => false), { context: output });
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { UNIT_NODE_FLAGS } from '../bench/daemon-proc.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { startNodeCli } from '../helpers/daemon-process.js';
+import { startNodeCli, watchProcess } from '../helpers/daemon-process.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -36,11 +36,8 @@ async function startDaemon(): Promise<{ pid: number; dir: string; output: () => 
   // The key where a daemon takes it from, and once more under a name nothing knows: neither reaches the child.
   // With the systemd unit's node flags, compilers off (--no-opt): the child gets them less those.
   const child = startNodeCli(['run', '--config', file], { nodeArgs: UNIT_NODE_FLAGS, env: { OUTFIT_API_KEY: DEMO_API_KEY, SOMETHING_ELSE: `x${DEMO_API_KEY}x`, TMPDIR: await mkdtemp(path.join(tmpdir(), 'outfit-run-tmp-')) } });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { pid: child.pid!, dir, output: () => out, exited, kill: (s) => child.kill(s) };
+  const { output, exited } = watchProcess(child);
+  return { pid: child.pid!, dir, output, exited, kill: (s) => child.kill(s) };
 }
 
 describe('run draws in a render process', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { startNodeCli } from '../helpers/daemon-process.js';
+import { startNodeCli, watchProcess } from '../helpers/daemon-process.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -30,13 +30,10 @@ describe('run: the daemon builds no Intl formatter', () => {
       // A temporary folder of its own: no Intl cache (render/intl-disk-cache.ts) of an earlier render process here.
       env: { OUTFIT_TEST_INTL_LOG: intlLog, TMPDIR: dir },
     });
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { output, exited } = watchProcess(child);
     try {
-      await until('the daemon to start', () => out.includes('"msg":"daemon started"'), { context: () => out });
-      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"HTTP frame server listening"/.exec(out)?.[1];
+      await until('the daemon to start', () => output().includes('"msg":"daemon started"'), { context: output });
+      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"HTTP frame server listening"/.exec(output())?.[1];
       expect(url).toBeDefined();
       // The pages that show times in the zone: /healthz (a container's health check asks it every 30 s) and the status page.
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -53,6 +50,6 @@ describe('run: the daemon builds no Intl formatter', () => {
     // The preload sees formatters: the render process's, which writes the frame's dates in the display's language.
     expect(built.filter((l) => l.startsWith('render-worker ')).length).toBeGreaterThan(0);
     expect(built.filter((l) => !l.startsWith('render-worker '))).toEqual([]);
-    expect(out).not.toContain('W_ZONE_TABLE');
+    expect(output()).not.toContain('W_ZONE_TABLE');
   });
 });

@@ -36,3 +36,12 @@ export function startNodeCli(args: string[], opts: NodeCliOptions = {}): ChildPr
   const [file, ...rest] = opts.wrap ? [...opts.wrap, ...command] : command;
   return spawn(file ?? process.execPath, rest, { cwd: opts.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** What a started process wrote (stdout and stderr, in the order it came) and its exit code, as a test watches them. */
+export function watchProcess(child: ChildProcess): { output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { output: () => out, exited };
+}

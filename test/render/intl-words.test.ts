@@ -4,13 +4,14 @@ import {
   dayText,
   decimalText,
   dropIntlWords,
-  intlFormats,
+  intlFormat,
   numberFormat,
   numberText,
   recordIntlWords,
   timeText,
   useIntlWords,
   weekdayText,
+  type IntlFormatKind,
   type IntlWords,
 } from '../../src/render/layout/intl-words.js';
 import { buildZoneTable, dropZoneTable, useZoneTable } from '../../src/time/zone-table.js';
@@ -68,14 +69,14 @@ afterEach(() => {
 
 /** Where the record's words differ from Intl's for `tag` in `zone` (at most 3, to read). */
 function disagreements(tag: string, zone: string): string[] {
-  const f = intlFormats(tag, zone);
+  const f = (kind: IntlFormatKind): Intl.DateTimeFormat => intlFormat(tag, zone, kind);
   const wrong: string[] = [];
   for (const t of instants(zone)) {
     const pairs: Array<[string, string, string]> = [
-      ['time', timeText(t, zone, tag), f.time.format(t)],
-      ['day', dayText(t, zone, tag), f.day.format(t)],
-      ['dayMonth', dayMonthText(t, zone, tag), f.dayMonth.format(t)],
-      ['weekday', weekdayText(t, zone, tag), f.weekday.format(t)],
+      ['time', timeText(t, zone, tag), f('time').format(t)],
+      ['day', dayText(t, zone, tag), f('day').format(t)],
+      ['dayMonth', dayMonthText(t, zone, tag), f('dayMonth').format(t)],
+      ['weekday', weekdayText(t, zone, tag), f('weekday').format(t)],
     ];
     for (const [what, ours, intl] of pairs) {
       if (ours !== intl && wrong.length < 3) wrong.push(`${tag} ${zone} ${new Date(t).toISOString()} ${what}: "${ours}" against Intl's "${intl}"`);
@@ -121,8 +122,8 @@ describe('a record of Intl’s words', () => {
     expect([weekdayText(NOW, 'Europe/Berlin', 'de'), numberText(2.5, 'de')]).toEqual(['W', '2#5']);
     const before = (FROM_DAY - 1) * DAY + DAY / 2;
     const after = (FROM_DAY + COUNT) * DAY + DAY / 2;
-    const f = intlFormats('de', 'Europe/Berlin');
-    expect([dayText(before, 'Europe/Berlin', 'de'), dayMonthText(after, 'Europe/Berlin', 'de')]).toEqual([f.day.format(before), f.dayMonth.format(after)]);
+    const f = (kind: IntlFormatKind): Intl.DateTimeFormat => intlFormat('de', 'Europe/Berlin', kind);
+    expect([dayText(before, 'Europe/Berlin', 'de'), dayMonthText(after, 'Europe/Berlin', 'de')]).toEqual([f('day').format(before), f('dayMonth').format(after)]);
     expect(dayText(before, 'Europe/Berlin', 'de')).toMatch(/^[A-Z][a-z]{1,2}\., \d{1,2}\. [A-Z][a-zä]{2,3}\.?$/);
   });
 

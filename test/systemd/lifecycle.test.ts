@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { startSimProcess, type SimProcess } from '../helpers/service-sim-process.js';
+import { watchProcess } from '../helpers/daemon-process.js';
 import { until } from '../helpers/until.js';
 
 let sim: SimProcess;
@@ -41,11 +42,8 @@ async function startDaemon(opts: { watchdogUsec?: number; name?: string; dir?: s
       ...(opts.watchdogUsec !== undefined && { WATCHDOG_USEC: String(opts.watchdogUsec) }),
     },
   });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, dir, file, notifyLog, output: () => out, exited };
+  const { output, exited } = watchProcess(child);
+  return { child, dir, file, notifyLog, output, exited };
 }
 
 async function notified(d: Daemon): Promise<string[]> {

@@ -18,33 +18,27 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const DAY_MINUTES = 1440;
 
-/** Intl's formats the frame uses in a locale and zone; the record's are the same in UTC. */
-export interface IntlFormats {
-  /** "Sat 31 Jan", "Sa., 31. Jan.", "Sat, Jan 31". */
-  day: Intl.DateTimeFormat;
-  /** "07:30", "7:30 AM": on the locale's clock. */
-  time: Intl.DateTimeFormat;
-  /** "Mon". */
-  weekday: Intl.DateTimeFormat;
-  /** "12 Nov". */
-  dayMonth: Intl.DateTimeFormat;
-}
+/** The frame's dates and times, as Intl formats them. */
+export type IntlFormatKind = 'day' | 'time' | 'weekday' | 'dayMonth';
 
-export function intlFormats(tag: string, timeZone: string): IntlFormats {
-  const twelve = ['h11', 'h12'].includes(zonedFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
-  return {
-    day: zonedFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' }),
-    // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
-    time: zonedFormat(tag, {
-      timeZone,
-      hour: twelve ? 'numeric' : '2-digit',
-      minute: '2-digit',
-      hourCycle: twelve ? 'h12' : 'h23',
-      numberingSystem: 'latn',
-    }),
-    weekday: zonedFormat(tag, { timeZone, weekday: 'short' }),
-    dayMonth: zonedFormat(tag, { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' }),
-  };
+/**
+ * Intl's format of `kind` in a locale and zone (the record's are the same in UTC): "Sat 31 Jan", "Sa., 31. Jan.",
+ * "Sat, Jan 31" (day); "07:30", "7:30 AM" on the locale's clock (time); "Mon" (weekday); "12 Nov" (dayMonth).
+ */
+export function intlFormat(tag: string, timeZone: string, kind: IntlFormatKind): Intl.DateTimeFormat {
+  switch (kind) {
+    case 'day':
+      return zonedFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' });
+    case 'time': {
+      const twelve = ['h11', 'h12'].includes(zonedFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
+      // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
+      return zonedFormat(tag, { timeZone, hour: twelve ? 'numeric' : '2-digit', minute: '2-digit', hourCycle: twelve ? 'h12' : 'h23', numberingSystem: 'latn' });
+    }
+    case 'weekday':
+      return zonedFormat(tag, { timeZone, weekday: 'short' });
+    case 'dayMonth':
+      return zonedFormat(tag, { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' });
+  }
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -101,18 +95,18 @@ const DECIMAL_CHECKS = [0, 0.04, 0.05, 0.15, 0.95, 1, 1.5, 2.25, 9.95, 10.05, 99
 
 /** The record of `tag` over `count` days from `fromDay`, made by Intl; null when Intl does not know the tag. */
 export function recordIntlWords(tag: string, fromDay: number, count: number): IntlWords | null {
-  let f: IntlFormats;
   try {
-    f = intlFormats(tag, 'UTC');
+    intlFormat(tag, 'UTC', 'time');
   } catch {
     return null;
   }
-  const times = Array.from({ length: DAY_MINUTES }, (_, m) => f.time.format(m * MINUTE_MS));
+  const utc = (kind: IntlFormatKind): Intl.DateTimeFormat => intlFormat(tag, 'UTC', kind);
+  const times = Array.from({ length: DAY_MINUTES }, (_, m) => utc('time').format(m * MINUTE_MS));
   // 1970-01-04 was a Sunday.
-  const weekdays = Array.from({ length: 7 }, (_, i) => f.weekday.format((3 + i) * DAY_MS));
+  const weekdays = Array.from({ length: 7 }, (_, i) => utc('weekday').format((3 + i) * DAY_MS));
   const noon = (i: number): number => (fromDay + i) * DAY_MS + DAY_MS / 2;
-  const days = Array.from({ length: count }, (_, i) => f.day.format(noon(i)));
-  const dayMonths = Array.from({ length: count }, (_, i) => f.dayMonth.format(noon(i)));
+  const days = Array.from({ length: count }, (_, i) => utc('day').format(noon(i)));
+  const dayMonths = Array.from({ length: count }, (_, i) => utc('dayMonth').format(noon(i)));
   const n = numberFormat(tag);
   const sign = n.formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
   const decimal = sign !== undefined && DECIMAL_CHECKS.every((x) => decimalText(x, sign) === n.format(x)) ? sign : null;
@@ -142,47 +136,39 @@ export function askedLocales(): ReadonlySet<string> {
   return asked;
 }
 
-/** The local wall time of `t` in `zone`, as ms of a UTC date; null for an instant that is not one. */
-function wallTime(t: number, zone: string): number | null {
-  return Number.isFinite(t) ? t + offsetAt(t, zone) : null;
-}
-
 const mod = (a: number, n: number): number => ((a % n) + n) % n;
 
-/** The record's day string of `t`'s local date, or null outside its span. */
-function recordedDay(list: string[], w: IntlWords, t: number, zone: string): string | null {
-  const wall = wallTime(t, zone);
-  return wall === null ? null : (list[Math.floor(wall / DAY_MS) - w.fromDay] ?? null);
+/**
+ * The words of `t` in `zone` and `tag`: what `pick` takes from the record at `t`'s local wall time (as ms of a UTC
+ * date), else (no record, outside its span, an instant that is not one) Intl's format of `kind`.
+ */
+function words(t: number, zone: string, tag: string, kind: IntlFormatKind, pick: (w: IntlWords, wall: number) => string | undefined): string {
+  asked.add(tag);
+  const w = records.get(tag);
+  const recorded = w !== undefined && Number.isFinite(t) ? pick(w, t + offsetAt(t, zone)) : undefined;
+  return recorded ?? intlFormat(tag, zone, kind).format(t);
 }
+
+const dayIndex = (w: IntlWords, wall: number): number => Math.floor(wall / DAY_MS) - w.fromDay;
 
 /** "07:30", "7:30 AM": the local time of `t` in `zone`, on the locale's clock. */
 export function timeText(t: number, zone: string, tag: string): string {
-  asked.add(tag);
-  const w = records.get(tag);
-  const wall = w === undefined ? null : wallTime(t, zone);
-  return w !== undefined && wall !== null ? w.times[mod(Math.floor(wall / MINUTE_MS), DAY_MINUTES)]! : intlFormats(tag, zone).time.format(t);
+  return words(t, zone, tag, 'time', (w, wall) => w.times[mod(Math.floor(wall / MINUTE_MS), DAY_MINUTES)]);
 }
 
 /** "Sat 31 Jan": the local date of `t` in `zone`. */
 export function dayText(t: number, zone: string, tag: string): string {
-  asked.add(tag);
-  const w = records.get(tag);
-  return (w && recordedDay(w.days, w, t, zone)) ?? intlFormats(tag, zone).day.format(t);
+  return words(t, zone, tag, 'day', (w, wall) => w.days[dayIndex(w, wall)]);
 }
 
 /** "12 Nov": the local day and month of `t` in `zone`. */
 export function dayMonthText(t: number, zone: string, tag: string): string {
-  asked.add(tag);
-  const w = records.get(tag);
-  return (w && recordedDay(w.dayMonths, w, t, zone)) ?? intlFormats(tag, zone).dayMonth.format(t);
+  return words(t, zone, tag, 'dayMonth', (w, wall) => w.dayMonths[dayIndex(w, wall)]);
 }
 
-/** "Mon": the local weekday of `t` in `zone`. */
+/** "Mon": the local weekday of `t` in `zone` (1970-01-01 was a Thursday). */
 export function weekdayText(t: number, zone: string, tag: string): string {
-  asked.add(tag);
-  const w = records.get(tag);
-  const wall = w === undefined ? null : wallTime(t, zone);
-  return w !== undefined && wall !== null ? w.weekdays[mod(Math.floor(wall / DAY_MS) + 4, 7)]! : intlFormats(tag, zone).weekday.format(t);
+  return words(t, zone, tag, 'weekday', (w, wall) => w.weekdays[mod(Math.floor(wall / DAY_MS) + 4, 7)]);
 }
 
 /** "2.5", "2,5": `x` (0 or more) to one decimal at most, with the locale's decimal sign. */
