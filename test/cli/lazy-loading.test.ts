@@ -129,6 +129,51 @@ describe('each command loads only what it uses', () => {
   });
 });
 
+/** A chunk's static imports of other chunks (`import"./x.js"`, `from"./x.js"`; not `import("./x.js")`), as file names. */
+function staticChunkImports(text: string): string[] {
+  return [...text.matchAll(/(?:\bimport|\bfrom)\s*"\.\/([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The chunk and every chunk it loads statically, by name. */
+async function staticChunkGraph(entry: string): Promise<Map<string, string>> {
+  const dir = path.join(ROOT, 'dist/app');
+  const seen = new Map<string, string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (seen.has(name)) continue;
+    const text = await readFile(path.join(dir, name), 'utf8');
+    seen.set(name, text);
+    stack.push(...staticChunkImports(text));
+  }
+  return seen;
+}
+
+describe('the shipped bundle (.rolldown.config.js)', () => {
+  it('bin.js loads none of the command line, the config or the drawing before Node\'s compile cache is on', async () => {
+    const graph = await staticChunkGraph('bin.js');
+    const texts = [...graph.values()];
+    // The positive sign: the graph is the entry's, which turns the cache on and then imports the command line.
+    expect(texts.some((t) => /function enableCompileCache\(/.test(t) && /import\(`\.\/cli-[^`]+\.js`\)/.test(t))).toBe(true);
+    for (const re of [/function main\(/, /function loadConfig\(/, /function renderRecommendationFile\(/, /from"canvas"/]) {
+      expect(texts.filter((t) => re.test(t)).length, String(re)).toBe(0);
+    }
+  });
+
+  it('render loads the drawing, with canvas, from one chunk; check-config loads no chunk of it', async () => {
+    const render = await chunksOf((await loadsOf('render-draw', COMMANDS[1]![1]())).urls);
+    const drawing = render.filter((t) => /function renderRecommendationFile\(/.test(t));
+    expect(drawing).toHaveLength(1);
+    expect(drawing[0]).toMatch(/from"canvas"/);
+    expect(drawing[0]).toMatch(/function layoutWide\(/);
+    const check = await loadsOf('check-draw', ['check-config', '--config', config]);
+    expect(check.code, check.stderr).toBe(0);
+    const loaded = await chunksOf(check.urls);
+    expect(loaded.some((t) => /function loadConfig\(/.test(t))).toBe(true);
+    expect(loaded.filter((t) => /from"canvas"|function layoutWide\(/.test(t))).toEqual([]);
+  });
+});
+
 describe('flags are checked per command', () => {
   it.each([
     ['once', '--web'],
