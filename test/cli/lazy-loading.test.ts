@@ -161,7 +161,9 @@ describe('the shipped bundle (.rolldown.config.js)', () => {
   });
 
   it('render loads the drawing, with canvas, from one chunk; check-config loads no chunk of it', async () => {
-    const render = await chunksOf((await loadsOf('render-draw', COMMANDS[1]![1]())).urls);
+    const drawn = await loadsOf('render-draw', ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'draw.png')]);
+    expect(drawn.code, drawn.stderr).toBe(0);
+    const render = await chunksOf(drawn.urls);
     const drawing = render.filter((t) => /function renderRecommendationFile\(/.test(t));
     expect(drawing).toHaveLength(1);
     expect(drawing[0]).toMatch(/from"canvas"/);
