@@ -95,18 +95,22 @@ const DECIMAL_CHECKS = [0, 0.04, 0.05, 0.15, 0.95, 1, 1.5, 2.25, 9.95, 10.05, 99
 
 /** The record of `tag` over `count` days from `fromDay`, made by Intl; null when Intl does not know the tag. */
 export function recordIntlWords(tag: string, fromDay: number, count: number): IntlWords | null {
+  // Each format taken once, not once a string: some 3,000 of them.
+  let time: Intl.DateTimeFormat;
   try {
-    intlFormat(tag, 'UTC', 'time');
+    time = intlFormat(tag, 'UTC', 'time');
   } catch {
     return null;
   }
-  const utc = (kind: IntlFormatKind): Intl.DateTimeFormat => intlFormat(tag, 'UTC', kind);
-  const times = Array.from({ length: DAY_MINUTES }, (_, m) => utc('time').format(m * MINUTE_MS));
+  const weekday = intlFormat(tag, 'UTC', 'weekday');
+  const day = intlFormat(tag, 'UTC', 'day');
+  const dayMonth = intlFormat(tag, 'UTC', 'dayMonth');
+  const times = Array.from({ length: DAY_MINUTES }, (_, m) => time.format(m * MINUTE_MS));
   // 1970-01-04 was a Sunday.
-  const weekdays = Array.from({ length: 7 }, (_, i) => utc('weekday').format((3 + i) * DAY_MS));
+  const weekdays = Array.from({ length: 7 }, (_, i) => weekday.format((3 + i) * DAY_MS));
   const noon = (i: number): number => (fromDay + i) * DAY_MS + DAY_MS / 2;
-  const days = Array.from({ length: count }, (_, i) => utc('day').format(noon(i)));
-  const dayMonths = Array.from({ length: count }, (_, i) => utc('dayMonth').format(noon(i)));
+  const days = Array.from({ length: count }, (_, i) => day.format(noon(i)));
+  const dayMonths = Array.from({ length: count }, (_, i) => dayMonth.format(noon(i)));
   const n = numberFormat(tag);
   const sign = n.formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
   const decimal = sign !== undefined && DECIMAL_CHECKS.every((x) => decimalText(x, sign) === n.format(x)) ? sign : null;
