@@ -87,14 +87,15 @@ function processModules(sets) {
     name: 'process-modules',
     buildEnd() {
       const ids = [...this.getModuleIds()];
-      const closureOf = (suffix) => {
+      const find = (suffix) => {
         const id = ids.find((i) => i.endsWith(suffix));
         if (!id) throw new Error(`the build finds no module ${suffix}`);
-        return staticClosure((i) => this.getModuleInfo(i), id);
+        return id;
       };
+      const closureOf = (suffix) => staticClosure((i) => this.getModuleInfo(i), find(suffix));
       sets.boot = closureOf('/dist/src/bin.js');
       // bin.js is the entry: its own chunk.
-      for (const id of sets.boot) if (id.endsWith('/dist/src/bin.js')) sets.boot.delete(id);
+      sets.boot.delete(find('/dist/src/bin.js'));
       sets.commands = closureOf('/dist/src/cli.js');
       sets.config = closureOf('/dist/src/cli/check-config-command.js');
       sets.draw = closureOf('/dist/src/cli/render-command.js');
