@@ -18,7 +18,9 @@ import type { Frame } from './frame.js';
  * The child is started on the first frame asked for and told to go (its IPC channel closed) `idleMs` after the
  * last answer; it then saves its glyph bitmaps (glyph-disk-cache.ts), which the next child reads back. Frames are
  * drawn one at a time, in the order asked. A child that dies while frames are asked is started again once for them;
- * a child that gives no answer for `answerTimeoutMs` is killed.
+ * a child that gives no answer for `answerTimeoutMs` is killed. A child told to go that does not exit within
+ * `closeWaitMs` (frozen: stopped, or stuck in a loop) is killed too, and a new child never starts beside an old one
+ * on its way out: an old child left behind would keep its memory for as long as the machine runs.
  */
 
 export const RENDER_ERROR_CODES = ['E_RENDER_FAILED', 'E_RENDER_PROCESS', 'E_RENDER_TIMEOUT'] as const satisfies readonly ErrorCode[];
@@ -56,6 +58,8 @@ export interface RenderProcessOptions {
   idleMs?: number;
   /** The longest the child may go without an answer while a frame is asked; default 60 s (a cold frame on a Pi Zero is a few seconds). */
   answerTimeoutMs?: number;
+  /** How long a child told to go (idle, or on close) may take to save its glyphs and exit before it is killed; default 5 s. */
+  closeWaitMs?: number;
   /** The program and its arguments; default this node, with its flags less the compilers' (workerNodeFlags), on dist/cli.js render-worker. */
   command?: { file: string; args: readonly string[] };
 }
@@ -70,8 +74,7 @@ interface Pending {
 
 const DEFAULT_IDLE_MS = 15_000;
 const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
-/** How long close() waits for the child to save its glyphs and exit before it kills it. */
-const CLOSE_WAIT_MS = 5_000;
+const DEFAULT_CLOSE_WAIT_MS = 5_000;
 
 /**
  * The flags that turn V8's compilers off, which the daemon runs with to idle small (systemd/outfit-display.service):
@@ -117,6 +120,10 @@ export class RenderProcess {
   #idleTimer: unknown = null;
   #answerTimer: unknown = null;
   #closed = false;
+  /** Old children on their way out (told to go, or killed): the next child starts once they are gone. */
+  readonly #leaving = new Set<Promise<void>>();
+  /** Frames are waiting for #leaving to end. */
+  #waitingForLeaving = false;
   /** Children started, for tests and the log. */
   #starts = 0;
 
@@ -147,7 +154,10 @@ export class RenderProcess {
     return this.#starts;
   }
 
-  /** Ends the child (after it saved its glyphs, CLOSE_WAIT_MS at most); frames still asked fail with E_RENDER_PROCESS. */
+  /**
+   * Ends the child (after it saved its glyphs, closeWaitMs at most), and any old one still on its way out; frames
+   * still asked fail with E_RENDER_PROCESS.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -156,26 +166,59 @@ export class RenderProcess {
     this.#pending.clear();
     const child = this.#child;
     this.#child = null;
-    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+    if (child !== null) void this.#end(child, 'ask');
+    await Promise.all([...this.#leaving]);
+  }
+
+  /**
+   * Ends a child and keeps it in #leaving until it is gone: `ask` closes its channel (it saves its glyphs and exits)
+   * and kills it if it is still there after closeWaitMs; `kill` kills it at once. The wait after the kill is bounded
+   * as well, so that a child the kernel cannot end at once never stops the frames for good.
+   */
+  #end(child: ChildProcess, how: 'ask' | 'kill'): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const ms = this.#o.closeWaitMs ?? DEFAULT_CLOSE_WAIT_MS;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.disconnect();
-    let timer: unknown = null;
-    const waited = await Promise.race([
-      exited.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = this.#o.clock.setTimeout(() => resolve(false), CLOSE_WAIT_MS);
-      }),
-    ]);
-    this.#o.clock.clearTimeout(timer);
-    if (!waited) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    const gone = async (): Promise<boolean> => {
+      let timer: unknown = null;
+      const done = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => (timer = this.#o.clock.setTimeout(() => resolve(false), ms)))]);
+      this.#o.clock.clearTimeout(timer);
+      return done;
+    };
+    const run = async (): Promise<void> => {
+      if (how === 'kill') child.kill('SIGKILL');
+      else if (child.connected) child.disconnect();
+      if (await gone()) return;
+      if (how === 'ask') {
+        this.#o.logger?.warn({ code: 'W_RENDER_KILLED', pid: child.pid, waitedMs: ms }, 'the render process did not exit when told to go (frozen): killed');
+        child.kill('SIGKILL');
+        if (await gone()) return;
+      }
+      this.#o.logger?.error({ err: new RenderError('E_RENDER_PROCESS', `the render process (pid ${child.pid}) is still there after SIGKILL`) }, 'render process not ended');
+    };
+    const leaving: Promise<void> = run().finally(() => this.#leaving.delete(leaving));
+    this.#leaving.add(leaving);
+    return leaving;
+  }
+
+  /** The frames asked wait until the old children are gone, then go to a new one. */
+  #startAfterLeaving(): void {
+    if (this.#waitingForLeaving) return;
+    this.#waitingForLeaving = true;
+    void Promise.all([...this.#leaving]).then(() => {
+      this.#waitingForLeaving = false;
+      if (this.#closed) return;
+      for (const p of [...this.#pending.values()]) this.#send(p);
+    });
   }
 
   #send(p: Pending): void {
     this.#o.clock.clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
+    if (this.#child === null && this.#leaving.size > 0) {
+      this.#startAfterLeaving();
+      return;
+    }
     const child = this.#child ?? this.#start();
     if (child === null) return;
     p.tries++;
@@ -237,8 +280,8 @@ export class RenderProcess {
     const child = this.#child;
     if (child === null || this.#pending.size > 0) return;
     this.#child = null;
-    if (child.connected) child.disconnect();
-    this.#o.logger?.debug({ pid: child.pid }, 'render process idle: ended');
+    void this.#end(child, 'ask');
+    this.#o.logger?.debug({ pid: child.pid }, 'render process idle: told to go');
   }
 
   /** The child is gone (or never came): its frames go to a new one once, then fail. */
@@ -264,7 +307,7 @@ export class RenderProcess {
       this.#answerTimer = null;
       const child = this.#child;
       this.#child = null;
-      child?.kill('SIGKILL');
+      if (child !== null) void this.#end(child, 'kill');
       this.#failAll(new RenderError('E_RENDER_TIMEOUT', `the render process gave no answer in ${ms / 1000} s: killed`));
     }, ms);
   }

@@ -85,6 +85,7 @@ export const CODES = {
   E_RENDER_PROCESS: { kind: 'error', meaning: 'the render process died twice drawing a frame, or could not start: the last good frame stays' },
   E_RENDER_TIMEOUT: { kind: 'error', meaning: 'the render process gave no answer in 60 s: killed, the last good frame stays' },
   W_RENDER_RESTART: { kind: 'warning', meaning: 'the render process died with frames to draw: they go to a new one' },
+  W_RENDER_KILLED: { kind: 'warning', meaning: 'the render process did not exit when told to go (frozen): killed before a new one starts' },
 
   // MQTT, the client (src/mqtt)
   W_MQTT_UNREACHABLE: { kind: 'warning', meaning: 'the broker is not reachable at start; retrying in the background' },

@@ -66,9 +66,19 @@ const alive = (pid: number): boolean => {
 };
 
 const open: RenderProcess[] = [];
+/** Children a test froze: killed after it whatever happened, so that a failing test leaves none behind. */
+const frozen: number[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
+  for (const pid of frozen.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
+
+/** Stops a child as a frozen one would be (it keeps its memory and answers nothing, not even its channel's close). */
+function freeze(pid: number): number {
+  frozen.push(pid);
+  process.kill(pid, 'SIGSTOP');
+  return pid;
+}
 
 async function renderProcess(o: Partial<RenderProcessOptions> = {}): Promise<{ rp: RenderProcess; tmp: string; log: ReturnType<typeof capturingLogger> }> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-render-process-'));
@@ -165,6 +175,53 @@ describe('RenderProcess', () => {
     const env = readFileSync(`/proc/${rp.pid}/environ`, 'utf8').split('\0').filter(Boolean);
     // Node adds its IPC channel's own two.
     expect(env.map((e) => e.split('=')[0]).sort()).toEqual(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'PATH', 'TMPDIR']);
+  });
+});
+
+describe('a frozen render process', () => {
+  it('frozen while idle: killed when it does not go (W_RENDER_KILLED), and gone before the next child starts', async () => {
+    const { rp, log } = await renderProcess({ idleMs: 200, closeWaitMs: 300 });
+    await rp.draw(OPTIONS, STATE);
+    const pid = freeze(rp.pid!);
+    await until('the frozen child to be told to go', () => rp.pid === null, { everyMs: 10 });
+    const drawn = rp.draw(OPTIONS, STATE);
+    // Checked from the moment the frame is asked: whenever a new child runs, the frozen one is gone (ESRCH).
+    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, { everyMs: 5 });
+    expect(seen.frozenAlive).toBe(false);
+    expect(seen.pid).not.toBe(pid);
+    expect((await drawn).width).toBe(800);
+    expect(rp.starts).toBe(2);
+    const lines = log.text().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((e) => e.code === 'W_RENDER_KILLED')).toMatchObject([{ pid }]);
+  });
+
+  it('frozen while drawing: killed (E_RENDER_TIMEOUT), and gone before the next child starts', async () => {
+    const { rp } = await renderProcess({ answerTimeoutMs: 1_000 });
+    const drawn = rp.draw(OPTIONS, STATE);
+    const pid = freeze(rp.pid!);
+    await expect(drawn).rejects.toMatchObject({ code: 'E_RENDER_TIMEOUT' });
+    const next = rp.draw(OPTIONS, STATE);
+    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, { everyMs: 5 });
+    expect(seen.frozenAlive).toBe(false);
+    expect((await next).width).toBe(800);
+    expect(rp.starts).toBe(2);
+  });
+
+  it('close() ends a child frozen on its way out: none is left after the stop', async () => {
+    const { rp } = await renderProcess({ idleMs: 200, closeWaitMs: 300 });
+    await rp.draw(OPTIONS, STATE);
+    const pid = freeze(rp.pid!);
+    await until('the frozen child to be told to go', () => rp.pid === null, { everyMs: 10 });
+    await rp.close();
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('close() ends the child that runs when it is frozen', async () => {
+    const { rp } = await renderProcess({ closeWaitMs: 300 });
+    await rp.draw(OPTIONS, STATE);
+    const pid = freeze(rp.pid!);
+    await rp.close();
+    expect(alive(pid)).toBe(false);
   });
 });
 
