@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { AbortedError, KeyRejectedError, type ApiError } from '../api/errors.js';
 import type { Recommendation, StoredRecommendation } from '../api/schemas.js';
 import type { FetchOutcome, FetchReason } from '../budget/governor-types.js';
+import { REASONS } from '../budget/messages.js';
 import type { DisplayConfig } from '../config/schema.js';
 import { OutputProblemTracker } from '../publish/output-error.js';
 import type { Publisher } from '../publish/publisher.js';
@@ -16,7 +17,9 @@ import { STATE_WARNING_CODES, StateError, type StateProblem } from '../store/sta
 import type { BoardWriter } from '../state/display-board.js';
 import { recentNotice, staleness, type DisplayState, type LastError, type RefreshNotice } from '../state/display-state.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
+import type { RenderProblem } from '../state/render-problem.js';
 import type { Clock } from '../time/clock.js';
+import { askedToWait, renderProblemOf } from './cycle-problems.js';
 
 /** Gets a Recommendation for a display within budget and rate limit (the governor). */
 export type FetchFn = (
@@ -89,8 +92,10 @@ export class DisplayCycle {
   #rec: StoredRecommendation | null = null;
   #status: FrameStatus = { kind: 'ok' };
   #frame: Frame | null = null;
-  /** How stale #frame was drawn (staleness()): recorded with it, for every publisher. */
-  #staleness: { stale: boolean; since: Date | null } = { stale: false, since: null };
+  /** What #frame was drawn from, and how stale (staleness()): recorded with it, also after a newer draw failed. */
+  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince' | 'lastSuccessAt'> | null = null;
+  /** The last draw failed (E_RENDER_…): #frame is older than the cycle's state until a draw succeeds. */
+  #renderProblem: RenderProblem | null = null;
   #lastError: LastError | null = null;
   #lastSuccessAt: string | null = null;
   #failingSince: Date | null = null;
@@ -209,14 +214,24 @@ export class DisplayCycle {
         break;
       case 'deferred': {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
+        const before = this.#status;
+        if (this.#rec === null && outcome.reason === REASONS.retryAfter) {
+          // Nothing to show and the service refuses us for now: the wall and every publisher say so, and until when.
+          this.#failingSince ??= now;
+          const waiting = askedToWait({ until: outcome.until, since: this.#failingSince, retryAt: this.#deps.nextUpdateAt(retryAt), timeZone: this.#deps.render.timezone });
+          this.#status = waiting;
+          this.#lastError = { code: 'E_RATE_LIMITED', message: waiting.message, at: now.toISOString() };
+        }
         // Nothing new to show; but a state problem that appeared or went away must reach the publishers.
-        // Frame files that could not be written are tried again at each tick.
+        // Frame files that could not be written, and a frame that could not be drawn, are tried again at each tick.
         // A display with no frame yet in this process (`once`, whose restore does not publish) gets its frame.
-        if (this.#frame !== null && this.#currentStateProblem()?.code === this.#publishedProblem?.code && this.#output.problem === null) {
+        const problems = this.#output.problem !== null || this.#renderProblem !== null;
+        if (this.#frame !== null && this.#status === before && this.#currentStateProblem()?.code === this.#publishedProblem?.code && !problems) {
           return { outcome: outcome.kind, error: null, published: false, retryAt };
         }
         // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
-        const published = this.#frame === null || this.#rec === null ? await this.#renderAndPublish() : await this.#republish();
+        const redraw = this.#frame === null || this.#rec === null || this.#renderProblem !== null;
+        const published = redraw ? await this.#renderAndPublish() : await this.#republish();
         return { outcome: outcome.kind, error: null, published, retryAt };
       }
       case 'failed':
@@ -340,21 +355,42 @@ export class DisplayCycle {
     const served = Number.isFinite(parsed) ? parsed : null;
     const { staleFrom } = this.#deps;
     const now = this.#deps.clock.now();
-    this.#staleness = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
-    const { stale } = this.#staleness;
+    const { stale, since } = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
     if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
-    const frame = await (this.#deps.draw ?? drawInProcess)(this.#deps.render, {
-      rec: this.#rec,
-      status: this.#status,
-      // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
-      stale,
-      now: new Date(now),
-      stateProblem: this.#currentStateProblem(),
-    });
+    const onShow = { rec: this.#rec, status: this.#status, stale, staleSince: since, lastSuccessAt: this.#lastSuccessAt };
+    let frame: Frame;
+    try {
+      frame = await (this.#deps.draw ?? drawInProcess)(this.#deps.render, {
+        rec: this.#rec,
+        status: this.#status,
+        // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
+        stale,
+        now: new Date(now),
+        stateProblem: this.#currentStateProblem(),
+      });
+    } catch (err) {
+      if (this.#rendersAsked === asked) await this.#drawFailed(err);
+      throw err;
+    }
     if (this.#rendersAsked > asked) return 'superseded';
+    if (this.#renderProblem !== null) this.#deps.logger.info({ display: display.id }, 'frames can be drawn again');
+    this.#renderProblem = null;
     this.#frame = frame;
+    this.#onShow = onShow;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
     return this.#publish(frame);
+  }
+
+  /**
+   * A draw failed: the frame on show stays, with the state it was drawn from (an answer just bought is kept, and drawn
+   * with the next frame), and every publisher is told why it was not replaced. The caller still fails with the error.
+   */
+  async #drawFailed(err: unknown): Promise<void> {
+    const now = new Date(this.#deps.clock.now());
+    this.#renderProblem = renderProblemOf(err, now, this.#renderProblem);
+    this.#lastError = { code: this.#renderProblem.code, message: this.#renderProblem.message, at: now.toISOString() };
+    if (this.#frame === null) this.#record();
+    else await this.#publish(this.#frame);
   }
 
   /**
@@ -403,18 +439,16 @@ export class DisplayCycle {
   }
 
   #state(frame: Frame | null): DisplayState {
-    const { stale, since } = frame === null ? { stale: false, since: null } : this.#staleness;
+    // With a frame, what it was drawn from; without one, the cycle's own state (no frame on the wall to be stale).
+    const shown = frame !== null && this.#onShow !== null ? this.#onShow : { rec: this.#rec, status: this.#status, stale: false, staleSince: null, lastSuccessAt: this.#lastSuccessAt };
     return {
       display: this.display,
-      rec: this.#rec,
-      status: this.#status,
+      ...shown,
       frame,
-      stale,
-      staleSince: since,
       lastError: this.#lastError,
-      lastSuccessAt: this.#lastSuccessAt,
       stateProblem: this.#stateProblem,
       outputProblem: this.#output.problem,
+      renderProblem: this.#renderProblem,
       refreshRefused: this.#refreshRefused,
       nextUpdateAt: this.#deps.nextUpdateAt(),
     };

@@ -129,6 +129,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
       state_problem: stateProblemJson(v.stateProblem),
       output_problem: stateProblemJson(v.outputProblem),
+      render_problem: v.renderProblem === null ? null : { code: v.renderProblem.code, message: scrub(v.renderProblem.message), since: timeOrNull(v.renderProblem.since, tz) },
       // Only for a display with a panel on this machine's header.
       ...(v.panel !== null && {
         attached_panel: {

@@ -2,7 +2,7 @@ import type { FrameStatus } from '../domain/frame-status.js';
 
 /**
  * /healthz: healthy while every display's answer on show is current by its schedule (whatever else failed), and no
- * file, state or panel problem stands. Pure: the app passes what the display's view says.
+ * file, state, drawing or panel problem stands. Pure: the app passes what the display's view says.
  */
 
 export interface DisplayHealthInput {
@@ -14,6 +14,8 @@ export interface DisplayHealthInput {
   stateProblem?: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
   outputProblem?: string | null;
+  /** The last frame could not be drawn (`E_RENDER_TIMEOUT: …`): unhealthy, the frame on show is not the display's state. */
+  renderProblem?: string | null;
   /** Since when the answer on show is stale by its schedule (DisplayView.staleSince): healthy exactly while it is null. */
   staleSince: Date | null;
   /** The attached panel's problem (`E_PANEL_BUSY_TIMEOUT: …`): unhealthy, the glass does not show the frame. */
@@ -28,6 +30,7 @@ export interface DisplayHealth {
   last_success_at: string | null;
   state_problem: string | null;
   output_problem: string | null;
+  render_problem: string | null;
   /** Only for a display with an attached panel: its problem, or null while it refreshes. */
   panel_problem?: string | null;
 }
@@ -47,6 +50,7 @@ export function statusWords(s: FrameStatus): string {
     case 'unreachable':
       return `service unreachable since ${s.since.toISOString()} (${s.message})`;
     case 'service_error':
+      if (s.problem === 'busy') return `the service is busy since ${s.since.toISOString()} (${s.message})`;
       return `the service failed (${s.problem}) since ${s.since.toISOString()} (${s.message})`;
   }
 }
@@ -58,14 +62,16 @@ export function displayHealth(d: DisplayHealthInput): DisplayHealth {
     last_success_at: d.lastSuccessAt,
     state_problem: d.stateProblem ?? null,
     output_problem: d.outputProblem ?? null,
+    render_problem: d.renderProblem ?? null,
     ...(d.panelProblem !== undefined && { panel_problem: d.panelProblem }),
   };
   const problems = [
     d.stateProblem ? `state cannot be saved: ${d.stateProblem}` : '',
     d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
+    d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
     d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
   ];
-  if (d.stateProblem || d.outputProblem || d.panelProblem) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
+  if (problems.some((p) => p !== '')) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
   if (d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.

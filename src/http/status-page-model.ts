@@ -5,6 +5,7 @@ import { displayHealth, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../state/credits-view.js';
 import { stateProblemText } from '../state/state-payload.js';
 import { outputProblemText } from '../state/output-problem.js';
+import { renderProblemText } from '../state/render-problem.js';
 import { panelProblemText } from '../state/panel-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { localParts } from '../time/zoned-time.js';
@@ -56,6 +57,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const { rec, lastSuccessAt } = v;
     const stateProblem = stateProblemText(v.stateProblem);
     const outputProblem = outputProblemText(v.outputProblem);
+    const renderProblem = renderProblemText(v.renderProblem);
     const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
     const health = displayHealth({
       id: display.id,
@@ -64,6 +66,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       lastSuccessAt,
       stateProblem,
       outputProblem,
+      renderProblem,
       staleSince: v.staleSince,
       ...(panelProblem !== undefined && { panelProblem }),
     });
@@ -92,6 +95,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
       stateProblem: stateProblem === null ? null : scrub(stateProblem),
       outputProblem: outputProblem === null ? null : scrub(outputProblem),
+      renderProblem: renderProblem === null ? null : scrub(renderProblem),
       ...(v.panel !== null && {
         attached: {
           lastRefresh: formatWhen(v.panel.lastRefreshAt, deps.timezone, now) ?? 'never',

@@ -30,6 +30,8 @@ export interface StatusPageDisplay {
   stateProblem: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: cannot write …`), or null; absent: none. */
   outputProblem?: string | null;
+  /** The last frame could not be drawn (`E_RENDER_…: …`), or null; absent: none. */
+  renderProblem?: string | null;
   /** The panel on this machine's header: its last refresh and problem; absent without one. */
   attached?: { lastRefresh: string; problem: string | null };
   /**
@@ -88,6 +90,7 @@ function card(d: StatusPageDisplay, base: string): string {
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
   if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
   if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
+  if (d.renderProblem) rows.splice(1, 0, ['Drawing', `<span class="bad">${e(d.renderProblem)} (the last good frame is on show)</span>`]);
   if (d.attached !== undefined) {
     const a = d.attached;
     rows.push(['Panel refreshed', e(a.lastRefresh)]);

@@ -140,6 +140,15 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
       json_attributes_topic: diag,
       json_attributes_template: "{{ {'state_problem': value_json.state_problem, 'output_problem': value_json.output_problem} | tojson }}",
     }),
+    entity('binary_sensor', 'render_problem', 'Drawing problem', {
+      state_topic: diag,
+      // On while the last frame could not be drawn (E_RENDER_…): the frame on show is an older one.
+      value_template: "{{ 'ON' if value_json.render_problem else 'OFF' }}",
+      device_class: 'problem',
+      entity_category: 'diagnostic',
+      json_attributes_topic: diag,
+      json_attributes_template: "{{ {'render_problem': value_json.render_problem} | tojson }}",
+    }),
     entity('binary_sensor', 'stale', 'Outfit out of date', {
       state_topic: diag,
       // On from the moment a scheduled update passed (with its grace) without a new outfit, whatever else is wrong.

@@ -4,6 +4,7 @@ import type { FrameStatus } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import type { StateProblem } from '../store/state-error.js';
 import type { OutputProblem } from './output-problem.js';
+import type { RenderProblem } from './render-problem.js';
 
 /**
  * One display's state, as its cycle records it on the daemon's board (display-board.ts) whenever it changes: the
@@ -57,6 +58,8 @@ export interface DisplayState {
   readonly stateProblem: StateProblem | null;
   /** This display's frame files could not be written (E_OUTPUT_WRITE), until a write succeeds. */
   readonly outputProblem: OutputProblem | null;
+  /** This display's last frame could not be drawn (E_RENDER_…): `frame` is an older one, until a draw succeeds. */
+  readonly renderProblem: RenderProblem | null;
   /** The last refused refresh (the view hides it once it is old). */
   readonly refreshRefused: RefreshNotice | null;
   /** The next update the cycle announced: used only where nothing reads the schedule itself (a cycle alone). */

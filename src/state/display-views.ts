@@ -8,6 +8,7 @@ import type { Clock } from '../time/clock.js';
 import type { DisplayBoard } from './display-board.js';
 import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
 import type { OutputProblem } from './output-problem.js';
+import type { RenderProblem } from './render-problem.js';
 import type { PanelStatus } from './panel-status.js';
 
 /**
@@ -26,6 +27,8 @@ interface ViewBase {
   readonly stateProblem: StateProblem | null;
   /** This display's frame files cannot be written (E_OUTPUT_WRITE), or null. */
   readonly outputProblem: OutputProblem | null;
+  /** This display's last frame could not be drawn (E_RENDER_…): the frame on show is an older one, or null. */
+  readonly renderProblem: RenderProblem | null;
   /** A refused refresh, for REFRESH_NOTICE_MS after it. */
   readonly refreshRefused: RefreshNotice | null;
   /** The schedule's next run (the cycle's announced one where no schedule is read), or null when none is planned. */
@@ -106,6 +109,7 @@ export class DisplayViews implements DisplayViewSource {
       lastError: entry.lastError ?? null,
       stateProblem: entry.stateProblem ?? this.#sharedProblem(),
       outputProblem: entry.outputProblem ?? null,
+      renderProblem: entry.renderProblem ?? null,
       refreshRefused: recentNotice(entry.refreshRefused ?? null, this.#o.clock.now()),
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
       stale: entry.stale ?? false,

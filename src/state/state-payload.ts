@@ -4,6 +4,7 @@ import type { RefreshNotice } from './display-state.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { StateProblem } from '../store/state-error.js';
 import { outputProblemText, type OutputProblem } from './output-problem.js';
+import { renderProblemText, type RenderProblem } from './render-problem.js';
 import { panelProblemText, type PanelStatus } from './panel-status.js';
 import { creditsView, type CreditsView } from './credits-view.js';
 import { timeOrNull } from '../time/zoned-time.js';
@@ -48,6 +49,8 @@ export interface DiagnosticsPayload {
   state_problem: string | null;
   /** `E_OUTPUT_WRITE: cannot write …/frames/hallway.png (ENOSPC)`, or null while the frame files are written. */
   output_problem: string | null;
+  /** `E_RENDER_TIMEOUT: the render process gave no answer …`, or null while frames are drawn. */
+  render_problem: string | null;
   /** Since when the outfit on show is out of date (a scheduled update passed without a new one), or null. */
   stale_since: string | null;
   /** Whether the refresh button can do anything (false with no refresh reserve), and why not. */
@@ -68,6 +71,7 @@ export type DiagnosticsWithCredits = DiagnosticsPayload & CreditsView;
 export interface DiagnosticsExtra {
   stateProblem?: StateProblem | null;
   outputProblem?: OutputProblem | null;
+  renderProblem?: RenderProblem | null;
   staleSince?: Date | null;
   refreshUnavailable?: string | null;
   refreshRefused?: RefreshNotice | null;
@@ -104,6 +108,7 @@ export function diagnosticsPayload(
     budget_warnings: [...(b.warnings ?? [])].map(String),
     state_problem: stateProblemText(extra.stateProblem),
     output_problem: outputProblemText(extra.outputProblem),
+    render_problem: renderProblemText(extra.renderProblem),
     stale_since: timeOrNull(extra.staleSince ?? null, timeZone),
     refresh_available: !extra.refreshUnavailable,
     refresh_unavailable_reason: extra.refreshUnavailable ?? null,

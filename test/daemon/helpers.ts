@@ -7,6 +7,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { Publisher } from '../../src/publish/publisher.js';
+import type { DrawFrame } from '../../src/render/display-render.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { httpRequest } from '../helpers/http-client.js';
@@ -51,6 +52,8 @@ export interface RigOptions {
   supervisorUrl?: string;
   /** Extra YAML lines of the display (indented by the caller under `    `), e.g. an `attached:` panel. */
   display?: string[];
+  /** Draws the frames (a render process's draw, say); default in this process. */
+  draw?: DrawFrame;
 }
 
 export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
@@ -104,6 +107,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     publishers: [counter],
     env: opts.env ?? {},
     ...(opts.supervisorUrl !== undefined && { supervisorUrl: opts.supervisorUrl }),
+    ...(opts.draw !== undefined && { draw: opts.draw }),
   });
   return {
     daemon,

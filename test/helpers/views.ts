@@ -73,6 +73,7 @@ export function shownState(display: DisplayConfig, frame: Frame, over: Partial<O
     lastSuccessAt: rec?.fetched_at ?? null,
     stateProblem: null,
     outputProblem: null,
+    renderProblem: null,
     refreshRefused: null,
     nextUpdateAt: null,
     ...over,

@@ -30,7 +30,7 @@ describe('Home Assistant device discovery', () => {
     expect(Object.keys(payload.components)).toEqual([
       'frame', 'temperature', 'feels_like', 'humidity', 'wind_speed', 'wind_direction', 'rain_chance', 'uv_index',
       'conditions', 'daytime', 'alerts', 'outfit', 'garments', 'umbrella', 'sunscreen', 'last_update', 'next_update', 'status', 'credits_spent_today',
-      'credits_left_today', 'credits_left_month', 'rate_limit_remaining', 'state_problem', 'stale', 'refresh',
+      'credits_left_today', 'credits_left_month', 'rate_limit_remaining', 'state_problem', 'render_problem', 'stale', 'refresh',
     ]);
     expect(payload.components.frame).toEqual({
       platform: 'image',
