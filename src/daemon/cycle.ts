@@ -92,8 +92,11 @@ export class DisplayCycle {
   #rec: StoredRecommendation | null = null;
   #status: FrameStatus = { kind: 'ok' };
   #frame: Frame | null = null;
-  /** What #frame was drawn from, and how stale (staleness()): recorded with it, also after a newer draw failed. */
-  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince' | 'lastSuccessAt'> | null = null;
+  /**
+   * What #frame was drawn from, and how stale (staleness()): recorded with it, also after a newer draw failed. The
+   * last success is the cycle's own: an answer bought is not bought again because its frame could not be drawn.
+   */
+  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince'> | null = null;
   /** The last draw failed (E_RENDER_…): #frame is older than the cycle's state until a draw succeeds. */
   #renderProblem: RenderProblem | null = null;
   #lastError: LastError | null = null;
@@ -357,7 +360,7 @@ export class DisplayCycle {
     const now = this.#deps.clock.now();
     const { stale, since } = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
     if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
-    const onShow = { rec: this.#rec, status: this.#status, stale, staleSince: since, lastSuccessAt: this.#lastSuccessAt };
+    const onShow = { rec: this.#rec, status: this.#status, stale, staleSince: since };
     let frame: Frame;
     try {
       frame = await (this.#deps.draw ?? drawInProcess)(this.#deps.render, {
@@ -440,12 +443,13 @@ export class DisplayCycle {
 
   #state(frame: Frame | null): DisplayState {
     // With a frame, what it was drawn from; without one, the cycle's own state (no frame on the wall to be stale).
-    const shown = frame !== null && this.#onShow !== null ? this.#onShow : { rec: this.#rec, status: this.#status, stale: false, staleSince: null, lastSuccessAt: this.#lastSuccessAt };
+    const shown = frame !== null && this.#onShow !== null ? this.#onShow : { rec: this.#rec, status: this.#status, stale: false, staleSince: null };
     return {
       display: this.display,
       ...shown,
       frame,
       lastError: this.#lastError,
+      lastSuccessAt: this.#lastSuccessAt,
       stateProblem: this.#stateProblem,
       outputProblem: this.#output.problem,
       renderProblem: this.#renderProblem,
