@@ -70,8 +70,8 @@ export function displayHealth(d: DisplayHealthInput): DisplayHealth {
     d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
     d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
     d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
-  ];
-  if (problems.some((p) => p !== '')) return { ...base, ok: false, reason: problems.filter((p) => p !== '').join('; ') };
+  ].filter((p) => p !== '');
+  if (problems.length > 0) return { ...base, ok: false, reason: problems.join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
   if (d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.
