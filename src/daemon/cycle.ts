@@ -108,6 +108,8 @@ export class DisplayCycle {
   readonly #output = new OutputProblemTracker();
   /** When the last answer was bought in this process (ms), for the state-problem limit. */
   #lastBoughtAt: number | null = null;
+  /** When the answer last bought was bought, while it could not be read back at the start (#notReadBack); else null. */
+  #unreadSince: Date | null = null;
   /** False while #rec's fetched_at is not believable (dated in the future): it is shown, but its age is unknown. */
   #ageKnown = true;
   #refreshRefused: RefreshNotice | null = null;
@@ -183,6 +185,7 @@ export class DisplayCycle {
    * so until its next purchase.
    */
   #notReadBack(bought: number, problem: string | null): void {
+    this.#unreadSince = new Date(bought);
     const at = new Date(bought).toISOString();
     const why = problem ?? `${this.display.id}'s last good file is missing or older`;
     this.#lastError = {
@@ -309,6 +312,7 @@ export class DisplayCycle {
     this.#lastSuccessAt = stored.fetched_at;
     this.#lastBoughtAt = now.getTime();
     this.#ageKnown = true;
+    this.#unreadSince = null;
     this.#deps.logger.info(
       { display: this.display.id, temp: rec.weather.temp, description: rec.weather.description },
       'new recommendation',
@@ -375,6 +379,7 @@ export class DisplayCycle {
       stale,
       now: new Date(now),
       stateProblem: this.#currentStateProblem(),
+      notReadBack: this.#unreadSince,
     });
     if (this.#rendersAsked > asked) return 'superseded';
     this.#frame = frame;

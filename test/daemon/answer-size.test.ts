@@ -3,6 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLedger } from '../../src/budget/ledger-file.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { renderFrame, renderIndices } from '../../src/render/frame.js';
+import type { FrameInput } from '../../src/render/layout/content.js';
 import { until } from '../helpers/until.js';
 import { daemonTests, hallwayState, injectFault, linesWithCode, type DaemonRig } from './helpers.js';
 
@@ -109,6 +112,15 @@ describe('a last answer that cannot be read back', () => {
     });
     expect(st.outfit).toBeUndefined();
     expect(String((st.last_error as { message: string }).message)).toContain('not bought again');
+    // The wall says so, with the time it was bought, not "Waiting for the first outfit".
+    const ledger = await readLedger(path.join(r.dir, 'state', 'budget-ledger.json'));
+    const bought = ledger.kind === 'ok' ? ledger.state.lastBought.hallway : undefined;
+    expect(bought).toBeGreaterThan(r.clock.now() - MIN);
+    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: new Date(again.clock.now()), notReadBack: new Date(bought ?? 0) };
+    const texts = renderIndices(input, loadPanel('waveshare-4in2'), { rotation: 0 }).report.texts.join(' ');
+    expect(texts).toContain('The last outfit could not be read back');
+    expect(texts).not.toContain('Waiting for the first outfit');
+    expect(again.published.at(-1)?.frame.hash).toBe((await renderFrame(input, loadPanel('waveshare-4in2'), { rotation: 0 })).hash);
 
     // The next day's slot buys, once.
     again.clock.advance(24 * HOUR - 2 * MIN);
