@@ -33,6 +33,22 @@ describe('Ledger', () => {
     expect(again.ledger.state).toMatchObject({ daySpent: 5, monthSpent: 5, dayRefreshSpent: 2 });
   });
 
+  it('keeps each display’s last purchase with the charge that paid it; a file without any still reads', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    const { receipt, persisted } = ledger.charge(3, false, true, NOW);
+    await persisted;
+    ledger.noteBought('hallway', NOW + 1000);
+    await ledger.resolve(receipt, 'charged');
+    const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
+    expect(file.last_bought).toEqual({ hallway: NOW + 1000 });
+    expect((await fresh(dir)).ledger.state.lastBought).toEqual({ hallway: NOW + 1000 });
+    // A ledger written before last_bought was kept.
+    delete file.last_bought;
+    await writeFile(path.join(dir, LEDGER_FILE), JSON.stringify(file));
+    expect((await fresh(dir)).ledger.state).toMatchObject({ daySpent: 3, lastBought: {} });
+  });
+
   it('writes only when something changed', async () => {
     const { ledger, dir } = await fresh();
     ledger.settle(NOW, true);
