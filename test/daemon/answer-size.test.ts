@@ -10,9 +10,10 @@ import { until } from '../helpers/until.js';
 import { daemonTests, hallwayState, injectFault, linesWithCode, type DaemonRig } from './helpers.js';
 
 /**
- * An answer is bought once a slot, whatever its size, across restarts (issue 41: a legal 1 MB answer was saved as a
- * 4.6 MB last good file, which every start ignored, and bought again). A whole daemon on a fake clock against the
- * simulated service over real HTTP, started three times on one folder within one daily slot.
+ * An answer is bought once a slot, whatever its size, across restarts (issue 41: a legal answer near the body limit
+ * was saved as a last good file several times its size, which every start ignored, and bought again). A whole
+ * daemon on a fake clock against the simulated service over real HTTP, started three times on one folder within one
+ * daily slot.
  */
 
 const t = daemonTests({ broker: false });
@@ -45,9 +46,9 @@ async function stateBytes(r: DaemonRig): Promise<number> {
 const CASES: [string, Record<string, unknown> | null][] = [
   ['a tiny answer', null],
   ['a small field beyond the spec (kept)', { field: 'notes', bytes: 8_000, fill: 'text' }],
-  ['the probe: 1 MB of 1e20 in a field beyond the spec (4.6 MB written back)', { field: 'notes', bytes: 1_000_000, fill: 'exponents' }],
+  ['the probe: 1 MB of 1e20 in a field beyond the spec (written back as 21 digits each)', { field: 'notes', bytes: 1_000_000, fill: 'exponents' }],
   ['arrays nested 500,000 deep in the weather object', { field: 'weather.station', bytes: 1_000_000, fill: 'nested' }],
-  ['an outfit of 1 MB of bytes that are not UTF-8 (3 MB written back)', { field: 'outfit', bytes: 1_000_000, fill: 'not_utf8' }],
+  ['an outfit of 1 MB of bytes that are not UTF-8 (each written back as three)', { field: 'outfit', bytes: 1_000_000, fill: 'not_utf8' }],
   ['an alert of 1 MB of text', { field: 'weather.alerts', bytes: 1_000_000, fill: 'text' }],
 ];
 
