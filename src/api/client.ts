@@ -14,12 +14,14 @@ import { parseRetryAfter, readRateLimit, type RateLimitInfo } from './rate-limit
 import { systemClock, type Clock } from '../time/clock.js';
 import { redactJson, redactor, type Redact } from '../shared/redactor.js';
 import { transportError } from './transport-errors.js';
+import { boundAnswer } from './answer-limits.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {
   ErrorBodySchema,
   readResponse,
   type Recommendation,
   type RecommendRequest,
+  type ResponseKind,
   type ResponseRead,
   type ShapeNote,
   type Weather,
@@ -107,13 +109,13 @@ export class OutfitClient {
   /** POST /recommend (2 credits). */
   async recommend(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recommend', req, (j) => readResponse('recommend', j), opts, this.#paidTimeoutMs);
+    return this.#call('POST', '/recommend', req, 'recommend', (j) => readResponse('recommend', j), opts, this.#paidTimeoutMs);
   }
 
   /** POST /recweather (3 credits): the recommendation with the full weather snapshot. */
   async recweather(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recweather', req, (j) => readResponse('recweather', j), opts, this.#paidTimeoutMs);
+    return this.#call('POST', '/recweather', req, 'recweather', (j) => readResponse('recweather', j), opts, this.#paidTimeoutMs);
   }
 
   /** GET /weather: the weather object at the top level of the body. */
@@ -121,7 +123,7 @@ export class OutfitClient {
     checkWeatherQuery(q);
     const params = new URLSearchParams({ lat: String(q.lat), lon: String(q.lon) });
     if (q.unit !== undefined) params.set('unit', q.unit);
-    return this.#call('GET', `/weather?${params.toString()}`, undefined, (j) => readResponse('weather', j), opts, this.#timeoutMs);
+    return this.#call('GET', `/weather?${params.toString()}`, undefined, 'weather', (j) => readResponse('weather', j), opts, this.#timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -132,6 +134,7 @@ export class OutfitClient {
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
+    kind: ResponseKind,
     read: (json: unknown) => ResponseRead<T>,
     opts: CallOptions,
     timeoutMs: number,
@@ -177,7 +180,7 @@ export class OutfitClient {
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
     if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, this.#redact(text), now);
-    const { value, notes } = parseBody(where, status, text, read, this.#redact);
+    const { value, notes } = parseBody(kind, where, status, text, read, this.#redact);
     if (notes.length > 0) this.#onShapeNotes?.(notes, where);
     return value;
   }
@@ -248,6 +251,7 @@ function errorFromStatus(
 
 /** The value and its shape notes; a body that is not JSON, or lacks what a frame needs, is E_BAD_RESPONSE. */
 function parseBody<T>(
+  kind: ResponseKind,
   where: string,
   status: number,
   text: string,
@@ -261,8 +265,13 @@ function parseBody<T>(
     // V8's message quotes the start of the text, which may be the key sent back.
     throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact((err as Error).message)})`, null, { status });
   }
-  // Before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field.
-  const result = read(redactJson(json, redact));
-  if (result.ok) return { value: result.value, notes: result.notes };
+  // Bounded first (answer-limits.ts): the redaction's walk recurses, and what we store must be read back at a start.
+  const bounded = boundAnswer(kind, json);
+  // Before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field. A secret
+  // shorter than its mark makes a text longer: bounded again.
+  const redacted = boundAnswer(kind, redactJson(bounded.value, redact));
+  const result = read(redacted.value);
+  const trimmed = [...bounded.notes, ...redacted.notes.filter((n) => !bounded.notes.some((b) => b.field === n.field))];
+  if (result.ok) return { value: result.value, notes: [...result.notes, ...trimmed] };
   throw new BadResponseError(`${where}: response field ${result.field}: ${result.reason}`, result.field, { status });
 }

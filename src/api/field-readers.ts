@@ -14,9 +14,10 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /**
  * How a field differed from the spec: `missing` (absent or null), `wrong_type` (dropped), `other_form` (taken, in
- * another form than the spec's: a number as a string, a timestamp with an offset).
+ * another form than the spec's: a number as a string, a timestamp with an offset); or how it was over what we store
+ * (answer-limits.ts): `too_long` (a text cut), `too_large` (a field or alerts dropped).
  */
-export type ShapeProblem = 'missing' | 'wrong_type' | 'other_form';
+export type ShapeProblem = 'missing' | 'wrong_type' | 'other_form' | 'too_long' | 'too_large';
 
 export interface ShapeNote {
   /** The field's path: `generated_at`, `weather.temp`, or `temp` in a GET /weather body. */

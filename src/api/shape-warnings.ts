@@ -3,15 +3,17 @@ import { dayKey } from '../time/zoned-time.js';
 import type { Clock } from '../time/clock.js';
 
 /**
- * The W_RESPONSE_SHAPE warning: a response was accepted although a field differed from the spec. Said at most once
+ * The W_RESPONSE_SHAPE warning: a response was accepted although a field differed from the spec; W_RESPONSE_TRIMMED:
+ * a field was over what we store and publish (answer-limits.ts), and was cut or dropped. Said at most once
  * per field per day (the service sends the same shape all day long, and the log is on an SD card), for all displays
  * together, since the shape is the service's, not a display's.
  */
 
 export const W_RESPONSE_SHAPE = 'W_RESPONSE_SHAPE';
+export const W_RESPONSE_TRIMMED = 'W_RESPONSE_TRIMMED';
 
 export interface ShapeWarning {
-  code: typeof W_RESPONSE_SHAPE;
+  code: typeof W_RESPONSE_SHAPE | typeof W_RESPONSE_TRIMMED;
   /** The request, "POST /recweather". */
   where: string;
   field: string;
@@ -34,7 +36,11 @@ const OUTCOME: Record<ShapeNote['problem'], string> = {
   missing: 'left out',
   wrong_type: 'left out',
   other_form: 'accepted',
+  too_long: 'cut',
+  too_large: 'dropped',
 };
+
+const TRIMMED: ReadonlySet<ShapeNote['problem']> = new Set(['too_long', 'too_large']);
 
 export class ShapeWarnings {
   readonly #warn: (w: ShapeWarning) => void;
@@ -59,10 +65,13 @@ export class ShapeWarnings {
     }
     const out: ShapeWarning[] = [];
     for (const n of notes) {
-      if (this.#said.has(n.field)) continue;
-      this.#said.add(n.field);
-      const text = `${W_RESPONSE_SHAPE}: ${where}: response field ${n.field}: ${n.detail}; ${OUTCOME[n.problem]}`;
-      const w: ShapeWarning = { code: W_RESPONSE_SHAPE, where, field: n.field, problem: n.problem, detail: n.detail, text };
+      const code = TRIMMED.has(n.problem) ? W_RESPONSE_TRIMMED : W_RESPONSE_SHAPE;
+      // A field both off the spec and over the limits is said once as each.
+      const key = `${code} ${n.field}`;
+      if (this.#said.has(key)) continue;
+      this.#said.add(key);
+      const text = `${code}: ${where}: response field ${n.field}: ${n.detail}; ${OUTCOME[n.problem]}`;
+      const w: ShapeWarning = { code, where, field: n.field, problem: n.problem, detail: n.detail, text };
       out.push(w);
       this.#warn(w);
     }

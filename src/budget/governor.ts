@@ -107,7 +107,7 @@ export class Governor {
       }
     }
     const call = d.endpoint === 'recweather' ? client.recweather.bind(client) : client.recommend.bind(client);
-    const bought = await this.#request(reason, rec, (s) => call(req, { signal: s }), signal);
+    const bought = await this.#request(reason, rec, (s) => call(req, { signal: s }), signal, d.id);
     return bought.ok ? { kind: 'fresh', rec: bought.value } : this.#withRetry(bought.outcome);
   }
 
@@ -125,10 +125,13 @@ export class Governor {
     return g.kind !== 'over' || g.outcome.kind !== 'budget_exhausted';
   }
 
-  /** One paid request with bounded retries (retry-loop.ts): attempts, and the pauses between them. */
-  #request<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<Step<T>> {
+  /**
+   * One paid request with bounded retries (retry-loop.ts): attempts, and the pauses between them. `boughtFor`: the
+   * display whose recommendation it buys, whose purchase the ledger keeps.
+   */
+  #request<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal, boughtFor?: string): Promise<Step<T>> {
     return retryLoop({
-      attempt: (n) => this.#attempt(reason, cost, send, signal, n),
+      attempt: (n) => this.#attempt(reason, cost, send, signal, n, boughtFor),
       clock: this.#clock,
       random: this.#random,
       maxAttempts: this.#maxAttempts,
@@ -140,7 +143,7 @@ export class Governor {
   }
 
   /** One attempt: gate, write-ahead charge, send, classify (and record how it ended). */
-  async #attempt<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, attempt: number): Promise<Attempt<T>> {
+  async #attempt<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, attempt: number, boughtFor?: string): Promise<Attempt<T>> {
     if (signal?.aborted) return { kind: 'over', outcome: { kind: 'failed', error: new AbortedError('fetch aborted before it was sent') } };
     const g = this.#gate(reason, cost);
     if (g.kind !== 'go') return g;
@@ -164,6 +167,7 @@ export class Governor {
       const value = await send(signal);
       this.#limiter.observe(this.#client.rateLimit);
       this.#backoff.answered();
+      if (boughtFor !== undefined) this.#ledger.noteBought(boughtFor, this.#clock.now());
       await this.#record(receipt, 'charged');
       if (this.#ledger.state.creditsOut !== null) await this.#creditsBack();
       return { kind: 'answered', value };
@@ -306,6 +310,15 @@ export class Governor {
     const no = refusal(this.#config, { reason: 'schedule', cost: recCost(d), dayUsed: s.daySpent, monthUsed: s.monthSpent, refreshSpentToday: s.dayRefreshSpent });
     if (no === 'day' || no === 'month') at = Math.max(at, periodEnd(this.#ledger.period(no), this.#config.timezone));
     return at > now ? new Date(at) : null;
+  }
+
+  /**
+   * When `displayId`'s last recommendation was bought (ms), as the ledger keeps it, or null. A time later than the
+   * clock allows (a clock that was ahead) is not believed: it would hold the display's purchases back for ever.
+   */
+  lastBoughtAt(displayId: string): number | null {
+    const at = this.#ledger.state.lastBought[displayId];
+    return at === undefined || at > this.#clock.now() + CLOCK_SLACK_MS ? null : at;
   }
 
   /** The ledger cannot be written, or null. */

@@ -34,6 +34,8 @@ const V2Schema = z.object({
   month_refused: count,
   credits_out: z.object({ since: count, last_refusal_at: count }).nullable(),
   recent_sends: z.array(count).max(10_000),
+  /** Added in place (a file without it still reads, and an older daemon drops it): display id → last purchase (ms). */
+  last_bought: z.record(z.string(), count).optional(),
 });
 const LedgerFileSchema = z.discriminatedUnion('version', [V1Schema, V2Schema]);
 export type LedgerFile = z.infer<typeof V2Schema>;
@@ -58,6 +60,7 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
     credits_out: s.creditsOut === null ? null : { since: s.creditsOut.since, last_refusal_at: s.creditsOut.lastRefusalAt },
     rate_blocked_until: s.rateBlockedUntil,
     recent_sends: s.recentSends,
+    last_bought: s.lastBought,
     updated_at: new Date(s.highWater).toISOString(),
   };
 }
@@ -116,6 +119,7 @@ export async function readLedger(file: string): Promise<ReadResult> {
         monthRefused: 0,
         creditsOut: out,
         recentSends: [],
+        lastBought: {},
       },
     };
   }
@@ -132,6 +136,7 @@ export async function readLedger(file: string): Promise<ReadResult> {
       monthRefused: f.month_refused,
       creditsOut: f.credits_out === null ? null : { since: f.credits_out.since, lastRefusalAt: f.credits_out.last_refusal_at },
       recentSends: f.recent_sends,
+      lastBought: f.last_bought ?? {},
     },
   };
 }

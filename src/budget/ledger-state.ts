@@ -27,6 +27,11 @@ export interface LedgerState {
   rateBlockedUntil: number | null;
   /** Wall-clock send times of the requests of the last minute, so a restart keeps the rate window. */
   recentSends: number[];
+  /**
+   * Display id → when its last recommendation was bought (its 2xx arrived): a start whose last good file cannot be
+   * read back knows the slot is paid, and does not buy it again.
+   */
+  lastBought: Record<string, number>;
 }
 
 export interface CreditsOut {
@@ -58,6 +63,7 @@ export function emptyState(now: number, tz: string): LedgerState {
     creditsOut: null,
     rateBlockedUntil: null,
     recentSends: [],
+    lastBought: {},
   };
 }
 
@@ -96,5 +102,12 @@ export function mergeStates(a: LedgerState, b: LedgerState): LedgerState {
     creditsOut: a.creditsOut ?? b.creditsOut,
     rateBlockedUntil: Math.max(a.rateBlockedUntil ?? 0, b.rateBlockedUntil ?? 0) || null,
     recentSends: [...new Set([...a.recentSends, ...b.recentSends])].sort((x, y) => x - y),
+    lastBought: latestOfEach(a.lastBought, b.lastBought),
   };
+}
+
+function latestOfEach(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out = { ...a };
+  for (const [id, t] of Object.entries(b)) out[id] = Math.max(out[id] ?? t, t);
+  return out;
 }

@@ -234,6 +234,14 @@ export class Ledger {
     return this.#persist();
   }
 
+  /**
+   * Notes that `displayId`'s recommendation was bought at `now`, in memory: the caller's resolve() of its charge, which
+   * follows at once, writes it with the charge (one write a purchase, as before).
+   */
+  noteBought(displayId: string, now: number): void {
+    this.#s.lastBought = { ...this.#s.lastBought, [displayId]: now };
+  }
+
   /** The service said the account has no credits (at `now`), or null: it answered again. */
   setCreditsOut(now: number | null): Promise<void> {
     const s = this.#s;

@@ -62,6 +62,11 @@ export interface DisplayCycleDeps {
   glyphWarnings?: GlyphWarnings;
   /** When an answer served at `servedAt` goes stale by the schedule (Scheduler.staleFrom); default never. */
   staleFrom?: (servedAt: number) => Date | null;
+  /**
+   * When the display's last recommendation was bought, as the credit ledger keeps it (Governor.lastBoughtAt), or null:
+   * a start that cannot read that answer back says so (the scheduler does not buy its slot again).
+   */
+  lastBoughtAt?: () => number | null;
 }
 
 export interface CycleResult {
@@ -81,6 +86,8 @@ export interface CycleResult {
 
 /** A last good answer dated further ahead than this is from a clock that was wrong: shown, but not fresh. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** A purchase the ledger dates this much after the last good answer is one whose answer was not saved. */
+const UNSAVED_AFTER_MS = 5_000;
 
 /**
  * One display's cycle: fetch (through the governor) → keep the last good → render → publish.
@@ -109,6 +116,8 @@ export class DisplayCycle {
   readonly #output = new OutputProblemTracker();
   /** When the last answer was bought in this process (ms), for the state-problem limit. */
   #lastBoughtAt: number | null = null;
+  /** When the answer last bought was bought, while it could not be read back at the start (#notReadBack); else null. */
+  #unreadSince: Date | null = null;
   /** False while #rec's fetched_at is not believable (dated in the future): it is shown, but its age is unknown. */
   #ageKnown = true;
   #refreshRefused: RefreshNotice | null = null;
@@ -162,6 +171,8 @@ export class DisplayCycle {
     const { logger, clock } = this.#deps;
     const { rec, problem } = await this.#deps.store.load(this.display.id);
     if (problem !== null) logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], problem }, 'last good state ignored');
+    const bought = this.#deps.lastBoughtAt?.() ?? null;
+    if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);
     if (rec === null) return false;
     this.#rec = rec;
     // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
@@ -174,6 +185,23 @@ export class DisplayCycle {
     if (opts.publish) await this.#renderAndPublish();
     else this.#record();
     return this.#ageKnown;
+  }
+
+  /**
+   * The ledger says an answer was bought at `bought`, and the last good file does not hold it (unreadable, missing,
+   * or an older one): its slot is paid, and is not bought again (the scheduler counts the purchase); the display says
+   * so until its next purchase.
+   */
+  #notReadBack(bought: number, problem: string | null): void {
+    this.#unreadSince = new Date(bought);
+    const at = new Date(bought).toISOString();
+    const why = problem ?? `${this.display.id}'s last good file is missing or older`;
+    this.#lastError = {
+      code: STATE_WARNING_CODES[0],
+      message: `the answer bought at ${at} could not be read back (${why}): its slot is paid and not bought again; the next slot buys`,
+      at: new Date(this.#deps.clock.now()).toISOString(),
+    };
+    this.#deps.logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], boughtAt: at }, 'the last answer bought could not be read back: not bought again before the next slot');
   }
 
   /** Renders what the display has now (the placeholder, when it has no outfit yet) and publishes it. */
@@ -302,6 +330,7 @@ export class DisplayCycle {
     this.#lastSuccessAt = stored.fetched_at;
     this.#lastBoughtAt = now.getTime();
     this.#ageKnown = true;
+    this.#unreadSince = null;
     this.#deps.logger.info(
       { display: this.display.id, temp: rec.weather.temp, description: rec.weather.description },
       'new recommendation',
@@ -370,6 +399,7 @@ export class DisplayCycle {
         stale,
         now: new Date(now),
         stateProblem: this.#currentStateProblem(),
+        notReadBack: this.#unreadSince,
       });
     } catch (err) {
       if (this.#rendersAsked === asked) await this.#drawFailed(err);

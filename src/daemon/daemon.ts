@@ -71,6 +71,10 @@ function timesyncStamp(): number | null {
   }
 }
 
+function latest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+
 /** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
 const FIRST_FRAME_WAIT_MS = 30_000;
 
@@ -142,8 +146,10 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     clock,
     schedules,
     logger: logger.child({ part: 'scheduler' }),
-    // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase).
-    lastAnswerAt: (id) => board.lastAnswerAt(id),
+    // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase). The ledger's
+    // record of the display's last purchase counts too: a start whose last good file cannot be read back (too large,
+    // corrupt, removed) does not buy the paid slot again.
+    lastAnswerAt: (id) => latest(board.lastAnswerAt(id), governor.lastBoughtAt(id)),
     // The moment an answer goes stale is a matter of time, not of a cycle: the display is drawn again then.
     onStale: (id) => {
       runs.redraw(id).catch((err: unknown) => logger.error({ display: id, err }, 'redrawing a stale display failed'));
@@ -199,6 +205,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
         sharedStateProblem: () => governor.stateProblem,
         staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
+        lastBoughtAt: () => governor.lastBoughtAt(display.id),
       }),
     );
   }

@@ -25,6 +25,12 @@ export interface Labels {
   /** The error screen before anything was fetched. */
   waiting_title: string;
   waiting_detail: string;
+  /**
+   * In the waiting screen's place when the answer last bought could not be read back at a start (its slot is paid
+   * and not bought again). `{time}`: when it was bought.
+   */
+  unread_title: string;
+  unread_detail: string;
   /** In the waiting screen's place while the state cannot be saved (nothing is bought until it can). */
   state_problem_title: string;
   /** `{dir}`: the state folder, on a read-only disk (EROFS). */

@@ -1,5 +1,6 @@
 import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
+import { LARGE_FILLS } from './large-field.js';
 
 /**
  * Faults the simulated service can be told to commit on its next matching request(s), so tests can drive a client
@@ -38,13 +39,15 @@ const FaultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('extra_fields'), ...common }),
   /** 200 quoting the request's bearer key in every text, in an alert, and as the name and value of an extra field. */
   z.strictObject({ kind: z.literal('echo_key'), ...common }),
+  /** 200 with `field` (dotted path, made when missing) holding about `bytes` bytes of JSON text (large-field.ts). */
+  z.strictObject({ kind: z.literal('large_field'), field: dottedField, bytes: z.number().int().min(2).max(2_000_000), fill: z.enum(LARGE_FILLS).optional(), ...common }),
 ]);
 
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
 
 /** Faults that alter a success body (they wait for one: an error response goes out unchanged, fault kept). */
-export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields', 'echo_key']);
+export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields', 'echo_key', 'large_field']);
 
 /** Parses one fault or an array of them; throws an Error naming the problem (with its path). */
 export function parseFaults(input: unknown): Fault[] {

@@ -5,6 +5,7 @@ import type { KeyStore } from './credits.js';
 import { CREDIT_COSTS, keyFingerprint } from './credits.js';
 import { ROUTES, successBody } from './endpoints.js';
 import type { Fault, FaultQueue } from './faults.js';
+import { largeFieldBody } from './large-field.js';
 import { alterBody, BODY_KINDS, HTML_ERROR_PAGE, retryAfterHeader, truncateJson } from './faults.js';
 import { gone, PREFLIGHT_HEADERS, readBody, sendError, sendJson, sendText } from './http-io.js';
 import type { RateWindow } from './rate-window.js';
@@ -209,6 +210,10 @@ export async function handleApi(
     ctx.faults.consume(fault);
     rec.fault = fault.kind;
     settle('produced_200');
+    if (fault.kind === 'large_field') {
+      sendText(res, 200, largeFieldBody(success, fault), 'application/json; charset=utf-8', headers);
+      return;
+    }
     const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather', bearerKey(req.headers.authorization)));
     sendText(res, 200, fault.kind === 'malformed_json' ? truncateJson(text) : text, 'application/json; charset=utf-8', headers);
     return;

@@ -33,7 +33,7 @@ export function gone(res: ServerResponse): boolean {
 export function sendText(
   res: ServerResponse,
   status: number,
-  body: string,
+  body: string | Buffer,
   contentType: string | undefined,
   headers: OutgoingHttpHeaders = {},
 ): void {

@@ -33,6 +33,7 @@ export const CODES = {
   E_BAD_RESPONSE: { kind: 'error', meaning: 'a 2xx whose body is not JSON, or lacks `outfit` or the `weather` object' },
   E_ABORTED: { kind: 'error', meaning: 'the call was aborted: the daemon is stopping' },
   W_RESPONSE_SHAPE: { kind: 'warning', meaning: 'an answer was taken although a listed field was missing, of another type or form' },
+  W_RESPONSE_TRIMMED: { kind: 'warning', meaning: 'an answer was taken with a text cut or a field dropped: over what we store and publish' },
 
   // The config and the secrets (src/config, src/i18n)
   E_CONFIG: { kind: 'error', meaning: 'the config (or a locale file, an environment variable, the add-on options) cannot be used' },

@@ -19,6 +19,7 @@ import {
 import type { RateLimitInfo } from '../../src/api/rate-limit.js';
 import { ISO_UTC_MS, type ShapeNote } from '../../src/api/schemas.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
+import { LONG_TEXT } from '../../src/api/answer-limits.js';
 import { clockAt } from '../helpers/fake-clock.js';
 
 let now = Date.parse('2026-11-21T07:30:00.000Z');
@@ -348,3 +349,23 @@ describe('transport failures', () => {
     expect(await failure(client().recweather(BERLIN, { signal: pre.signal }))).toBeInstanceOf(AbortedError);
   });
 });
+
+describe('an answer over what we store', () => {
+  it('is bounded before it is redacted, and again after: a secret shorter than its mark cannot make a text outgrow its limit', async () => {
+    sim.injectFault({ kind: 'large_field', field: 'outfit', bytes: 100_000, fill: 'text' });
+    const notes: ShapeNote[] = [];
+    const rec = await client({ otherSecrets: ['scarf'], onShapeNotes: (n) => notes.push(...n) }).recweather(BERLIN);
+    expect(rec.outfit).toHaveLength(LONG_TEXT);
+    expect(rec.outfit).toContain('[redacted]');
+    expect(notes.filter((n) => n.field === 'outfit')).toEqual([expect.objectContaining({ problem: 'too_long' })]);
+  });
+
+  it('a structure nested too deep to redact is dropped, and the answer is read', async () => {
+    sim.injectFault({ kind: 'large_field', field: 'notes', bytes: 1_000_000, fill: 'nested' });
+    const notes: ShapeNote[] = [];
+    const rec = await client({ onShapeNotes: (n) => notes.push(...n) }).recweather(BERLIN);
+    expect(rec).not.toHaveProperty('notes');
+    expect(notes).toEqual([expect.objectContaining({ field: 'notes', problem: 'too_large' })]);
+  });
+});
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ShapeWarnings, W_RESPONSE_SHAPE, type ShapeWarning } from '../../src/api/shape-warnings.js';
+import { ShapeWarnings, W_RESPONSE_SHAPE, W_RESPONSE_TRIMMED, type ShapeWarning } from '../../src/api/shape-warnings.js';
 import type { ShapeNote } from '../../src/api/schemas.js';
 import { clockAt } from '../helpers/fake-clock.js';
 
@@ -39,5 +39,19 @@ describe('W_RESPONSE_SHAPE warnings', () => {
     clock.t += 20 * 60_000; // 00:10 the next day there, still the same UTC day
     sw.note([TEMP], 'GET /weather');
     expect(said).toHaveLength(2);
+  });
+
+  it('a field cut or dropped for the limits is W_RESPONSE_TRIMMED; one also off the spec is said once as each', () => {
+    const { sw, said } = warnings();
+    const cut: ShapeNote = { field: 'model', problem: 'too_long', detail: '900 characters, over the 200 kept' };
+    sw.note([MODEL, cut, { field: 'notes', problem: 'too_large', detail: 'over 16 KiB' }], 'POST /recweather');
+    sw.note([MODEL, cut], 'POST /recweather');
+    expect(said.map((w) => [w.code, w.field])).toEqual([
+      [W_RESPONSE_SHAPE, 'model'],
+      [W_RESPONSE_TRIMMED, 'model'],
+      [W_RESPONSE_TRIMMED, 'notes'],
+    ]);
+    expect(said[1]?.text).toBe('W_RESPONSE_TRIMMED: POST /recweather: response field model: 900 characters, over the 200 kept; cut');
+    expect(said[2]?.text.endsWith('; dropped')).toBe(true);
   });
 });

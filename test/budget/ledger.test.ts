@@ -33,6 +33,22 @@ describe('Ledger', () => {
     expect(again.ledger.state).toMatchObject({ daySpent: 5, monthSpent: 5, dayRefreshSpent: 2 });
   });
 
+  it('keeps each display’s last purchase with the charge that paid it; a file without any still reads', async () => {
+    const { ledger, dir } = await fresh();
+    ledger.settle(NOW, true);
+    const { receipt, persisted } = ledger.charge(3, false, true, NOW);
+    await persisted;
+    ledger.noteBought('hallway', NOW + 1000);
+    await ledger.resolve(receipt, 'charged');
+    const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
+    expect(file.last_bought).toEqual({ hallway: NOW + 1000 });
+    expect((await fresh(dir)).ledger.state.lastBought).toEqual({ hallway: NOW + 1000 });
+    // A ledger written before last_bought was kept.
+    delete file.last_bought;
+    await writeFile(path.join(dir, LEDGER_FILE), JSON.stringify(file));
+    expect((await fresh(dir)).ledger.state).toMatchObject({ daySpent: 3, lastBought: {} });
+  });
+
   it('writes only when something changed', async () => {
     const { ledger, dir } = await fresh();
     ledger.settle(NOW, true);
@@ -110,8 +126,10 @@ describe('Ledger', () => {
   });
 
   it('merges two states to the later periods and the larger spending', () => {
-    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [] };
+    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [], lastBought: { hall: 3 } };
     expect(mergeStates(base, { ...base, daySpent: 7, monthSpent: 40 })).toMatchObject({ daySpent: 7, monthSpent: 50 });
+    // Each display's last purchase: the later of the two.
+    expect(mergeStates(base, { ...base, lastBought: { hall: 2, kitchen: 1 } }).lastBought).toEqual({ hall: 3, kitchen: 1 });
     expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({ day: '2027-01-12', daySpent: 1, monthSpent: 50 });
   });
 

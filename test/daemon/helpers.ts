@@ -29,6 +29,8 @@ export interface DaemonRig {
   logText: () => string;
   /** Every view handed to the publishers, in order. */
   published: ShownView[];
+  /** The display's schedule as written in the config ({HH} and {MM} filled in): a restart passes it on. */
+  schedule: string;
   /** Paid requests the simulated service answered (POST /recweather and /recommend). */
   paidRequests: () => Promise<number>;
   stop: () => Promise<void>;
@@ -54,14 +56,18 @@ export interface RigOptions {
   display?: string[];
   /** Draws the frames (a render process's draw, say); default in this process. */
   draw?: DrawFrame;
+  /** The folder of an earlier rig, for a restart (its state and output kept); default a new one. */
+  dir?: string;
+  /** When the fake clock starts (ms); default half a minute after a slot of the default schedule. */
+  at?: number;
 }
 
 export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'outfit-daemon-'));
+  const dir = opts.dir ?? (await mkdtemp(path.join(tmpdir(), 'outfit-daemon-')));
   const port = await freePort();
   // Half a minute after a slot of the rig's schedule (every 10 min): a start then makes up that slot at once, never
   // leaving it to a slot due seconds later, whatever the time the test runs at.
-  const start = Math.floor(Date.now() / 600_000) * 600_000 + 30_000;
+  const start = opts.at ?? Math.floor(Date.now() / 600_000) * 600_000 + 30_000;
   const [hh, mm] = new Date(start).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour12: false }).split(':');
   const schedule = (opts.schedule ?? '*/10 * * * *').replaceAll('{HH}', String(Number(hh))).replaceAll('{MM}', String(Number(mm)));
   const yaml = [
@@ -117,6 +123,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     logger,
     logText: text,
     published,
+    schedule,
     async paidRequests() {
       const res = await fetch(`${daemon.baseUrl.replace(/\/v1$/, '')}/_sim/stats`);
       const stats = (await res.json()) as { requests: { path: string; status: number }[] };

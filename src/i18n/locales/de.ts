@@ -22,6 +22,8 @@ export const de: LocaleTable = {
     state_in_the_way: 'in {dir} ist eine Datei oder ein Ordner im Weg',
     state_unwritable: '{dir} kann nicht beschrieben werden',
     state_no_purchase: 'bis dahin wird kein Outfit gekauft',
+    unread_title: 'Das letzte Outfit konnte nicht gelesen werden',
+    unread_detail: 'gekauft {time} · ein neues kommt mit der nächsten Aktualisierung',
     stale_title: 'Veraltet',
     stale_detail: 'keine Aktualisierung seit {time}',
     stale_short: 'Veraltet seit {time}',

@@ -23,6 +23,8 @@ export const en: LocaleTable = {
     state_in_the_way: 'a file or folder is in the way in {dir}',
     state_unwritable: '{dir} cannot be written',
     state_no_purchase: 'no outfit is bought until it can be saved',
+    unread_title: 'The last outfit could not be read back',
+    unread_detail: 'bought {time} · a new one comes with the next update',
     stale_title: 'Out of date',
     stale_detail: 'no update since {time}',
     stale_short: 'Stale since {time}',

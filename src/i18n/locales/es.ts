@@ -22,6 +22,8 @@ export const es: LocaleTable = {
     state_in_the_way: 'un archivo o carpeta estorba en {dir}',
     state_unwritable: 'no se puede escribir en {dir}',
     state_no_purchase: 'no se compra ningún atuendo hasta entonces',
+    unread_title: 'No se pudo leer el último atuendo',
+    unread_detail: 'comprado {time} · llega uno nuevo con la próxima actualización',
     stale_title: 'Desactualizado',
     stale_detail: 'sin actualizar desde {time}',
     stale_short: 'Caducado: {time}',

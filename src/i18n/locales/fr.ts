@@ -22,6 +22,8 @@ export const fr: LocaleTable = {
     state_in_the_way: 'un fichier ou un dossier gêne dans {dir}',
     state_unwritable: "impossible d'écrire dans {dir}",
     state_no_purchase: "aucune tenue n'est achetée d'ici là",
+    unread_title: "La dernière tenue n'a pas pu être relue",
+    unread_detail: 'achetée {time} · une nouvelle arrive à la prochaine mise à jour',
     stale_title: 'Données périmées',
     stale_detail: 'pas de mise à jour depuis {time}',
     stale_short: 'Périmé depuis {time}',

@@ -22,6 +22,8 @@ export const it: LocaleTable = {
     state_in_the_way: 'un file o una cartella è d’intralcio in {dir}',
     state_unwritable: 'impossibile scrivere in {dir}',
     state_no_purchase: 'nessun outfit viene acquistato fino ad allora',
+    unread_title: "Impossibile rileggere l'ultimo outfit",
+    unread_detail: 'acquistato {time} · uno nuovo arriva con il prossimo aggiornamento',
     stale_title: 'Non aggiornato',
     stale_detail: 'ultimo aggiornamento {time}',
     stale_short: 'Ultimo agg. {time}',

@@ -22,6 +22,8 @@ export const nl: LocaleTable = {
     state_in_the_way: 'een bestand of map staat in de weg in {dir}',
     state_unwritable: '{dir} kan niet worden beschreven',
     state_no_purchase: 'tot dan wordt geen outfit gekocht',
+    unread_title: 'De laatste outfit kon niet worden teruggelezen',
+    unread_detail: 'gekocht {time} · een nieuwe komt bij de volgende update',
     stale_title: 'Verouderd',
     stale_detail: 'geen update sinds {time}',
     stale_short: 'Verouderd sinds {time}',

@@ -22,6 +22,8 @@ export const pl: LocaleTable = {
     state_in_the_way: 'plik lub folder blokuje zapis w {dir}',
     state_unwritable: 'nie można zapisać w {dir}',
     state_no_purchase: 'do tego czasu żaden strój nie zostanie kupiony',
+    unread_title: 'Nie udało się odczytać ostatniego stroju',
+    unread_detail: 'kupiony {time} · nowy przyjdzie z następną aktualizacją',
     stale_title: 'Nieaktualne',
     stale_detail: 'brak aktualizacji od {time}',
     stale_short: 'Nieaktualne od {time}',

@@ -22,6 +22,8 @@ export const sv: LocaleTable = {
     state_in_the_way: 'en fil eller mapp står i vägen i {dir}',
     state_unwritable: 'det går inte att skriva i {dir}',
     state_no_purchase: 'ingen outfit köps förrän dess',
+    unread_title: 'Den senaste outfiten kunde inte läsas in',
+    unread_detail: 'köpt {time} · en ny kommer med nästa uppdatering',
     stale_title: 'Inaktuell',
     stale_detail: 'ingen uppdatering sedan {time}',
     stale_short: 'Inaktuell sedan {time}',

@@ -35,6 +35,11 @@ export interface FrameInput {
    */
   stateProblem?: StateProblem | null;
   /**
+   * When the answer last bought was bought, where it could not be read back at a start: a frame without an outfit says
+   * so instead of "Waiting for the first outfit" (its slot is paid, and waits for the next).
+   */
+  notReadBack?: Date | null;
+  /**
    * The outfit on show is out of date by its schedule (a slot passed without a new answer): the frame shows its age
    * in a badge and marks the outfit as old, whatever the status says. The status `stale` sets it too.
    */
@@ -43,7 +48,7 @@ export interface FrameInput {
 
 export interface StatusText {
   /** A frame status, or the state problem on a frame without an outfit. */
-  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem';
+  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem' | 'not_read_back';
   /** An error (the band is inverted) rather than a stale mark. */
   error: boolean;
   title: string;
@@ -153,6 +158,15 @@ function stateProblemText(p: StateProblem, locale: Locale): StatusText {
   return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, since: null, mark: 'hourglass' };
 }
 
+/** What a frame without an outfit says in place of "Waiting for the first outfit", or null: that. */
+function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null {
+  if (input.stateProblem) return stateProblemText(input.stateProblem, locale);
+  if (!input.notReadBack) return null;
+  const l = locale.labels;
+  const detail = fill(l.unread_detail, { time: formatTime(input.notReadBack, input.timezone, input.now, locale) });
+  return { kind: 'not_read_back', error: false, title: l.unread_title, detail, short: l.unread_title, since: null, mark: 'clock' };
+}
+
 export function frameContent(input: FrameInput): FrameContent {
   const rec = input.rec;
   const locale = input.locale ?? ENGLISH;
@@ -174,7 +188,7 @@ export function frameContent(input: FrameInput): FrameContent {
     condition: rec ? readAnswer(rec).condition : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
-    status: statusText(input, locale) ?? (rec === null && input.stateProblem ? stateProblemText(input.stateProblem, locale) : null),
+    status: statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null),
     locale,
   };
 }
