@@ -108,6 +108,7 @@ export const CODES = {
   // HTTP and TRMNL (src/http, src/trmnl)
   W_HTTP_HOST_REFUSED: { kind: 'warning', meaning: 'a request whose Host names another machine: 421' },
   W_HTTP_PAIR_REFUSED: { kind: 'warning', meaning: "a pairing form without the status page's valid form token: 403" },
+  W_HTTP_HOST_DUPLICATE: { kind: 'warning', meaning: 'a request with more than one Host header: 400' },
   W_TRMNL_UNKNOWN_DEVICE: { kind: 'warning', meaning: 'a TRMNL request whose ID is no configured device: 404' },
   W_TRMNL_PAIRING_CLOSED: { kind: 'warning', meaning: '/api/setup from a configured device while its pairing is closed: 404' },
   W_TRMNL_TOKEN_MISSING: { kind: 'warning', meaning: 'a TRMNL request without Access-Token: 401' },
