@@ -214,7 +214,9 @@ export function quietStretch(cron: CronTimes, from: number): { days: number; fir
   }
   // A date that matches fires unless a daylight-saving change skips every time of it. The zone's offsets are read
   // only for a day whose miss would join two quiet runs into one longer than a year: a daily schedule reads none.
-  const fires = dates.map((_, i) => i).filter((i) => (at[i + 1] ?? total) - (at[i - 1] ?? -1) <= 367 || cron.countOnDay(dates[i]!) > 0);
+  const fires = dates
+    .map((_, i) => i)
+    .filter((i) => (at[i + 1] ?? total) - (at[i - 1] ?? -1) <= 367 || cron.countOnDay(dates[i]!) > 0);
   let days = 0;
   let prev = -1;
   for (const i of fires) {

@@ -31,8 +31,9 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
- * A request with two Host headers gets 400, one whose Host names another machine 421 on every path (host-check.ts), unless it comes through Home
- * Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and redirects then carry (ingress.ts).
+ * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
+ * unless it comes through Home Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and
+ * redirects then carry (ingress.ts).
  */
 
 export interface HttpAppOptions {

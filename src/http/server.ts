@@ -4,8 +4,8 @@ import { clientHost, listen, type ListenAddress } from '../shared/http-listen.js
 export { clientHost, parseListen, type ListenAddress } from '../shared/http-listen.js';
 
 /**
- * The listener around an HTTP app: listen (`host:port` parsing in shared/http-listen.ts), and a close that never leaves a socket open
- * (idle keep-alive connections are closed at once, busy ones after their response).
+ * The listener around an HTTP app: listen (`host:port` parsed by shared/http-listen.ts), and a close that never leaves
+ * a socket open (idle keep-alive connections are closed at once, busy ones after their response).
  */
 
 export interface RunningHttpServer {
