@@ -193,6 +193,40 @@ export class CronTimes {
   }
 }
 
+/** How many years `quietStretch` looks ahead: long enough to see a February 29 schedule skip three years. */
+const QUIET_SCAN_YEARS = 8;
+
+/**
+ * The longest run of local days, from the day of `from` over the next 8 years, on which the expression never fires,
+ * and the first two days it fires on ("2028-02-29"). A run longer than a year means it fires less than once a year
+ * ("0 0 29 2 *", or "0 0 1 1 1": both fields must match). Whole days only.
+ */
+export function quietStretch(cron: CronTimes, from: number): { days: number; firstDates: string[] } {
+  const total = Math.round(QUIET_SCAN_YEARS * 365.25);
+  const dates: LocalDate[] = [];
+  const at: number[] = [];
+  let d: LocalDate = localParts(from, cron.timezone);
+  for (let i = 0; i < total; i++, d = addDays(d, 1)) {
+    if (cron.matchesDate(d)) {
+      dates.push({ year: d.year, month: d.month, day: d.day });
+      at.push(i);
+    }
+  }
+  // A date that matches fires unless a daylight-saving change skips every time of it. The zone's offsets are read
+  // only for a day whose miss would join two quiet runs into one longer than a year: a daily schedule reads none.
+  const fires = dates
+    .map((_, i) => i)
+    .filter((i) => (at[i + 1] ?? total) - (at[i - 1] ?? -1) <= 367 || cron.countOnDay(dates[i]!) > 0);
+  let days = 0;
+  let prev = -1;
+  for (const i of fires) {
+    days = Math.max(days, at[i]! - prev - 1);
+    prev = at[i]!;
+  }
+  days = Math.max(days, total - prev - 1);
+  return { days, firstDates: fires.slice(0, 2).map((i) => dateKey(dates[i]!)) };
+}
+
 /**
  * The longest time between two consecutive firings within `horizonMs` from `from` (the night gap of a schedule
  * limited to daytime hours, for instance); null when it fires fewer than twice in that time.

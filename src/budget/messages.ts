@@ -14,6 +14,7 @@ export const WARNING_CODES = [
   'W_LEDGER_FUTURE',
   'W_CREDITS_EXHAUSTED',
   'W_KEY_REJECTED',
+  'W_SCHEDULE_RARE',
 ] as const satisfies readonly WarningCode[];
 export type BudgetWarningCode = (typeof WARNING_CODES)[number];
 

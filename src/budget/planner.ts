@@ -1,6 +1,7 @@
 import type { Config, DisplayConfig } from '../config/schema.js';
 import { candidateSchedules, activeHourList, candidatesLike, densestFit, type Allowance, type FillItem } from './auto-schedule.js';
 import { tickCost, type TickCost } from './change-aware.js';
+import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
 import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
 
@@ -177,6 +178,7 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   if (!autoFits && config.displays.some((d) => d.schedule === 'auto')) {
     warnings.push(warning('W_AUTO_DOES_NOT_FIT', 'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget'));
   }
+  warnings.push(...rareScheduleWarnings(config, opts.now ?? Date.now()));
   const peak = config.displays.reduce((s, d) => {
     const expr = schedules.get(d.id) ?? d.schedule;
     return s + cronOf(h, expr).perMinute() * costOf(h, config, d, expr).callsWorst;
@@ -206,6 +208,20 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
     paced,
     warnings,
   };
+}
+
+/**
+ * A fixed schedule that goes more than a year without firing ("0 0 29 2 *"): the display would show one outfit for
+ * years. Valid cron, so not an error; `check-config`, `plan` and the daemon's start say it, with the key path.
+ */
+export function rareScheduleWarnings(config: Config, now: number): string[] {
+  return config.displays.flatMap((d, i) => {
+    if (d.schedule === 'auto') return [];
+    const q = quietStretch(new CronTimes(d.schedule, config.timezone), now);
+    if (q.days <= 366) return [];
+    const when = q.firstDates.length === 0 ? 'it does not fire in the next 8 years' : `next on ${q.firstDates.join(', then ')}`;
+    return [warning('W_SCHEDULE_RARE', `displays[${i}].schedule: "${d.schedule}" fires less than once a year (${when}); the display would keep one outfit that long`)];
+  });
 }
 
 function overBudgetWarning(

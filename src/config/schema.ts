@@ -144,6 +144,22 @@ const BudgetSchema = z
   })
   .refine((b) => b.credits_per_day !== undefined || b.credits_per_month !== undefined, {
     message: 'set credits_per_day, credits_per_month, or both',
+  })
+  // The schedules may spend only what the reserve leaves (budget/spend-gate.ts): a reserve as large as a budget leaves
+  // them nothing, and the daemon would never buy on its own.
+  .superRefine((b, ctx) => {
+    const r = b.refresh_reserve_credits;
+    for (const key of ['credits_per_day', 'credits_per_month'] as const) {
+      const budget = b[key];
+      if (r > 0 && budget !== undefined && r >= budget) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['refresh_reserve_credits'],
+          input: r,
+          message: `${r} is not below budget.${key} (${budget}): the schedules could never buy; set it below ${budget}`,
+        });
+      }
+    }
   });
 
 const MqttSchema = z.strictObject({

@@ -13,7 +13,7 @@ import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText }
 import { PAIR_FORM_FIELD, PairFormTokens, W_HTTP_PAIR_REFUSED } from './pair-form-token.js';
 import { renderStatusPage } from './status-page.js';
 import { displayRows, formatWhen, statusPageModel } from './status-page-model.js';
-import { HostCheck } from './host-check.js';
+import { HostCheck, hostLines } from './host-check.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from '../log/refusal-log.js';
 import { normalizeMac } from '../trmnl/mac.js';
@@ -31,8 +31,9 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
- * A request whose Host names another machine gets 421 on every path (host-check.ts), unless it comes through Home
- * Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and redirects then carry (ingress.ts).
+ * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
+ * unless it comes through Home Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and
+ * redirects then carry (ingress.ts).
  */
 
 export interface HttpAppOptions {
@@ -290,6 +291,11 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const path = url.pathname;
     const m = req.method ?? 'GET';
     const read = m === 'GET' || m === 'HEAD';
+    if (hostLines(req.rawHeaders) > 1) {
+      refusals.refuse(req.socket.remoteAddress, 'W_HTTP_HOST_DUPLICATE', { path: path.slice(0, 100) });
+      req.resume();
+      return sendText(req, res, 400, 'more than one Host header');
+    }
     const ingress = ingressOf(req, deps.ingressProxies);
     // Through the ingress proxy the Host is Home Assistant's own name, and the proxy admits only its logged-in users.
     const host = ingress.kind === 'proxy' ? { ok: true as const } : hosts.check(req.headers.host, req.socket.localAddress);

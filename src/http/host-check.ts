@@ -44,6 +44,16 @@ function isLoopback(name: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
 }
 
+/**
+ * How many Host header lines a request has. Node keeps the first in `req.headers.host` and drops the rest, so that a
+ * proxy reading the last and this server would disagree about the site asked for; HTTP answers 400 (RFC 9112, 3.2).
+ */
+export function hostLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 export class HostCheck {
   readonly #o: HostCheckOptions;
   readonly #fixed = new Set<string>();

@@ -5,6 +5,7 @@ import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { parseListen, startHttpServer, type RunningHttpServer } from './server.js';
 import type { Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../log/refusal-log.js';
+import { ListenError } from '../shared/http-listen.js';
 import { displayRenderOptions, type DrawFrame, type RenderContext } from '../render/display-render.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
@@ -67,7 +68,13 @@ export class HttpPublisher implements Publisher {
 
   async start(): Promise<void> {
     if (this.#server) return;
-    this.#server = await startHttpServer(this.app, parseListen(this.#opts.listen));
+    const addr = parseListen(this.#opts.listen);
+    try {
+      this.#server = await startHttpServer(this.app, addr);
+    } catch (err) {
+      // The same words and code as `check-config`'s trial of the address (cli/listen-probe.ts).
+      throw new ListenError({ key: 'http.listen', host: addr.host, port: addr.port, cause: err });
+    }
     this.#opts.logger?.info({ url: this.#server.url }, 'HTTP frame server listening');
   }
 

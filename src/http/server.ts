@@ -1,31 +1,12 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { listen } from '../shared/http-listen.js';
+import { clientHost, listen, type ListenAddress } from '../shared/http-listen.js';
+
+export { clientHost, parseListen, type ListenAddress } from '../shared/http-listen.js';
 
 /**
- * The listener around an HTTP app: `host:port` parsing, listen, and a close that never leaves a socket open
- * (idle keep-alive connections are closed at once, busy ones after their response).
+ * The listener around an HTTP app: listen (`host:port` parsed by shared/http-listen.ts), and a close that never leaves
+ * a socket open (idle keep-alive connections are closed at once, busy ones after their response).
  */
-
-export interface ListenAddress {
-  host: string;
-  port: number;
-}
-
-/** `127.0.0.1:8321`, `[::1]:8321`, `0.0.0.0:80` → host and port. Throws on anything else. */
-export function parseListen(listen: string): ListenAddress {
-  const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(listen);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port >= 0 && port <= 65535)) throw new Error(`http.listen: "${listen}" is not host:port`);
-  const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
-  return { host, port };
-}
-
-/** An address a client on this machine can use for a server bound to `host` (0.0.0.0 → 127.0.0.1). */
-export function clientHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
 
 export interface RunningHttpServer {
   readonly server: Server;

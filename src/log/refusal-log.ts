@@ -13,6 +13,8 @@ import { systemClock, type Clock } from '../time/clock.js';
 export const REFUSAL_CODES = [
   /** A Host header that names neither this machine nor http.public_url / http.allowed_hosts: 421. */
   'W_HTTP_HOST_REFUSED',
+  /** More than one Host header line: 400. */
+  'W_HTTP_HOST_DUPLICATE',
   /** A TRMNL request whose ID is not a configured device (or not a MAC): 404. */
   'W_TRMNL_UNKNOWN_DEVICE',
   /** /api/setup from a configured device while its pairing is closed: 404, no token. */

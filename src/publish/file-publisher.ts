@@ -7,7 +7,7 @@ import { outputWriteError } from './output-error.js';
 import { removeStaleTempFiles, removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';
 
 export interface FilePublisherOptions {
-  /** `output_dir`: where `<id>.png` and `<id>.json` go (created at start). */
+  /** `output_dir`: where `<id>.png` and `<id>.json` go (made at start, and again at a publish that finds it gone). */
   outputDir: string;
   /** The configured time zone: `fetched_at` in `<id>.json` carries its offset, as in state.json and the MQTT state. */
   timezone: string;
@@ -29,8 +29,6 @@ export class FilePublisher implements Publisher {
   readonly #write: (file: string, data: Buffer | string) => Promise<void>;
   readonly #lastHash = new Map<string, string>();
   readonly #lastJson = new Map<string, string>();
-  /** Whether output_dir exists (made at start, else at the next publish). */
-  #ready = false;
   /** Files whose last write failed: their temp files are removed after the next write that succeeds. */
   readonly #failed = new Set<string>();
 
@@ -45,27 +43,30 @@ export class FilePublisher implements Publisher {
    * other publishers still show every frame, and each publish reports it (E_OUTPUT_WRITE) and tries again.
    */
   async start(): Promise<void> {
-    await this.#makeDir().catch(() => undefined);
-    if (this.#ready) await removeStaleTempFiles(this.#dir);
+    if (await this.#makeDir().then(() => true, () => false)) await removeStaleTempFiles(this.#dir);
   }
 
+  /**
+   * Makes output_dir when it is not there, at every publish: one removed while the daemon runs (by hand, by a
+   * tmpfiles clean-up) is made again by the next write, not a cycle later. A folder made anew holds none of the
+   * files written before: they are all written again, changed or not.
+   */
   async #makeDir(): Promise<void> {
+    let made: string | undefined;
     try {
-      await mkdir(this.#dir, { recursive: true });
-      this.#ready = true;
+      made = await mkdir(this.#dir, { recursive: true });
     } catch (err) {
       throw outputWriteError(this.#dir, err);
+    }
+    if (made !== undefined) {
+      this.#lastHash.clear();
+      this.#lastJson.clear();
     }
   }
 
   async publish(view: ShownView): Promise<void> {
     const id = view.display.id;
-    if (!this.#ready) {
-      await this.#makeDir();
-      // A folder made anew holds none of the files written before.
-      this.#lastHash.clear();
-      this.#lastJson.clear();
-    }
+    await this.#makeDir();
     if (this.#lastHash.get(id) !== view.frame.hash) {
       await this.#writeFile(path.join(this.#dir, `${id}.png`), view.frame.png);
       this.#lastHash.set(id, view.frame.hash);
@@ -83,8 +84,6 @@ export class FilePublisher implements Publisher {
     try {
       await this.#write(file, data);
     } catch (err) {
-      // The folder was removed since: made again at the next publish.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.#ready = false;
       this.#failed.add(file);
       throw outputWriteError(file, err);
     }

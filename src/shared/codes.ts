@@ -79,6 +79,7 @@ export const CODES = {
   W_BUDGET_STATUS_UNAVAILABLE: { kind: 'warning', meaning: "the budget's figures could not be read for the diagnostics" },
   W_CLOCK_STEPPED: { kind: 'warning', meaning: 'the wall clock jumped; the schedule follows it' },
   W_TICK_SKIPPED: { kind: 'warning', meaning: "a tick came while the display's previous cycle still ran" },
+  W_SCHEDULE_RARE: { kind: 'warning', meaning: "a display's schedule goes more than a year without firing" },
 
   // The frame (src/render)
   W_GLYPH_MISSING: { kind: 'warning', meaning: 'a character no bundled font has: drawn as a box' },
@@ -109,6 +110,8 @@ export const CODES = {
 
   // HTTP and TRMNL (src/http, src/trmnl)
   W_HTTP_HOST_REFUSED: { kind: 'warning', meaning: 'a request whose Host names another machine: 421' },
+  E_HTTP_LISTEN: { kind: 'error', meaning: 'http.listen cannot be bound: a name that does not resolve, a port in use, an address not on this machine' },
+  W_HTTP_HOST_DUPLICATE: { kind: 'warning', meaning: 'a request with more than one Host header: 400' },
   W_HTTP_PAIR_REFUSED: { kind: 'warning', meaning: "a pairing form without the status page's valid form token: 403" },
   W_TRMNL_UNKNOWN_DEVICE: { kind: 'warning', meaning: 'a TRMNL request whose ID is no configured device: 404' },
   W_TRMNL_PAIRING_CLOSED: { kind: 'warning', meaning: '/api/setup from a configured device while its pairing is closed: 404' },

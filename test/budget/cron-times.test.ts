@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createTask } from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { CronTimes } from '../../src/budget/cron-times.js';
+import { CronTimes, quietStretch } from '../../src/budget/cron-times.js';
 import { addDays, localParts, offsetAt, startOfDay, wallOf, type LocalDate } from '../../src/time/zoned-time.js';
 import { BERLIN, berlin } from './helpers.js';
 
@@ -153,4 +153,21 @@ describe('CronTimes', () => {
       { numRuns: 40, seed: 7 },
     );
   }, 60_000);
+});
+
+describe('quietStretch: schedules that fire less than once a year', () => {
+  const from = Date.UTC(2026, 10, 28, 12);
+  it('February 29 goes years without firing; January 1 never more than a year', () => {
+    expect(quietStretch(new CronTimes('0 0 29 2 *', BERLIN), from)).toEqual({ days: 1460, firstDates: ['2028-02-29', '2032-02-29'] });
+    expect(quietStretch(new CronTimes('0 7 1 1 *', BERLIN), from).days).toBeLessThanOrEqual(366);
+    expect(quietStretch(new CronTimes('*/10 * * * *', BERLIN), from).days).toBe(0);
+  });
+
+  it('a time the spring-forward change skips does not fire that day: 02:30 on March 29 misses 2037 in Berlin, not in UTC', () => {
+    const from2036 = Date.UTC(2036, 3, 1);
+    const berlinQuiet = quietStretch(new CronTimes('30 2 29 3 *', BERLIN), from2036);
+    expect(berlinQuiet.days).toBeGreaterThan(366);
+    expect(berlinQuiet.firstDates[0]).toBe('2038-03-29');
+    expect(quietStretch(new CronTimes('30 2 29 3 *', 'UTC'), from2036)).toMatchObject({ firstDates: ['2037-03-29', '2038-03-29'] });
+  });
 });

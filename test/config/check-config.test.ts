@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +94,103 @@ describe('check-config', () => {
       expect(existsSync(path.join(dir, 'blocker'))).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A config with one display (`schedule`), `budget` lines and `http` lines of its own. */
+const config = (o: { budget?: string[]; schedule?: string; http?: string[] }): string =>
+  yaml(['  - id: hallway', '    lat: 1', '    lon: 2', ...(o.schedule === undefined ? [] : [`    schedule: "${o.schedule}"`])], o.http ?? []).replace(
+    '  credits_per_day: 100\n',
+    `${(o.budget ?? ['  credits_per_day: 100']).join('\n')}\n`,
+  );
+
+/** check-config (or another command) on `text`, the folder removed after. */
+async function cli(text: string, command = 'check-config'): Promise<{ code: number | null; stdout: string; stderr: string; lines: string[] }> {
+  const { dir, file } = await tempConfig(text);
+  try {
+    const r = await runCli([command, '--config', file]);
+    return { ...r, lines: r.stderr.split('\n').map((l) => l.trim()) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('check-config: configs that can never work (issue 41)', () => {
+  it('a refresh reserve not below the daily or the monthly budget is a config problem at budget.refresh_reserve_credits', async () => {
+    const day = await cli(config({ budget: ['  credits_per_day: 50', '  refresh_reserve_credits: 50'] }));
+    expect(day.code).toBe(2);
+    expect(day.lines).toContainEqual(expect.stringMatching(/^budget\.refresh_reserve_credits: 50 is not below budget\.credits_per_day \(50\)/));
+    const month = await cli(config({ budget: ['  credits_per_month: 300', '  refresh_reserve_credits: 400'] }));
+    expect(month.code).toBe(2);
+    expect(month.lines).toContainEqual(expect.stringMatching(/^budget\.refresh_reserve_credits: 400 is not below budget\.credits_per_month \(300\)/));
+    const below = await cli(config({ budget: ['  credits_per_day: 50', '  refresh_reserve_credits: 49'] }));
+    expect(below.code, below.stderr).toBe(0);
+  });
+
+  it('a schedule that fires less than once a year is warning W_SCHEDULE_RARE at displays[0].schedule; a yearly one is not', async () => {
+    const rare = await cli(config({ schedule: '0 0 29 2 *' }));
+    expect(rare.code, rare.stderr).toBe(0);
+    expect(rare.lines).toContainEqual(expect.stringMatching(/^warning: W_SCHEDULE_RARE: displays\[0\]\.schedule: /));
+    expect(rare.stdout).toContain('; 1 warning)');
+    // Both day fields must match: New Year's Day on a Monday comes once in several years.
+    expect((await cli(config({ schedule: '0 7 1 1 1' }))).lines).toContainEqual(expect.stringMatching(/^warning: W_SCHEDULE_RARE: displays\[0\]\.schedule: /));
+    const yearly = await cli(config({ schedule: '0 7 1 1 *' }));
+    expect(yearly.code).toBe(0);
+    expect(yearly.stderr).not.toContain('W_SCHEDULE_RARE');
+    expect(yearly.stdout).toContain('; 0 warnings)');
+  });
+
+  it('an http.listen name that does not resolve (nothing is asked of DNS for .invalid) is E_HTTP_LISTEN at http.listen', async () => {
+    const r = await cli(config({ http: ['http:', '  listen: no-such-host.invalid:8321'] }));
+    expect(r.code).toBe(2);
+    expect(r.lines).toContainEqual(expect.stringMatching(/^http\.listen: .*\(ENOTFOUND\) \(E_HTTP_LISTEN\)$/));
+  });
+
+  it('an http.listen address not on this machine (TEST-NET: bind refuses it, nothing is sent) is E_HTTP_LISTEN', async () => {
+    const r = await cli(config({ http: ['http:', '  listen: 192.0.2.1:8321'] }));
+    expect(r.code).toBe(2);
+    expect(r.lines).toContainEqual(expect.stringMatching(/^http\.listen: .*\(EADDRNOTAVAIL\) \(E_HTTP_LISTEN\)$/));
+  });
+
+  it('an http.listen port another program holds is E_HTTP_LISTEN; `run` fails on it with the same line; a name that resolves binds', async () => {
+    // Another program: it greets and hangs up, as an SSH server would; not the daemon's /healthz.
+    const sockets = new Set<Socket>();
+    const holder = createServer((socket) => {
+      sockets.add(socket);
+      socket.end('SSH-2.0-OpenSSH_9.2\r\n');
+    });
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const text = config({ http: ['http:', `  listen: 127.0.0.1:${port}`] });
+      const check = await cli(text);
+      expect(check.code).toBe(2);
+      const line = check.lines.find((l) => l.startsWith('http.listen: '));
+      expect(line).toMatch(/\(EADDRINUSE\) \(E_HTTP_LISTEN\)$/);
+      const run = await cli(text, 'run');
+      expect(run.code).toBe(1);
+      expect(run.lines).toContain(`error: ${line}`);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    const free = await cli(config({ http: ['http:', `  listen: localhost:${await freePort()}`] }));
+    expect(free.code, free.stderr).toBe(0);
+  });
+
+  it('a port held by an outfit-display frame server (the daemon running, checked before a reload) is no problem', async () => {
+    const daemonLike = createHttpServer((req, res) => {
+      res.writeHead(req.url === '/healthz' ? 200 : 404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, reason: 'ok', displays: [] }));
+    });
+    await new Promise<void>((resolve) => daemonLike.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await cli(config({ http: ['http:', `  listen: 127.0.0.1:${(daemonLike.address() as AddressInfo).port}`] }));
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      daemonLike.closeAllConnections();
+      await new Promise((resolve) => daemonLike.close(resolve));
     }
   });
 });

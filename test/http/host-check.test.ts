@@ -14,9 +14,14 @@ const hallway = display('hallway', { panel: 'trmnl' });
 
 /** A raw HTTP/1.0 request without a Host header (node:http always sends one). */
 function withoutHost(url: string, path: string): Promise<string> {
+  return rawRequest(url, `GET ${path} HTTP/1.0\r\n\r\n`);
+}
+
+/** `head` written as it is to the server's socket; the whole answer, once the server closes. */
+function rawRequest(url: string, head: string): Promise<string> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const s = connect(Number(u.port), u.hostname, () => s.end(`GET ${path} HTTP/1.0\r\n\r\n`));
+    const s = connect(Number(u.port), u.hostname, () => s.end(head));
     let text = '';
     s.on('data', (d: Buffer) => (text += d.toString('latin1')));
     s.on('end', () => resolve(text));
@@ -84,6 +89,18 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
       .map((l) => (l === '' ? {} : (JSON.parse(l) as Record<string, unknown>)))
       .find((l) => l.code === 'W_HTTP_HOST_REFUSED');
     expect(line).toMatchObject({ source: '127.0.0.1', count: 1, host: 'rebind.attacker.example:8321' });
+  });
+
+  it('a request with two Host headers gets 400 (W_HTTP_HOST_DUPLICATE), whichever comes first; one Host is answered', async () => {
+    const { url, logs } = await serve();
+    const host = new URL(url).host;
+    for (const hosts of [[host, 'evil.example'], [host, host], ['evil.example', host]]) {
+      const answer = await rawRequest(url, `GET /displays/hallway/frame.png HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    // The same request with one Host line: the frame.
+    expect(await rawRequest(url, `GET /displays/hallway/frame.png HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(logs()).toContain('"code":"W_HTTP_HOST_DUPLICATE"');
   });
 
   it('this machine’s names and addresses, public_url’s host and http.allowed_hosts are answered; image_url uses that Host', async () => {
