@@ -61,7 +61,7 @@ export class Service {
     this.#stopRequested = new Promise((resolve) => {
       this.#requestStop = () => resolve('stopped');
     });
-    this.#notifier = createNotifier({ env, logger: opts.logger.child({ part: 'systemd' }) });
+    this.#notifier = createNotifier({ env, logger: opts.logger.child({ part: 'systemd' }), clock: this.#clock });
     const interval = watchdogIntervalMs(env);
     this.#watchdog =
       this.#notifier && interval !== null
@@ -116,6 +116,8 @@ export class Service {
     }
     await this.#daemon?.stop();
     this.#daemon = null;
+    // STOPPING=1 (and what was asked before it) delivered before the process may end: each child is bounded.
+    await this.#notifier?.drained();
   }
 
   /** Whether `p` settles within `ms`. */

@@ -29,6 +29,11 @@ export interface MqttConnectionOptions {
    * and made again with the backoff. Default SUBACK_TIMEOUT_MS.
    */
   subackTimeoutMs?: number;
+  /**
+   * Largest packet taken from the broker, in bytes; a message over it is skipped unread (W_MQTT_MESSAGE_TOO_LARGE).
+   * Default MAX_INCOMING_PACKET_BYTES.
+   */
+  maxIncomingBytes?: number;
   keepaliveS?: number;
   random?: () => number;
   /** Timers of the reconnects and of the SUBACK wait; default systemClock. */
@@ -38,6 +43,14 @@ export interface MqttConnectionOptions {
 /** How long a broker may take to answer CONNECT (its CONNACK), and as long to answer the subscriptions (SUBACK). */
 const CONNECT_TIMEOUT_MS = 10_000;
 export const SUBACK_TIMEOUT_MS = 10_000;
+
+/**
+ * The largest packet the daemon takes from a broker. The largest messages it subscribes to are Home Assistant's
+ * device discovery configs (homeassistant/device/+/config, ours and other devices'): JSON of a few KB, tens of KB for
+ * a device with very many entities. A press or a status is a few bytes. Anything over this is no message the daemon
+ * can use, and would otherwise be held whole in memory (incoming-limit.ts).
+ */
+export const MAX_INCOMING_PACKET_BYTES = 256 * 1024;
 
 /** The URL without user:password, for logs. */
 export function redactUrl(url: string): string {

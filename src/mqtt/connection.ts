@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { redactor, type Redact } from '../shared/redactor.js';
 import { addLogSecrets } from '../log/logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
-import { backoffDelay, clientOptions, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+import { backoffDelay, clientOptions, MAX_INCOMING_PACKET_BYTES, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+import { limitIncoming } from './incoming-limit.js';
 
 export { backoffDelay, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 
@@ -78,7 +79,13 @@ export class MqttConnection {
    * the CONNECT and never answers the SUBSCRIBE has its connection dropped and made again (with the backoff).
    */
   start(): Promise<void> {
-    const client = mqtt.connect(this.#opts.url, clientOptions(this.#opts));
+    const client = mqtt.connect(this.#opts.url, { ...clientOptions(this.#opts), manualConnect: true });
+    const limit = this.#opts.maxIncomingBytes ?? MAX_INCOMING_PACKET_BYTES;
+    limitIncoming(client, {
+      limit,
+      onSkip: (bytes) => this.#log.warn({ code: 'W_MQTT_MESSAGE_TOO_LARGE', bytes, limit }, 'a message from the MQTT broker is larger than any the daemon takes; skipped unread'),
+    });
+    client.connect();
     this.#client = client;
     const first = new Promise<void>((resolve) => {
       this.#started = resolve;

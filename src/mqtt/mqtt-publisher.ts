@@ -21,6 +21,13 @@ import { systemClock, type Clock } from '../time/clock.js';
  * displays no longer configured. The connection itself (will, backoff, offline outbox) is MqttConnection's.
  */
 
+/**
+ * The largest payload taken on a command topic (refresh, pairing, homeassistant/status): Home Assistant's button sends
+ * `PRESS` and its status `online` or `offline`; any press is a few bytes, and the embedded broker takes no larger
+ * press from a guest either (policy.ts, refreshBytes). A larger one is ignored (W_MQTT_COMMAND_TOO_LARGE).
+ */
+export const MAX_COMMAND_BYTES = 1024;
+
 export interface MqttPublisherOptions {
   mqtt: MqttConfig;
   /** From secrets (credential mqtt-password, OUTFIT_MQTT_PASSWORD or mqtt.password_file); never logged or published. */
@@ -241,6 +248,11 @@ export class MqttPublisher implements Publisher {
   }
 
   #onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    // Every topic subscribed to but the discovery configs is a command.
+    if (payload.length > MAX_COMMAND_BYTES && !topic.startsWith(`${this.topics.prefix}/device/`)) {
+      this.#log.warn({ code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES }, 'an MQTT command larger than any press; ignored');
+      return;
+    }
     if (topic === this.topics.haStatus) {
       if (payload.toString() === 'online') this.#scheduleHaResend();
       return;

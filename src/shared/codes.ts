@@ -96,6 +96,8 @@ export const CODES = {
   W_MQTT_OUTBOX_FULL: { kind: 'warning', meaning: 'while disconnected, the outbox filled: the oldest topic dropped' },
   W_MQTT_PASSWORD_UNUSED: { kind: 'warning', meaning: 'an MQTT password without mqtt.username: not sent' },
   W_REFRESH_UNKNOWN_DISPLAY: { kind: 'warning', meaning: 'a refresh press over MQTT for a display that is not configured' },
+  W_MQTT_MESSAGE_TOO_LARGE: { kind: 'warning', meaning: 'a message from the broker over 256 KiB: skipped unread' },
+  W_MQTT_COMMAND_TOO_LARGE: { kind: 'warning', meaning: 'a press or status over 1 KiB on a command topic: ignored' },
 
   // MQTT, the embedded broker (src/mqtt/broker)
   E_MQTT_TOO_LARGE: { kind: 'error', meaning: 'a packet declares more bytes than its sender may send' },

@@ -26,20 +26,21 @@ interface Daemon {
 }
 
 /** The real daemon (`run`) under a fake systemd: a stub systemd-notify on PATH records what it is told. */
-async function startDaemon(opts: { watchdogUsec?: number; name?: string; dir?: string } = {}): Promise<Daemon> {
+async function startDaemon(opts: { watchdogUsec?: number; name?: string; dir?: string; stub?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
   const { dir, file } = opts.dir === undefined ? await tempConfig('') : { dir: opts.dir, file: path.join(opts.dir, 'config.yaml') };
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }));
   const bin = path.join(dir, 'bin');
   await mkdir(bin, { recursive: true });
   const notifyLog = path.join(dir, 'notify.log');
-  await writeFile(path.join(bin, 'systemd-notify'), `#!/bin/sh\necho "$*" >> ${notifyLog}\n`);
+  await writeFile(path.join(bin, 'systemd-notify'), opts.stub ?? `#!/bin/sh\necho "$*" >> ${notifyLog}\n`);
   await chmod(path.join(bin, 'systemd-notify'), 0o755);
   const child = startCli(['run', '--config', file], {
     env: {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       NOTIFY_SOCKET: path.join(dir, 'notify.sock'),
       ...(opts.watchdogUsec !== undefined && { WATCHDOG_USEC: String(opts.watchdogUsec) }),
+      ...opts.env,
     },
   });
   const { output, exited } = watchProcess(child);
@@ -146,5 +147,33 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
 
     d.child.kill('SIGTERM');
     expect(await d.exited).toBe(0);
+  });
+
+  it('tells systemd RELOADING=1 before READY=1 at every reload however slow systemd-notify is, nothing after STOPPING=1, and no secret', async () => {
+    const { dir } = await tempConfig('');
+    const notifyLog = path.join(dir, 'notify.log');
+    const envLog = path.join(dir, 'notify-env.log');
+    // The slowest case for the order: the RELOADING=1 child takes a while before it sends; the READY=1 child does not.
+    const stub = `#!/bin/sh\ncase "$*" in *RELOADING=1*) sleep 0.3;; esac\necho "$*" >> ${notifyLog}\nenv >> ${envLog}\n`;
+    const d = await startDaemon({ dir, stub, env: { OUTFIT_API_KEY: DEMO_API_KEY } });
+    const states = async (): Promise<string[]> => (await notified(d)).map((l) => l.replace(/^--pid=\d+ /, '')).filter((l) => !l.startsWith('WATCHDOG'));
+    await until('READY=1', async () => (await states()).length === 1);
+    const RELOADS = 4;
+    for (let i = 1; i <= RELOADS; i++) {
+      d.child.kill('SIGHUP');
+      await until(`reload ${i} done`, async () => (await states()).length === 1 + 2 * i);
+    }
+    // A reload that the stop overtakes: its READY=1 must not follow STOPPING=1.
+    d.child.kill('SIGHUP');
+    await until('the last reload under way', async () => (await states()).includes('RELOADING=1') && d.output().split('reloading the config').length > RELOADS + 1);
+    d.child.kill('SIGTERM');
+    expect(await d.exited).toBe(0);
+    const lines = await states();
+    const reloads = Array.from({ length: RELOADS }, () => ['RELOADING=1', 'READY=1 STATUS=1 display']).flat();
+    expect([['READY=1 STATUS=1 display', ...reloads, 'RELOADING=1', 'STOPPING=1'], ['READY=1 STATUS=1 display', ...reloads, 'STOPPING=1']]).toContainEqual(lines);
+    const env = await readFile(envLog, 'utf8');
+    expect(env).toContain('NOTIFY_SOCKET=');
+    expect(env).not.toContain(DEMO_API_KEY);
+    expect(env).not.toContain('OUTFIT_API_KEY');
   });
 });
