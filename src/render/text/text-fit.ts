@@ -86,7 +86,7 @@ interface Wrapped {
  * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
  * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
  */
-function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font)): Wrapped {
+function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font), limit = Infinity): Wrapped {
   const space = wordSpace(font, size);
   const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
@@ -132,6 +132,7 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
         let k = c < 0 ? -1 : candidates[c]!;
         if (k < 0 && cur.length > 0) {
           flush();
+          if (lines.length > limit) return { lines, midWord };
           continue;
         }
         if (k < 0) {
@@ -141,6 +142,7 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
         }
         place(pieceOf(t, start, k), at);
         flush();
+        if (lines.length > limit) return { lines, midWord };
         start = k;
       }
     }
@@ -251,7 +253,8 @@ export function fitText(req: FitRequest): FittedText {
     if (limit * size > req.width && size > minSize) return null;
     const pitch = Math.round(size * lineHeight);
     const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, size, pitch, req.lastLine));
-    const wrapped = wrap(req.font, size, paragraphs, req.width, tokens);
+    // Wrapping stops a line past maxLines: such a size is no fit, however many more lines a long text would take.
+    const wrapped = wrap(req.font, size, paragraphs, req.width, tokens, maxLines);
     return wrapped.lines.length <= maxLines ? wrapped : null;
   };
   const found = largestFitting(minSize, maxSize, fitsAt);
