@@ -7,7 +7,7 @@ import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { packageRoot } from '../../src/shared/package-root.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { SAMPLE_CASES, SAMPLE_TIMEZONE, sampleInput, type SampleCase } from './samples.js';
+import { SAMPLE_CASES, SAMPLE_TIMEZONE, STRESS_SAMPLES, sampleInput, type SampleCase } from './samples.js';
 import { SAMPLE_LINES, sideBySidePng } from './small-text-compare.js';
 import { smallestTextRect, zoomCrop } from './zoom-crop.js';
 import { PanelSim } from '../../display/firmware/panel-sim.js';
@@ -59,6 +59,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
   for (const f of readdirSync(dir)) if (f.endsWith('.png')) rmSync(join(dir, f));
   rmSync(join(dir, 'zoom'), { recursive: true, force: true });
   rmSync(join(dir, 'ink'), { recursive: true, force: true });
+  rmSync(join(dir, 'stress'), { recursive: true, force: true });
   const entries: GalleryEntry[] = [];
   const all = listPanelIds();
   for (const [index, id] of all.entries()) {
@@ -75,6 +76,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
         entries.push({ panel: id, name: panel.name, case: c, locale: locale.code, file, width: frame.width, height: frame.height, bytes: frame.png.length });
       }
     }
+    await writeStressFrames(dir, id);
     // The smallest text at 4x, pixel by pixel (zoom-crop.ts), in its own folder: the frames' list stays as it is.
     const zoomed = renderIndices(sampleInput(ZOOM_CASE), panel, { rotation: 0 });
     const rect = smallestTextRect(zoomed);
@@ -102,6 +104,23 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
   return entries;
 }
 
+/**
+ * The stress samples (samples.ts) on panel `id`, in English, in their own folder (stress/<panel>-<sample>.png):
+ * answers gone wrong are drawn, cut where they must be, never a crash or a blank frame.
+ */
+export async function writeStressFrames(dir: string, id: string): Promise<string[]> {
+  mkdirSync(join(dir, 'stress'), { recursive: true });
+  const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel: id, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', localeFor('en')]]) });
+  const files: string[] = [];
+  for (const [name, rec] of Object.entries(STRESS_SAMPLES)) {
+    const frame = await renderDisplayFrame(render, { ...sampleInput('normal'), rec, garments: undefined });
+    const file = join('stress', `${id}-${name}.png`);
+    writeFileSync(join(dir, file), frame.png);
+    files.push(file);
+  }
+  return files;
+}
+
 export function galleryMarkdown(entries: GalleryEntry[], prefix = ''): string {
   const lines = [
     '# Frame gallery',
@@ -124,6 +143,7 @@ export function galleryMarkdown(entries: GalleryEntry[], prefix = ''): string {
       lines.push(`| \`${locale}\` | ${row.map((e) => `![${id} ${e.case} ${locale}](${prefix}${e.file}) ${(e.bytes / 1024).toFixed(1)} KB`).join(' | ')} |`);
     }
     lines.push('', `The smallest text of "${CASE_TITLES[ZOOM_CASE]}" at 4x: ![${id} zoomed](${prefix}zoom/${id}-${ZOOM_CASE}.png)`);
+    lines.push('', `Answers gone wrong: ${Object.keys(STRESS_SAMPLES).map((s) => `![${id} ${s}](${prefix}stress/${id}-${s}.png)`).join(' ')}`);
     if (loadPanel(id).palette.some((e) => e.ink !== undefined)) {
       const shots = INK_CASES.map((c) => `![${id} ${c} in its inks](${prefix}ink/${id}-${c}.png)`).join(' ');
       lines.push('', `On the real glass, in the profile's measured inks (the simulator's \`glass-ink.png\`): ${shots}`);

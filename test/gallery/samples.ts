@@ -97,6 +97,14 @@ export const FORTY: StoredRecommendation = {
   weather: { ...NORMAL.weather, temp: 2.4, feels_like: -1.8, description: 'Light rain', rain_chance_pct: 70, humidity_pct: 90, wind_speed: 19 },
 };
 
+/**
+ * Stress samples: answers gone wrong, drawn by the gallery in stress/ (not golden images). "long-word": an outfit
+ * that ends in a word of 10,400 characters without a space (issue 41, item 2), drawn cut, never a crash.
+ */
+export const STRESS_SAMPLES: Readonly<Record<string, StoredRecommendation>> = {
+  'long-word': { ...NORMAL, outfit: `Wear a warm wool coat and boots, and ${'Thunderstormswithheavyhail'.repeat(400)}` },
+};
+
 /** What each sample outfit names (the garment reader's answer, fixed here). */
 export const SAMPLE_GARMENTS: Readonly<Record<SampleCase, GarmentId[]>> = {
   normal: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],

@@ -88,8 +88,13 @@ export function visualOrder(line: string): string {
     i = j;
   }
   // Levels: right-to-left characters are odd; numbers and left-to-right text inside them one higher.
+  // A number in a left-to-right line takes the direction of the last letter before it (kept as the line is read:
+  // looking back from each digit made a long run of them cost the square of its length).
+  let lastLetter: Kind | undefined;
   const levels = kinds.map((k, i) => {
-    if (k === 'EN') return base === 1 ? 2 : strong(kinds.slice(0, i).reverse().find((x) => x === 'L' || x === 'R')) === 1 ? 2 : 0;
+    const before = lastLetter;
+    if (k === 'L' || k === 'R') lastLetter = k;
+    if (k === 'EN') return base === 1 ? 2 : strong(before) === 1 ? 2 : 0;
     if (base === 0) return dirs[i] === 1 ? 1 : 0;
     return dirs[i] === 1 ? 1 : 2;
   });

@@ -39,6 +39,11 @@ const runs = new Map<string, GlyphRun>();
  * worth; more would only keep old outfits' words alive (the 90-day soak's heap check).
  */
 const RUN_CACHE_MAX = 1_000;
+/**
+ * Longer texts are laid out anew each time, not kept: a frame's words and lines are shorter, and a thousand runs of
+ * a word of thousands of characters (its pieces, as fitting tries them) would fill the render process's heap.
+ */
+const RUN_CACHE_LONGEST = 200;
 const extents = new WeakMap<GlyphInfo, Ink>();
 /** A mark whose ink starts this high (em) sits above its letter. */
 const ABOVE_MARK_EM = 0.25;
@@ -103,6 +108,7 @@ export function glyphRun(id: FontId, text: string): GlyphRun {
     prev = g;
   }
   const run: GlyphRun = { glyphs, advance: pen, missing: [...missing] };
+  if (text.length > RUN_CACHE_LONGEST) return run;
   if (runs.size >= RUN_CACHE_MAX) runs.clear();
   runs.set(key, run);
   return run;

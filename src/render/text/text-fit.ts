@@ -1,4 +1,5 @@
 import { cleanText, measure, measureEm, wordSpace, type FontId } from './fonts.js';
+import { SHY, TokenMemo, firstBreakAfter, lastFittingDown, lastFittingUp, pieceOf, plainOf, widestSegment } from './word-pieces.js';
 
 /**
  * Fitting text into a box: the largest size at which all of it fits, or, at the smallest size, the lines that
@@ -64,10 +65,7 @@ function linesIn(height: number, size: number, pitch: number, last: FitRequest['
   return last === 'ink' && height >= ink ? Math.max(byPitch, Math.floor((height - ink) / pitch) + 1) : byPitch;
 }
 
-/** The soft hyphen: a break point, drawn as "-" at the end of a line it breaks, and nowhere else. */
-export const SHY = '\u00ad';
-/** A token may break after these (URLs, e-mail addresses, paths, compounds), never inside a run of them. */
-const BREAK_AFTER = new Set(['/', '.', '-', '_', '?', '&', '=']);
+export { SHY };
 
 /** Paragraphs (split at line breaks) of words (split at white space). Soft hyphens stay: they are break points. */
 export function splitWords(text: string): string[][] {
@@ -75,60 +73,6 @@ export function splitWords(text: string): string[][] {
     .split(/\n+/)
     .map((p) => p.split(/ +/).filter((w) => w.replaceAll(SHY, '').length > 0))
     .filter((p) => p.length > 0);
-}
-
-/** A word as code points, with the places it may break (k: between chars[k - 1] and chars[k]). */
-interface Token {
-  chars: string[];
-  breaks: number[];
-}
-
-function tokenOf(word: string): Token {
-  const chars = [...word];
-  const breaks: number[] = [];
-  for (let k = 2; k < chars.length; k++) {
-    const before = chars[k - 1]!;
-    if (before === SHY || (BREAK_AFTER.has(before) && !BREAK_AFTER.has(chars[k]!) && chars[k] !== SHY)) breaks.push(k);
-  }
-  return { chars, breaks };
-}
-
-/** The drawn text of chars[a..b): soft hyphens left out, and a "-" where it ends at one that breaks the line. */
-function pieceOf(t: Token, a: number, b: number): string {
-  const text = t.chars.slice(a, b).join('').replaceAll(SHY, '');
-  return b < t.chars.length && t.chars[b - 1] === SHY ? `${text}-` : text;
-}
-
-/** The widest stretch of a word between its break points, em: it can only be drawn whole or cut mid-word. */
-function widestSegment(font: FontId, t: Token): number {
-  let widest = 0;
-  let a = 0;
-  for (const k of [...t.breaks, t.chars.length]) {
-    widest = Math.max(widest, measureEm(font, pieceOf(t, a, k)));
-    a = k;
-  }
-  return widest;
-}
-
-/**
- * The tokens of one fitText call's words, with each whole word's text and width: fitting tries the same words at
- * every size from the largest down, and most words go on a line whole.
- */
-class TokenMemo {
-  private readonly tokens = new Map<string, Token & { whole: string; wholeEm: number }>();
-
-  constructor(private readonly font: FontId) {}
-
-  of(word: string): Token & { whole: string; wholeEm: number } {
-    let t = this.tokens.get(word);
-    if (!t) {
-      const token = tokenOf(word);
-      const whole = pieceOf(token, 0, token.chars.length);
-      t = { ...token, whole, wholeEm: measureEm(this.font, whole) };
-      this.tokens.set(word, t);
-    }
-    return t;
-  }
 }
 
 /** Lines, and whether a word had to be cut between two characters that are no break point. */
@@ -142,7 +86,7 @@ interface Wrapped {
  * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
  * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
  */
-function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font)): Wrapped {
+function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font), limit = Infinity): Wrapped {
   const space = wordSpace(font, size);
   const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
@@ -165,33 +109,40 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
       const n = t.chars.length;
       let start = 0;
       while (start < n) {
-        const rest = start === 0 ? t.whole : pieceOf(t, start, n);
-        const restPx = start === 0 ? t.wholeEm * size : px(rest);
         const at = cur.length === 0 ? 0 : x + space;
-        if (at + restPx <= width) {
+        // How much of the rest fits after `from`: each try measures a piece no longer than a line holds (word-pieces.ts).
+        const reach = (from: number): number => lastFittingUp(start + 1, n, (k) => from + px(plainOf(t, start, k)) <= width);
+        const restFits = (from: number): boolean => (start === 0 ? from + t.wholeEm * size <= width : reach(from) === n);
+        if (restFits(at)) {
+          const rest = start === 0 ? t.whole : pieceOf(t, start, n);
           cur.push({ text: rest, x: at });
-          x = at + restPx;
+          x = at + (start === 0 ? t.wholeEm * size : px(rest));
           break;
         }
-        // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line).
-        const fitsALine = restPx <= width;
-        let k = -1;
-        for (const b of t.breaks) {
-          if (b <= start || (fitsALine && t.chars[b - 1] !== SHY)) continue;
-          if (at + px(pieceOf(t, start, b)) <= width) k = b;
+        // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line):
+        // no piece reaching past what fits without a hyphen can.
+        const last = reach(at);
+        const fitsALine = at > 0 && restFits(0);
+        const candidates: number[] = [];
+        for (let i = firstBreakAfter(t, start); i < t.breaks.length && t.breaks[i]! <= last; i++) {
+          const b = t.breaks[i]!;
+          if (!fitsALine || t.chars[b - 1] === SHY) candidates.push(b);
         }
+        const c = lastFittingDown(0, candidates.length - 1, (i) => at + px(pieceOf(t, start, candidates[i]!)) <= width);
+        let k = c < 0 ? -1 : candidates[c]!;
         if (k < 0 && cur.length > 0) {
           flush();
+          if (lines.length > limit) return { lines, midWord };
           continue;
         }
         if (k < 0) {
           // Nothing fits: as many characters as the line holds (at least one).
-          k = start + 1;
-          while (k < n && px(pieceOf(t, start, k + 1)) <= width) k++;
+          k = Math.max(start + 1, lastFittingUp(start + 2, n, (e) => px(pieceOf(t, start, e)) <= width));
           midWord = true;
         }
         place(pieceOf(t, start, k), at);
         flush();
+        if (lines.length > limit) return { lines, midWord };
         start = k;
       }
     }
@@ -221,11 +172,14 @@ function withEllipsis(font: FontId, size: number, line: TextLine, width: number)
     const whole = ended(last.text.replace(TRAILING, ''), last.x);
     if (whole) return whole;
     if (words.length === 1) {
+      // The most characters that fit with the ellipsis, found from the end (word-pieces.ts): the line may be long.
       const chars = [...last.text];
-      for (let k = chars.length - 1; k > 0; k--) {
-        const cut = ended(chars.slice(0, k).join('').replace(TRAILING, ''), last.x);
-        if (cut) return cut;
-      }
+      const cutAt = (k: number): string => chars.slice(0, k).join('').replace(TRAILING, '');
+      const k = lastFittingDown(1, chars.length - 1, (k) => {
+        const text = cutAt(k);
+        return text.length > 0 && last.x + measureEm(font, text + ELLIPSIS) * size <= width;
+      });
+      if (k > 0) return ended(cutAt(k), last.x)!;
     }
     words.pop();
   }
@@ -255,10 +209,26 @@ export function largestFitting<T>(min: number, max: number, fits: (size: number)
   return best;
 }
 
+/**
+ * The most characters (code points) of a text that fitting considers: more than twice as many as the largest box
+ * of any layout shows at its smallest size, so no frame shows less for it. A longer text is cut to these with an
+ * ellipsis before it is split into words, and costs no more to lay out than they do (README, "The frame: read from 2 m").
+ */
+export const MAX_FIT_CHARS = 5_000;
+
+/** The text cut to MAX_FIT_CHARS code points and an ellipsis; `cut` when it was longer. */
+function bounded(text: string): { text: string; cut: boolean } {
+  if (text.length <= MAX_FIT_CHARS) return { text, cut: false };
+  let i = 0;
+  for (let n = 0; n < MAX_FIT_CHARS && i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  return i >= text.length ? { text, cut: false } : { text: text.slice(0, i) + ELLIPSIS, cut: true };
+}
+
 export function fitText(req: FitRequest): FittedText {
   const lineHeight = req.lineHeight ?? 1.2;
   const tail = req.tail?.trim() ?? '';
-  const paragraphs = splitWords(req.text);
+  const { text, cut } = bounded(req.text);
+  const paragraphs = splitWords(text);
   const tokens = new TokenMemo(req.font);
   // The tail is one token (its spaces are no break points): "(+3" never ends a line with "more)" on the next.
   const lastParagraph = paragraphs[paragraphs.length - 1];
@@ -283,15 +253,16 @@ export function fitText(req: FitRequest): FittedText {
     if (limit * size > req.width && size > minSize) return null;
     const pitch = Math.round(size * lineHeight);
     const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, size, pitch, req.lastLine));
-    const wrapped = wrap(req.font, size, paragraphs, req.width, tokens);
+    // Wrapping stops a line past maxLines: such a size is no fit, however many more lines a long text would take.
+    const wrapped = wrap(req.font, size, paragraphs, req.width, tokens, maxLines);
     return wrapped.lines.length <= maxLines ? wrapped : null;
   };
   const found = largestFitting(minSize, maxSize, fitsAt);
-  if (found) return build(found.size, found.fit, false);
+  if (found) return build(found.size, found.fit, cut);
   const pitch = Math.round(minSize * lineHeight);
   const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, minSize, pitch, req.lastLine));
   const tailW = tail ? measure(req.font, minSize, ` ${tail}`) : 0;
-  const wrapped = wrap(req.font, minSize, tail ? splitWords(req.text) : paragraphs, req.width, tokens);
+  const wrapped = wrap(req.font, minSize, tail ? splitWords(text) : paragraphs, req.width, tokens);
   if (maxLines <= 0) return build(minSize, { lines: [], midWord: false }, wrapped.lines.length > 0);
   const kept = wrapped.lines.slice(0, maxLines);
   // The ellipsis goes after the last whole word that fits. When no word of the last line fits beside it (a word

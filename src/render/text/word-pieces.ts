@@ -1,0 +1,132 @@
+import { measureEm, type FontId } from './fonts.js';
+
+/**
+ * The words text-fit.ts wraps, as code points with the places they may break, and the searches that find how much
+ * of a word fits: a word may be thousands of characters without a space (a model's answer gone wrong), and trying
+ * one more character at a time, each try measuring the whole piece, made its layout cost grow with the square of its
+ * length, and every shorter piece of it measured and kept (glyph-run.ts) ran the render process out of heap.
+ */
+
+/** The soft hyphen: a break point, drawn as "-" at the end of a line it breaks, and nowhere else. */
+export const SHY = '\u00ad';
+/** A token may break after these (URLs, e-mail addresses, paths, compounds), never inside a run of them. */
+const BREAK_AFTER = new Set(['/', '.', '-', '_', '?', '&', '=']);
+
+/** A word as code points, with the places it may break (k: between chars[k - 1] and chars[k]), in order. */
+export interface Token {
+  chars: string[];
+  breaks: number[];
+}
+
+export function tokenOf(word: string): Token {
+  const chars = [...word];
+  const breaks: number[] = [];
+  for (let k = 2; k < chars.length; k++) {
+    const before = chars[k - 1]!;
+    if (before === SHY || (BREAK_AFTER.has(before) && !BREAK_AFTER.has(chars[k]!) && chars[k] !== SHY)) breaks.push(k);
+  }
+  return { chars, breaks };
+}
+
+/** The drawn text of chars[a..b): soft hyphens left out, and a "-" where it ends at one that breaks the line. */
+export function pieceOf(t: Token, a: number, b: number): string {
+  const text = t.chars.slice(a, b).join('').replaceAll(SHY, '');
+  return b < t.chars.length && t.chars[b - 1] === SHY ? `${text}-` : text;
+}
+
+/** chars[a..b) as drawn inside a line: soft hyphens left out, never a "-" (a longer piece holds all of it). */
+export function plainOf(t: Token, a: number, b: number): string {
+  return t.chars.slice(a, b).join('').replaceAll(SHY, '');
+}
+
+/** The widest stretch of a word between its break points, em: it can only be drawn whole or cut mid-word. */
+export function widestSegment(font: FontId, t: Token): number {
+  let widest = 0;
+  let a = 0;
+  for (const k of [...t.breaks, t.chars.length]) {
+    widest = Math.max(widest, measureEm(font, pieceOf(t, a, k)));
+    a = k;
+  }
+  return widest;
+}
+
+/** The index of the first break after `start` (breaks.length when there is none). */
+export function firstBreakAfter(t: Token, start: number): number {
+  let lo = 0;
+  let hi = t.breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t.breaks[mid]! <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The largest k in (good, bad) for which `fits` holds, knowing it holds at `good` and not at `bad`: by halving,
+ * as a piece of a word no shorter than another is no narrower.
+ */
+function bisect(good: number, bad: number, fits: (k: number) => boolean): number {
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2);
+    if (fits(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
+}
+
+/**
+ * The largest k in [lo, hi] for which `fits` holds (lo - 1 where it does not hold at lo), for a `fits` that holds up
+ * to some k and not beyond: lo, lo + 1, lo + 3, lo + 7... then halving the last step. Each try measures a piece at
+ * most twice as long as the answer, and there are about twice its logarithm of them, however long the word.
+ */
+export function lastFittingUp(lo: number, hi: number, fits: (k: number) => boolean): number {
+  if (lo > hi || !fits(lo)) return lo - 1;
+  let good = lo;
+  let bad = hi + 1;
+  for (let step = 1; good < hi; step *= 2) {
+    const k = Math.min(hi, good + step);
+    if (!fits(k)) {
+      bad = k;
+      break;
+    }
+    good = k;
+  }
+  return bisect(good, bad, fits);
+}
+
+/**
+ * The same from the top: hi, hi - 1, hi - 3, hi - 7... until one fits, then halving; for an answer expected near hi
+ * (an ellipsis takes the room of a letter or two).
+ */
+export function lastFittingDown(lo: number, hi: number, fits: (k: number) => boolean): number {
+  let bad = hi + 1;
+  for (let k = hi, step = 1; k >= lo; step *= 2) {
+    if (fits(k)) return bisect(k, bad, fits);
+    bad = k;
+    if (k === lo) break;
+    k = Math.max(lo, k - step);
+  }
+  return lo - 1;
+}
+
+/**
+ * The tokens of one fitText call's words, with each whole word's text and width: fitting tries the same words at
+ * every size from the largest down, and most words go on a line whole.
+ */
+export class TokenMemo {
+  private readonly tokens = new Map<string, Token & { whole: string; wholeEm: number }>();
+
+  constructor(private readonly font: FontId) {}
+
+  of(word: string): Token & { whole: string; wholeEm: number } {
+    let t = this.tokens.get(word);
+    if (!t) {
+      const token = tokenOf(word);
+      const whole = pieceOf(token, 0, token.chars.length);
+      t = { ...token, whole, wholeEm: measureEm(this.font, whole) };
+      this.tokens.set(word, t);
+    }
+    return t;
+  }
+}

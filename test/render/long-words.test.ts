@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type * as Fonts from '../../src/render/text/fonts.js';
+import { ELLIPSIS, MAX_FIT_CHARS, fitText, type FitRequest } from '../../src/render/text/text-fit.js';
+import { hostileWordArb, outfitEndingIn, type HostileWord } from '../property/hostile-words.js';
+import { runs, timeout } from '../property/arbitraries.js';
+
+/**
+ * A word thousands of characters long (issue 41, item 2): fitting it takes work in proportion to its length, and
+ * its lines fit. The work is counted, not timed: the code units of every string fitting measures (fonts.ts's
+ * measureEm, which every width of text-fit.ts comes from). Wall time is `npm run bench`'s.
+ */
+
+const counted = vi.hoisted(() => ({ units: 0 }));
+vi.mock('../../src/render/text/fonts.js', async (importOriginal) => {
+  const fonts = await importOriginal<typeof Fonts>();
+  return {
+    ...fonts,
+    measureEm: (id: Parameters<typeof fonts.measureEm>[0], text: string): number => {
+      counted.units += text.length;
+      return fonts.measureEm(id, text);
+    },
+  };
+});
+
+/** An outfit box's request, as outfit-fit.ts makes it. */
+const box = (text: string, width: number, height: number): FitRequest => ({ text, font: 'condensed', width, height, maxSize: 40, minSize: 14, lineHeight: 1.15, lastLine: 'ink' });
+/**
+ * One size and room for every line: one wrap, whatever the length (a search over sizes tries as many as it needs, and
+ * a text that does not fit takes one more, and its last line an ellipsis).
+ */
+const oneWrap = (text: string, width: number): FitRequest => ({ ...box(text, width, 1_000_000), maxSize: 16, minSize: 16 });
+
+function workOf(req: FitRequest): number {
+  counted.units = 0;
+  fitText(req);
+  return counted.units;
+}
+
+/** Ten times the text may cost this many times ten times the work: fitting is linear, give or take its searches. */
+const LINEAR_SLACK = 3;
+
+describe('a word thousands of characters long', () => {
+  it('is laid out in lines that fit the box, from the start of the text', { timeout: timeout(60_000) }, () => {
+    fc.assert(
+      fc.property(hostileWordArb, fc.integer({ min: 1_000, max: 20_000 }), fc.integer({ min: 100, max: 800 }), fc.integer({ min: 60, max: 600 }), (w, length, width, height) => {
+        const f = fitText(box(outfitEndingIn(w, length), width, height));
+        expect(f.lines.length).toBeGreaterThan(0);
+        for (const line of f.lines) expect(line.width).toBeLessThanOrEqual(width + 1e-9);
+        expect(f.lines[0]!.text.startsWith('Wear')).toBe(true);
+      }),
+      { numRuns: runs(25) },
+    );
+  });
+
+  it(`of 4,000 characters (below the cut, ${MAX_FIT_CHARS}) costs about ten times one of 400`, { timeout: timeout(60_000) }, () => {
+    fc.assert(
+      fc.property(hostileWordArb, fc.integer({ min: 100, max: 800 }), (w: HostileWord, width) => {
+        const small = workOf(oneWrap(outfitEndingIn(w, 400), width));
+        const large = workOf(oneWrap(outfitEndingIn(w, 4_000), width));
+        expect(large).toBeLessThanOrEqual(10 * LINEAR_SLACK * small);
+      }),
+      { numRuns: runs(10), endOnFailure: true },
+    );
+  });
+
+  it('of 20,000 characters costs no more than about ten times one of 2,000', { timeout: timeout(60_000) }, () => {
+    const w = { pieces: ['a', 'b', 'W', 'm', 'i'], seed: 41 };
+    const small = workOf(oneWrap(outfitEndingIn(w, 2_000), 480));
+    const large = workOf(oneWrap(outfitEndingIn(w, 20_000), 480));
+    expect(large).toBeLessThanOrEqual(10 * LINEAR_SLACK * small);
+  });
+
+  it(`is cut to ${MAX_FIT_CHARS} characters and an ellipsis before it is laid out, even where the box would hold more`, () => {
+    const f = fitText({ text: 'i'.repeat(MAX_FIT_CHARS * 2), font: 'condensed', width: 100_000, height: 1_000, maxSize: 10, minSize: 10 });
+    const shown = f.lines.map((l) => l.text).join('');
+    expect([...shown]).toHaveLength(MAX_FIT_CHARS + 1);
+    expect(shown.endsWith(ELLIPSIS)).toBe(true);
+    expect(f.truncated).toBe(true);
+  });
+
+  it('leaves a text of up to the cut as it was', () => {
+    const text = 'i'.repeat(MAX_FIT_CHARS);
+    const f = fitText({ text, font: 'condensed', width: 100_000, height: 1_000, maxSize: 10, minSize: 10 });
+    expect(f.lines.map((l) => l.text).join('')).toBe(text);
+    expect(f.truncated).toBe(false);
+  });
+});
