@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/shared/codes.js';
-import { generateErrorsDoc } from '../tools/errors-doc.js';
+import { generateErrorsDoc, readCodeGroups } from '../tools/errors-doc.js';
 
 /**
  * One registry of codes (src/shared/codes.ts): every error and warning code written anywhere in src/ or display/ is
@@ -86,6 +86,26 @@ describe('the registry of codes', () => {
   it('holds no code that nothing writes', () => {
     const used = tree();
     expect([...registered].filter((code) => !used.has(code))).toEqual([]);
+  });
+
+  it('docs/errors.md groups the codes as codes.ts does: a comment line of its own starts a group', () => {
+    const source = [
+      'export const CODES = {',
+      '  // First (src/a)',
+      "  E_ONE: { kind: 'error', meaning: 'one' }, // a note, not a group",
+      "  W_TWO: { kind: 'warning', meaning: \"it's two\" },",
+      '',
+      '  // Second (src/b)',
+      "  E_THREE: { kind: 'error', meaning: 'three' },",
+      '} as const satisfies Record<string, CodeEntry>;',
+    ].join('\n');
+    expect(readCodeGroups(source)).toEqual([
+      { title: 'First (src/a)', codes: [{ code: 'E_ONE', kind: 'error', meaning: 'one' }, { code: 'W_TWO', kind: 'warning', meaning: "it's two" }] },
+      { title: 'Second (src/b)', codes: [{ code: 'E_THREE', kind: 'error', meaning: 'three' }] },
+    ]);
+    const groups = readCodeGroups(readFileSync(REGISTRY, 'utf8'));
+    expect(groups.flatMap((g) => g.codes.map((c) => c.code))).toEqual(Object.keys(CODES));
+    for (const c of groups.flatMap((g) => g.codes)) expect(c, c.code).toEqual({ code: c.code, ...CODES[c.code as keyof typeof CODES] });
   });
 
   it('every code has a row in docs/errors.md, and it names no code that is not registered', () => {

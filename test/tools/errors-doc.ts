@@ -45,7 +45,9 @@ export function readCodeGroups(source: string, file = 'codes.ts'): CodeGroup[] {
     }
     const code = prop.name.getText(sf).replace(/^['"]|['"]$/g, '');
     const comments = ts.getLeadingCommentRanges(source, prop.getFullStart()) ?? [];
-    const titles = comments.map((c) => source.slice(c.pos, c.end)).filter((c) => c.startsWith('//'));
+    // A group's title is a `//` comment on a line of its own; a note after the previous entry on its line is not.
+    const ownLine = (pos: number): boolean => /^[ \t]*$/.test(source.slice(source.lastIndexOf('\n', pos - 1) + 1, pos));
+    const titles = comments.filter((c) => ownLine(c.pos)).map((c) => source.slice(c.pos, c.end)).filter((c) => c.startsWith('//'));
     const title = titles.at(-1)?.replace(/^\/\/\s*/, '').trim();
     if (title) groups.push({ title, codes: [] });
     const field = (name: string): string => {
