@@ -2,7 +2,7 @@ import { defineConfig } from 'rolldown';
 
 /**
  * `npm run build`'s bundle: tsc's output (dist/src, dist/display) to dist/app, so that a command loads only what it
- * uses, in few files (README "Compared with a headless browser"). canvas stays outside: its native addon is loaded
+ * uses, in few files (docs/performance.md). canvas stays outside: its native addon is loaded
  * from node_modules.
  */
 

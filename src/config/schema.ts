@@ -5,7 +5,7 @@ import { BOARDS } from '../epd/pins.js';
 import { hostZoneName, isTimeZone } from '../time/zone-names.js';
 
 /**
- * The configuration file (README "Configuration"), one zod schema. Its inferred type is the config type.
+ * The configuration file (docs/configuration.md), one zod schema. Its inferred type is the config type.
  * Unknown keys are rejected everywhere (strictObject), so a typo is reported with its key path.
  */
 
@@ -70,7 +70,7 @@ const ChangeAwareSchema = z.strictObject({
 const Gpio = z.number('must be a BCM GPIO number').int('must be a whole number').min(0, 'must be 0..53').max(53, 'must be 0..53');
 
 /**
- * A panel on this machine's own header (README "A panel on the Pi"): the daemon drives it over SPI and the GPIO
+ * A panel on this machine's own header (docs/raspberry-pi.md, "A panel on the Pi"): the daemon drives it over SPI and the GPIO
  * character device, or, with `capture`, writes the command stream to that file instead (no hardware).
  */
 export const AttachedSchema = z.strictObject({

@@ -21,7 +21,7 @@ const SUPERVISOR_URL = 'http://supervisor';
 /** How long the lookup may take before the daemon starts without MQTT. */
 const SUPERVISOR_TIMEOUT_MS = 5_000;
 
-/** Warnings of the lookup, each a stable code (README "MQTT and Home Assistant"). */
+/** Warnings of the lookup, each a stable code (docs/container.md, "In Home Assistant"). */
 export const SUPERVISOR_MQTT_WARNINGS = ['W_MQTT_SERVICE_NONE', 'W_SUPERVISOR_UNREACHABLE'] as const satisfies readonly WarningCode[];
 
 /** A host name or an IP address: nothing that could carry a path, a login or a second URL. */

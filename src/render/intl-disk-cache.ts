@@ -14,8 +14,7 @@ import { askedLocales, intlWordsOf, recordIntlWords, useIntlWords, type IntlWord
  * What the processes that draw (`render`, `once`, the daemon's render process) would otherwise ask Intl, kept on
  * disk between them: the words of each locale they drew in (layout/intl-words.ts) and the offsets of each zone
  * (time/zone-table.ts), over the days around now. A process that finds them builds no Intl formatter at all, which
- * spares it V8's first one (20-30 ms of a cold `render` on the test machine, README "Compared with a headless
- * browser"). They are made by Intl, after the work, by the process that needed them; the frame is the same with
+ * spares it V8's first one (20-30 ms of a cold `render` on the test machine; docs/performance.md). They are made by Intl, after the work, by the process that needed them; the frame is the same with
  * the file or without it.
  *
  * Intl's words and offsets come from the node binary's ICU and tz data, so a file is kept per Node version and data

@@ -4,7 +4,7 @@ import { describeValue } from './describe-value.js';
 /**
  * The one formatter of zod issues, for every file we validate (the config, add-on options, panels, locale files,
  * render inputs, the ledger, the last-good store, simulator faults). Not `z.prettifyError`: its output is
- * "✖ message\n  → at displays[0].rotation", while our errors (and the README's examples and the tests) are one line
+ * "✖ message\n  → at displays[0].rotation", while our errors (and the docs' examples and the tests) are one line
  * per problem that starts with the key path as the user writes it: `displays[0].rotation: must be one of 0, 90, 180,
  * 270 (got 45)`.
  */

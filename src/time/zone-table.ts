@@ -1,8 +1,8 @@
 /**
  * A zone's UTC offsets over a span of years, as its list of changes: where the daemon reads its local times from
  * (zoned-time.ts), so that it never builds an `Intl.DateTimeFormat` itself. V8's first Intl formatter in a process
- * reads its table of available locales, which keeps about 8 MB resident for the life of the daemon (README, "Proof
- * under faults and load"). The table is made by Intl all the same, in a short-lived child process of the same node
+ * reads its table of available locales, which keeps about 8 MB resident for the life of the daemon (docs/commands.md,
+ * docs/performance.md). The table is made by Intl all the same, in a short-lived child process of the same node
  * binary (daemon/zone-table-child.ts, the hidden `zone-table` command): the same ICU data, so the same offsets.
  */
 

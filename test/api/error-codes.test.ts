@@ -18,7 +18,8 @@ import {
 import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const servicePage = readFileSync(path.join(ROOT, 'docs/service.md'), 'utf8');
+const commandsPage = readFileSync(path.join(ROOT, 'docs/commands.md'), 'utf8');
 
 describe('error codes', () => {
   it('every class has its own stable code, and the list names them all', () => {
@@ -40,12 +41,12 @@ describe('error codes', () => {
     expect(instances.map((e) => e.name)).toContain('RateLimitedError');
   });
 
-  it.each(API_ERROR_CODES)('%s is documented in the README', (code) => {
-    expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  it.each(API_ERROR_CODES)('%s is documented in docs/service.md', (code) => {
+    expect(servicePage).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 
-  it('every exit code is documented in the README', () => {
-    for (const code of Object.values(EXIT)) expect(readme).toContain(`\`${code}\``);
-    expect(readme).toContain('`E_CONFIG`');
+  it('every exit code is documented in docs/commands.md', () => {
+    for (const code of Object.values(EXIT)) expect(commandsPage).toContain(`\`${code}\``);
+    expect(commandsPage).toContain('`E_CONFIG`');
   });
 });

@@ -227,8 +227,8 @@ describe('a write whose rename the disk refused', () => {
 });
 
 describe('codes', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  it.each([...OUTPUT_ERROR_CODES])('%s is documented in the README', (code) => {
-    expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
+  it.each([...OUTPUT_ERROR_CODES])('%s is documented in docs/reliability.md', (code) => {
+    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

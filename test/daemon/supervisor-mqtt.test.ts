@@ -145,9 +145,9 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
   });
 });
 
-describe('the Supervisor lookup in the README', () => {
-  const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
-  it.each(SUPERVISOR_MQTT_WARNINGS)('%s is documented in the README', (code) => {
-    expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+describe('the Supervisor lookup in docs/container.md', () => {
+  const doc = readFileSync(path.join(import.meta.dirname, '../../docs/container.md'), 'utf8');
+  it.each(SUPERVISOR_MQTT_WARNINGS)('%s is documented in docs/container.md', (code) => {
+    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -21,7 +21,8 @@ const ZOOM_CASE: SampleCase = 'alert';
 /**
  * Regenerates display/gallery/: every panel's frame for each sample case, exactly as the panel gets it, in
  * English and in a second language (the other built-in ones in turn, so each shows on some panel), and an index
- * (README.md) to paste into or link from the project README. Run: `npm run gallery`.
+ * (README.md). The project README and docs/frame.md show some of the frames by file name (test/house/links.test.ts
+ * fails when one is gone). Run: `npm run gallery`.
  */
 
 /** The second language of each panel, in turn by the panel's place in the list: German first (the longest labels). */
@@ -70,7 +71,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
       const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel: id, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', locale]]) });
       for (const c of SAMPLE_CASES) {
         const frame = await renderDisplayFrame(render, sampleInput(c, 'Hallway', locale));
-        // English keeps the names the README links to.
+        // English keeps the names the README and docs/frame.md link to.
         const file = locale.code === 'en' ? `${id}-${c}.png` : `${id}-${c}.${locale.code}.png`;
         writeFileSync(join(dir, file), frame.png);
         entries.push({ panel: id, name: panel.name, case: c, locale: locale.code, file, width: frame.width, height: frame.height, bytes: frame.png.length });

@@ -6,7 +6,7 @@ import { startCli } from './cli.js';
 export interface SimHttpControl {
   injectFault(fault: Record<string, unknown> | Record<string, unknown>[]): Promise<void>;
   clearFaults(): Promise<void>;
-  /** Which requests the service bills: 'success' (its default), 'every-200' or 'every-request' (README). */
+  /** Which requests the service bills: 'success' (its default), 'every-200' or 'every-request' (docs/service.md). */
   setBilling(mode: 'success' | 'every-200' | 'every-request'): Promise<void>;
   stats(): Promise<{
     requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[];

@@ -144,7 +144,7 @@ describe('TRMNL refusals in the log', () => {
     expect(r.sources).toBe(0);
   });
 
-  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in the README', (code) => {
-    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in docs/devices.md', (code) => {
+    expect(readFileSync(path.join(ROOT, 'docs/devices.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -171,8 +171,8 @@ describe('embedded broker: a login for Home Assistant (mqtt.username)', () => {
 });
 
 describe('embedded broker: refusal codes', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  it.each(BROKER_REFUSAL_CODES)('%s is documented in the README', (code) => {
-    expect(readme).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  const doc = readFileSync(path.join(ROOT, 'docs/mqtt-and-home-assistant.md'), 'utf8');
+  it.each(BROKER_REFUSAL_CODES)('%s is documented in docs/mqtt-and-home-assistant.md', (code) => {
+    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -81,7 +81,7 @@ export function createAcep7Driver(panelId: string, o: EpdDriverOptions): EpdDriv
   return new ColourDriver(ACEP7_FAMILY, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and the README). */
+/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function acep7PanelFacts(_panelId: Acep7PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
   return { controller: 'ACeP 7-colour (Waveshare EPD_7IN3F)', vendorFile: 'RaspberryPi_JetsonNano/python/lib/waveshare_epd/epd7in3f.py (waveshareteam/e-Paper)', busyWhen: BUSY_WHEN };
 }

@@ -51,7 +51,7 @@ export async function loadDriver(panelId: string): Promise<DriverFactory> {
   return load();
 }
 
-/** What `panel info` and the README say of a panel's controller. */
+/** What `panel info` and docs/raspberry-pi.md say of a panel's controller. */
 export interface DriverFacts {
   controller: string;
   /** The vendor driver the stream follows. */

@@ -81,7 +81,7 @@ export function createSpectra6Driver(panelId: string, o: EpdDriverOptions): EpdD
   return new ColourDriver(SPECTRA6_FAMILY, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and the README). */
+/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function spectra6PanelFacts(_panelId: Spectra6PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
   return { controller: 'Spectra 6 (E673)', vendorFile: 'inky/inky_e673.py (pimoroni/inky)', busyWhen: BUSY_WHEN };
 }

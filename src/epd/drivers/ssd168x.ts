@@ -231,7 +231,7 @@ export function createSsd168xDriver(panelId: string, o: EpdDriverOptions): EpdDr
   return new Ssd168xDriver(panelId, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and the README). */
+/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function ssd168xPanelFacts(panelId: Ssd168xPanelId): { controller: string; vendorFile: string; busyWhen: 'high' } {
   const p = PANELS[panelId];
   return { controller: p.controller, vendorFile: p.vendorFile, busyWhen: 'high' };

@@ -86,7 +86,7 @@ export function createUc8179Driver(panelId: string, o: EpdDriverOptions): EpdDri
   return new Uc8179Driver(panelId, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and the README). */
+/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function uc8179PanelFacts(panelId: Uc8179PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
   return { controller: 'UC8179', vendorFile: `RaspberryPi_JetsonNano/python/lib/waveshare_epd/${VENDOR_FILES[panelId]}`, busyWhen: BUSY_WHEN };
 }

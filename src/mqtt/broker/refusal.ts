@@ -1,5 +1,5 @@
 /**
- * Why the embedded broker refused a client or a message. Each has a stable code (README, "The embedded broker");
+ * Why the embedded broker refused a client or a message. Each has a stable code (docs/mqtt-and-home-assistant.md, "The embedded broker");
  * the message names the client and the topic, never a payload or a password.
  */
 
