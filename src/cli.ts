@@ -22,8 +22,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   panel: async () => (await import('./cli/panel-command.js')).panelCommand,
   // Not in the usage: the daemon starts it to draw its frames (render/render-process.ts).
   'render-worker': async () => (await import('./cli/render-worker-command.js')).renderWorkerCommand,
-  // Not in the usage either: the daemon starts it for its zone's offsets (daemon/zone-table-child.ts).
-  'zone-table': async () => (await import('./cli/zone-table-command.js')).zoneTableCommand,
 };
 
 /** The commands that draw frames (`run` through its render process): canvas's addon is checked before they are imported. */

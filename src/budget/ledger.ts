@@ -54,8 +54,7 @@ export class Ledger {
     readonly limits: Limits,
   ) {
     this.file = path.join(stateDir, LEDGER_FILE);
-    // A placeholder until load(); in UTC, whose offsets need no zone data (time/zone-table.ts).
-    this.#s = emptyState(0, 'UTC');
+    this.#s = emptyState(0, timezone);
   }
 
   get state(): Readonly<LedgerState> {

@@ -3,8 +3,7 @@ import { buildDaemon } from '../daemon/daemon.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/secrets.js';
 import { createLogger } from '../log/logging.js';
-import { systemClock } from '../time/clock.js';
-import { withDiskCaches } from '../render/disk-caches.js';
+import { withGlyphDiskCache } from '../render/glyph-disk-cache.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { UsageError } from './usage-error.js';
@@ -22,14 +21,10 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
     throw new UsageError(`no display with id "${flags.display}" in ${loaded.file}`);
   }
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
-  let daemon: Awaited<ReturnType<typeof buildDaemon>> | undefined;
+  const daemon = await buildDaemon({ loaded, logger });
   try {
-    // With the glyphs, words and zone offsets an earlier `render` or `once` of this build kept (disk-caches.ts),
-    // from the daemon's building on (its schedules read the zone's offsets).
-    const results = await withDiskCaches({ clock: systemClock }, async () => {
-      daemon = await buildDaemon({ loaded, logger });
-      return daemon.runOnce(flags.display);
-    });
+    // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
+    const results = await withGlyphDiskCache(() => daemon.runOnce(flags.display));
     const all = [...results.values()];
     if (all.some((r) => r.error instanceof KeyRejectedError)) {
       const err = all.find((r) => r.error instanceof KeyRejectedError)?.error;
@@ -40,7 +35,7 @@ export async function onceCommand(argv: string[]): Promise<ExitCode> {
     if (all.some((r) => r.outcome === 'failed' || r.outcome === 'deferred' || !r.published)) return EXIT.FAILURE;
     return EXIT.OK;
   } finally {
-    await daemon?.stop();
+    await daemon.stop();
     logger.flush();
   }
 }

@@ -1,8 +1,7 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/secrets.js';
 import { displayRenderOptions, renderContext } from '../render/display-render.js';
-import { systemClock } from '../time/clock.js';
-import { withDiskCaches } from '../render/disk-caches.js';
+import { withGlyphDiskCache } from '../render/glyph-disk-cache.js';
 import { renderRecommendationFile } from '../render/render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
@@ -25,8 +24,8 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   if (!display) throw new UsageError(`no display with id "${id}" in ${flags.config}`);
   const inputPath = need(flags.input, '--input REC.json', 'render');
   const outPath = need(flags.out, '--out FILE', 'render');
-  // With the glyphs, words and zone offsets an earlier `render` or `once` of this build kept (disk-caches.ts).
-  const { missingGlyphs } = await withDiskCaches({ clock: systemClock }, () =>
+  // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
+  const { missingGlyphs } = await withGlyphDiskCache(() =>
     renderRecommendationFile({ inputPath, outPath, ...displayRenderOptions(display, renderContext(loaded)) }),
   );
   if (missingGlyphs.length > 0) {

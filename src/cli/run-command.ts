@@ -4,7 +4,6 @@ import { RenderProcess } from '../render/render-process.js';
 import { systemClock } from '../time/clock.js';
 import { createLogger } from '../log/logging.js';
 import { Service } from '../daemon/service.js';
-import { loadZoneTable } from '../daemon/zone-table-child.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 
@@ -25,9 +24,8 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
   // The frames are drawn in a child that lives only while there are frames to draw (render-process.ts): the idle
   // daemon holds no canvas. It gets no secret: it draws, and needs none.
-  const renderEnv = envWithoutSecrets(process.env, loaded.secrets);
-  const renderer = new RenderProcess({ clock: systemClock, env: renderEnv, logger: logger.child({ part: 'render' }) });
-  const service = new Service({ loaded, logger, draw: renderer.draw, zoneTable: (o) => loadZoneTable({ ...o, env: renderEnv }) });
+  const renderer = new RenderProcess({ clock: systemClock, env: envWithoutSecrets(process.env, loaded.secrets), logger: logger.child({ part: 'render' }) });
+  const service = new Service({ loaded, logger, draw: renderer.draw });
   // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
   const keepAlive = setInterval(() => undefined, 2 ** 30);
   // Signals are wired before the start, so that a SIGTERM during a slow first cycle still stops cleanly.

@@ -2,7 +2,6 @@ import { z } from '../shared/zod.js';
 import { coordinateProblem } from '../api/request-rules.js';
 import { ATTACHABLE_PANELS, isAttachable } from '../epd/drivers/index.js';
 import { BOARDS } from '../epd/pins.js';
-import { hostZoneName, isTimeZone } from '../time/zone-names.js';
 
 /**
  * The configuration file (docs/configuration.md), one zod schema. Its inferred type is the config type.
@@ -24,6 +23,15 @@ function coordinate(limit: number) {
     else ctx.addIssue({ code: 'custom', input: v, message: problem });
     return z.NEVER;
   });
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -228,7 +236,7 @@ export const ConfigSchema = z
     timezone: z
       .string()
       .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
-      .default(() => hostZoneName()),
+      .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
     displays: z.array(DisplaySchema).min(1, 'must list at least one display'),
     /** Labels, dates and numbers on the frames (src/i18n/); its form and whether it is known: i18n/config-locales.ts. */
     locale: z.string().default('en'),

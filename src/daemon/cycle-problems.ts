@@ -24,7 +24,7 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * "ok", the wall would say "Waiting for the first outfit" and /healthz 200 for as long as the wait lasts.
  */
 export function askedToWait(o: { until: Date; since: Date; retryAt: Date | null; timeZone: string }): Extract<FrameStatus, { kind: 'service_error' }> {
-  // The configured zone's wall time, without an Intl formatter in the daemon (time/zone-table.ts).
+  // The configured zone's wall time.
   const p = localParts(o.until.getTime(), o.timeZone);
   const message = `the service asked us to wait until ${pad(p.hour)}:${pad(p.minute)} (E_RATE_LIMITED: HTTP 429 with Retry-After)`;
   return { kind: 'service_error', problem: 'busy', since: o.since, message, retryAt: o.retryAt };

@@ -7,8 +7,6 @@ import { addLogSecrets, warningCode } from '../log/logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
 import type { DrawFrame } from '../render/display-render.js';
-import { useZoneTable, type ZoneTable } from '../time/zone-table.js';
-import type { ZoneTableChildOptions } from './zone-table-child.js';
 
 /**
  * How long a stop waits for a start (or reload) still under way after the daemon was told to stop, before it stops
@@ -24,12 +22,6 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Draws every frame of every daemon it builds (reloads too): `run` passes a render process's; default in this process. */
   draw?: DrawFrame;
-  /**
-   * Makes the configured zone's offsets this process's own before each daemon is built (time/zone-table.ts), so that
-   * the daemon never builds an Intl formatter (about 8 MB resident for as long as it runs): `run` passes
-   * loadZoneTable (zone-table-child.ts). Default none: offsets from Intl.
-   */
-  zoneTable?: (opts: ZoneTableChildOptions) => Promise<ZoneTable>;
 }
 
 /**
@@ -40,7 +32,6 @@ export class Service {
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #draw: DrawFrame | undefined;
-  readonly #zoneTable: ServiceOptions['zoneTable'];
   readonly #notifier: Notifier | null;
   readonly #watchdog: Watchdog | null;
   #loaded: LoadedConfig;
@@ -57,7 +48,6 @@ export class Service {
     this.#logger = opts.logger;
     this.#clock = opts.clock ?? systemClock;
     this.#draw = opts.draw;
-    this.#zoneTable = opts.zoneTable;
     this.#stopRequested = new Promise((resolve) => {
       this.#requestStop = () => resolve('stopped');
     });
@@ -162,7 +152,6 @@ export class Service {
    * built after the stop has passed (it no longer waits for this) is stopped here, never started.
    */
   async #startDaemon(loaded: LoadedConfig): Promise<Daemon> {
-    await this.#useZoneTable(loaded.config.timezone);
     const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock, ...(this.#draw !== undefined && { draw: this.#draw }) });
     this.#daemon = daemon;
     if (this.#stopping) {
@@ -171,19 +160,6 @@ export class Service {
     }
     await daemon.start();
     return daemon;
-  }
-
-  /** The zone's table for this process, if it can be made; else its times come from Intl, as right, only costlier. */
-  async #useZoneTable(zone: string): Promise<void> {
-    if (this.#zoneTable === undefined) return;
-    try {
-      useZoneTable(await this.#zoneTable({ zone, now: this.#clock.now() }));
-    } catch (err) {
-      this.#logger.warn(
-        { code: 'W_ZONE_TABLE', zone, problem: (err as Error).message },
-        'the time zone table could not be made: times come from Intl in this process (right, but about 8 MB more memory)',
-      );
-    }
   }
 
   #statusText(): string {

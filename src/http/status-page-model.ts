@@ -8,22 +8,12 @@ import { outputProblemText } from '../state/output-problem.js';
 import { renderProblemText } from '../state/render-problem.js';
 import { panelProblemText } from '../state/panel-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
-import { localParts } from '../time/zoned-time.js';
+import { zonedFormat } from '../time/zoned-format.js';
 
 /** What the status page and /healthz show of the displays: each from its one view (display-views.ts). */
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/**
- * "Sat 31 Jan, 08:30" in the configured zone, as en-GB writes it (test/http/status-page-when.test.ts holds it to
- * Intl's en-GB). Not by Intl: /healthz shows these too, and an Intl formatter would keep about 8 MB resident in the
- * daemon (time/zone-table.ts).
- */
-function wallText(d: Date, tz: string): string {
-  const p = localParts(d.getTime(), tz);
-  return `${WEEKDAYS[p.weekday]} ${p.day} ${MONTHS[p.month - 1]}, ${pad(p.hour)}:${pad(p.minute)}`;
+function formatter(tz: string): Intl.DateTimeFormat {
+  return zonedFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
 function relative(ms: number): string {
@@ -38,7 +28,7 @@ export function formatWhen(at: Date | string | null, tz: string, now: number): s
   if (at === null) return null;
   const d = at instanceof Date ? at : new Date(at);
   if (!Number.isFinite(d.getTime())) return null;
-  return `${wallText(d, tz)} (${relative(d.getTime() - now)})`;
+  return `${formatter(tz).format(d)} (${relative(d.getTime() - now)})`;
 }
 
 /** One display as /healthz and the status page show it. */
@@ -124,7 +114,7 @@ export function statusPageModel(
   const leftToday = finite(b?.leftToday);
   const leftMonth = finite(b?.leftMonth);
   return {
-    generatedAt: wallText(new Date(now), deps.timezone),
+    generatedAt: formatter(deps.timezone).format(new Date(now)),
     timezone: deps.timezone,
     displays: rows.map((r) => r.page),
     budget: b
@@ -135,7 +125,7 @@ export function statusPageModel(
           limitMonth: deps.budgetLimits?.perMonth ?? (spentMonth !== null && leftMonth !== null ? spentMonth + leftMonth : null),
           rateRemaining: finite(b.rateRemaining),
           warnings: [...(b.warnings ?? [])].map((w) => scrub(String(w))),
-          credits: creditsLines(b, (d) => wallText(d, deps.timezone)),
+          credits: creditsLines(b, (d) => formatter(deps.timezone).format(d)),
         }
       : null,
     notice,

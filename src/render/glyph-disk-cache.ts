@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { privateCacheDir, replaceCacheFile } from '../shared/private-cache-dir.js';
-import { readBuildId } from './build-id.js';
 import { allFontFiles } from './text/font-stack.js';
 import { glyphBitmaps } from './text/fonts.js';
 import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
@@ -21,6 +21,14 @@ import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
  */
 
 const FILE = 'glyphs.bin';
+
+function readBuildId(): string | null {
+  try {
+    return readFileSync(fileURLToPath(new URL('./build-id', import.meta.url)), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
 
 /** The name and version in the package.json nearest above `file` (a font package's), or '' without one. */
 function packageOf(file: string, seen: Map<string, string>): string {

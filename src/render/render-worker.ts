@@ -1,13 +1,11 @@
-import { systemClock } from '../time/clock.js';
-import { withDiskCaches } from './disk-caches.js';
+import { withGlyphDiskCache } from './glyph-disk-cache.js';
 import { renderDisplayFrame } from './render-display-frame.js';
 import type { RenderReply, RenderRequest } from './render-process.js';
 
 /**
  * The child side of render-process.ts: draws the frames the daemon asks for over the IPC channel, one at a time in
- * the order asked, until the channel closes; then it keeps the glyph bitmaps it drew and the Intl words and zone
- * offsets it asked for (disk-caches.ts) for the next child, and returns. A frame that cannot be drawn is answered
- * with why; the child goes on.
+ * the order asked, until the channel closes; then it saves the glyph bitmaps it drew (glyph-disk-cache.ts) for the
+ * next child and returns. A frame that cannot be drawn is answered with why; the child goes on.
  */
 export async function serveRenders(): Promise<void> {
   const send = process.send?.bind(process);
@@ -28,8 +26,7 @@ export async function serveRenders(): Promise<void> {
       await reply({ id: m.id, error: { message: err instanceof Error ? err.message : String(err) } });
     }
   };
-  await withDiskCaches(
-    { clock: systemClock },
+  await withGlyphDiskCache(
     () =>
       new Promise<void>((resolve) => {
         let queue = Promise.resolve();

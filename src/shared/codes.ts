@@ -58,7 +58,6 @@ export const CODES = {
   W_STOP_LINGERING: { kind: 'warning', meaning: 'stopped, but something still held the process: exited anyway' },
   W_STOP_START_HELD: { kind: 'warning', meaning: 'a stop came while the start (or a reload) still waited: stopped without it' },
   W_SYSTEMD_NOTIFY: { kind: 'warning', meaning: 'systemd-notify failed' },
-  W_ZONE_TABLE: { kind: 'warning', meaning: "the zone's offsets could not be made in a child process: read from Intl in the daemon" },
 
   // The display's state, frames and publishers (src/store, src/publish, src/daemon)
   E_STATE_WRITE: { kind: 'error', meaning: 'a file in state_dir cannot be written' },

@@ -1,6 +1,6 @@
 /**
  * Every `Intl.DateTimeFormat` is made here, once per locale, zone and options: building one costs far more than
- * formatting with it. The frames' dates use them, and zoned-time.ts for a zone it has no table of (zone-table.ts).
+ * formatting with it, and the daemon formats the same few on every cycle, page and MQTT message.
  */
 
 const cache = new Map<string, Intl.DateTimeFormat>();

@@ -1,10 +1,7 @@
 import { zonedFormat } from './zoned-format.js';
-import { tableOffset } from './zone-table.js';
 
 /**
- * Calendar arithmetic in an IANA time zone, daylight-saving aware, from ICU's zone data (no tz database of our own):
- * through the zone's table where this process was given one (zone-table.ts: the daemon's, made by Intl in a child
- * process), else through `Intl.DateTimeFormat`.
+ * Calendar arithmetic in an IANA time zone, daylight-saving aware, with Intl only (no tz database of our own).
  *
  * A "wall time" is a local date and time written as if it were UTC (Date.UTC of the local parts). An instant maps to
  * exactly one wall time; a wall time maps to zero instants (skipped by a spring-forward), one, or two (repeated by a
@@ -34,11 +31,6 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** The local date and time of instant `t` in `tz`. */
 export function localParts(t: number, tz: string): LocalParts {
-  const offset = tableOffset(t, tz);
-  if (offset !== null) {
-    const d = new Date(t + offset);
-    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay() };
-  }
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(t))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);

@@ -2,12 +2,11 @@
 import { fill } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { dayKey } from '../../time/zoned-time.js';
-import { dayMonthText, dayText, numberText, timeText, weekdayText } from './intl-words.js';
+import { zonedFormat } from '../../time/zoned-format.js';
 
 /**
  * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
- * dates, times and decimals as Intl writes them with its tag (intl-words.ts: from a record of Intl's words where
- * this process has one). Pure; dates in the display's timezone (no Date.now()).
+ * dates, times and decimals by Intl with its tag. Pure; dates in the display's timezone (no Date.now()).
  */
 
 const MINUS = '\u2212';
@@ -20,6 +19,18 @@ function roundHalfAway(n: number): number {
 function signed(n: number): string {
   const r = roundHalfAway(n);
   return r < 0 ? `${MINUS}${-r}` : String(r === 0 ? 0 : r);
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** One decimal at most, no grouping, Latin digits (the fonts' and the panels' own), the locale's decimal sign. */
+function numberFormat(tag: string): Intl.NumberFormat {
+  let f = numberFormats.get(tag);
+  if (!f) {
+    f = new Intl.NumberFormat(tag, { maximumFractionDigits: 1, useGrouping: false, numberingSystem: 'latn' });
+    numberFormats.set(tag, f);
+  }
+  return f;
 }
 
 /** What the frame shows for a reading the response did not carry (or carried in a form we could not read). */
@@ -39,7 +50,7 @@ export function formatPercent(value: number | undefined, locale: Locale = ENGLIS
 
 /** "2.5", "2,5" (de), "−3": at most one decimal, the locale's decimal sign, a real minus sign. */
 export function formatNumber(value: number, locale: Locale = ENGLISH): string {
-  const abs = numberText(Math.abs(value), locale.tag);
+  const abs = numberFormat(locale.tag).format(Math.abs(value));
   return value < 0 && abs !== '0' ? `${MINUS}${abs}` : abs;
 }
 
@@ -125,14 +136,34 @@ export function windDegrees(dir: string | undefined): number | null {
   return i >= 0 ? i * 22.5 : null;
 }
 
+/**
+ * The locale's formats in a timezone: the date as it writes it ("Sat 31 Jan", "Sa., 31. Jan.", "Sat, Jan 31"), the
+ * time on its own clock ("07:30", "7:30 AM"), and a locale-free key that tells whether two instants share a day.
+ */
+function dateFormats(tag: string, timeZone: string): { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat } {
+  const twelve = ['h11', 'h12'].includes(zonedFormat(tag, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '');
+  return {
+    day: zonedFormat(tag, { timeZone, weekday: 'short', day: 'numeric', month: 'short', numberingSystem: 'latn' }),
+    // h23 where the locale has a 24-hour clock: never "24:05" after midnight.
+    time: zonedFormat(tag, {
+      timeZone,
+      hour: twelve ? 'numeric' : '2-digit',
+      minute: '2-digit',
+      hourCycle: twelve ? 'h12' : 'h23',
+      numberingSystem: 'latn',
+    }),
+  };
+}
+
 /** Intl separates "7:30" and "AM" with a narrow no-break space; the frame's lines take an ordinary one. */
 const plainSpaces = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
 
 /** "07:30" on the same day as `now` in the timezone, else "Sat 31 Jan 07:30": in the locale's words and clock. */
 export function formatTime(date: Date, timeZone: string, now: Date, locale: Locale = ENGLISH): string {
-  const hm = plainSpaces(timeText(date.getTime(), timeZone, locale.tag));
+  const f = dateFormats(locale.tag, timeZone);
+  const hm = plainSpaces(f.time.format(date));
   if (dayKey(date, timeZone) === dayKey(now, timeZone) && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
-  return `${plainSpaces(dayText(date.getTime(), timeZone, locale.tag))} ${hm}`;
+  return `${plainSpaces(f.day.format(date))} ${hm}`;
 }
 
 /** "2 h 5 min", "40 min", "3 d": in the locale's words. */
@@ -155,7 +186,6 @@ export function staleBadgeText(fetched: Date, now: Date, timeZone: string, local
   if (min < 60) return fill(l.age_old, { age: fill(l.age_minutes, { n: min }) });
   if (min < 24 * 60) return fill(l.age_old, { age: fill(l.age_hours, { n: Math.floor(min / 60) }) });
   const within = min < 6.5 * 24 * 60;
-  const t = fetched.getTime();
-  const day = within ? weekdayText(t, timeZone, locale.tag) : dayMonthText(t, timeZone, locale.tag);
+  const day = zonedFormat(locale.tag, within ? { timeZone, weekday: 'short' } : { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' }).format(fetched);
   return fill(l.since_day, { day: plainSpaces(day) });
 }
