@@ -77,7 +77,7 @@ export interface IdleBenchOptions {
   windowS: number;
   /** Fresh daemons for each count of displays (a start's RSS varies from one to the next). */
   runs: number;
-  /** Other Node majors (node-majors.ts): the one-display idle RSS on each, under the same 90 MB target (issue 37). */
+  /** Other Node majors (node-majors.ts): the one-display idle RSS on each, under the same 90 MB target. */
   otherNodes?: NodeBinary[];
 }
 

@@ -1,15 +1,19 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI_MODULES, ROOT, runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 
 /**
- * Which modules a command loads, seen by the real CLI process: a module-resolution hook (registered with
- * `module.register` through NODE_OPTIONS=--import) appends every URL it resolves to a file. A one-shot command
- * that loads the simulator, the simulated service, the broker, mqtt or the HTTP server pays for it at every start.
- * Both forms of the program are checked: tsc's modules (dist/src/bin.js), by module path, and the bundle that
- * dist/cli.js runs (dist/app/, one chunk per lazily imported part), by what the loaded chunks define.
+ * Which modules and native addons a command loads, seen by the real CLI process as shipped (dist/cli.js): a
+ * module-resolution hook (registered with `module.register` through NODE_OPTIONS=--import) appends every URL that
+ * the process resolves to a file, and at exit the native addons mapped into the process (/proc/self/maps). A file of
+ * the bundle (dist/app/) stands for the modules it holds, named by its source map: so the test reads what the
+ * process loaded, whatever way the build cuts the program into files. A one-shot command that loads the simulator,
+ * the simulated service, the broker, mqtt or the HTTP server pays for it at every start.
  */
 const HEAVY: [string, RegExp][] = [
   ['the firmware simulator', /\/display\/firmware\//],
@@ -21,16 +25,8 @@ const HEAVY: [string, RegExp][] = [
   ['the panel publisher, drivers and bus libraries', /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index\.js))|\/node_modules\/(spi-device|node-libgpiod)\//],
 ];
 
-/** The same parts in the bundle: a definition each keeps (the bundle keeps names: --keepNames). */
-const HEAVY_DEFINED: [string, RegExp][] = [
-  ['the firmware simulator', /\bPanelSim=class\b|class PanelSim\b/],
-  ['the simulated service', /function startServiceSim\(/],
-  ['the embedded broker', /function startEmbeddedBroker\(/],
-  ['mqtt', /class MqttClient\b|\bMqttClient=class\b/],
-  ['the HTTP publisher', /\bHttpPublisher=class\b|class HttpPublisher\b/],
-  ['the MQTT publisher', /\bMqttPublisher=class\b|class MqttPublisher\b/],
-  ['the panel publisher, drivers and bus libraries', /\bPanelPublisher=class\b|class PanelPublisher\b|\bUc8179Driver=class\b|class Uc8179Driver\b/],
-];
+/** Drawing a frame: canvas (its JavaScript and its native addon) and our layout, drawing and text modules. */
+const DRAWING = /\/node_modules\/canvas\/|\/canvas\.node$|\/src\/render\/(layout|draw|text)\//;
 
 const REC = {
   outfit: 'A light jacket over a T-shirt, jeans and trainers.',
@@ -68,111 +64,109 @@ beforeAll(async () => {
   await writeFile(
     register,
     [
+      "import { appendFileSync, readFileSync } from 'node:fs';",
       "import { register } from 'node:module';",
       `register(${JSON.stringify(pathToFileURL(hook).href)}, { data: { out: process.env.LOADS_FILE } });`,
+      '// The native addons in the process at its end, as files (canvas.node is loaded with require, not resolved here).',
+      "process.on('exit', () => {",
+      "  const addons = readFileSync('/proc/self/maps', 'utf8').split('\\n').map((l) => l.split(/\\s+/)[5] ?? '').filter((f) => f.endsWith('.node'));",
+      "  appendFileSync(process.env.LOADS_FILE, [...new Set(addons)].map((f) => f + '\\n').join(''));",
+      '});',
     ].join('\n'),
   );
 });
 
-/** Runs the CLI (as shipped, or tsc's modules) with the hook; the URLs it loaded. */
-async function loadsOf(name: string, args: string[], entry?: string): Promise<{ code: number | null; stderr: string; urls: string[] }> {
+/** The source files a file of the bundle holds (its source map's `sources`); the file itself when it has no map. */
+function sourcesOf(file: string): string[] {
+  const map = `${file}.map`;
+  if (!existsSync(map)) return [file];
+  const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+  return sources.map((s) => path.resolve(path.dirname(file), s));
+}
+
+/**
+ * Runs the CLI as shipped with the hook: the modules it loaded (source files, node_modules files, Node's own
+ * `node:` modules) and the native addons mapped into it, as paths; and the bundle's files it loaded, as URLs.
+ */
+async function loadsOf(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; loaded: string[]; files: string[] }> {
   const loads = path.join(dir, `${name}.loads`);
   await writeFile(loads, '');
-  const res = await runCli(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads }, entry });
-  return { code: res.code, stderr: res.stderr, urls: (await readFile(loads, 'utf8')).split('\n').filter(Boolean) };
+  const res = await runCli(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads, ...env } });
+  const lines = [...new Set((await readFile(loads, 'utf8')).split('\n').filter(Boolean))];
+  const files = lines.filter((l) => l.startsWith('file:'));
+  const loaded = lines.flatMap((l) => (l.startsWith('file:') ? sourcesOf(fileURLToPath(l)) : [l]));
+  return { code: res.code, stderr: res.stderr, loaded, files };
 }
 
-function heavyIn(urls: string[]): string[] {
-  return HEAVY.filter(([, re]) => urls.some((u) => re.test(u))).map(([what]) => what);
+function heavyIn(loaded: string[]): string[] {
+  return HEAVY.filter(([, re]) => loaded.some((u) => re.test(u))).map(([what]) => what);
 }
 
-/** The bundle's chunks among the URLs, and their text. */
-async function chunksOf(urls: string[]): Promise<string[]> {
-  const files = [...new Set(urls.filter((u) => u.startsWith(pathToFileURL(path.join(ROOT, 'dist/app')).href)))];
-  return Promise.all(files.map((u) => readFile(fileURLToPath(u), 'utf8')));
-}
-
-const COMMANDS: [string, () => string[], RegExp, RegExp][] = [
-  ['help', () => ['--help'], /\/src\/cli\/usage\.js$/, /outfit-display: what to wear today/],
-  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/render\/render-file\.js$/, /function renderRecommendationFile\(/],
-  ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/, /function planConfig\(/],
-  ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/, /function loadConfig\(/],
+const COMMANDS: [string, () => string[], RegExp][] = [
+  ['help', () => ['--help'], /\/src\/cli\/usage\.js$/],
+  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/render\/render-file\.js$/],
+  ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/],
+  ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/],
 ];
 
 describe('each command loads only what it uses', () => {
   it.each(COMMANDS)('%s loads none of the simulator, the simulated service, the broker, mqtt or the HTTP server', async (name, args, own) => {
-    const { code, stderr, urls } = await loadsOf(name, args(), CLI_MODULES);
+    const { code, stderr, loaded } = await loadsOf(name, args());
     expect(code, stderr).toBe(0);
     // The positive sign first: the hook saw the command's own module, so an empty list is no pass.
-    expect(urls.some((u) => own.test(u))).toBe(true);
-    expect(heavyIn(urls)).toEqual([]);
+    expect(loaded.some((u) => own.test(u))).toBe(true);
+    expect(heavyIn(loaded)).toEqual([]);
   });
 
-  it.each(COMMANDS)('%s, as shipped (the bundle), loads no chunk that defines them', async (name, args, _own, defined) => {
-    const { code, stderr, urls } = await loadsOf(`${name}-bundle`, args());
-    expect(code, stderr).toBe(0);
-    const chunks = await chunksOf(urls);
-    expect(chunks.some((text) => defined.test(text))).toBe(true);
-    expect(HEAVY_DEFINED.filter(([, re]) => chunks.some((text) => re.test(text))).map(([what]) => what)).toEqual([]);
-  });
-
-  it('once with neither an mqtt nor an http section loads neither publisher (the simulated service it does)', async () => {
-    const { code, stderr, urls } = await loadsOf('once', ['once', '--config', config], CLI_MODULES);
-    expect(code, stderr).toBe(0);
-    expect(urls.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
-    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//, /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/];
-    expect(urls.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
-    const shipped = await chunksOf((await loadsOf('once-bundle', ['once', '--config', config])).urls);
-    expect(shipped.some((text) => /function startServiceSim\(/.test(text))).toBe(true);
-    const publisherDefs = HEAVY_DEFINED.filter(([what]) => /publisher|broker|^mqtt$/.test(what));
-    expect(publisherDefs.filter(([, re]) => shipped.some((text) => re.test(text))).map(([what]) => what)).toEqual([]);
-  });
-});
-
-/** A chunk's static imports of other chunks (`import"./x.js"`, `from"./x.js"`; not `import("./x.js")`), as file names. */
-function staticChunkImports(text: string): string[] {
-  return [...text.matchAll(/(?:\bimport|\bfrom)\s*[`'"]\.\/([^`'"]+)[`'"]/g)].map((m) => m[1]!);
-}
-
-/** The chunk and every chunk it loads statically, by name. */
-async function staticChunkGraph(entry: string): Promise<Map<string, string>> {
-  const dir = path.join(ROOT, 'dist/app');
-  const seen = new Map<string, string>();
-  const stack = [entry];
-  while (stack.length > 0) {
-    const name = stack.pop()!;
-    if (seen.has(name)) continue;
-    const text = await readFile(path.join(dir, name), 'utf8');
-    seen.set(name, text);
-    stack.push(...staticChunkImports(text));
-  }
-  return seen;
-}
-
-describe('the shipped bundle (.rolldown.config.js)', () => {
-  it('bin.js loads none of the command line, the config or the drawing before Node\'s compile cache is on', async () => {
-    const graph = await staticChunkGraph('bin.js');
-    const texts = [...graph.values()];
-    // The positive sign: the graph is the entry's, which turns the cache on and then imports the command line.
-    expect(texts.some((t) => /function enableCompileCache\(/.test(t) && /import\([`'"]\.\/cli-[^`'"]+\.js[`'"]\)/.test(t))).toBe(true);
-    for (const re of [/function main\(/, /function loadConfig\(/, /function renderRecommendationFile\(/, /from\s*[`'"]canvas[`'"]/]) {
-      expect(texts.filter((t) => re.test(t)).length, String(re)).toBe(0);
+  it('render loads canvas with its native addon and the layout; check-config, plan and --help load nothing of drawing', async () => {
+    const drawn = await loadsOf('render-draw', ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'draw.png')]);
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.loaded.some((f) => /\/canvas\.node$/.test(f))).toBe(true);
+    expect(drawn.loaded.some((f) => /\/src\/render\/layout\/layout-wide\.js$/.test(f))).toBe(true);
+    for (const [name, args] of [
+      ['check-draw', ['check-config', '--config', config]],
+      ['plan-draw', ['plan', '--config', config]],
+      ['help-draw', ['--help']],
+    ] as const) {
+      const res = await loadsOf(name, [...args]);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.loaded.filter((f) => DRAWING.test(f)), name).toEqual([]);
     }
   });
 
-  it('render loads the drawing, with canvas, from one chunk; check-config loads no chunk of it', async () => {
-    const drawn = await loadsOf('render-draw', ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'draw.png')]);
-    expect(drawn.code, drawn.stderr).toBe(0);
-    const render = await chunksOf(drawn.urls);
-    const drawing = render.filter((t) => /function renderRecommendationFile\(/.test(t));
-    expect(drawing).toHaveLength(1);
-    expect(drawing[0]).toMatch(/from\s*[`'"]canvas[`'"]/);
-    expect(drawing[0]).toMatch(/function layoutWide\(/);
-    const check = await loadsOf('check-draw', ['check-config', '--config', config]);
-    expect(check.code, check.stderr).toBe(0);
-    const loaded = await chunksOf(check.urls);
-    expect(loaded.some((t) => /function loadConfig\(/.test(t))).toBe(true);
-    expect(loaded.filter((t) => /from\s*[`'"]canvas[`'"]|function layoutWide\(/.test(t))).toEqual([]);
+  it('--help reads no config (neither YAML nor the schemas)', async () => {
+    const { code, loaded } = await loadsOf('help-config', ['--help']);
+    expect(code).toBe(0);
+    expect(loaded.filter((f) => /\/node_modules\/(yaml|zod)\/|\/src\/config\//.test(f))).toEqual([]);
+  });
+
+  it('once with neither an mqtt nor an http section loads neither publisher (the simulated service it does)', async () => {
+    const { code, stderr, loaded } = await loadsOf('once', ['once', '--config', config]);
+    expect(code, stderr).toBe(0);
+    expect(loaded.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
+    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//, /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/];
+    expect(loaded.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
+  });
+});
+
+/** Node 22.1+ has module.enableCompileCache; Node 20 has not (compile-cache.test.ts). */
+const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+describe('the compile cache', () => {
+  it.runIf(hasCache)('a second render compiles the command line and the drawing from the cache (it is on before they load)', async () => {
+    const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-lazy-cc-'));
+    const args = ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'cc.png')];
+    expect((await runCli(args, { env: { TMPDIR: tmp } })).code).toBe(0);
+    // Node says which files it read from the cache (NODE_DEBUG_NATIVE=COMPILE_CACHE, on stderr).
+    const second = await loadsOf('render-cc', args, { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+    expect(second.code, second.stderr).toBe(0);
+    const cached = (source: RegExp): boolean => {
+      const file = second.files.find((u) => sourcesOf(fileURLToPath(u)).some((s) => source.test(s)));
+      expect(file, String(source)).toBeDefined();
+      return second.stderr.split('\n').some((l) => l.includes(`V8 code cache for ESM ${file!} was accepted`));
+    };
+    expect(cached(/\/src\/cli\.js$/)).toBe(true);
+    expect(cached(/\/src\/render\/layout\/layout-wide\.js$/)).toBe(true);
   });
 });
 

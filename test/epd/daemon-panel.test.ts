@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { controllerModel } from '../../display/controllers/index.js';
 import { parseCapture } from '../../src/epd/capture-bus.js';
@@ -97,13 +98,25 @@ describe('the daemon drives an attached panel (capture bus)', () => {
   });
 });
 
-describe('the shipped bundle', () => {
-  it('leaves the optional bus libraries to Node at run time (no copy of them, nor of their addon loader)', () => {
-    const dir = path.join(ROOT, 'dist/app');
-    const chunks = readdirSync(dir).filter((f) => f.endsWith('.js'));
-    expect(chunks.some((f) => /^real-bus-/.test(f))).toBe(true);
-    const copies = chunks.filter((f) => /require\(\s*[`'"]bindings[`'"]\s*\)|\bclass PromisifiedBus\b|\bPromisifiedBus=class\b/.test(readFileSync(path.join(dir, f), 'utf8')));
-    expect(copies).toEqual([]);
+describe('the optional bus libraries', () => {
+  it('are loaded from node_modules at run time, with their own native addons (the build copies none of them)', async () => {
+    const libs = ['spi-device', 'node-libgpiod'].filter((lib) => existsSync(path.join(ROOT, 'node_modules', lib, 'package.json')));
+    const c = await config();
+    // At exit, the native addons mapped into the process.
+    const addons = path.join(c.dir, 'addons');
+    const preload = path.join(c.dir, 'addons.mjs');
+    writeFileSync(
+      preload,
+      "import { appendFileSync, readFileSync } from 'node:fs';\n" +
+        "process.on('exit', () => appendFileSync(process.env.ADDONS_FILE, readFileSync('/proc/self/maps', 'utf8')));\n",
+    );
+    const info = await runCli(['panel', 'info', '--panel', PANEL], { env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`, ADDONS_FILE: addons } });
+    expect(info.code, info.stderr).toBe(0);
+    const mapped = readFileSync(addons, 'utf8');
+    for (const lib of libs) {
+      expect(info.stdout).toContain(`${lib} installed`);
+      expect(mapped).toContain(`${realpathSync(path.join(ROOT, 'node_modules', lib))}/`);
+    }
   });
 });
 

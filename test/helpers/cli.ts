@@ -6,9 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The program as shipped (`npm run build`): the one form of it that tests run as a process. */
 export const CLI = path.join(ROOT, 'dist/cli.js');
-/** The same program as tsc emits it, module by module (dist/cli.js runs the bundle of it, dist/app/). */
-export const CLI_MODULES = path.join(ROOT, 'dist/src/bin.js');
 
 export interface CliResult {
   code: number | null;
