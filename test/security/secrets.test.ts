@@ -297,11 +297,12 @@ describe('no secret in anything the daemon shows', () => {
     // E_KEY_REJECTED is logged before that cycle draws and publishes its error frame, and a press while the cycle
     // still runs shares it without a word; so the press is made again until one is refused as too soon.
     mark = logText.length;
+    const presser = watcher;
     await expect
       .poll(
         () => {
           const codes = porchLinesSince(mark).map((l) => l.code);
-          if (!codes.includes('W_REFRESH_REFUSED')) watcher.client.publish('outfit-display/porch/refresh', 'PRESS');
+          if (!codes.includes('W_REFRESH_REFUSED')) presser.client.publish('outfit-display/porch/refresh', 'PRESS');
           return codes;
         },
         { timeout: 10_000, interval: 250 },
