@@ -82,6 +82,8 @@ export class MqttPublisher implements Publisher {
   /** Discovery JSON sent on the current connection, by display id. */
   readonly #sentDiscovery = new Map<string, string>();
   readonly #telemetry = new Map<string, string>();
+  /** Command topics that have had a payload over MAX_COMMAND_BYTES: each is logged once, so a flood adds no lines. */
+  readonly #oversizedTopics = new Set<string>();
   readonly #swVersion: string;
   #conn: MqttConnection | null = null;
   #broker: EmbeddedBroker | null = null;
@@ -250,7 +252,10 @@ export class MqttPublisher implements Publisher {
   #onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
     // Every topic subscribed to but the discovery configs is a command.
     if (payload.length > MAX_COMMAND_BYTES && !topic.startsWith(`${this.topics.prefix}/device/`)) {
-      this.#log.warn({ code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES }, 'an MQTT command larger than any press; ignored');
+      if (!this.#oversizedTopics.has(topic)) {
+        this.#oversizedTopics.add(topic);
+        this.#log.warn({ code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES }, 'an MQTT command larger than any press; ignored (said once a topic)');
+      }
       return;
     }
     if (topic === this.topics.haStatus) {

@@ -44,6 +44,9 @@ describe('messages larger than the daemon takes, from an external broker (Mosqui
       await sender.client.publishAsync(`${base}/hallway/refresh`, Buffer.alloc(4 * 1024 * 1024, 0x41), { qos: 1 });
       await sender.client.publishAsync(`${base}/hallway/refresh`, Buffer.alloc(10 * 1024, 0x42), { qos: 1 });
       await sender.client.publishAsync('homeassistant/status', Buffer.alloc(2 * 1024, 0x43), { qos: 1 });
+      // Again on both topics: ignored, and not logged again.
+      await sender.client.publishAsync(`${base}/hallway/refresh`, Buffer.alloc(10 * 1024, 0x44), { qos: 1 });
+      await sender.client.publishAsync('homeassistant/status', Buffer.alloc(2 * 1024, 0x45), { qos: 1 });
       await sender.client.publishAsync(`${base}/hallway/refresh`, 'PRESS', { qos: 1 });
       // The positive sign: a last press on another display (the broker delivers in order: the rest came before it).
       await sender.client.publishAsync(`${base}/porch/refresh`, 'PRESS', { qos: 1 });
