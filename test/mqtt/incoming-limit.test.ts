@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MqttIncomingLimit } from '../../src/mqtt/incoming-limit.js';
+import { mqttPacket as packet } from '../helpers/mqtt-bytes.js';
 
 describe('MqttIncomingLimit', () => {
-  /** A fixed header: type byte and the remaining length as MQTT's variable byte integer. */
-  function packet(type: number, length: number, fill = 7): Buffer {
-    const bytes = [type];
-    let n = length;
-    do {
-      let b = n % 128;
-      n = Math.floor(n / 128);
-      if (n > 0) b |= 0x80;
-      bytes.push(b);
-    } while (n > 0);
-    return Buffer.concat([Buffer.from(bytes), Buffer.alloc(length, fill)]);
-  }
-
   async function feed(bytes: Buffer, limit: number, step: number): Promise<{ passed: Buffer; skipped: number[]; error: { code?: string } | null }> {
     const skipped: number[] = [];
     const guard = new MqttIncomingLimit({ limit, onSkip: (n) => skipped.push(n) });

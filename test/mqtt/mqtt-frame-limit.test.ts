@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MqttFrameLimit } from '../../src/mqtt/frame-limit.js';
-
-/** A fixed header: type byte and the remaining length as MQTT's variable byte integer. */
-function header(type: number, length: number): Buffer {
-  const bytes = [type];
-  let n = length;
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-
-const packet = (type: number, length: number): Buffer => Buffer.concat([header(type, length), Buffer.alloc(length, 7)]);
+import { mqttHeader as header, mqttPacket as packet } from '../helpers/mqtt-bytes.js';
 
 /** Feeds the bytes one at a time (the worst split) and collects what passes, or the error. */
 async function feed(guard: MqttFrameLimit, bytes: Buffer): Promise<{ passed: Buffer; error: { code?: string } | null }> {
