@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { BudgetStatus } from './governor-types.js';
 import type { LedgerState } from './ledger-state.js';
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 
 /** After a 402, the empty account is asked again at most this often (a refresh or a reload asks at once). */
 export const CREDITS_RETRY_MS = 3_600_000;
@@ -17,7 +17,7 @@ export interface BudgetStatusInput {
   backoffMs: number;
   rateRemaining: number | null;
   warnings: string[];
-  stateProblem: StateProblem | null;
+  storeProblem: StoreProblem | null;
 }
 
 /** The governor's figures for the status page, Home Assistant and state.json: what is spent, and how it ended. */
@@ -45,6 +45,6 @@ export function budgetStatus(i: BudgetStatusInput): BudgetStatus {
     rateRemaining: i.rateRemaining,
     blockedUntil: blocked > 0 ? new Date(blocked) : null,
     warnings: i.warnings,
-    stateProblem: i.stateProblem,
+    storeProblem: i.storeProblem,
   };
 }

@@ -1,4 +1,4 @@
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import type pino from 'pino';
 import type { OutfitClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
@@ -58,7 +58,7 @@ export interface BudgetStatus {
   blockedUntil: Date | null;
   warnings: string[];
   /** The ledger cannot be written: no paid request is sent until it can (the state folder is unwritable or full). */
-  stateProblem: StateProblem | null;
+  storeProblem: StoreProblem | null;
 }
 
 export interface GovernorOptions {

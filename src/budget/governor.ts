@@ -1,4 +1,4 @@
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import type pino from 'pino';
 import { AbortedError, ApiError } from '../api/errors.js';
 import type { OutfitClient } from '../api/client.js';
@@ -293,7 +293,7 @@ export class Governor {
       backoffMs: this.#backoff.msLeft(),
       rateRemaining: this.#limiter.serviceRemaining,
       warnings,
-      stateProblem: this.#ledger.problem,
+      storeProblem: this.#ledger.problem,
     });
   }
 
@@ -322,7 +322,7 @@ export class Governor {
   }
 
   /** The ledger cannot be written, or null. */
-  get stateProblem(): StateProblem | null {
+  get storeProblem(): StoreProblem | null {
     return this.#ledger.problem;
   }
 

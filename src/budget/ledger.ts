@@ -1,7 +1,7 @@
 import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { stateWriteError, type StateError, type StateProblem } from '../store/state-error.js';
+import { storeWriteError, type StoreError, type StoreProblem } from '../store/store-error.js';
 import { readLedger, toFile } from './ledger-file.js';
 import { conservativeState, emptyState, mergeStates, type Limits, type LedgerState } from './ledger-state.js';
 import { dateKey, localParts, monthKeyOf, type Period } from '../time/zoned-time.js';
@@ -46,7 +46,7 @@ export class Ledger {
   #version = 0;
   #written = 0;
   #writing: Promise<void> | null = null;
-  #problem: StateProblem | null = null;
+  #problem: StoreProblem | null = null;
 
   constructor(
     stateDir: string,
@@ -62,7 +62,7 @@ export class Ledger {
   }
 
   /** The file cannot be written (E_STATE_WRITE): from the first failed write-ahead charge until one succeeds. */
-  get problem(): StateProblem | null {
+  get problem(): StoreProblem | null {
     return this.#problem;
   }
 
@@ -178,14 +178,14 @@ export class Ledger {
    * cannot be written the request is not sent, so the charge is taken back whole (credits, unknown, the rate
    * window's send): a state folder that stays read-only for a day costs nothing.
    */
-  async chargeAhead(credits: number, refresh: boolean, trusted: boolean, now: number): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StateError }> {
+  async chargeAhead(credits: number, refresh: boolean, trusted: boolean, now: number): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StoreError }> {
     const { receipt, persisted } = this.charge(credits, refresh, trusted, now);
     try {
       await persisted;
       this.#problem = null;
       return { ok: true, receipt };
     } catch (err) {
-      const error = stateWriteError(this.file, err);
+      const error = storeWriteError(this.file, err);
       this.#problem = { code: error.code, file: error.file, message: error.message, since: this.#problem?.since ?? new Date(now).toISOString() };
       const sends = this.#s.recentSends;
       const at = sends.lastIndexOf(now);

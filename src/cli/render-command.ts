@@ -1,8 +1,8 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { secretValues } from '../config/secrets.js';
-import { displayRenderOptions, renderContext } from '../render/display-render.js';
+import { displayRenderOptions, renderContext } from '../render/display-frame.js';
 import { withGlyphDiskCache } from '../render/glyph-disk-cache.js';
-import { renderRecommendationFile } from '../render/render-file.js';
+import { renderRecommendationFile } from './render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { need, UsageError } from './usage-error.js';

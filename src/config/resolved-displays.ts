@@ -5,7 +5,7 @@ import type { Config } from './schema.js';
 /**
  * What the loader resolves from each display's config, once: its panel profile and its locale. Everything after the
  * loader (the cycle, the TRMNL images, the attached panel, `render`) takes them from LoadedConfig through
- * render/display-render.ts's displayRenderOptions, and never loads a profile or picks a locale again.
+ * render/display-frame.ts's displayRenderOptions, and never loads a profile or picks a locale again.
  */
 export interface ResolvedDisplays {
   /** Each display's panel profile (display/panels/<id>.json), by display id. */

@@ -6,14 +6,14 @@ import { REASONS } from '../budget/messages.js';
 import type { DisplayConfig } from '../config/schema.js';
 import { OutputProblemTracker } from '../publish/output-error.js';
 import type { Publisher } from '../publish/publisher.js';
-import type { DisplayRenderOptions, DrawFrame } from '../render/display-render.js';
-import { drawInProcess } from '../render/draw-in-process.js';
+import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../render/display-frame.js';
+
 import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
-import { STATE_WARNING_CODES, StateError, type StateProblem } from '../store/state-error.js';
+import { STORE_WARNING_CODES, StoreError, type StoreProblem } from '../store/store-error.js';
 import type { BoardWriter } from '../state/display-board.js';
 import { recentNotice, staleness, type DisplayState, type LastError, type RefreshNotice } from '../state/display-state.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
@@ -31,7 +31,7 @@ export type FetchFn = (
 
 export interface DisplayCycleDeps {
   display: DisplayConfig;
-  /** How the display's frames are drawn (display-render.ts: panel, time zone, rotation, dither, locale). */
+  /** How the display's frames are drawn (render/display-frame.ts: panel, time zone, rotation, dither, locale). */
   render: DisplayRenderOptions;
   /** Draws its frames: `run` passes a render process's (render-process.ts); default in this process. */
   draw?: DrawFrame;
@@ -57,7 +57,7 @@ export interface DisplayCycleDeps {
    */
   purchaseIntervalMs: number;
   /** A state problem shared by every display (the credit ledger cannot be written), or null. */
-  sharedStateProblem?: () => StateProblem | null;
+  sharedStoreProblem?: () => StoreProblem | null;
   /** Logs characters drawn as boxes once per process (the daemon shares one); default: one for this cycle. */
   glyphWarnings?: GlyphWarnings;
   /** When an answer served at `servedAt` goes stale by the schedule (Scheduler.staleFrom); default never. */
@@ -109,9 +109,9 @@ export class DisplayCycle {
   #lastError: LastError | null = null;
   #lastSuccessAt: string | null = null;
   #failingSince: Date | null = null;
-  #stateProblem: StateProblem | null = null;
+  #storeProblem: StoreProblem | null = null;
   /** The state problem the publishers last saw. */
-  #publishedProblem: StateProblem | null = null;
+  #publishedProblem: StoreProblem | null = null;
   /** The frame files that could not be written (E_OUTPUT_WRITE), from the publish rounds. */
   readonly #output = new OutputProblemTracker();
   /** When the last answer was bought in this process (ms), for the state-problem limit. */
@@ -155,8 +155,8 @@ export class DisplayCycle {
   }
 
   /** This display's own state problem, or the one every display shares. */
-  #currentStateProblem(): StateProblem | null {
-    return this.#stateProblem ?? this.#deps.sharedStateProblem?.() ?? null;
+  #currentStoreProblem(): StoreProblem | null {
+    return this.#storeProblem ?? this.#deps.sharedStoreProblem?.() ?? null;
   }
 
   #currentNotice(): RefreshNotice | null {
@@ -170,7 +170,7 @@ export class DisplayCycle {
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
     const { logger, clock } = this.#deps;
     const { rec, problem } = await this.#deps.store.load(this.display.id);
-    if (problem !== null) logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], problem }, 'last good state ignored');
+    if (problem !== null) logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], problem }, 'last good state ignored');
     const bought = this.#deps.lastBoughtAt?.() ?? null;
     if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);
     if (rec === null) return false;
@@ -180,7 +180,7 @@ export class DisplayCycle {
     this.#ageKnown = !(Date.parse(rec.fetched_at) > clock.now() + FUTURE_TOLERANCE_MS);
     this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
     if (!this.#ageKnown) {
-      logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
+      logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
     }
     if (opts.publish) await this.#renderAndPublish();
     else this.#record();
@@ -197,11 +197,11 @@ export class DisplayCycle {
     const at = new Date(bought).toISOString();
     const why = problem ?? `${this.display.id}'s last good file is missing or older`;
     this.#lastError = {
-      code: STATE_WARNING_CODES[0],
+      code: STORE_WARNING_CODES[0],
       message: `the answer bought at ${at} could not be read back (${why}): its slot is paid and not bought again; the next slot buys`,
       at: new Date(this.#deps.clock.now()).toISOString(),
     };
-    this.#deps.logger.warn({ display: this.display.id, code: STATE_WARNING_CODES[0], boughtAt: at }, 'the last answer bought could not be read back: not bought again before the next slot');
+    this.#deps.logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at }, 'the last answer bought could not be read back: not bought again before the next slot');
   }
 
   /** Renders what the display has now (the placeholder, when it has no outfit yet) and publishes it. */
@@ -257,7 +257,7 @@ export class DisplayCycle {
         // Frame files that could not be written, and a frame that could not be drawn, are tried again at each tick.
         // A display with no frame yet in this process (`once`, whose restore does not publish) gets its frame.
         const problems = this.#output.problem !== null || this.#renderProblem !== null;
-        if (this.#frame !== null && this.#status === before && this.#currentStateProblem()?.code === this.#publishedProblem?.code && !problems) {
+        if (this.#frame !== null && this.#status === before && this.#currentStoreProblem()?.code === this.#publishedProblem?.code && !problems) {
           return { outcome: outcome.kind, error: null, published: false, retryAt };
         }
         // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
@@ -284,14 +284,14 @@ export class DisplayCycle {
    * answer is still shown, but nothing extra is bought that a restart would lose.
    */
   #holdPurchase(reason: FetchReason): Date | null {
-    if (this.#stateProblem === null || reason === 'once' || this.#lastBoughtAt === null) return null;
+    if (this.#storeProblem === null || reason === 'once' || this.#lastBoughtAt === null) return null;
     const since = this.#deps.clock.now() - this.#lastBoughtAt;
     if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
     this.#deps.logger.warn(
       {
         display: this.display.id,
         reason,
-        err: new StateError(this.#stateProblem.code, this.#stateProblem.file, this.#stateProblem.message),
+        err: new StoreError(this.#storeProblem.code, this.#storeProblem.file, this.#storeProblem.message),
         againInMs: this.#deps.purchaseIntervalMs - since,
       },
       'state cannot be saved: no new purchase before the interval has passed',
@@ -338,15 +338,15 @@ export class DisplayCycle {
     // What was bought is shown whether or not it can be saved; a save that fails is reported on every publisher.
     try {
       await this.#deps.store.save(this.display.id, stored);
-      if (this.#stateProblem !== null) this.#deps.logger.info({ display: this.display.id }, 'state can be saved again');
-      this.#stateProblem = null;
+      if (this.#storeProblem !== null) this.#deps.logger.info({ display: this.display.id }, 'state can be saved again');
+      this.#storeProblem = null;
     } catch (err) {
-      if (!(err instanceof StateError)) throw err;
-      this.#stateProblem = {
+      if (!(err instanceof StoreError)) throw err;
+      this.#storeProblem = {
         code: err.code,
         file: err.file,
         message: err.message,
-        since: this.#stateProblem?.since ?? now.toISOString(),
+        since: this.#storeProblem?.since ?? now.toISOString(),
       };
       this.#deps.logger.error({ display: this.display.id, err }, 'the new recommendation is shown but cannot be saved');
     }
@@ -398,7 +398,7 @@ export class DisplayCycle {
         // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
         stale,
         now: new Date(now),
-        stateProblem: this.#currentStateProblem(),
+        storeProblem: this.#currentStoreProblem(),
         notReadBack: this.#unreadSince,
       });
     } catch (err) {
@@ -433,7 +433,7 @@ export class DisplayCycle {
    */
   async #publish(frame: Frame, again = true): Promise<boolean> {
     const { display, logger } = this.#deps;
-    this.#publishedProblem = this.#currentStateProblem();
+    this.#publishedProblem = this.#currentStoreProblem();
     const view = this.#recordAndView(frame);
     const results = await Promise.allSettled(this.#deps.publishers.map((p) => p.publish(view)));
     let ok = true;
@@ -480,7 +480,7 @@ export class DisplayCycle {
       frame,
       lastError: this.#lastError,
       lastSuccessAt: this.#lastSuccessAt,
-      stateProblem: this.#stateProblem,
+      storeProblem: this.#storeProblem,
       outputProblem: this.#output.problem,
       renderProblem: this.#renderProblem,
       refreshRefused: this.#refreshRefused,

@@ -22,7 +22,7 @@ import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
-import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-render.js';
+import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-frame.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 
@@ -203,7 +203,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         logger: cycleLogger,
         glyphWarnings,
         purchaseIntervalMs: Math.max(60_000, Number.isFinite(minGap) ? minGap : 0),
-        sharedStateProblem: () => governor.stateProblem,
+        sharedStoreProblem: () => governor.storeProblem,
         staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
         lastBoughtAt: () => governor.lastBoughtAt(display.id),
       }),

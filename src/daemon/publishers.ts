@@ -12,7 +12,7 @@ import { PAIRING_FILE, TrmnlPairing } from '../trmnl/pairing.js';
 import type { Clock } from '../time/clock.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
 import { secretValues } from '../config/secrets.js';
-import { renderContext, type DrawFrame } from '../render/display-render.js';
+import { renderContext, type DrawFrame } from '../render/display-frame.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
 export interface PublisherDeps {

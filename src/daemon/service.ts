@@ -6,7 +6,7 @@ import { buildDaemon, type Daemon } from './daemon.js';
 import { addLogSecrets, warningCode } from '../log/logging.js';
 import { createNotifier, watchdogIntervalMs, type Notifier } from './systemd-notify.js';
 import { Watchdog } from './watchdog.js';
-import type { DrawFrame } from '../render/display-render.js';
+import type { DrawFrame } from '../render/display-frame.js';
 
 /**
  * How long a stop waits for a start (or reload) still under way after the daemon was told to stop, before it stops

@@ -1,4 +1,4 @@
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import type { OutputProblem } from '../state/output-problem.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { displayState } from '../state/state-json.js';
@@ -128,8 +128,8 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
       last_success_at: timeOrNull(v.lastSuccessAt, tz),
       last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
-      state_problem: stateProblemJson(v.stateProblem),
-      output_problem: stateProblemJson(v.outputProblem),
+      state_problem: storeProblemJson(v.storeProblem),
+      output_problem: storeProblemJson(v.outputProblem),
       render_problem: v.renderProblem === null ? null : { code: v.renderProblem.code, message: scrub(v.renderProblem.message), since: timeOrNull(v.renderProblem.since, tz) },
       // Only for a display with a panel on this machine's header.
       ...(v.panel !== null && {
@@ -157,7 +157,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
-  function stateProblemJson(p: StateProblem | OutputProblem | null): object | null {
+  function storeProblemJson(p: StoreProblem | OutputProblem | null): object | null {
     return p === null ? null : { code: p.code, file: p.file, message: scrub(p.message), since: timeOrNull(p.since, deps.timezone) };
   }
 

@@ -11,7 +11,7 @@ export interface DisplayHealthInput {
   hasFrame: boolean;
   lastSuccessAt: string | null;
   /** A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. */
-  stateProblem?: string | null;
+  storeProblem?: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
   outputProblem?: string | null;
   /** The last frame could not be drawn (`E_RENDER_TIMEOUT: …`): unhealthy, the frame on show is not the display's state. */
@@ -60,13 +60,13 @@ export function displayHealth(d: DisplayHealthInput): DisplayHealth {
     id: d.id,
     status: d.status?.kind ?? ('none' as const),
     last_success_at: d.lastSuccessAt,
-    state_problem: d.stateProblem ?? null,
+    state_problem: d.storeProblem ?? null,
     output_problem: d.outputProblem ?? null,
     render_problem: d.renderProblem ?? null,
     ...(d.panelProblem !== undefined && { panel_problem: d.panelProblem }),
   };
   const problems = [
-    d.stateProblem ? `state cannot be saved: ${d.stateProblem}` : '',
+    d.storeProblem ? `state cannot be saved: ${d.storeProblem}` : '',
     d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
     d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
     d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',

@@ -6,7 +6,7 @@ import { parseListen, startHttpServer, type RunningHttpServer } from './server.j
 import type { Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../log/refusal-log.js';
 import { ListenError } from '../shared/http-listen.js';
-import { displayRenderOptions, type DrawFrame, type RenderContext } from '../render/display-render.js';
+import { displayRenderOptions, type DrawFrame, type RenderContext } from '../render/display-frame.js';
 import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
 

@@ -3,7 +3,7 @@ import type { DisplayViewSource } from '../state/display-views.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { displayHealth, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../state/credits-view.js';
-import { stateProblemText } from '../state/state-payload.js';
+import { storeProblemText } from '../state/state-payload.js';
 import { outputProblemText } from '../state/output-problem.js';
 import { renderProblemText } from '../state/render-problem.js';
 import { panelProblemText } from '../state/panel-status.js';
@@ -45,7 +45,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const entry = v.kind === 'shown' ? v : null;
     const status = entry?.status ?? null;
     const { rec, lastSuccessAt } = v;
-    const stateProblem = stateProblemText(v.stateProblem);
+    const storeProblem = storeProblemText(v.storeProblem);
     const outputProblem = outputProblemText(v.outputProblem);
     const renderProblem = renderProblemText(v.renderProblem);
     const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
@@ -54,7 +54,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       status,
       hasFrame: entry !== null,
       lastSuccessAt,
-      stateProblem,
+      storeProblem,
       outputProblem,
       renderProblem,
       staleSince: v.staleSince,
@@ -83,7 +83,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
         : null,
       canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
-      stateProblem: stateProblem === null ? null : scrub(stateProblem),
+      storeProblem: storeProblem === null ? null : scrub(storeProblem),
       outputProblem: outputProblem === null ? null : scrub(outputProblem),
       renderProblem: renderProblem === null ? null : scrub(renderProblem),
       ...(v.panel !== null && {

@@ -27,7 +27,7 @@ export interface StatusPageDisplay {
   /** Why there is no refresh button, or the last refused refresh; null when there is nothing to say. */
   refreshNote: string | null;
   /** A state file that cannot be saved (`E_STATE_WRITE: cannot save …`), or null. */
-  stateProblem: string | null;
+  storeProblem: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: cannot write …`), or null; absent: none. */
   outputProblem?: string | null;
   /** The last frame could not be drawn (`E_RENDER_…: …`), or null; absent: none. */
@@ -88,7 +88,7 @@ function card(d: StatusPageDisplay, base: string): string {
     ['Panel', e(d.panel)],
   ];
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
-  if (d.stateProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.stateProblem)}</span>`]);
+  if (d.storeProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.storeProblem)}</span>`]);
   if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
   if (d.renderProblem) rows.splice(1, 0, ['Drawing', `<span class="bad">${e(d.renderProblem)} (the last good frame is on show)</span>`]);
   if (d.attached !== undefined) {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ErrorCode } from '../shared/codes.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { Clock } from '../time/clock.js';
-import type { DisplayRenderOptions, DrawAs, DrawFrame, FrameState } from './display-render.js';
+import type { DisplayRenderOptions, DrawAs, DrawFrame, FrameState } from './display-frame.js';
 import type { Frame } from './frame.js';
 
 /**

@@ -1,5 +1,5 @@
 import { withGlyphDiskCache } from './glyph-disk-cache.js';
-import { renderDisplayFrame } from './render-display-frame.js';
+import { drawInProcess } from './display-frame.js';
 import type { RenderReply, RenderRequest } from './render-process.js';
 
 /**
@@ -21,7 +21,7 @@ export async function serveRenders(): Promise<void> {
     });
   const draw = async (m: RenderRequest): Promise<void> => {
     try {
-      await reply({ id: m.id, frame: await renderDisplayFrame(m.options, m.state, m.as) });
+      await reply({ id: m.id, frame: await drawInProcess(m.options, m.state, m.as) });
     } catch (err) {
       await reply({ id: m.id, error: { message: err instanceof Error ? err.message : String(err) } });
     }

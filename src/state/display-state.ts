@@ -2,7 +2,7 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import type { OutputProblem } from './output-problem.js';
 import type { RenderProblem } from './render-problem.js';
 
@@ -55,7 +55,7 @@ export interface DisplayState {
   /** When the shown answer was bought; null when never, or when its date cannot be believed (a clock that was wrong). */
   readonly lastSuccessAt: string | null;
   /** This display's own state problem (its last good answer cannot be saved); the ledger's is the budget's. */
-  readonly stateProblem: StateProblem | null;
+  readonly storeProblem: StoreProblem | null;
   /** This display's frame files could not be written (E_OUTPUT_WRITE), until a write succeeds. */
   readonly outputProblem: OutputProblem | null;
   /** This display's last frame could not be drawn (E_RENDER_…): `frame` is an older one, until a draw succeeds. */

@@ -3,7 +3,7 @@ import type { BudgetStatus } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayBoard } from './display-board.js';
 import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
@@ -24,7 +24,7 @@ interface ViewBase {
   readonly lastSuccessAt: string | null;
   readonly lastError: LastError | null;
   /** This display's state problem, else the one every display shares (the credit ledger). */
-  readonly stateProblem: StateProblem | null;
+  readonly storeProblem: StoreProblem | null;
   /** This display's frame files cannot be written (E_OUTPUT_WRITE), or null. */
   readonly outputProblem: OutputProblem | null;
   /** This display's last frame could not be drawn (E_RENDER_…): the frame on show is an older one, or null. */
@@ -107,7 +107,7 @@ export class DisplayViews implements DisplayViewSource {
       rec: entry.rec ?? null,
       lastSuccessAt: entry.lastSuccessAt ?? null,
       lastError: entry.lastError ?? null,
-      stateProblem: entry.stateProblem ?? this.#sharedProblem(),
+      storeProblem: entry.storeProblem ?? this.#sharedProblem(),
       outputProblem: entry.outputProblem ?? null,
       renderProblem: entry.renderProblem ?? null,
       refreshRefused: recentNotice(entry.refreshRefused ?? null, this.#o.clock.now()),
@@ -121,9 +121,9 @@ export class DisplayViews implements DisplayViewSource {
   }
 
   /** The ledger's problem; a budget that cannot report is shown (and logged) where its figures are. */
-  #sharedProblem(): StateProblem | null {
+  #sharedProblem(): StoreProblem | null {
     try {
-      return this.budget()?.stateProblem ?? null;
+      return this.budget()?.storeProblem ?? null;
     } catch {
       return null;
     }

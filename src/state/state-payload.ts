@@ -2,7 +2,7 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import type { RefreshNotice } from './display-state.js';
 import type { FrameStatus } from '../domain/frame-status.js';
-import type { StateProblem } from '../store/state-error.js';
+import type { StoreProblem } from '../store/store-error.js';
 import { outputProblemText, type OutputProblem } from './output-problem.js';
 import { renderProblemText, type RenderProblem } from './render-problem.js';
 import { panelProblemText, type PanelStatus } from './panel-status.js';
@@ -69,7 +69,7 @@ export type DiagnosticsWithCredits = DiagnosticsPayload & CreditsView;
 
 /** What the diagnostics say beyond the frame status and the budget. */
 export interface DiagnosticsExtra {
-  stateProblem?: StateProblem | null;
+  storeProblem?: StoreProblem | null;
   outputProblem?: OutputProblem | null;
   renderProblem?: RenderProblem | null;
   staleSince?: Date | null;
@@ -80,7 +80,7 @@ export interface DiagnosticsExtra {
 }
 
 /** `E_STATE_WRITE: cannot save …` as one line, or null. */
-export function stateProblemText(p: StateProblem | null | undefined): string | null {
+export function storeProblemText(p: StoreProblem | null | undefined): string | null {
   return p ? `${p.code}: ${p.message}` : null;
 }
 
@@ -106,7 +106,7 @@ export function diagnosticsPayload(
     budget_blocked_until: timeOrNull(b.blockedUntil, timeZone),
     budget_period_resets_at: timeOrNull(b.periodResetsAt, timeZone),
     budget_warnings: [...(b.warnings ?? [])].map(String),
-    state_problem: stateProblemText(extra.stateProblem),
+    state_problem: storeProblemText(extra.storeProblem),
     output_problem: outputProblemText(extra.outputProblem),
     render_problem: renderProblemText(extra.renderProblem),
     stale_since: timeOrNull(extra.staleSince ?? null, timeZone),

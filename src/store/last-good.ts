@@ -4,7 +4,7 @@ import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import { ISO_UTC_MS, RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
-import { stateWriteError } from './state-error.js';
+import { storeWriteError } from './store-error.js';
 
 /**
  * The most a last-good file is read: the client takes answers up to 1 MiB, and the file adds `fetched_at`. A larger
@@ -57,14 +57,14 @@ export class LastGoodStore {
     }
   }
 
-  /** Throws a StateError (E_STATE_WRITE) naming the file when it cannot be written. */
+  /** Throws a StoreError (E_STATE_WRITE) naming the file when it cannot be written. */
   async save(id: string, rec: StoredRecommendation): Promise<void> {
     const file = this.#file(id);
     try {
       await mkdir(this.#dir, { recursive: true });
       await writeFileAtomic(file, `${JSON.stringify(rec)}\n`);
     } catch (err) {
-      throw stateWriteError(file, err);
+      throw storeWriteError(file, err);
     }
   }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DisplayConfig } from '../config/schema.js';
-import type { DisplayRenderOptions, DrawFrame } from '../render/display-render.js';
-import { drawInProcess } from '../render/draw-in-process.js';
+import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../render/display-frame.js';
+
 import type { Frame } from '../render/frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { encodePng } from '../render/encode/png.js';
@@ -64,7 +64,7 @@ function asIsImage(panel: PanelProfile, frame: Frame, format: TrmnlFormat): { bo
 export interface TrmnlImagesOptions {
   /** Which displays have TRMNL devices, and in which formats. */
   formats: (displayId: string) => readonly TrmnlFormat[];
-  /** How a display's frames are drawn (display-render.ts), for the image drawn again for the TRMNL panel. */
+  /** How a display's frames are drawn (render/display-frame.ts), for the image drawn again for the TRMNL panel. */
   render: (display: DisplayConfig) => DisplayRenderOptions;
   /** Draws the image again for the TRMNL panel: the daemon's drawer; default in this process. */
   draw?: DrawFrame;
@@ -105,7 +105,7 @@ export class TrmnlImages {
     }
     const again = await (this.#o.draw ?? drawInProcess)(
       render,
-      { rec: view.rec, status: view.status, now: since, stateProblem: view.stateProblem, stale: view.stale },
+      { rec: view.rec, status: view.status, now: since, storeProblem: view.storeProblem, stale: view.stale },
       { panel: loadPanel('trmnl'), rotation: rotation ?? display.rotation },
     );
     const bmp = format === 'bmp' && again.bmp !== null && again.width === 800;

@@ -61,7 +61,7 @@ const majors =
 const NODES = [THIS_NODE, ...majors.nodes];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const renderFileModule = pathToFileURL(join(here, '../../src/render/render-file.js')).href;
+const renderFileModule = pathToFileURL(join(here, '../../src/cli/render-file.js')).href;
 const panelsModule = pathToFileURL(join(here, '../../src/panels/panels.js')).href;
 const work = mkdtempSync(join(tmpdir(), 'outfit-bench-'));
 const inputPath = join(work, 'rec.json');

@@ -88,7 +88,7 @@ describe('Governor: concurrency and the disk', () => {
     const r = await rig({}, [], { dir: '/proc/no-such-dir-for-outfit' });
     expect(await one(r)).toMatchObject({ kind: 'deferred', reason: expect.stringMatching(/^cannot write the budget ledger/) as unknown });
     expect(r.fake.calls).toHaveLength(0);
-    expect(r.governor.status().stateProblem).toMatchObject({ code: 'E_STATE_WRITE', file: '/proc/no-such-dir-for-outfit/budget-ledger.json' });
+    expect(r.governor.status().storeProblem).toMatchObject({ code: 'E_STATE_WRITE', file: '/proc/no-such-dir-for-outfit/budget-ledger.json' });
   });
 
   it('an abort mid-request keeps the charge (it may have been processed)', async () => {

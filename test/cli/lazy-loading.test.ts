@@ -104,7 +104,7 @@ function heavyIn(loaded: string[]): string[] {
 
 const COMMANDS: [string, () => string[], RegExp][] = [
   ['help', () => ['--help'], /\/src\/cli\/usage\.js$/],
-  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/render\/render-file\.js$/],
+  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/cli\/render-file\.js$/],
   ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/],
   ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/],
 ];

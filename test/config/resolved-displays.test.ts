@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { displayRenderOptions, renderContext } from '../../src/render/display-render.js';
+import { displayRenderOptions, renderContext } from '../../src/render/display-frame.js';
 
 const CONFIG = `api:
   base_url: simulated

@@ -51,7 +51,7 @@ describe('the first start under a 429 with a long Retry-After', () => {
     // The frame says so, with the time of the next try, not "Waiting for the first outfit".
     const shown = shownView(r.daemon.views, 'hallway');
     expect(shown.status).toMatchObject({ kind: 'service_error', problem: 'busy', retryAt: new Date(r.clock.now() + HOUR) });
-    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: shown.status, now: new Date(r.clock.now()), stateProblem: null };
+    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: shown.status, now: new Date(r.clock.now()), storeProblem: null };
     const panel = loadPanel('waveshare-4in2');
     const texts = renderIndices(input, panel, { rotation: 0 }).report.texts.join(' ');
     expect(texts).toContain('The outfit service is busy');

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { displayRenderOptions } from '../../src/render/display-render.js';
+import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { describe, expect, it } from 'vitest';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
@@ -9,7 +9,7 @@ import { frameContent, type FrameInput } from '../../src/render/layout/content.j
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
-import { stateWriteError, type StateProblem } from '../../src/store/state-error.js';
+import { storeWriteError, type StoreProblem } from '../../src/store/store-error.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { capturingLogger, display, manualClock } from '../http/fixtures.js';
 import { daemonTests } from './helpers.js';
@@ -22,8 +22,8 @@ import { daemonTests } from './helpers.js';
 
 const t = daemonTests({ broker: false });
 
-function problemOf(file: string, os: string): StateProblem {
-  const err = stateWriteError(file, Object.assign(new Error(os), { code: os }));
+function problemOf(file: string, os: string): StoreProblem {
+  const err = storeWriteError(file, Object.assign(new Error(os), { code: os }));
   return { code: err.code, file: err.file, message: err.message, since: '2026-01-31T07:00:00.000Z' };
 }
 
@@ -34,14 +34,14 @@ describe('the first start while the state cannot be saved', () => {
     const r = await t.rig({ prepare: (dir) => mkdir(path.join(dir, 'state', 'budget-ledger.json.tmp'), { recursive: true }).then(() => undefined) });
     await r.daemon.start();
     expect(await r.paidRequests()).toBe(0);
-    const problem = r.daemon.governor.stateProblem;
+    const problem = r.daemon.governor.storeProblem;
     expect(problem?.code).toBe('E_STATE_WRITE');
     const shown = r.published.at(-1);
     expect(shown?.rec).toBeNull();
 
     // What the frame shows: the published frame is the one drawn with the cause, and that one says it in words.
     const cycle = r.daemon.cycles.get('hallway')!;
-    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: new Date(r.clock.now()), stateProblem: problem };
+    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: new Date(r.clock.now()), storeProblem: problem };
     const panel = loadPanel(cycle.display.panel);
     const opts = { rotation: cycle.display.rotation, dither: cycle.display.dither };
     const texts = renderIndices(input, panel, opts).report.texts.join(' ');
@@ -66,9 +66,9 @@ describe('the first start while the state cannot be saved', () => {
     const clock = manualClock();
     const { logger } = capturingLogger();
     const out = keeper();
-    let problem: StateProblem | null = problemOf('/var/lib/outfit-display/budget-ledger.json', 'EROFS');
+    let problem: StoreProblem | null = problemOf('/var/lib/outfit-display/budget-ledger.json', 'EROFS');
     // The ledger's problem is the budget's: the views show it for every display, as the daemon's do.
-    const side = testViews({ displays: [hallway], clock, budget: () => ({ stateProblem: problem }) });
+    const side = testViews({ displays: [hallway], clock, budget: () => ({ storeProblem: problem }) });
     const cycle = new DisplayCycle({
       display: hallway,
       render: displayRenderOptions(hallway, { timezone: 'UTC' }),
@@ -82,11 +82,11 @@ describe('the first start while the state cannot be saved', () => {
       nextUpdateAt: () => null,
       logger,
       purchaseIntervalMs: 60_000,
-      sharedStateProblem: () => problem,
+      sharedStoreProblem: () => problem,
     });
     await cycle.run('schedule');
     expect(out.updates).toHaveLength(1);
-    const input: FrameInput = { rec: null, displayName: 'Hallway', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(clock.now()), stateProblem: problem };
+    const input: FrameInput = { rec: null, displayName: 'Hallway', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(clock.now()), storeProblem: problem };
     const texts = renderIndices(input, loadPanel('waveshare-4in2'), { rotation: 0 }).report.texts.join(' ');
     expect(texts).toContain('Cannot save state');
     expect(texts).toContain('/var/lib/outfit-display is read-only');
@@ -97,14 +97,14 @@ describe('the first start while the state cannot be saved', () => {
     problem = null;
     await cycle.run('schedule');
     expect(out.updates).toHaveLength(2);
-    expect(out.updates[1]!.frame.hash).toBe((await renderFrame({ ...input, stateProblem: null }, loadPanel('waveshare-4in2'), { rotation: 0 })).hash);
+    expect(out.updates[1]!.frame.hash).toBe((await renderFrame({ ...input, storeProblem: null }, loadPanel('waveshare-4in2'), { rotation: 0 })).hash);
   });
 
   it.each(BUILT_IN_LOCALES)('%s: the cause is in the display’s language, for each kind of OS reason', (code) => {
     const locale = localeFor(code);
     const l = locale.labels;
     const words = (os: string) =>
-      frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(0), locale, stateProblem: problemOf('/srv/state/last/x.json', os) }).status;
+      frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(0), locale, storeProblem: problemOf('/srv/state/last/x.json', os) }).status;
     const cases: [string, string][] = [
       ['EROFS', l.state_read_only],
       ['ENOSPC', l.state_full],
@@ -120,6 +120,6 @@ describe('the first start while the state cannot be saved', () => {
       expect(s?.detail, os).not.toContain(os);
     }
     // A frame with an outfit, or with a status of its own, is not changed by it.
-    expect(frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'key_rejected', message: 'bad key' }, now: new Date(0), locale, stateProblem: problemOf('/s/l.json', 'EROFS') }).status?.kind).toBe('key_rejected');
+    expect(frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'key_rejected', message: 'bad key' }, now: new Date(0), locale, storeProblem: problemOf('/s/l.json', 'EROFS') }).status?.kind).toBe('key_rejected');
   });
 });

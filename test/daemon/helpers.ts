@@ -7,7 +7,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { Publisher } from '../../src/publish/publisher.js';
-import type { DrawFrame } from '../../src/render/display-render.js';
+import type { DrawFrame } from '../../src/render/display-frame.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { httpRequest } from '../helpers/http-client.js';

@@ -11,7 +11,7 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { FilePublisher } from '../../src/publish/file-publisher.js';
 import { OUTPUT_ERROR_CODES } from '../../src/publish/output-error.js';
-import { displayRenderOptions } from '../../src/render/display-render.js';
+import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { ROOT } from '../helpers/cli.js';

@@ -31,7 +31,7 @@ describe('what a publisher is handed', () => {
     expect(handed.lastSuccessAt).toBe(view.lastSuccessAt);
     expect(handed.lastSuccessAt).toBe(handed.rec?.fetched_at);
     // Every field the publishers need is in it, with the view's rules applied (none hidden, none left out).
-    expect(handed).toMatchObject({ status: { kind: 'ok' }, stale: false, staleSince: null, stateProblem: null, outputProblem: null, refreshRefused: null, lastError: null, panel: null });
+    expect(handed).toMatchObject({ status: { kind: 'ok' }, stale: false, staleSince: null, storeProblem: null, outputProblem: null, refreshRefused: null, lastError: null, panel: null });
     expect(handed.nextUpdateAt?.getTime()).toBeGreaterThan(r.clock.now());
   });
 

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DrawFrame } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import { RenderError, RenderProcess } from '../../src/render/render-process.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { systemClock } from '../../src/time/clock.js';
@@ -43,7 +42,7 @@ describe('a frame the render process cannot draw', () => {
     const out = keeper();
     let failing = false;
     const draw: DrawFrame = (o, state, as) =>
-      failing ? Promise.reject(new RenderError('E_RENDER_PROCESS', 'the render process was ended by SIGKILL while drawing a frame (twice)')) : renderDisplayFrame(o, state, as);
+      failing ? Promise.reject(new RenderError('E_RENDER_PROCESS', 'the render process was ended by SIGKILL while drawing a frame (twice)')) : drawInProcess(o, state, as);
     const fresh = { ...NORMAL, outfit: 'A raincoat and wellies: rain all afternoon.' };
     const { cycle, side } = testCycle({ display: hallway, clock, draw, store, rec: fresh, publishers: [out] });
     expect(await cycle.restore()).toBe(true);
@@ -85,7 +84,7 @@ describe('a frame the render process cannot draw, in the daemon', () => {
     const worker = child({ answerTimeoutMs: 1_500, command: { file: process.execPath, args: [CLI, 'render-worker'] } });
     let mode: 'ok' | 'dies' | 'freezes' = 'ok';
     const draw: DrawFrame = (o, state, as) => {
-      if (mode === 'ok') return renderDisplayFrame(o, state, as);
+      if (mode === 'ok') return drawInProcess(o, state, as);
       if (mode === 'dies') return dies.draw(o, state, as);
       const drawn = worker.draw(o, state, as);
       if (worker.pid !== null) process.kill(worker.pid, 'SIGSTOP');

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Publisher } from '../../src/publish/publisher.js';
-import type { DrawFrame } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { NORMAL } from '../gallery/samples.js';
@@ -38,7 +37,7 @@ describe('publish rounds of one display', () => {
       const n = ++draws;
       events.push(`draw ${n} (${state.rec === null ? 'no outfit' : state.rec.outfit})`);
       if (n === 1) await gate;
-      return renderDisplayFrame(o, state, as);
+      return drawInProcess(o, state, as);
     };
     let publishing = 0;
     const shown: ShownView[] = [];

@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectError, ServiceError, TimeoutError } from '../../src/api/errors.js';
 import type { FetchOutcome } from '../../src/budget/governor.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
-import { displayRenderOptions } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
 import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger, display, manualClock } from '../http/fixtures.js';
@@ -73,8 +72,8 @@ describe('a failed purchase on the frame', () => {
     expect(r.asked).toContainEqual(retryAt);
     // The frame on the wall is exactly the one drawn with the age badge, and not the one without.
     const state = { rec: shown.rec, status: shown.status, now: new Date(r.clock.now()) };
-    expect(shown.frame.hash).toBe((await renderDisplayFrame(r.render, { ...state, stale: true })).hash);
-    expect(shown.frame.hash).not.toBe((await renderDisplayFrame(r.render, { ...state, stale: false })).hash);
+    expect(shown.frame.hash).toBe((await drawInProcess(r.render, { ...state, stale: true })).hash);
+    expect(shown.frame.hash).not.toBe((await drawInProcess(r.render, { ...state, stale: false })).hash);
   });
 
   it('a current outfit and a refused connection: "unreachable", no age badge, the next slot when no retry comes before it', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { REFRESH_WARNING_CODES } from '../../src/daemon/refresh-gate.js';
-import { STATE_ERROR_CODES, STATE_WARNING_CODES } from '../../src/store/state-error.js';
+import { STORE_ERROR_CODES, STORE_WARNING_CODES } from '../../src/store/store-error.js';
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { watch } from '../mqtt/fixtures.js';
@@ -158,7 +158,7 @@ describe('last good files that cannot be trusted', () => {
 
 describe('codes', () => {
   const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...STATE_ERROR_CODES, ...STATE_WARNING_CODES, ...REFRESH_WARNING_CODES])('%s is documented in docs/reliability.md', (code) => {
+  it.each([...STORE_ERROR_CODES, ...STORE_WARNING_CODES, ...REFRESH_WARNING_CODES])('%s is documented in docs/reliability.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -2,8 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { localeFor, type Locale } from '../../src/i18n/locale.js';
-import { displayRenderOptions } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { packageRoot } from '../../src/shared/package-root.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
@@ -70,7 +69,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
       // Drawn as the daemon draws a display (one place builds a display's render options): a hallway on this panel.
       const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel: id, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', locale]]) });
       for (const c of SAMPLE_CASES) {
-        const frame = await renderDisplayFrame(render, sampleInput(c, 'Hallway', locale));
+        const frame = await drawInProcess(render, sampleInput(c, 'Hallway', locale));
         // English keeps the names the README and docs/frame.md link to.
         const file = locale.code === 'en' ? `${id}-${c}.png` : `${id}-${c}.${locale.code}.png`;
         writeFileSync(join(dir, file), frame.png);
@@ -114,7 +113,7 @@ export async function writeStressFrames(dir: string, id: string): Promise<string
   const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel: id, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', localeFor('en')]]) });
   const files: string[] = [];
   for (const [name, rec] of Object.entries(STRESS_SAMPLES)) {
-    const frame = await renderDisplayFrame(render, { ...sampleInput('normal'), rec, garments: undefined });
+    const frame = await drawInProcess(render, { ...sampleInput('normal'), rec, garments: undefined });
     const file = join('stress', `${id}-${name}.png`);
     writeFileSync(join(dir, file), frame.png);
     files.push(file);

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createServer } from 'node:net';
 
 // listen(0) hands out a port from the kernel's ephemeral range (32768–60999 on Linux), the same range every outbound
@@ -13,12 +12,12 @@ let next = 0;
 
 async function bindable(port: number): Promise<boolean> {
   const srv = createServer();
-  srv.listen(port, '127.0.0.1');
-  try {
-    await Promise.race([once(srv, 'listening'), once(srv, 'error').then(([err]) => Promise.reject(err))]);
-  } catch {
-    return false;
-  }
+  const bound = await new Promise<boolean>((resolve) => {
+    srv.once('listening', () => resolve(true));
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1');
+  });
+  if (!bound) return false;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return true;
 }

@@ -2,7 +2,7 @@ import type { Recommendation } from '../../src/api/schemas.js';
 import type { DisplayConfig } from '../../src/config/schema.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import type { Publisher } from '../../src/publish/publisher.js';
-import { displayRenderOptions, type DrawFrame } from '../../src/render/display-render.js';
+import { displayRenderOptions, type DrawFrame } from '../../src/render/display-frame.js';
 import type { LastGoodStore } from '../../src/store/last-good.js';
 import type { Clock } from '../../src/time/clock.js';
 import { capturingLogger } from '../http/fixtures.js';

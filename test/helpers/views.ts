@@ -71,7 +71,7 @@ export function shownState(display: DisplayConfig, frame: Frame, over: Partial<O
     staleSince: null,
     lastError: null,
     lastSuccessAt: rec?.fetched_at ?? null,
-    stateProblem: null,
+    storeProblem: null,
     outputProblem: null,
     renderProblem: null,
     refreshRefused: null,

@@ -2,8 +2,7 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
 import { localeFor } from '../../src/i18n/locale.js';
-import { displayRenderOptions } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
@@ -218,8 +217,8 @@ describe('TRMNL device endpoints', () => {
     // German it is this image, pixel for pixel; in English it is not.
     const state = { rec: data, status: { kind: 'ok' } as const, now: new Date(clock.now()) };
     const as = { panel: loadPanel('trmnl'), rotation: 0 as const };
-    const german = await renderDisplayFrame(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) }), state, as);
-    const english = await renderDisplayFrame(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin' }), state, as);
+    const german = await drawInProcess(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) }), state, as);
+    const english = await drawInProcess(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin' }), state, as);
     const pixels = (png: Buffer): Buffer => PNG.sync.read(png).data;
     expect(pixels(img.body).equals(pixels(german.png))).toBe(true);
     expect(pixels(img.body).equals(pixels(english.png))).toBe(false);

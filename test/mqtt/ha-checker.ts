@@ -220,7 +220,7 @@ export function checkStates(payload: { components: Record<string, Obj> }, retain
     try {
       const state = parseTemplate(str(c.value_template))(json);
       states[key] = state;
-      problems.push(...stateProblems(c, state).map((m) => `${key}: ${m}`));
+      problems.push(...storeProblems(c, state).map((m) => `${key}: ${m}`));
       if (c.json_attributes_template) {
         const attrs = parseTemplate(str(c.json_attributes_template))(json);
         if (!isObj(JSON.parse(attrs))) problems.push(`${key}: attributes are not a JSON object`);
@@ -233,7 +233,7 @@ export function checkStates(payload: { components: Record<string, Obj> }, retain
   return { problems, states };
 }
 
-function stateProblems(c: Obj, state: string): string[] {
+function storeProblems(c: Obj, state: string): string[] {
   if (c.platform === 'binary_sensor') {
     return [c.payload_on ?? 'ON', c.payload_off ?? 'OFF'].includes(state) ? [] : [`binary state "${state}" is neither payload_on nor payload_off`];
   }

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { GlyphWarnings } from '../../src/render/glyph-warnings.js';
-import { displayRenderOptions } from '../../src/render/display-render.js';
+import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { NORMAL, sampleInput } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';

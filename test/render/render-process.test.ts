@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPanel } from '../../src/panels/panels.js';
-import type { DisplayRenderOptions, FrameState } from '../../src/render/display-render.js';
-import { renderDisplayFrame } from '../../src/render/render-display-frame.js';
+import { drawInProcess, type DisplayRenderOptions, type FrameState } from '../../src/render/display-frame.js';
 import { RenderProcess, workerNodeFlags, type RenderProcessOptions } from '../../src/render/render-process.js';
 import { systemClock } from '../../src/time/clock.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
@@ -94,14 +93,14 @@ describe('RenderProcess', () => {
     const frame = await rp.draw(OPTIONS, STATE);
     const pid = rp.pid!;
     expect(alive(pid)).toBe(true);
-    const here = await renderDisplayFrame(OPTIONS, STATE);
+    const here = await drawInProcess(OPTIONS, STATE);
     expect(frame.hash).toBe(here.hash);
     expect(Buffer.isBuffer(frame.png) && Buffer.isBuffer(frame.raw) && Buffer.isBuffer(frame.bmp)).toBe(true);
     expect(frame.png.equals(here.png) && frame.raw.equals(here.raw) && frame.bmp!.equals(here.bmp!)).toBe(true);
     expect([frame.width, frame.height]).toEqual([800, 480]);
     // The TRMNL image of the round: the same child, for another panel.
     const trmnl = await rp.draw(OPTIONS, STATE, { panel: loadPanel('trmnl'), rotation: 0 });
-    expect(trmnl.hash).toBe((await renderDisplayFrame(OPTIONS, STATE, { panel: loadPanel('trmnl'), rotation: 0 })).hash);
+    expect(trmnl.hash).toBe((await drawInProcess(OPTIONS, STATE, { panel: loadPanel('trmnl'), rotation: 0 })).hash);
     expect(rp.starts).toBe(1);
     // Idle: told to go; it saves the glyphs it drew for the next child, then exits.
     await until('the idle child to exit', () => rp.pid === null && !alive(pid));
@@ -115,7 +114,7 @@ describe('RenderProcess', () => {
     const { rp } = await renderProcess();
     const states = [0, 1, 2].map((i) => ({ ...STATE, rec: { ...STATE.rec!, weather: { ...STATE.rec!.weather, temp: i * 10 } } }));
     const frames = await Promise.all(states.map((s) => rp.draw(OPTIONS, s)));
-    for (const [i, f] of frames.entries()) expect(f.hash).toBe((await renderDisplayFrame(OPTIONS, states[i]!)).hash);
+    for (const [i, f] of frames.entries()) expect(f.hash).toBe((await drawInProcess(OPTIONS, states[i]!)).hash);
     expect(new Set(frames.map((f) => f.hash)).size).toBe(3);
     expect(rp.starts).toBe(1);
   });
@@ -133,7 +132,7 @@ describe('RenderProcess', () => {
     const drawn = rp.draw(OPTIONS, STATE);
     const first = rp.pid!;
     process.kill(first, 'SIGKILL');
-    expect((await drawn).hash).toBe((await renderDisplayFrame(OPTIONS, STATE)).hash);
+    expect((await drawn).hash).toBe((await drawInProcess(OPTIONS, STATE)).hash);
     expect(rp.starts).toBe(2);
     expect(rp.pid).not.toBe(first);
     const lines = log.text().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -9,7 +9,7 @@ import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
 import { readAnswer } from '../../domain/answer.js';
 import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
-import { stateProblemOsCode, type StateProblem } from '../../store/state-error.js';
+import { storeProblemOsCode, type StoreProblem } from '../../store/store-error.js';
 import type { FrameStatus, ServiceProblem } from '../../domain/frame-status.js';
 
 /**
@@ -33,7 +33,7 @@ export interface FrameInput {
    * A state file that cannot be saved. Nothing is bought until it can, so a frame without an outfit names this
    * cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says it).
    */
-  stateProblem?: StateProblem | null;
+  storeProblem?: StoreProblem | null;
   /**
    * When the answer last bought was bought, where it could not be read back at a start: a frame without an outfit says
    * so instead of "Waiting for the first outfit" (its slot is paid, and waits for the next).
@@ -152,15 +152,15 @@ const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
 };
 
 /** "Cannot save state" with its cause in plain words: "/var/lib/outfit-display is read-only". */
-function stateProblemText(p: StateProblem, locale: Locale): StatusText {
+function storeProblemText(p: StoreProblem, locale: Locale): StatusText {
   const l = locale.labels;
-  const cause = fill(l[STATE_CAUSES[stateProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
+  const cause = fill(l[STATE_CAUSES[storeProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
   return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, since: null, mark: 'hourglass' };
 }
 
 /** What a frame without an outfit says in place of "Waiting for the first outfit", or null: that. */
 function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null {
-  if (input.stateProblem) return stateProblemText(input.stateProblem, locale);
+  if (input.storeProblem) return storeProblemText(input.storeProblem, locale);
   if (!input.notReadBack) return null;
   const l = locale.labels;
   const detail = fill(l.unread_detail, { time: formatTime(input.notReadBack, input.timezone, input.now, locale) });

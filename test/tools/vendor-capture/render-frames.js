@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { localeFor } from '../../../dist/src/i18n/locale.js';
-import { displayRenderOptions, renderDisplayFrame } from '../../../dist/src/render/display-render.js';
+import { displayRenderOptions, renderDisplayFrame } from '../../../dist/src/render/display-frame.js';
 import { SAMPLE_TIMEZONE, sampleInput } from '../../../dist/src/render/samples.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

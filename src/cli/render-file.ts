@@ -2,16 +2,15 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
-import type { DisplayRenderOptions } from './display-render.js';
-import { displayFrameInput } from './render-display-frame.js';
-import { encodeFrame, encodeFramePng, renderIndices, type Frame } from './frame.js';
-import { frameJson } from './frame-json.js';
+import { displayFrameInput, type DisplayRenderOptions } from '../render/display-frame.js';
+import { encodeFrame, encodeFramePng, renderIndices, type Frame } from '../render/frame.js';
+import { frameJson } from '../render/frame-json.js';
 import type { PanelProfile } from '../panels/panels.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
  * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
- * .json writes what the frame shows instead (frame-json.ts), with the dither it was drawn with.
+ * .json writes what the frame shows instead (render/frame-json.ts), with the dither it was drawn with.
  */
 
 export type FrameFormat = 'png' | 'bmp' | 'raw' | 'json';
@@ -59,7 +58,7 @@ function frameBytes(frame: Frame, format: 'bmp' | 'raw', panel: PanelProfile, ou
 }
 
 /**
- * `args`: the files, and the display's render options (display-render.ts: what the daemon draws it with, so the
+ * `args`: the files, and the display's render options (render/display-frame.ts: what the daemon draws it with, so the
  * preview is the daemon's frame); dither and locale may be left out (Floyd–Steinberg, English).
  */
 export async function renderRecommendationFile(

@@ -6,27 +6,27 @@
 
 import type { ErrorCode, WarningCode } from '../shared/codes.js';
 
-export const STATE_ERROR_CODES = ['E_STATE_WRITE'] as const satisfies readonly ErrorCode[];
-export type StateErrorCode = (typeof STATE_ERROR_CODES)[number];
+export const STORE_ERROR_CODES = ['E_STATE_WRITE'] as const satisfies readonly ErrorCode[];
+export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
 /** A state file that was ignored at start (unreadable, too large, dated in the future). */
-export const STATE_WARNING_CODES = ['W_STATE_IGNORED'] as const satisfies readonly WarningCode[];
+export const STORE_WARNING_CODES = ['W_STATE_IGNORED'] as const satisfies readonly WarningCode[];
 
-export class StateError extends Error {
+export class StoreError extends Error {
   constructor(
-    readonly code: StateErrorCode,
+    readonly code: StoreErrorCode,
     /** The file (or folder) that could not be written or read. */
     readonly file: string,
     message: string,
     opts: { cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = 'StateError';
+    this.name = 'StoreError';
   }
 }
 
 /** A state problem as every publisher shows it. */
-export interface StateProblem {
-  code: StateErrorCode;
+export interface StoreProblem {
+  code: StoreErrorCode;
   file: string;
   message: string;
   /** ISO time of the first failure of this kind since the last success. */
@@ -34,15 +34,15 @@ export interface StateProblem {
 }
 
 /** `cannot save /var/lib/…/last/hallway.json (EACCES)`: the OS code, never the content. */
-export function stateWriteError(file: string, err: unknown): StateError {
+export function storeWriteError(file: string, err: unknown): StoreError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new StateError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, { cause: err });
+  return new StoreError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, { cause: err });
 }
 
 /**
  * The operating system's code of a state problem (`EROFS` from `cannot save … (EROFS)`), or null when the reason was
  * no OS error: for plain words where the owner reads it (the frame), never the raw errno text.
  */
-export function stateProblemOsCode(p: Pick<StateProblem, 'message'>): string | null {
+export function storeProblemOsCode(p: Pick<StoreProblem, 'message'>): string | null {
   return /\(([A-Z][A-Z0-9_]*)\)$/.exec(p.message)?.[1] ?? null;
 }

@@ -2,7 +2,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { Locale } from '../i18n/locale.js';
 import type { FrameInput } from './layout/content.js';
-import type { Frame } from './frame.js';
+import type { Frame, RenderOptions } from './frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import type { Dither } from './encode/quantize.js';
 import type { Rotation } from './encode/rotate.js';
@@ -59,7 +59,7 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 }
 
 /** What changes from one frame of a display to the next. */
-export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'stateProblem' | 'notReadBack' | 'garments' | 'stale'>>;
+export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale'>>;
 
 /** Another panel to draw a display's state for (a TRMNL device's), with its rotation. */
 export interface DrawAs {
@@ -68,8 +68,26 @@ export interface DrawAs {
 }
 
 /**
- * Draws a display's state as its panel shows it (or, with `as`, as another panel does): render-display-frame.ts in
- * this process (drawInProcess), or render-process.ts in a child. The cycle and the TRMNL images draw only through this, so that
+ * Draws a display's state as its panel shows it (or, with `as`, as another panel does): in this process
+ * (drawInProcess), or in a child (render-process.ts). The cycle and the TRMNL images draw only through this, so that
  * `run` can keep canvas out of the daemon.
  */
 export type DrawFrame = (o: DisplayRenderOptions, state: FrameState, as?: DrawAs) => Promise<Frame>;
+
+/** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
+export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: DrawAs): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
+  return {
+    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }) },
+    panel: as?.panel ?? o.panel,
+    opts: { rotation: as?.rotation ?? o.rotation, ...(o.dither !== undefined && { dither: o.dither }) },
+  };
+}
+
+/**
+ * DrawFrame in this process. The renderer (and canvas) is loaded at the first frame, not with this file: the daemon
+ * imports this file for its types and options, and when it draws in a render process it never loads canvas at all.
+ */
+export const drawInProcess: DrawFrame = async (o, state, as) => {
+  const { input, panel, opts } = displayFrameInput(o, state, as);
+  return (await import('./frame.js')).renderFrame(input, panel, opts);
+};
