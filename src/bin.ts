@@ -6,7 +6,7 @@ import { privateCacheDir } from './shared/private-cache-dir.js';
  * such as `render` spends much of its life compiling our modules and their dependencies, the same every time.
  * The folder is the user's own (shared/private-cache-dir.ts), or the cache stays off. NODE_COMPILE_CACHE, when
  * set, wins (Node reads it at start), and NODE_DISABLE_COMPILE_CACHE turns it off. Not for `run`: the daemon starts
- * once, and Node keeps the cache it read for the life of the process (about 6 MB of an idle daemon on Node 22-26).
+ * once, and Node would keep the cache it read in memory for the life of the process.
  */
 function enableCompileCache(): void {
   const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;

@@ -5,7 +5,7 @@ import requestFile from 'undici/lib/api/api-request.js';
 /**
  * undici's Agent and its request(), taken from their own files rather than from undici's index: the index also
  * loads fetch, WebSocket, EventSource, the HTTP caches and the mocks (about 80 more modules, and Node's web streams
- * with them), none of which the client uses, and an idle daemon held about 3 MB more RSS with it. The files are
+ * with them), none of which the client uses, and all of which an idle daemon would hold (docs/performance.md). The files are
  * those of the version package.json pins; their types are undici's own (undici-files.d.ts), and every test of the
  * client (test/api/) goes through them.
  */

@@ -78,8 +78,8 @@ const DEFAULT_CLOSE_WAIT_MS = 5_000;
 
 /**
  * The flags that turn V8's compilers off, which the daemon runs with to idle small (systemd/outfit-display.service):
- * its work is light, but drawing is all the render process does, and without TurboFan a warm frame takes ten times
- * as long (about 310 ms instead of 28 on Node 24, this project's x86 test machine).
+ * its work is light, but drawing is all the render process does, and without TurboFan a warm frame takes about ten
+ * times as long.
  */
 const COMPILERS_OFF = new Set(['--no-opt', '--no-sparkplug', '--no-maglev']);
 

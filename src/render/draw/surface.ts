@@ -66,7 +66,7 @@ export interface SurfaceCanvases {
  * daemon making fresh ones every frame grows by hundreds of MB before a GC frees them. Setting `width` again
  * reallocates the surface at once and resets the context's state, so a reused canvas is as good as a new one.
  * Between frames they are one pixel wide (releaseSurface), so an idle daemon does not hold two frames of pixels
- * (3 MB at 800x480) for hours. Rendering is synchronous, so two frames never share a canvas at the same time.
+ * (four bytes a pixel) for hours. Rendering is synchronous, so two frames never share a canvas at the same time.
  */
 const pool = new Map<string, [Canvas, Canvas]>();
 

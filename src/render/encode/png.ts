@@ -118,9 +118,8 @@ export function encodePng(img: PngImage): Buffer {
     chunks.push(chunk('PLTE', plte));
   }
   const raw = scanlines(img);
-  // Level 6, not 9: on this project's frames 9 saves 2.5 % (1-bit 800x480: 8,066 bytes against 8,270) to 10 %
-  // (8-bit) for 7 to 15 times the time (7.6 ms against 1.1 ms at 800x480, 70 ms against 8 ms for the Inkplate's
-  // 4-bit frame): a fifth of a warm frame's render, for 200 bytes that a device on Wi-Fi does not notice.
+  // Level 6, not 9: on our frames 9 saves a few per cent of the bytes for many times the time, a large part of a
+  // warm frame's render, for bytes that a device on Wi-Fi does not notice.
   const data = deflateSync(raw, { level: 6, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
   chunks.push(chunk('IDAT', data), chunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(chunks);

@@ -3,9 +3,9 @@ import { TrueTypeFont } from './ttf.js';
 
 /**
  * A TrueType file opened for the daemon's life without holding all of it: the tables ttf.ts reads for metrics,
- * the character map and kerning stay in memory (about 100 KB of a DejaVu face), and glyph outlines (the glyf
+ * the character map and kerning stay in memory (a small part of a DejaVu face), and glyph outlines (the glyf
  * table, three quarters of the file) are read from disk when a glyph is first drawn, which font-stack.ts then
- * keeps. Holding the four DejaVu faces whole cost an idle daemon about 2.5 MB.
+ * keeps: an idle daemon need not hold four whole faces.
  *
  * The file stays open: a package upgrade that replaces it under a running daemon leaves this one reading the file
  * it opened, whose offsets it knows, and not the new one's.

@@ -83,7 +83,7 @@ const fallbackFonts = new Map<string, TrueTypeFont>();
 
 const resolved = new Map<string, string>();
 
-/** `require.resolve`, once a file: each call reads the package's exports afresh (about 0.5 ms of a cold start). */
+/** `require.resolve`, once a file: each call reads the package's exports afresh (a cold start pays for every call). */
 function resolveOnce(specifier: string): string {
   let file = resolved.get(specifier);
   if (file === undefined) {
