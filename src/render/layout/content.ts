@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
-import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
+import { alertTexts, formatAge, formatDate, formatTime, staleBadgeText } from './format.js';
 import { feelsLike, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
@@ -73,6 +73,8 @@ export interface FrameContent {
   ageBadge: string | null;
   /** The frame's own time, "07:45". */
   now: string;
+  /** The frame's day, "Saturday 28 November", and its short form "Sat 28 Nov": wall panels show it in the band. */
+  date: { long: string; short: string };
   /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
   weather: Weather | null;
   /** The readings' values in the locale's numbers ("2,5", "71 %"); empty without weather. */
@@ -190,6 +192,7 @@ export function frameContent(input: FrameInput): FrameContent {
     age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
     ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
     now: formatTime(input.now, input.timezone, input.now, locale),
+    date: formatDate(input.now, input.timezone, locale),
     weather: rec?.weather ?? null,
     readings: rec ? readingsOf(rec.weather, locale) : [],
     feelsLike: rec ? feelsLike(rec.weather, locale) : null,
