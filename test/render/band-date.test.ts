@@ -3,7 +3,6 @@ import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { formatDate } from '../../src/render/layout/format.js';
-import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { LONG, sampleInput } from '../gallery/samples.js';
 
 /** The date on wall panels (issue 38 item 10): in the band, in the display's language and zone. */
