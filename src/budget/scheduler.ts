@@ -2,6 +2,7 @@ import type pino from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../time/clock.js';
 import { CronTimes } from './cron-times.js';
+import { STALE_GRACE_MS } from './stale-grace.js';
 import { resolveSchedules } from './planner.js';
 
 /**
@@ -65,11 +66,6 @@ export interface SchedulerOptions {
 const JUMP_MS = 2 * 60_000;
 /** A start this close before a slot leaves the purchase to that slot, rather than buying twice within moments. */
 const START_SLACK_MS = 2 * 60_000;
-/**
- * How long after a slot its answer may take before the one on show counts as stale: a purchase takes seconds to most
- * of a minute (a language model writes it), a 429 or a connection retried within the cycle a little more.
- */
-const STALE_GRACE_MS = 10 * 60_000;
 const STUCK_MS = 30 * 60_000;
 
 interface Slot {

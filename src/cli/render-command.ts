@@ -6,15 +6,21 @@ import { renderRecommendationFile } from './render-file.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { need, UsageError } from './usage-error.js';
+import { parsePreviewNow, parsePreviewStatus } from './preview-state.js';
 
 const OPTIONS = {
   config: { type: 'string', short: 'c' },
   display: { type: 'string', short: 'd' },
   input: { type: 'string', short: 'i' },
   out: { type: 'string', short: 'o' },
+  now: { type: 'string' },
+  status: { type: 'string' },
 } as const;
 
-/** `render --config F --input REC.json [--display ID] --out FILE`: a saved Recommendation, offline. */
+/**
+ * `render --config F --input REC.json [--display ID] [--now ISO] [--status KIND] --out FILE`: a saved Recommendation,
+ * offline; with --now and --status, as the wall would show it at that time in that state.
+ */
 export async function renderCommand(argv: string[]): Promise<ExitCode> {
   const flags = commandFlags('render', argv, OPTIONS);
   const loaded = await loadCommandConfig('render', flags.config);
@@ -24,9 +30,23 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   if (!display) throw new UsageError(`no display with id "${id}" in ${flags.config}`);
   const inputPath = need(flags.input, '--input REC.json', 'render');
   const outPath = need(flags.out, '--out FILE', 'render');
+  const now = flags.now === undefined ? undefined : parsePreviewNow(flags.now);
+  const status = flags.status === undefined ? undefined : parsePreviewStatus(flags.status);
+  // An "auto" schedule is worked out as the daemon does at that time (the planner is loaded only for one).
+  const schedule =
+    display.schedule === 'auto'
+      ? ((await import('../budget/planner.js')).resolveSchedules(config, now === undefined ? {} : { now: now.getTime() }).get(display.id) ?? null)
+      : display.schedule;
   // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
   const { missingGlyphs } = await withGlyphDiskCache(() =>
-    renderRecommendationFile({ inputPath, outPath, ...displayRenderOptions(display, renderContext(loaded)) }),
+    renderRecommendationFile({
+      inputPath,
+      outPath,
+      ...displayRenderOptions(display, renderContext(loaded)),
+      ...(now !== undefined && { now }),
+      ...(status !== undefined && { status }),
+      schedule,
+    }),
   );
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames

@@ -6,11 +6,13 @@ import { displayFrameInput, type DisplayRenderOptions } from '../render/display-
 import { encodeFrame, encodeFramePng, renderIndices, type Frame } from '../render/frame.js';
 import { frameJson } from '../render/frame-json.js';
 import type { PanelProfile } from '../panels/panels.js';
+import { previewState, type PreviewStatus } from './preview-state.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
  * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
- * .json writes what the frame shows instead (render/frame-json.ts), with the dither it was drawn with.
+ * .json writes what the frame shows instead (render/frame-json.ts), with the dither it was drawn with. With a time and
+ * a status (`--now`, `--status`), the frame the wall would show then, in that state (preview-state.ts).
  */
 
 export type FrameFormat = 'png' | 'bmp' | 'raw' | 'json';
@@ -67,13 +69,19 @@ export async function renderRecommendationFile(
     outPath: string;
     /** The time the frame is drawn for; default: when the recommendation was fetched, so the output is repeatable. */
     now?: Date;
+    /** The display's state to draw (`--status`; preview-state.ts); default: ok, or stale where `now` makes it so. */
+    status?: PreviewStatus;
+    /** The display's schedule (a cron expression, `auto` resolved; in the display's time zone, the config's), for when
+     * the answer goes stale and the next try; default none: nothing goes stale by the clock. */
+    schedule?: string | null;
   } & Omit<DisplayRenderOptions, 'dither' | 'locale'> &
     Partial<Pick<DisplayRenderOptions, 'dither' | 'locale'>>,
 ): Promise<{ missingGlyphs: number[] }> {
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
-  const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, status: { kind: 'ok' }, now });
+  const state = previewState({ status: args.status ?? 'ok', now, fetchedAt: new Date(rec.fetched_at), schedule: args.schedule ?? null, timezone: args.timezone });
+  const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, ...state, now });
   const detailed = renderIndices(input, panel, opts);
   let bytes: Buffer;
   // A PNG alone needs no BMP, raw planes or hash (a few ms of a cold `render`).

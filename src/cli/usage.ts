@@ -5,9 +5,13 @@ Usage:
   outfit-display run --config F                        the daemon
   outfit-display once --config F [--display ID]        one cycle: fetch, render, publish
   outfit-display plan --config F                       calls and credits per day and month against the budget
-  outfit-display render --config F --input REC.json [--display ID] --out FILE
+  outfit-display render --config F --input REC.json [--display ID] [--now ISO] [--status KIND] --out FILE
                                                        render a saved Recommendation offline (.png, .bmp, .bin;
-                                                       .json: what the frame shows, with garments and sizes)
+                                                       .json: what the frame shows, with garments and sizes);
+                                                       --now: as the wall shows it at that time (an old answer
+                                                       drawn stale); --status: in that state, one of ok, stale,
+                                                       service_error, unreachable, key_rejected, credits_out,
+                                                       budget_exhausted
   outfit-display check-config --config F               validate; print every problem with its key path
   outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]
                                                        let TRMNL devices fetch their token for N minutes (5)

@@ -22,3 +22,10 @@ export type FrameStatus =
  * limited, `refused` any other 4xx. The HTTP detail (`message`) goes to the status page, state.json and the log.
  */
 export type ServiceProblem = 'error' | 'no_answer' | 'connection_lost' | 'bad_answer' | 'busy' | 'refused';
+
+/**
+ * Where a frame sends its reader for the detail (a refused key, a failure with no retry time): the status page at
+ * its address, the status page of an address not known (listen port 0), or no status page at all (no `http`
+ * section: the log instead).
+ */
+export type StatusPlace = { kind: 'page'; url: string } | { kind: 'page_unknown' } | { kind: 'no_page' };

@@ -1,6 +1,7 @@
 /**
  * Every label the frame shows, as templates: `{name}` is replaced by a value (a time, a number, an age). The
- * service's own texts (outfit, reasoning, description, alerts) are never translated; these are ours only.
+ * service's own texts (outfit, reasoning, alerts) are never translated; these are ours only. The weather's description
+ * is shown in our words for its condition on a frame not in English (condition_*), as sent where none is known.
  * Keys are snake_case because a user's locale file (locale-file.ts) writes them in YAML exactly so.
  */
 export interface Labels {
@@ -80,10 +81,14 @@ export interface Labels {
   since_day: string;
   /** `{time}`: what happens next after a failed purchase, "trying again at 07:12". */
   trying_again: string;
-  /** `{time}`: the same on small panels, "again 07:12". */
+  /** `{time}`: the same on small panels, "retry at 07:12": never "again 07:12", which reads as "failed again at". */
   trying_again_short: string;
-  /** Where the detail is when no retry time is known. */
+  /** Where the detail is when no retry time is known, and the status page's address is not. */
   see_status_page: string;
+  /** `{url}`: the same with the status page's address (http.public_url or the listen address), "status page: http://pi.local:8321". */
+  status_page_at: string;
+  /** The same without a status page (no `http` section): the log has the detail. */
+  see_log: string;
   /** The service was reached and answered with an error (a 5xx). */
   service_error_title: string;
   /** Small panels: any failure once the service was reached. */
@@ -106,6 +111,25 @@ export interface Labels {
   age_hours_minutes: string;
   /** `{n}`: "3 d". */
   age_days: string;
+  /**
+   * The weather condition (src/domain/condition.ts) in words, in place of the service's English description on a
+   * frame in another language: "Ressenti 1° · Partiellement nuageux", not "· Partly cloudy". Day and night differ
+   * only where the words do ("Sunny" by day, "Clear" at night).
+   */
+  condition_clear_day: string;
+  condition_clear_night: string;
+  /** Partly cloudy, by day or night. */
+  condition_partly: string;
+  condition_cloudy: string;
+  condition_fog: string;
+  condition_drizzle: string;
+  condition_rain: string;
+  condition_thunder: string;
+  condition_snow: string;
+  condition_sleet: string;
+  condition_wind: string;
+  /** Tornado, hurricane, tropical storm. */
+  condition_storm: string;
 }
 
 export type LabelKey = keyof Labels;

@@ -6,6 +6,8 @@ import type { Frame, RenderOptions } from './frame.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import type { Dither } from './encode/quantize.js';
 import type { Rotation } from './encode/rotate.js';
+import type { StatusPlace } from '../domain/frame-status.js';
+import { statusPlace } from '../config/status-place.js';
 
 /**
  * How one display's frames are drawn, resolved from its config once: panel, name, time zone, rotation, dither and
@@ -25,6 +27,8 @@ export interface DisplayRenderOptions {
   dither: Dither | undefined;
   /** Labels, dates and numbers (`locale`, also per display); undefined: English. */
   locale: Locale | undefined;
+  /** Where the frame sends its reader for the detail (config/status-place.ts); absent: "the status page". */
+  statusPlace?: StatusPlace;
 }
 
 /** What of a display's config the frame depends on. */
@@ -39,11 +43,13 @@ export interface RenderContext {
   /** Each display's resolved panel profile (LoadedConfig.panels); without one (a display not from a loaded config:
    * the gallery, tests), the profile its `panel` names. */
   panels?: ReadonlyMap<string, PanelProfile> | undefined;
+  /** Where the status page is (config/status-place.ts); absent: not known. */
+  statusPlace?: StatusPlace;
 }
 
 /** The render context of a loaded config: its time zone, and each display's locale and panel the loader resolved. */
 export function renderContext(loaded: Pick<LoadedConfig, 'config' | 'locales' | 'panels'>): RenderContext {
-  return { timezone: loaded.config.timezone, locales: loaded.locales, panels: loaded.panels };
+  return { timezone: loaded.config.timezone, locales: loaded.locales, panels: loaded.panels, statusPlace: statusPlace({ http: loaded.config.http }) };
 }
 
 /** The one place a display's render options are built. */
@@ -55,6 +61,7 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
     rotation: display.rotation,
     dither: display.dither,
     locale: ctx.locales?.get(display.id),
+    ...(ctx.statusPlace !== undefined && { statusPlace: ctx.statusPlace }),
   };
 }
 
@@ -77,7 +84,7 @@ export type DrawFrame = (o: DisplayRenderOptions, state: FrameState, as?: DrawAs
 /** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
 export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: DrawAs): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
   return {
-    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }) },
+    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }), ...(o.statusPlace !== undefined && { statusPlace: o.statusPlace }) },
     panel: as?.panel ?? o.panel,
     opts: { rotation: as?.rotation ?? o.rotation, ...(o.dither !== undefined && { dither: o.dither }) },
   };

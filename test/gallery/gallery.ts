@@ -36,9 +36,12 @@ const CASE_TITLES: Record<SampleCase, string> = {
   normal: 'a normal day',
   alert: 'weather alerts',
   long: 'a 120-word outfit',
-  error: 'service unreachable',
+  error: 'service error',
   short: 'a 10-word outfit',
   forty: 'a 40-word outfit',
+  old: 'an outfit out of date',
+  offline: 'no connection',
+  key: 'API key refused',
 };
 
 export interface GalleryEntry {

@@ -10,8 +10,9 @@ import type { GarmentId } from '../../src/domain/garments.js';
  * outfit says whatever the garment reader makes of it.
  */
 
-export type SampleCase = 'normal' | 'alert' | 'long' | 'error' | 'short' | 'forty';
-export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error', 'short', 'forty'];
+export type SampleCase = 'normal' | 'alert' | 'long' | 'error' | 'short' | 'forty' | 'old' | 'offline' | 'key';
+/** 'old', 'offline' and 'key': the states a wall shows besides a good day and a 502 (issue 38 item 11), on every panel. */
+export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error', 'short', 'forty', 'old', 'offline', 'key'];
 
 export const SAMPLE_NOW = new Date('2026-01-31T06:45:00.000Z');
 export const SAMPLE_TIMEZONE = 'Europe/Berlin';
@@ -113,7 +114,13 @@ export const SAMPLE_GARMENTS: Readonly<Record<SampleCase, GarmentId[]>> = {
   error: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
   short: ['jacket', 'trousers', 'closed-shoes', 'sunglasses'],
   forty: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves', 'umbrella'],
+  old: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
+  offline: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
+  key: ['coat', 'sweater', 'trousers', 'boots', 'scarf', 'gloves'],
 };
+
+/** The outfit of the evening before, seen at 07:05: out of date by its schedule. */
+const EVENING = { rec: { ...NORMAL, fetched_at: '2026-01-30T19:00:00.000Z' }, now: new Date('2026-01-31T07:05:00.000Z'), stale: true } as const;
 
 /** A sample case's frame input, in `locale` (default English): the labels change, the service's texts do not. */
 export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Locale): FrameInput {
@@ -138,5 +145,13 @@ export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Loc
         stale: true,
         status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T07:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway' },
       };
+    case 'old':
+      // The evening's outfit, and no purchase since (the 07:00 slot brought nothing): drawn out of date, no error.
+      return { ...base, ...EVENING, status: { kind: 'stale', since: new Date(EVENING.rec.fetched_at) } };
+    case 'offline':
+      return { ...base, ...EVENING, status: { kind: 'unreachable', since: new Date('2026-01-31T07:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'connect ECONNREFUSED 192.0.2.1:443' } };
+    case 'key':
+      // The key was refused at 07:00: the wall sends its reader to the status page, by its address.
+      return { ...base, ...EVENING, status: { kind: 'key_rejected', message: 'Invalid API key' }, statusPlace: { kind: 'page', url: 'http://outfit.local:8321' } };
   }
 }

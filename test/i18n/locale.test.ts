@@ -76,7 +76,7 @@ describe('frame content in another language', () => {
       detail: 'bis Mo., 2. Feb. 00:00 · 2 davon unbestätigt',
     });
     const retryAt = new Date('2026-01-31T05:12:00.000Z');
-    expect(words({ kind: 'unreachable', since, message: 'ECONNREFUSED', retryAt })).toMatchObject({ title: 'Keine Verbindung zum Outfit-Dienst', detail: 'neuer Versuch um 06:12', since: 'seit 06:00', short: 'Keine Verbindung · erneut 06:12' });
+    expect(words({ kind: 'unreachable', since, message: 'ECONNREFUSED', retryAt })).toMatchObject({ title: 'Keine Verbindung zum Outfit-Dienst', detail: 'neuer Versuch um 06:12', since: 'seit 06:00', short: 'Keine Verbindung · nächster Versuch 06:12' });
     expect(words({ kind: 'service_error', problem: 'error', since, message: 'HTTP 502', retryAt })).toMatchObject({ title: 'Fehler beim Outfit-Dienst', detail: 'neuer Versuch um 06:12' });
     expect(words({ kind: 'key_rejected', message: 'Invalid API key' })).toMatchObject({ title: 'Der Dienst hat den API-Schlüssel abgelehnt', detail: 'siehe Statusseite' });
   });
@@ -88,6 +88,54 @@ describe('frame content in another language', () => {
     expect(c.alerts).toEqual(['Wetterwarnung', 'Storm warning']);
     expect(c.age).toBe('15 Min.');
     expect(alertTexts([{}])).toEqual(['Weather alert']);
+  });
+});
+
+describe('words that read one way (issue 38 item 6)', () => {
+  const base = { displayName: 'Flur', timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW };
+  const since = new Date('2026-01-31T05:00:00.000Z');
+  const retryAt = new Date('2026-01-31T05:12:00.000Z');
+
+  it.each(BUILT_IN_LOCALES)('%s: the small panels say when the next try is, never "again", which reads as "failed again at"', (code) => {
+    const short = frameContent({ ...base, locale: localeFor(code), rec: NORMAL, status: { kind: 'service_error', problem: 'error', since, message: 'HTTP 502', retryAt } }).status?.short ?? '';
+    expect(short).toMatch(/0?6:12/);
+    expect(short).not.toMatch(/\b(again|erneut|igen|ponownie|opnieuw)\b/i);
+  });
+
+  it("shows the condition in the display's language, and the service's text only where no condition is known", () => {
+    const fr = localeFor('fr');
+    const c = (weather: Partial<typeof NORMAL.weather>, locale = fr) => frameContent({ ...base, locale, rec: { ...NORMAL, weather: { ...NORMAL.weather, ...weather } }, status: { kind: 'ok' } }).description;
+    expect(c({ description: 'Partly cloudy', is_day: true })).toBe('Partiellement nuageux');
+    expect(c({ description: 'Clear', is_day: false }, de)).toBe('Klar');
+    expect(c({ description: 'Heavy rain and thunderstorms' }, localeFor('pl'))).toBe('Burze');
+    // Nothing to read a condition from: the service's words as sent.
+    const unknown = { description: 'Wetterlage unbekannt', wind_speed: undefined, rain_chance_pct: undefined, humidity_pct: undefined, uv_index: undefined };
+    expect(c(unknown)).toBe('Wetterlage unbekannt');
+    // English frames keep the service's English, which says more than our word for it.
+    expect(c({ description: 'Light rain showers' }, ENGLISH)).toBe('Light rain showers');
+    const { report } = renderIndices({ ...sampleInput('normal', 'Flur', de) }, loadPanel('waveshare-7in5-v2'), { rotation: 0 });
+    expect(report.texts.join(' | ')).toContain('Teilweise bewölkt');
+    expect(report.texts.join(' | ')).not.toContain('Partly cloudy');
+  });
+
+  it('leaves "UV 0" out at night, and keeps a weak sun and a missing reading', () => {
+    const kinds = (uv: number | undefined) => readingsOf({ ...NORMAL.weather, uv_index: uv }, de).map((r) => r.kind);
+    expect(kinds(0)).toEqual(['rain', 'wind', 'humidity']);
+    expect(kinds(0.4)).toContain('uv');
+    expect(kinds(undefined)).toContain('uv');
+    const { report } = renderIndices({ ...sampleInput('normal', 'Hallway'), rec: { ...NORMAL, weather: { ...NORMAL.weather, uv_index: 0, is_day: false } } }, loadPanel('waveshare-7in5-v2'), { rotation: 0 });
+    expect(report.texts.join(' | ')).not.toMatch(/UV/);
+  });
+
+  it('names the status page by its address where the frame sends the reader there, and the log where there is none', () => {
+    const refused = (statusPlace?: Parameters<typeof frameContent>[0]['statusPlace'], locale = ENGLISH) =>
+      frameContent({ ...base, locale, rec: NORMAL, status: { kind: 'key_rejected', message: 'no' }, ...(statusPlace && { statusPlace }) }).status?.detail;
+    expect(refused({ kind: 'page', url: 'http://pi.local:8321' })).toBe('status page: http://pi.local:8321');
+    expect(refused({ kind: 'page', url: 'http://pi.local:8321' }, de)).toBe('Statusseite: http://pi.local:8321');
+    expect(refused({ kind: 'no_page' })).toBe("see the daemon's log");
+    expect(refused({ kind: 'page_unknown' })).toBe('see the status page');
+    const noRetry = frameContent({ ...base, rec: NORMAL, statusPlace: { kind: 'page', url: 'https://wall.example' }, status: { kind: 'service_error', problem: 'refused', since, message: 'HTTP 400', retryAt: null } });
+    expect(noRetry.status?.detail).toBe('status page: https://wall.example');
   });
 });
 

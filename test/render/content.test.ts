@@ -181,12 +181,12 @@ describe('frame content', () => {
     expect(c({ kind: 'unreachable', since, message: 'connect ECONNREFUSED 127.0.0.1:9', retryAt })).toMatchObject({
       title: 'No connection to the outfit service',
       detail: 'trying again at 07:12',
-      short: 'No connection · again 07:12',
+      short: 'No connection · retry at 07:12',
       since: 'since 06:00',
       mark: 'offline',
     });
     const service = (problem: ServiceProblem, at: Date | null = retryAt) => c({ kind: 'service_error', problem, since, message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway', retryAt: at });
-    expect(service('error')).toMatchObject({ title: 'Outfit service error', detail: 'trying again at 07:12', short: 'Service error · again 07:12', mark: 'cloud-error' });
+    expect(service('error')).toMatchObject({ title: 'Outfit service error', detail: 'trying again at 07:12', short: 'Service error · retry at 07:12', mark: 'cloud-error' });
     expect(service('no_answer')?.title).toBe('The outfit service did not answer');
     expect(service('connection_lost')?.title).toBe('Connection to the outfit service lost');
     expect(service('bad_answer')?.title).toBe('The outfit service sent an unreadable answer');

@@ -148,7 +148,7 @@ describe('layouts', () => {
           // 10′ of arc there.
           const distance = report.layout === 'small' ? 500 : 2000;
           expect(capArcMinutes(report.badge!.size, ppiOf(panel), distance), where).toBeGreaterThanOrEqual(10);
-          if (status.kind === 'service_error') expect(report.texts.join(' ').replace(/\s+/g, ' '), where).toMatch(/Outfit service error · trying again at 07:57|Service error · again 07:57/);
+          if (status.kind === 'service_error') expect(report.texts.join(' ').replace(/\s+/g, ' '), where).toMatch(/Outfit service error · trying again at 07:57|Service error · retry at 07:57/);
         }
         // Current: no badge, no frame; an error band keeps the outfit's time.
         const fresh = renderIndices(input(NORMAL, { status: failed }), panel, { rotation }).report;

@@ -229,9 +229,22 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   }
   const name = fitLine('bold', c.name, right - box.x - pad, size, size * 0.6);
   // A name with no room left but for "…" is left out: the outfit's time and age matter more.
-  if (name.lines[0] && name.lines[0].text !== ELLIPSIS) drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: box.x + pad, baseline: base, colour: fore, report });
+  let left = box.x + pad;
+  if (name.lines[0] && name.lines[0].text !== ELLIPSIS) left += drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: left, baseline: base, colour: fore, report }) + 14 * u;
+  drawDate(sf, c, { left, right, base, size: size * 0.85 }, report);
   if (c.status && c.ageBadge === null) report.texts.push(c.status.detail);
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
+}
+
+/**
+ * The day after the name, in the band's room left between it and the outfit's time: "Saturday 28 November", else
+ * "Sat 28 Nov", else nothing (the name, the time and the age matter more). In the band, so it takes no height from
+ * the outfit.
+ */
+function drawDate(sf: Surface, c: FrameContent, at: { left: number; right: number; base: number; size: number }, report: LayoutReport): void {
+  const room = at.right - at.left;
+  const text = [c.date.long, c.date.short].find((t) => t !== '' && measure('condensed', at.size, t) <= room);
+  if (text !== undefined) drawLine(sf, { font: 'condensed', size: at.size, text, x: at.left, baseline: at.base, colour: sf.theme.ink, report });
 }
 
 /** Where and how an age badge is drawn (drawAgeBadge). */

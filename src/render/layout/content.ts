@@ -2,19 +2,20 @@ import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
-import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
+import { alertTexts, formatAge, formatDate, formatTime, staleBadgeText } from './format.js';
 import { feelsLike, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
 import { readAnswer } from '../../domain/answer.js';
+import { conditionWords } from './condition-words.js';
 import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
 import { storeProblemOsCode, type StoreProblem } from '../../store/store-error.js';
-import type { FrameStatus, ServiceProblem } from '../../domain/frame-status.js';
+import type { FrameStatus, ServiceProblem, StatusPlace } from '../../domain/frame-status.js';
 
 /**
  * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
- * input's locale (src/i18n/); the service's texts stay as sent.
+ * input's locale (src/i18n/); the service's texts stay as sent, but for the weather's description (condition-words.ts).
  */
 
 export interface FrameInput {
@@ -44,6 +45,8 @@ export interface FrameInput {
    * in a badge and marks the outfit as old, whatever the status says. The status `stale` sets it too.
    */
   stale?: boolean;
+  /** Where the frame sends its reader for the detail: the status page's address, or the log; default "the status page". */
+  statusPlace?: StatusPlace;
 }
 
 export interface StatusText {
@@ -70,6 +73,8 @@ export interface FrameContent {
   ageBadge: string | null;
   /** The frame's own time, "07:45". */
   now: string;
+  /** The frame's day, "Saturday 28 November", and its short form "Sat 28 Nov": wall panels show it in the band. */
+  date: { long: string; short: string };
   /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
   weather: Weather | null;
   /** The readings' values in the locale's numbers ("2,5", "71 %"); empty without weather. */
@@ -83,11 +88,19 @@ export interface FrameContent {
   row: readonly RowItem[];
   /** The weather condition the icon shows (the answer's reading), or null without an answer. */
   condition: Condition | null;
+  /** The condition in words, in the display's language (condition-words.ts); null: none. */
+  description: string | null;
   reasoning: string | null;
   alerts: string[];
   status: StatusText | null;
   /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
   locale: Locale;
+}
+
+/** "status page: http://pi.local:8321", where the address is known; the log where there is no status page. */
+function whereToLook(place: StatusPlace | undefined, l: Locale['labels'], unknown: string): string {
+  if (place === undefined || place.kind === 'page_unknown') return unknown;
+  return place.kind === 'page' ? fill(l.status_page_at, { url: place.url }) : l.see_log;
 }
 
 function statusText(input: FrameInput, locale: Locale): StatusText | null {
@@ -101,7 +114,7 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
       return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), since: null, mark: 'clock' };
     case 'key_rejected':
       // The service's reason goes to the status page; the wall says what happened and where to look.
-      return { kind: s.kind, error: true, title: l.key_rejected_title, detail: l.key_rejected_detail, short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''), since: null, mark: 'key' };
+      return { kind: s.kind, error: true, title: l.key_rejected_title, detail: whereToLook(input.statusPlace, l, l.key_rejected_detail), short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''), since: null, mark: 'key' };
     case 'budget_exhausted': {
       const unknown = s.unknownCredits ?? 0;
       const detail = `${fill(l.budget_detail, time(s.until))}${unknown > 0 ? ` · ${fill(l.budget_unconfirmed, { n: unknown })}` : ''}`;
@@ -120,7 +133,7 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
     case 'unreachable':
     case 'service_error': {
       const retry = s.retryAt ?? null;
-      const next = retry !== null ? fill(l.trying_again, time(retry)) : l.see_status_page;
+      const next = retry !== null ? fill(l.trying_again, time(retry)) : whereToLook(input.statusPlace, l, l.see_status_page);
       const shortNext = retry !== null ? ` · ${fill(l.trying_again_short, time(retry))}` : '';
       const title = s.kind === 'unreachable' ? l.unreachable_title : l[SERVICE_TITLES[s.problem]];
       const short = s.kind === 'unreachable' ? fill(l.unreachable_short, time(s.since)) : l.service_error_short;
@@ -179,6 +192,7 @@ export function frameContent(input: FrameInput): FrameContent {
     age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
     ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
     now: formatTime(input.now, input.timezone, input.now, locale),
+    date: formatDate(input.now, input.timezone, locale),
     weather: rec?.weather ?? null,
     readings: rec ? readingsOf(rec.weather, locale) : [],
     feelsLike: rec ? feelsLike(rec.weather, locale) : null,
@@ -186,6 +200,7 @@ export function frameContent(input: FrameInput): FrameContent {
     garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
     row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],
     condition: rec ? readAnswer(rec).condition : null,
+    description: rec ? conditionWords({ condition: readAnswer(rec).condition, description: rec.weather.description, locale }) : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
     status: statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null),

@@ -189,3 +189,12 @@ export function staleBadgeText(fetched: Date, now: Date, timeZone: string, local
   const day = zonedFormat(locale.tag, within ? { timeZone, weekday: 'short' } : { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' }).format(fetched);
   return fill(l.since_day, { day: plainSpaces(day) });
 }
+
+/**
+ * The frame's day for a wall panel's band, in the locale's words and the display's zone: "Saturday 28 November"
+ * ("Samstag, 28. November"), and the short form where that does not fit ("Sat 28 Nov").
+ */
+export function formatDate(now: Date, timeZone: string, locale: Locale = ENGLISH): { long: string; short: string } {
+  const long = zonedFormat(locale.tag, { timeZone, weekday: 'long', day: 'numeric', month: 'long', numberingSystem: 'latn' }).format(now);
+  return { long: plainSpaces(long), short: plainSpaces(dateFormats(locale.tag, timeZone).day.format(now)) };
+}

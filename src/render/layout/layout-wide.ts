@@ -34,7 +34,7 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSiz
   const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
   report.sizes.temperature = temp.size;
   const feels = c.feelsLike ?? '';
-  const desc = w.description?.trim() ?? '';
+  const desc = c.description ?? '';
   const baseline = Math.round(base + lineSize * 1.25);
   const draw = (fitted: FittedText, at = x, y = baseline): void => {
     if (fitted.lines[0]) drawLine(sf, { font: 'condensed', size: fitted.size, text: fitted.lines[0].text, x: at, baseline: y, colour: sf.theme.ink, report });
@@ -54,7 +54,7 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSiz
     draw(fitLine('condensed', desc, width, lineSize, minSize));
     return;
   }
-  const shortened = describedShort(w, feels, width, minSize);
+  const shortened = describedShort(desc, feels, width, minSize);
   draw(shortened ? fitLine('condensed', shortened, width, minSize, minSize) : fitLine('condensed', feels, width, lineSize, minSize));
 }
 
@@ -62,8 +62,7 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSiz
  * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
  * null where not three letters of the description would be left (then it is left out: the icon says it too).
  */
-function describedShort(w: Weather, feelsLike: string, width: number, size: number): string | null {
-  const desc = w.description?.trim();
+function describedShort(desc: string, feelsLike: string, width: number, size: number): string | null {
   if (!desc) return null;
   const feels = `${feelsLike} · `;
   const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];

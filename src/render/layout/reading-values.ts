@@ -27,13 +27,17 @@ export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
   // A missing reading means nothing: its mark stays black.
   const rain = w.rain_chance_pct === undefined ? null : rainMeaning(w.rain_chance_pct);
   const uv = w.uv_index === undefined ? null : uvMeaning(w.uv_index);
-  return [
+  // A UV index of 0 (the night, or under 0.05, which would print as 0) says nothing worth a cell: "UV 0" is left out.
+  // A missing one still shows "UV —": the answer lacked it, and that is worth knowing.
+  const noSun = w.uv_index !== undefined && w.uv_index < 0.05;
+  const all: Reading[] = [
     { kind: 'rain', value: formatPercent(w.rain_chance_pct, locale), meaning: rain },
     { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed, 1, locale) },
     // Below 1 with one decimal: a weak winter sun's 0.4 is not "0".
     { kind: 'uv', value: fill(locale.labels.uv, { value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale) }), meaning: uv },
     { kind: 'humidity', value: formatPercent(w.humidity_pct, locale), meaning: null },
   ];
+  return noSun ? all.filter((r) => r.kind !== 'uv') : all;
 }
 
 /** "Feels like 3°", in the locale's words. */
