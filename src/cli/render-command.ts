@@ -32,9 +32,12 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   const outPath = need(flags.out, '--out FILE', 'render');
   const now = flags.now === undefined ? undefined : parsePreviewNow(flags.now);
   const status = flags.status === undefined ? undefined : parsePreviewStatus(flags.status);
-  // An "auto" schedule is worked out as the daemon does at that time (the planner is loaded only for one).
+  // The schedule matters only to a frame drawn at another time or in another state (when it goes stale, when it
+  // retries); an "auto" one is worked out as the daemon does at that time, by the planner, loaded only then.
   const schedule =
-    display.schedule === 'auto'
+    now === undefined && status === undefined
+      ? null
+      : display.schedule === 'auto'
       ? ((await import('../budget/planner.js')).resolveSchedules(config, now === undefined ? {} : { now: now.getTime() }).get(display.id) ?? null)
       : display.schedule;
   // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
