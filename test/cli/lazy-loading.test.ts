@@ -134,6 +134,20 @@ describe('each command loads only what it uses', () => {
     }
   });
 
+  it('a plain render of a display with an "auto" schedule loads no planner; one with --status does', async () => {
+    const auto = await tempConfig(
+      simulatedConfig({ displays: ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-7in5-v2'].join('\n') }),
+    );
+    const planner = (loaded: string[]) => loaded.filter((f) => /\/src\/budget\/planner\.js$/.test(f));
+    const args = ['render', '--config', auto.file, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'auto.png')];
+    const withStatus = await loadsOf('render-status', [...args, '--status', 'service_error']);
+    expect(withStatus.code, withStatus.stderr).toBe(0);
+    expect(planner(withStatus.loaded)).toHaveLength(1);
+    const plain = await loadsOf('render-plain', args);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(planner(plain.loaded)).toEqual([]);
+  });
+
   it('--help reads no config (neither YAML nor the schemas)', async () => {
     const { code, loaded } = await loadsOf('help-config', ['--help']);
     expect(code).toBe(0);
