@@ -15,7 +15,7 @@ async function bindable(port: number): Promise<boolean> {
   const srv = createServer();
   srv.listen(port, '127.0.0.1');
   try {
-    await Promise.race([once(srv, 'listening'), once(srv, 'error').then(([err]) => Promise.reject(err))]);
+    await Promise.race([once(srv, 'listening'), once(srv, 'error').then(([err]) => Promise.reject(err as Error))]);
   } catch {
     return false;
   }
