@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -10,19 +11,7 @@ import { runCli, tempConfig } from '../helpers/cli.js';
 /** `check-config` through the real process: what `run` would refuse, it refuses first, every problem at once. */
 
 const yaml = (displays: string[], extra: string[] = []): string =>
-  [
-    'api:',
-    '  base_url: simulated',
-    'budget:',
-    '  credits_per_day: 100',
-    'timezone: UTC',
-    'displays:',
-    ...displays,
-    ...extra,
-    'output_dir: frames',
-    'state_dir: state',
-    '',
-  ].join('\n');
+  configYaml({ creditsPerDay: 100, timezone: 'UTC', displays: displays.join('\n'), sections: extra });
 
 describe('check-config', () => {
   it('exits 2 on an http.listen port above 65535, naming the key (run would fail to listen)', async () => {

@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -70,28 +71,14 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
   const start = opts.at ?? Math.floor(Date.now() / 600_000) * 600_000 + 30_000;
   const [hh, mm] = new Date(start).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour12: false }).split(':');
   const schedule = (opts.schedule ?? '*/10 * * * *').replaceAll('{HH}', String(Number(hh))).replaceAll('{MM}', String(Number(mm)));
-  const yaml = [
-    'api:',
-    '  base_url: simulated',
-    ...(opts.api ? [`  ${opts.api}`] : []),
-    'budget:',
-    '  credits_per_day: 3000',
-    ...(opts.budget ? [`  ${opts.budget}`] : []),
-    'timezone: Europe/Berlin',
-    'displays:',
-    '  - id: hallway',
-    '    lat: 52.52',
-    '    lon: 13.405',
-    '    panel: waveshare-4in2',
-    `    schedule: "${schedule}"`,
-    ...(opts.display ?? []).map((l) => `    ${l}`),
-    'http:',
-    `  listen: 127.0.0.1:${port}`,
-    ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []),
-    'output_dir: frames',
-    'state_dir: state',
-  ].join('\n');
-  await writeFile(path.join(dir, 'config.yaml'), `${yaml}\n`);
+  const yaml = configYaml({
+    ...(opts.api ? { api: [opts.api] } : {}),
+    creditsPerDay: 3000,
+    ...(opts.budget ? { budget: [opts.budget] } : {}),
+    displays: [{ id: 'hallway', panel: 'waveshare-4in2', schedule, more: opts.display ?? [] }],
+    sections: ['http:', `  listen: 127.0.0.1:${port}`, ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : [])],
+  });
+  await writeFile(path.join(dir, 'config.yaml'), yaml);
   await opts.prepare?.(dir, start);
   const loaded = await loadConfig(path.join(dir, 'config.yaml'));
   const clock = new FakeClock(start);

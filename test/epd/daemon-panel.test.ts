@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -31,29 +32,13 @@ afterEach(async () => {
   child = null;
 });
 
+/** A config with one attached panel; `extra` are further lines under its `attached:` (indented as its own). */
 async function config(extra: string[] = []): Promise<{ dir: string; file: string; port: number; capture: string }> {
   const port = await freePort();
-  const yaml = [
-    'api:',
-    '  base_url: simulated',
-    'budget:',
-    '  credits_per_day: 300',
-    'timezone: Europe/Berlin',
-    'displays:',
-    '  - id: hall',
-    '    lat: 52.52',
-    '    lon: 13.405',
-    `    panel: ${PANEL}`,
-    '    schedule: "0 6 * * *"',
-    '    attached:',
-    '      capture: capture/hall.jsonl',
-    ...extra,
-    'http:',
-    `  listen: 127.0.0.1:${port}`,
-    'output_dir: frames',
-    'state_dir: state',
-    '',
-  ].join('\n');
+  const yaml = configYaml({
+    displays: [{ id: 'hall', panel: PANEL, schedule: '0 6 * * *', more: ['attached:', '  capture: capture/hall.jsonl', ...extra] }],
+    sections: ['http:', `  listen: 127.0.0.1:${port}`],
+  });
   const { dir, file } = await tempConfig(yaml);
   return { dir, file, port, capture: path.join(dir, 'capture', 'hall.jsonl') };
 }
@@ -147,7 +132,7 @@ describe('outfit-display panel', () => {
   });
 
   it('clear leaves the glass white; info names the controller, board and pins from the config', async () => {
-    const c = await config(['      pins:', '        busy: 5']);
+    const c = await config(['  pins:', '    busy: 5']);
     const cleared = await runCli(['panel', 'clear', '--config', c.file]);
     expect(cleared.code).toBe(0);
     const glass = glassOf(c.capture);

@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -300,34 +301,18 @@ export class Scenario {
 
   config(): string {
     const o = this.opts;
-    return [
-      'api:',
-      `  base_url: ${this.sim.url}`,
-      `  key_file: ${this.keyFile}`,
-      `  timeout_s: ${o.timeoutS ?? 10}`,
-      `  response_timeout_s: ${o.responseTimeoutS ?? 10}`,
-      '  connect_timeout_s: 5',
-      'budget:',
-      `  credits_per_day: ${o.creditsPerDay ?? 200_000}`,
-      ...(o.paceOverBudget === undefined ? [] : [`  pace_over_budget: ${o.paceOverBudget}`]),
-      `timezone: ${this.timezone}`,
-      'displays:',
-      `  - id: ${DISPLAY}`,
-      '    name: Hallway',
-      '    lat: 52.52',
-      '    lon: 13.405',
-      `    panel: ${o.panel ?? 'waveshare-4in2'}`,
-      `    schedule: "${o.schedule ?? '*/2 * * * * *'}"`,
-      'mqtt:',
-      `  url: ${this.broker.url}`,
-      `  base_topic: ${BASE}`,
-      'http:',
-      '  listen: 127.0.0.1:0',
-      `output_dir: ${this.outputDir}`,
-      `state_dir: ${this.stateDir}`,
-      'log_level: debug',
-      '',
-    ].join('\n');
+    return configYaml({
+      baseUrl: this.sim.url,
+      api: [`key_file: ${this.keyFile}`, `timeout_s: ${o.timeoutS ?? 10}`, `response_timeout_s: ${o.responseTimeoutS ?? 10}`, 'connect_timeout_s: 5'],
+      creditsPerDay: o.creditsPerDay ?? 200_000,
+      ...(o.paceOverBudget === undefined ? {} : { budget: [`pace_over_budget: ${o.paceOverBudget}`] }),
+      timezone: this.timezone,
+      displays: [{ id: DISPLAY, name: 'Hallway', panel: o.panel ?? 'waveshare-4in2', schedule: o.schedule ?? '*/2 * * * * *' }],
+      sections: ['mqtt:', `  url: ${this.broker.url}`, `  base_topic: ${BASE}`, 'http:', '  listen: 127.0.0.1:0'],
+      outputDir: this.outputDir,
+      stateDir: this.stateDir,
+      logLevel: 'debug',
+    });
   }
 
   // ---------------------------------------------------------------- the daemon

@@ -31,6 +31,7 @@ import {
   settledFrame,
   waitTicks,
 } from './flows.js';
+import { seededDraws } from '../helpers/seeded-draws.js';
 
 /**
  * The fault matrix (test/RELIABILITY.md): every fault through the real daemon process, the simulated service as its
@@ -445,7 +446,10 @@ describe('the state files are damaged', () => {
 });
 
 describe('the process is stopped', () => {
-  m.it('kill -9 at random moments during frequent cycles: no torn file, the ledger never undercounts', async () => {
+  // The kill moments come from a seed named in the test's title: TEST_SEED=<it> replays a failing run's moments.
+  const draws = seededDraws();
+  m.it(`kill -9 at random moments during frequent cycles: no torn file, the ledger never undercounts (seed ${draws.seed})`, async () => {
+    const { random } = draws;
     const s = await Scenario.create({ name: 'kill9' });
     const delays: number[] = [];
     const check = async (when: string): Promise<void> => {
@@ -458,7 +462,7 @@ describe('the process is stopped', () => {
         if (ledger !== null) expect(ledger.day_spent, `ledger against ${charged} charged`).toBeGreaterThanOrEqual(charged);
         else expect(charged).toBe(0);
       } catch (err) {
-        throw new Error(`${when} (kill delays so far: ${delays.join(', ')} ms): ${String(err)}`);
+        throw new Error(`${when} (TEST_SEED=${draws.seed}; kill delays so far: ${delays.join(', ')} ms): ${String(err)}`);
       }
     };
     // Where the writes go: the frames, the last good recommendation, the ledger.
@@ -469,13 +473,13 @@ describe('the process is stopped', () => {
       if (round % 3 === 2) {
         // The moment a temp file appears: in the middle of a write (or just after it).
         await s.start();
-        const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(Math.random() * 6) });
+        const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6) });
         delays.push(-1);
         if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
       } else if (round % 3 === 0) {
         // A random moment during the start: the ledger read, the restored frame's first writes.
         await s.start();
-        const delay = Math.round(100 + Math.random() * 1400);
+        const delay = Math.round(100 + random() * 1400);
         delays.push(delay);
         await sleep(delay);
         await s.kill9();
@@ -484,7 +488,7 @@ describe('the process is stopped', () => {
         const mark = s.mark();
         await s.start({ wait: true });
         await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 30_000 });
-        const delay = Math.round(Math.random() * 2500);
+        const delay = Math.round(random() * 2500);
         delays.push(delay);
         await sleep(delay);
         await s.kill9();

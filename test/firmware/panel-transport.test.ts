@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -21,22 +22,11 @@ const FRAME = path.resolve(import.meta.dirname, '../epd/frames', `${PANEL}-norma
 
 async function setup() {
   const { dir, file } = await tempConfig(
-    [
-      'api:',
-      '  base_url: simulated',
-      'budget:',
-      '  credits_per_day: 300',
-      'timezone: Europe/Berlin',
-      'displays:',
-      '  - id: hall',
-      '    lat: 52.52',
-      '    lon: 13.405',
-      `    panel: ${PANEL}`,
-      '    rotation: 90',
-      '    attached:',
-      '      capture: hall.jsonl',
-      '',
-    ].join('\n'),
+    configYaml({
+      displays: [{ id: 'hall', panel: PANEL, more: ['rotation: 90', 'attached:', '  capture: hall.jsonl'] }],
+      outputDir: null,
+      stateDir: null,
+    }),
   );
   const loaded = await loadConfig(file);
   const display = loaded.config.displays[0]!;

@@ -1,3 +1,4 @@
+import { configYaml } from './config-yaml.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -76,27 +77,12 @@ export function awaySchedule(now = new Date()): string {
   return `${part('minute')} ${part('hour')} * * *`;
 }
 
+/** A config for the simulated service in the daemon's process: one display (hallway) whose slot is 12 hours away. */
 export function simulatedConfig(opts: { baseUrl?: string; keyFile?: string; displays?: string } = {}): string {
-  return [
-    'api:',
-    `  base_url: ${opts.baseUrl ?? 'simulated'}`,
-    ...(opts.keyFile ? [`  key_file: ${opts.keyFile}`] : []),
-    'budget:',
-    '  credits_per_day: 300',
-    'timezone: Europe/Berlin',
-    'displays:',
-    opts.displays ??
-      [
-        '  - id: hallway',
-        '    name: Hallway',
-        '    lat: 52.52',
-        '    lon: 13.405',
-        '    panel: waveshare-7in5-v2',
-        `    schedule: "${awaySchedule()}"`,
-      ].join('\n'),
-    'output_dir: frames',
-    'state_dir: state',
-    'log_level: debug',
-    '',
-  ].join('\n');
+  return configYaml({
+    ...(opts.baseUrl !== undefined && { baseUrl: opts.baseUrl }),
+    ...(opts.keyFile ? { api: [`key_file: ${opts.keyFile}`] } : {}),
+    displays: opts.displays ?? [{ id: 'hallway', name: 'Hallway', panel: 'waveshare-7in5-v2', schedule: awaySchedule() }],
+    logLevel: 'debug',
+  });
 }

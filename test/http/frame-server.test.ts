@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
+import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
 import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
 
 const hallway = display('hallway', { panel: 'waveshare-7in5-v2' });
@@ -13,22 +13,9 @@ describe('HTTP frame server over a real socket', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt' | 'budget'>;
-
-  /**
-   * The server with the daemon's side: a board the cycles write (here, the test) and the views the server is given.
-   * `publish` does what a display's cycle does: records its state, then hands the server the display's view; `record`
-   * only records it.
-   */
-  async function serve(over: ServeOptions = {}) {
-    const clock = manualClock();
-    const { nextUpdateAt, budget, ...opts } = over;
-    const side = testViews({ displays: [hallway, kitchen], clock, ...(nextUpdateAt && { nextUpdateAt }), ...(budget && { budget }) });
-    const p = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway, kitchen], timezone: 'Europe/Berlin', clock, views: side.views, ...opts });
-    started.push(p);
-    await p.start();
-    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
-    return { p, url: p.url!, clock, publish, record: (state: ShownState) => void side.show(state) };
+  /** The server with both displays; `publish` and `record` as servePublisher's. */
+  function serve(over: ServeOptions = {}) {
+    return servePublisher({ displays: [hallway, kitchen], clock: manualClock(), started }, over);
   }
 
   it('listens on 127.0.0.1 only, on the port asked for', async () => {

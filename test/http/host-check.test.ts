@@ -2,11 +2,11 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostCheck, hostnameOf } from '../../src/http/host-check.js';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { capturingLogger, display, manualClock, update } from './fixtures.js';
+import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
+import { display, manualClock, update } from './fixtures.js';
 import { clockAt } from '../helpers/fake-clock.js';
-import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -35,31 +35,18 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
-
   async function serve(over: ServeOptions = {}) {
-    const clock = manualClock();
-    const { nextUpdateAt, ...opts } = over;
-    const cap = capturingLogger();
-    const side = testViews({ displays: [hallway], clock, ...(nextUpdateAt && { nextUpdateAt }) });
-    const p = new HttpPublisher({
-      listen: '127.0.0.1:0',
-      displays: [hallway],
-      views: side.views,
-      timezone: 'Europe/Berlin',
-      clock,
-      trmnlDevices: [{ mac: MAC, display: 'hallway' }],
-      trmnlTokens: new Map([[MAC, TOKEN]]),
-      refresh: () => Promise.resolve(),
-      logger: cap.logger,
-      ...opts,
-    });
-    started.push(p);
-    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
-    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
-    await p.start();
-    await publish(update(hallway, 1));
-    return { p, publish, url: p.url!, logs: cap.text };
+    const served = await servePublisher(
+      {
+        displays: [hallway],
+        clock: manualClock(),
+        started,
+        defaults: { trmnlDevices: [{ mac: MAC, display: 'hallway' }], trmnlTokens: new Map([[MAC, TOKEN]]), refresh: () => Promise.resolve() },
+      },
+      over,
+    );
+    await served.publish(update(hallway, 1));
+    return served;
   }
 
   const device = { ID: MAC, 'Access-Token': TOKEN };

@@ -1,9 +1,9 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
+import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
 import { display, manualClock, update } from './fixtures.js';
-import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
 
 /**
  * Home Assistant's ingress proxy, as the Supervisor forwards a request: the browser's Host and Origin (Home
@@ -35,34 +35,27 @@ describe('the status page through Home Assistant ingress', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
-
   async function serve(over: ServeOptions = {}): Promise<string> {
-    const clock = manualClock();
-    const { nextUpdateAt, ...opts } = over;
-    const side = testViews({ displays: [hallway], clock, ...(nextUpdateAt && { nextUpdateAt }) });
-    const p = new HttpPublisher({
-      listen: '127.0.0.1:0',
-      displays: [hallway],
-      views: side.views,
-      timezone: 'Europe/Berlin',
-      clock,
-      refresh: (id) => {
-        refreshed.push(id);
-        return Promise.resolve();
+    const { url, publish } = await servePublisher(
+      {
+        displays: [hallway],
+        clock: manualClock(),
+        started,
+        defaults: {
+          refresh: (id) => {
+            refreshed.push(id);
+            return Promise.resolve();
+          },
+          refreshUnavailable: null,
+          trmnlDevices: [{ mac: MAC, display: 'hallway', format: 'png' }],
+          trmnlTokens: new Map([[MAC, 'token-of-the-device']]),
+          ingressProxies: ['127.0.0.1'],
+        },
       },
-      refreshUnavailable: null,
-      trmnlDevices: [{ mac: MAC, display: 'hallway', format: 'png' }],
-      trmnlTokens: new Map([[MAC, 'token-of-the-device']]),
-      ingressProxies: ['127.0.0.1'],
-      ...opts,
-    });
-    started.push(p);
-    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
-    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
-    await p.start();
+      over,
+    );
     await publish(update(hallway, 1));
-    return p.url!;
+    return url;
   }
 
   it('every URL on the page is under the prefix, the frame among them, and Home Assistant may frame the page', async () => {

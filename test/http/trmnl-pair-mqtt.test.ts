@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { BrokerPolicy, DEFAULT_BROKER_LIMITS } from '../../src/mqtt/broker/policy.js';
@@ -33,36 +34,25 @@ describe('the Home Assistant pairing button', () => {
   it('a display with a TRMNL device gets a pair button; a press on <base>/<id>/pair opens pairing, a retained one does not', async () => {
     const base = 'od-pair';
     const { file } = await tempConfig(
-      [
-        'api:',
-        '  base_url: simulated',
-        'budget:',
-        '  credits_per_day: 300',
-        'timezone: Europe/Berlin',
-        'displays:',
-        '  - id: hallway',
-        '    lat: 52.52',
-        '    lon: 13.405',
-        '    panel: trmnl',
-        '  - id: porch',
-        '    lat: 52.52',
-        '    lon: 13.405',
-        '    panel: trmnl',
-        'mqtt:',
-        `  url: ${broker.url}`,
-        `  base_topic: ${base}`,
-        '  discovery_prefix: ha-pair',
-        'http:',
-        '  listen: 127.0.0.1:0',
-        'trmnl:',
-        '  devices:',
-        `    - mac: "${MAC}"`,
-        '      display: hallway',
-        `      token: ${TOKEN}`,
-        'output_dir: frames',
-        'state_dir: state',
-        '',
-      ].join('\n'),
+      configYaml({
+        displays: [
+          { id: 'hallway', panel: 'trmnl' },
+          { id: 'porch', panel: 'trmnl' },
+        ],
+        sections: [
+          'mqtt:',
+          `  url: ${broker.url}`,
+          `  base_topic: ${base}`,
+          '  discovery_prefix: ha-pair',
+          'http:',
+          '  listen: 127.0.0.1:0',
+          'trmnl:',
+          '  devices:',
+          `    - mac: "${MAC}"`,
+          '      display: hallway',
+          `      token: ${TOKEN}`,
+        ],
+      }),
     );
     const loaded = await loadConfig(file, { env: {} });
     const seed = await watch(broker.url, ['ha-pair/device/+/config']);

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
 import { loadConfig } from '../../src/config/load.js';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { openPairingFile, PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { httpRequest } from '../helpers/http-client.js';
+import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { capturingLogger, display, manualClock, update } from './fixtures.js';
-import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
+import { display, manualClock, update } from './fixtures.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const OTHER_MAC = 'AA:BB:CC:DD:EE:02';
@@ -25,36 +25,26 @@ describe('TRMNL pairing', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
-
-  async function serve(over: ServeOptions = {}) {
-    const clock = manualClock();
-    const { nextUpdateAt, ...opts } = over;
-    const cap = capturingLogger();
-    const side = testViews({ displays: [hallway, porch], clock, ...(nextUpdateAt && { nextUpdateAt }) });
-    const p = new HttpPublisher({
-      listen: '127.0.0.1:0',
-      displays: [hallway, porch],
-      views: side.views,
-      timezone: 'Europe/Berlin',
-      clock,
-      trmnlDevices: [
-        { mac: MAC, display: 'hallway' },
-        { mac: OTHER_MAC, display: 'porch' },
-      ],
-      trmnlTokens: new Map([
-        [MAC, TOKEN],
-        [OTHER_MAC, OTHER_TOKEN],
-      ]),
-      refresh: () => Promise.resolve(),
-      logger: cap.logger,
-      ...opts,
-    });
-    started.push(p);
-    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
-    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
-    await p.start();
-    return { p, publish, url: p.url!, clock, logs: cap.text };
+  function serve(over: ServeOptions = {}) {
+    return servePublisher(
+      {
+        displays: [hallway, porch],
+        clock: manualClock(),
+        started,
+        defaults: {
+          trmnlDevices: [
+            { mac: MAC, display: 'hallway' },
+            { mac: OTHER_MAC, display: 'porch' },
+          ],
+          trmnlTokens: new Map([
+            [MAC, TOKEN],
+            [OTHER_MAC, OTHER_TOKEN],
+          ]),
+          refresh: () => Promise.resolve(),
+        },
+      },
+      over,
+    );
   }
 
   const setup = (url: string, mac = MAC) => httpRequest(`${url}/api/setup/`, { headers: { ID: mac, 'FW-Version': '1.6.2', Model: 'og' } });

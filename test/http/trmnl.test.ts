@@ -1,13 +1,13 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpPublisher, type HttpPublisherOptions } from '../../src/http/http-publisher.js';
+import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
-import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
-import { testViews, type ShownState, type TestViewsOptions } from '../helpers/views.js';
+import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
+import { display, manualClock, rec, update } from './fixtures.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const BMP_MAC = 'AA:BB:CC:DD:EE:02';
@@ -38,35 +38,26 @@ describe('TRMNL device endpoints', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt'>;
-
   async function serve(over: ServeOptions = {}) {
-    const clock = manualClock();
-    const { nextUpdateAt, ...opts } = over;
     const telemetry: [string, DeviceTelemetry][] = [];
-    const cap = capturingLogger();
-    const side = testViews({ displays: [hallway, porch, kitchen], clock, ...(nextUpdateAt && { nextUpdateAt }) });
-    const p = new HttpPublisher({
-      listen: '127.0.0.1:0',
-      displays: [hallway, porch, kitchen],
-      views: side.views,
-      timezone: 'Europe/Berlin',
-      clock,
-      trmnlDevices: [
-        { mac: MAC.toLowerCase(), display: 'hallway' },
-        { mac: BMP_MAC, display: 'porch', format: 'bmp' },
-        { mac: COLOUR_MAC, display: 'kitchen' },
-      ],
-      trmnlTokens: tokens,
-      onDeviceTelemetry: (id, t) => telemetry.push([id, t]),
-      logger: cap.logger,
-      ...opts,
-    });
-    started.push(p);
-    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
-    const publish = (state: ShownState): Promise<void> => p.publish(side.show(state));
-    await p.start();
-    return { p, publish, url: p.url!, clock, telemetry, logs: cap.text };
+    const served = await servePublisher(
+      {
+        displays: [hallway, porch, kitchen],
+        clock: manualClock(),
+        started,
+        defaults: {
+          trmnlDevices: [
+            { mac: MAC.toLowerCase(), display: 'hallway' },
+            { mac: BMP_MAC, display: 'porch', format: 'bmp' },
+            { mac: COLOUR_MAC, display: 'kitchen' },
+          ],
+          trmnlTokens: tokens,
+          onDeviceTelemetry: (id, t) => telemetry.push([id, t]),
+        },
+      },
+      over,
+    );
+    return { ...served, telemetry };
   }
 
   const device = (mac: string, token?: string, extra: Record<string, string> = {}) => ({

@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,18 +64,11 @@ describe('the cycle', () => {
   it('logs each missing character once across displays and cycles sharing one GlyphWarnings', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'outfit-glyphs-'));
     dirs.push(dir);
-    const yaml = [
-      'api:',
-      '  base_url: simulated',
-      'budget:',
-      '  credits_per_day: 3000',
-      'timezone: Europe/Berlin',
-      'displays:',
-      ...['hallway', 'kitchen'].flatMap((id) => [`  - id: ${id}`, '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-2in9', '    schedule: "*/10 * * * *"']),
-      'output_dir: frames',
-      'state_dir: state',
-    ].join('\n');
-    await writeFile(path.join(dir, 'config.yaml'), `${yaml}\n`);
+    const yaml = configYaml({
+      creditsPerDay: 3000,
+      displays: ['hallway', 'kitchen'].map((id) => ({ id, panel: 'waveshare-2in9', schedule: '*/10 * * * *' })),
+    });
+    await writeFile(path.join(dir, 'config.yaml'), yaml);
     const { config } = await loadConfig(path.join(dir, 'config.yaml'));
     const { logger, text } = capturingLogger();
     const glyphWarnings = new GlyphWarnings(logger);

@@ -1,3 +1,4 @@
+import { configYaml } from '../helpers/config-yaml.js';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,42 +128,32 @@ describe('no secret in anything the daemon shows', () => {
     const configFile = path.join(dir, 'config.yaml');
     await writeFile(
       configFile,
-      [
-        'api:',
-        `  base_url: ${sim.url}`,
-        '  key_file: secrets/api-key',
-        'budget:',
-        '  credits_per_day: 500',
-        '  refresh_reserve_credits: 30',
-        'timezone: Europe/Berlin',
-        'displays:',
-        '  - id: hallway',
-        '    lat: 52.52',
-        '    lon: 13.405',
-        '    panel: trmnl',
-        '    schedule: "0 3 1 1 *"',
-        '  - id: porch',
-        '    lat: 50.94',
-        '    lon: 6.96',
-        '    panel: waveshare-2in13',
-        '    endpoint: recommend',
-        '    schedule: "0 3 1 1 *"',
-        'mqtt:',
-        `  url: ${broker.url}`,
-        `  username: ${MQTT_USER}`,
-        '  password_file: secrets/mqtt-password',
-        'http:',
-        '  listen: 127.0.0.1:0',
-        'trmnl:',
-        '  devices:',
-        `    - mac: "${MAC}"`,
-        '      display: hallway',
-        '      token_file: secrets/trmnl-token',
-        'output_dir: out/frames',
-        'state_dir: out/state',
-        'log_level: trace',
-        '',
-      ].join('\n'),
+      configYaml({
+        baseUrl: sim.url,
+        api: ['key_file: secrets/api-key'],
+        creditsPerDay: 500,
+        budget: ['refresh_reserve_credits: 30'],
+        displays: [
+          { id: 'hallway', panel: 'trmnl', schedule: '0 3 1 1 *' },
+          { id: 'porch', lat: 50.94, lon: 6.96, panel: 'waveshare-2in13', schedule: '0 3 1 1 *', more: ['endpoint: recommend'] },
+        ],
+        sections: [
+          'mqtt:',
+          `  url: ${broker.url}`,
+          `  username: ${MQTT_USER}`,
+          '  password_file: secrets/mqtt-password',
+          'http:',
+          '  listen: 127.0.0.1:0',
+          'trmnl:',
+          '  devices:',
+          `    - mac: "${MAC}"`,
+          '      display: hallway',
+          '      token_file: secrets/trmnl-token',
+        ],
+        outputDir: 'out/frames',
+        stateDir: 'out/state',
+        logLevel: 'trace',
+      }),
     );
     const loaded = await loadConfig(configFile, { env: {} });
     expect(loaded.secrets.apiKey).toBe(API_KEY);

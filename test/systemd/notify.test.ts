@@ -4,6 +4,7 @@ import { capturingLogger } from '../helpers/capturing-logger.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createNotifier, watchdogIntervalMs, type SpawnFn } from '../../src/daemon/systemd-notify.js';
 import { Watchdog } from '../../src/daemon/watchdog.js';
+import { seededRandom } from '../../src/service-sim/weather.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -16,17 +17,6 @@ function recordingSpawn(): { calls: string[][]; spawn: SpawnFn } {
       calls.push([cmd, ...args]);
       return { on: (event, fn) => (event === 'exit' ? fn(0) : undefined) };
     },
-  };
-}
-
-/** A small seeded PRNG (mulberry32): the same delays every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -87,7 +77,7 @@ describe('the notifier is one ordered channel', () => {
   }
 
   it('delivers RELOADING=1 and READY=1 in the order asked over many reloads, nothing after STOPPING=1, and no secret to the child', async () => {
-    const random = seeded(41);
+    const random = seededRandom(41);
     const kids = slowChildren(random);
     const n = createNotifier({ env: daemonEnv, logger, pid: 7, spawn: kids.spawn });
     if (!n) throw new Error('no notifier');
