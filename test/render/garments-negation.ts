@@ -18,7 +18,7 @@ export const GARMENT_NEGATION: Corpus = [
   ['You will not want shorts in this wind; jeans are the better call.', ['trousers']],
   ["You won't want sandals on these icy pavements.", []],
   ['Save the sunscreen for summer; a scarf and gloves are what you need.', ['scarf', 'gloves']],
-  ['A T-shirt alone would be a mistake, so layer a sweater over it.', ['tshirt', 'sweater']],
+  ['A T-shirt alone would be a mistake, so layer a sweater over it.', ['sweater']],
   ['Sandals would be a mistake on wet cobbles.', []],
   ['Hold off on the shorts until the afternoon warms up.', []],
   ["There's no call for an umbrella today.", []],
