@@ -2,16 +2,22 @@
  * The garments an outfit text names, as ids from a fixed vocabulary (a contract: they appear in `<id>.json`,
  * `state.json`, the MQTT state and Home Assistant, and each has a pictogram on the frame). Pure.
  *
- * Only what the text says to wear or take counts: "leave the umbrella at home", "no need for a coat", "gloves are not
- * necessary", "shorts are too cold today" name garments that are not. The service answers in English; the reader
- * understands English only. How: the text is cut into clauses (at . ! ? ; : and at "but", "however" ...); in each
+ * Only what the text says to wear or take counts: "leave the umbrella at home", "shorts are out of the question",
+ * "save the sunscreen for summer", "swap the shorts for jeans" name garments that are not. The service answers in
+ * English; the reader understands English only. How (a NegEx-style scoped negation; the triggers and why no NLP
+ * package are in negation.ts): the text is cut into clauses (at . ! ? ; : and at "but", "however" ...); in each
  * clause the names of garments are found, longest first (a "rain jacket" is a raincoat, not also a jacket); a name
- * is dropped when a negation before it in its clause still reaches it (no verb such as "wear" or "bring" in between),
- * or when the words right after it say it is not needed.
+ * is dropped when a pre-trigger before it in its clause still reaches it (no terminator such as "wear", "for" or
+ * "with" in between, and not itself negated: "don't forget"), when a post-trigger follows it ("can wait", "would be
+ * a mistake"), or when a hedge or a condition covers it ("might want to consider", "if it rains, an umbrella"):
+ * unsure, the reader leaves the pictogram out, since a missing one misleads less than a wrong one. "X alone won't
+ * cut it" and "X won't be enough on its own" keep X: it is worn, with more. A plain "hat" is a sun hat only where the
+ * text speaks of sun and not of snow or frost.
  */
 
 import { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 import { GARMENT_PATTERNS, HAT, namesAGarment, SUN_CONTEXT } from './garment-words.js';
+import { AWAY, CHOOSING, COLD_CONTEXT, CONDITION, DOUBLE, LEFT_SOMEWHERE, POST, PRE_FORMS, PSEUDO, RESET } from './negation.js';
 
 export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
@@ -21,47 +27,7 @@ export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
  */
 const CLAUSE_BREAK = /[.!?;:\n]+(?!\d)|(?<=\b(?:instead of|rather than)\b[^,.;:!?]{1,40}),|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
 
-/** Verbs of wearing and taking, after which a negation names what it refuses. */
-const VERB = "(?:wear|bring|take|pack|carry|put on|grab|use|apply|go for|opt for)";
-
-/**
- * A negation whose scope runs forward to the garment. `leave` counts only when the garment is left somewhere ("at
- * home", "behind") or nothing follows it ("leave the umbrella").
- */
-const NEGATION_FORMS = [
-  `no need (?:for|to ${VERB})`,
-  `(?:do ?n[o']?t|does ?n[o']?t|won'?t|will not|would ?n[o']?t|need ?n[o']?t|should ?n[o']?t|shan'?t|ca ?n[o']?t|never) (?:\\w+ )?(?:need|require|bother|have)(?: (?:to|with|for))?(?: ${VERB})?`,
-  `(?:do ?n[o']?t|never|avoid|stop|need ?n[o']?t|should ?n[o']?t|no need to) ${VERB}`,
-  'too (?:cold|chilly|cool|warm|hot|wet|windy|mild) for',
-  String.raw`not (?:\w+ ){0,2}enough (?:for|to \w+)`,
-  // Single words last: at one place the alternation takes the first form that fits.
-  'skip|skipping|ditch|ditching|forget|forgo|without|instead of|rather than|put away|pack away|swap(?: out)?|trade|no|not|nor|neither|none of|leave|leaving',
-];
-const NEGATION = new RegExp(String.raw`\b(?:${NEGATION_FORMS.join('|')})\b`, 'g');
-
-/** A negation that is itself negated ("don't forget", "never leave home without"): the garment is wanted. */
-const DOUBLE = /\b(?:do ?n[o']?t|never|not)\s+(?:\w+\s+){0,2}$/;
-
-/** A verb that starts a new instruction: a negation before it no longer reaches what follows. */
-const RESET = /\b(?:wear|wearing|bring|take|pack|add|grab|carry|put on|throw on|opt for|go for|go with|choose|pick|consider|don|layer|pair|stick (?:to|with)|keep|use|apply|need|want|will do|is|are|for|with|so|then|plus|and (?:a|an|your|some))\b/;
-
-/** After the garment (within its clause, a few words on): it is not needed, or too warm or cold. */
-const NOT_NEEDED = new RegExp(
-  String.raw`^[\s\w'-]{0,30}?\b(?:` +
-    [
-      String.raw`(?:is|are|'s|'re|will be|would be|seems?|feels?)\s+(?:\w+\s+)?(?:not\s+(?:\w+\s+)?(?:needed|necessary|required)|unnecessary|overkill|optional|too (?:cold|chilly|cool|warm|hot|heavy|much))`,
-      String.raw`(?:isn'?t|aren'?t|won'?t be|would ?n'?t be|will not be|is not|are not)\s+(?:\w+\s+)?(?:needed|necessary|required)`,
-      String.raw`(?:can|could|should|may|might)\s+(?:\w+\s+)?(?:stay|remain|be left|rest)\b`,
-      String.raw`not (?:needed|necessary|required)|unnecessary|optional\b`,
-      // "an umbrella will not survive this wind", "is useless in lightning", "will only turn inside out"
-      String.raw`(?:will|would|'ll|can)\s*(?:not|n't)\s+(?:survive|last|help|cope|work)|won'?t (?:survive|last|help|cope|work)|(?:is|are|will be|would be)\s+(?:\w+\s+)?(?:useless|pointless|no use|no good)|will only (?:turn|blow|break|get)`,
-      String.raw`at home|behind|in the (?:closet|wardrobe|drawer|cupboard|hall)`,
-    ].join('|') +
-    ')',
-);
-
-/** Words after a garment under "leave" that mean it is worn, not left ("leave your coat open"). */
-const LEFT_SOMEWHERE = /^\s*(?:[\w'-]+\s+){0,3}?(?:at home|home|behind|in the \w+|inside|indoors)\b|^\s*[.,;!?]?\s*$/;
+const NEGATION = new RegExp(String.raw`\b(?:${PRE_FORMS.join('|')})\b`, 'g');
 
 function clauses(text: string): { start: number; text: string }[] {
   const out: { start: number; text: string }[] = [];
@@ -76,9 +42,12 @@ function clauses(text: string): { start: number; text: string }[] {
 
 /** Whether the garment found at `at` (within `clause`) is said not to be worn or taken. */
 function negated(clause: string, at: number, end: number): boolean {
-  const before = clause.slice(0, at);
+  const before = clause.slice(0, at).replace(PSEUDO, (w) => ' '.repeat(w.length));
   const after = clause.slice(end);
-  if (NOT_NEEDED.test(after)) return true;
+  if (POST.test(after) || AWAY.test(after)) return true;
+  // A condition reaches the end of its clause ("if it gets colder, a scarf"): unsure, so not drawn.
+  if (before.search(CONDITION) !== -1) return true;
+  if (CHOOSING.test(before)) return true;
   let cue: RegExpExecArray | null = null;
   for (const m of before.matchAll(NEGATION)) cue = m;
   if (cue === null) return false;
@@ -87,7 +56,7 @@ function negated(clause: string, at: number, end: number): boolean {
   // ("without rain in sight, sandals ...").
   if (between.split(',').slice(0, -1).some((part) => !namesAGarment(part))) return false;
   // A gerund right after the negation is what is refused ("instead of carrying an umbrella"), not a new instruction.
-  if (RESET.test(between.replace(/^\s*\w+ing\b/, ''))) return false;
+  if (RESET.test(between.replace(/^\s*\w+ing\b/, '').replace(/\ba pair of\b/, ''))) return false;
   if (DOUBLE.test(before.slice(0, cue.index))) return false;
   if (/^leav/.test(cue[0])) return LEFT_SOMEWHERE.test(after);
   return true;
@@ -103,7 +72,7 @@ function normalize(text: string): string {
 export function garmentsOf(text: string): GarmentId[] {
   const norm = normalize(text);
   const found = new Set<GarmentId>();
-  const sunny = SUN_CONTEXT.test(norm);
+  const sunny = SUN_CONTEXT.test(norm) && !COLD_CONTEXT.test(norm);
   for (const clause of clauses(norm)) {
     // Longest names first; a span taken by one is blanked so that a shorter name inside it is not found again.
     let rest = clause.text;
