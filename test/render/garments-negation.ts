@@ -130,3 +130,30 @@ export const GARMENT_NEGATION_HOLDOUT: Corpus = [
   ['Heavy rain: wellies and a mac; sandals would be a poor choice.', ['boots', 'raincoat']],
   ['It is −6 °C and snowing. Shorts are out of the question today, and a hat would not hurt.', []],
 ];
+
+/**
+ * Twenty more, written by another hand after the reader was done, without reading its word lists: a held-out set no
+ * trigger was added for. The one it gets wrong ("little point in carrying an umbrella") is kept as found.
+ */
+export const GARMENT_NEGATION_FRESH: Corpus = [
+  ['Leave the shorts in the drawer; jeans and a warm sweater are the way to go.', ['trousers', 'sweater']],
+  ["It's far too cold for sandals, so stick with waterproof boots.", ['boots']],
+  ['Skip the sunglasses today — the clouds are thick — but do bring an umbrella.', ['umbrella']],
+  ['A light jacket should be plenty; a heavy winter coat would be overkill.', ['jacket']],
+  ['No need for sunscreen this evening, though a scarf will keep the wind off.', ['scarf']],
+  ['Pair a long-sleeved shirt with chinos rather than shorts.', ['shirt', 'trousers']],
+  ['Opt for trainers instead of sandals, as the paths are muddy.', ['closed-shoes']],
+  ['You can safely leave the gloves at home.', []],
+  ['Bring a raincoat; an umbrella will only turn inside out in this wind.', ['raincoat']],
+  ["Don't forget your sunglasses and a sun hat — the UV is high.", ['sunglasses', 'sun-hat']],
+  ['A T-shirt and shorts are perfect for this warm afternoon.', ['tshirt', 'shorts']],
+  ['Wrap up in a thick coat, a woolly hat and gloves; the wind chill is brutal.', ['coat', 'warm-hat', 'gloves']],
+  ['Boots are unnecessary today; comfortable shoes will do.', ['closed-shoes']],
+  ["You'll be fine without a jacket until the evening.", []],
+  ['Swap the sweater for a breathable T-shirt.', ['tshirt']],
+  ['A dress with sandals works well, and sunscreen is a must.', ['dress-or-skirt', 'sandals', 'sunscreen']],
+  ['There is little point in carrying an umbrella; the rain should hold off.', []],
+  ['Wear jeans and a sweater; gloves are optional.', ['trousers', 'sweater']],
+  ['Never head out without sunscreen on a day like this.', ['sunscreen']],
+  ['A scarf is not really necessary, but a warm coat certainly is.', ['coat']],
+];
