@@ -40,17 +40,29 @@ function clauses(text: string): { start: number; text: string }[] {
   return out;
 }
 
-/** Whether the garment found at `at` (within `clause`) is said not to be worn or taken. */
-function negated(clause: string, at: number, end: number): boolean {
-  const before = clause.slice(0, at).replace(PSEUDO, (w) => ' '.repeat(w.length));
-  const after = clause.slice(end);
+/** A clause, with what its garments are read against: the clause with its pseudo-triggers blanked, and its pre-triggers. */
+interface ReadClause {
+  text: string;
+  blanked: string;
+  /** Every pre-trigger of the clause, in order: sought once a clause, not once a garment (the regex is large). */
+  cues: RegExpExecArray[];
+}
+
+function readClause(text: string): ReadClause {
+  const blanked = text.replace(PSEUDO, (w) => ' '.repeat(w.length));
+  return { text, blanked, cues: [...blanked.matchAll(NEGATION)] };
+}
+
+/** Whether the garment found at `at` (within the clause) is said not to be worn or taken. */
+function negated(clause: ReadClause, at: number, end: number): boolean {
+  const before = clause.blanked.slice(0, at);
+  const after = clause.text.slice(end);
   if (POST.test(after) || AWAY.test(after)) return true;
   // A condition reaches the end of its clause ("if it gets colder, a scarf"): unsure, so not drawn.
   if (before.search(CONDITION) !== -1) return true;
   if (CHOOSING.test(before)) return true;
-  let cue: RegExpExecArray | null = null;
-  for (const m of before.matchAll(NEGATION)) cue = m;
-  if (cue === null) return false;
+  const cue = clause.cues.findLast((m) => m.index + m[0].length <= at);
+  if (cue === undefined) return false;
   const between = before.slice(cue.index + cue[0].length);
   // A negation reaches past a comma only along a list of garments ("no hat, scarf or gloves"), not past other words
   // ("without rain in sight, sandals ...").
@@ -73,14 +85,15 @@ export function garmentsOf(text: string): GarmentId[] {
   const norm = normalize(text);
   const found = new Set<GarmentId>();
   const sunny = SUN_CONTEXT.test(norm) && !COLD_CONTEXT.test(norm);
-  for (const clause of clauses(norm)) {
+  for (const { text } of clauses(norm)) {
+    const clause = readClause(text);
     // Longest names first; a span taken by one is blanked so that a shorter name inside it is not found again.
     let rest = clause.text;
     for (const [pattern, id] of GARMENT_PATTERNS) {
       for (const m of rest.matchAll(pattern)) {
         const end = m.index + m[0].length;
         const garment: GarmentId = id === HAT ? (sunny ? 'sun-hat' : 'warm-hat') : id;
-        if (!negated(clause.text, m.index, end)) found.add(garment);
+        if (!negated(clause, m.index, end)) found.add(garment);
       }
       rest = rest.replace(pattern, (s) => ' '.repeat(s.length));
     }
