@@ -17,7 +17,7 @@
 
 import { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 import { GARMENT_PATTERNS, HAT, namesAGarment, SUN_CONTEXT } from './garment-words.js';
-import { AWAY, CHOOSING, COLD_CONTEXT, CONDITION, DOUBLE, LEFT_SOMEWHERE, POST, PRE_FORMS, PSEUDO, RESET } from './negation.js';
+import { AWAY, CHOOSING, COLD_CONTEXT, CONDITION, DOUBLE, LEFT_SOMEWHERE, POST, PRE_FORMS, PSEUDO, RESET, VERB_AFTER } from './negation.js';
 
 export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
@@ -44,13 +44,18 @@ function clauses(text: string): { start: number; text: string }[] {
 interface ReadClause {
   text: string;
   blanked: string;
-  /** Every pre-trigger of the clause, in order: sought once a clause, not once a garment (the regex is large). */
-  cues: RegExpExecArray[];
+  /** Every pre-trigger of the clause, in order, with the verb that follows it ("no need to bring"): sought once a
+   * clause, not once a garment. */
+  cues: { index: number; cue: string }[];
 }
 
 function readClause(text: string): ReadClause {
   const blanked = text.replace(PSEUDO, (w) => ' '.repeat(w.length));
-  return { text, blanked, cues: [...blanked.matchAll(NEGATION)] };
+  const cues = [...blanked.matchAll(NEGATION)].map((m) => {
+    const verb = VERB_AFTER.exec(blanked.slice(m.index + m[0].length));
+    return { index: m.index, cue: m[0] + (verb?.[0] ?? '') };
+  });
+  return { text, blanked, cues };
 }
 
 /** Whether the garment found at `at` (within the clause) is said not to be worn or taken. */
@@ -61,16 +66,16 @@ function negated(clause: ReadClause, at: number, end: number): boolean {
   // A condition reaches the end of its clause ("if it gets colder, a scarf"): unsure, so not drawn.
   if (before.search(CONDITION) !== -1) return true;
   if (CHOOSING.test(before)) return true;
-  const cue = clause.cues.findLast((m) => m.index + m[0].length <= at);
-  if (cue === undefined) return false;
-  const between = before.slice(cue.index + cue[0].length);
+  const found = clause.cues.findLast((c) => c.index + c.cue.length <= at);
+  if (found === undefined) return false;
+  const between = before.slice(found.index + found.cue.length);
   // A negation reaches past a comma only along a list of garments ("no hat, scarf or gloves"), not past other words
   // ("without rain in sight, sandals ...").
   if (between.split(',').slice(0, -1).some((part) => !namesAGarment(part))) return false;
   // A gerund right after the negation is what is refused ("instead of carrying an umbrella"), not a new instruction.
   if (RESET.test(between.replace(/^\s*\w+ing\b/, '').replace(/\ba pair of\b/, ''))) return false;
-  if (DOUBLE.test(before.slice(0, cue.index))) return false;
-  if (/^leav/.test(cue[0])) return LEFT_SOMEWHERE.test(after);
+  if (DOUBLE.test(before.slice(0, found.index))) return false;
+  if (/^leav/.test(found.cue)) return LEFT_SOMEWHERE.test(after);
   return true;
 }
 

@@ -13,27 +13,31 @@
  * vocabulary of nineteen garments. A few regexes run in microseconds per answer.
  */
 
-/** Verbs of wearing and taking, after which a negation names what it refuses. */
-export const VERB = '(?:wear|wearing|bring|bringing|take|taking|pack|carry|put on|grab|use|apply|go for|opt for)';
+/**
+ * Verbs of wearing and taking, after which a negation names what it refuses ("no need to bring"): taken into the
+ * trigger when one follows it (garments.ts), rather than written after each form, which made the trigger regex large
+ * enough that compiling it was a noticeable part of a cold `render`.
+ */
+export const VERB_AFTER = /^ (?:wear|wearing|bring|bringing|take|taking|pack|carry|put on|grab|use|apply|go for|opt for)\b/;
 
 /** Pre-triggers: a negation, hedge or condition whose scope runs forward to the garment. Longest forms first. */
 export const PRE_FORMS = [
-  `no need (?:for|to ${VERB})`,
-  `no (?:call|reason|point|sense) (?:for|in|to)(?: ${VERB})?`,
-  `(?:do ?n[o']?t|does ?n[o']?t|won'?t|will not|would ?n[o']?t|need ?n[o']?t|should ?n[o']?t|shan'?t|ca ?n[o']?t|never) (?:\\w+ )?(?:need|require|bother|have|want)(?: (?:to|with|for))?(?: ${VERB})?`,
-  `(?:do ?n[o']?t|never|avoid|stop|need ?n[o']?t|should ?n[o']?t|no need to) ${VERB}`,
+  'no need (?:for|to)',
+  `no (?:call|reason|point|sense) (?:for|in|to)`,
+  `(?:do ?n[o']?t|does ?n[o']?t|won'?t|will not|would ?n[o']?t|need ?n[o']?t|should ?n[o']?t|shan'?t|ca ?n[o']?t|never) (?:\\w+ )?(?:need|require|bother|have|want)(?: (?:to|with|for))?`,
+  "(?:do ?n[o']?t|never|avoid|stop|need ?n[o']?t|should ?n[o']?t|no need to)",
   'too (?:cold|chilly|cool|warm|hot|wet|windy|mild) for',
   String.raw`not (?:\w+ ){0,2}enough (?:for|to \w+)`,
-  `resist the urge to(?: ${VERB})?`,
-  `think twice (?:about|before)(?: ${VERB})?`,
+  `resist the urge to`,
+  `think twice (?:about|before)`,
   'steer clear of|hold off(?: on)?|forget about|give up|get away without',
   String.raw`(?:better|wiser|smarter|warmer) (?:\w+ )?than`,
   // Hedges: unsure, so not drawn.
-  `(?:might|may|could) (?:want to |wish to )?consider(?: ${VERB})?`,
-  `(?:might|may) want to(?: ${VERB})?`,
-  `(?:may|might|could) be worth(?: ${VERB})?`,
-  `(?:would ?n[o']?t|would not|does ?n[o']?t|will not|won'?t) hurt to(?: ${VERB})?`,
-  `could possibly(?: ${VERB})?`,
+  `(?:might|may|could) (?:want to |wish to )?consider`,
+  `(?:might|may) want to`,
+  `(?:may|might|could) be worth`,
+  `(?:would ?n[o']?t|would not|does ?n[o']?t|will not|won'?t) hurt to`,
+  `could possibly`,
   `(?:perhaps|maybe|possibly)(?: (?:throw|toss|grab|pack|bring|take|add|wear)(?: in| on)?)?`,
   // Single words last: at one place the alternation takes the first form that fits.
   'skip|skipping|ditch|ditching|forget|forgo|without|instead of|rather than|put away|pack away|swap(?: out)?|trade|exchange|replace|substitute|save|avoid|regret|no|not|nor|neither|none of|leave|leaving',
