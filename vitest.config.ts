@@ -21,10 +21,12 @@ export default defineConfig({
           // Pure computation: a worker on every core (vitest's default leaves one free, which on a 2-core machine
           // halves the speed). The other tiers keep that free core for the processes and brokers they start.
           maxWorkers: availableParallelism(),
+          // Tiers with different worker counts run one after the other (vitest requires it): fast, then the others.
+          sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'integration', include: INTEGRATION, exclude: SYSTEM } },
-      { extends: true, test: { name: 'system', include: SYSTEM } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION, exclude: SYSTEM, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'system', include: SYSTEM, sequence: { groupOrder: 1 } } },
     ],
   },
 });
