@@ -53,14 +53,17 @@ describe('a word thousands of characters long', () => {
     );
   });
 
-  it(`of 4,000 characters (below the cut, ${MAX_FIT_CHARS}) costs about ten times one of 400`, { timeout: timeout(60_000) }, () => {
+  // From 1,000 characters, not fewer: a word of a few hundred fits on a line or two, and what it costs is mostly what
+  // the rest of the outfit costs, so ten times its length came to 32 times its work (the example below) while fitting
+  // grew linearly from 1,000 on (2.3x to 2,000, 2.0x to 4,000).
+  it(`of 4,000 characters (below the cut, ${MAX_FIT_CHARS}) costs about four times one of 1,000`, { timeout: timeout(60_000) }, () => {
     fc.assert(
       fc.property(hostileWordArb, fc.integer({ min: 100, max: 800 }), (w: HostileWord, width) => {
-        const small = workOf(oneWrap(outfitEndingIn(w, 400), width));
+        const small = workOf(oneWrap(outfitEndingIn(w, 1_000), width));
         const large = workOf(oneWrap(outfitEndingIn(w, 4_000), width));
-        expect(large).toBeLessThanOrEqual(10 * LINEAR_SLACK * small);
+        expect(large).toBeLessThanOrEqual(4 * LINEAR_SLACK * small);
       }),
-      { numRuns: runs(10), endOnFailure: true },
+      { numRuns: runs(10), endOnFailure: true, examples: [[{ pieces: ['i', '\u2066'], seed: 2147483627 }, 799]] },
     );
   });
 
