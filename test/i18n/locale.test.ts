@@ -22,7 +22,9 @@ describe('built-in locales', () => {
     for (const [key, english] of Object.entries(ENGLISH.labels)) {
       const text = l.labels[key as keyof typeof l.labels];
       expect(text.trim(), key).not.toBe('');
-      expect(placeholders(text).sort(), key).toEqual(placeholders(english).sort());
+      // As a set: a plural label (plural.ts) writes {n} once a form, and Polish has more forms than English.
+      const set = (t: string): string[] => [...new Set(placeholders(t))].sort();
+      expect(set(text), key).toEqual(set(english));
     }
     expect(Intl.getCanonicalLocales(l.tag)).toHaveLength(1);
   });

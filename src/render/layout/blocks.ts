@@ -48,13 +48,17 @@ export interface LayoutReport {
   missingGlyphs: number[];
   /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
   badge: { text: string; size: number; height: number } | null;
+  /** The headline of an outfit of an earlier day ("Yesterday's outfit"): its lines and text size, px; null when none. */
+  headline: { lines: string[]; size: number } | null;
   /** The outfit block is marked as old (a dashed frame around it). */
   markedOld: boolean;
+  /** The boxes framed as old (dashed), px: what is inside them is as old as the outfit. */
+  oldMarks: Box[];
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
   const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -261,12 +265,45 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
   return b;
 }
 
+/** Where and how large a headline is drawn (drawHeadline). */
+export interface HeadlineBox {
+  /** Its left edge and top, px, and the width it may take. */
+  x: number;
+  y: number;
+  maxW: number;
+  /** Text size, px: the outfit's (its capitals subtend the outfit's arc), and the smallest it may shrink to. */
+  size: number;
+  minSize: number;
+}
+
+/**
+ * The headline of an outfit of an earlier day ("Yesterday's outfit"), first inside its dashed frame: inverted, as the
+ * badge of a stale one is, at the outfit's size, on two lines where one does not hold it (a narrow frame, a long
+ * language), so the age is never cut off. Returns the height used.
+ */
+export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
+  const padX = Math.max(3, Math.round(b.size * 0.25));
+  const padY = Math.max(1, Math.round(b.size * 0.1));
+  // One line where it fits at any size allowed, else two at the largest that holds them.
+  const one = fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
+  const fitted = !one.truncated && one.lines.length === 1 ? one : fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: 2 * Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
+  const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
+  const h = Math.round(fitted.height + 2 * padY);
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(Math.round(b.x), Math.round(b.y), Math.round(w), h);
+  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report);
+  report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
+  return h;
+}
+
 /**
  * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
  * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
  */
-export function markOld(sf: Surface, box: Box, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
+export function markOld(sf: Surface, box: Box, report: LayoutReport, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
   const u = sf.unit;
+  report.markedOld = true;
+  report.oldMarks.push({ ...box });
   const t = thickness;
   const dash = Math.max(6, Math.round(14 * u));
   const ctx = sf.crisp;

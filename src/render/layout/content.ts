@@ -11,6 +11,8 @@ import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
 import { storeProblemOsCode, type StoreProblem } from '../../store/store-error.js';
 import type { FrameStatus, ServiceProblem } from '../../domain/frame-status.js';
+import { plural } from '../../i18n/plural.js';
+import { outfitAge, type OutfitAge } from './outfit-age.js';
 
 /**
  * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
@@ -48,7 +50,7 @@ export interface FrameInput {
 
 export interface StatusText {
   /** A frame status, or the state problem on a frame without an outfit. */
-  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem' | 'not_read_back';
+  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem' | 'not_read_back' | 'withdrawn';
   /** An error (the band is inverted) rather than a stale mark. */
   error: boolean;
   title: string;
@@ -62,12 +64,27 @@ export interface StatusText {
 
 export interface FrameContent {
   name: string;
-  /** "07:30": when the shown data was fetched, in the display's timezone. */
+  /**
+   * "07:30": when the shown data was fetched, in the display's timezone; null for an outfit of an earlier day, whose
+   * headline says how many days old it is (a date would leave the reader to work out its weekday).
+   */
   updated: string | null;
   /** "2 h 5 min": how old the shown data is, when it is stale. */
   age: string | null;
-  /** The stale outfit's badge, "3 h old" or "since Mon"; null while the outfit is current. */
+  /**
+   * The badge of an outfit out of date on the day it was made for (a slot passed without a new one): "3 h old"; null
+   * while it is current, and for an outfit of an earlier day (its headline says how old it is).
+   */
   ageBadge: string | null;
+  /**
+   * The headline of an outfit made for an earlier day (the display's time zone): "Yesterday's outfit", "Outfit from
+   * 2 days ago" (outfit-age.ts); null for one made for today.
+   */
+  headline: string | null;
+  /** The outfit (and the weather with it) is out of date: a badge or a headline says how old, a dashed frame marks it. */
+  old: boolean;
+  /** How old the outfit is by its day (outfit-age.ts); 'withdrawn' leaves no outfit on the frame. */
+  outfitAge: OutfitAge;
   /** The frame's own time, "07:45". */
   now: string;
   /** Readings the response lacked are undefined here; the layouts show them as "—" (format.ts MISSING). */
@@ -88,6 +105,31 @@ export interface FrameContent {
   status: StatusText | null;
   /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
   locale: Locale;
+}
+
+/**
+ * The screen of an outfit too old to show (outfit-age.ts): "No current outfit", how old the last one is, and why no
+ * new one came where that is a failure ("No connection to the outfit service · trying again at 07:12"). Never a
+ * "since" with a date: the age in days says it.
+ */
+function withdrawnText(input: FrameInput, locale: Locale, days: number): StatusText {
+  const l = locale.labels;
+  const last = plural(l.last_outfit_days_ago, days, locale.tag);
+  const reason = statusText(input, locale);
+  const why = reason?.error ? ` · ${reason.title} · ${reason.detail}` : '';
+  return { kind: 'withdrawn', error: reason?.error ?? false, title: l.no_current_outfit, detail: `${last}${why}`, short: l.no_current_outfit, since: null, mark: reason?.mark ?? 'clock' };
+}
+
+/** The badge of an outfit out of date on its own day, or null. */
+function ageBadgeText(age: OutfitAge, locale: Locale): string | null {
+  if (age.kind !== 'stale') return null;
+  return age.ms === null ? locale.labels.stale_badge : staleBadgeText(age.ms, locale);
+}
+
+/** The headline of an outfit of an earlier day, or null. */
+function headlineText(age: OutfitAge, locale: Locale): string | null {
+  if (age.kind !== 'past_day') return null;
+  return age.days === 1 ? locale.labels.outfit_yesterday : plural(locale.labels.outfit_days_ago, age.days, locale.tag);
 }
 
 function statusText(input: FrameInput, locale: Locale): StatusText | null {
@@ -168,16 +210,22 @@ function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null
 }
 
 export function frameContent(input: FrameInput): FrameContent {
-  const rec = input.rec;
   const locale = input.locale ?? ENGLISH;
-  const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
+  const fetched = input.rec ? new Date(input.rec.fetched_at || (input.rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
   const stale = input.stale === true || input.status.kind === 'stale';
+  const age = input.rec ? outfitAge({ made: validFetched, now: input.now, timeZone: input.timezone, stale }) : ({ kind: 'current' } as const);
+  // An outfit too old to show is not drawn at all: the frame is the screen without an outfit, saying why.
+  const rec = age.kind === 'withdrawn' ? null : input.rec;
+  const status = age.kind === 'withdrawn' ? withdrawnText(input, locale, age.days) : (statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null));
   return {
     name: input.displayName.trim(),
-    updated: validFetched ? formatTime(validFetched, input.timezone, input.now, locale) : null,
-    age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
-    ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
+    updated: validFetched && rec && age.kind !== 'past_day' ? formatTime(validFetched, input.timezone, input.now, locale) : null,
+    age: validFetched && rec && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    ageBadge: ageBadgeText(age, locale),
+    headline: headlineText(age, locale),
+    old: age.kind === 'stale' || age.kind === 'past_day',
+    outfitAge: age,
     now: formatTime(input.now, input.timezone, input.now, locale),
     weather: rec?.weather ?? null,
     readings: rec ? readingsOf(rec.weather, locale) : [],
@@ -188,7 +236,7 @@ export function frameContent(input: FrameInput): FrameContent {
     condition: rec ? readAnswer(rec).condition : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
-    status: statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null),
+    status,
     locale,
   };
 }

@@ -177,15 +177,13 @@ export function formatAge(ms: number, locale: Locale = ENGLISH): string {
 }
 
 /**
- * The badge of an outfit out of date, short enough to be set large: "40 min old", "3 h old" within a day, then
- * "since Mon" within a week, then "since 12 Nov" (the fetch's day in the display's zone and language).
+ * The badge of an outfit out of date on the day it was made for, short enough to be set large: "40 min old",
+ * "3 h old" (`ms` its age). An outfit of an earlier day is headed by its age in days instead (content.ts), never by
+ * a weekday the reader would have to work out.
  */
-export function staleBadgeText(fetched: Date, now: Date, timeZone: string, locale: Locale = ENGLISH): string {
+export function staleBadgeText(ms: number, locale: Locale = ENGLISH): string {
   const l = locale.labels;
-  const min = Math.max(0, Math.round((now.getTime() - fetched.getTime()) / 60_000));
+  const min = Math.max(0, Math.round(ms / 60_000));
   if (min < 60) return fill(l.age_old, { age: fill(l.age_minutes, { n: min }) });
-  if (min < 24 * 60) return fill(l.age_old, { age: fill(l.age_hours, { n: Math.floor(min / 60) }) });
-  const within = min < 6.5 * 24 * 60;
-  const day = zonedFormat(locale.tag, within ? { timeZone, weekday: 'short' } : { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' }).format(fetched);
-  return fill(l.since_day, { day: plainSpaces(day) });
+  return fill(l.age_old, { age: fill(l.age_hours, { n: Math.floor(min / 60) }) });
 }

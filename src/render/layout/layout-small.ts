@@ -1,5 +1,5 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAgeBadge, drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { drawAgeBadge, drawFitted, drawHeadline, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
 import { measure } from '../text/fonts.js';
 import type { FrameContent } from './content.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
@@ -27,11 +27,18 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   // Lying (250x122 and the like): the weather in a column on the left, the text column beside it. Upright
   // (128x296 and the like, units of 1 px at 128 px wide): everything stacked, the weather below the head line.
   const tall = H > W;
+  const old = c.old;
+  const thin = Math.max(1, Math.round(u));
   if (w && !tall) {
     const leftW = 84 * u;
     leftColumn(sf, c, w, leftW, report);
-    sf.crisp.fillStyle = sf.theme.ink;
-    sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
+    if (old) {
+      // The weather is as old as the outfit: framed as old too, its frame in place of the rule between the columns.
+      markOld(sf, { x: 0, y: 0, w: leftW - 1 * u, h: H }, report, thin);
+    } else {
+      sf.crisp.fillStyle = sf.theme.ink;
+      sf.crisp.fillRect(Math.round(leftW), 4 * u, thin, H - 8 * u);
+    }
   }
   const x = tall ? 4 * u : w ? 84 * u + 6 * u : 6 * u;
   const tw = tall ? W - 8 * u : W - x - 4 * u;
@@ -39,15 +46,20 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   // then heads the garment row instead.
   const badgeBelow = c.status?.error === true && c.ageBadge !== null;
   let y = headLine(sf, c, x, tw, !badgeBelow, report);
-  if (w && tall) y = weatherStack(sf, c, w, x, y, tw, report);
-  y += alertLine(sf, c, x, y, tw, report);
-  const bottom = (tall ? 2 : 1) * u;
-  const old = c.ageBadge !== null;
-  // An old outfit is framed (dashed) inside the text column: the frame takes its width from the text, not from the left column.
+  // An old outfit is framed (dashed) inside the text column, with what is as old as it: the weather (upright), the alerts.
   const inset = old ? 3 * u : 0;
+  const oldTop = y;
   y += inset;
-  const garmentTop = y;
-  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, x + tw - inset, y + 1 * u, 13 * u, false, report) + 4 * u : 0;
+  if (c.headline !== null) {
+    // First inside the frame, as on the wall panels: how old all of it is.
+    const size = Math.max(sf.scale.outfit, 12 * u);
+    y += drawHeadline(sf, c.headline, { x: x + inset, y, maxW: tw - 2 * inset, size, minSize: Math.min(size, 11) }, report) + 2 * u;
+  }
+  // Upright, the readings keep the column's width (their size is what is short there); only the icon moves in.
+  if (w && tall) y = weatherStack(sf, c, w, { x, top: y, w: tw, iconX: old ? x : 0 }, report);
+  y += alertLine(sf, c, x + inset, y, tw - 2 * inset, report);
+  const bottom = (tall ? 2 : 1) * u;
+  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: 13 * u, maxW: (tw - 2 * inset) / 2 }, false, report) + 4 * u : 0;
   y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
   // frame's edge, or the old outfit's inset above its dashed frame. A long outfit's first sentence is set apart at
@@ -55,10 +67,7 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const outfitBottom = old ? bottom + inset : Math.max(1, Math.round(u));
   const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
   drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - outfitBottom }, outfitOpts, report);
-  if (old) {
-    markOld(sf, { x: x - 2 * u, y: garmentTop - 2 * u, w: tw + 4 * u, h: H - garmentTop + 2 * u - bottom }, Math.max(1, Math.round(u)));
-    report.markedOld = true;
-  }
+  if (old) markOld(sf, { x: x - 2 * u, y: oldTop + 1 * u, w: tw + 4 * u, h: H - oldTop - 1 * u - bottom }, report, thin);
   return report;
 }
 
@@ -104,7 +113,7 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   }
   let rightW = 0;
   if (c.ageBadge !== null && withBadge) {
-    rightW = smallBadge(sf, c.ageBadge, x + tw, 2 * u, lineH - 4 * u, st !== null, report);
+    rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
   } else if (timeW) {
     rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report });
   }
@@ -119,10 +128,25 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   return headH + 1 * u;
 }
 
-/** The small panels' age badge ending at xRight, `h` px high: text at the outfit's size, at least 12 units. */
-function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
-  const size = Math.max(sf.scale.outfit, 12 * sf.unit);
-  return drawAgeBadge(sf, { text, xRight, y, h, size, w: measure('condensed-bold', size, text) + 6 * sf.unit, onError }, report).w;
+/** Where a small badge goes: ending at `right`, `h` px high, at most `maxW` px wide. */
+interface SmallBadgePlace {
+  right: number;
+  y: number;
+  h: number;
+  maxW: number;
+}
+
+/**
+ * The small panels' age badge: text at the outfit's size, at least 12 units, down to 11 px where the text is wider
+ * than `maxW` (a long language's "3 h old"), cut only where even that does not hold it. Returns its width.
+ */
+function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boolean, report: LayoutReport): number {
+  const pad = 6 * sf.unit;
+  const max = Math.max(sf.scale.outfit, 12 * sf.unit);
+  const fitted = fitLine('condensed-bold', text, at.maxW - pad, max, Math.min(max, 11));
+  const shown = fitted.lines[0]?.text ?? text;
+  const w = measure('condensed-bold', fitted.size, shown) + pad;
+  return drawAgeBadge(sf, { text: shown, xRight: at.right, y: at.y, h: at.h, size: fitted.size, w, onError }, report).w;
 }
 
 /** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */
@@ -149,14 +173,23 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   return ah + 2 * u;
 }
 
+/** Where the upright weather goes: its column (`x`, `w`) from `top`, and the icon's left edge. */
+interface StackPlace {
+  x: number;
+  top: number;
+  w: number;
+  iconX: number;
+}
+
 /** Upright: icon and temperature side by side, the readings in two columns below, and a rule. Returns the y below. */
-function weatherStack(sf: Surface, c: FrameContent, w: Weather, x: number, top: number, tw: number, report: LayoutReport): number {
+function weatherStack(sf: Surface, c: FrameContent, w: Weather, at: StackPlace, report: LayoutReport): number {
   const u = sf.unit;
   const icon = 44 * u;
-  let y = top;
-  drawConditionIcon(sf, c.condition ?? 'unknown', 0, y, icon);
+  const { x, w: tw } = at;
+  let y = at.top;
+  drawConditionIcon(sf, c.condition ?? 'unknown', at.iconX, y, icon);
   report.sizes.weatherIcon = Math.round(icon);
-  const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), sf.width - icon - 6 * u, report);
+  const t = drawTemperature(sf, w, at.iconX + icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon, report);
   report.sizes.temperature = t.size;
   y += icon + 2 * u;
   const size = Math.max(sf.scale.reading, 12 * u);

@@ -1,5 +1,5 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAlerts, drawLine, drawTopBand, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
+import { drawAlerts, drawHeadline, drawLine, drawTopBand, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
@@ -123,6 +123,9 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
   },
 };
 
+/** The gap added below the band for an old outfit's dashed frame (3 units thick), units. */
+const OLD_FRAME_ROOM = 6;
+
 /** Side margin, units. */
 const MARGIN = 16;
 /** The smallest garment pictogram, units: at 40 they are told apart from 2 m. */
@@ -167,7 +170,10 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const m = MARGIN * u;
   const bandH = topBandHeight(sf, c, g.band.height * u);
   drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
-  let y = bandH + g.band.gap * u;
+  // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
+  let y = bandH + (g.band.gap + (c.old ? OLD_FRAME_ROOM : 0)) * u;
+  const oldTop = bandH + g.band.gap * u;
+  if (c.headline !== null) y += drawHeadline(sf, c.headline, { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit }, report) + g.alerts.gap * u;
   const w = c.weather;
   if (w) y = drawWeather(sf, c, w, y, g, report);
   const alertH = drawAlerts(sf, c, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report);
@@ -188,11 +194,10 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   shrinkRowForOutfit(rowBox, c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
-  if (c.ageBadge !== null) {
-    // In the side margins and the gap above the row: the frame moves nothing of what it marks.
-    const top = rowBox.y - 4 * u;
-    markOld(sf, { x: 5 * u, y: top, w: W - 10 * u, h: H - top - 1 * u });
-    report.markedOld = true;
+  if (c.old) {
+    // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
+    // In the side margins and the gap below the band: the frame moves nothing of what it marks but the weather, down.
+    markOld(sf, { x: 5 * u, y: oldTop, w: W - 10 * u, h: H - oldTop - 1 * u }, report);
   }
   return report;
 }
