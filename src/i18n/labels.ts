@@ -6,6 +6,8 @@
 export interface Labels {
   /** `{temp}`: "Feels like 1°". */
   feels_like: string;
+  /** `{temp}`: the same in a few letters, where the panel's weather column is too narrow for it: "Feels 1°". */
+  feels_like_short: string;
   /** `{time}`: the top band's "Updated 07:30". */
   updated: string;
   /** `{time}`, `{age}`: "Updated 07:30, 2 h 5 min ago" (stale data). */

@@ -102,8 +102,8 @@ describe('frames in another language', () => {
     const { report } = renderIndices({ ...sampleInput('alert', 'Flur', de), status: { kind: 'stale', since: SAMPLE_NOW } }, loadPanel(panel), { rotation });
     const drawn = report.texts;
     expect(drawn.join(' | ')).not.toMatch(/Updated|Feels like|STALE|Out of date|old/);
-    // The age badge of the outfit out of date, in German.
-    const labels = panel === 'waveshare-2in9' ? ['95 %', '93 %', '15 Min. alt'] : ['95 %', '93 %', 'Gefühlt 5°', '15 Min. alt'];
+    // The age badge of the outfit out of date, in German; the feels-like temperature on every panel (issue 38, item 7).
+    const labels = ['95 %', '93 %', 'Gefühlt 5°', '15 Min. alt'];
     for (const label of labels) expect(drawn.some((t) => t.includes(label)), `${label} in ${drawn.join(' | ')}`).toBe(true);
     if (panel !== 'waveshare-2in9') expect(drawn).toContain('Stand 07:30');
   });

@@ -4,6 +4,7 @@ export const de: LocaleTable = {
   tag: 'de-DE',
   labels: {
     feels_like: 'Gefühlt {temp}',
+    feels_like_short: 'Gefühlt {temp}',
     updated: 'Stand {time}',
     updated_ago: 'Stand {time}, vor {age}',
     stale_badge: 'VERALTET',

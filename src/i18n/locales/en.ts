@@ -5,6 +5,7 @@ export const en: LocaleTable = {
   tag: 'en-GB',
   labels: {
     feels_like: 'Feels like {temp}',
+    feels_like_short: 'Feels {temp}',
     updated: 'Updated {time}',
     updated_ago: 'Updated {time}, {age} ago',
     stale_badge: 'STALE',

@@ -4,6 +4,7 @@ export const es: LocaleTable = {
   tag: 'es-ES',
   labels: {
     feels_like: 'Sensación {temp}',
+    feels_like_short: 'Sens. {temp}',
     updated: 'Actualizado {time}',
     updated_ago: 'Actualizado {time}, hace {age}',
     stale_badge: 'ANTIGUO',

@@ -4,6 +4,7 @@ export const fr: LocaleTable = {
   tag: 'fr-FR',
   labels: {
     feels_like: 'Ressenti {temp}',
+    feels_like_short: 'Ress. {temp}',
     updated: 'Mis à jour {time}',
     updated_ago: 'Mis à jour {time}, il y a {age}',
     stale_badge: 'PÉRIMÉ',

@@ -4,6 +4,7 @@ export const it: LocaleTable = {
   tag: 'it-IT',
   labels: {
     feels_like: 'Percepita {temp}',
+    feels_like_short: 'Perc. {temp}',
     updated: 'Aggiornato {time}',
     updated_ago: 'Aggiornato {time}, {age} fa',
     stale_badge: 'SCADUTO',

@@ -4,6 +4,7 @@ export const nl: LocaleTable = {
   tag: 'nl-NL',
   labels: {
     feels_like: 'Voelt als {temp}',
+    feels_like_short: 'Voelt {temp}',
     updated: 'Bijgewerkt {time}',
     updated_ago: 'Bijgewerkt {time}, {age} geleden',
     stale_badge: 'VEROUDERD',

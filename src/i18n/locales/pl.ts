@@ -4,6 +4,7 @@ export const pl: LocaleTable = {
   tag: 'pl-PL',
   labels: {
     feels_like: 'Odczuwalna {temp}',
+    feels_like_short: 'Odcz. {temp}',
     updated: 'Aktualizacja {time}',
     updated_ago: 'Aktualizacja {time}, {age} temu',
     stale_badge: 'NIEAKTUALNE',

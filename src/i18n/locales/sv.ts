@@ -4,6 +4,7 @@ export const sv: LocaleTable = {
   tag: 'sv-SE',
   labels: {
     feels_like: 'Känns som {temp}',
+    feels_like_short: 'Känns {temp}',
     updated: 'Uppdaterad {time}',
     updated_ago: 'Uppdaterad {time}, för {age} sedan',
     stale_badge: 'INAKTUELL',

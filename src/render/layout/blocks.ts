@@ -25,6 +25,10 @@ export interface LayoutSizes {
   /** The garment pictograms (square). */
   pictogram: number | null;
   weatherIcon: number | null;
+  /** The feels-like temperature, the figure the outfit is based on. */
+  feelsLike: number | null;
+  /** The alerts' text (the first, most severe one's). */
+  alert: number | null;
 }
 
 /** What a layout placed, for tests, the gallery and `render --out x.json`: texts, sizes, what was shortened. */
@@ -57,7 +61,7 @@ export interface LayoutReport {
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
-  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
+  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null, feelsLike: null, alert: null };
   return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
 }
 

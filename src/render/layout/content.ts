@@ -3,7 +3,7 @@ import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
-import { feelsLike, readingsOf, type Reading } from './reading-values.js';
+import { feelsLike, feelsLikeShort, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
 import { readAnswer } from '../../domain/answer.js';
@@ -93,6 +93,8 @@ export interface FrameContent {
   readings: Reading[];
   /** "Feels like 3°" in the locale's words; null without weather. */
   feelsLike: string | null;
+  /** "Feels 3°": the same for a narrow weather column; null without weather. */
+  feelsLikeShort: string | null;
   outfit: string | null;
   /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
   garments: readonly GarmentId[];
@@ -230,6 +232,7 @@ export function frameContent(input: FrameInput): FrameContent {
     weather: rec?.weather ?? null,
     readings: rec ? readingsOf(rec.weather, locale) : [],
     feelsLike: rec ? feelsLike(rec.weather, locale) : null,
+    feelsLikeShort: rec ? feelsLikeShort(rec.weather, locale) : null,
     outfit: rec ? rec.outfit.trim() : null,
     garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
     row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],

@@ -5,7 +5,7 @@ import type { FrameContent } from './content.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { warningTriangle } from '../pictograms/marks.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
-import { drawReading, drawReadings, drawTemperature } from './readings.js';
+import { drawFeelsLike, drawReading, drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
 
@@ -71,17 +71,25 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   return report;
 }
 
-/** Icon and temperature side by side above the four readings, one a row. */
+/** The feels-like temperature's words, full and short (FrameContent's). */
+const feelsText = (c: FrameContent): { full: string; short: string } => ({ full: c.feelsLike ?? '', short: c.feelsLikeShort ?? c.feelsLike ?? '' });
+
+/**
+ * The icon above the temperature, the feels-like temperature beneath it at the readings' size (the figure the outfit
+ * is based on: the icon gave up a quarter of its height for it), then the four readings, one a row.
+ */
 function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, report: LayoutReport): void {
   const u = sf.unit;
-  const icon = 40 * u;
+  const icon = 30 * u;
   drawConditionIcon(sf, c.condition ?? 'unknown', (leftW - icon) / 2, 1 * u, icon);
   report.sizes.weatherIcon = Math.round(icon);
-  const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
+  const tempBase = Math.round(icon + 25 * u);
+  const t = drawTemperature(sf, w, 4 * u, tempBase, Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
   report.sizes.temperature = t.size;
-  const top = icon + 31 * u;
+  const top = icon + 42 * u;
   const rowH = (sf.height - top - 1 * u) / 4;
   const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
+  drawFeelsLike(sf, feelsText(c), 3 * u, Math.round(tempBase + 3 * u + size * 0.729), size, leftW - 6 * u, report);
   const mark = Math.min(rowH * 0.9, size * 1.2);
   c.readings.forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
   report.sizes.reading = Math.round(size);
@@ -189,10 +197,14 @@ function weatherStack(sf: Surface, c: FrameContent, w: Weather, at: StackPlace, 
   let y = at.top;
   drawConditionIcon(sf, c.condition ?? 'unknown', at.iconX, y, icon);
   report.sizes.weatherIcon = Math.round(icon);
-  const t = drawTemperature(sf, w, at.iconX + icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon, report);
+  const tempX = at.iconX + icon + 2 * u;
+  const tempW = Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon;
+  const t = drawTemperature(sf, w, tempX, Math.round(y + 29 * u), Math.max(sf.scale.temperature, 28 * u), tempW, report);
   report.sizes.temperature = t.size;
-  y += icon + 2 * u;
   const size = Math.max(sf.scale.reading, 12 * u);
+  // Beneath the temperature, beside the icon: the figure the outfit is based on, at the readings' size.
+  drawFeelsLike(sf, feelsText(c), tempX, Math.round(y + 29 * u + 4 * u + size * 0.729), size, x + tw - tempX, report);
+  y += icon + 2 * u;
   report.sizes.reading = drawReadings(sf, c.readings, { x, y, w: tw, h: 34 * u }, 2, size, report);
   y += 36 * u;
   rule(sf, x, y, tw, Math.max(1, u));

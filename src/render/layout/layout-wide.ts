@@ -5,9 +5,9 @@ import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
-import { drawReadings, drawTemperature, readingsWidth } from './readings.js';
+import { drawFeelsLike, drawReadings, drawTemperature, readingsWidth, temperatureWidths } from './readings.js';
 import type { Surface } from '../draw/surface.js';
-import { ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
+import { fitLine } from '../text/text-fit.js';
 
 /**
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
@@ -16,58 +16,95 @@ import { ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
  * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
  */
 
+/** The current weather's sizes: the icon's square, the temperature's largest, and the feels-like temperature's. */
+interface CurrentSizes {
+  icon: number;
+  temperatureMax: number;
+  /** The feels-like temperature: the figure the outfit is based on, never smaller than the readings beside it. */
+  feelsLike: number;
+}
+
+/** The feels-like temperature's face: the readings' own, so it reads as one of them. */
+const FEELS_FONT = 'condensed-bold';
+
+/** Where the feels-like temperature goes: beside the number (under its raised unit, or after it), or beneath it. */
+type FeelsPlace = 'under-unit' | 'after-unit' | 'beneath';
+
+/** The current weather's plan: where the feels-like temperature goes, and the row's height that takes. */
+interface CurrentPlan {
+  feels: FeelsPlace;
+  /** The row's height, px: the geometry's, or more where the feels-like temperature goes beneath the number. */
+  height: number;
+}
+
+/** The description's line size and its smallest, px: a detail (the icon says it too), never below the reasoning's. */
+function descriptionSizes(sf: Surface): { size: number; min: number } {
+  const size = 20 * sf.unit;
+  return { size, min: Math.min(size, Math.max(sf.scale.reasoning, size * 0.85)) };
+}
+
+/** The temperature's size in a row `h` px high with the description's line beneath it. */
+const temperatureBeside = (sf: Surface, sz: CurrentSizes, h: number): number => Math.min(Math.max(sf.scale.temperature, sz.temperatureMax), (h - descriptionSizes(sf).size * 1.4) / 0.78);
+
 /**
- * Icon, temperature, and the feels-like temperature with the description beneath; where the two do not fit that
- * line, the feels-like temperature goes beside the number (under its raised unit) and the description gets the
- * line to itself. Never below the scale's smallest text (the reasoning's), so it is read from where the rest is.
+ * Where the feels-like temperature goes in a row `h` px high and `width` px wide beside the icon: beside the number
+ * where it fits there at its size (under the raised unit where the number is large enough to leave room, else after
+ * the unit), else beneath the number, the row growing to keep the number at the scale's size ("Feels like 1°" at
+ * 73 px is wider than a landscape Kindle leaves beside the number).
  */
-function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport): void {
-  const u = sf.unit;
-  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - iconSize) / 2, iconSize);
-  report.sizes.weatherIcon = Math.round(iconSize);
-  const x = box.x + iconSize + 12 * u;
-  const width = box.x + box.w - x;
-  const size = Math.max(sf.scale.temperature, tempMax);
-  const lineSize = 20 * u;
-  const minSize = Math.min(lineSize, Math.max(sf.scale.reasoning, lineSize * 0.85));
-  const base = box.y + Math.min(size * 0.8, box.h - lineSize * 1.5);
-  const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
-  report.sizes.temperature = temp.size;
-  const feels = c.feelsLike ?? '';
-  const desc = w.description?.trim() ?? '';
-  const baseline = Math.round(base + lineSize * 1.25);
-  const draw = (fitted: FittedText, at = x, y = baseline): void => {
-    if (fitted.lines[0]) drawLine(sf, { font: 'condensed', size: fitted.size, text: fitted.lines[0].text, x: at, baseline: y, colour: sf.theme.ink, report });
-  };
-  const full = fitLine('condensed', [feels, desc].filter(Boolean).join(' · '), width, lineSize, minSize);
-  // One of the two alone is drawn as it fits (cut after a whole word): the icon says the description too.
-  if (!full.truncated || !feels || !desc) {
-    draw(full);
-    return;
-  }
-  // Beside the number, on its baseline: the raised unit ends 0.4 of the number's size above it, and the line's
-  // capitals (with a gap of 0.15 of their size) must stay below that.
-  const besideX = x + temp.numberWidth + lineSize * 0.3;
-  const beside = fitLine('condensed', feels, x + width - besideX, lineSize, minSize);
-  if (!beside.truncated && temp.size * 0.4 >= beside.size * 0.91) {
-    draw(beside, besideX, Math.round(base));
-    draw(fitLine('condensed', desc, width, lineSize, minSize));
-    return;
-  }
-  const shortened = describedShort(w, feels, width, minSize);
-  draw(shortened ? fitLine('condensed', shortened, width, minSize, minSize) : fitLine('condensed', feels, width, lineSize, minSize));
+function planCurrent(sf: Surface, c: FrameContent, w: Weather, width: number, h: number, sz: CurrentSizes): CurrentPlan {
+  const fs = sz.feelsLike;
+  const tSize = temperatureBeside(sf, sz, h);
+  const tw = temperatureWidths(w, tSize);
+  const feelsW = measure(FEELS_FONT, fs, c.feelsLike ?? '');
+  const gap = fs * 0.3;
+  // Under the raised unit: its bottom is 0.4 of the number's size above the baseline, and the line's capitals (with
+  // a gap of 0.15 of their size) must stay below it.
+  if (tSize * 0.4 >= fs * 0.91 && tw.number + gap + feelsW <= width) return { feels: 'under-unit', height: h };
+  if (tw.whole + gap + feelsW <= width) return { feels: 'after-unit', height: h };
+  return { feels: 'beneath', height: Math.max(h, Math.ceil(sf.scale.temperature * 0.76 + fs * (0.3 + 0.729 + 0.24))) };
 }
 
 /**
- * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
- * null where not three letters of the description would be left (then it is left out: the icon says it too).
+ * Icon, temperature, and the feels-like temperature at the readings' size at least (it is what the outfit answers),
+ * where planCurrent put it. Beside the number, the description takes the line beneath at a detail's size; beneath
+ * it, the description goes beside the number instead, after its unit, cut to fit, or is left to the icon.
  */
-function describedShort(w: Weather, feelsLike: string, width: number, size: number): string | null {
-  const desc = w.description?.trim();
-  if (!desc) return null;
-  const feels = `${feelsLike} · `;
-  const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];
-  return cut && cut.text.replace(ELLIPSIS, '').length >= 3 ? feels + cut.text : null;
+function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: CurrentSizes, plan: CurrentPlan, report: LayoutReport): void {
+  const u = sf.unit;
+  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - sz.icon) / 2, sz.icon);
+  report.sizes.weatherIcon = Math.round(sz.icon);
+  const x = box.x + sz.icon + 12 * u;
+  const width = box.x + box.w - x;
+  const size = Math.max(sf.scale.temperature, sz.temperatureMax);
+  const d = descriptionSizes(sf);
+  const fs = sz.feelsLike;
+  const feels = c.feelsLike ?? '';
+  const desc = w.description?.trim() ?? '';
+  const ink = sf.theme.ink;
+  const gap = fs * 0.3;
+  if (plan.feels !== 'beneath') {
+    const base = Math.round(box.y + Math.min(size * 0.8, box.h - d.size * 1.5));
+    const temp = drawTemperature(sf, w, x, base, temperatureBeside(sf, sz, box.h), width, report);
+    report.sizes.temperature = temp.size;
+    drawLine(sf, { font: FEELS_FONT, size: fs, text: feels, x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap, baseline: base, colour: ink, report });
+    report.sizes.feelsLike = fs;
+    const fitted = desc ? fitLine('condensed', desc, width, d.size, d.min) : null;
+    const line = fitted?.lines[0];
+    if (fitted && line) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x, baseline: Math.round(base + d.size * 1.25), colour: ink, report });
+    return;
+  }
+  // Beneath: its baseline a descent above the row's end, the number's a gap above its capitals.
+  const feelsBase = Math.round(box.y + box.h - fs * 0.24);
+  const tempBase = Math.round(feelsBase - fs * (0.729 + 0.3));
+  const temp = drawTemperature(sf, w, x, tempBase, Math.min(size, (tempBase - box.y) / 0.76), width, report);
+  report.sizes.temperature = temp.size;
+  drawFeelsLike(sf, { full: feels, short: c.feelsLikeShort ?? feels }, x, feelsBase, fs, width, report);
+  const descX = x + temp.width + gap;
+  const fitted = desc ? fitLine('condensed', desc, x + width - descX, d.size, d.min) : null;
+  const line = fitted?.lines[0];
+  // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
+  if (fitted && line && !fitted.truncated) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x: descX, baseline: tempBase, colour: ink, report });
 }
 
 /** Where the readings go: beside the current weather (landscape), or in a row of their own below it (portrait). */
@@ -210,17 +247,24 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   const rowH = g.weather.height * u;
   const readingSize = Math.max(sf.scale.reading, g.weather.readingMin * u);
   const place = g.weather.readings;
+  const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
   let y = top;
   if (place.place === 'beside') {
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
     const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
-    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report);
-    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
-    y += rowH + 4 * u;
+    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH };
+    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
+    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
+    // marks and leave the values less width.
+    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y: y + (plan.height - rowH) / 2, w: readW, h: rowH }, 2, readingSize, report);
+    y += plan.height + 4 * u;
   } else {
-    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, g.weather.temperatureMax * u, report);
-    y += rowH + 4 * u;
+    const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };
+    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
+    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    y += plan.height + 4 * u;
     const readH = place.height * u;
     report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
     y += readH + 4 * u;
