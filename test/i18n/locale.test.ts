@@ -87,7 +87,8 @@ describe('frame content in another language', () => {
     const c = frameContent({ ...base, rec: { ...NORMAL, weather: { ...NORMAL.weather, alerts: [{}, 'Storm warning'] } }, status: { kind: 'stale', since: today } });
     expect(c.outfit).toBe(NORMAL.outfit);
     expect(c.reasoning).toBe(NORMAL.reasoning);
-    expect(c.alerts).toEqual(['Wetterwarnung', 'Storm warning']);
+    // Most severe first: a warning before an alert whose severity nothing tells (issue 38, item 4).
+    expect(c.alerts.map((a) => a.text)).toEqual(['Storm warning', 'Wetterwarnung']);
     expect(c.age).toBe('15 Min.');
     expect(alertTexts([{}])).toEqual(['Weather alert']);
   });

@@ -3,10 +3,10 @@ import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
 import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
-import { statusMark, warningTriangle } from '../pictograms/marks.js';
+import { statusMark } from '../pictograms/marks.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
-import { BASELINE_EM, ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
+import { BASELINE_EM, ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
 
 /** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
 
@@ -267,85 +267,4 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
   drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline: b.y + b.h / 2 + b.size * 0.36, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
   report.badge = { text: b.text, size: b.size, height: Math.round(b.h) };
   return b;
-}
-
-/** Where and how large a headline is drawn (drawHeadline). */
-export interface HeadlineBox {
-  /** Its left edge and top, px, and the width it may take. */
-  x: number;
-  y: number;
-  maxW: number;
-  /** Text size, px: the outfit's (its capitals subtend the outfit's arc), and the smallest it may shrink to. */
-  size: number;
-  minSize: number;
-}
-
-/**
- * The headline of an outfit of an earlier day ("Yesterday's outfit"), first inside its dashed frame: inverted, as the
- * badge of a stale one is, at the outfit's size, on two lines where one does not hold it (a narrow frame, a long
- * language), so the age is never cut off. Returns the height used.
- */
-export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
-  const padX = Math.max(3, Math.round(b.size * 0.25));
-  const padY = Math.max(1, Math.round(b.size * 0.1));
-  // One line where it fits at any size allowed, else two at the largest that holds them.
-  const one = fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
-  const fitted = !one.truncated && one.lines.length === 1 ? one : fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: 2 * Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
-  const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
-  const h = Math.round(fitted.height + 2 * padY);
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(Math.round(b.x), Math.round(b.y), Math.round(w), h);
-  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report);
-  report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
-  return h;
-}
-
-/**
- * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
- * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
- */
-export function markOld(sf: Surface, box: Box, report: LayoutReport, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
-  const u = sf.unit;
-  report.markedOld = true;
-  report.oldMarks.push({ ...box });
-  const t = thickness;
-  const dash = Math.max(6, Math.round(14 * u));
-  const ctx = sf.crisp;
-  ctx.fillStyle = sf.theme.ink;
-  const x0 = Math.round(box.x);
-  const y0 = Math.round(box.y);
-  const x1 = Math.round(box.x + box.w) - t;
-  const y1 = Math.round(box.y + box.h) - t;
-  for (let x = x0; x < x1 + t; x += 2 * dash) {
-    const w = Math.min(dash, x1 + t - x);
-    ctx.fillRect(x, y0, w, t);
-    ctx.fillRect(x, y1, w, t);
-  }
-  for (let y = y0; y < y1 + t; y += 2 * dash) {
-    const h = Math.min(dash, y1 + t - y);
-    ctx.fillRect(x0, y, t, h);
-    ctx.fillRect(x1, y, t, h);
-  }
-}
-
-/** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
-export function drawAlerts(sf: Surface, c: Pick<FrameContent, 'alerts' | 'locale'>, box: Box, maxLines: number, size: number, report: LayoutReport): number {
-  const alerts = c.alerts;
-  if (alerts.length === 0) return 0;
-  const u = sf.unit;
-  const pad = 8 * u;
-  const tri = size * 1.15;
-  const textX = box.x + pad + tri + pad;
-  const shown = alerts.slice(0, maxLines);
-  const more = alerts.length - shown.length;
-  // The count is the tail: it stays when the alerts before it are cut, so five alerts never look like one.
-  const tail = more > 0 ? `(${fill(c.locale.labels.more_alerts, { n: more })})` : undefined;
-  const fitted = fitText({ text: shown.join(' · '), tail, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
-  const h = fitted.height + 2 * pad;
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(box.x, box.y, box.w, h);
-  warningTriangle(sf.crisp, box.x + pad, box.y + (h - tri) / 2, tri, sf.theme.paper);
-  drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
-  report.alerts.push(fitted);
-  return h;
 }

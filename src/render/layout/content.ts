@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
-import { alertTexts, formatAge, formatTime, staleBadgeText } from './format.js';
+import { formatAge, formatTime, frameAlerts, staleBadgeText, type FrameAlert } from './format.js';
 import { feelsLike, feelsLikeShort, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
@@ -103,7 +103,8 @@ export interface FrameContent {
   /** The weather condition the icon shows (the answer's reading), or null without an answer. */
   condition: Condition | null;
   reasoning: string | null;
-  alerts: string[];
+  /** The alerts, most severe first, each with its severity (format.ts frameAlerts). */
+  alerts: FrameAlert[];
   status: StatusText | null;
   /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
   locale: Locale;
@@ -238,7 +239,7 @@ export function frameContent(input: FrameInput): FrameContent {
     row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],
     condition: rec ? readAnswer(rec).condition : null,
     reasoning: rec?.reasoning?.trim() || null,
-    alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
+    alerts: rec ? frameAlerts(rec.weather.alerts, locale) : [],
     status,
     locale,
   };

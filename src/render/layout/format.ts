@@ -3,6 +3,7 @@ import { fill } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { dayKey } from '../../time/zoned-time.js';
 import { zonedFormat } from '../../time/zoned-format.js';
+import { alertSeverity, SEVERITY_ORDER, type AlertSeverity } from '../../domain/alert-severity.js';
 
 /**
  * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
@@ -109,17 +110,34 @@ function textOf(v: unknown, depth: number): string | null {
 
 /** Alert texts, empty strings and repeats left out (an object without any text still counts as an alert). */
 export function alertTexts(alerts: readonly unknown[], locale: Locale = ENGLISH): string[] {
+  return alertItems(alerts, locale).map((a) => a.text);
+}
+
+/** An alert as the frame shows it: its text, and how severe it is (alert-severity.ts). */
+export interface FrameAlert {
+  text: string;
+  severity: AlertSeverity;
+}
+
+/** Alert texts with their severity, in the service's order, empty ones and repeats left out (the first kept). */
+function alertItems(alerts: readonly unknown[], locale: Locale): FrameAlert[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: FrameAlert[] = [];
   for (const a of alerts) {
     if (a === null || a === undefined || (typeof a === 'string' && !a.trim())) continue;
     const t = alertText(a, locale).replace(/\s+/g, ' ');
     if (t && !seen.has(t.toLowerCase())) {
       seen.add(t.toLowerCase());
-      out.push(t);
+      out.push({ text: t, severity: alertSeverity(a, t) });
     }
   }
   return out;
+}
+
+/** The alerts the frame shows, most severe first (SEVERITY_ORDER; the service's order among equals). */
+export function frameAlerts(alerts: readonly unknown[], locale: Locale = ENGLISH): FrameAlert[] {
+  const rank = (a: FrameAlert): number => SEVERITY_ORDER.indexOf(a.severity);
+  return alertItems(alerts, locale).sort((a, b) => rank(a) - rank(b));
 }
 
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'];

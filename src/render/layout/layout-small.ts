@@ -1,9 +1,10 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAgeBadge, drawFitted, drawHeadline, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { drawAgeBadge, drawFitted, drawLine, newReport, rule, type LayoutReport } from './blocks.js';
 import { measure } from '../text/fonts.js';
 import type { FrameContent } from './content.js';
+import { drawHeadline, markOld } from './mark-old.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
-import { warningTriangle } from '../pictograms/marks.js';
+import { alertLook, drawAlertMark } from './alert-block.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
 import { drawFeelsLike, drawReading, drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
@@ -157,27 +158,39 @@ function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boo
   return drawAgeBadge(sf, { text: shown, xRight: at.right, y: at.y, h: at.h, size: fitted.size, w, onError }, report).w;
 }
 
-/** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */
+/**
+ * The first alert, the most severe (and how many more), marked by its severity (alert-block.ts): an extreme or severe
+ * one on an inverted band, a lesser one on paper. Returns its height, 0 without alerts.
+ */
 function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
-  if (c.alerts.length === 0) return 0;
+  const first = c.alerts[0];
+  if (first === undefined) return 0;
   const u = sf.unit;
+  const look = alertLook(first.severity);
+  // Regular whatever the severity: bold would cut "Severe storm warning" across a 2.13"; the band and the mark say it.
+  const font = 'condensed';
   // The count stays when the first alert is cut.
   const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
-  const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
+  const min = Math.max(11, 11 * u);
+  const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
   // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
   // what "Severe storm…" does not.
-  const two = line.truncated && sf.height > sf.width ? fitText({ text: c.alerts[0]!, tail: more, font: 'condensed', width: tw - 16 * u, height: 2 * Math.round(Math.max(11, 11 * u) * 1.15), maxSize: Math.max(11, 11 * u), minSize: Math.max(11, 11 * u), lineHeight: 1.15 }) : null;
+  const two = line.truncated && sf.height > sf.width ? fitText({ text: first.text, tail: more, font, width: tw - 16 * u, height: 2 * Math.round(min * 1.15), maxSize: min, minSize: min, lineHeight: 1.15 }) : null;
   const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
   const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
-  warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
+  const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
+  if (look.inverted) {
+    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
+  }
+  drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
   if (fitted === line) {
-    if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
+    if (line.lines[0]) drawLine(sf, { font, size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: fore, report });
   } else {
-    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, sf.theme.paper, report);
+    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report);
   }
   report.alerts.push(fitted);
+  report.sizes.alert = fitted.size;
   return ah + 2 * u;
 }
 

@@ -1,8 +1,10 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAlerts, drawHeadline, drawLine, drawTopBand, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
+import { drawLine, drawTopBand, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
+import { drawHeadline, markOld } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
+import { drawAlertBlock } from './alert-block.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
 import { drawFeelsLike, drawReadings, drawTemperature, readingsWidth, temperatureWidths } from './readings.js';
@@ -130,7 +132,7 @@ interface WideGeometry {
    * the space below the rule under it, and where the readings go.
    */
   weather: { height: number; temperatureMax: number; readingMin: number; ruleGap: number; readings: ReadingsPlace };
-  /** Alert lines at most, their size, and the space below the band. */
+  /** Alert lines at most, their smallest size (the readings' where larger), and the space below them. */
   alerts: { lines: number; size: number; gap: number };
   /**
    * The largest garment pictogram, the space below the row, and its rows at most: two where a portrait frame
@@ -213,7 +215,8 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   if (c.headline !== null) y += drawHeadline(sf, c.headline, { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit }, report) + g.alerts.gap * u;
   const w = c.weather;
   if (w) y = drawWeather(sf, c, w, y, g, report);
-  const alertH = drawAlerts(sf, c, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report);
+  // Alerts at least at the readings' size: a warning is read from where the weather is.
+  const alertH = drawAlertBlock(sf, c, { box: { x: m, y, w: W - 2 * m, h: 0 }, maxLines: g.alerts.lines, size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)) }, report);
   if (alertH) y += alertH + g.alerts.gap * u;
   // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
   const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
@@ -239,13 +242,16 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   return report;
 }
 
+/** The readings' size, px: the type scale's, or the geometry's smallest where that is larger. */
+const readingSizeOf = (sf: Surface, g: WideGeometry): number => Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
+
 /** The current weather and the readings from `y`, and the rule below them. Returns the y below the rule's gap. */
 function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): number {
   const u = sf.unit;
   const W = sf.width;
   const m = MARGIN * u;
   const rowH = g.weather.height * u;
-  const readingSize = Math.max(sf.scale.reading, g.weather.readingMin * u);
+  const readingSize = readingSizeOf(sf, g);
   const place = g.weather.readings;
   const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
   let y = top;
