@@ -148,7 +148,7 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
     layout: 'landscape',
     band: { height: 26, gap: 4 },
     weather: { height: 84, temperatureMax: 76, readingMin: 30, ruleGap: 6, readings: { place: 'beside', width: 392 } },
-    alerts: { lines: 2, size: 22, gap: 8 },
+    alerts: { lines: 2, size: 22, gap: 4 },
     pictograms: { size: 86, gap: 8, rows: 1 },
     outfit: { maxSize: 110, reasoningMax: 24, bottom: 4 },
   },
