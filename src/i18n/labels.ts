@@ -7,6 +7,8 @@
 export interface Labels {
   /** `{temp}`: "Feels like 1°". */
   feels_like: string;
+  /** `{temp}`: the same in a few letters, where the panel's weather column is too narrow for it: "Feels 1°". */
+  feels_like_short: string;
   /** `{time}`: the top band's "Updated 07:30". */
   updated: string;
   /** `{time}`, `{age}`: "Updated 07:30, 2 h 5 min ago" (stale data). */
@@ -77,8 +79,19 @@ export interface Labels {
   unreachable_short: string;
   /** `{age}`: the badge of an outfit out of date, "3 h old" (age_minutes or age_hours). */
   age_old: string;
-  /** `{day}`: the badge of an outfit a day old or more, "since Mon" (a weekday, or a date after a week). */
+  /**
+   * `{day}`: once the badge of an outfit a day old or more ("since Mon"). No longer drawn (a weekday is left for the
+   * reader to work out: outfit_yesterday and outfit_days_ago say it); kept so a locale file that has it still loads.
+   */
   since_day: string;
+  /** The headline of an outfit made for yesterday (the display's time zone): "Yesterday's outfit". */
+  outfit_yesterday: string;
+  /** `{n}`, plural forms (plural.ts): the headline of an outfit made for an earlier day, "Outfit from 2 days ago". */
+  outfit_days_ago: string;
+  /** The screen of an outfit too old to show (outfit-age.ts): "No current outfit". */
+  no_current_outfit: string;
+  /** `{n}`, plural forms (plural.ts): what that screen says of the last one, "last one from 4 days ago". */
+  last_outfit_days_ago: string;
   /** `{time}`: what happens next after a failed purchase, "trying again at 07:12". */
   trying_again: string;
   /** `{time}`: the same on small panels, "retry at 07:12": never "again 07:12", which reads as "failed again at". */

@@ -203,9 +203,10 @@ describe('frame content', () => {
       frameContent({ ...base, rec: { ...NORMAL, fetched_at: fetched }, status, stale, now: new Date(now) }).ageBadge;
     expect(at('2026-01-31T06:30:00.000Z', '2026-01-31T07:10:00.000Z')).toBe('40 min old');
     expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('3 h old');
-    // A day or more: the day it is from (Fri 30 Jan in Berlin), then the date after a week.
-    expect(at('2026-01-30T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('since Fri');
-    expect(at('2026-01-20T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('since 20 Jan');
+    // Same day in the display's zone, however many hours: hours (00:30 to 23:10 in Berlin), never a weekday.
+    expect(at('2026-01-30T23:30:00.000Z', '2026-01-31T22:10:00.000Z')).toBe('22 h old');
+    // An earlier day: no badge, a headline instead (below).
+    expect(at('2026-01-30T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBeNull();
     // An error does not hide the age; a current outfit has no badge, whatever the error.
     expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z', true, { kind: 'key_rejected', message: 'x' })).toBe('3 h old');
     expect(at('2026-01-31T03:30:00.000Z', '2026-01-31T06:45:00.000Z', false, { kind: 'key_rejected', message: 'x' })).toBeNull();

@@ -4,6 +4,7 @@ export const de: LocaleTable = {
   tag: 'de-DE',
   labels: {
     feels_like: 'Gefühlt {temp}',
+    feels_like_short: 'Gefühlt {temp}',
     updated: 'Stand {time}',
     updated_ago: 'Stand {time}, vor {age}',
     stale_badge: 'VERALTET',
@@ -43,6 +44,10 @@ export const de: LocaleTable = {
     unreachable_short: 'Keine Verbindung',
     age_old: '{age} alt',
     since_day: 'seit {day}',
+    outfit_yesterday: 'Outfit von gestern',
+    outfit_days_ago: 'one: Outfit von vor {n} Tag | other: Outfit von vor {n} Tagen',
+    no_current_outfit: 'Kein aktuelles Outfit',
+    last_outfit_days_ago: 'one: das letzte ist von vor {n} Tag | other: das letzte ist von vor {n} Tagen',
     trying_again: 'neuer Versuch um {time}',
     trying_again_short: 'nächster Versuch {time}',
     see_status_page: 'siehe Statusseite',

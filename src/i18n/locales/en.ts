@@ -5,6 +5,7 @@ export const en: LocaleTable = {
   tag: 'en-GB',
   labels: {
     feels_like: 'Feels like {temp}',
+    feels_like_short: 'Feels {temp}',
     updated: 'Updated {time}',
     updated_ago: 'Updated {time}, {age} ago',
     stale_badge: 'STALE',
@@ -44,6 +45,10 @@ export const en: LocaleTable = {
     unreachable_short: 'No connection',
     age_old: '{age} old',
     since_day: 'since {day}',
+    outfit_yesterday: "Yesterday's outfit",
+    outfit_days_ago: 'one: Outfit from {n} day ago | other: Outfit from {n} days ago',
+    no_current_outfit: 'No current outfit',
+    last_outfit_days_ago: 'one: last one from {n} day ago | other: last one from {n} days ago',
     trying_again: 'trying again at {time}',
     trying_again_short: 'retry at {time}',
     see_status_page: 'see the status page',

@@ -4,6 +4,7 @@ export const es: LocaleTable = {
   tag: 'es-ES',
   labels: {
     feels_like: 'Sensación {temp}',
+    feels_like_short: 'Sens. {temp}',
     updated: 'Actualizado {time}',
     updated_ago: 'Actualizado {time}, hace {age}',
     stale_badge: 'ANTIGUO',
@@ -43,6 +44,10 @@ export const es: LocaleTable = {
     unreachable_short: 'Sin conexión',
     age_old: 'hace {age}',
     since_day: 'desde el {day}',
+    outfit_yesterday: 'Atuendo de ayer',
+    outfit_days_ago: 'one: Atuendo de hace {n} día | other: Atuendo de hace {n} días',
+    no_current_outfit: 'Ningún atuendo actual',
+    last_outfit_days_ago: 'one: el último es de hace {n} día | other: el último es de hace {n} días',
     trying_again: 'nuevo intento a las {time}',
     trying_again_short: 'reintento a las {time}',
     see_status_page: 'ver la página de estado',

@@ -4,6 +4,7 @@ export const fr: LocaleTable = {
   tag: 'fr-FR',
   labels: {
     feels_like: 'Ressenti {temp}',
+    feels_like_short: 'Ress. {temp}',
     updated: 'Mis à jour {time}',
     updated_ago: 'Mis à jour {time}, il y a {age}',
     stale_badge: 'PÉRIMÉ',
@@ -43,6 +44,10 @@ export const fr: LocaleTable = {
     unreachable_short: 'Pas de connexion',
     age_old: 'il y a {age}',
     since_day: 'depuis {day}',
+    outfit_yesterday: 'Tenue d’hier',
+    outfit_days_ago: 'one: Tenue d’il y a {n} jour | other: Tenue d’il y a {n} jours',
+    no_current_outfit: 'Aucune tenue actuelle',
+    last_outfit_days_ago: 'one: la dernière date d’il y a {n} jour | other: la dernière date d’il y a {n} jours',
     trying_again: 'nouvel essai à {time}',
     trying_again_short: 'nouvel essai à {time}',
     see_status_page: "voir la page d'état",

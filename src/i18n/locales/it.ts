@@ -4,6 +4,7 @@ export const it: LocaleTable = {
   tag: 'it-IT',
   labels: {
     feels_like: 'Percepita {temp}',
+    feels_like_short: 'Perc. {temp}',
     updated: 'Aggiornato {time}',
     updated_ago: 'Aggiornato {time}, {age} fa',
     stale_badge: 'SCADUTO',
@@ -43,6 +44,10 @@ export const it: LocaleTable = {
     unreachable_short: 'Nessuna connessione',
     age_old: '{age} fa',
     since_day: 'da {day}',
+    outfit_yesterday: 'Outfit di ieri',
+    outfit_days_ago: 'one: Outfit di {n} giorno fa | other: Outfit di {n} giorni fa',
+    no_current_outfit: 'Nessun outfit attuale',
+    last_outfit_days_ago: 'one: l’ultimo è di {n} giorno fa | other: l’ultimo è di {n} giorni fa',
     trying_again: 'nuovo tentativo alle {time}',
     trying_again_short: 'riprova alle {time}',
     see_status_page: 'vedi la pagina di stato',

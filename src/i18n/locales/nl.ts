@@ -4,6 +4,7 @@ export const nl: LocaleTable = {
   tag: 'nl-NL',
   labels: {
     feels_like: 'Voelt als {temp}',
+    feels_like_short: 'Voelt {temp}',
     updated: 'Bijgewerkt {time}',
     updated_ago: 'Bijgewerkt {time}, {age} geleden',
     stale_badge: 'VEROUDERD',
@@ -43,6 +44,10 @@ export const nl: LocaleTable = {
     unreachable_short: 'Geen verbinding',
     age_old: '{age} oud',
     since_day: 'sinds {day}',
+    outfit_yesterday: 'Outfit van gisteren',
+    outfit_days_ago: 'one: Outfit van {n} dag geleden | other: Outfit van {n} dagen geleden',
+    no_current_outfit: 'Geen actuele outfit',
+    last_outfit_days_ago: 'one: de laatste is van {n} dag geleden | other: de laatste is van {n} dagen geleden',
     trying_again: 'nieuwe poging om {time}',
     trying_again_short: 'nieuwe poging {time}',
     see_status_page: 'zie de statuspagina',

@@ -4,6 +4,7 @@ export const pl: LocaleTable = {
   tag: 'pl-PL',
   labels: {
     feels_like: 'Odczuwalna {temp}',
+    feels_like_short: 'Odcz. {temp}',
     updated: 'Aktualizacja {time}',
     updated_ago: 'Aktualizacja {time}, {age} temu',
     stale_badge: 'NIEAKTUALNE',
@@ -43,6 +44,10 @@ export const pl: LocaleTable = {
     unreachable_short: 'Brak połączenia',
     age_old: '{age} temu',
     since_day: 'od {day}',
+    outfit_yesterday: 'Wczorajszy strój',
+    outfit_days_ago: 'one: Strój sprzed {n} dnia | few: Strój sprzed {n} dni | many: Strój sprzed {n} dni | other: Strój sprzed {n} dnia',
+    no_current_outfit: 'Brak aktualnego stroju',
+    last_outfit_days_ago: 'one: ostatni jest sprzed {n} dnia | few: ostatni jest sprzed {n} dni | many: ostatni jest sprzed {n} dni | other: ostatni jest sprzed {n} dnia',
     trying_again: 'kolejna próba o {time}',
     trying_again_short: 'następna próba {time}',
     see_status_page: 'zobacz stronę stanu',

@@ -4,6 +4,7 @@ export const sv: LocaleTable = {
   tag: 'sv-SE',
   labels: {
     feels_like: 'Känns som {temp}',
+    feels_like_short: 'Känns {temp}',
     updated: 'Uppdaterad {time}',
     updated_ago: 'Uppdaterad {time}, för {age} sedan',
     stale_badge: 'INAKTUELL',
@@ -43,6 +44,10 @@ export const sv: LocaleTable = {
     unreachable_short: 'Ingen anslutning',
     age_old: '{age} sedan',
     since_day: 'sedan {day}',
+    outfit_yesterday: 'Gårdagens outfit',
+    outfit_days_ago: 'one: Outfit från för {n} dag sedan | other: Outfit från för {n} dagar sedan',
+    no_current_outfit: 'Ingen aktuell outfit',
+    last_outfit_days_ago: 'one: den senaste är från för {n} dag sedan | other: den senaste är från för {n} dagar sedan',
     trying_again: 'nytt försök kl. {time}',
     trying_again_short: 'nytt försök {time}',
     see_status_page: 'se statussidan',

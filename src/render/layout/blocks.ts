@@ -3,10 +3,10 @@ import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
 import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
-import { statusMark, warningTriangle } from '../pictograms/marks.js';
+import { statusMark } from '../pictograms/marks.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
-import { BASELINE_EM, ELLIPSIS, fitLine, fitText, type FittedText } from '../text/text-fit.js';
+import { BASELINE_EM, ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
 
 /** Pieces every layout uses: fitted text, the header or status band, the alert band, the weather details. */
 
@@ -25,6 +25,10 @@ export interface LayoutSizes {
   /** The garment pictograms (square). */
   pictogram: number | null;
   weatherIcon: number | null;
+  /** The feels-like temperature, the figure the outfit is based on. */
+  feelsLike: number | null;
+  /** The alerts' text (the first, most severe one's). */
+  alert: number | null;
 }
 
 /** What a layout placed, for tests, the gallery and `render --out x.json`: texts, sizes, what was shortened. */
@@ -48,13 +52,17 @@ export interface LayoutReport {
   missingGlyphs: number[];
   /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
   badge: { text: string; size: number; height: number } | null;
+  /** The headline of an outfit of an earlier day ("Yesterday's outfit"): its lines and text size, px; null when none. */
+  headline: { lines: string[]; size: number } | null;
   /** The outfit block is marked as old (a dashed frame around it). */
   markedOld: boolean;
+  /** The boxes framed as old (dashed), px: what is inside them is as old as the outfit. */
+  oldMarks: Box[];
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
-  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, markedOld: false };
+  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null, feelsLike: null, alert: null };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -272,52 +280,4 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
   drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline: b.y + b.h / 2 + b.size * 0.36, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
   report.badge = { text: b.text, size: b.size, height: Math.round(b.h) };
   return b;
-}
-
-/**
- * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
- * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
- */
-export function markOld(sf: Surface, box: Box, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
-  const u = sf.unit;
-  const t = thickness;
-  const dash = Math.max(6, Math.round(14 * u));
-  const ctx = sf.crisp;
-  ctx.fillStyle = sf.theme.ink;
-  const x0 = Math.round(box.x);
-  const y0 = Math.round(box.y);
-  const x1 = Math.round(box.x + box.w) - t;
-  const y1 = Math.round(box.y + box.h) - t;
-  for (let x = x0; x < x1 + t; x += 2 * dash) {
-    const w = Math.min(dash, x1 + t - x);
-    ctx.fillRect(x, y0, w, t);
-    ctx.fillRect(x, y1, w, t);
-  }
-  for (let y = y0; y < y1 + t; y += 2 * dash) {
-    const h = Math.min(dash, y1 + t - y);
-    ctx.fillRect(x0, y, t, h);
-    ctx.fillRect(x1, y, t, h);
-  }
-}
-
-/** Alert lines on a filled band with a warning triangle; returns the height used (0 without alerts). */
-export function drawAlerts(sf: Surface, c: Pick<FrameContent, 'alerts' | 'locale'>, box: Box, maxLines: number, size: number, report: LayoutReport): number {
-  const alerts = c.alerts;
-  if (alerts.length === 0) return 0;
-  const u = sf.unit;
-  const pad = 8 * u;
-  const tri = size * 1.15;
-  const textX = box.x + pad + tri + pad;
-  const shown = alerts.slice(0, maxLines);
-  const more = alerts.length - shown.length;
-  // The count is the tail: it stays when the alerts before it are cut, so five alerts never look like one.
-  const tail = more > 0 ? `(${fill(c.locale.labels.more_alerts, { n: more })})` : undefined;
-  const fitted = fitText({ text: shown.join(' · '), tail, font: 'condensed-bold', width: box.w - (textX - box.x) - pad, height: maxLines * Math.round(size * 1.2), maxSize: size, minSize: size * 0.8, lineHeight: 1.2 });
-  const h = fitted.height + 2 * pad;
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(box.x, box.y, box.w, h);
-  warningTriangle(sf.crisp, box.x + pad, box.y + (h - tri) / 2, tri, sf.theme.paper);
-  drawFitted(sf, fitted, textX, box.y + pad, sf.theme.paper, report);
-  report.alerts.push(fitted);
-  return h;
 }

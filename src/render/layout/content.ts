@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { StoredRecommendation, Weather } from '../../api/schemas.js';
 import { fill, type LabelKey } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
-import { alertTexts, formatAge, formatDate, formatTime, staleBadgeText } from './format.js';
-import { feelsLike, readingsOf, type Reading } from './reading-values.js';
+import { formatAge, formatDate, formatTime, frameAlerts, staleBadgeText, type FrameAlert } from './format.js';
+import { feelsLike, feelsLikeShort, readingsOf, type Reading } from './reading-values.js';
 import type { GarmentId } from '../../domain/garments.js';
 import { garmentRow, type RowItem } from '../../domain/weather-demands.js';
 import { readAnswer } from '../../domain/answer.js';
@@ -12,6 +12,8 @@ import type { Condition } from '../../domain/condition.js';
 import type { StatusMark } from '../pictograms/marks.js';
 import { storeProblemOsCode, type StoreProblem } from '../../store/store-error.js';
 import type { FrameStatus, ServiceProblem, StatusPlace } from '../../domain/frame-status.js';
+import { plural } from '../../i18n/plural.js';
+import { outfitAge, type OutfitAge } from './outfit-age.js';
 
 /**
  * What a frame says, in words, prepared from the frame input: layouts only place it. Pure. Our words are in the
@@ -51,7 +53,7 @@ export interface FrameInput {
 
 export interface StatusText {
   /** A frame status, or the state problem on a frame without an outfit. */
-  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem' | 'not_read_back';
+  kind: Exclude<FrameStatus['kind'], 'ok'> | 'state_problem' | 'not_read_back' | 'withdrawn';
   /** An error (the band is inverted) rather than a stale mark. */
   error: boolean;
   title: string;
@@ -65,12 +67,27 @@ export interface StatusText {
 
 export interface FrameContent {
   name: string;
-  /** "07:30": when the shown data was fetched, in the display's timezone. */
+  /**
+   * "07:30": when the shown data was fetched, in the display's timezone; null for an outfit of an earlier day, whose
+   * headline says how many days old it is (a date would leave the reader to work out its weekday).
+   */
   updated: string | null;
   /** "2 h 5 min": how old the shown data is, when it is stale. */
   age: string | null;
-  /** The stale outfit's badge, "3 h old" or "since Mon"; null while the outfit is current. */
+  /**
+   * The badge of an outfit out of date on the day it was made for (a slot passed without a new one): "3 h old"; null
+   * while it is current, and for an outfit of an earlier day (its headline says how old it is).
+   */
   ageBadge: string | null;
+  /**
+   * The headline of an outfit made for an earlier day (the display's time zone): "Yesterday's outfit", "Outfit from
+   * 2 days ago" (outfit-age.ts); null for one made for today.
+   */
+  headline: string | null;
+  /** The outfit (and the weather with it) is out of date: a badge or a headline says how old, a dashed frame marks it. */
+  old: boolean;
+  /** How old the outfit is by its day (outfit-age.ts); 'withdrawn' leaves no outfit on the frame. */
+  outfitAge: OutfitAge;
   /** The frame's own time, "07:45". */
   now: string;
   /** The frame's day, "Saturday 28 November", and its short form "Sat 28 Nov": wall panels show it in the band. */
@@ -81,6 +98,8 @@ export interface FrameContent {
   readings: Reading[];
   /** "Feels like 3°" in the locale's words; null without weather. */
   feelsLike: string | null;
+  /** "Feels 3°": the same for a narrow weather column; null without weather. */
+  feelsLikeShort: string | null;
   outfit: string | null;
   /** What to wear, as pictograms (garments.ts ids); empty without an outfit. */
   garments: readonly GarmentId[];
@@ -91,7 +110,8 @@ export interface FrameContent {
   /** The condition in words, in the display's language (condition-words.ts); null: none. */
   description: string | null;
   reasoning: string | null;
-  alerts: string[];
+  /** The alerts, most severe first, each with its severity (format.ts frameAlerts). */
+  alerts: FrameAlert[];
   status: StatusText | null;
   /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
   locale: Locale;
@@ -101,6 +121,31 @@ export interface FrameContent {
 function whereToLook(place: StatusPlace | undefined, l: Locale['labels'], unknown: string): string {
   if (place === undefined || place.kind === 'page_unknown') return unknown;
   return place.kind === 'page' ? fill(l.status_page_at, { url: place.url }) : l.see_log;
+}
+
+/**
+ * The screen of an outfit too old to show (outfit-age.ts): "No current outfit", how old the last one is, and why no
+ * new one came where that is a failure ("No connection to the outfit service · trying again at 07:12"). Never a
+ * "since" with a date: the age in days says it.
+ */
+function withdrawnText(input: FrameInput, locale: Locale, days: number): StatusText {
+  const l = locale.labels;
+  const last = plural(l.last_outfit_days_ago, days, locale.tag);
+  const reason = statusText(input, locale);
+  const why = reason?.error ? ` · ${reason.title} · ${reason.detail}` : '';
+  return { kind: 'withdrawn', error: reason?.error ?? false, title: l.no_current_outfit, detail: `${last}${why}`, short: l.no_current_outfit, since: null, mark: reason?.mark ?? 'clock' };
+}
+
+/** The badge of an outfit out of date on its own day, or null. */
+function ageBadgeText(age: OutfitAge, locale: Locale): string | null {
+  if (age.kind !== 'stale') return null;
+  return age.ms === null ? locale.labels.stale_badge : staleBadgeText(age.ms, locale);
+}
+
+/** The headline of an outfit of an earlier day, or null. */
+function headlineText(age: OutfitAge, locale: Locale): string | null {
+  if (age.kind !== 'past_day') return null;
+  return age.days === 1 ? locale.labels.outfit_yesterday : plural(locale.labels.outfit_days_ago, age.days, locale.tag);
 }
 
 function statusText(input: FrameInput, locale: Locale): StatusText | null {
@@ -181,29 +226,36 @@ function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null
 }
 
 export function frameContent(input: FrameInput): FrameContent {
-  const rec = input.rec;
   const locale = input.locale ?? ENGLISH;
-  const fetched = rec ? new Date(rec.fetched_at || (rec.generated_at ?? '')) : null;
+  const fetched = input.rec ? new Date(input.rec.fetched_at || (input.rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
   const stale = input.stale === true || input.status.kind === 'stale';
+  const age = input.rec ? outfitAge({ made: validFetched, now: input.now, timeZone: input.timezone, stale }) : ({ kind: 'current' } as const);
+  // An outfit too old to show is not drawn at all: the frame is the screen without an outfit, saying why.
+  const rec = age.kind === 'withdrawn' ? null : input.rec;
+  const status = age.kind === 'withdrawn' ? withdrawnText(input, locale, age.days) : (statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null));
   return {
     name: input.displayName.trim(),
-    updated: validFetched ? formatTime(validFetched, input.timezone, input.now, locale) : null,
-    age: validFetched && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
-    ageBadge: stale && rec ? (validFetched && validFetched.getTime() <= input.now.getTime() ? staleBadgeText(validFetched, input.now, input.timezone, locale) : locale.labels.stale_badge) : null,
+    updated: validFetched && rec && age.kind !== 'past_day' ? formatTime(validFetched, input.timezone, input.now, locale) : null,
+    age: validFetched && rec && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
+    ageBadge: ageBadgeText(age, locale),
+    headline: headlineText(age, locale),
+    old: age.kind === 'stale' || age.kind === 'past_day',
+    outfitAge: age,
     now: formatTime(input.now, input.timezone, input.now, locale),
     date: formatDate(input.now, input.timezone, locale),
     weather: rec?.weather ?? null,
     readings: rec ? readingsOf(rec.weather, locale) : [],
     feelsLike: rec ? feelsLike(rec.weather, locale) : null,
+    feelsLikeShort: rec ? feelsLikeShort(rec.weather, locale) : null,
     outfit: rec ? rec.outfit.trim() : null,
     garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
     row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],
     condition: rec ? readAnswer(rec).condition : null,
     description: rec ? conditionWords({ condition: readAnswer(rec).condition, description: rec.weather.description, locale }) : null,
     reasoning: rec?.reasoning?.trim() || null,
-    alerts: rec ? alertTexts(rec.weather.alerts, locale) : [],
-    status: statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null),
+    alerts: rec ? frameAlerts(rec.weather.alerts, locale) : [],
+    status,
     locale,
   };
 }

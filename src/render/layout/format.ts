@@ -3,6 +3,7 @@ import { fill } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { dayKey } from '../../time/zoned-time.js';
 import { zonedFormat } from '../../time/zoned-format.js';
+import { alertSeverity, SEVERITY_ORDER, type AlertSeverity } from '../../domain/alert-severity.js';
 
 /**
  * Words and numbers as the frame shows them, in the display's locale (default English): labels from its table,
@@ -109,17 +110,34 @@ function textOf(v: unknown, depth: number): string | null {
 
 /** Alert texts, empty strings and repeats left out (an object without any text still counts as an alert). */
 export function alertTexts(alerts: readonly unknown[], locale: Locale = ENGLISH): string[] {
+  return alertItems(alerts, locale).map((a) => a.text);
+}
+
+/** An alert as the frame shows it: its text, and how severe it is (alert-severity.ts). */
+export interface FrameAlert {
+  text: string;
+  severity: AlertSeverity;
+}
+
+/** Alert texts with their severity, in the service's order, empty ones and repeats left out (the first kept). */
+function alertItems(alerts: readonly unknown[], locale: Locale): FrameAlert[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: FrameAlert[] = [];
   for (const a of alerts) {
     if (a === null || a === undefined || (typeof a === 'string' && !a.trim())) continue;
     const t = alertText(a, locale).replace(/\s+/g, ' ');
     if (t && !seen.has(t.toLowerCase())) {
       seen.add(t.toLowerCase());
-      out.push(t);
+      out.push({ text: t, severity: alertSeverity(a, t) });
     }
   }
   return out;
+}
+
+/** The alerts the frame shows, most severe first (SEVERITY_ORDER; the service's order among equals). */
+export function frameAlerts(alerts: readonly unknown[], locale: Locale = ENGLISH): FrameAlert[] {
+  const rank = (a: FrameAlert): number => SEVERITY_ORDER.indexOf(a.severity);
+  return alertItems(alerts, locale).sort((a, b) => rank(a) - rank(b));
 }
 
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'];
@@ -177,17 +195,15 @@ export function formatAge(ms: number, locale: Locale = ENGLISH): string {
 }
 
 /**
- * The badge of an outfit out of date, short enough to be set large: "40 min old", "3 h old" within a day, then
- * "since Mon" within a week, then "since 12 Nov" (the fetch's day in the display's zone and language).
+ * The badge of an outfit out of date on the day it was made for, short enough to be set large: "40 min old",
+ * "3 h old" (`ms` its age). An outfit of an earlier day is headed by its age in days instead (content.ts), never by
+ * a weekday the reader would have to work out.
  */
-export function staleBadgeText(fetched: Date, now: Date, timeZone: string, locale: Locale = ENGLISH): string {
+export function staleBadgeText(ms: number, locale: Locale = ENGLISH): string {
   const l = locale.labels;
-  const min = Math.max(0, Math.round((now.getTime() - fetched.getTime()) / 60_000));
+  const min = Math.max(0, Math.round(ms / 60_000));
   if (min < 60) return fill(l.age_old, { age: fill(l.age_minutes, { n: min }) });
-  if (min < 24 * 60) return fill(l.age_old, { age: fill(l.age_hours, { n: Math.floor(min / 60) }) });
-  const within = min < 6.5 * 24 * 60;
-  const day = zonedFormat(locale.tag, within ? { timeZone, weekday: 'short' } : { timeZone, day: 'numeric', month: 'short', numberingSystem: 'latn' }).format(fetched);
-  return fill(l.since_day, { day: plainSpaces(day) });
+  return fill(l.age_old, { age: fill(l.age_hours, { n: Math.floor(min / 60) }) });
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAgeBadge, drawFitted, drawLine, markOld, newReport, rule, type LayoutReport } from './blocks.js';
+import { drawAgeBadge, drawFitted, drawLine, newReport, rule, type LayoutReport } from './blocks.js';
 import { measure } from '../text/fonts.js';
 import type { FrameContent } from './content.js';
+import { drawHeadline, markOld } from './mark-old.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
-import { warningTriangle } from '../pictograms/marks.js';
+import { alertLook, drawAlertMark } from './alert-block.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
-import { drawReading, drawReadings, drawTemperature } from './readings.js';
+import { drawFeelsLike, drawReading, drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
 
@@ -27,11 +28,18 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   // Lying (250x122 and the like): the weather in a column on the left, the text column beside it. Upright
   // (128x296 and the like, units of 1 px at 128 px wide): everything stacked, the weather below the head line.
   const tall = H > W;
+  const old = c.old;
+  const thin = Math.max(1, Math.round(u));
   if (w && !tall) {
     const leftW = 84 * u;
     leftColumn(sf, c, w, leftW, report);
-    sf.crisp.fillStyle = sf.theme.ink;
-    sf.crisp.fillRect(Math.round(leftW), 4 * u, Math.max(1, Math.round(u)), H - 8 * u);
+    if (old) {
+      // The weather is as old as the outfit: framed as old too, its frame in place of the rule between the columns.
+      markOld(sf, { x: 0, y: 0, w: leftW - 1 * u, h: H }, report, thin);
+    } else {
+      sf.crisp.fillStyle = sf.theme.ink;
+      sf.crisp.fillRect(Math.round(leftW), 4 * u, thin, H - 8 * u);
+    }
   }
   const x = tall ? 4 * u : w ? 84 * u + 6 * u : 6 * u;
   const tw = tall ? W - 8 * u : W - x - 4 * u;
@@ -39,15 +47,20 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   // then heads the garment row instead.
   const badgeBelow = c.status?.error === true && c.ageBadge !== null;
   let y = headLine(sf, c, x, tw, !badgeBelow, report);
-  if (w && tall) y = weatherStack(sf, c, w, x, y, tw, report);
-  y += alertLine(sf, c, x, y, tw, report);
-  const bottom = (tall ? 2 : 1) * u;
-  const old = c.ageBadge !== null;
-  // An old outfit is framed (dashed) inside the text column: the frame takes its width from the text, not from the left column.
+  // An old outfit is framed (dashed) inside the text column, with what is as old as it: the weather (upright), the alerts.
   const inset = old ? 3 * u : 0;
+  const oldTop = y;
   y += inset;
-  const garmentTop = y;
-  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, x + tw - inset, y + 1 * u, 13 * u, false, report) + 4 * u : 0;
+  if (c.headline !== null) {
+    // First inside the frame, as on the wall panels: how old all of it is.
+    const size = Math.max(sf.scale.outfit, 12 * u);
+    y += drawHeadline(sf, c.headline, { x: x + inset, y, maxW: tw - 2 * inset, size, minSize: Math.min(size, 11) }, report) + 2 * u;
+  }
+  // Upright, the readings keep the column's width (their size is what is short there); only the icon moves in.
+  if (w && tall) y = weatherStack(sf, c, w, { x, top: y, w: tw, iconX: old ? x : 0 }, report);
+  y += alertLine(sf, c, x + inset, y, tw - 2 * inset, report);
+  const bottom = (tall ? 2 : 1) * u;
+  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: 13 * u, maxW: (tw - 2 * inset) / 2 }, false, report) + 4 * u : 0;
   y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
   // frame's edge, or the old outfit's inset above its dashed frame. A long outfit's first sentence is set apart at
@@ -55,24 +68,29 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const outfitBottom = old ? bottom + inset : Math.max(1, Math.round(u));
   const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
   drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - outfitBottom }, outfitOpts, report);
-  if (old) {
-    markOld(sf, { x: x - 2 * u, y: garmentTop - 2 * u, w: tw + 4 * u, h: H - garmentTop + 2 * u - bottom }, Math.max(1, Math.round(u)));
-    report.markedOld = true;
-  }
+  if (old) markOld(sf, { x: x - 2 * u, y: oldTop + 1 * u, w: tw + 4 * u, h: H - oldTop - 1 * u - bottom }, report, thin);
   return report;
 }
 
-/** Icon and temperature side by side above the four readings, one a row. */
+/** The feels-like temperature's words, full and short (FrameContent's). */
+const feelsText = (c: FrameContent): { full: string; short: string } => ({ full: c.feelsLike ?? '', short: c.feelsLikeShort ?? c.feelsLike ?? '' });
+
+/**
+ * The icon above the temperature, the feels-like temperature beneath it at the readings' size (the figure the outfit
+ * is based on: the icon gave up a quarter of its height for it), then the four readings, one a row.
+ */
 function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, report: LayoutReport): void {
   const u = sf.unit;
-  const icon = 40 * u;
+  const icon = 30 * u;
   drawConditionIcon(sf, c.condition ?? 'unknown', (leftW - icon) / 2, 1 * u, icon);
   report.sizes.weatherIcon = Math.round(icon);
-  const t = drawTemperature(sf, w, 4 * u, Math.round(icon + 25 * u), Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
+  const tempBase = Math.round(icon + 25 * u);
+  const t = drawTemperature(sf, w, 4 * u, tempBase, Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
   report.sizes.temperature = t.size;
-  const top = icon + 31 * u;
+  const top = icon + 42 * u;
   const rowH = (sf.height - top - 1 * u) / 4;
   const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
+  drawFeelsLike(sf, feelsText(c), 3 * u, Math.round(tempBase + 3 * u + size * 0.729), size, leftW - 6 * u, report);
   const mark = Math.min(rowH * 0.9, size * 1.2);
   c.readings.forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
   report.sizes.reading = Math.round(size);
@@ -104,7 +122,7 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   }
   let rightW = 0;
   if (c.ageBadge !== null && withBadge) {
-    rightW = smallBadge(sf, c.ageBadge, x + tw, 2 * u, lineH - 4 * u, st !== null, report);
+    rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
   } else if (timeW) {
     rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report });
   }
@@ -119,47 +137,87 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   return headH + 1 * u;
 }
 
-/** The small panels' age badge ending at xRight, `h` px high: text at the outfit's size, at least 12 units. */
-function smallBadge(sf: Surface, text: string, xRight: number, y: number, h: number, onError: boolean, report: LayoutReport): number {
-  const size = Math.max(sf.scale.outfit, 12 * sf.unit);
-  return drawAgeBadge(sf, { text, xRight, y, h, size, w: measure('condensed-bold', size, text) + 6 * sf.unit, onError }, report).w;
+/** Where a small badge goes: ending at `right`, `h` px high, at most `maxW` px wide. */
+interface SmallBadgePlace {
+  right: number;
+  y: number;
+  h: number;
+  maxW: number;
 }
 
-/** The first alert (and how many more) in an inverted band. Returns its height, 0 without alerts. */
+/**
+ * The small panels' age badge: text at the outfit's size, at least 12 units, down to 11 px where the text is wider
+ * than `maxW` (a long language's "3 h old"), cut only where even that does not hold it. Returns its width.
+ */
+function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boolean, report: LayoutReport): number {
+  const pad = 6 * sf.unit;
+  const max = Math.max(sf.scale.outfit, 12 * sf.unit);
+  const fitted = fitLine('condensed-bold', text, at.maxW - pad, max, Math.min(max, 11));
+  const shown = fitted.lines[0]?.text ?? text;
+  const w = measure('condensed-bold', fitted.size, shown) + pad;
+  return drawAgeBadge(sf, { text: shown, xRight: at.right, y: at.y, h: at.h, size: fitted.size, w, onError }, report).w;
+}
+
+/**
+ * The first alert, the most severe (and how many more), marked by its severity (alert-block.ts): an extreme or severe
+ * one on an inverted band, a lesser one on paper. Returns its height, 0 without alerts.
+ */
 function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
-  if (c.alerts.length === 0) return 0;
+  const first = c.alerts[0];
+  if (first === undefined) return 0;
   const u = sf.unit;
+  const look = alertLook(first.severity);
+  // Regular whatever the severity: bold would cut "Severe storm warning" across a 2.13"; the band and the mark say it.
+  const font = 'condensed';
   // The count stays when the first alert is cut.
   const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
-  const line = fitLine('condensed', c.alerts[0]!, tw - 16 * u, 12 * u, Math.max(11, 11 * u), more);
+  const min = Math.max(11, 11 * u);
+  const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
   // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
   // what "Severe storm…" does not.
-  const two = line.truncated && sf.height > sf.width ? fitText({ text: c.alerts[0]!, tail: more, font: 'condensed', width: tw - 16 * u, height: 2 * Math.round(Math.max(11, 11 * u) * 1.15), maxSize: Math.max(11, 11 * u), minSize: Math.max(11, 11 * u), lineHeight: 1.15 }) : null;
+  const two = line.truncated && sf.height > sf.width ? fitText({ text: first.text, tail: more, font, width: tw - 16 * u, height: 2 * Math.round(min * 1.15), maxSize: min, minSize: min, lineHeight: 1.15 }) : null;
   const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
   const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
-  sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
-  warningTriangle(sf.crisp, x, y + 1.5 * u, 12 * u, sf.theme.paper);
+  const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
+  if (look.inverted) {
+    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
+  }
+  drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
   if (fitted === line) {
-    if (line.lines[0]) drawLine(sf, { font: 'condensed', size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: sf.theme.paper, report });
+    if (line.lines[0]) drawLine(sf, { font, size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: fore, report });
   } else {
-    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, sf.theme.paper, report);
+    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report);
   }
   report.alerts.push(fitted);
+  report.sizes.alert = fitted.size;
   return ah + 2 * u;
 }
 
+/** Where the upright weather goes: its column (`x`, `w`) from `top`, and the icon's left edge. */
+interface StackPlace {
+  x: number;
+  top: number;
+  w: number;
+  iconX: number;
+}
+
 /** Upright: icon and temperature side by side, the readings in two columns below, and a rule. Returns the y below. */
-function weatherStack(sf: Surface, c: FrameContent, w: Weather, x: number, top: number, tw: number, report: LayoutReport): number {
+function weatherStack(sf: Surface, c: FrameContent, w: Weather, at: StackPlace, report: LayoutReport): number {
   const u = sf.unit;
   const icon = 44 * u;
-  let y = top;
-  drawConditionIcon(sf, c.condition ?? 'unknown', 0, y, icon);
+  const { x, w: tw } = at;
+  let y = at.top;
+  drawConditionIcon(sf, c.condition ?? 'unknown', at.iconX, y, icon);
   report.sizes.weatherIcon = Math.round(icon);
-  const t = drawTemperature(sf, w, icon + 2 * u, Math.round(y + 32 * u), Math.max(sf.scale.temperature, 28 * u), sf.width - icon - 6 * u, report);
+  const tempX = at.iconX + icon + 2 * u;
+  const tempW = Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon;
+  const t = drawTemperature(sf, w, tempX, Math.round(y + 29 * u), Math.max(sf.scale.temperature, 28 * u), tempW, report);
   report.sizes.temperature = t.size;
-  y += icon + 2 * u;
   const size = Math.max(sf.scale.reading, 12 * u);
+  // Beneath the temperature, beside the icon: the figure the outfit is based on, at the readings' size.
+  drawFeelsLike(sf, feelsText(c), tempX, Math.round(y + 29 * u + 4 * u + size * 0.729), size, x + tw - tempX, report);
+  y += icon + 2 * u;
   report.sizes.reading = drawReadings(sf, c.readings, { x, y, w: tw, h: 34 * u }, 2, size, report);
   y += 36 * u;
   rule(sf, x, y, tw, Math.max(1, u));

@@ -1,13 +1,15 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawAlerts, drawLine, drawTopBand, markOld, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
+import { drawLine, drawTopBand, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
+import { drawHeadline, markOld } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
+import { drawAlertBlock } from './alert-block.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
-import { drawReadings, drawTemperature, readingsWidth } from './readings.js';
+import { drawFeelsLike, drawReadings, drawTemperature, readingsWidth, temperatureWidths } from './readings.js';
 import type { Surface } from '../draw/surface.js';
-import { ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
+import { fitLine } from '../text/text-fit.js';
 
 /**
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
@@ -16,57 +18,95 @@ import { ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
  * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
  */
 
+/** The current weather's sizes: the icon's square, the temperature's largest, and the feels-like temperature's. */
+interface CurrentSizes {
+  icon: number;
+  temperatureMax: number;
+  /** The feels-like temperature: the figure the outfit is based on, never smaller than the readings beside it. */
+  feelsLike: number;
+}
+
+/** The feels-like temperature's face: the readings' own, so it reads as one of them. */
+const FEELS_FONT = 'condensed-bold';
+
+/** Where the feels-like temperature goes: beside the number (under its raised unit, or after it), or beneath it. */
+type FeelsPlace = 'under-unit' | 'after-unit' | 'beneath';
+
+/** The current weather's plan: where the feels-like temperature goes, and the row's height that takes. */
+interface CurrentPlan {
+  feels: FeelsPlace;
+  /** The row's height, px: the geometry's, or more where the feels-like temperature goes beneath the number. */
+  height: number;
+}
+
+/** The description's line size and its smallest, px: a detail (the icon says it too), never below the reasoning's. */
+function descriptionSizes(sf: Surface): { size: number; min: number } {
+  const size = 20 * sf.unit;
+  return { size, min: Math.min(size, Math.max(sf.scale.reasoning, size * 0.85)) };
+}
+
+/** The temperature's size in a row `h` px high with the description's line beneath it. */
+const temperatureBeside = (sf: Surface, sz: CurrentSizes, h: number): number => Math.min(Math.max(sf.scale.temperature, sz.temperatureMax), (h - descriptionSizes(sf).size * 1.4) / 0.78);
+
 /**
- * Icon, temperature, and the feels-like temperature with the description beneath; where the two do not fit that
- * line, the feels-like temperature goes beside the number (under its raised unit) and the description gets the
- * line to itself. Never below the scale's smallest text (the reasoning's), so it is read from where the rest is.
+ * Where the feels-like temperature goes in a row `h` px high and `width` px wide beside the icon: beside the number
+ * where it fits there at its size (under the raised unit where the number is large enough to leave room, else after
+ * the unit), else beneath the number, the row growing to keep the number at the scale's size ("Feels like 1°" at
+ * 73 px is wider than a landscape Kindle leaves beside the number).
  */
-function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, iconSize: number, tempMax: number, report: LayoutReport): void {
-  const u = sf.unit;
-  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - iconSize) / 2, iconSize);
-  report.sizes.weatherIcon = Math.round(iconSize);
-  const x = box.x + iconSize + 12 * u;
-  const width = box.x + box.w - x;
-  const size = Math.max(sf.scale.temperature, tempMax);
-  const lineSize = 20 * u;
-  const minSize = Math.min(lineSize, Math.max(sf.scale.reasoning, lineSize * 0.85));
-  const base = box.y + Math.min(size * 0.8, box.h - lineSize * 1.5);
-  const temp = drawTemperature(sf, w, x, Math.round(base), Math.min(size, (box.h - lineSize * 1.4) / 0.78), width, report);
-  report.sizes.temperature = temp.size;
-  const feels = c.feelsLike ?? '';
-  const desc = c.description ?? '';
-  const baseline = Math.round(base + lineSize * 1.25);
-  const draw = (fitted: FittedText, at = x, y = baseline): void => {
-    if (fitted.lines[0]) drawLine(sf, { font: 'condensed', size: fitted.size, text: fitted.lines[0].text, x: at, baseline: y, colour: sf.theme.ink, report });
-  };
-  const full = fitLine('condensed', [feels, desc].filter(Boolean).join(' · '), width, lineSize, minSize);
-  // One of the two alone is drawn as it fits (cut after a whole word): the icon says the description too.
-  if (!full.truncated || !feels || !desc) {
-    draw(full);
-    return;
-  }
-  // Beside the number, on its baseline: the raised unit ends 0.4 of the number's size above it, and the line's
-  // capitals (with a gap of 0.15 of their size) must stay below that.
-  const besideX = x + temp.numberWidth + lineSize * 0.3;
-  const beside = fitLine('condensed', feels, x + width - besideX, lineSize, minSize);
-  if (!beside.truncated && temp.size * 0.4 >= beside.size * 0.91) {
-    draw(beside, besideX, Math.round(base));
-    draw(fitLine('condensed', desc, width, lineSize, minSize));
-    return;
-  }
-  const shortened = describedShort(desc, feels, width, minSize);
-  draw(shortened ? fitLine('condensed', shortened, width, minSize, minSize) : fitLine('condensed', feels, width, lineSize, minSize));
+function planCurrent(sf: Surface, c: FrameContent, w: Weather, width: number, h: number, sz: CurrentSizes): CurrentPlan {
+  const fs = sz.feelsLike;
+  const tSize = temperatureBeside(sf, sz, h);
+  const tw = temperatureWidths(w, tSize);
+  const feelsW = measure(FEELS_FONT, fs, c.feelsLike ?? '');
+  const gap = fs * 0.3;
+  // Under the raised unit: its bottom is 0.4 of the number's size above the baseline, and the line's capitals (with
+  // a gap of 0.15 of their size) must stay below it.
+  if (tSize * 0.4 >= fs * 0.91 && tw.number + gap + feelsW <= width) return { feels: 'under-unit', height: h };
+  if (tw.whole + gap + feelsW <= width) return { feels: 'after-unit', height: h };
+  return { feels: 'beneath', height: Math.max(h, Math.ceil(sf.scale.temperature * 0.76 + fs * (0.3 + 0.729 + 0.24))) };
 }
 
 /**
- * The feels-like temperature whole and the description cut to the width left ("Feels like 1° · Thunderst…"), or
- * null where not three letters of the description would be left (then it is left out: the icon says it too).
+ * Icon, temperature, and the feels-like temperature at the readings' size at least (it is what the outfit answers),
+ * where planCurrent put it. Beside the number, the description takes the line beneath at a detail's size; beneath
+ * it, the description goes beside the number instead, after its unit, cut to fit, or is left to the icon.
  */
-function describedShort(desc: string, feelsLike: string, width: number, size: number): string | null {
-  if (!desc) return null;
-  const feels = `${feelsLike} · `;
-  const cut = fitLine('condensed', desc, width - measure('condensed', size, feels), size, size).lines[0];
-  return cut && cut.text.replace(ELLIPSIS, '').length >= 3 ? feels + cut.text : null;
+function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: CurrentSizes, plan: CurrentPlan, report: LayoutReport): void {
+  const u = sf.unit;
+  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - sz.icon) / 2, sz.icon);
+  report.sizes.weatherIcon = Math.round(sz.icon);
+  const x = box.x + sz.icon + 12 * u;
+  const width = box.x + box.w - x;
+  const size = Math.max(sf.scale.temperature, sz.temperatureMax);
+  const d = descriptionSizes(sf);
+  const fs = sz.feelsLike;
+  const feels = c.feelsLike ?? '';
+  const desc = c.description ?? '';
+  const ink = sf.theme.ink;
+  const gap = fs * 0.3;
+  if (plan.feels !== 'beneath') {
+    const base = Math.round(box.y + Math.min(size * 0.8, box.h - d.size * 1.5));
+    const temp = drawTemperature(sf, w, x, base, temperatureBeside(sf, sz, box.h), width, report);
+    report.sizes.temperature = temp.size;
+    drawLine(sf, { font: FEELS_FONT, size: fs, text: feels, x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap, baseline: base, colour: ink, report });
+    report.sizes.feelsLike = fs;
+    const fitted = desc ? fitLine('condensed', desc, width, d.size, d.min) : null;
+    const line = fitted?.lines[0];
+    if (fitted && line) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x, baseline: Math.round(base + d.size * 1.25), colour: ink, report });
+    return;
+  }
+  // Beneath: its baseline a descent above the row's end, the number's a gap above its capitals.
+  const feelsBase = Math.round(box.y + box.h - fs * 0.24);
+  const tempBase = Math.round(feelsBase - fs * (0.729 + 0.3));
+  const temp = drawTemperature(sf, w, x, tempBase, Math.min(size, (tempBase - box.y) / 0.76), width, report);
+  report.sizes.temperature = temp.size;
+  drawFeelsLike(sf, { full: feels, short: c.feelsLikeShort ?? feels }, x, feelsBase, fs, width, report);
+  const descX = x + temp.width + gap;
+  const fitted = desc ? fitLine('condensed', desc, x + width - descX, d.size, d.min) : null;
+  const line = fitted?.lines[0];
+  // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
+  if (fitted && line && !fitted.truncated) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x: descX, baseline: tempBase, colour: ink, report });
 }
 
 /** Where the readings go: beside the current weather (landscape), or in a row of their own below it (portrait). */
@@ -92,7 +132,7 @@ interface WideGeometry {
    * the space below the rule under it, and where the readings go.
    */
   weather: { height: number; temperatureMax: number; readingMin: number; ruleGap: number; readings: ReadingsPlace };
-  /** Alert lines at most, their size, and the space below the band. */
+  /** Alert lines at most, their smallest size (the readings' where larger), and the space below them. */
   alerts: { lines: number; size: number; gap: number };
   /**
    * The largest garment pictogram, the space below the row, and its rows at most: two where a portrait frame
@@ -108,7 +148,7 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
     layout: 'landscape',
     band: { height: 26, gap: 4 },
     weather: { height: 84, temperatureMax: 76, readingMin: 30, ruleGap: 6, readings: { place: 'beside', width: 392 } },
-    alerts: { lines: 2, size: 22, gap: 8 },
+    alerts: { lines: 2, size: 22, gap: 4 },
     pictograms: { size: 86, gap: 8, rows: 1 },
     outfit: { maxSize: 110, reasoningMax: 24, bottom: 4 },
   },
@@ -121,6 +161,9 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
     outfit: { maxSize: 120, reasoningMax: 26, bottom: 6 },
   },
 };
+
+/** The gap added below the band for an old outfit's dashed frame (3 units thick), units. */
+const OLD_FRAME_ROOM = 6;
 
 /** Side margin, units. */
 const MARGIN = 16;
@@ -166,10 +209,14 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const m = MARGIN * u;
   const bandH = topBandHeight(sf, c, g.band.height * u);
   drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
-  let y = bandH + g.band.gap * u;
+  // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
+  let y = bandH + (g.band.gap + (c.old ? OLD_FRAME_ROOM : 0)) * u;
+  const oldTop = bandH + g.band.gap * u;
+  if (c.headline !== null) y += drawHeadline(sf, c.headline, { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit }, report) + g.alerts.gap * u;
   const w = c.weather;
   if (w) y = drawWeather(sf, c, w, y, g, report);
-  const alertH = drawAlerts(sf, c, { x: m, y, w: W - 2 * m, h: 0 }, g.alerts.lines, g.alerts.size * u, report);
+  // Alerts at least at the readings' size: a warning is read from where the weather is.
+  const alertH = drawAlertBlock(sf, c, { box: { x: m, y, w: W - 2 * m, h: 0 }, maxLines: g.alerts.lines, size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)) }, report);
   if (alertH) y += alertH + g.alerts.gap * u;
   // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
   const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
@@ -187,14 +234,16 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   shrinkRowForOutfit(rowBox, c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
-  if (c.ageBadge !== null) {
-    // In the side margins and the gap above the row: the frame moves nothing of what it marks.
-    const top = rowBox.y - 4 * u;
-    markOld(sf, { x: 5 * u, y: top, w: W - 10 * u, h: H - top - 1 * u });
-    report.markedOld = true;
+  if (c.old) {
+    // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
+    // In the side margins and the gap below the band: the frame moves nothing of what it marks but the weather, down.
+    markOld(sf, { x: 5 * u, y: oldTop, w: W - 10 * u, h: H - oldTop - 1 * u }, report);
   }
   return report;
 }
+
+/** The readings' size, px: the type scale's, or the geometry's smallest where that is larger. */
+const readingSizeOf = (sf: Surface, g: WideGeometry): number => Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
 
 /** The current weather and the readings from `y`, and the rule below them. Returns the y below the rule's gap. */
 function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): number {
@@ -202,19 +251,26 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   const W = sf.width;
   const m = MARGIN * u;
   const rowH = g.weather.height * u;
-  const readingSize = Math.max(sf.scale.reading, g.weather.readingMin * u);
+  const readingSize = readingSizeOf(sf, g);
   const place = g.weather.readings;
+  const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
   let y = top;
   if (place.place === 'beside') {
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
     const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
-    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH }, rowH, g.weather.temperatureMax * u, report);
-    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y, w: readW, h: rowH }, 2, readingSize, report);
-    y += rowH + 4 * u;
+    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH };
+    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
+    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
+    // marks and leave the values less width.
+    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y: y + (plan.height - rowH) / 2, w: readW, h: rowH }, 2, readingSize, report);
+    y += plan.height + 4 * u;
   } else {
-    drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m, h: rowH }, rowH, g.weather.temperatureMax * u, report);
-    y += rowH + 4 * u;
+    const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };
+    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
+    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    y += plan.height + 4 * u;
     const readH = place.height * u;
     report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
     y += readH + 4 * u;

@@ -44,3 +44,8 @@ export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
 export function feelsLike(w: Weather, locale: Locale = ENGLISH): string {
   return fill(locale.labels.feels_like, { temp: formatTempShort(w.feels_like) });
 }
+
+/** "Feels 3°": the short form, for a weather column too narrow for the words in full. */
+export function feelsLikeShort(w: Weather, locale: Locale = ENGLISH): string {
+  return fill(locale.labels.feels_like_short, { temp: formatTempShort(w.feels_like) });
+}

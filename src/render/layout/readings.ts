@@ -100,11 +100,26 @@ function readingColumns(readings: readonly Reading[], width: number, cols: numbe
  * bit under half of it, raised to the top of the digits. `baseline` is the number's. Returns the width used and the
  * number's (under the raised unit the line is free).
  */
-export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number; numberWidth: number } {
+/** The temperature's unit size, as a share of its number's. */
+const UNIT_RATIO = 0.45;
+
+/** The temperature as drawn: its number ("−4", "—") and its unit ("°C", "°", " K"; none without a number). */
+export function temperatureParts(w: Weather): { number: string; unit: string } {
   const number = formatTempShort(w.temp).replace(/°$/, '');
   const u = w.temp_unit?.trim() ?? '';
-  const unit = number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°';
-  const unitRatio = 0.45;
+  return { number, unit: number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°' };
+}
+
+/** The width of the temperature's number and of number and unit at `size`, px (before drawTemperature shrinks it). */
+export function temperatureWidths(w: Weather, size: number): { number: number; whole: number } {
+  const { number, unit } = temperatureParts(w);
+  const n = measure('bold', Math.round(size), number);
+  return { number: n, whole: n + Math.round(size) * 0.04 + measure('bold', Math.round(Math.round(size) * UNIT_RATIO), unit) };
+}
+
+export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number; numberWidth: number } {
+  const { number, unit } = temperatureParts(w);
+  const unitRatio = UNIT_RATIO;
   let s = Math.round(size);
   while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
   const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
@@ -119,4 +134,16 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
   recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
   return { width: nw + uw, size: s, numberWidth: nw };
+}
+
+/**
+ * The feels-like temperature on one line in `maxW`, at `size`: in full ("Feels like −9°"), else short ("Feels −9°"),
+ * else the short one cut. The figure the outfit is based on, at the readings' size on every panel. Returns the size.
+ */
+export function drawFeelsLike(sf: Surface, text: { full: string; short: string }, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): number {
+  const chosen = measure('condensed-bold', size, text.full) <= maxW ? text.full : text.short;
+  const line = fitLine('condensed-bold', chosen, maxW, size, size).lines[0];
+  if (line) drawLine(sf, { font: 'condensed-bold', size, text: line.text, x, baseline, colour: sf.theme.ink, report });
+  report.sizes.feelsLike = size;
+  return size;
 }

@@ -56,6 +56,26 @@ export function warningTriangle(ctx: Ctx, x: number, y: number, s: number, colou
   });
 }
 
+/**
+ * An outlined warning triangle with a filled "!", in the square (x, y, s): the mark of a minor alert (an advisory),
+ * which asks for a look, not for action, so it does not weigh as the filled one does.
+ */
+export function warningTriangleOutline(ctx: Ctx, x: number, y: number, s: number, colour: string): void {
+  const t = Math.max(1, Math.round(s * 0.09));
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = t;
+  ctx.lineJoin = 'miter';
+  ctx.beginPath();
+  ctx.moveTo(x + s / 2, y + s * 0.04 + t);
+  ctx.lineTo(x + s * 0.98 - t * 0.9, y + s * 0.92 - t / 2);
+  ctx.lineTo(x + s * 0.02 + t * 0.9, y + s * 0.92 - t / 2);
+  ctx.closePath();
+  ctx.stroke();
+  ctx.fillRect(x + s * 0.455, y + s * 0.36, s * 0.09, s * 0.28);
+  ctx.fillRect(x + s * 0.455, y + s * 0.7, s * 0.09, s * 0.09);
+}
+
 /** `offline`: no connection was made (Wi-Fi struck out); `cloud-error`: the service was reached and failed. */
 export type StatusMark = 'key' | 'hourglass' | 'offline' | 'cloud-error' | 'clock';
 

@@ -1,0 +1,68 @@
+import { drawFitted, type Box, type LayoutReport } from './blocks.js';
+import type { Surface } from '../draw/surface.js';
+import { fitText } from '../text/text-fit.js';
+
+/**
+ * What marks an outfit as old (content.ts `old`): the dashed frame around it and what is as old as it (the weather,
+ * the alerts), and the headline of one made for an earlier day ("Yesterday's outfit"). The age badge of a stale one
+ * on its own day is the top band's (blocks.ts).
+ */
+
+/** Where and how large a headline is drawn (drawHeadline). */
+export interface HeadlineBox {
+  /** Its left edge and top, px, and the width it may take. */
+  x: number;
+  y: number;
+  maxW: number;
+  /** Text size, px: the outfit's (its capitals subtend the outfit's arc), and the smallest it may shrink to. */
+  size: number;
+  minSize: number;
+}
+
+/**
+ * The headline of an outfit of an earlier day ("Yesterday's outfit"), first inside its dashed frame: inverted, as the
+ * badge of a stale one is, at the outfit's size, on two lines where one does not hold it (a narrow frame, a long
+ * language), so the age is never cut off. Returns the height used.
+ */
+export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
+  const padX = Math.max(3, Math.round(b.size * 0.25));
+  const padY = Math.max(1, Math.round(b.size * 0.1));
+  // One line where it fits at any size allowed, else two at the largest that holds them.
+  const one = fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
+  const fitted = !one.truncated && one.lines.length === 1 ? one : fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: 2 * Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
+  const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
+  const h = Math.round(fitted.height + 2 * padY);
+  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillRect(Math.round(b.x), Math.round(b.y), Math.round(w), h);
+  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report);
+  report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
+  return h;
+}
+
+/**
+ * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
+ * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
+ */
+export function markOld(sf: Surface, box: Box, report: LayoutReport, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
+  const u = sf.unit;
+  report.markedOld = true;
+  report.oldMarks.push({ ...box });
+  const t = thickness;
+  const dash = Math.max(6, Math.round(14 * u));
+  const ctx = sf.crisp;
+  ctx.fillStyle = sf.theme.ink;
+  const x0 = Math.round(box.x);
+  const y0 = Math.round(box.y);
+  const x1 = Math.round(box.x + box.w) - t;
+  const y1 = Math.round(box.y + box.h) - t;
+  for (let x = x0; x < x1 + t; x += 2 * dash) {
+    const w = Math.min(dash, x1 + t - x);
+    ctx.fillRect(x, y0, w, t);
+    ctx.fillRect(x, y1, w, t);
+  }
+  for (let y = y0; y < y1 + t; y += 2 * dash) {
+    const h = Math.min(dash, y1 + t - y);
+    ctx.fillRect(x0, y, t, h);
+    ctx.fillRect(x1, y, t, h);
+  }
+}
