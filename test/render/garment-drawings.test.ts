@@ -10,6 +10,7 @@ import { sampleInput, type SampleCase } from '../gallery/samples.js';
 import { arcMinutes } from '../../src/render/draw/type-scale.js';
 import { SMALL_GARMENTS } from '../../src/render/pictograms/small-garments.js';
 import { LARGE_GARMENTS } from '../../src/render/pictograms/large-garments.js';
+import { inkDistance } from './ink-distance.js';
 
 /**
  * The garments are the frame's focal point (issue 22, item 1): on the wall panels the row is drawn at 30′ of arc
@@ -42,11 +43,37 @@ describe('garment drawings', () => {
     }
   });
 
-  it('draws solid silhouettes on the wall: at 86 px every garment but the sandals is at least a fifth ink', () => {
+  it('tells every two garments apart at 24 px as a small panel gets them: 1 - IoU of their ink at least 0.3', () => {
+    // Laid over each other as well as they go within a pixel (ink-distance.ts), so what counts is the shape, not
+    // where it sits. Against the drawings before issue 38, 11 pairs fell below 0.3: the sweater, jacket and raincoat
+    // beside the shirt, coat and each other (the sweater and shirt at 0.21), the sunscreen beside the mitten, the
+    // dress beside the warm hat, the trousers beside the coat, mitten and dress.
+    const bits = new Map(GARMENT_IDS.map((id) => [id, inkOf(drawingFor(GARMENT_PICTOGRAMS[id], 24), 24)]));
+    for (const a of GARMENT_IDS) {
+      for (const b of GARMENT_IDS) {
+        if (a >= b) continue;
+        expect(inkDistance(bits.get(a)!, bits.get(b)!, 24), `${a} vs ${b}`).toBeGreaterThanOrEqual(0.3);
+      }
+    }
+  });
+
+  it('draws solid silhouettes on the wall: at 86 px each garment holds a 9x9 block of ink, all but the sandals a fifth', () => {
+    // The pen is 6 px at 86, so no outline holds a 9x9 block: the sandals drawn as outlined soles failed here and
+    // read as footprints among the solids.
+    const block = 9;
     for (const id of GARMENT_IDS) {
       const bits = inkOf(GARMENT_PICTOGRAMS[id].picto, 86);
+      let solid = false;
+      for (let y = 0; y + block <= 86 && !solid; y++) {
+        for (let x = 0; x + block <= 86 && !solid; x++) {
+          let all = true;
+          for (let k = 0; k < block * block && all; k++) all = bits[(y + Math.floor(k / block)) * 86 + x + (k % block)] === 1;
+          solid = all;
+        }
+      }
+      expect(solid, id).toBe(true);
       const share = bits.reduce((a, v) => a + v, 0) / bits.length;
-      // The sandals are seen from above, soles and straps: open by design, so the shoes seen from the side differ.
+      // The sandals are open by design, a sole and straps: the foot's room between them tells them from the shoes.
       if (id !== 'sandals') expect(share, id).toBeGreaterThan(0.2);
     }
   });

@@ -9,7 +9,7 @@ import type { Pictogram } from './pictogram.js';
  * - coat: down to the knee, a belt; jacket: to the hip, a zip and a waistband; raincoat: a hood with the face
  *   open, and drops beside it; sweater: no opening, ribbed hem and cuffs; shirt: a white collar and buttons;
  *   t-shirt: short sleeves.
- * - sandals from above (soles and straps), where the other shoes are seen from the side.
+ * - sandals from the side like the other shoes, but open: a sole and straps with the foot's room between them.
  * - the scarf wrapped: a loop and two fringed ends; gloves: a mitten with thumb and ribbed cuff.
  * Paper details are drawn at 0.7 of the pen: at 86 px a 4 px cut, 1.4′ at 2 m, which the eye still resolves.
  */
@@ -67,11 +67,14 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     cut('M2.5 17.4 H21.5', 0.6),
     cut('M9 12.2 L10 14.8 M11.6 13.1 L12.4 15.3', 0.5),
   ],
-  // From above: two soles, each with two straps across.
+  // From the side, as the other shoes are: a thick sole, and the straps over an open foot (heel strap, one across
+  // the instep to the ankle, one over the toes), solid like the rest. Outlined soles seen from above read as
+  // footprints among the solid pictograms.
   sandals: [
-    { d: 'M6.5 2 Q10 2 10 6.5 Q10 10.5 9.4 13.5 Q9.1 16.5 9.4 19 Q9.4 22 6.5 22 Q3.6 22 3.6 19 Q3.9 16.5 3.6 13.5 Q3 10.5 3 6.5 Q3 2 6.5 2 Z' },
-    { d: 'M17.5 2 Q21 2 21 6.5 Q21 10.5 20.4 13.5 Q20.1 16.5 20.4 19 Q20.4 22 17.5 22 Q14.6 22 14.6 19 Q14.9 16.5 14.6 13.5 Q14 10.5 14 6.5 Q14 2 17.5 2 Z' },
-    { d: 'M3.2 7.5 H9.8 M3.8 15.5 H9.2 M14.2 7.5 H20.8 M14.8 15.5 H20.2', weight: 1.4 },
+    solid('M1.5 17 H20.5 Q23 17 23 19.2 Q23 21.5 20.5 21.5 H3.5 Q1.5 21.5 1.5 19.5 Z'),
+    { d: 'M3.4 17 Q3 8.6 7.4 8.6 Q9.6 8.6 10.4 11.5 L12.6 17', weight: 1.4 },
+    solid('M15.4 17 Q16 12.6 19 12.6 Q22 12.6 22.6 17 Z'),
+    cut('M2.4 19.4 H22.2', 0.5),
   ],
   scarf: [
     solid('M3.5 3.5 Q12 9 20.5 3.5 V8 Q12 13.5 3.5 8 Z'),

@@ -1,13 +1,18 @@
 import type { GarmentId } from '../../domain/garments.js';
 import type { Pictogram } from './pictogram.js';
+import { pixelArt } from './pixel-art.js';
 
 /**
  * The garments as the small panels draw them (24-32 px, held at arm's length): drawn for the pixel grid rather
  * than scaled down from the wall drawings (large-garments.ts), whose ribbing, fringes and buttons would run into
  * blobs at 2 px pens. At 24 px one grid unit is one pixel, so every point is whole and every edge falls on a pixel
- * edge. Each drawing keeps the one detail that tells it apart (the coat's length and belt, the jacket's zip, the
- * raincoat's hood, the sweater's hem band, the shirt's collar) and exaggerates it: outlines are 2 px, cuts 1 px,
- * and no two cuts run closer than 3 px.
+ * edge. Each drawing keeps the details that tell it apart (the coat's length, the jacket's open front and lapels,
+ * the raincoat's hood and belt, the sweater's round neck and ribbed bands, the shirt's collar and buttons) and
+ * exaggerates them. The garments with sleeves, and the others that read alike at 24 px (issue 38: the sweater as a
+ * blob, the jacket as a dome, the raincoat as a bag, the sunscreen as a box), are pixel art (pixel-art.ts): a 2 px
+ * pen grows a shape by a pixel each side and closes the 1 px gap that keeps a sleeve off the body. The rest are
+ * paths: outlines 2 px, cuts 1 px, and no two cuts closer than 3 px. garment-drawings.test.ts holds every two of
+ * them apart at 24 px.
  */
 
 const cut = (d: string): Pictogram[number] => ({ d, stroke: 'paper', weight: 0.5 });
@@ -15,22 +20,174 @@ const solid = (d: string): Pictogram[number] => ({ d, fill: 'ink' });
 
 export const SMALL_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
   coat: [solid('M8 2 L4 4 L2 16 L5 16 L6 11 L5 23 H19 L18 11 L19 16 L22 16 L20 4 L16 2 L12 8 Z'), cut('M12 9 V23')],
-  jacket: [solid('M9 3 H15 V5 L20 7 L22 16 L19 16 L18 12 V18 H6 V12 L5 16 L2 16 L4 7 L9 5 Z'), cut('M12 4 V18')],
+  // To the hip with a straight hem and a waistband; open down the front (the zip), the lapels cut out of the chest
+  // beside the V of the neck, and sleeves clear of the body: square, where the old round one read as a dome.
+  jacket: [
+    pixelArt([
+      '',
+      '',
+      '.....###.......###......',
+      '...###.##.....##.###....',
+      '.######.##...##.######..',
+      '.#######.#...#.#######..',
+      '.########.#.#.########..',
+      '###.######...######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+      '###.................###.',
+      '###.#######.#######.###.',
+      '###.#######.#######.###.',
+    ]),
+  ],
+  // A hood round an open face, a belt, and a hem below the knee that flares: the old hood on a short body read as
+  // a bag and its handle. Drops either side of the hood say rain.
   raincoat: [
-    solid('M12 3 Q8 3 8 8 L4 9 L2 17 L5 17 L6 13 V22 H18 V13 L19 17 L22 17 L20 9 L16 8 Q16 3 12 3 Z'),
-    { d: 'M10 8 V6 Q10 5 12 5 Q14 5 14 6 V8 Z', fill: 'paper', stroke: 'none' },
-    solid('M3 1 L4 3 V4 H2 V3 Z M21 1 L22 3 V4 H20 V3 Z'),
+    pixelArt([
+      '.#...................#..',
+      '.#.......#####.......#..',
+      '###....#########....###.',
+      '###...###.....###...###.',
+      '.#....##.......##....#..',
+      '......##.......##.......',
+      '......###.....###.......',
+      '....###############.....',
+      '..###################...',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.###...............###..',
+      '.###.#############.###..',
+      '.###...............###..',
+      '.###.#############.###..',
+      '....###############.....',
+      '....###############.....',
+      '...#################....',
+      '...#################....',
+      '...#################....',
+      '..###################...',
+      '..###################...',
+    ]),
   ],
-  sweater: [solid('M9 3 L4 5 L2 19 H5 L7 11 V21 H17 V11 L19 19 H22 L20 5 L15 3 Q12 6 9 3 Z'), cut('M7 18 H17')],
+  // Pixel art (pixel-art.ts): a 1 px gap keeps each sleeve off the body, which a 2 px pen would close into a blob.
+  // A round neck and no opening; the cuffs and the hem band set off by a 1 px line, the band ribbed.
+  sweater: [
+    pixelArt([
+      '',
+      '',
+      '.....####.....####......',
+      '....#####.....#####.....',
+      '...#######...#######....',
+      '..###################...',
+      '.####.###########.####..',
+      '.###..###########..###..',
+      '.###..###########..###..',
+      '.###..###########..###..',
+      '###...###########...###.',
+      '###...###########...###.',
+      '###...###########...###.',
+      '###...###########...###.',
+      '###...###########...###.',
+      '###...###########...###.',
+      '......###########.......',
+      '###...###########...###.',
+      '###...###########...###.',
+      '',
+      '.......#.##.##.#........',
+      '.......#.##.##.#........',
+      '.......#.##.##.#........',
+    ]),
+  ],
   tshirt: [solid('M9 4 L3 7 L5 12 L7 11 V20 H17 V11 L19 12 L21 7 L15 4 Q12 7 9 4 Z')],
+  // White collar points either side of the placket, buttons down it, long sleeves clear of the body with cuffs,
+  // and the rounded tails of the hem.
   shirt: [
-    solid('M9 3 L5 5 L3 16 L6 16 L7 10 V21 H17 V10 L18 16 L21 16 L19 5 L15 3 Z'),
-    { d: 'M9 3 L12 5 L10 9 Z M15 3 L12 5 L14 9 Z', fill: 'paper', weight: 0.5 },
-    { d: 'M11 12 H13 V14 H11 Z M11 17 H13 V19 H11 Z', fill: 'paper', stroke: 'none' },
+    pixelArt([
+      '',
+      '',
+      '.....#####...#####......',
+      '....###....#....###.....',
+      '...#####...#...#####....',
+      '..#######..#..#######...',
+      '.#########.#.#########..',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.###.######.######.###..',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.###.######.######.###..',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.....######.######......',
+      '.###.#############.###..',
+      '.###.#############.###..',
+      '.....######.######......',
+      '.....#############......',
+      '......###########.......',
+      '.......#########........',
+    ]),
   ],
-  trousers: [solid('M6 2 H18 L20 22 H14 L12 10 L10 22 H4 Z'), cut('M6 5 H18')],
+  // A waistband, and two legs apart from the crotch down: with a 2 px pen the legs closed into a block.
+  trousers: [
+    pixelArt([
+      '',
+      '.....#############......',
+      '.....#############......',
+      '',
+      '.....#############......',
+      '.....#############......',
+      '.....#############......',
+      '.....#############......',
+      '.....######.######......',
+      '.....#####...#####......',
+      '.....#####...#####......',
+      '.....#####...#####......',
+      '....######...######.....',
+      '....######...######.....',
+      '....######...######.....',
+      '....######...######.....',
+      '....######...######.....',
+      '....#####.....#####.....',
+      '....#####.....#####.....',
+      '....#####.....#####.....',
+      '....#####.....#####.....',
+      '....#####.....#####.....',
+      '....#####.....#####.....',
+    ]),
+  ],
   shorts: [solid('M5 6 H19 L20 17 H14 L12 11 L10 17 H4 Z'), cut('M5 9 H19')],
-  'dress-or-skirt': [solid('M8 7 H16 L17 10 L21 21 H3 L7 10 Z'), { d: 'M9 7 V2 M15 7 V2' }],
+  // Straps, a fitted bodice, a narrow waist and a skirt that flares: a waist is what a hat or trousers lack.
+  'dress-or-skirt': [
+    pixelArt([
+      '',
+      '........#.....#.........',
+      '........#.....#.........',
+      '........#.....#.........',
+      '.......#########........',
+      '.......#########........',
+      '.......#########........',
+      '.......#########........',
+      '........#######.........',
+      '........#######.........',
+      '.......#########........',
+      '.......#########........',
+      '......###########.......',
+      '......###########.......',
+      '.....#############......',
+      '.....#############......',
+      '....###############.....',
+      '....###############.....',
+      '...#################....',
+      '...#################....',
+      '..###################...',
+      '..###################...',
+    ]),
+  ],
   boots: [solid('M5 2 H12 V13 L18 14 Q21 15 21 18 V21 H5 Z'), cut('M5 18 H21')],
   'closed-shoes': [solid('M2 18 V11 L7 10 L11 12 L16 13 Q21 14 22 18 V20 H2 Z'), cut('M2 17 H22')],
   sandals: [
@@ -52,5 +209,33 @@ export const SMALL_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     { d: 'M10 10 Q12 8 14 10 M2 9 L1 6 M22 9 L23 6' },
   ],
   umbrella: [solid('M1 12 Q1 3 12 3 Q23 3 23 12 Q20 10 17 12 Q14 10 12 12 Q9 10 7 12 Q4 10 1 12 Z'), { d: 'M12 3 V1 M12 12 V20 Q12 22 9 22' }],
-  sunscreen: [solid('M7 9 H17 V21 Q17 22 16 22 H8 Q7 22 7 21 Z'), solid('M9 2 H15 V6 H9 Z'), { d: 'M10 14 H14 V17 H10 Z', fill: 'paper', stroke: 'none' }],
+  // A tube standing on its cap, its sealed end crimped across the top, a sun cut out of it: the bottle and label
+  // before read as a box.
+  sunscreen: [
+    pixelArt([
+      '',
+      '.....#.#.#.#.#.#.#......',
+      '.....#############......',
+      '',
+      '......###########.......',
+      '......###########.......',
+      '......#####.#####.......',
+      '......###.###.###.......',
+      '......####...####.......',
+      '......##.#...#.##.......',
+      '......####...####.......',
+      '......###.###.###.......',
+      '......#####.#####.......',
+      '......###########.......',
+      '......###########.......',
+      '.......#########........',
+      '........#######.........',
+      '........#######.........',
+      '',
+      '.......#########........',
+      '.......#########........',
+      '.......#########........',
+      '.......#########........',
+    ]),
+  ],
 };
