@@ -9,6 +9,7 @@ import { drawGarments, drawOutfitBlock } from './outfit-block.js';
 import { drawFeelsLike, drawReading, drawReadings, drawTemperature } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
+import { pictogramRowPlaces } from '../pictograms/pictogram-row.js';
 
 /**
  * Small panels (4.2", 2.9", 2.13"), read at arm's length: their own type scale (type-scale.ts, 'hand').
@@ -60,8 +61,15 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   if (w && tall) y = weatherStack(sf, c, w, { x, top: y, w: tw, iconX: old ? x : 0 }, report);
   y += alertLine(sf, c, x + inset, y, tw - 2 * inset, report);
   const bottom = (tall ? 2 : 1) * u;
-  const badgeW = badgeBelow ? smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: 13 * u, maxW: (tw - 2 * inset) / 2 }, false, report) + 4 * u : 0;
-  y += Math.max(garmentRow(sf, c, x + inset, y, tw - 2 * inset - badgeW, report), badgeW ? 15 * u : 0);
+  const badgeH = 13 * u;
+  const badgeMaxW = (tw - 2 * inset) / 2;
+  const row = rowPlace(sf, c, { x, w: tw, inset, badgeW: badgeBelow ? smallBadgeWidth(sf, c.ageBadge!, badgeMaxW) + 4 * u : 0 });
+  if (badgeBelow && row.badgeBeside) smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: badgeH, maxW: badgeMaxW }, false, report);
+  y += Math.max(garmentRow(sf, c, row.x, y, row.w, report), row.badgeBeside ? 15 * u : 0);
+  if (badgeBelow && !row.badgeBeside) {
+    smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y, h: badgeH, maxW: badgeMaxW }, false, report);
+    y += badgeH + 2 * u;
+  }
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
   // frame's edge, or the old outfit's inset above its dashed frame. A long outfit's first sentence is set apart at
   // half as large again as the rest's smallest, as the wall scale sets it (10′ over 6′).
@@ -94,6 +102,35 @@ function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, rep
   const mark = Math.min(rowH * 0.9, size * 1.2);
   c.readings.forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
   report.sizes.reading = Math.round(size);
+}
+
+/** The text column and what the garment row may share it with (layoutSmall's rowPlace). */
+interface RowRoom {
+  /** The column's left edge and width, px. */
+  x: number;
+  w: number;
+  /** The old outfit's inset inside its dashed frame, px (0: not old). */
+  inset: number;
+  /** The width of the age badge that would head the row at its right, px (0: none). */
+  badgeW: number;
+}
+
+/**
+ * Where the garment row goes: inset inside the old outfit's frame and beside the badge where that costs no garment;
+ * else out to the column's edges (the dashed frame lies outside them) and the badge on a line of its own below, so
+ * that the row shows as many garments as on a calm frame: the status, badge and headline take their room from the
+ * outfit's words (a 2.13" upright kept 2 of 6 inside the frame, 3 and "+3" without it).
+ */
+function rowPlace(sf: Surface, c: FrameContent, r: RowRoom): { x: number; w: number; badgeBeside: boolean } {
+  const h = Math.max(PICTOGRAM_MIN_PX, 28 * sf.unit);
+  const places = (w: number): number => pictogramRowPlaces(c.row, { x: 0, y: 0, w, h }, PICTOGRAM_MIN_PX);
+  const calm = places(r.w);
+  const options = [
+    { x: r.x + r.inset, w: r.w - 2 * r.inset - r.badgeW, badgeBeside: true },
+    { x: r.x, w: r.w - r.badgeW, badgeBeside: true },
+    { x: r.x + r.inset, w: r.w - 2 * r.inset, badgeBeside: false },
+  ];
+  return options.find((o) => places(o.w) >= calm) ?? { x: r.x, w: r.w, badgeBeside: false };
 }
 
 /** The garment row at y; returns the height used with the space below it. */
@@ -150,13 +187,20 @@ interface SmallBadgePlace {
  * than `maxW` (a long language's "3 h old"), cut only where even that does not hold it. Returns its width.
  */
 function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boolean, report: LayoutReport): number {
+  const b = smallBadgeText(sf, text, at.maxW);
+  return drawAgeBadge(sf, { text: b.shown, xRight: at.right, y: at.y, h: at.h, size: b.size, w: b.w, onError }, report).w;
+}
+
+/** The small badge's text as shown, its size and the badge's width, px, at most `maxW` wide. */
+function smallBadgeText(sf: Surface, text: string, maxW: number): { shown: string; size: number; w: number } {
   const pad = 6 * sf.unit;
   const max = Math.max(sf.scale.outfit, 12 * sf.unit);
-  const fitted = fitLine('condensed-bold', text, at.maxW - pad, max, Math.min(max, 11));
+  const fitted = fitLine('condensed-bold', text, maxW - pad, max, Math.min(max, 11));
   const shown = fitted.lines[0]?.text ?? text;
-  const w = measure('condensed-bold', fitted.size, shown) + pad;
-  return drawAgeBadge(sf, { text: shown, xRight: at.right, y: at.y, h: at.h, size: fitted.size, w, onError }, report).w;
+  return { shown, size: fitted.size, w: measure('condensed-bold', fitted.size, shown) + pad };
 }
+
+const smallBadgeWidth = (sf: Surface, text: string, maxW: number): number => smallBadgeText(sf, text, maxW).w;
 
 /**
  * The first alert, the most severe (and how many more), marked by its severity (alert-block.ts): an extreme or severe

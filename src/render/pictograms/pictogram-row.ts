@@ -112,3 +112,11 @@ export function pictogramRowHeight(items: readonly RowItem[], box: Box, minSize:
   const { shown, more } = fitItems(items, g.perRow * g.rows);
   return rowsHeight(Math.ceil((shown.length + (more > 0 ? 1 : 0)) / g.perRow), g.size);
 }
+
+/** How many places (pictograms and the "+N") drawPictogramRow would fill, without drawing. */
+export function pictogramRowPlaces(items: readonly RowItem[], box: Box, minSize: number, fit: RowFit = {}): number {
+  const g = rowGeometry(items.length, box, minSize, fit);
+  if (g.size === 0) return 0;
+  const { shown, more } = fitItems(items, g.perRow * g.rows);
+  return shown.length + (more > 0 ? 1 : 0);
+}

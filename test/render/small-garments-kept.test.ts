@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { chooseLayout, renderIndices, viewSize } from '../../src/render/frame.js';
+import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
+import type { FrameInput } from '../../src/render/frame.js';
+import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
+
+/**
+ * Issue 38, item 3: on the small panels the status, the headline, the age badge and the alerts take their room from
+ * the outfit's words, never from the garment row (the 2.13" error frame in Polish showed only "+6").
+ */
+
+const ROTATIONS = [0, 90] as const;
+
+/** The same outfit on a calm frame: current, no status, no alerts; what the row shows there is the panel's norm. */
+function calm(input: FrameInput): FrameInput {
+  const rec = input.rec!;
+  const made = new Date(rec.fetched_at);
+  return { ...input, rec: { ...rec, weather: { ...rec.weather, alerts: [] } }, status: { kind: 'ok' }, stale: false, now: new Date(made.getTime() + 15 * 60_000) };
+}
+
+describe('the small panels’ garment row', () => {
+  it('shows as many garments with any status, badge, headline or alert as on the calm frame, in every locale', () => {
+    const found: string[] = [];
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      for (const rotation of ROTATIONS) {
+        const { width, height } = viewSize(panel, rotation);
+        if (chooseLayout(width, height, true) !== 'small') continue;
+        for (const code of BUILT_IN_LOCALES) {
+          const locale = localeFor(code);
+          for (const c of SAMPLE_CASES) {
+            const input = sampleInput(c, 'Hallway', locale);
+            const { report } = renderIndices(input, panel, { rotation });
+            const norm = renderIndices(calm(input), panel, { rotation }).report;
+            const row = (r: typeof report): string => `${r.pictograms.length}+${r.pictogramsMore}`;
+            if (row(report) !== row(norm)) found.push(`${id} ${rotation}° ${code} ${c}: ${row(report)} drawn, ${row(norm)} on the calm frame`);
+          }
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  }, 60_000);
+});
