@@ -3,7 +3,7 @@ import { chooseLayout, renderIndices, viewSize } from '../../src/render/frame.js
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import type { FrameInput } from '../../src/render/frame.js';
-import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
+import { ALL_CASES, caseInput } from './badge-inputs.js';
 
 /**
  * Issue 38, item 3: on the small panels the status, the headline, the age badge and the alerts take their room from
@@ -29,8 +29,8 @@ describe('the small panels’ garment row', () => {
         if (chooseLayout(width, height, true) !== 'small') continue;
         for (const code of BUILT_IN_LOCALES) {
           const locale = localeFor(code);
-          for (const c of SAMPLE_CASES) {
-            const input = sampleInput(c, 'Hallway', locale);
+          for (const c of ALL_CASES) {
+            const input = caseInput(c, locale);
             const { report } = renderIndices(input, panel, { rotation });
             const norm = renderIndices(calm(input), panel, { rotation }).report;
             const row = (r: typeof report): string => `${r.pictograms.length}+${r.pictogramsMore}`;

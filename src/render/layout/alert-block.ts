@@ -73,13 +73,15 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
   shown.forEach((a: FrameAlert, i) => {
     const look = alertLook(a.severity);
     const fitted: FittedText = fitLine(look.font, a.text, box.x + box.w - pad - textX, size, size, i === shown.length - 1 ? tail : undefined);
+    const band = { x: Math.round(box.x), y: Math.round(y), w: Math.round(box.w), h: Math.round(y + lineH) - Math.round(y) };
     if (look.inverted) {
       sf.crisp.fillStyle = sf.theme.accent;
-      sf.crisp.fillRect(Math.round(box.x), Math.round(y), Math.round(box.w), Math.round(y + lineH) - Math.round(y));
+      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
     }
     drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);
     const line = fitted.lines[0];
-    if (line) drawLine(sf, { font: look.font, size: fitted.size, text: line.text, x: textX, baseline: Math.round(y + lineH / 2 + fitted.size * 0.36), colour: look.inverted ? sf.theme.paper : sf.theme.ink, report });
+    // On the band, the text's ink must stay on it: paper-coloured ink beyond it is lost.
+    if (line) drawLine(sf, { font: look.font, size: fitted.size, text: line.text, x: textX, baseline: Math.round(y + lineH / 2 + fitted.size * 0.36), colour: look.inverted ? sf.theme.paper : sf.theme.ink, report, room: look.inverted ? band : undefined });
     report.alerts.push(fitted);
     y += lineH;
   });

@@ -2,7 +2,8 @@ import { fill } from '../../i18n/labels.js';
 import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
-import { recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
+import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
+import { lineRoom, type TextBox } from '../text/text-box.js';
 import { statusMark } from '../pictograms/marks.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
@@ -48,6 +49,8 @@ export interface LayoutReport {
   texts: string[];
   /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
   inks: InkBox[];
+  /** Every text drawn and the room it had (text-box.ts), for the check that none is clipped. */
+  textBoxes: TextBox[];
   /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
   missingGlyphs: number[];
   /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
@@ -62,7 +65,7 @@ export interface LayoutReport {
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
   const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null, feelsLike: null, alert: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
+  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], textBoxes: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -70,15 +73,24 @@ export function firstBaseline(top: number, fitted: FittedText): number {
   return top + Math.round((fitted.pitch - fitted.size) / 2 + fitted.size * BASELINE_EM);
 }
 
-export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport): void {
+/**
+ * Draws a fitted block with its top at `top`. `room`: the fill it is drawn on (a band, a badge), where its ink must
+ * stay; default each line's own room on paper (text-box.ts).
+ */
+export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport, room?: Box): void {
   let y = firstBaseline(top, fitted);
   const drawn: DrawnLine[] = [];
   // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
   const mark = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl' ? '\u200F' : '\u200E';
+  const { font, size } = fitted;
   for (const line of fitted.lines) {
+    const box = room ?? lineRoom(font, size, x, y, Math.max(line.width, measure(font, size, line.text)));
     // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts).
-    if (hasRightToLeft(line.text)) drawText(sf.text, fitted.font, fitted.size, mark + line.text, x, y, colour);
-    else for (const w of line.words) drawText(sf.text, fitted.font, fitted.size, w.text, x + w.x, y, colour);
+    const pieces = hasRightToLeft(line.text) ? [{ text: mark + line.text, x }] : line.words.map((w) => ({ text: w.text, x: x + w.x }));
+    for (const p of pieces) {
+      drawText(sf.text, font, size, p.text, p.x, y, colour);
+      report?.textBoxes.push({ font, size, text: p.text, x: p.x, baseline: y, box });
+    }
     report?.texts.push(line.text);
     drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x, baseline: Math.round(y) });
     y += fitted.pitch;
@@ -102,6 +114,8 @@ export interface DrawLineOptions {
   align?: 'left' | 'right' | 'center';
   /** Where the text and its ink box are recorded; without one, nothing is (the caller records it itself). */
   report?: LayoutReport;
+  /** The fill it is drawn on (a band, a badge), where its ink must stay; default its own room on paper (text-box.ts). */
+  room?: Box;
 }
 
 /** One line of text. Returns its width. */
@@ -112,6 +126,7 @@ export function drawLine(sf: Surface, o: DrawLineOptions): number {
   const left = align === 'left' ? o.x : align === 'right' ? o.x - w : o.x - w / 2;
   drawText(sf.text, font, size, text, left, baseline, o.colour);
   report?.texts.push(text);
+  report?.textBoxes.push({ font, size, text, x: left, baseline, box: o.room ?? lineRoom(font, size, left, baseline, w) });
   if (report) recordInk(report.inks, [{ font, size, text, x: left, baseline: Math.round(baseline) }]);
   return w;
 }
@@ -199,7 +214,7 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
     const h = box.h - 6 * u;
     right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: true }, report).w + 8 * u;
   } else if (withAge && c.updated) {
-    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
+    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report, room: box }) + 12 * u;
   }
   const left = box.x + pad;
   const markS = Math.min(box.h * 0.7, size * 1.3);
@@ -210,11 +225,11 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   // keeps both in fewer words ("Service error · again 07:12").
   const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
   if (shared >= size * 0.7) {
-    const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report });
-    drawLine(sf, { font: 'condensed', size: shared, text: `· ${st.detail}`, x: textX + tw + statusGap(shared), baseline: base, colour: fore, report });
+    const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report, room: box });
+    drawLine(sf, { font: 'condensed', size: shared, text: `· ${st.detail}`, x: textX + tw + statusGap(shared), baseline: base, colour: fore, report, room: box });
   } else {
     const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
-    if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report });
+    if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report, room: box });
   }
 }
 
@@ -232,8 +247,12 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   }
   if (c.updated) {
     const l = c.locale.labels;
-    const text = c.age && c.ageBadge === null ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
-    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text, x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
+    const full = c.age && c.ageBadge === null ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
+    // Beside a badge on a narrow frame the words may not fit ("Aktualizacja 05:00" ran off a 480 px band's left
+    // edge): then the time alone, which the badge beside it explains.
+    const room = right - box.x - pad;
+    const text = [full, c.updated].find((t) => measure('condensed', size * 0.85, t) <= room);
+    if (text !== undefined) right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text, x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
   }
   const name = fitLine('bold', c.name, right - box.x - pad, size, size * 0.6);
   // A name with no room left but for "…" is left out: the outfit's time and age matter more.
@@ -275,9 +294,16 @@ export interface AgeBadge {
  * smallest; on an error's band it is inverted again. The top band's and the small panels' badge. Returns the badge.
  */
 export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): AgeBadge {
+  // The text's ink centred in the badge, which grows about its middle where the ink is taller than it: paper-coloured
+  // descenders below it would be lost ("il y a" read "il v a" on a 2.13", "godz." read "qodz.").
+  const [hi, lo] = inkExtentEm('condensed-bold', b.text) ?? [0.73, 0];
+  const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
+  const y = b.y - (h - b.h) / 2;
+  const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
   sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.accent;
-  sf.crisp.fillRect(Math.round(b.xRight - b.w), Math.round(b.y), Math.round(b.w), Math.round(b.h));
-  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline: b.y + b.h / 2 + b.size * 0.36, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report });
-  report.badge = { text: b.text, size: b.size, height: Math.round(b.h) };
-  return b;
+  sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
+  const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
+  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report, room: fill });
+  report.badge = { text: b.text, size: b.size, height: fill.h };
+  return { ...b, y, h };
 }

@@ -68,7 +68,7 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   y += Math.max(garmentRow(sf, c, row.x, y, row.w, report), row.badgeBeside ? 15 * u : 0);
   if (badgeBelow && !row.badgeBeside) {
     smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y, h: badgeH, maxW: badgeMaxW }, false, report);
-    y += badgeH + 2 * u;
+    y += badgeH + 3 * u;
   }
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
   // frame's edge, or the old outfit's inset above its dashed frame. A long outfit's first sentence is set apart at
@@ -153,19 +153,21 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
   const status = st ? fitText({ text: st.short, font: 'condensed', width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u, height: 2 * 12 * u * 1.2 + 2, maxSize: 12 * u, minSize: Math.max(11, 11 * u), lineHeight: 1.2 }) : null;
   const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
-  if (st) {
+  // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
+  const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
+  if (band) {
     sf.crisp.fillStyle = sf.theme.accent;
-    sf.crisp.fillRect(x - 2 * u, 1 * u, tw + 4 * u, headH - 2 * u);
+    sf.crisp.fillRect(band.x, band.y, band.w, band.h);
   }
   let rightW = 0;
   if (c.ageBadge !== null && withBadge) {
     rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
   } else if (timeW) {
-    rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report });
+    rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report, room: band });
   }
   const avail = tw - rightW - (rightW ? 6 * u : 0);
   if (status !== null) {
-    drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report);
+    drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report, band);
   } else {
     const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
     if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: fore, report });
@@ -223,15 +225,16 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
   const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
   const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
-  if (look.inverted) {
+  const band = look.inverted ? { x: x - 2 * u, y, w: tw + 4 * u, h: ah } : undefined;
+  if (band) {
     sf.crisp.fillStyle = sf.theme.accent;
-    sf.crisp.fillRect(x - 2 * u, y, tw + 4 * u, ah);
+    sf.crisp.fillRect(band.x, band.y, band.w, band.h);
   }
   drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
   if (fitted === line) {
-    if (line.lines[0]) drawLine(sf, { font, size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: fore, report });
+    if (line.lines[0]) drawLine(sf, { font, size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: fore, report, room: band });
   } else {
-    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report);
+    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report, band);
   }
   report.alerts.push(fitted);
   report.sizes.alert = fitted.size;

@@ -33,8 +33,9 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
   const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
   const h = Math.round(fitted.height + 2 * padY);
   sf.crisp.fillStyle = sf.theme.accent;
-  sf.crisp.fillRect(Math.round(b.x), Math.round(b.y), Math.round(w), h);
-  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report);
+  const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
+  sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
+  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report, fill);
   report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
   return h;
 }

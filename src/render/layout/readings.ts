@@ -1,5 +1,6 @@
 import type { Weather } from '../../api/schemas.js';
 import { drawLine, type Box, type LayoutReport } from './blocks.js';
+import { lineRoom } from '../text/text-box.js';
 import { temperatureMeaning, type Meaning } from '../draw/colour-meaning.js';
 import { measure } from '../text/fonts.js';
 import { recordInk } from '../text/ink-box.js';
@@ -133,6 +134,8 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   report.texts.push(`${number}${unit}`);
   const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
   recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
+  report.textBoxes.push({ font: 'bold', size: s, text: number, x, baseline, box: lineRoom('bold', s, x, baseline, nw) });
+  if (unit) report.textBoxes.push({ ...unitLine, baseline: unitBase, box: lineRoom('bold', us, unitX, unitBase, uw) });
   return { width: nw + uw, size: s, numberWidth: nw };
 }
 

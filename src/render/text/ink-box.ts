@@ -47,16 +47,23 @@ function extentOf(id: FontId, ch: string): [number, number] {
   return e;
 }
 
-/** The ink box of one line (the glyphs' outline bounds; the pen's advance across). Null for text without ink. */
-function inkOf(line: DrawnLine): Omit<InkBox, 'item'> | null {
+/** Highest and lowest point of `text`'s outlines above its baseline, em (lowest negative below it); null: no ink. */
+export function inkExtentEm(id: FontId, text: string): [number, number] | null {
   let hi = -Infinity;
   let lo = Infinity;
-  for (const ch of line.text) {
-    const [top, bottom] = extentOf(line.font, ch);
+  for (const ch of text) {
+    const [top, bottom] = extentOf(id, ch);
     hi = Math.max(hi, top);
     lo = Math.min(lo, bottom);
   }
-  if (hi < lo) return null;
+  return hi < lo ? null : [hi, lo];
+}
+
+/** The ink box of one line (the glyphs' outline bounds; the pen's advance across). Null for text without ink. */
+function inkOf(line: DrawnLine): Omit<InkBox, 'item'> | null {
+  const extent = inkExtentEm(line.font, line.text);
+  if (extent === null) return null;
+  const [hi, lo] = extent;
   const s = line.size;
   return { text: line.text, size: s, x: line.x, right: line.x + measureEm(line.font, line.text) * s, top: line.baseline - hi * s, bottom: line.baseline - lo * s };
 }

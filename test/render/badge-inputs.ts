@@ -1,0 +1,31 @@
+import type { FrameInput } from '../../src/render/frame.js';
+import type { Locale } from '../../src/i18n/locale.js';
+import { SAMPLE_CASES, sampleInput, type SampleCase } from '../gallery/samples.js';
+
+/**
+ * Test inputs with the age badge (none of the sample cases has it: theirs are of an earlier day, with a headline):
+ * the 05:00 outfit seen at 07:45 the same morning, out of date by its schedule ("3 h old"), without an error and on
+ * an error's band (where the badge heads the garment row on a small panel).
+ */
+export type BadgeCase = 'badge' | 'badge-error';
+
+export const BADGE_CASES: readonly BadgeCase[] = ['badge', 'badge-error'];
+
+export function badgeInput(c: BadgeCase, locale: Locale): FrameInput {
+  const base = sampleInput('normal', 'Hallway', locale);
+  const made = '2026-01-31T04:00:00.000Z';
+  const input: FrameInput = { ...base, rec: { ...base.rec!, fetched_at: made }, stale: true, status: { kind: 'stale', since: new Date(made) } };
+  if (c === 'badge') return input;
+  return { ...input, status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T06:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'HTTP 502' } };
+}
+
+/** A case the frame checks draw. */
+export type FrameCase = SampleCase | BadgeCase;
+
+/** Every case the frame checks draw: the sample cases and the badge's. */
+export const ALL_CASES: readonly FrameCase[] = [...SAMPLE_CASES, ...BADGE_CASES];
+
+/** A case's input in `locale`. */
+export function caseInput(c: FrameCase, locale: Locale): FrameInput {
+  return c === 'badge' || c === 'badge-error' ? badgeInput(c, locale) : sampleInput(c, 'Hallway', locale);
+}
