@@ -5,7 +5,7 @@ import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import { drawText } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
 import type { TextBox } from '../../src/render/text/text-box.js';
-import { ALL_CASES, BADGE_CASES, caseInput, type FrameCase } from './badge-inputs.js';
+import { ALL_CASES, BADGE_CASES, caseInput, type FrameCase } from './frame-cases.js';
 import { SAMPLE_CASES } from '../gallery/samples.js';
 
 /**
@@ -23,10 +23,10 @@ const sizeOf = (panel: PanelProfile, rotation: 0 | 90): [number, number] => {
 
 /**
  * The cases a wall panel is checked with in the `i`th locale, to keep the check fast (all of them take a minute):
- * the badge's two, whose band is the fullest (badge, time, status), and one sample case in turn, so that the locales
+ * the badge's two, whose band is the fullest (badge, time, status), the screen without an outfit, and one sample case in turn, so that the locales
  * together cover every case. Small panels get every case in every locale.
  */
-const wideCases = (i: number): readonly FrameCase[] => [...BADGE_CASES, SAMPLE_CASES[i % SAMPLE_CASES.length]!];
+const wideCases = (i: number): readonly FrameCase[] => [...BADGE_CASES, 'no-outfit', SAMPLE_CASES[i % SAMPLE_CASES.length]!];
 
 /** Ink pixels of `t` outside its room or the frame (`W` x `H`), as "x,y" of the first few. */
 function inkOutside(t: TextBox, panel: PanelProfile, W: number, H: number): string[] {

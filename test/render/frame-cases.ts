@@ -3,7 +3,8 @@ import type { Locale } from '../../src/i18n/locale.js';
 import { SAMPLE_CASES, sampleInput, type SampleCase } from '../gallery/samples.js';
 
 /**
- * Test inputs with the age badge (none of the sample cases has it: theirs are of an earlier day, with a headline):
+ * Frame cases beyond the gallery's samples, for the frame checks (text-boxes.test.ts, small-garments-kept.test.ts).
+ * Inputs with the age badge (none of the sample cases has it: theirs are of an earlier day, with a headline):
  * the 05:00 outfit seen at 07:45 the same morning, out of date by its schedule ("3 h old"), without an error and on
  * an error's band (where the badge heads the garment row on a small panel).
  */
@@ -19,13 +20,23 @@ export function badgeInput(c: BadgeCase, locale: Locale): FrameInput {
   return { ...input, status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T06:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'HTTP 502' } };
 }
 
+/**
+ * The screen without an outfit: nothing bought since the service went out of reach the evening before ("since
+ * yesterday 20:00", the status in the largest words a small panel has).
+ */
+export type ScreenCase = 'no-outfit';
+
 /** A case the frame checks draw. */
-export type FrameCase = SampleCase | BadgeCase;
+export type FrameCase = SampleCase | BadgeCase | ScreenCase;
 
 /** Every case the frame checks draw: the sample cases and the badge's. */
-export const ALL_CASES: readonly FrameCase[] = [...SAMPLE_CASES, ...BADGE_CASES];
+export const ALL_CASES: readonly FrameCase[] = [...SAMPLE_CASES, ...BADGE_CASES, 'no-outfit'];
 
 /** A case's input in `locale`. */
 export function caseInput(c: FrameCase, locale: Locale): FrameInput {
+  if (c === 'no-outfit') {
+    const since = new Date('2026-01-30T19:00:00.000Z');
+    return { ...sampleInput('normal', 'Hallway', locale), rec: null, status: { kind: 'unreachable', since, retryAt: new Date('2026-01-31T07:00:00.000Z'), message: 'connect ECONNREFUSED' } };
+  }
   return c === 'badge' || c === 'badge-error' ? badgeInput(c, locale) : sampleInput(c, 'Hallway', locale);
 }
