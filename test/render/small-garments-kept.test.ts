@@ -3,7 +3,8 @@ import { chooseLayout, renderIndices, viewSize } from '../../src/render/frame.js
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import type { FrameInput } from '../../src/render/frame.js';
-import { ALL_CASES, caseInput } from './frame-cases.js';
+import { ALL_CASES, BADGE_CASES, caseInput } from './frame-cases.js';
+import { frameContent } from '../../src/render/layout/content.js';
 
 /**
  * Issue 38, item 3: on the small panels the status, the headline, the age badge and the alerts take their room from
@@ -43,4 +44,24 @@ describe('the small panels’ garment row', () => {
     }
     expect(found).toEqual([]);
   }, 60_000);
+
+  it('keeps the age badge whole beside them or below them, in every locale ("2 godz. temu", not "2 godz…")', () => {
+    const found: string[] = [];
+    for (const id of listPanelIds()) {
+      const panel = loadPanel(id);
+      for (const rotation of ROTATIONS) {
+        const { width, height } = viewSize(panel, rotation);
+        if (chooseLayout(width, height, true) !== 'small') continue;
+        for (const code of BUILT_IN_LOCALES) {
+          for (const c of BADGE_CASES) {
+            const input = caseInput(c, localeFor(code));
+            const { report } = renderIndices(input, panel, { rotation });
+            const whole = frameContent(input).ageBadge;
+            if (report.badge?.text !== whole) found.push(`${id} ${rotation}° ${code} ${c}: "${report.badge?.text}" for "${whole}"`);
+          }
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
 });

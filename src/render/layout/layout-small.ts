@@ -67,7 +67,8 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   if (badgeBelow && row.badgeBeside) smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: badgeH, maxW: badgeMaxW }, false, report);
   y += Math.max(garmentRow(sf, c, row.x, y, row.w, report), row.badgeBeside ? 15 * u : 0);
   if (badgeBelow && !row.badgeBeside) {
-    smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y, h: badgeH, maxW: badgeMaxW }, false, report);
+    // On a line of its own it may take the line, so that a long language's age is not cut ("2 godz. temu").
+    smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y, h: badgeH, maxW: tw - 2 * inset }, false, report);
     y += badgeH + 3 * u;
   }
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: a pixel above the
