@@ -16,6 +16,7 @@ export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: nu
   report.pictograms = row.shown;
   report.pictogramsMore = row.more;
   if (row.more > 0) report.texts.push(`+${row.more}`);
+  if (row.moreText) report.textBoxes.push(row.moreText);
   report.sizes.pictogram = row.size || null;
   return row.height;
 }

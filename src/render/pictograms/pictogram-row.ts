@@ -5,6 +5,7 @@ import { drawPictogram } from './pictogram.js';
 import { garmentTint } from '../draw/colour-meaning.js';
 import type { Surface } from '../draw/surface.js';
 import { drawText, measure } from '../text/fonts.js';
+import type { TextBox } from '../text/text-box.js';
 
 /**
  * The row of garment pictograms: what to wear at a glance, before a word is read. The items come in the order of
@@ -22,6 +23,8 @@ export interface PictogramRow {
   more: number;
   /** Pictogram size, px (0: no row). */
   size: number;
+  /** The "+N" as drawn, with its square as its room (text-box.ts); null without it. */
+  moreText?: TextBox | null;
 }
 
 /** The gap between pictograms, as a share of their size. */
@@ -74,18 +77,21 @@ export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Bo
     const at = place(i);
     drawPictogram(sf, drawingFor(p, size), at.x, at.y, size, garmentTint(p.meaning, sf.actions));
   });
-  if (more > 0) drawMore(sf, more, place(shown.length), size);
+  const moreText = more > 0 ? drawMore(sf, more, place(shown.length), size) : null;
   const used = Math.ceil((shown.length + (more > 0 ? 1 : 0)) / perRow);
-  return { shown, more, size, height: rowsHeight(used, size) };
+  return { shown, more, size, height: rowsHeight(used, size), moreText };
 }
 
 /** "+3" in the square at `at`: bold, as large as fits the square, set on the square's middle. */
-function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: number): void {
+function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: number): TextBox {
   const text = `+${n}`;
   const px = Math.max(8, Math.floor(Math.min(size * 0.62, (size * 0.95) / Math.max(0.01, measure('bold', 1, text)))));
   const w = measure('bold', px, text);
   // Baseline so that the capitals' height (about 0.73 em in DejaVu Sans Bold) sits centred in the square.
-  drawText(sf.text, 'bold', px, text, at.x + (size - w) / 2, at.y + size / 2 + px * 0.365, sf.theme.ink);
+  const x = at.x + (size - w) / 2;
+  const baseline = at.y + size / 2 + px * 0.365;
+  drawText(sf.text, 'bold', px, text, x, baseline, sf.theme.ink);
+  return { font: 'bold', size: px, text, x, baseline, box: { x: at.x, y: at.y, w: size, h: size } };
 }
 
 const rowsHeight = (rows: number, size: number): number => Math.round(rows * size + (rows - 1) * size * GAP);
