@@ -33,7 +33,7 @@ describe('ink contrast', () => {
       const black = glassRgb(panel, 'black')!;
       const paper = glassRgb(panel, 'white')!;
       const { surface } = createSurface(8, 8, panel, matchPalette(panel), 1, typeScale('wall', 124.4));
-      const used = [...Object.values(meaningInks(panel)).map((p) => p.stroke), surface.theme.accent === surface.theme.ink ? null : surface.theme.accent];
+      const used = [...Object.values(meaningInks(panel)).map((p) => p.stroke), surface.theme.danger === surface.theme.ink ? null : surface.theme.danger];
       for (const css of used) {
         if (css === null) continue;
         strokes++;

@@ -1,19 +1,30 @@
 import type { PanelProfile } from '../../panels/panels.js';
 import { celsiusOf, WEATHER_THRESHOLDS as T, type DemandFields } from '../../domain/weather-demands.js';
 import { glassRgb, inkContrasts } from './ink-contrast.js';
+import { inkDistance, MEANING_MIN_DELTA_E } from './colour-difference.js';
 
 /**
- * Colour only where it asks for action, on every colour panel alike (black/white/red and 7-colour): freezing
- * (at or below 0 °C), heat (from 30 °C), rain likely (from 50 %), a high UV index (from 6), alerts; and the tick
- * of a day that asks nothing. Everything else is ink: a 0 % rain chance, UV 1, a sunny sky, a mild day. Thresholds
+ * Colour for meaning, one meaning per colour, on every colour panel alike (black/white/red, 7-colour, Spectra):
+ *
+ * | meaning | ink | on |
+ * |---|---|---|
+ * | danger | red | alerts; freezing (at or below 0 °C) and heat (from 30 °C): the number and the gear that answers |
+ * | wet | blue | rain likely (from 50 %): the rain reading and the rain gear; never red, ink where there is no blue |
+ * | strong sun | yellow, as a fill | a high UV index (from 6): the sun's disc, inside its black outline |
+ * | all is well | green | the tick of a day that asks nothing |
+ *
+ * Everything else is ink: a 0 % rain chance, UV 1, a mild day, and the service's own state (errors, an old outfit,
+ * the status bands), which is news about the display, not a danger, and never takes a warning colour. Thresholds
  * are domain/weather-demands.ts's, the ones the garment row and the tick use.
  *
- * An action's colour goes on strokes and text only in an ink that stands apart from both black and paper on the
- * real glass (ink-contrast.ts): red on the 7.5" B; red, orange and green on the 7.3" F, whose blue looks black and
- * whose yellow vanishes on paper. Those two fill areas inside a black outline instead: blue for water and cold,
- * yellow for the sun. Which ink says which action is chosen by name (red alarm, WHO's orange for high UV, green
- * for all is well), but an ink is used only where the contrasts allow it; with none, the action is drawn in ink.
- * Colours are the panel's exact inks, so a mark maps to one palette entry and never dithers into fringes.
+ * An ink goes on strokes and text only where it stands apart from both black and paper on the real glass
+ * (ink-contrast.ts); else it may fill an area inside a black outline. And two meanings never share a look: two
+ * meanings' stroke inks (and two fill inks) must be at least MEANING_MIN_DELTA_E (ΔE00, colour-difference.ts) apart,
+ * else the lesser meaning (the order of MEANING_RANK) is drawn in ink. Orange is never used: on the measured 7.3" F it
+ * is 16 from red, brick beside tan. Red and blue are 28 apart in the measured inks; where blue strokes (a panel whose
+ * black is darker than the F's), that rule leaves wet gear its blue fill inside a black outline, told apart from
+ * danger's red lines by shape as well as hue. Colours are the panel's exact inks, so a mark maps to one palette entry
+ * and never dithers into fringes.
  */
 
 /**
@@ -47,49 +58,50 @@ export interface Paint {
 
 export type MeaningInks = Readonly<Record<Meaning, Paint>>;
 
-/**
- * Per action, the inks that may say it, best first. Freezing and rain prefer blue, but only a panel on which blue
- * stands apart strokes in it; elsewhere they are red like every other alarm, and blue fills.
- */
-const STROKE_CHOICES: Readonly<Record<Action, readonly string[]>> = {
-  freezing: ['blue', 'red'],
-  heat: ['red', 'orange'],
-  'rain-high': ['blue', 'red'],
-  'uv-high': ['orange', 'red'],
-  alert: ['red', 'orange'],
-  ok: ['green'],
-};
-const FILL_CHOICES: Readonly<Record<Action, readonly string[]>> = {
-  freezing: ['blue'],
-  heat: [],
-  'rain-high': ['blue'],
-  'uv-high': ['yellow', 'orange'],
-  alert: [],
-  ok: [],
-};
+/** The meanings that have inks of their own: danger (alerts; freezing and heat take its paint), wet, strong sun, all is well. */
+type Painted = 'alert' | 'rain-high' | 'uv-high' | 'ok';
+
+/** Per meaning, the one ink that may say it, in lines and text, and as a fill inside a black outline. */
+const STROKE_CHOICE: Readonly<Record<Painted, string | null>> = { alert: 'red', 'rain-high': 'blue', 'uv-high': null, ok: 'green' };
+const FILL_CHOICE: Readonly<Record<Painted, string | null>> = { alert: null, 'rain-high': 'blue', 'uv-high': 'yellow', ok: null };
+
+/** Which meaning keeps its colour where two would look alike: danger first, then wet, strong sun, all is well. */
+const MEANING_RANK: readonly Painted[] = ['alert', 'rain-high', 'uv-high', 'ok'];
 
 const NONE: Paint = { stroke: null, fill: null };
 
 export function meaningInks(panel: PanelProfile): MeaningInks {
   const inks = inkContrasts(panel);
-  const css = (name: string | undefined): string | null => {
-    const rgb = name === undefined ? null : glassRgb(panel, name);
+  const css = (name: string | null): string | null => {
+    const rgb = name === null ? null : glassRgb(panel, name);
     return rgb ? `rgb(${rgb[0]},${rgb[1]},${rgb[2]})` : null;
   };
-  const pick = (names: readonly string[], ok: 'stroke' | 'fill'): string | null => css(names.find((n) => inks.some((i) => i.name === n && i[ok])));
-  const paint = (a: Action): Paint => ({ stroke: pick(STROKE_CHOICES[a], 'stroke'), fill: pick(FILL_CHOICES[a], 'fill') });
+  const pick = (name: string | null, ok: keyof Paint): string | null => (inks.some((i) => i.name === name && i[ok]) ? name : null);
+  const given: Record<keyof Paint, string[]> = { stroke: [], fill: [] };
+  // Ranked meanings first: an ink too like one already given to another meaning (in the same role) is not used.
+  const apart = (name: string | null, kind: keyof Paint): string | null => {
+    const rgb = name === null ? null : glassRgb(panel, name);
+    if (name === null || rgb === null) return null;
+    if (given[kind].some((other) => inkDistance(glassRgb(panel, other) ?? rgb, rgb) < MEANING_MIN_DELTA_E)) return null;
+    given[kind].push(name);
+    return name;
+  };
+  const paints = new Map<Painted, Paint>();
+  for (const a of MEANING_RANK) paints.set(a, { stroke: css(apart(pick(STROKE_CHOICE[a], 'stroke'), 'stroke')), fill: css(apart(pick(FILL_CHOICE[a], 'fill'), 'fill')) });
+  const danger = paints.get('alert') ?? NONE;
   return {
     cold: NONE,
-    freezing: paint('freezing'),
-    heat: paint('heat'),
+    // Freezing and heat are dangers: danger's paint.
+    freezing: danger,
+    heat: danger,
     rain: NONE,
-    'rain-high': paint('rain-high'),
+    'rain-high': paints.get('rain-high') ?? NONE,
     snow: NONE,
     sun: NONE,
     uv: NONE,
-    'uv-high': paint('uv-high'),
-    alert: paint('alert'),
-    ok: paint('ok'),
+    'uv-high': paints.get('uv-high') ?? NONE,
+    alert: danger,
+    ok: paints.get('ok') ?? NONE,
   };
 }
 

@@ -16,8 +16,13 @@ import type { TypeScale } from './type-scale.js';
 export interface Theme {
   ink: string;
   paper: string;
-  /** Alerts and error bands: the alert's stroke ink (red where it stands apart from black and paper), else black. */
-  accent: string;
+  /** Danger (alerts): its stroke ink (red where it stands apart from black and paper), else black. */
+  danger: string;
+  /**
+   * The service's and the display's own state (error bands, the old outfit's badge and headline, the status marks):
+   * black. It is news about the display, not a danger, and never takes a warning colour (colour-meaning.ts).
+   */
+  status: string;
   /** How each meaning is painted, stroke and fill (colour-meaning.ts); null where the panel has no colour for it. */
   meaning: MeaningInks;
 }
@@ -50,7 +55,8 @@ function themeFor(panel: PanelProfile): Theme {
   return {
     ink,
     paper: inkOf(panel, 'white') ?? 'rgb(255,255,255)',
-    accent: meaning.alert.stroke ?? ink,
+    danger: meaning.alert.stroke ?? ink,
+    status: ink,
     meaning,
   };
 }

@@ -38,7 +38,7 @@ export function alertLook(severity: AlertSeverity): AlertLook {
 
 /** An alert's mark in the square (x, y, s): paper on its band, else the alert colour (ink on a black/white panel). */
 export function drawAlertMark(sf: Surface, look: AlertLook, x: number, y: number, s: number): void {
-  const colour = look.inverted ? sf.theme.paper : sf.theme.accent;
+  const colour = look.inverted ? sf.theme.paper : sf.theme.danger;
   if (look.mark === 'filled') warningTriangle(sf.crisp, x, y, s, colour);
   else warningTriangleOutline(sf.crisp, x, y, s, colour);
 }
@@ -75,7 +75,7 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
     const fitted: FittedText = fitLine(look.font, a.text, box.x + box.w - pad - textX, size, size, i === shown.length - 1 ? tail : undefined);
     const band = { x: Math.round(box.x), y: Math.round(y), w: Math.round(box.w), h: Math.round(y + lineH) - Math.round(y) };
     if (look.inverted) {
-      sf.crisp.fillStyle = sf.theme.accent;
+      sf.crisp.fillStyle = sf.theme.danger;
       sf.crisp.fillRect(band.x, band.y, band.w, band.h);
     }
     drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);

@@ -207,7 +207,7 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   const size = bandTextSize(sf, box.h);
   const base = box.y + box.h * 0.5 + size * 0.36;
   const fore = sf.theme.paper;
-  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillStyle = sf.theme.status;
   sf.crisp.fillRect(box.x, box.y, box.w, box.h);
   let right = box.x + box.w - pad;
   if (withAge && c.ageBadge !== null) {
@@ -300,10 +300,10 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
   const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
   const y = b.y - (h - b.h) / 2;
   const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
-  sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.accent;
+  sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.status;
   sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
   const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
-  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline, colour: b.onError ? sf.theme.accent : sf.theme.paper, align: 'center', report, room: fill });
+  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline, colour: b.onError ? sf.theme.status : sf.theme.paper, align: 'center', report, room: fill });
   report.badge = { text: b.text, size: b.size, height: fill.h };
   return { ...b, y, h };
 }

@@ -22,11 +22,11 @@ export function layoutError(sf: Surface, c: FrameContent): LayoutReport {
   let tx: number;
   let ty: number;
   if (wide) {
-    statusMark(sf.crisp, st.mark, pad * 1.5, (H - markS) / 2 - pad, markS, sf.theme.accent);
+    statusMark(sf.crisp, st.mark, pad * 1.5, (H - markS) / 2 - pad, markS, sf.theme.status);
     tx = pad * 3 + markS;
     ty = H * (small ? 0.08 : 0.22);
   } else {
-    statusMark(sf.crisp, st.mark, (W - markS) / 2, H * 0.12, markS, sf.theme.accent);
+    statusMark(sf.crisp, st.mark, (W - markS) / 2, H * 0.12, markS, sf.theme.status);
     tx = pad;
     ty = H * 0.12 + markS + pad;
   }

@@ -157,7 +157,7 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
   const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
   if (band) {
-    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillStyle = sf.theme.status;
     sf.crisp.fillRect(band.x, band.y, band.w, band.h);
   }
   let rightW = 0;
@@ -228,7 +228,7 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
   const band = look.inverted ? { x: x - 2 * u, y, w: tw + 4 * u, h: ah } : undefined;
   if (band) {
-    sf.crisp.fillStyle = sf.theme.accent;
+    sf.crisp.fillStyle = sf.theme.danger;
     sf.crisp.fillRect(band.x, band.y, band.w, band.h);
   }
   drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);

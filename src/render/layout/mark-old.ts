@@ -32,7 +32,7 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
   const fitted = !one.truncated && one.lines.length === 1 ? one : fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: 2 * Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
   const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
   const h = Math.round(fitted.height + 2 * padY);
-  sf.crisp.fillStyle = sf.theme.accent;
+  sf.crisp.fillStyle = sf.theme.status;
   const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
   sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
   drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report, fill);

@@ -65,9 +65,9 @@ interface Tinted {
  * How `tint` colours `picto` (colour-meaning.ts). Where the drawing has a place for a fill (a part filled with a
  * meaning: the umbrella's canopy, the sun's disc) and the panel a fill ink for the tint, the colour goes there,
  * inside lines that stay ink: the 7.3" F's blue and yellow, in which no line may be drawn; solid parts take the
- * tint's stroke ink. Else the parts in ink, lines and solids, take the tint's stroke ink (red, orange or green,
- * where it stands apart from black and paper). Else, with a fill ink only, solid parts are filled with it inside
- * their ink outline. A panel with neither, or no tint, draws the pictogram as it is.
+ * tint's stroke ink. Else the parts in ink, lines and solids, take the tint's stroke ink (red or green,
+ * where it stands apart from black and paper). A panel with neither, a drawing with no place for a panel's fill
+ * ink, or no tint, draws the pictogram as it is.
  */
 function tinted(sf: Surface, picto: Pictogram, tint: Meaning | undefined): Tinted | null {
   if (!tint) return null;
@@ -75,7 +75,8 @@ function tinted(sf: Surface, picto: Pictogram, tint: Meaning | undefined): Tinte
   const ink = sf.theme.ink;
   if (fill && picto.some((p) => isMeaning(p.fill))) return { line: ink, solid: stroke ?? ink, place: fill };
   if (stroke) return { line: stroke, solid: stroke, place: null };
-  if (fill) return { line: ink, solid: fill, place: null };
+  // A fill ink alone (the F's blue and yellow) only where the drawing has its place: a solid part filled with it would
+  // meet the paper at its edge, a line in an ink that cannot draw one.
   return null;
 }
 
