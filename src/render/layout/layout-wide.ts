@@ -199,6 +199,18 @@ function shrinkRowForOutfit(row: Box, floor: number, fits: () => boolean): void 
   row.h = lo;
 }
 
+/**
+ * Two rows of pictograms or one: two where the outfit is whole below them at one size, else one where it is so below
+ * one row; then the same where it is whole at all (its first sentence set larger than the rest); else two.
+ */
+function twoRowsOrOne(whole: (rows: 1 | 2, oneSize: boolean) => boolean): 1 | 2 {
+  for (const oneSize of [true, false]) {
+    if (whole(2, oneSize)) return 2;
+    if (whole(1, oneSize)) return 1;
+  }
+  return 2;
+}
+
 /** The wall layout of an 800x480 frame or of one turned upright. */
 export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['layout']): LayoutReport {
   const g = GEOMETRY[layout];
@@ -226,12 +238,16 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
     const top = y + (h ? h + g.pictograms.gap * u : 0);
     return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
   };
-  // Two rows of larger pictograms where one row would draw them below the scale's size (the garments come first),
-  // where the outfit still fits whole below them, or where it would not fit whole anyway (then the pictograms
-  // carry the full list).
-  const oneRowBelowScale = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, { maxRows: 1, heroUpTo: HERO_GARMENTS }) < sf.scale.pictogram;
-  const rows = g.pictograms.rows === 2 && (oneRowBelowScale || outfitFitsWhole(sf, c, below(2), outfitOpts) || !outfitFitsWhole(sf, c, below(1), outfitOpts)) ? 2 : 1;
-  shrinkRowForOutfit(rowBox, c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
+  // Two rows of larger pictograms where the outfit still fits whole below them, or where it would not fit whole
+  // below one row either (then the pictograms carry the full list). Where only one row leaves the outfit whole, one
+  // row, its pictograms smaller: an outfit whole on the 7.5" is whole on an upright Kindle too (issue 38), and the
+  // row still names every garment.
+  const rows = g.pictograms.rows === 2 ? twoRowsOrOne((r, oneSize) => outfitFitsWhole(sf, c, below(r), { ...outfitOpts, oneSize })) : 1;
+  const floor = c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u;
+  // Whole at one size where a smaller row allows it; else whole at all (the first sentence set larger).
+  const full = rowBox.h;
+  shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
+  if (rowBox.h === full) shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.old) {

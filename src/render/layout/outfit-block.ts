@@ -30,6 +30,8 @@ export interface OutfitBlockOptions {
   reasoningMax: number;
   /** Smallest size of a long outfit's first sentence set apart, px (default: the scale's outfit size). */
   leadMin?: number;
+  /** For outfitFitsWhole: whole at one size (true, the default), or whole at all, the first sentence set apart. */
+  oneSize?: boolean;
 }
 
 /**
@@ -46,10 +48,10 @@ function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions)
     fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit), leadMin: o.leadMin });
 }
 
-/** Whether the outfit fits whole, at the scale's size or more, in `box`. */
+/** Whether the outfit fits whole, at the scale's size or more, in `box` (at one size, unless `o.oneSize` is false). */
 export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): boolean {
   const f = outfitIn(sf, c, box, o)(box.h);
-  return !f.truncated && f.rest === null;
+  return !f.truncated && (f.rest === null || o.oneSize === false);
 }
 
 export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions, report: LayoutReport): void {

@@ -42,9 +42,12 @@ export interface OutfitFit {
   height: number;
 }
 
-/** The first sentence (up to and with its ".", "!", "?" or ";") and the rest; rest is "" for a single sentence. */
+/**
+ * The first sentence (up to and with its ".", "!", "?" or ";") and the rest; rest is "" for a single sentence. Never at
+ * a colon: what comes before one is a lead-in ("Stay dry:"), which alone would be a big line that says nothing.
+ */
 function splitFirstSentence(text: string): [string, string] {
-  const m = /^(.+?[.!?;:])\s+(\S[\s\S]*)$/u.exec(text.trim());
+  const m = /^(.+?[.!?;])\s+(\S[\s\S]*)$/u.exec(text.trim());
   return m ? [m[1]!, m[2]!] : [text.trim(), ''];
 }
 
