@@ -200,15 +200,12 @@ function shrinkRowForOutfit(row: Box, floor: number, fits: () => boolean): void 
 }
 
 /**
- * Two rows of pictograms or one: two where the outfit is whole below them at one size, else one where it is so below
- * one row; then the same where it is whole at all (its first sentence set larger than the rest); else two.
+ * Two rows of pictograms or one: two where the outfit is whole below them (at one size, or with its first sentence
+ * set larger), else one where that keeps it whole, else two (the pictograms carry the full list).
  */
 function twoRowsOrOne(whole: (rows: 1 | 2, oneSize: boolean) => boolean): 1 | 2 {
-  for (const oneSize of [true, false]) {
-    if (whole(2, oneSize)) return 2;
-    if (whole(1, oneSize)) return 1;
-  }
-  return 2;
+  if (whole(2, true) || whole(2, false)) return 2;
+  return whole(1, true) || whole(1, false) ? 1 : 2;
 }
 
 /** The wall layout of an 800x480 frame or of one turned upright. */
