@@ -4,7 +4,7 @@ import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/pan
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import { drawText } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
-import type { TextBox } from '../../src/render/text/text-box.js';
+import type { TextBox } from '../../src/render/draw/text-box.js';
 import { ALL_CASES, BADGE_CASES, caseInput, type FrameCase } from './frame-cases.js';
 import { SAMPLE_CASES } from '../gallery/samples.js';
 

@@ -3,7 +3,7 @@ import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
 import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
-import { lineRoom, type TextBox } from '../text/text-box.js';
+import { lineRoom, type TextBox } from '../draw/text-box.js';
 import { statusMark } from '../pictograms/marks.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';

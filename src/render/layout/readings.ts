@@ -1,6 +1,6 @@
 import type { Weather } from '../../api/schemas.js';
 import { drawLine, type Box, type LayoutReport } from './blocks.js';
-import { lineRoom } from '../text/text-box.js';
+import { lineRoom } from '../draw/text-box.js';
 import { temperatureMeaning, type Meaning } from '../draw/colour-meaning.js';
 import { measure } from '../text/fonts.js';
 import { recordInk } from '../text/ink-box.js';

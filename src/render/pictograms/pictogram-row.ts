@@ -5,7 +5,7 @@ import { drawPictogram } from './pictogram.js';
 import { garmentTint } from '../draw/colour-meaning.js';
 import type { Surface } from '../draw/surface.js';
 import { drawText, measure } from '../text/fonts.js';
-import type { TextBox } from '../text/text-box.js';
+import type { TextBox } from '../draw/text-box.js';
 
 /**
  * The row of garment pictograms: what to wear at a glance, before a word is read. The items come in the order of

@@ -1,5 +1,5 @@
-import type { Box } from '../draw/box.js';
-import { font, type FontId } from './fonts.js';
+import type { Box } from './box.js';
+import { font, type FontId } from '../text/fonts.js';
 
 /**
  * Where each drawn text may put ink, for the check that no text is clipped (test/render/text-boxes.test.ts): the
