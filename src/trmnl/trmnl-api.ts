@@ -22,6 +22,9 @@ import type { Clock } from '../time/clock.js';
  * line a request.
  */
 
+/** Seconds the firmware waits for the image URL; under the firmware's 65 s cap. */
+export const IMAGE_URL_TIMEOUT_S = 30;
+
 export interface TrmnlDeviceBinding {
   /** `AA:BB:CC:DD:EE:FF` (any case, `:` or `-`). */
   mac: string;
@@ -185,6 +188,9 @@ export class TrmnlApi {
       image_url: img ? imageUrl(base, dev.display, img) : '',
       filename: img?.filename ?? '',
       refresh_rate: refresh,
+      // The firmware caps this at 65 s (facts: parse_response_api_display.cpp); 30 s covers our image server on a LAN
+      // with room for a slow Wi-Fi fetch, without keeping the radio awake longer than the cap allows.
+      image_url_timeout: IMAGE_URL_TIMEOUT_S,
       update_firmware: false,
       firmware_url: null,
       reset_firmware: false,

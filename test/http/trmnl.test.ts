@@ -27,6 +27,7 @@ interface DisplayJson {
   image_url: string;
   filename: string;
   refresh_rate: number;
+  image_url_timeout: number;
   update_firmware: boolean;
   firmware_url: null;
   reset_firmware: boolean;
@@ -144,6 +145,7 @@ describe('TRMNL device endpoints', () => {
     expect(j.filename).toBe(`outfit-${u1.frame.hash.slice(0, 8)}`);
     expect(j.image_url).toBe(`http://outfit.local:8321/displays/hallway/trmnl/${j.filename}.png`);
     expect(j.refresh_rate).toBe(30 * 60 + 30);
+    expect(j.image_url_timeout).toBe(30);
     noSecret(r);
     expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ mac: MAC, batteryVoltage: 4.05, rssi: -61, fwVersion: '1.6.2', model: 'og' })]);
 
