@@ -12,6 +12,7 @@ import type { Clock } from '../time/clock.js';
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
  *   GET /api/setup (and /api/setup/)  ID → api_key (the configured access token), friendly_id, image_url
  *   GET /api/display                  ID + Access-Token → image_url, filename, refresh_rate; telemetry from headers
+ *   GET /api/current_screen           ID + Access-Token → the current image_url, filename, refresh_rate; read-only
  *   POST /api/log                     ID + Access-Token → 204
  *
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
@@ -194,6 +195,21 @@ export class TrmnlApi {
       update_firmware: false,
       firmware_url: null,
       reset_firmware: false,
+    });
+  }
+
+  /** GET /api/current_screen: what the device shows now, read-only: no telemetry passed on, nothing counted as a wake. */
+  currentScreen(req: IncomingMessage, res: ServerResponse, base: string): void {
+    const auth = this.#authenticate(req, res, '/api/current_screen');
+    if (auth === null) return;
+    const { dev } = auth;
+    const img = this.#d.images.current(dev.display, dev.format ?? 'png');
+    const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
+    sendJson(req, res, 200, {
+      status: 0,
+      image_url: img ? imageUrl(base, dev.display, img) : '',
+      filename: img?.filename ?? '',
+      refresh_rate: refresh,
     });
   }
 

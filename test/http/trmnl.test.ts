@@ -128,6 +128,19 @@ describe('TRMNL device endpoints', () => {
     for (const t of tokens.values()) expect(logs()).not.toContain(t);
   });
 
+  it('current_screen: the current image, same auth as display, and nothing passed on or advanced', async () => {
+    const { publish, url, telemetry } = await serve({ nextUpdateAt: () => null, allowedHosts: ['outfit.local'] });
+    expect((await httpRequest(`${url}/api/current_screen`, { headers: device(MAC, 'wrong') })).status).toBe(403);
+    await publish(update(hallway, 1));
+    const headers = { ...device(MAC, TOKEN), Host: 'outfit.local:8321' };
+    const shown = (await httpRequest(`${url}/api/display`, { headers })).json<DisplayJson>();
+    const passedOn = telemetry.length;
+    const r = await httpRequest(`${url}/api/current_screen`, { headers });
+    expect(r.status).toBe(200);
+    expect(r.json<DisplayJson>()).toMatchObject({ status: 0, image_url: shown.image_url, filename: shown.filename });
+    expect(telemetry.length).toBe(passedOn);
+  });
+
   it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
     let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
     const { publish, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
