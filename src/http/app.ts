@@ -29,7 +29,7 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
- *   TRMNL:   /api/setup, /api/setup/, /api/display, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
+ *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
  * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
  * unless it comes through Home Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and
@@ -314,6 +314,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
       return path === '/api/display' ? api.display(req, res, baseUrl(req)) : await api.setup(req, res, baseUrl(req));
+    }
+    if (path === '/api/current_screen') {
+      if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
+      return api.currentScreen(req, res, baseUrl(req));
     }
     if (path === '/api/log') {
       if (m !== 'POST') return methodNotAllowed(req, res, ['POST']);

@@ -12,6 +12,7 @@ import type { Clock } from '../time/clock.js';
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
  *   GET /api/setup (and /api/setup/)  ID → api_key (the configured access token), friendly_id, image_url
  *   GET /api/display                  ID + Access-Token → image_url, filename, refresh_rate; telemetry from headers
+ *   GET /api/current_screen           ID + Access-Token → the current image_url, filename, refresh_rate; read-only
  *   POST /api/log                     ID + Access-Token → 204
  *
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
@@ -21,6 +22,9 @@ import type { Clock } from '../time/clock.js';
  * the same 404 as an unknown one, so it sleeps and asks again. Refusals go to the log through a RefusalLog, never one
  * line a request.
  */
+
+/** Seconds the firmware waits for the image URL; under the firmware's 65 s cap. */
+export const IMAGE_URL_TIMEOUT_S = 30;
 
 export interface TrmnlDeviceBinding {
   /** `AA:BB:CC:DD:EE:FF` (any case, `:` or `-`). */
@@ -185,9 +189,27 @@ export class TrmnlApi {
       image_url: img ? imageUrl(base, dev.display, img) : '',
       filename: img?.filename ?? '',
       refresh_rate: refresh,
+      // The firmware caps this at 65 s (facts: parse_response_api_display.cpp); 30 s covers our image server on a LAN
+      // with room for a slow Wi-Fi fetch, without keeping the radio awake longer than the cap allows.
+      image_url_timeout: IMAGE_URL_TIMEOUT_S,
       update_firmware: false,
       firmware_url: null,
       reset_firmware: false,
+    });
+  }
+
+  /** GET /api/current_screen: what the device shows now, read-only: no telemetry passed on, nothing counted as a wake. */
+  currentScreen(req: IncomingMessage, res: ServerResponse, base: string): void {
+    const auth = this.#authenticate(req, res, '/api/current_screen');
+    if (auth === null) return;
+    const { dev } = auth;
+    const img = this.#d.images.current(dev.display, dev.format ?? 'png');
+    const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
+    sendJson(req, res, 200, {
+      status: 0,
+      image_url: img ? imageUrl(base, dev.display, img) : '',
+      filename: img?.filename ?? '',
+      refresh_rate: refresh,
     });
   }
 

@@ -27,6 +27,7 @@ interface DisplayJson {
   image_url: string;
   filename: string;
   refresh_rate: number;
+  image_url_timeout: number;
   update_firmware: boolean;
   firmware_url: null;
   reset_firmware: boolean;
@@ -127,6 +128,19 @@ describe('TRMNL device endpoints', () => {
     for (const t of tokens.values()) expect(logs()).not.toContain(t);
   });
 
+  it('current_screen: the current image, same auth as display, and nothing passed on or advanced', async () => {
+    const { publish, url, telemetry } = await serve({ nextUpdateAt: () => null, allowedHosts: ['outfit.local'] });
+    expect((await httpRequest(`${url}/api/current_screen`, { headers: device(MAC, 'wrong') })).status).toBe(403);
+    await publish(update(hallway, 1));
+    const headers = { ...device(MAC, TOKEN), Host: 'outfit.local:8321' };
+    const shown = (await httpRequest(`${url}/api/display`, { headers })).json<DisplayJson>();
+    const passedOn = telemetry.length;
+    const r = await httpRequest(`${url}/api/current_screen`, { headers });
+    expect(r.status).toBe(200);
+    expect(r.json<DisplayJson>()).toMatchObject({ status: 0, image_url: shown.image_url, filename: shown.filename });
+    expect(telemetry.length).toBe(passedOn);
+  });
+
   it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
     let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
     const { publish, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
@@ -144,6 +158,7 @@ describe('TRMNL device endpoints', () => {
     expect(j.filename).toBe(`outfit-${u1.frame.hash.slice(0, 8)}`);
     expect(j.image_url).toBe(`http://outfit.local:8321/displays/hallway/trmnl/${j.filename}.png`);
     expect(j.refresh_rate).toBe(30 * 60 + 30);
+    expect(j.image_url_timeout).toBe(30);
     noSecret(r);
     expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ mac: MAC, batteryVoltage: 4.05, rssi: -61, fwVersion: '1.6.2', model: 'og' })]);
 
