@@ -9,8 +9,8 @@ import { inkDistance, MEANING_MIN_DELTA_E } from './colour-difference.js';
  * | meaning | ink | on |
  * |---|---|---|
  * | danger | red | alerts; freezing (at or below 0 °C) and heat (from 30 °C): the number and the gear that answers |
- * | wet | blue | rain likely (from 50 %): the rain reading and the rain gear; never red, ink where there is no blue |
- * | strong sun | yellow, as a fill | a high UV index (from 6): the sun's disc, inside its black outline |
+ * | wet | blue | rain likely (from 50 %): the rain reading's umbrella, rain gear with a place for it; never red |
+ * | strong sun | yellow, as a fill | a high UV index (from 6): the UV mark's sun, sun gear with a place for it |
  * | all is well | green | the tick of a day that asks nothing |
  *
  * Everything else is ink: a 0 % rain chance, UV 1, a mild day, and the service's own state (errors, an old outfit,
