@@ -1,4 +1,5 @@
-import type { FrameInput } from '../../src/render/frame.js';
+import { chooseLayout, viewSize, type FrameInput } from '../../src/render/frame.js';
+import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import type { Locale } from '../../src/i18n/locale.js';
 import { SAMPLE_CASES, sampleInput, type SampleCase } from '../gallery/samples.js';
 
@@ -39,4 +40,21 @@ export function caseInput(c: FrameCase, locale: Locale): FrameInput {
     return { ...sampleInput('normal', 'Hallway', locale), rec: null, status: { kind: 'unreachable', since, retryAt: new Date('2026-01-31T07:00:00.000Z'), message: 'connect ECONNREFUSED' } };
   }
   return c === 'badge' || c === 'badge-error' ? badgeInput(c, locale) : sampleInput(c, 'Hallway', locale);
+}
+
+/** The ways round a panel is drawn in the frame checks. */
+export const ROTATIONS = [0, 90] as const;
+
+/** Whether `panel` turned `rotation` gets the small layout (2.13", 2.9", 4.2"). */
+export function isSmallView(panel: PanelProfile, rotation: 0 | 90): boolean {
+  const { width, height } = viewSize(panel, rotation);
+  return chooseLayout(width, height, true) === 'small';
+}
+
+/** Every panel and rotation that gets the small layout. */
+export function smallViews(): { id: string; panel: PanelProfile; rotation: 0 | 90 }[] {
+  return listPanelIds().flatMap((id) => {
+    const panel = loadPanel(id);
+    return ROTATIONS.filter((rotation) => isSmallView(panel, rotation)).map((rotation) => ({ id, panel, rotation }));
+  });
 }

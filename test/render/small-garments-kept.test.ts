@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLayout, renderIndices, viewSize } from '../../src/render/frame.js';
-import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { renderIndices } from '../../src/render/frame.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import type { FrameInput } from '../../src/render/frame.js';
-import { ALL_CASES, BADGE_CASES, caseInput } from './frame-cases.js';
+import { ALL_CASES, BADGE_CASES, caseInput, smallViews } from './frame-cases.js';
 import { frameContent } from '../../src/render/layout/content.js';
 
 /**
  * Issue 38, item 3: on the small panels the status, the headline, the age badge and the alerts take their room from
  * the outfit's words, never from the garment row (the 2.13" error frame in Polish showed only "+6").
  */
-
-const ROTATIONS = [0, 90] as const;
 
 /** The same outfit on a calm frame: current, no status, no alerts; what the row shows there is the panel's norm. */
 function calm(input: FrameInput): FrameInput {
@@ -23,22 +20,19 @@ function calm(input: FrameInput): FrameInput {
 describe('the small panels’ garment row', () => {
   it('shows as many garments with any status, badge, headline or alert as on the calm frame, in every locale', () => {
     const found: string[] = [];
-    for (const id of listPanelIds()) {
-      const panel = loadPanel(id);
-      for (const rotation of ROTATIONS) {
-        const { width, height } = viewSize(panel, rotation);
-        if (chooseLayout(width, height, true) !== 'small') continue;
-        for (const code of BUILT_IN_LOCALES) {
-          const locale = localeFor(code);
-          for (const c of ALL_CASES) {
-            const input = caseInput(c, locale);
-            // The screen without an outfit has no row.
-            if (input.rec === null) continue;
-            const { report } = renderIndices(input, panel, { rotation });
-            const norm = renderIndices(calm(input), panel, { rotation }).report;
-            const row = (r: typeof report): string => `${r.pictograms.length}+${r.pictogramsMore}`;
-            if (row(report) !== row(norm)) found.push(`${id} ${rotation}° ${code} ${c}: ${row(report)} drawn, ${row(norm)} on the calm frame`);
-          }
+    // The 2.13", 2.9" and 4.2", each at least one way round.
+    expect(new Set(smallViews().map((v) => v.id))).toEqual(new Set(['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2']));
+    for (const { id, panel, rotation } of smallViews()) {
+      for (const code of BUILT_IN_LOCALES) {
+        const locale = localeFor(code);
+        for (const c of ALL_CASES) {
+          const input = caseInput(c, locale);
+          // The screen without an outfit has no row.
+          if (input.rec === null) continue;
+          const { report } = renderIndices(input, panel, { rotation });
+          const norm = renderIndices(calm(input), panel, { rotation }).report;
+          const row = (r: typeof report): string => `${r.pictograms.length}+${r.pictogramsMore}`;
+          if (row(report) !== row(norm)) found.push(`${id} ${rotation}° ${code} ${c}: ${row(report)} drawn, ${row(norm)} on the calm frame`);
         }
       }
     }
@@ -47,18 +41,13 @@ describe('the small panels’ garment row', () => {
 
   it('keeps the age badge whole beside them or below them, in every locale ("2 godz. temu", not "2 godz…")', () => {
     const found: string[] = [];
-    for (const id of listPanelIds()) {
-      const panel = loadPanel(id);
-      for (const rotation of ROTATIONS) {
-        const { width, height } = viewSize(panel, rotation);
-        if (chooseLayout(width, height, true) !== 'small') continue;
-        for (const code of BUILT_IN_LOCALES) {
-          for (const c of BADGE_CASES) {
-            const input = caseInput(c, localeFor(code));
-            const { report } = renderIndices(input, panel, { rotation });
-            const whole = frameContent(input).ageBadge;
-            if (report.badge?.text !== whole) found.push(`${id} ${rotation}° ${code} ${c}: "${report.badge?.text}" for "${whole}"`);
-          }
+    for (const { id, panel, rotation } of smallViews()) {
+      for (const code of BUILT_IN_LOCALES) {
+        for (const c of BADGE_CASES) {
+          const input = caseInput(c, localeFor(code));
+          const { report } = renderIndices(input, panel, { rotation });
+          const whole = frameContent(input).ageBadge;
+          if (report.badge?.text !== whole) found.push(`${id} ${rotation}° ${code} ${c}: "${report.badge?.text}" for "${whole}"`);
         }
       }
     }

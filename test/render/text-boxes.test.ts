@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLayout, matchPalette, renderIndices, viewSize } from '../../src/render/frame.js';
+import { matchPalette, renderIndices } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import { drawText } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
 import type { TextBox } from '../../src/render/draw/text-box.js';
-import { ALL_CASES, BADGE_CASES, caseInput, type FrameCase } from './frame-cases.js';
+import { ALL_CASES, BADGE_CASES, caseInput, isSmallView, ROTATIONS, type FrameCase } from './frame-cases.js';
 import { SAMPLE_CASES } from '../gallery/samples.js';
 
 /**
@@ -13,13 +13,6 @@ import { SAMPLE_CASES } from '../gallery/samples.js';
  * on a layer reaching an em beyond its room; every ink pixel must lie inside the room the layout gave it (its
  * font's ascent to descent on paper, the fill of a badge or band: text-box.ts) and inside the frame.
  */
-
-const ROTATIONS = [0, 90] as const;
-
-const sizeOf = (panel: PanelProfile, rotation: 0 | 90): [number, number] => {
-  const { width, height } = viewSize(panel, rotation);
-  return [width, height];
-};
 
 /**
  * The cases a wall panel is checked with in the `i`th locale, to keep the check fast (all of them take a minute):
@@ -67,7 +60,7 @@ describe('drawn text', () => {
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);
       for (const rotation of ROTATIONS) {
-        const small = chooseLayout(...sizeOf(panel, rotation), true) === 'small';
+        const small = isSmallView(panel, rotation);
         BUILT_IN_LOCALES.forEach((code, i) => {
           const locale = localeFor(code);
           for (const c of small ? ALL_CASES : wideCases(i)) {
