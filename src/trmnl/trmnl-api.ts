@@ -179,16 +179,10 @@ export class TrmnlApi {
     } catch (err) {
       this.#d.logger?.error({ err }, 'TRMNL telemetry could not be passed on');
     }
-    const img = this.#d.images.current(dev.display, dev.format ?? 'png');
-    const now = this.#d.clock.now();
-    // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
-    const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), now, this.#d.refreshMarginS ?? 30);
-    this.#d.logger?.debug({ mac, display: dev.display, filename: img?.filename ?? null, refresh_rate: refresh }, 'TRMNL display request');
+    const screen = this.#screen(dev, base);
+    this.#d.logger?.debug({ mac, display: dev.display, filename: screen.filename || null, refresh_rate: screen.refresh_rate }, 'TRMNL display request');
     sendJson(req, res, 200, {
-      status: 0,
-      image_url: img ? imageUrl(base, dev.display, img) : '',
-      filename: img?.filename ?? '',
-      refresh_rate: refresh,
+      ...screen,
       // The firmware caps this at 65 s (facts: parse_response_api_display.cpp); 30 s covers our image server on a LAN
       // with room for a slow Wi-Fi fetch, without keeping the radio awake longer than the cap allows.
       image_url_timeout: IMAGE_URL_TIMEOUT_S,
@@ -202,15 +196,15 @@ export class TrmnlApi {
   currentScreen(req: IncomingMessage, res: ServerResponse, base: string): void {
     const auth = this.#authenticate(req, res, '/api/current_screen');
     if (auth === null) return;
-    const { dev } = auth;
+    sendJson(req, res, 200, this.#screen(auth.dev, base));
+  }
+
+  /** The device's current image and when to come back: what /api/display and /api/current_screen both answer. */
+  #screen(dev: TrmnlDeviceBinding, base: string): { status: 0; image_url: string; filename: string; refresh_rate: number } {
     const img = this.#d.images.current(dev.display, dev.format ?? 'png');
+    // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
     const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
-    sendJson(req, res, 200, {
-      status: 0,
-      image_url: img ? imageUrl(base, dev.display, img) : '',
-      filename: img?.filename ?? '',
-      refresh_rate: refresh,
-    });
+    return { status: 0, image_url: img ? imageUrl(base, dev.display, img) : '', filename: img?.filename ?? '', refresh_rate: refresh };
   }
 
   async log(req: IncomingMessage, res: ServerResponse): Promise<void> {
