@@ -48,9 +48,8 @@ function formatSecretWarning(w: SecretIssue<string>): string {
 function crossChecks(raw: unknown): string[] {
   const problems: string[] = [];
   const displays = (raw as { displays?: unknown } | null)?.displays;
-  if (!Array.isArray(displays)) return problems;
   const panels = listPanelIds();
-  displays.forEach((d: unknown, i) => {
+  (Array.isArray(displays) ? displays : []).forEach((d: unknown, i) => {
     const { panel, schedule, active_hours } = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
     if (typeof panel === 'string' && panel !== '' && !panels.includes(panel)) {
       problems.push(`displays[${i}].panel: unknown panel "${panel}" (known: ${panels.join(', ')})`);
@@ -64,6 +63,13 @@ function crossChecks(raw: unknown): string[] {
     }
     if (active_hours !== undefined && typeof schedule === 'string' && schedule !== 'auto') {
       problems.push(`displays[${i}].active_hours: only used with schedule: auto`);
+    }
+  });
+  const trmnl = (raw as { trmnl?: { devices?: unknown } } | null)?.trmnl?.devices;
+  (Array.isArray(trmnl) ? trmnl : []).forEach((d: unknown, i) => {
+    const panel = typeof d === 'object' && d !== null ? (d as Record<string, unknown>).panel : undefined;
+    if (typeof panel === 'string' && panel !== '' && !panels.includes(panel)) {
+      problems.push(`trmnl.devices[${i}].panel: unknown panel "${panel}" (known: ${panels.join(', ')})`);
     }
   });
   return problems;

@@ -222,6 +222,8 @@ const TrmnlDeviceSchema = z
     token_file: z.string().optional(),
     token: z.string().min(8, 'must be at least 8 characters').optional(),
     format: z.enum(['png', 'bmp']).default('png'),
+    /** The panel profile its frames are drawn for, whatever the device says of its screen (a profile id). */
+    panel: z.string().min(1).optional(),
   })
   // Neither is allowed: the token may come from the systemd credential trmnl-<mac> (src/config/secrets.ts says
   // when none is found at all).

@@ -9,6 +9,7 @@ import { FilePublisher } from '../publish/file-publisher.js';
 import { expireAfterFromGap } from '../mqtt/ha-discovery.js';
 import type { Publisher } from '../publish/publisher.js';
 import { PAIRING_FILE, TrmnlPairing } from '../trmnl/pairing.js';
+import { DeviceBook } from '../state/device-book.js';
 import type { Clock } from '../time/clock.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
 import { secretValues } from '../config/secrets.js';
@@ -62,6 +63,8 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
   // TRMNL pairing is the HTTP server's, opened also by the Home Assistant button (MQTT): built before both.
   const httpLogger = logger.child({ part: 'http' });
   const pairing = config.http ? new TrmnlPairing({ file: path.join(config.state_dir, PAIRING_FILE), clock: deps.clock, logger: httpLogger }) : null;
+  // The devices that pull frames report to the HTTP server (which closes the book when it stops); MQTT announces them.
+  const devices = config.http ? new DeviceBook({ clock: deps.clock }) : undefined;
   const mqtt = config.mqtt;
   const mqttPublisher = mqtt && new (await import('../mqtt/mqtt-publisher.js')).MqttPublisher({
     mqtt,
@@ -76,6 +79,8 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     expireAfterS: (id) => freshFor.get(id) ?? null,
     haDiscovery: (id) => mqtt.discovery && (config.displays.find((d) => d.id === id)?.home_assistant ?? false),
     hasDevice: (id) => trmnlDevices.some((d) => d.display === id),
+    ...(devices !== undefined && { devices }),
+    trmnlMacs: (id) => trmnlDevices.filter((d) => d.display === id).map((d) => d.mac),
     // The Home Assistant pairing button: TRMNL devices are served (and paired) by the HTTP publisher.
     onPair: (id) => pairing?.open(trmnlDevices.filter((d) => d.display === id).map((d) => d.mac.toUpperCase())),
     ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
@@ -104,7 +109,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
         refresh: (id) => deps.runs.refresh(id),
         refreshUnavailable: deps.refreshUnavailable,
-        trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format })),
+        trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format, ...(d.panel !== undefined && { panel: d.panel }) })),
         trmnlTokens: secrets.trmnlTokens,
         render: renderContext(loaded),
         ...(deps.draw !== undefined && { draw: deps.draw }),
@@ -112,7 +117,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         publicUrl: http.public_url ?? null,
         allowedHosts: http.allowed_hosts,
         pairing: pairing ?? undefined,
-        onDeviceTelemetry: (id, t) => mqttPublisher?.publishTelemetry(id, t),
+        ...(devices !== undefined && { devices }),
         logger: httpLogger,
       }),
     );

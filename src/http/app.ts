@@ -18,7 +18,11 @@ import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from '../log/refusal-log.js';
 import { normalizeMac } from '../trmnl/mac.js';
 import { TrmnlApi } from '../trmnl/trmnl-api.js';
-import { blankTrmnlPng, refreshRateFor, type TrmnlImages } from '../trmnl/images.js';
+import { blankTrmnlPng, type TrmnlImages } from '../trmnl/images.js';
+import { refreshRateFor } from '../trmnl/refresh-rate.js';
+import { kindleReport } from '../trmnl/kindle-query.js';
+import { deviceRow } from './device-rows.js';
+import { deviceJson } from '../state/device-book.js';
 import type { TrmnlPairing } from '../trmnl/pairing.js';
 
 /**
@@ -29,7 +33,9 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
- *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, POST /api/log, /displays/<id>/trmnl/<filename>.<png|bmp>
+ *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, /api/models, POST /api/log,
+ *            /displays/<id>/trmnl/<filename>.<png|bmp>
+ * A frame request with a Kindle's `batteryLevel` / `isCharging` query records that display's Kindle (kindle-query.ts).
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
  * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
  * unless it comes through Home Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and
@@ -53,6 +59,11 @@ const INGRESS_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 
 /** A Host header we are willing to put into a URL; anything else falls back to the socket's own address. */
 const SAFE_HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
+/** A device's button press, as the TRMNL endpoints take it: true when the refresh was made, false when refused. */
+function pressOf(refresh: NonNullable<HttpDeps['refresh']>): (id: string) => Promise<boolean> {
+  return (id) => refresh(id).then((r) => r !== null && r.refused !== true);
+}
+
 export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   const { deps, views, trmnl, pairing, refusals } = opts;
   const log = deps.logger;
@@ -62,8 +73,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     devices: deps.trmnlDevices ?? [],
     tokens: deps.trmnlTokens ?? new Map(),
     images: trmnl,
+    view: (id) => shown(id),
     nextUpdateAt: (id) => nextUpdate(id),
-    onTelemetry: deps.onDeviceTelemetry,
+    ...(deps.devices !== undefined && { book: deps.devices }),
+    ...(deps.refresh !== undefined && !deps.refreshUnavailable && { press: pressOf(deps.refresh) }),
     clock: deps.clock,
     refreshMarginS: deps.refreshMarginS,
     pairing,
@@ -92,7 +105,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     return `http://${addr.includes(':') ? `[${addr}]` : addr}:${req.socket.localPort ?? 80}`;
   }
 
-  function frameFile(req: IncomingMessage, res: ServerResponse, id: string, kind: 'png' | 'bmp'): void {
+  function frameFile(req: IncomingMessage, res: ServerResponse, id: string, kind: 'png' | 'bmp', url: URL): void {
+    const refreshRate = refreshRateFor(views.view(id)?.nextUpdateAt ?? null, deps.clock.now(), deps.refreshMarginS ?? 30);
+    const kindle = kindleReport(url.searchParams, id, refreshRate, new Date(deps.clock.now()));
+    if (kindle !== null) deps.devices?.report(kindle);
     const entry = shown(id);
     if (entry === null) {
       sendText(req, res, 503, `display "${id}" has no frame yet`, { 'Retry-After': 30 });
@@ -109,7 +125,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       etag: etagOf(entry.frame.hash, kind === 'bmp' ? '-bmp' : ''),
       lastModified: entry.frameSince,
       // For pulling devices that do not speak TRMNL: how long to sleep before asking again.
-      headers: { 'X-Refresh-Rate': refreshRateFor(entry.nextUpdateAt, deps.clock.now(), deps.refreshMarginS ?? 30) },
+      headers: { 'X-Refresh-Rate': refreshRate },
     });
   }
 
@@ -140,6 +156,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
         },
       }),
       refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
+      devices: (deps.devices?.list(id) ?? []).map((dev) => deviceJson(dev, tz)),
       credits: creditsView(views.budget(), tz),
       frame:
         entry === null
@@ -187,7 +204,10 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): void {
     const notice = url.searchParams.get('refreshed');
     const rows = displayRows(deps, views, scrub);
-    for (const r of rows) r.page.trmnl = trmnlRows(r.page.id);
+    for (const r of rows) {
+      r.page.trmnl = trmnlRows(r.page.id);
+      r.page.devices = (deps.devices?.list(r.page.id) ?? []).map((d) => deviceRow(d, deps.timezone, deps.clock.now()));
+    }
     const model = statusPageModel(
       deps,
       views.budget(),
@@ -313,11 +333,15 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     }
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
-      return path === '/api/display' ? api.display(req, res, baseUrl(req)) : await api.setup(req, res, baseUrl(req));
+      return path === '/api/display' ? await api.display(req, res, baseUrl(req)) : await api.setup(req, res, baseUrl(req));
     }
     if (path === '/api/current_screen') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
-      return api.currentScreen(req, res, baseUrl(req));
+      return await api.currentScreen(req, res, baseUrl(req));
+    }
+    if (path === '/api/models') {
+      if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+      return api.models(req, res);
     }
     if (path === '/api/log') {
       if (m !== 'POST') return methodNotAllowed(req, res, ['POST']);
@@ -332,7 +356,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const id = d[1]!;
     if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
-    if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp');
+    if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
     if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress));
     return trmnlFile(req, res, id, d[3]!, d[4]!);
   }

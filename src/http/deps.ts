@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../time/clock.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { DisplayViewSource } from '../state/display-views.js';
-import type { DeviceTelemetry, TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
+import type { TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
+import type { DeviceBook } from '../state/device-book.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
@@ -18,15 +19,18 @@ export interface HttpDeps {
   views: DisplayViewSource;
   /** Configured limits, to show "12 of 200 credits". */
   budgetLimits?: { perDay: number | null; perMonth: number | null };
-  /** Refresh a display now, through the budget (the status page's button; POST /displays/<id>/refresh). */
-  refresh?: (displayId: string) => Promise<unknown>;
+  /**
+   * Refresh a display now, through the budget (the status page's button; POST /displays/<id>/refresh; a TRMNL
+   * device's button): null or `refused` when the refresh gate or the budget said no.
+   */
+  refresh?: (displayId: string) => Promise<{ refused?: boolean } | null>;
   /** Why refreshing is off (no refresh reserve): the page shows this instead of a button, a POST gets 409. */
   refreshUnavailable?: string | null;
   /** TRMNL devices (from `trmnl.devices`) and their access tokens by MAC (from secrets). */
   trmnlDevices?: readonly TrmnlDeviceBinding[];
   trmnlTokens?: ReadonlyMap<string, string>;
-  /** Battery voltage, RSSI and firmware of a TRMNL device, on each /api/display: for MQTT / Home Assistant. */
-  onDeviceTelemetry?: (displayId: string, t: DeviceTelemetry) => void;
+  /** Where each pulling device's wake is recorded (TRMNL headers, a Kindle's battery query), for the status page and MQTT. */
+  devices?: DeviceBook;
   /**
    * The absolute base URL devices use to reach this server (`http://192.168.1.5:8321`), for TRMNL image URLs.
    * Default: from the request's Host header.

@@ -7,7 +7,8 @@ import type { Publisher } from '../publish/publisher.js';
 import { RefusalLog } from '../log/refusal-log.js';
 import { ListenError } from '../shared/http-listen.js';
 import { displayRenderOptions, type DrawFrame, type RenderContext } from '../render/display-frame.js';
-import { TrmnlImages, type TrmnlFormat } from '../trmnl/images.js';
+import { TrmnlImages } from '../trmnl/images.js';
+import { bindingScreens } from '../trmnl/models.js';
 import { TrmnlPairing } from '../trmnl/pairing.js';
 
 /**
@@ -46,7 +47,7 @@ export class HttpPublisher implements Publisher {
     this.views = opts.views;
     const devices = opts.trmnlDevices ?? [];
     this.trmnl = new TrmnlImages({
-      formats: (id) => [...new Set<TrmnlFormat>(devices.filter((d) => d.display === id).map((d) => d.format ?? 'png'))],
+      screens: (id) => bindingScreens(devices.filter((d) => d.display === id)),
       render: (display) => displayRenderOptions(display, opts.render ?? { timezone: opts.timezone }),
       ...(opts.draw !== undefined && { draw: opts.draw }),
       clock: opts.clock,
@@ -91,5 +92,7 @@ export class HttpPublisher implements Publisher {
     this.#server = null;
     await s?.close();
     this.#refusals.flush();
+    // Its devices' quiet timers: the book is filled by this server alone.
+    this.#opts.devices?.close();
   }
 }

@@ -39,6 +39,20 @@ export interface StatusPageDisplay {
    * token (pair-form-token.ts) that the POST must send back.
    */
   trmnl?: { mac: string; pairingUntil: string | null; token: string }[];
+  /** The devices that pull its frame (TRMNL, Kindle) and what each said at its last wake. */
+  devices?: StatusPageDevice[];
+}
+
+/** A device that pulls a display's frame, as the status page shows it. */
+export interface StatusPageDevice {
+  /** `TRMNL X AA:BB:CC:DD:EE:FF`, `Kindle`. */
+  name: string;
+  /** Battery, power, signal, firmware, the screen drawn for, the room sensors: what it said at its last wake. */
+  facts: string[];
+  /** `12:05 (3 minutes ago), woken by its button`. */
+  seen: string;
+  /** Seen within three of its periods. */
+  available: boolean;
 }
 
 export interface StatusPageModel {
@@ -75,6 +89,12 @@ function pairForm(t: { mac: string; pairingUntil: string | null; token: string }
   return `<form method="post" action="${e(base)}/trmnl/${e(t.mac.replace(/:/g, '-'))}/pair"><input type="hidden" name="${PAIR_FORM_FIELD}" value="${e(t.token)}"><button>Pair TRMNL ${e(t.mac)} (5 minutes)</button> <small>${e(state)}</small></form>`;
 }
 
+function deviceLine(v: StatusPageDevice): string {
+  const e = escapeHtml;
+  const seen = v.available ? `seen ${e(v.seen)}` : `<span class="bad">not seen since ${e(v.seen)}</span>`;
+  return `<tr><th>${e(v.name)}</th><td>${v.facts.map(e).join(' · ')}${v.facts.length > 0 ? '<br>' : ''}<small>${seen}</small></td></tr>`;
+}
+
 function card(d: StatusPageDisplay, base: string): string {
   const e = escapeHtml;
   const img = d.frameSrc
@@ -106,6 +126,7 @@ function card(d: StatusPageDisplay, base: string): string {
 ${d.outfit === null ? '' : `<p class="outfit">${e(d.outfit)}</p>`}
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
 <p class="links"><a href="${e(base)}/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="${e(base)}/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
+${(d.devices ?? []).length === 0 ? '' : `<h3>Devices</h3><table class="devices">${(d.devices ?? []).map(deviceLine).join('')}</table>`}
 ${refresh}
 ${(d.trmnl ?? []).map((t) => pairForm(t, base)).join('\n')}
 </section>`;
@@ -128,7 +149,7 @@ export function renderStatusPage(m: StatusPageModel): string {
 <title>outfit-display</title>
 <style>
 body{font:16px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f4f3ef;color:#222}
-h1{font-size:1.3em;margin:0 0 4px}h2{font-size:1.15em;margin:0 0 8px}h2 small{color:#777;font-weight:normal}
+h1{font-size:1.3em;margin:0 0 4px}h2{font-size:1.15em;margin:0 0 8px}h3{font-size:1em;margin:12px 0 4px}h2 small{color:#777;font-weight:normal}
 section{background:#fff;border-radius:8px;padding:12px;margin:12px 0;box-shadow:0 1px 3px #0002;max-width:820px}
 .frame img{max-width:100%;height:auto;background:#e8e6df;border:1px solid #ccc;image-rendering:pixelated}
 .outfit{font-size:1.1em}table{border-collapse:collapse}th{text-align:left;padding:2px 12px 2px 0;color:#555;font-weight:600;vertical-align:top}

@@ -187,8 +187,7 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
         ]),
   ]);
 
-  const origin: DeviceDiscovery['origin'] = { name: ORIGIN_NAME, sw_version: input.swVersion };
-  if (input.supportUrl) origin.support_url = input.supportUrl;
+  const origin = originOf(input.swVersion, input.supportUrl);
   return {
     topic: topics.deviceConfig(display.id),
     payload: {
@@ -204,6 +203,11 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
       components,
     },
   };
+}
+
+/** The `origin` block of every discovery message of ours (isOurDevice() knows ours by it). */
+export function originOf(swVersion: string, supportUrl?: string): DeviceDiscovery['origin'] {
+  return { name: ORIGIN_NAME, sw_version: swVersion, ...(supportUrl ? { support_url: supportUrl } : {}) };
 }
 
 /**

@@ -6,8 +6,9 @@ import { packageVersion } from '../shared/package-root.js';
 import type { DisplayView, DisplayViewSource, ShownView } from '../state/display-views.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
-import type { DeviceTelemetry } from '../trmnl/trmnl-api.js';
-import { pairTarget, pairWildcard, telemetryComponents, telemetryPayload, telemetryTopic } from './trmnl-telemetry.js';
+import { pairComponents, pairTarget, pairWildcard } from './pair-button.js';
+import { DeviceEntities } from './device-entities.js';
+import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { diagnosticsPayload, statePayload } from '../state/state-payload.js';
@@ -52,8 +53,12 @@ export interface MqttPublisherOptions {
    * discovery config cleared, so HA removes its entities; its state and image topics stay.
    */
   haDiscovery?: (displayId: string) => boolean;
-  /** Whether a TRMNL device shows this display: its battery and Wi-Fi sensors join the display's HA device. */
+  /** Whether a TRMNL device shows this display: the display's HA device gets the pairing button. */
   hasDevice?: (displayId: string) => boolean;
+  /** The devices that pull frames (TRMNL, Kindle): each one its own HA device (device-entities.ts). */
+  devices?: DeviceBook;
+  /** MACs of the configured TRMNL devices of a display (their HA devices are kept while configured). */
+  trmnlMacs?: (displayId: string) => readonly string[];
   /** HA's expire_after for the readings, from the schedule (longest gap plus a margin); null: none. */
   expireAfterS?: (displayId: string) => number | null;
   swVersion?: string;
@@ -81,7 +86,7 @@ export class MqttPublisher implements Publisher {
   readonly #sentImage = new Map<string, string>();
   /** Discovery JSON sent on the current connection, by display id. */
   readonly #sentDiscovery = new Map<string, string>();
-  readonly #telemetry = new Map<string, string>();
+  readonly #devices: DeviceEntities | null;
   /** Command topics that have had a payload over MAX_COMMAND_BYTES: each is logged once, so a flood adds no lines. */
   readonly #oversizedTopics = new Set<string>();
   readonly #swVersion: string;
@@ -98,6 +103,20 @@ export class MqttPublisher implements Publisher {
     this.#displays = new Map(opts.displays.map((d) => [d.id, d]));
     this.#swVersion = opts.swVersion ?? packageVersion();
     this.#views = opts.views;
+    this.#devices =
+      opts.devices === undefined
+        ? null
+        : new DeviceEntities({
+            topics: this.topics,
+            book: opts.devices,
+            displays: this.#displays,
+            timezone: opts.timezone,
+            swVersion: this.#swVersion,
+            ...(opts.supportUrl !== undefined && { supportUrl: opts.supportUrl }),
+            haDiscovery: (id) => opts.haDiscovery?.(id) ?? true,
+            trmnlMacs: (id) => opts.trmnlMacs?.(id) ?? [],
+            send: (topic, payload) => this.#send(topic, payload),
+          });
   }
 
   get connected(): boolean {
@@ -170,13 +189,6 @@ export class MqttPublisher implements Publisher {
     if (this.#sentImage.has(id)) this.#sendDiagnostics(this.#views.view(id));
   }
 
-  /** A TRMNL device's battery and Wi-Fi figures, retained on `<base>/<id>/device`. */
-  publishTelemetry(id: string, t: DeviceTelemetry): void {
-    const payload = telemetryPayload(t, this.#o.timezone);
-    this.#telemetry.set(id, payload);
-    this.#send(telemetryTopic(this.topics, id), payload);
-  }
-
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#cancelHaTimer();
@@ -189,15 +201,16 @@ export class MqttPublisher implements Publisher {
   /** Discovery, state, image and diagnostics of every display: on each connect and when HA comes online. */
   #resendAll(): void {
     for (const id of this.#displays.keys()) {
+      // Before each device had its own HA device, a display's TRMNL figures were retained here: cleared.
+      if (this.#o.hasDevice?.(id)) this.#send(`${this.topics.base}/${id}/device`, '');
       this.#sendDiscovery(id, true, this.#views.view(id));
       const v = this.#views.view(id);
       if (!this.#sentImage.has(id) || v?.kind !== 'shown') continue;
       this.#sendState(v);
       this.#send(this.topics.image(id), v.frame.png);
       this.#sendDiagnostics(v);
-      const telemetry = this.#telemetry.get(id);
-      if (telemetry !== undefined) this.#send(telemetryTopic(this.topics, id), telemetry);
     }
+    this.#devices?.resendAll();
   }
 
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
@@ -224,9 +237,7 @@ export class MqttPublisher implements Publisher {
       expireAfterS: this.#o.expireAfterS?.(id) ?? null,
       supportUrl: this.#o.supportUrl,
     });
-    if (this.#o.hasDevice?.(id)) {
-      Object.assign(payload.components, telemetryComponents(this.topics, id, this.#o.expireAfterS?.(id) ?? null));
-    }
+    if (this.#o.hasDevice?.(id)) Object.assign(payload.components, pairComponents(this.topics, id));
     const json = JSON.stringify(payload);
     if (!force && this.#sentDiscovery.get(id) === json) return;
     this.#sentDiscovery.set(id, json);
@@ -326,6 +337,9 @@ export class MqttPublisher implements Publisher {
     }
     if (!isOurDevice(this.topics, topic, parsed)) return;
     if ([...this.#displays.keys()].some((id) => this.topics.deviceConfig(id) === topic)) return;
+    const node = topic.slice(`${this.topics.prefix}/device/`.length, -'/config'.length);
+    // A pulling device's node: kept while its display (and a TRMNL's binding) is configured.
+    if (this.#devices?.keeps(node) ?? false) return;
     const data = dataTopicsOf(parsed, this.topics);
     this.#log.info({ topic, data }, 'display no longer configured; removing its Home Assistant device');
     this.#send(topic, '');

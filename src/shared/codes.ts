@@ -120,7 +120,9 @@ export const CODES = {
   W_TRMNL_TOKEN_MISSING: { kind: 'warning', meaning: 'a TRMNL request without Access-Token: 401' },
   W_TRMNL_TOKEN_WRONG: { kind: 'warning', meaning: 'a TRMNL request with a wrong Access-Token: 403' },
   W_PAIRING_FILE: { kind: 'warning', meaning: '<state_dir>/pairing.json is not JSON, others may write it, or it cannot be updated' },
-  W_TRMNL_PORTRAIT_PNG: { kind: 'warning', meaning: 'a portrait display asked for a BMP by TRMNL: served a PNG' },
+  W_TRMNL_PORTRAIT_PNG: { kind: 'warning', meaning: 'a TRMNL device asked for a BMP where its frame cannot be one (portrait, greys, another size): served a PNG' },
+  W_TRMNL_SCREEN_UNKNOWN: { kind: 'warning', meaning: 'a device whose screen no panel profile has: drawn for the largest profile that fits inside it (once a device)' },
+  W_TRMNL_IMAGE_TOO_LARGE: { kind: 'warning', meaning: "a device's image over its model's byte cap: drawn again in fewer greys, or served as it is when there are none" },
 
   // A panel on the Pi's header (src/epd; the controller models in display/)
   E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },

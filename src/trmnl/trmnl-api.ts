@@ -4,15 +4,25 @@ import type { Logger } from 'pino';
 import { readBody, sendJson } from '../shared/http-respond.js';
 import type { RefusalCode, RefusalLog } from '../log/refusal-log.js';
 import { normalizeMac } from './mac.js';
-import { refreshRateFor, type TrmnlFormat, type TrmnlImage, type TrmnlImages } from './images.js';
+import type { TrmnlImage, TrmnlImages } from './images.js';
+import { refreshRateFor } from './refresh-rate.js';
 import type { TrmnlPairing } from './pairing.js';
 import type { Clock } from '../time/clock.js';
+import type { ShownView } from '../state/display-views.js';
+import type { DeviceBook } from '../state/device-book.js';
+import { chooseScreen, modelRegistry, screenSpec, type ScreenSpec, type TrmnlFormat } from './models.js';
+import { header, readTrmnlHeaders, type TrmnlHeaders } from './device-headers.js';
+import { logEntries, pickLogFields } from './device-log.js';
+import { FullRefreshPlanner } from './full-refresh.js';
+import { isButtonWake, PRESS_PENDING_REFRESH_S, PRESS_WAIT_MS, waitForPress, type ButtonOutcome } from './button-press.js';
+import { loadPanel } from '../panels/panels.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
  *   GET /api/setup (and /api/setup/)  ID → api_key (the configured access token), friendly_id, image_url
  *   GET /api/display                  ID + Access-Token → image_url, filename, refresh_rate; telemetry from headers
  *   GET /api/current_screen           ID + Access-Token → the current image_url, filename, refresh_rate; read-only
+ *   GET /api/models                   the screens we draw for, in the shape of the TRMNL servers' model registry
  *   POST /api/log                     ID + Access-Token → 204
  *
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
@@ -32,17 +42,8 @@ export interface TrmnlDeviceBinding {
   display: string;
   /** Default png. */
   format?: TrmnlFormat;
-}
-
-export interface DeviceTelemetry {
-  mac: string;
-  /** Volts, from Battery-Voltage. */
-  batteryVoltage: number | null;
-  /** dBm, from RSSI. */
-  rssi: number | null;
-  fwVersion: string | null;
-  model: string | null;
-  at: Date;
+  /** The panel profile to draw for, whatever the device says of its screen. */
+  panel?: string;
 }
 
 export interface TrmnlApiDeps {
@@ -50,8 +51,19 @@ export interface TrmnlApiDeps {
   /** Access tokens by MAC (upper case, `:`). */
   tokens: ReadonlyMap<string, string>;
   images: TrmnlImages;
+  /** The display's view (its frame, staleness, next update), or null before its first frame. */
+  view: (displayId: string) => ShownView | null;
+  /** The next update of a display with or without a frame. */
   nextUpdateAt: (displayId: string) => Date | null;
-  onTelemetry?: (displayId: string, t: DeviceTelemetry) => void;
+  /** Where each device's wake is recorded (battery, sensors, last seen); none: nothing is kept. */
+  book?: DeviceBook;
+  /**
+   * A press of a device's button (`Update-Source: button`): the same refresh as Home Assistant's button, through
+   * the refresh gate and the budget. Resolves when the refresh ended: false when it was refused.
+   */
+  press?: (displayId: string) => Promise<boolean>;
+  /** How long a wake by the button waits for the refresh before it is answered (default PRESS_WAIT_MS). */
+  pressWaitMs?: number;
   /** Dates telemetry and times refresh_rate. */
   clock: Clock;
   /** Seconds added to the time until the next update, for the cycle to finish. Default 30. */
@@ -75,22 +87,14 @@ function tokenMatches(expected: string, given: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function num(v: string | undefined): number | null {
-  if (v === undefined || v.trim() === '') return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
-
 const LOG_BODY_LIMIT = 256 * 1024;
 const LOGS_PER_POST = 50;
 
 export class TrmnlApi {
   readonly #d: TrmnlApiDeps;
+  readonly #fullRefresh = new FullRefreshPlanner();
+  /** Devices told their screen is not one of ours (W_TRMNL_SCREEN_UNKNOWN is said once a device). */
+  readonly #warnedScreens = new Set<string>();
 
   constructor(deps: TrmnlApiDeps) {
     this.#d = deps;
@@ -127,7 +131,8 @@ export class TrmnlApi {
       });
       return;
     }
-    const img = this.#d.images.current(dev.display, dev.format ?? 'png');
+    const view = this.#d.view(dev.display);
+    const img = view === null ? null : await this.#d.images.imageFor(view, this.#spec(dev, readTrmnlHeaders(req), mac, false));
     this.#d.logger?.info({ mac, display: dev.display, fw: header(req, 'fw-version')?.slice(0, 40) ?? null }, 'TRMNL device paired');
     sendJson(req, res, 200, {
       status: 200,
@@ -162,49 +167,107 @@ export class TrmnlApi {
     return { mac, dev };
   }
 
-  display(req: IncomingMessage, res: ServerResponse, base: string): void {
+  async display(req: IncomingMessage, res: ServerResponse, base: string): Promise<void> {
     const auth = this.#authenticate(req, res, '/api/display');
     if (auth === null) return;
     const { mac, dev } = auth;
-    const telemetry: DeviceTelemetry = {
-      mac,
-      batteryVoltage: num(header(req, 'battery-voltage')),
-      rssi: num(header(req, 'rssi')),
-      fwVersion: header(req, 'fw-version')?.slice(0, 40) ?? null,
-      model: header(req, 'model')?.slice(0, 40) ?? null,
-      at: new Date(this.#d.clock.now()),
-    };
-    try {
-      this.#d.onTelemetry?.(dev.display, telemetry);
-    } catch (err) {
-      this.#d.logger?.error({ err }, 'TRMNL telemetry could not be passed on');
-    }
-    const screen = this.#screen(dev, base);
-    this.#d.logger?.debug({ mac, display: dev.display, filename: screen.filename || null, refresh_rate: screen.refresh_rate }, 'TRMNL display request');
+    const h = readTrmnlHeaders(req);
+    const spec = this.#spec(dev, h, mac, true);
+    this.#d.images.want(dev.display, mac, spec);
+    const pressed = isButtonWake(h.wakeReason) ? await this.#press(dev.display) : null;
+    const screen = await this.#screen(dev, spec, base);
+    const refreshRate = pressed?.kind === 'pending' ? PRESS_PENDING_REFRESH_S : screen.refresh_rate;
+    const full = screen.image === null ? false : this.#fullRefresh.plan(mac, loadPanel(screen.image.panel), screen.image);
+    this.#record(dev, mac, h, spec, refreshRate);
+    this.#d.logger?.debug(
+      { mac, display: dev.display, panel: spec.panel, filename: screen.filename || null, refresh_rate: refreshRate, full_refresh: full, button: pressed?.kind ?? null },
+      'TRMNL display request',
+    );
     sendJson(req, res, 200, {
-      ...screen,
+      status: 0,
+      image_url: screen.image_url,
+      filename: screen.filename,
+      refresh_rate: refreshRate,
       // The firmware caps this at 65 s (facts: parse_response_api_display.cpp); 30 s covers our image server on a LAN
       // with room for a slow Wi-Fi fetch, without keeping the radio awake longer than the cap allows.
       image_url_timeout: IMAGE_URL_TIMEOUT_S,
+      ...(full && { maximum_compatibility: true }),
       update_firmware: false,
       firmware_url: null,
       reset_firmware: false,
     });
   }
 
-  /** GET /api/current_screen: what the device shows now, read-only: no telemetry passed on, nothing counted as a wake. */
-  currentScreen(req: IncomingMessage, res: ServerResponse, base: string): void {
+  /** GET /api/current_screen: what the device shows now, read-only: nothing recorded, nothing counted as a wake. */
+  async currentScreen(req: IncomingMessage, res: ServerResponse, base: string): Promise<void> {
     const auth = this.#authenticate(req, res, '/api/current_screen');
     if (auth === null) return;
-    sendJson(req, res, 200, this.#screen(auth.dev, base));
+    const screen = await this.#screen(auth.dev, this.#spec(auth.dev, readTrmnlHeaders(req), auth.mac, false), base);
+    sendJson(req, res, 200, { status: 0, image_url: screen.image_url, filename: screen.filename, refresh_rate: screen.refresh_rate });
+  }
+
+  /** GET /api/models: the screens we draw for, each with its profile's size and greys. */
+  models(req: IncomingMessage, res: ServerResponse): void {
+    sendJson(req, res, 200, modelRegistry());
+  }
+
+  /** The screen a device's frames are drawn for: its binding's panel, else what its headers say (models.ts). */
+  #spec(dev: TrmnlDeviceBinding, h: TrmnlHeaders, mac: string, warn: boolean): ScreenSpec {
+    const choice = chooseScreen({ panel: dev.panel ?? null, model: h.model, width: h.width, height: h.height });
+    if (choice.kind === 'nearest' && warn && !this.#warnedScreens.has(mac)) {
+      this.#warnedScreens.add(mac);
+      this.#d.logger?.warn(
+        { code: 'W_TRMNL_SCREEN_UNKNOWN', mac, display: dev.display, model: h.model, width: choice.width, height: choice.height, panel: choice.panel.id },
+        'TRMNL: no panel profile has this device\'s screen; drawn for the largest that fits inside it (said once a device)',
+      );
+    }
+    return screenSpec(choice, dev.format ?? 'png');
+  }
+
+  /** The device's button: a refresh, waited for a while, so the press shows its outfit on this very wake. */
+  async #press(displayId: string): Promise<ButtonOutcome> {
+    const press = this.#d.press;
+    if (press === undefined) return { kind: 'refused' };
+    try {
+      return await waitForPress(press(displayId), this.#d.clock, this.#d.pressWaitMs ?? PRESS_WAIT_MS);
+    } catch (err) {
+      this.#d.logger?.error({ display: displayId, err }, 'a refresh by a TRMNL device\'s button failed');
+      return { kind: 'done' };
+    }
+  }
+
+  #record(dev: TrmnlDeviceBinding, mac: string, h: TrmnlHeaders, spec: ScreenSpec, periodS: number): void {
+    try {
+      this.#d.book?.report({
+        key: `trmnl-${mac.replace(/:/g, '').toLowerCase()}`,
+        display: dev.display,
+        kind: 'trmnl',
+        mac,
+        model: h.model,
+        panel: spec.panel,
+        batteryPct: h.batteryPct,
+        batteryVoltage: h.batteryVoltage,
+        charging: h.charging,
+        usbPower: h.usbPower,
+        rssi: h.rssi,
+        fwVersion: h.fwVersion,
+        wakeReason: h.wakeReason,
+        sensors: h.sensors,
+        periodS,
+        at: new Date(this.#d.clock.now()),
+      });
+    } catch (err) {
+      this.#d.logger?.error({ err }, 'a TRMNL device\'s wake could not be recorded');
+    }
   }
 
   /** The device's current image and when to come back: what /api/display and /api/current_screen both answer. */
-  #screen(dev: TrmnlDeviceBinding, base: string): { status: 0; image_url: string; filename: string; refresh_rate: number } {
-    const img = this.#d.images.current(dev.display, dev.format ?? 'png');
+  async #screen(dev: TrmnlDeviceBinding, spec: ScreenSpec, base: string): Promise<{ image: TrmnlImage | null; image_url: string; filename: string; refresh_rate: number }> {
+    const view = this.#d.view(dev.display);
+    const img = view === null ? null : await this.#d.images.imageFor(view, spec);
     // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
     const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
-    return { status: 0, image_url: img ? imageUrl(base, dev.display, img) : '', filename: img?.filename ?? '', refresh_rate: refresh };
+    return { image: img, image_url: img ? imageUrl(base, dev.display, img) : '', filename: img?.filename ?? '', refresh_rate: refresh };
   }
 
   async log(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -242,27 +305,3 @@ function imageUrl(base: string, displayId: string, img: Pick<TrmnlImage, 'filena
   return `${base}/displays/${encodeURIComponent(displayId)}/trmnl/${img.filename}.${img.format}`;
 }
 
-function logEntries(body: unknown): unknown[] | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const b = body as { logs?: unknown; log?: { logs_array?: unknown } };
-  if (Array.isArray(b.logs)) return b.logs as unknown[];
-  if (typeof b.log === 'object' && b.log !== null && Array.isArray(b.log.logs_array)) return b.log.logs_array as unknown[];
-  return null;
-}
-
-const LOG_FIELDS = [
-  'message', 'level', 'created_at', 'battery_voltage', 'wifi_signal', 'wifi_status', 'refresh_rate', 'sleep_duration',
-  'firmware_version', 'wake_reason', 'free_heap_size', 'special_function', 'source_path', 'source_line', 'retry',
-] as const;
-
-/** The known fields of a device log entry, strings cut to 500 characters: nothing else reaches our log. */
-function pickLogFields(entry: unknown): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  if (typeof entry !== 'object' || entry === null) return out;
-  for (const k of LOG_FIELDS) {
-    const v = (entry as Record<string, unknown>)[k];
-    if (typeof v === 'string') out[k] = v.slice(0, 500);
-    else if (typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-  }
-  return out;
-}

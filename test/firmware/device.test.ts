@@ -13,7 +13,7 @@ import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
+import { DeviceBook, type DeviceEntry } from '../../src/state/device-book.js';
 import type { Frame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger, display, update } from '../http/fixtures.js';
@@ -57,7 +57,11 @@ describe('the simulated device against the real HTTP server', () => {
 
   async function server(tokens = new Map([[MAC, TOKEN]])) {
     const clock = fastClock();
-    const telemetry: DeviceTelemetry[] = [];
+    const telemetry: DeviceEntry[] = [];
+    const book = new DeviceBook({ clock: clockAt(() => clock.now()) });
+    book.onEvent((e) => {
+      if (e.kind === 'report') telemetry.push(e.device);
+    });
     const cap = capturingLogger();
     const pViews = testViews({ displays: [hallway], clock: clockAt(() => clock.now()), nextUpdateAt: () => new Date(clock.now() + 20 * 60_000) });
     const p = new HttpPublisher({
@@ -69,7 +73,7 @@ describe('the simulated device against the real HTTP server', () => {
       clock: clockAt(() => clock.now()),
       trmnlDevices: [{ mac: MAC, display: 'hallway' }],
       trmnlTokens: tokens,
-      onDeviceTelemetry: (_id, t) => telemetry.push(t),
+      devices: book,
       logger: cap.logger,
     });
     await p.start();

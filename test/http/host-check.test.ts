@@ -41,7 +41,7 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
         displays: [hallway],
         clock: manualClock(),
         started,
-        defaults: { trmnlDevices: [{ mac: MAC, display: 'hallway' }], trmnlTokens: new Map([[MAC, TOKEN]]), refresh: () => Promise.resolve() },
+        defaults: { trmnlDevices: [{ mac: MAC, display: 'hallway' }], trmnlTokens: new Map([[MAC, TOKEN]]), refresh: () => Promise.resolve(null) },
       },
       over,
     );

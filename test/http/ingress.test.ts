@@ -44,7 +44,7 @@ describe('the status page through Home Assistant ingress', () => {
         defaults: {
           refresh: (id) => {
             refreshed.push(id);
-            return Promise.resolve();
+            return Promise.resolve(null);
           },
           refreshUnavailable: null,
           trmnlDevices: [{ mac: MAC, display: 'hallway', format: 'png' }],

@@ -40,7 +40,7 @@ describe('TRMNL pairing', () => {
             [MAC, TOKEN],
             [OTHER_MAC, OTHER_TOKEN],
           ]),
-          refresh: () => Promise.resolve(),
+          refresh: () => Promise.resolve(null),
         },
       },
       over,

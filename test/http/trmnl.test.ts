@@ -4,7 +4,7 @@ import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import type { DeviceTelemetry } from '../../src/trmnl/trmnl-api.js';
+import { DeviceBook, type DeviceEntry } from '../../src/state/device-book.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
 import { display, manualClock, rec, update } from './fixtures.js';
@@ -40,11 +40,16 @@ describe('TRMNL device endpoints', () => {
   });
 
   async function serve(over: ServeOptions = {}) {
-    const telemetry: [string, DeviceTelemetry][] = [];
+    const telemetry: [string, DeviceEntry][] = [];
+    const clock = manualClock();
+    const book = new DeviceBook({ clock });
+    book.onEvent((e) => {
+      if (e.kind === 'report') telemetry.push([e.device.display, e.device]);
+    });
     const served = await servePublisher(
       {
         displays: [hallway, porch, kitchen],
-        clock: manualClock(),
+        clock,
         started,
         defaults: {
           trmnlDevices: [
@@ -53,12 +58,12 @@ describe('TRMNL device endpoints', () => {
             { mac: COLOUR_MAC, display: 'kitchen' },
           ],
           trmnlTokens: tokens,
-          onDeviceTelemetry: (id, t) => telemetry.push([id, t]),
+          devices: book,
         },
       },
       over,
     );
-    return { ...served, telemetry };
+    return { ...served, telemetry, book };
   }
 
   const device = (mac: string, token?: string, extra: Record<string, string> = {}) => ({
@@ -160,7 +165,7 @@ describe('TRMNL device endpoints', () => {
     expect(j.refresh_rate).toBe(30 * 60 + 30);
     expect(j.image_url_timeout).toBe(30);
     noSecret(r);
-    expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ mac: MAC, batteryVoltage: 4.05, rssi: -61, fwVersion: '1.6.2', model: 'og' })]);
+    expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ key: 'trmnl-aabbccddee01', mac: MAC, batteryVoltage: 4.05, batteryPct: 87.5, rssi: -61, fwVersion: '1.6.2', model: 'og', panel: 'trmnl', periodS: 30 * 60 + 30 })]);
 
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`, { headers: device(MAC, TOKEN) });
     expect(img.status).toBe(200);

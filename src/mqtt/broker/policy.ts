@@ -5,7 +5,7 @@ import {
   CONNACK_IDENTIFIER_REJECTED,
 } from './refusal.js';
 import { refreshTarget, type MqttTopics } from '../topics.js';
-import { pairTarget } from '../trmnl-telemetry.js';
+import { pairTarget } from '../pair-button.js';
 
 /**
  * Who may do what on the embedded broker. The daemon logs in with a login made for this process and may write

@@ -1,0 +1,87 @@
+import type { DisplayConfig } from '../config/schema.js';
+import type { DeviceBook, DeviceEntry, DeviceEvent } from '../state/device-book.js';
+import { deviceAvailabilityTopic, deviceDiscovery, deviceOfNode, devicePayload, deviceStateTopic, reportedFields } from './device-discovery.js';
+import type { MqttTopics } from './topics.js';
+
+/**
+ * What the MQTT publisher sends of the devices that pull frames (device-discovery.ts has the topics): their state and
+ * availability at every wake and when one goes quiet, their discovery when it gains an entity, and all of it again
+ * on every connect and when Home Assistant comes online.
+ */
+
+export interface DeviceEntitiesOptions {
+  topics: MqttTopics;
+  book: DeviceBook;
+  displays: ReadonlyMap<string, DisplayConfig>;
+  timezone: string;
+  swVersion: string;
+  supportUrl?: string;
+  /** Whether the display's devices are announced to Home Assistant (its `home_assistant` and `mqtt.discovery`). */
+  haDiscovery: (displayId: string) => boolean;
+  /** MACs of the configured TRMNL devices by display: a device node of another is not ours any more. */
+  trmnlMacs: (displayId: string) => readonly string[];
+  /** Publishes retained. */
+  send: (topic: string, payload: string) => void;
+}
+
+interface Known {
+  fields: Set<string>;
+  sensors: Map<string, string | null>;
+  /** The discovery JSON last sent on this connection. */
+  sent: string | null;
+}
+
+export class DeviceEntities {
+  readonly #o: DeviceEntitiesOptions;
+  readonly #known = new Map<string, Known>();
+
+  constructor(opts: DeviceEntitiesOptions) {
+    this.#o = opts;
+    opts.book.onEvent((e) => this.#onEvent(e));
+  }
+
+  /** Every device again (a new connection, Home Assistant back online). */
+  resendAll(): void {
+    for (const k of this.#known.values()) k.sent = null;
+    for (const d of this.#o.book.list()) this.#publish(d);
+  }
+
+  /**
+   * Whether a retained discovery config of ours belongs to a device still served: its display is configured, and a
+   * TRMNL's MAC is still bound to it. Null when the node is no device's (a display's: the caller decides).
+   */
+  keeps(node: string): boolean | null {
+    const dev = deviceOfNode(this.#o.topics, node);
+    if (dev === null) return null;
+    if (!this.#o.displays.has(dev.displayId)) return false;
+    if (dev.key === 'kindle') return true;
+    return this.#o.trmnlMacs(dev.displayId).some((m) => `trmnl-${m.replace(/[:-]/g, '').toLowerCase()}` === dev.key);
+  }
+
+  #onEvent(e: DeviceEvent): void {
+    if (e.kind === 'quiet') {
+      this.#o.send(deviceAvailabilityTopic(this.#o.topics, e.device.display, e.device.key), 'offline');
+      return;
+    }
+    this.#publish(e.device);
+  }
+
+  #publish(d: DeviceEntry): void {
+    const id = `${d.display}\u0000${d.key}`;
+    const known = this.#known.get(id) ?? { fields: new Set<string>(), sensors: new Map<string, string | null>(), sent: null };
+    this.#known.set(id, known);
+    for (const f of reportedFields(d)) known.fields.add(f);
+    for (const s of d.sensors) if (!known.sensors.has(s.kind)) known.sensors.set(s.kind, s.unit);
+    const display = this.#o.displays.get(d.display);
+    if (display !== undefined && this.#o.haDiscovery(d.display)) {
+      const { topic, payload } = deviceDiscovery({ topics: this.#o.topics, display, device: d, fields: known.fields, sensors: known.sensors, swVersion: this.#o.swVersion, ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }) });
+      const json = JSON.stringify(payload);
+      if (known.sent !== json) {
+        known.sent = json;
+        this.#o.send(topic, json);
+      }
+    }
+    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone));
+    this.#o.send(deviceAvailabilityTopic(this.#o.topics, d.display, d.key), d.available ? 'online' : 'offline');
+  }
+}
