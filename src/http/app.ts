@@ -76,7 +76,9 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     view: (id) => shown(id),
     nextUpdateAt: (id) => nextUpdate(id),
     ...(deps.devices !== undefined && { book: deps.devices }),
-    ...(deps.refresh !== undefined && !deps.refreshUnavailable && { press: pressOf(deps.refresh) }),
+    // Also without a refresh reserve: the gate refuses the press and the refusal is shown where HA's would be.
+    ...(deps.refresh !== undefined && { press: pressOf(deps.refresh) }),
+    ...(deps.pressWaitMs !== undefined && { pressWaitMs: deps.pressWaitMs }),
     clock: deps.clock,
     refreshMarginS: deps.refreshMarginS,
     pairing,

@@ -24,6 +24,8 @@ export interface HttpDeps {
    * device's button): null or `refused` when the refresh gate or the budget said no.
    */
   refresh?: (displayId: string) => Promise<{ refused?: boolean } | null>;
+  /** How long a TRMNL wake by the device's button waits for its refresh before it is answered (default 8 s). */
+  pressWaitMs?: number;
   /** Why refreshing is off (no refresh reserve): the page shows this instead of a button, a POST gets 409. */
   refreshUnavailable?: string | null;
   /** TRMNL devices (from `trmnl.devices`) and their access tokens by MAC (from secrets). */

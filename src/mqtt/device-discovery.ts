@@ -36,8 +36,14 @@ export function deviceOfNode(topics: MqttTopics, node: string): { displayId: str
   return m === null ? null : { displayId: m[1]!, key: m[2]! };
 }
 
-export function devicePayload(d: DeviceEntry, timeZone: string): string {
-  return JSON.stringify(deviceJson(d, timeZone));
+/**
+ * The device's retained state. `kinds`: every sensor kind it has sent; one missing from this wake is null, so that
+ * its entity shows "unknown" rather than failing its template.
+ */
+export function devicePayload(d: DeviceEntry, timeZone: string, kinds: readonly string[] = []): string {
+  const json = deviceJson(d, timeZone);
+  const sensors = json.sensors as Record<string, number>;
+  return JSON.stringify({ ...json, sensors: { ...Object.fromEntries(kinds.map((k) => [k, null])), ...sensors } });
 }
 
 /** Home Assistant's device class and unit of a room-sensor kind; a kind it has no class for keeps the device's unit. */

@@ -81,7 +81,7 @@ export class DeviceEntities {
         this.#o.send(topic, json);
       }
     }
-    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone));
+    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone, [...known.sensors.keys()]));
     this.#o.send(deviceAvailabilityTopic(this.#o.topics, d.display, d.key), d.available ? 'online' : 'offline');
   }
 }
