@@ -62,8 +62,9 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
   const u = sf.unit;
   const { box, size } = o;
   const pad = 8 * u;
-  // Tight as a band allows (the capitals 0.73 of the size, a fifth of it above and below): every line costs the outfit.
-  const lineH = Math.round(size * 1.16);
+  // Tight as a band allows: the capitals (0.73 of the size) centred, and room under the baseline for a descender's ink
+  // (0.26 of the size in DejaVu's condensed faces), which is lost off an inverted band. Every line costs the outfit.
+  const lineH = Math.round(size * 1.2);
   const mark = size * 1.05;
   const textX = box.x + pad + mark + pad;
   const shown = alerts.slice(0, o.maxLines);
@@ -81,7 +82,7 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
     drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);
     const line = fitted.lines[0];
     // On the band, the text's ink must stay on it: paper-coloured ink beyond it is lost.
-    if (line) drawLine(sf, { font: look.font, size: fitted.size, text: line.text, x: textX, baseline: Math.round(y + lineH / 2 + fitted.size * 0.36), colour: look.inverted ? sf.theme.paper : sf.theme.ink, report, room: look.inverted ? band : undefined });
+    if (line) drawLine(sf, { font: look.font, size: fitted.size, text: line.text, x: textX, baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)), colour: look.inverted ? sf.theme.paper : sf.theme.ink, report, room: look.inverted ? band : undefined });
     report.alerts.push(fitted);
     y += lineH;
   });

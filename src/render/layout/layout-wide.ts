@@ -72,10 +72,9 @@ function planCurrent(sf: Surface, c: FrameContent, w: Weather, width: number, h:
  * where planCurrent put it. Beside the number, the description takes the line beneath at a detail's size; beneath
  * it, the description goes beside the number instead, after its unit, cut to fit, or is left to the icon.
  */
-function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: CurrentSizes, plan: CurrentPlan, report: LayoutReport): void {
+function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: CurrentSizes, plan: CurrentPlan, report: LayoutReport): IconPlace {
   const u = sf.unit;
-  drawConditionIcon(sf, c.condition ?? 'unknown', box.x, box.y + (box.h - sz.icon) / 2, sz.icon);
-  report.sizes.weatherIcon = Math.round(sz.icon);
+  const icon = { x: box.x, y: box.y + (box.h - sz.icon) / 2, s: sz.icon };
   const x = box.x + sz.icon + 12 * u;
   const width = box.x + box.w - x;
   const size = Math.max(sf.scale.temperature, sz.temperatureMax);
@@ -94,7 +93,7 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: Cur
     const fitted = desc ? fitLine('condensed', desc, width, d.size, d.min) : null;
     const line = fitted?.lines[0];
     if (fitted && line) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x, baseline: Math.round(base + d.size * 1.25), colour: ink, report });
-    return;
+    return icon;
   }
   // Beneath: its baseline a descent above the row's end, the number's a gap above its capitals.
   const feelsBase = Math.round(box.y + box.h - fs * 0.24);
@@ -107,6 +106,26 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: Cur
   const line = fitted?.lines[0];
   // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
   if (fitted && line && !fitted.truncated) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x: descX, baseline: tempBase, colour: ink, report });
+  return icon;
+}
+
+/** The weather icon's square: drawn after the garments (drawIcon), so that it is never the larger of the two. */
+interface IconPlace {
+  x: number;
+  y: number;
+  s: number;
+}
+
+/**
+ * The weather icon, no larger than the garments where they are at the type scale's size: the garments are the
+ * largest thing after the temperature. Where the outfit made the row smaller than the geometry's icon (an upright
+ * TRMNL X), the icon comes down with it, centred in its square; the text beside it keeps its place.
+ */
+function drawIcon(sf: Surface, c: FrameContent, icon: IconPlace, report: LayoutReport): void {
+  const garments = report.pictograms.length > 0 ? (report.sizes.pictogram ?? 0) : 0;
+  const s = garments >= sf.scale.pictogram ? Math.min(icon.s, garments) : icon.s;
+  drawConditionIcon(sf, c.condition ?? 'unknown', icon.x, icon.y + (icon.s - s) / 2, s);
+  report.sizes.weatherIcon = Math.round(s);
 }
 
 /** Where the readings go: beside the current weather (landscape), or in a row of their own below it (portrait). */
@@ -223,7 +242,8 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const oldTop = bandH + g.band.gap * u;
   if (c.headline !== null) y += drawHeadline(sf, c.headline, { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit }, report) + g.alerts.gap * u;
   const w = c.weather;
-  if (w) y = drawWeather(sf, c, w, y, g, report);
+  let icon: IconPlace | null = null;
+  if (w) ({ y, icon } = drawWeather(sf, c, w, y, g, report));
   // Alerts at least at the readings' size: a warning is read from where the weather is.
   const alertH = drawAlertBlock(sf, c, { box: { x: m, y, w: W - 2 * m, h: 0 }, maxLines: g.alerts.lines, size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)) }, report);
   if (alertH) y += alertH + g.alerts.gap * u;
@@ -246,6 +266,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
   if (rowBox.h === full) shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
+  if (icon !== null) drawIcon(sf, c, icon, report);
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.old) {
     // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
@@ -258,8 +279,11 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
 /** The readings' size, px: the type scale's, or the geometry's smallest where that is larger. */
 const readingSizeOf = (sf: Surface, g: WideGeometry): number => Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
 
-/** The current weather and the readings from `y`, and the rule below them. Returns the y below the rule's gap. */
-function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): number {
+/**
+ * The current weather and the readings from `y`, and the rule below them, all but the icon. Returns the y below the
+ * rule's gap and the icon's square.
+ */
+function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): { y: number; icon: IconPlace } {
   const u = sf.unit;
   const W = sf.width;
   const m = MARGIN * u;
@@ -268,13 +292,14 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   const place = g.weather.readings;
   const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
   let y = top;
+  let icon: IconPlace;
   if (place.place === 'beside') {
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
     const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
     const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH };
     const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
-    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
     // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
     // marks and leave the values less width.
     report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y: y + (plan.height - rowH) / 2, w: readW, h: rowH }, 2, readingSize, report);
@@ -282,12 +307,12 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
   } else {
     const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };
     const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
-    drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+    icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
     y += plan.height + 4 * u;
     const readH = place.height * u;
     report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
     y += readH + 4 * u;
   }
   rule(sf, m, y, W - 2 * m, 2 * u);
-  return y + g.weather.ruleGap * u;
+  return { y: y + g.weather.ruleGap * u, icon };
 }
