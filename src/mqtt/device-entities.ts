@@ -2,6 +2,7 @@ import type { DisplayConfig } from '../config/schema.js';
 import type { DeviceBook, DeviceEntry, DeviceEvent } from '../state/device-book.js';
 import { deviceAvailabilityTopic, deviceDiscovery, deviceOfNode, devicePayload, deviceStateTopic, reportedFields } from './device-discovery.js';
 import type { MqttTopics } from './topics.js';
+import { trmnlDeviceKey } from '../trmnl/mac.js';
 
 /**
  * What the MQTT publisher sends of the devices that pull frames (device-discovery.ts has the topics): their state and
@@ -55,7 +56,7 @@ export class DeviceEntities {
     if (dev === null) return null;
     if (!this.#o.displays.has(dev.displayId)) return false;
     if (dev.key === 'kindle') return true;
-    return this.#o.trmnlMacs(dev.displayId).some((m) => `trmnl-${m.replace(/[:-]/g, '').toLowerCase()}` === dev.key);
+    return this.#o.trmnlMacs(dev.displayId).some((m) => trmnlDeviceKey(m) === dev.key);
   }
 
   #onEvent(e: DeviceEvent): void {

@@ -133,9 +133,18 @@ export class TrmnlImages {
     return [...new Map([...byDevice.values()].map((s) => [specKey(s), s])).values()];
   }
 
-  /** Makes the images of a new frame for every screen the display's devices have. */
+  /**
+   * Makes the images of a new frame for every screen the display's devices have. One that cannot be drawn is logged
+   * and left to the device's next wake (which serves that screen's last image meanwhile); the others are made.
+   */
   async prepare(view: ShownView): Promise<void> {
-    for (const spec of this.#screens(view.display.id)) await this.imageFor(view, spec);
+    for (const spec of this.#screens(view.display.id)) {
+      try {
+        await this.imageFor(view, spec);
+      } catch (err) {
+        this.#o.logger?.error({ err, display: view.display.id, panel: spec.panel }, 'TRMNL: the frame could not be drawn for a device\'s screen');
+      }
+    }
   }
 
   /** The image of the view's frame for a screen: made now when it is not yet (a device of a screen not seen before). */

@@ -9,3 +9,8 @@ export function normalizeMac(raw: string | undefined): string | null {
   const mac = raw.trim().toUpperCase().replace(/-/g, ':');
   return /^([0-9A-F]{2}:){5}[0-9A-F]{2}$/.test(mac) ? mac : null;
 }
+
+/** A TRMNL device's key among its display's devices (topics, Home Assistant node ids): `trmnl-aabbccddeeff`. */
+export function trmnlDeviceKey(mac: string): string {
+  return `trmnl-${mac.replace(/[:-]/g, '').toLowerCase()}`;
+}

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { readBody, sendJson } from '../shared/http-respond.js';
 import type { RefusalCode, RefusalLog } from '../log/refusal-log.js';
-import { normalizeMac } from './mac.js';
+import { normalizeMac, trmnlDeviceKey } from './mac.js';
 import type { TrmnlImage, TrmnlImages } from './images.js';
 import { refreshRateFor } from './refresh-rate.js';
 import type { TrmnlPairing } from './pairing.js';
@@ -239,7 +239,7 @@ export class TrmnlApi {
   #record(dev: TrmnlDeviceBinding, mac: string, h: TrmnlHeaders, spec: ScreenSpec, periodS: number): void {
     try {
       this.#d.book?.report({
-        key: `trmnl-${mac.replace(/:/g, '').toLowerCase()}`,
+        key: trmnlDeviceKey(mac),
         display: dev.display,
         kind: 'trmnl',
         mac,
@@ -264,7 +264,15 @@ export class TrmnlApi {
   /** The device's current image and when to come back: what /api/display and /api/current_screen both answer. */
   async #screen(dev: TrmnlDeviceBinding, spec: ScreenSpec, base: string): Promise<{ image: TrmnlImage | null; image_url: string; filename: string; refresh_rate: number }> {
     const view = this.#d.view(dev.display);
-    const img = view === null ? null : await this.#d.images.imageFor(view, spec);
+    let img: TrmnlImage | null = null;
+    try {
+      img = view === null ? null : await this.#d.images.imageFor(view, spec);
+    } catch (err) {
+      // The frame for this screen could not be drawn: the last image drawn for it stays (a failure never replaces
+      // the last good picture), and the device asks again at its next wake.
+      this.#d.logger?.error({ err, display: dev.display, panel: spec.panel }, 'TRMNL: the frame could not be drawn for a device\'s screen; its last image is served');
+      img = this.#d.images.current(dev.display, spec);
+    }
     // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
     const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
     return { image: img, image_url: img ? imageUrl(base, dev.display, img) : '', filename: img?.filename ?? '', refresh_rate: refresh };

@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
-import { displayRenderOptions, drawInProcess } from '../../src/render/display-frame.js';
+import { displayRenderOptions, drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook } from '../../src/state/device-book.js';
 import { httpRequest } from '../helpers/http-client.js';
@@ -54,7 +54,7 @@ describe('a frame for each device’s own screen', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  async function serve() {
+  async function serve(draw?: DrawFrame) {
     const clock = manualClock();
     const book = new DeviceBook({ clock });
     const served = await servePublisher(
@@ -66,6 +66,7 @@ describe('a frame for each device’s own screen', () => {
           trmnlDevices: [...Object.entries(devs).map(([k, mac]) => ({ mac, display: 'hallway', ...(k === 'fixed' && { panel: 'trmnl-4grey' }) }))],
           trmnlTokens: new Map(Object.values(devs).map((m) => [m, TOKEN])),
           devices: book,
+          ...(draw !== undefined && { draw }),
         },
       },
       { nextUpdateAt: () => new Date('2026-01-31T07:30:00.000Z') },
@@ -137,6 +138,22 @@ describe('a frame for each device’s own screen', () => {
     const px = (png: Buffer): Buffer => PNG.sync.read(png).data;
     expect(px(body).equals(px(expected.png))).toBe(true);
     expect(px(body).equals(px(current.png))).toBe(false);
+  });
+
+  it('a frame that cannot be drawn for a screen leaves that screen its last image: never a 500, never a blank', async () => {
+    let broken = false;
+    const draw: DrawFrame = (o, state, as) => (broken && as?.panel.id === 'trmnl-x' ? Promise.reject(new Error('canvas ran out of memory')) : drawInProcess(o, state, as));
+    const { url, publish, logs } = await serve(draw);
+    await publish(update(hallway, 5, { rec: rec({ outfit: 'First outfit.' }) }));
+    const first = await fetchImage(url, wake(devs.x, 'x', 1872, 1404));
+    broken = true;
+    await publish(update(hallway, 6, { rec: rec({ outfit: 'Second outfit.' }) }));
+    const again = await fetchImage(url, wake(devs.x, 'x', 1872, 1404));
+    expect(again.j.filename).toBe(first.j.filename);
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(logs()).toContain('canvas ran out of memory');
+    // The other screens are drawn as usual.
+    expect((await fetchImage(url, wake(devs.ogPlus, 'og_plus', 800, 480))).j.filename).toMatch(/^outfit-/);
   });
 
   it('a screen no profile has gets the largest that fits inside it, and W_TRMNL_SCREEN_UNKNOWN once', async () => {
