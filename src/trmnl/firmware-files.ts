@@ -17,8 +17,9 @@ export const W_FIRMWARE_FILE = 'W_FIRMWARE_FILE' satisfies WarningCode;
 export const FIRMWARE_VERSION = /^[0-9A-Za-z._-]{1,40}$/;
 
 /**
- * Semver-ish order: dot-separated parts, numeric parts by number, others as text; a numeric part sorts before a
- * textual one, and a version with more parts after an equal start is the newer (1.7 < 1.7.1).
+ * Semver-ish order of dot-separated parts: each by its leading number (a part without one, a word, sorts first),
+ * then a part with a suffix before the same number without one (`3-rc1` < `3`, as a pre-release), suffixes as text;
+ * a version with more parts after an equal start is the newer (1.7 < 1.7.1).
  */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.');
@@ -27,17 +28,21 @@ export function compareVersions(a: string, b: string): number {
     const x = pa[i];
     const y = pb[i];
     if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : null;
-    const ny = /^\d+$/.test(y) ? Number(y) : null;
-    if (nx !== null && ny !== null) {
-      if (nx !== ny) return nx < ny ? -1 : 1;
-    } else if (nx !== null || ny !== null) {
-      return nx !== null ? -1 : 1;
-    } else if (x !== y) {
-      return x < y ? -1 : 1;
-    }
+    const c = comparePart(x, y);
+    if (c !== 0) return c;
   }
   return 0;
+}
+
+function comparePart(x: string, y: string): number {
+  const [, nx, sx = ''] = /^(\d*)(.*)$/.exec(x) ?? [];
+  const [, ny, sy = ''] = /^(\d*)(.*)$/.exec(y) ?? [];
+  const a = nx ? Number(nx) : -1;
+  const b = ny ? Number(ny) : -1;
+  if (a !== b) return a < b ? -1 : 1;
+  if (sx === sy) return 0;
+  if (sx === '' || sy === '') return sx === '' ? 1 : -1;
+  return sx < sy ? -1 : 1;
 }
 
 export interface FirmwareFile {
