@@ -87,6 +87,8 @@ export class FirmwareOffers {
   #records: Map<string, OfferRecord> | null = null;
   /** Writes one after the other, so that an older state never lands after a newer one. */
   #writing: Promise<void> = Promise.resolve();
+  /** Decisions one at a time: a device's retried request must not judge one offer twice (two failures counted). */
+  #deciding: Promise<unknown> = Promise.resolve();
 
   constructor(opts: FirmwareOffersOptions) {
     this.#o = opts;
@@ -131,7 +133,13 @@ export class FirmwareOffers {
   }
 
   /** The offer (or why none) for a device at this wake; records the outcome of its previous offer first. */
-  async decide(d: DeviceWake): Promise<FirmwareDecision> {
+  decide(d: DeviceWake): Promise<FirmwareDecision> {
+    const next = this.#deciding.then(() => this.#decide(d));
+    this.#deciding = next.catch(() => undefined);
+    return next;
+  }
+
+  async #decide(d: DeviceWake): Promise<FirmwareDecision> {
     const mac = normalizeMac(d.mac);
     if (mac === null || !this.#allowed.has(mac)) return { offer: null, why: 'not allowed (firmware_updates is off)' };
     if (d.fwVersion === null) return { offer: null, why: 'firmware version unknown' };

@@ -85,6 +85,15 @@ describe('FirmwareOffers.decide', () => {
     expect((await offers.rows())[0]).toMatchObject({ outcome: 'succeeded', failures: 1 });
   });
 
+  it('judges an offer once when a device sends two requests at once', async () => {
+    const { offers, clock } = await setup();
+    expect((await offers.decide(wake())).offer?.version).toBe('1.7.3');
+    clock.advance(60_000);
+    const both = await Promise.all([offers.decide(wake()), offers.decide(wake())]);
+    expect(both.map((b) => b.offer)).toEqual([null, null]);
+    expect((await offers.rows())[0]).toMatchObject({ outcome: 'failed', failures: 1 });
+  });
+
   it('a state file that is not JSON is said and left behind', async () => {
     const { make, stateFile, logs } = await setup();
     await writeFile(stateFile, '{ not json');
