@@ -93,8 +93,10 @@ function resolvePaths(config: Config, dir: string): Config {
     d.attached?.capture === undefined ? d : { ...d, attached: { ...d.attached, capture: abs(d.attached.capture) } },
   );
   if (config.trmnl) {
+    const fw = config.trmnl.firmware;
     out.trmnl = {
       devices: config.trmnl.devices.map((d) => (d.token_file === undefined ? d : { ...d, token_file: abs(d.token_file) })),
+      ...(fw !== undefined && { firmware: { ...fw, dir: abs(fw.dir) } }),
     };
   }
   return out;

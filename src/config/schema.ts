@@ -224,12 +224,22 @@ const TrmnlDeviceSchema = z
     format: z.enum(['png', 'bmp']).default('png'),
     /** The panel profile its frames are drawn for, whatever the device says of its screen (a profile id). */
     panel: z.string().min(1).optional(),
+    /** Offer this device the newest file of trmnl.firmware.dir (opt-in: an update is the owner's choice per device). */
+    firmware_updates: z.boolean().default(false),
   })
   // Neither is allowed: the token may come from the systemd credential trmnl-<mac> (src/config/secrets.ts says
   // when none is found at all).
   .refine((d) => d.token_file === undefined || d.token === undefined, {
     message: 'set token_file or token, not both',
   });
+
+/** Self-hosted firmware updates (src/trmnl/firmware-offers.ts); absent: none are offered. */
+const TrmnlFirmwareSchema = z.strictObject({
+  /** The folder of `<version>.bin` files; relative: beside the config file. */
+  dir: z.string().min(1),
+  /** Below this charge, and not charging, no update is offered: a download and flash keep the radio on for a minute or more. */
+  battery_floor_pct: z.number().min(0).max(100).default(50),
+});
 
 export const ConfigSchema = z
   .strictObject({
@@ -246,7 +256,7 @@ export const ConfigSchema = z
     locales_dir: z.string().min(1).optional(),
     mqtt: MqttSchema.optional(),
     http: HttpSchema.optional(),
-    trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]) }).optional(),
+    trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]), firmware: TrmnlFirmwareSchema.optional() }).optional(),
     output_dir: z.string().min(1).default('/var/lib/outfit-display/frames'),
     state_dir: z.string().min(1).default('/var/lib/outfit-display'),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

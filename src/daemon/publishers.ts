@@ -9,6 +9,7 @@ import { FilePublisher } from '../publish/file-publisher.js';
 import { expireAfterFromGap } from '../mqtt/ha-discovery.js';
 import type { Publisher } from '../publish/publisher.js';
 import { PAIRING_FILE, TrmnlPairing } from '../trmnl/pairing.js';
+import { FIRMWARE_OFFERS_FILE, FirmwareOffers } from '../trmnl/firmware-offers.js';
 import { DeviceBook } from '../state/device-book.js';
 import type { Clock } from '../time/clock.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
@@ -98,6 +99,19 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
 
   if (config.http) {
     const http = config.http;
+    // Opt-in twice: the folder (trmnl.firmware) and each device (firmware_updates: true).
+    const fw = config.trmnl?.firmware;
+    const firmware =
+      fw === undefined
+        ? undefined
+        : new FirmwareOffers({
+            dir: fw.dir,
+            batteryFloorPct: fw.battery_floor_pct,
+            allowed: trmnlDevices.filter((d) => d.firmware_updates).map((d) => d.mac),
+            stateFile: path.join(config.state_dir, FIRMWARE_OFFERS_FILE),
+            clock: deps.clock,
+            logger: httpLogger,
+          });
     const { HttpPublisher } = await import('../http/http-publisher.js');
     publishers.push(
       new HttpPublisher({
@@ -118,6 +132,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
         allowedHosts: http.allowed_hosts,
         pairing: pairing ?? undefined,
         ...(devices !== undefined && { devices }),
+        ...(firmware !== undefined && { firmware }),
         logger: httpLogger,
       }),
     );

@@ -24,6 +24,9 @@ import { kindleReport } from '../trmnl/kindle-query.js';
 import { deviceRow } from './device-rows.js';
 import { deviceJson } from '../state/device-book.js';
 import type { TrmnlPairing } from '../trmnl/pairing.js';
+import type { FirmwareOfferRow } from '../trmnl/firmware-offers.js';
+import { serveFirmware } from './firmware-route.js';
+import { firmwareJson, firmwareLine } from './firmware-rows.js';
 
 /**
  * The HTTP frame server as a request listener, apart from any socket (server.ts listens):
@@ -34,7 +37,7 @@ import type { TrmnlPairing } from '../trmnl/pairing.js';
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, /api/models, POST /api/log,
- *            /displays/<id>/trmnl/<filename>.<png|bmp>
+ *            /displays/<id>/trmnl/<filename>.<png|bmp>, /trmnl/firmware/<version>.bin (a firmware offered, firmware-route.ts)
  * A frame request with a Kindle's `batteryLevel` / `isCharging` query records that display's Kindle (kindle-query.ts).
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
  * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
@@ -82,6 +85,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     clock: deps.clock,
     refreshMarginS: deps.refreshMarginS,
     pairing,
+    ...(deps.firmware !== undefined && { firmware: deps.firmware }),
     refusals,
     logger: log,
   });
@@ -131,7 +135,14 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
-  function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string): void {
+  /** The firmware offers to a display's TRMNL devices (trmnl.firmware), for the status page and state.json. */
+  async function firmwareRows(id: string): Promise<FirmwareOfferRow[]> {
+    if (deps.firmware === undefined) return [];
+    const macs = new Set((deps.trmnlDevices ?? []).filter((d) => d.display === id).map((d) => normalizeMac(d.mac)));
+    return (await deps.firmware.rows()).filter((r) => macs.has(r.mac));
+  }
+
+  function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string, firmware: FirmwareOfferRow[]): void {
     const v = views.view(id);
     if (v === null) return sendText(req, res, 404, 'not found');
     const entry = v.kind === 'shown' ? v : null;
@@ -159,6 +170,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       }),
       refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
       devices: (deps.devices?.list(id) ?? []).map((dev) => deviceJson(dev, tz)),
+      ...(deps.firmware !== undefined && { firmware_offers: firmware.map((r) => firmwareJson(r, tz)) }),
       credits: creditsView(views.budget(), tz),
       frame:
         entry === null
@@ -203,12 +215,13 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.clock.now()) ?? ''}: wake the device (press its button) to pair.`;
   }
 
-  function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): void {
+  async function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): Promise<void> {
     const notice = url.searchParams.get('refreshed');
     const rows = displayRows(deps, views, scrub);
     for (const r of rows) {
       r.page.trmnl = trmnlRows(r.page.id);
       r.page.devices = (deps.devices?.list(r.page.id) ?? []).map((d) => deviceRow(d, deps.timezone, deps.clock.now()));
+      r.page.firmware = (await firmwareRows(r.page.id)).map((f) => firmwareLine(f, deps.timezone, deps.clock.now()));
     }
     const model = statusPageModel(
       deps,
@@ -331,7 +344,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       if (path === '/') await pairing.reload();
-      return path === '/' ? page(req, res, url, ingress) : healthz(req, res);
+      return path === '/' ? await page(req, res, url, ingress) : healthz(req, res);
     }
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
@@ -349,6 +362,12 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       if (m !== 'POST') return methodNotAllowed(req, res, ['POST']);
       return api.log(req, res);
     }
+    const fw = /^\/trmnl\/firmware\/([0-9A-Za-z._-]{1,40})\.bin$/.exec(path);
+    if (fw !== null) {
+      if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
+      if (deps.firmware === undefined) return sendText(req, res, 404, 'not found');
+      return await serveFirmware(req, res, deps.firmware, fw[1]!, log);
+    }
     if (path === '/trmnl/setup.png') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       return sendConditional(req, res, { body: blankTrmnlPng(), contentType: 'image/png', etag: '"setup"', lastModified: new Date(0) });
@@ -359,7 +378,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
     if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
-    if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress));
+    if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress), await firmwareRows(id));
     return trmnlFile(req, res, id, d[3]!, d[4]!);
   }
 

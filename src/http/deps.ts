@@ -4,6 +4,7 @@ import type { DisplayConfig } from '../config/schema.js';
 import type { DisplayViewSource } from '../state/display-views.js';
 import type { TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 import type { DeviceBook } from '../state/device-book.js';
+import type { FirmwareOffers } from '../trmnl/firmware-offers.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
@@ -38,6 +39,8 @@ export interface HttpDeps {
    * Default: from the request's Host header.
    */
   publicUrl?: string | null;
+  /** Self-hosted firmware updates for TRMNL devices (trmnl.firmware); absent: none offered, none served. */
+  firmware?: FirmwareOffers;
   /** Seconds added to "time until the next update" in refresh_rate. Default 30. */
   refreshMarginS?: number;
   /** `<state_dir>/pairing.json`, written by `outfit-display pair`; absent: TRMNL pairing opens only in this process. */

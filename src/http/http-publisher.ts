@@ -92,6 +92,8 @@ export class HttpPublisher implements Publisher {
     this.#server = null;
     await s?.close();
     this.#refusals.flush();
+    // An offer's record written after the answer that made it: on disk before the process ends.
+    await this.#opts.firmware?.flush();
     // Its devices' quiet timers: the book is filled by this server alone.
     this.#opts.devices?.close();
   }

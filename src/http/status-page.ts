@@ -41,6 +41,8 @@ export interface StatusPageDisplay {
   trmnl?: { mac: string; pairingUntil: string | null; token: string }[];
   /** The devices that pull its frame (TRMNL, Kindle) and what each said at its last wake. */
   devices?: StatusPageDevice[];
+  /** Firmware offered to its TRMNL devices: `AA:BB:…: offered 1.7.3 at 12:05 (failed once)`. */
+  firmware?: string[];
 }
 
 /** A device that pulls a display's frame, as the status page shows it. */
@@ -127,6 +129,7 @@ ${d.outfit === null ? '' : `<p class="outfit">${e(d.outfit)}</p>`}
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
 <p class="links"><a href="${e(base)}/displays/${encodeURIComponent(d.id)}/state.json">state.json</a> · <a href="${e(base)}/displays/${encodeURIComponent(d.id)}/frame.png">frame.png</a></p>
 ${(d.devices ?? []).length === 0 ? '' : `<h3>Devices</h3><table class="devices">${(d.devices ?? []).map(deviceLine).join('')}</table>`}
+${(d.firmware ?? []).length === 0 ? '' : `<h3>Firmware</h3><ul class="firmware">${(d.firmware ?? []).map((l) => `<li>${e(l)}</li>`).join('')}</ul>`}
 ${refresh}
 ${(d.trmnl ?? []).map((t) => pairForm(t, base)).join('\n')}
 </section>`;

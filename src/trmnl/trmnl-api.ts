@@ -16,6 +16,7 @@ import { logEntries, pickLogFields } from './device-log.js';
 import { FullRefreshPlanner } from './full-refresh.js';
 import { isButtonWake, PRESS_PENDING_REFRESH_S, PRESS_WAIT_MS, waitForPress, type ButtonOutcome } from './button-press.js';
 import { loadPanel } from '../panels/panels.js';
+import type { DeviceWake, FirmwareDecision } from './firmware-offers.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
@@ -70,6 +71,8 @@ export interface TrmnlApiDeps {
   refreshMarginS?: number;
   /** Whether setup may hand out a device's token now. */
   pairing: TrmnlPairing;
+  /** Self-hosted firmware updates (firmware-offers.ts): whether this wake is offered one; absent: never. */
+  firmware?: { decide(d: DeviceWake): Promise<FirmwareDecision> };
   /** Where refused requests are logged, limited per source. */
   refusals: RefusalLog;
   logger?: Logger;
@@ -179,6 +182,10 @@ export class TrmnlApi {
     const refreshRate = pressed?.kind === 'pending' ? PRESS_PENDING_REFRESH_S : screen.refresh_rate;
     const full = screen.image === null ? false : this.#fullRefresh.plan(mac, loadPanel(screen.image.panel), screen.image);
     this.#record(dev, mac, h, spec, refreshRate);
+    const fw = await this.#d.firmware?.decide({ mac, fwVersion: h.fwVersion, batteryPct: h.batteryPct, charging: h.charging }).catch((err: unknown) => {
+      this.#d.logger?.error({ mac, err }, 'the firmware offer could not be decided: none made');
+      return null;
+    });
     this.#d.logger?.debug(
       { mac, display: dev.display, panel: spec.panel, filename: screen.filename || null, refresh_rate: refreshRate, full_refresh: full, button: pressed?.kind ?? null },
       'TRMNL display request',
@@ -192,8 +199,8 @@ export class TrmnlApi {
       // with room for a slow Wi-Fi fetch, without keeping the radio awake longer than the cap allows.
       image_url_timeout: IMAGE_URL_TIMEOUT_S,
       ...(full && { maximum_compatibility: true }),
-      update_firmware: false,
-      firmware_url: null,
+      update_firmware: fw?.offer != null,
+      firmware_url: fw?.offer == null ? null : `${base}/trmnl/firmware/${fw.offer.version}.bin`,
       reset_firmware: false,
     });
   }
