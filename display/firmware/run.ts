@@ -150,6 +150,10 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
     await out.writeSummary(summary);
     return { records: [], refreshed: 0, errors: 0, estBatteryDays: null, webUrl: null, summary };
   }
+  // Plain HTTP serves the display's own frame: a Kindle shows it only when the display is drawn for its screen.
+  if (m !== undefined && via === 'http' && (o.panels?.get(display.id)?.id ?? display.panel) !== panel.id) {
+    o.log?.(`note: display "${display.id}" is drawn for ${display.panel}, this ${m.name} has a ${panel.id} screen: give the display \`panel: ${panel.id}\``);
+  }
   const transport = transportFor(o, via, panel);
   const device = new Device({
     panel,
