@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dayReport, formatDayReport } from '../../display/firmware/day-report.js';
 import { TRMNL_POWER } from '../../display/firmware/power.js';
-import { simModel } from '../../display/firmware/sim-models.js';
+import { simModel, simModelNames } from '../../display/firmware/sim-models.js';
 import { runSimulateCommand, simulatorOptions } from '../../display/firmware/simulate-command.js';
 import type { SimSummary } from '../../display/firmware/sim-output.js';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -91,6 +91,17 @@ describe('simulate --day', () => {
     const code = await runSimulateCommand(loaded, { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags }, { log: () => undefined, error: (l) => errors.push(l), signal: new AbortController().signal });
     expect(code).toBe(2);
     expect(errors.join('\n')).toMatch(message);
+  });
+
+  it('every --model resolves to the daemon\'s panel for its Model header', () => {
+    expect(simModelNames().map((n) => [n, simModel(n)?.header, simModel(n)?.model.panel])).toEqual([
+      ['og', 'og', 'trmnl'],
+      ['og_plus', 'og_plus', 'trmnl-4grey'],
+      ['x', 'x', 'trmnl-x'],
+      ['reterminal_e1001', 'reterminal_e1001', 'trmnl-4grey'],
+      ['xiao', 'xiao_epaper_display', 'trmnl'],
+      ['kindle', null, 'kindle-paperwhite'],
+    ]);
   });
 
   it('flags become options: the model picks its transport, --button lists presses', () => {

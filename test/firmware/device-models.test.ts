@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Device } from '../../display/firmware/device.js';
 import { runSimulator } from '../../display/firmware/run.js';
 import { simModel, type SimModel } from '../../display/firmware/sim-models.js';
-import type { SimSummary } from '../../display/firmware/sim-output.js';
+import { pressesOf, type SimSummary } from '../../display/firmware/sim-output.js';
+import type { FetchOutcome, Transport } from '../../display/firmware/transport.js';
 import { HttpTransport } from '../../display/firmware/transport-http.js';
 import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
 import { ConfigSchema } from '../../src/config/schema.js';
@@ -134,13 +135,14 @@ describe('the simulator plays each device', () => {
 
   it('a Kindle asks frame.png?batteryLevel=N&isCharging=No: its battery reaches the DeviceBook and falls with each wake', async () => {
     const { publish, url, clock, book, hallway } = await server('kindle-paperwhite');
-    await publish(update(hallway, 1));
+    const u = update(hallway, 1);
+    await publish(u);
     const m = simModel('kindle')!;
     const panel = loadPanel(m.model.panel);
     const d = new Device({ panel, width: 1072, height: 1448, transport: new HttpTransport({ baseUrl: url, displayId: 'hallway', kindle: true }), clock, maxImageBytes: m.model.maxBytes, power: m.power, startPct: 57 });
     const w1 = await d.wake();
     expect(w1).toMatchObject({ outcome: 'refreshed', image: { width: 1072, height: 1448, bit_depth: 8 } });
-    expect(d.panel.glassPng().length).toBeGreaterThan(0);
+    expect(rgba(d.panel.glassPng()).equals(rgba(u.frame.png))).toBe(true);
     expect(book.get('hallway', 'kindle')).toMatchObject({ kind: 'kindle', batteryPct: 57, charging: false });
     // Many wakes later the level the Kindle reports has fallen, as the power model says.
     let last = w1;
@@ -164,6 +166,34 @@ describe('the simulator plays each device', () => {
     expect(w3).toMatchObject({ press: { new_frame: 'this_wake' }, new_frame: true, refresh: 'partial' });
     expect(published).not.toBeNull();
     expect(s.book.list('hallway')[0]!.wakeReason).toBe('button');
+  });
+
+  it('a press answered "still running" (refresh_rate 30): next_wake, settled by the wake after it', async () => {
+    const hallway = display('hallway');
+    const frames = [update(hallway, 1).frame.png, update(hallway, 2).frame.png];
+    // The daemon's answer to a press whose purchase outlasts its 8 s wait (button-press.ts), without waiting 8 s.
+    const answers: FetchOutcome[] = [
+      { kind: 'image', bytes: frames[0]!, contentType: 'image/png', filename: 'outfit-1', downloaded: true, refreshRateS: 1800, note: '' },
+      { kind: 'unchanged', refreshRateS: 30, note: 'still running' },
+      { kind: 'image', bytes: frames[1]!, contentType: 'image/png', filename: 'outfit-2', downloaded: true, refreshRateS: 1800, note: '' },
+    ];
+    const reasons: string[] = [];
+    const transport: Transport = {
+      via: 'trmnl',
+      fetch: (info) => {
+        reasons.push(info.wakeReason);
+        return Promise.resolve(answers.shift()!);
+      },
+      close: () => Promise.resolve(),
+    };
+    const d = new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport, clock: fastClock(), maxImageBytes: 90_000, buttonWakes: new Set([2]) });
+    const records = [await d.wake(), await d.wake(), await d.wake()];
+    expect(reasons).toEqual(['timer', 'button', 'timer']);
+    expect(records[1]).toMatchObject({ press: { new_frame: 'next_wake' }, sleep_s: 30, new_frame: false });
+    expect(records[2]).toMatchObject({ press: null, after_press: { new_frame: true }, new_frame: true });
+    expect(pressesOf(records)).toEqual([{ wake: 2, new_frame: 'next_wake' }]);
+    // Had the next wake brought nothing, the press came to nothing.
+    expect(pressesOf([records[0]!, records[1]!, { ...records[2]!, after_press: { new_frame: false } }])).toEqual([{ wake: 2, new_frame: 'none' }]);
   });
 
   it('--sensors reach the book in the firmware format (temperature, humidity, carbon_dioxide)', async () => {
