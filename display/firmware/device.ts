@@ -3,7 +3,8 @@ import { sleep, type Clock } from '../../src/time/clock.js';
 import { checkImage } from './image-check.js';
 import { PanelSim, type RefreshKind } from './panel-sim.js';
 import { PowerModel, type PowerProfile } from './power.js';
-import type { FetchOutcome, Transport, Via } from './transport.js';
+import { sensorsHeader, type SensorValues } from './sim-models.js';
+import type { FetchOutcome, FirmwareExtras, Transport, Via } from './transport.js';
 
 /**
  * The simulated device: it wakes, fetches its picture through a transport, checks it as the firmware does, drives
@@ -32,13 +33,41 @@ export interface DeviceOptions {
   /** The longest real sleep, ms (a demo need not wait 30 minutes). */
   maxSleepMs?: number | null;
   power?: Partial<PowerProfile>;
+  /** The battery's charge at the start, percent (default 100): a Kindle started with `--battery N`. */
+  startPct?: number;
   rssi?: number;
   fwVersion?: string;
   model?: string;
+  /** The 2026 firmware's headers (without `sensors`, which come from `sensors` below); absent: older firmware. */
+  firmware?: Omit<FirmwareExtras, 'sensors'>;
+  /** Readings of an environment sensor, sent as `SENSORS` by the 2026 firmware. */
+  sensors?: SensorValues;
+  /** Wake numbers (from 1) that are presses of the button (`Update-Source: button`); the others are the timer's. */
+  buttonWakes?: ReadonlySet<number>;
 }
+
+/** What a press came to, as the device saw it when it went back to sleep. */
+export interface PressRecord {
+  /**
+   * `this_wake`: the new frame came with the press; `next_wake`: the server asked it back within PRESS_SOON_S (the
+   * purchase was still running), and the next wake's `after_press` says whether it came then; `none`: neither.
+   */
+  new_frame: 'this_wake' | 'next_wake' | 'none';
+}
+
+/** A server that wants the device back this soon after a press is still fetching (PRESS_PENDING_REFRESH_S is 30). */
+export const PRESS_SOON_S = 60;
 
 export interface WakeRecord {
   n: number;
+  /** `button` for a press (`Update-Source: button`), else `timer`. */
+  wake_reason: 'timer' | 'button';
+  /** Set on a press: whether the new frame arrived with it. */
+  press: PressRecord | null;
+  /** Set on the wake after a press that was answered "still running": whether the new frame arrived now. */
+  after_press: { new_frame: boolean } | null;
+  /** A picture the device had not shown before (a new TRMNL filename, an HTTP 200) is on the glass. */
+  new_frame: boolean;
   /** Wall-clock time of the wake. */
   at: string;
   /** Simulated seconds since the device booted. */
@@ -71,11 +100,13 @@ export class Device {
   #simMs = 0;
   #refreshS: number;
   #errors = 0;
+  /** The last wake was a press answered "still running". */
+  #pressPending = false;
 
   constructor(opts: DeviceOptions) {
     this.#o = opts;
     this.panel = new PanelSim(opts.panel, opts.width, opts.height);
-    this.power = new PowerModel(opts.power);
+    this.power = new PowerModel(opts.power, opts.startPct);
     this.#refreshS = opts.defaultRefreshS ?? 900;
   }
 
@@ -89,16 +120,20 @@ export class Device {
     const n = ++this.#n;
     const at = new Date(o.clock.now()).toISOString();
     const simStart = this.#simMs;
+    const wakeReason = o.buttonWakes?.has(n) ? 'button' : 'timer';
     let outcome: FetchOutcome;
     try {
       outcome = await o.transport.fetch({
         batteryVolts: this.power.batteryVolts,
+        batteryPct: this.power.batteryPct,
         rssi: o.rssi ?? -58,
         refreshRateS: this.#refreshS,
         fwVersion: o.fwVersion ?? '1.6.2',
         model: o.model ?? 'og',
         width: o.width,
         height: o.height,
+        wakeReason,
+        extra: o.firmware === undefined ? null : { ...o.firmware, sensors: o.sensors === undefined || o.sensors.length === 0 ? null : sensorsHeader(o.sensors, o.clock.now() / 1000) },
       });
     } catch (err) {
       outcome = { kind: 'error', code: 'HTTPS_CLIENT_FAILED', message: (err as Error).message, refreshRateS: null };
@@ -112,7 +147,7 @@ export class Device {
       downloaded = outcome.downloaded;
       const checked = checkImage(outcome.bytes, outcome.contentType, o.panel, { width: o.width, height: o.height }, { maxBytes: o.maxImageBytes });
       if (checked.ok) {
-        refresh = this.panel.show(checked.indices);
+        refresh = this.panel.show(checked.indices, outcome.fullRefresh === true);
         image = { format: checked.format, width: checked.width, height: checked.height, bit_depth: checked.bitDepth, bytes: checked.bytes, hash: checked.hash, filename: outcome.filename, downloaded };
       } else {
         error = { code: checked.code, message: checked.message };
@@ -131,7 +166,7 @@ export class Device {
         wifi_signal: o.rssi ?? -58,
         refresh_rate: this.#refreshS,
         firmware_version: o.fwVersion ?? '1.6.2',
-        wake_reason: n === 1 ? 'power_on' : 'timer',
+        wake_reason: n === 1 ? 'power_on' : wakeReason,
       });
     }
     const serverRate = outcome.refreshRateS;
@@ -150,8 +185,17 @@ export class Device {
     this.#simMs += awakeMs + sleepS * 1000;
     const p = this.power.reading(wakeMah);
     const realSleep = Math.min((sleepS * 1000) / (o.speed ?? 1), o.maxSleepMs ?? Infinity);
+    const newFrame = image !== null && image.downloaded;
+    const press: PressRecord | null =
+      wakeReason === 'button' ? { new_frame: newFrame ? 'this_wake' : error === null && serverRate !== null && serverRate <= PRESS_SOON_S ? 'next_wake' : 'none' } : null;
+    const afterPress = this.#pressPending ? { new_frame: newFrame } : null;
+    this.#pressPending = press?.new_frame === 'next_wake';
     return {
       n,
+      wake_reason: wakeReason,
+      press,
+      after_press: afterPress,
+      new_frame: newFrame,
       at,
       sim_time_s: Math.round(simStart / 1000),
       via: o.transport.via,

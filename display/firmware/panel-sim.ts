@@ -7,7 +7,8 @@ import { encodePng } from '../../src/render/encode/png.js';
  *
  * Refresh rules: nothing changed → no refresh at all; the first picture, every grey or colour palette (more than two
  * entries), a panel without partial refresh, and every `full_every`-th update are full refreshes (`full_ms`); the
- * rest are partial (`partial_ms`), updating only the changed pixels.
+ * rest are partial (`partial_ms`), updating only the changed pixels. A server's `maximum_compatibility` forces a
+ * full refresh of a changed picture.
  *
  * Ghosting model (a model, not a measurement): each partial refresh leaves, on every pixel it changes, a residue of
  * GHOST_PER_PARTIAL of the colour that was there before, adding up to GHOST_MAX; pixels it does not change keep
@@ -63,20 +64,20 @@ export class PanelSim {
   }
 
   /** The refresh the firmware would choose for `next`. */
-  chooseRefresh(changed: number): Exclude<RefreshKind, 'none'> | 'none' {
+  chooseRefresh(changed: number, forceFull = false): Exclude<RefreshKind, 'none'> | 'none' {
     if (changed === 0 && this.#shown) return 'none';
     const r = this.panel.refresh;
     const greyOrColour = this.panel.palette.length > 2;
-    if (!this.#shown || greyOrColour || !r.partial || r.partial_ms === null || this.#partials + 1 >= r.full_every) return 'full';
+    if (forceFull || !this.#shown || greyOrColour || !r.partial || r.partial_ms === null || this.#partials + 1 >= r.full_every) return 'full';
     return 'partial';
   }
 
-  /** Drives the panel to show `next` (palette indices, same size). */
-  show(next: Uint8Array): RefreshResult {
+  /** Drives the panel to show `next` (palette indices, same size); `forceFull`: the server's maximum_compatibility. */
+  show(next: Uint8Array, forceFull = false): RefreshResult {
     if (next.length !== this.framebuffer.length) throw new Error(`framebuffer is ${this.width}x${this.height}; got ${next.length} pixels`);
     let changed = 0;
     for (let i = 0; i < next.length; i++) if (next[i] !== this.framebuffer[i]) changed++;
-    const kind = this.chooseRefresh(changed);
+    const kind = this.chooseRefresh(changed, forceFull);
     if (kind === 'full') {
       this.framebuffer.set(next);
       this.ghost.fill(0);

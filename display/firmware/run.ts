@@ -3,9 +3,12 @@ import { clientHost, parseListen } from '../../src/http/server.js';
 import { viewSize } from '../../src/render/frame.js';
 import { loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { systemClock, type Clock } from '../../src/time/clock.js';
+import { dayReport, formatDayReport, type DayReport } from './day-report.js';
 import { Device } from './device.js';
+import { TRMNL_POWER } from './power.js';
+import type { SensorValues, SimModel } from './sim-models.js';
 import { startLiveView, type LiveView } from './live-view.js';
-import { describeWake, SimOutput, type TimelineLine } from './sim-output.js';
+import { describeWake, pressesOf, SimOutput, type SimSummary, type TimelineLine } from './sim-output.js';
 import type { FetchFn, Transport, Via } from './transport.js';
 import { HttpTransport } from './transport-http.js';
 import { MqttTransport } from './transport-mqtt.js';
@@ -45,8 +48,23 @@ export interface SimulatorOptions {
   maxSleepS?: number | null;
   /** The device's own refresh interval when the server gives none, seconds (default 900). */
   intervalS?: number;
-  /** Default 90,000 for TRMNL (the protocol or a trmnl panel), else 1,000,000. */
+  /** Default the model's limit, else 90,000 for TRMNL (the protocol or a trmnl panel), else 1,000,000. */
   maxImageBytes?: number;
+  /**
+   * The device played (`--model`): its `Model` header and screen (the glass is its panel, not the display's), its
+   * download limit and power; absent: the display's own panel and the original TRMNL's power.
+   */
+  model?: SimModel;
+  /** Wake numbers (from 1) that are presses of the button. */
+  buttonWakes?: readonly number[];
+  /** An environment sensor's readings, sent as `SENSORS` (2026 firmware models only). */
+  sensors?: SensorValues;
+  /** The battery's charge at the start, percent (default 100). */
+  batteryPct?: number;
+  /** Also work out a day of the schedule (day-report.ts), printed and in summary.json. */
+  day?: boolean;
+  /** The schedule of the day report; default the display's, or DEFAULT_DAY_SCHEDULE for `auto`. */
+  schedule?: string;
   /** The device's wall time and timers; default systemClock (real timers keep the process alive while it sleeps). */
   clock?: Clock;
   fetch?: FetchFn;
@@ -63,7 +81,12 @@ export interface SimulatorResult {
   /** Battery days estimated from the whole run. */
   estBatteryDays: number | null;
   webUrl: string | null;
+  /** What summary.json holds. */
+  summary: SimSummary;
 }
+
+/** The schedule of a display whose own is `auto` (worked out by the daemon from the budget) for the day report. */
+export const DEFAULT_DAY_SCHEDULE = '*/30 6-22 * * *';
 
 /** Bad usage or config (exit 2). */
 export class SimulatorSetupError extends Error {}
@@ -74,7 +97,7 @@ function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Trans
     const a = parseListen(config.http.listen);
     return `http://${clientHost(a.host)}:${a.port}`;
   })() : 'http://127.0.0.1:8321');
-  if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch });
+  if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch, kindle: o.model?.name === 'kindle' });
   if (via === 'panel') {
     const display = config.displays.find((d) => d.id === displayId);
     const file = display?.attached?.capture;
@@ -103,23 +126,53 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
   if (!display) {
     throw new SimulatorSetupError(`no display with id "${o.displayId}"; the config has ${o.config.displays.map((d) => d.id).join(', ')}`);
   }
-  const via = o.via ?? 'http';
+  const via = o.via ?? o.model?.via ?? 'http';
   if (o.speed !== undefined && !(o.speed > 0)) throw new SimulatorSetupError('--speed must be a positive number');
-  const panel = o.panels?.get(display.id) ?? loadPanel(display.panel);
+  const m = o.model;
+  if (m !== undefined && m.via !== via) throw new SimulatorSetupError(`--model ${m.name} speaks --via ${m.via}, not ${via}`);
+  if (m === undefined && (o.sensors !== undefined || o.batteryPct !== undefined)) throw new SimulatorSetupError('--sensors and --battery need --model');
+  if (o.sensors !== undefined && m?.firmware2026 !== true) throw new SimulatorSetupError(`--model ${m?.name ?? ''} has no environment sensor to send`);
+  const panel = m === undefined ? (o.panels?.get(display.id) ?? loadPanel(display.panel)) : loadPanel(m.model.panel);
   const { width, height } = viewSize(panel, display.rotation);
+  const clock = o.clock ?? systemClock;
+  const power = m?.power ?? TRMNL_POWER;
+  const schedule = o.schedule ?? (display.schedule === 'auto' ? DEFAULT_DAY_SCHEDULE : display.schedule);
+  let day: DayReport | null = null;
+  try {
+    day = o.day ? dayReport({ schedule, timezone: o.config.timezone, panel, power, from: clock.now() }) : null;
+  } catch (err) {
+    throw new SimulatorSetupError(`the day report: ${(err as Error).message}`);
+  }
+  const out = new SimOutput(o.outDir);
+  if (day !== null) o.log?.(formatDayReport(day, m?.name ?? 'TRMNL'));
+  if (o.wakes === 0) {
+    const summary: SimSummary = { model: m?.name ?? null, panel: panel.id, wakes: 0, new_frames: 0, refreshed: 0, errors: 0, presses: [], est_battery_days: null, day };
+    await out.writeSummary(summary);
+    return { records: [], refreshed: 0, errors: 0, estBatteryDays: null, webUrl: null, summary };
+  }
+  // Plain HTTP serves the display's own frame: a Kindle shows it only when the display is drawn for its screen.
+  if (m !== undefined && via === 'http' && (o.panels?.get(display.id)?.id ?? display.panel) !== panel.id) {
+    o.log?.(`note: display "${display.id}" is drawn for ${display.panel}, this ${m.name} has a ${panel.id} screen: give the display \`panel: ${panel.id}\``);
+  }
   const transport = transportFor(o, via, panel);
   const device = new Device({
     panel,
     width,
     height,
     transport,
-    clock: o.clock ?? systemClock,
-    maxImageBytes: o.maxImageBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
+    clock,
+    maxImageBytes: o.maxImageBytes ?? m?.model.maxBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
     defaultRefreshS: o.intervalS ?? 900,
     speed: o.speed ?? 1,
     maxSleepMs: o.maxSleepS === undefined || o.maxSleepS === null ? null : o.maxSleepS * 1000,
+    power,
+    ...(o.batteryPct !== undefined && { startPct: o.batteryPct }),
+    ...(m?.header != null && { model: m.header }),
+    // On the 2026 firmware, a board on battery: not charging, no USB.
+    ...(m?.firmware2026 === true && { firmware: { percentCharged: m.percentCharged, charging: false, usbConnected: false } }),
+    ...(o.sensors !== undefined && { sensors: o.sensors }),
+    buttonWakes: new Set(o.buttonWakes ?? []),
   });
-  const out = new SimOutput(o.outDir);
   const lines: TimelineLine[] = [];
   let live: LiveView | null = null;
   try {
@@ -150,13 +203,19 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
       const signal = o.signal;
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     }
-    return {
-      records: lines,
+    const summary: SimSummary = {
+      model: m?.name ?? null,
+      panel: panel.id,
+      wakes: records.length,
+      new_frames: records.filter((r) => r.new_frame).length,
       refreshed: records.filter((r) => r.outcome === 'refreshed').length,
       errors: records.filter((r) => r.outcome === 'error').length,
-      estBatteryDays: device.power.estimateDays(),
-      webUrl: live?.url ?? null,
+      presses: pressesOf(records),
+      est_battery_days: device.power.estimateDays(),
+      day,
     };
+    await out.writeSummary(summary);
+    return { records: lines, refreshed: summary.refreshed, errors: summary.errors, estBatteryDays: summary.est_battery_days, webUrl: live?.url ?? null, summary };
   } finally {
     await live?.close();
     await transport.close();

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { DayReport } from './day-report.js';
 import type { WakeRecord } from './device.js';
 
 /**
@@ -9,10 +10,42 @@ import type { WakeRecord } from './device.js';
  *   glass-ink.png    the newest in the panel's measured inks, for panels whose profile has them (the 7.3" F, the
  *                    7.5" B, the Inky Impression): how the colours look on the real glass
  *   timeline.jsonl   one JSON line a wake (the WakeRecord plus the file name)
+ *   summary.json     at the end: the run's counts, each press and when its frame came, and the day report
  * Files are written to a temporary name and renamed, so a reader never sees half a picture.
  */
 
 export type TimelineLine = WakeRecord & { glass: string };
+
+/** A press and the wake its new frame came on (this one, the next, or none of the two). */
+export interface PressSummary {
+  wake: number;
+  new_frame: 'this_wake' | 'next_wake' | 'none';
+}
+
+export interface SimSummary {
+  /** `--model`, or null for the display's own panel. */
+  model: string | null;
+  panel: string;
+  wakes: number;
+  /** Wakes that brought a picture the device had not shown. */
+  new_frames: number;
+  refreshed: number;
+  errors: number;
+  presses: PressSummary[];
+  est_battery_days: number | null;
+  /** With `--day`. */
+  day: DayReport | null;
+}
+
+/** Each press, settled by the wake after it where the press was answered "still running". */
+export function pressesOf(records: readonly WakeRecord[]): PressSummary[] {
+  return records.flatMap((r, i) => {
+    if (r.press === null) return [];
+    const next = records[i + 1];
+    const settled = r.press.new_frame === 'next_wake' && next?.after_press?.new_frame !== true ? 'none' : r.press.new_frame;
+    return [{ wake: r.n, new_frame: settled }];
+  });
+}
 
 export class SimOutput {
   readonly dir: string;
@@ -48,6 +81,11 @@ export class SimOutput {
     await appendFile(path.join(this.dir, 'timeline.jsonl'), `${JSON.stringify(line)}\n`);
     return line;
   }
+
+  async writeSummary(summary: SimSummary): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await this.#atomic('summary.json', Buffer.from(`${JSON.stringify(summary, null, 2)}\n`));
+  }
 }
 
 /** One line for the terminal. */
@@ -59,5 +97,6 @@ export function describeWake(r: WakeRecord): string {
         ? `${r.refresh} refresh ${r.refresh_ms} ms, ${r.changed_pixels} px changed${r.ghost_max > 0 ? `, ghosting ${r.ghost_max}` : ''}`
         : r.note;
   const days = r.est_battery_days === null ? '' : `, ~${r.est_battery_days} days a charge`;
-  return `wake ${r.n} [${r.via}] ${what}; battery ${r.battery_pct.toFixed(2)}% (${r.battery_v} V${days}); sleeping ${r.sleep_s} s`;
+  const press = r.press === null ? '' : ` (button: new frame ${r.press.new_frame.replace('_', ' ')})`;
+  return `wake ${r.n} [${r.via}]${press} ${what}; battery ${r.battery_pct.toFixed(2)}% (${r.battery_v} V${days}); sleeping ${r.sleep_s} s`;
 }

@@ -1,13 +1,16 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { runSimulator, SimulatorSetupError, type SimulatorOptions } from './run.js';
+import { parseSensorsFlag, simModel, simModelNames, type SensorValues } from './sim-models.js';
 import type { Via } from './transport.js';
 
 /**
  * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel]
  *   [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC] [--mqtt-url URL] [--web-port N]
- *   [--max-image-bytes N]`: the flags (as node:util parseArgs gives them) → runSimulator. Exit 0 when the glass
- * showed a picture and the last wake was not an error, 1 otherwise, 2 for bad flags.
+ *   [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle] [--button K[,K…]] [--sensors
+ *   temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]]`: the flags (as node:util parseArgs gives
+ *   them) → runSimulator. Exit 0 when the glass showed a picture and the last wake was not an error (or, with --day
+ *   and --wakes 0, the day report alone was made), 1 otherwise, 2 for bad flags.
  */
 
 /** parseArgs option specs for the simulate flags beyond --config, --display, --wakes, --out and --web. */
@@ -21,6 +24,12 @@ export const SIMULATE_OPTIONS = {
   'mqtt-url': { type: 'string' },
   'web-port': { type: 'string' },
   'max-image-bytes': { type: 'string' },
+  model: { type: 'string' },
+  button: { type: 'string' },
+  sensors: { type: 'string' },
+  battery: { type: 'string' },
+  day: { type: 'boolean' },
+  schedule: { type: 'string' },
 } as const;
 
 export interface SimulateFlags {
@@ -37,6 +46,12 @@ export interface SimulateFlags {
   'mqtt-url'?: string;
   'web-port'?: string;
   'max-image-bytes'?: string;
+  model?: string;
+  button?: string;
+  sensors?: string;
+  battery?: string;
+  day?: boolean;
+  schedule?: string;
 }
 
 function number(flag: string, v: string | undefined, opts: { min: number; integer?: boolean }): number | undefined {
@@ -48,9 +63,22 @@ function number(flag: string, v: string | undefined, opts: { min: number; intege
   return n;
 }
 
+function sensors(flag: string | undefined): SensorValues | undefined {
+  if (flag === undefined) return undefined;
+  try {
+    return parseSensorsFlag(flag);
+  } catch (err) {
+    throw new SimulatorSetupError((err as Error).message);
+  }
+}
+
 export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = process.cwd()): SimulatorOptions {
   if (f.display === undefined) throw new SimulatorSetupError('simulate needs --display ID');
-  const via = (f.via ?? 'http') as Via;
+  if (f.battery !== undefined && !(Number(f.battery) <= 100)) throw new SimulatorSetupError(`--battery must be a percent from 0 to 100, not "${f.battery}"`);
+  const model = f.model === undefined ? undefined : simModel(f.model);
+  if (model === null) throw new SimulatorSetupError(`--model must be one of ${simModelNames().join(', ')}, not "${f.model}"`);
+  // A model names its transport: --via may be left out, and must agree when given (runSimulator checks).
+  const via = (f.via ?? model?.via ?? 'http') as Via;
   if (!['http', 'trmnl', 'mqtt', 'panel'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl, mqtt or panel, not "${f.via}"`);
   for (const [flag, v] of [['url', f.url], ['mqtt-url', f['mqtt-url']]] as const) {
     if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v)) throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
@@ -60,7 +88,8 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
     displayId: f.display,
     panels: loaded.panels,
     via,
-    wakes: number('wakes', f.wakes, { min: 1, integer: true }),
+    // --day --wakes 0: the day report alone, without a daemon to ask.
+    wakes: number('wakes', f.wakes, { min: f.day ? 0 : 1, integer: true }),
     outDir: path.resolve(cwd, f.out ?? `simulator-${f.display}`),
     web: f.web ?? false,
     webPort: number('web-port', f['web-port'], { min: 0, integer: true }),
@@ -73,6 +102,12 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
     maxSleepS: number('max-sleep', f['max-sleep'], { min: 0 }),
     intervalS: number('interval', f.interval, { min: 1 }),
     maxImageBytes: number('max-image-bytes', f['max-image-bytes'], { min: 1, integer: true }),
+    ...(model !== undefined && { model }),
+    ...(f.button !== undefined && { buttonWakes: f.button.split(',').map((k) => number('button', k.trim(), { min: 1, integer: true })!) }),
+    ...(f.sensors !== undefined && { sensors: sensors(f.sensors) }),
+    ...(f.battery !== undefined && { batteryPct: number('battery', f.battery, { min: 0, integer: true }) }),
+    day: f.day ?? false,
+    ...(f.schedule !== undefined && { schedule: f.schedule }),
   };
 }
 
@@ -92,7 +127,11 @@ export async function runSimulateCommand(
   try {
     const r = await runSimulator({ ...opts, log: io.log, signal: io.signal });
     const last = r.records[r.records.length - 1];
-    io.log(`${r.records.length} wakes, ${r.refreshed} refreshes, ${r.errors} errors; glass and timeline in ${opts.outDir}`);
+    if (opts.wakes === 0) {
+      io.log(`the day report is in ${opts.outDir}/summary.json`);
+      return 0;
+    }
+    io.log(`${r.records.length} wakes, ${r.summary.new_frames} new frames, ${r.refreshed} refreshes, ${r.errors} errors; glass, timeline and summary in ${opts.outDir}`);
     return r.refreshed > 0 && last?.outcome !== 'error' ? 0 : 1;
   } catch (err) {
     io.error(`error: ${(err as Error).message}`);

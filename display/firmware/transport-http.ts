@@ -2,7 +2,7 @@ import { networkError, seconds, type FetchFn, type FetchOutcome, type Transport,
 
 /**
  * A plain pulling device (an ESP32 board, a jailbroken Kindle): GET /displays/<id>/frame.png with the ETag of the
- * picture it shows; 304 means nothing to do. It sleeps for X-Refresh-Rate seconds when the server sends one.
+ * picture it shows; 304 means nothing to do. A Kindle adds its battery to the query, as the online-screensaver does. It sleeps for X-Refresh-Rate seconds when the server sends one.
  */
 
 export interface HttpTransportOptions {
@@ -10,6 +10,8 @@ export interface HttpTransportOptions {
   displayId: string;
   fetch?: FetchFn;
   timeoutMs?: number;
+  /** A Kindle on the online-screensaver: asks `?batteryLevel=N&isCharging=No` with its battery at each wake. */
+  kindle?: boolean;
 }
 
 export class HttpTransport implements Transport {
@@ -21,8 +23,10 @@ export class HttpTransport implements Transport {
     this.#o = opts;
   }
 
-  async fetch(_info: WakeInfo): Promise<FetchOutcome> {
-    const url = `${this.#o.baseUrl.replace(/\/+$/, '')}/displays/${encodeURIComponent(this.#o.displayId)}/frame.png`;
+  async fetch(info: WakeInfo): Promise<FetchOutcome> {
+    const frame = `${this.#o.baseUrl.replace(/\/+$/, '')}/displays/${encodeURIComponent(this.#o.displayId)}/frame.png`;
+    // The extension sends whole percent; a simulated Kindle runs on battery, never on its cable.
+    const url = this.#o.kindle ? `${frame}?batteryLevel=${Math.round(info.batteryPct)}&isCharging=No` : frame;
     const doFetch = this.#o.fetch ?? fetch;
     let res: Response;
     try {

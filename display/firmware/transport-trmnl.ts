@@ -5,8 +5,10 @@ import { networkError, seconds, type DeviceLogEntry, type FetchFn, type FetchOut
  *   no api key yet → GET /api/setup (ID) → keep api_key and friendly_id (404: "MAC not registered", sleep)
  *   stored logs    → POST /api/log
  *   every wake     → GET /api/display (ID, Access-Token, Refresh-Rate, Battery-Voltage, RSSI, FW-Version, Model,
- *                    Width, Height); any HTTP status but 200/301/429 is an error; JSON status 0 ok, 202 not
- *                    registered yet (poll fast), 500 reset credentials
+ *                    Width, Height; the 2026 firmware adds Update-Source, Battery-Charging, USB-Connected,
+ *                    SENSORS, and Percent-Charged on TRMNL X boards); any HTTP status but 200/301/429 is an error; JSON status 0 ok, 202 not
+ *                    registered yet (poll fast), 500 reset credentials; `maximum_compatibility: true` forces a
+ *                    full refresh of the image
  *   a new filename → download image_url (ID and Access-Token when it is on the same server); up to 30 images are
  *                    kept by filename and a known name is drawn from flash without a download.
  */
@@ -109,7 +111,7 @@ export class TrmnlTransport implements Transport {
       if (failed) return failed;
     }
     await this.#submitLogs();
-    const headers = {
+    const headers: Record<string, string> = {
       ID: this.#o.mac,
       'Access-Token': this.#apiKey!,
       'Refresh-Rate': String(info.refreshRateS),
@@ -119,6 +121,8 @@ export class TrmnlTransport implements Transport {
       Model: info.model,
       Width: String(info.width),
       Height: String(info.height),
+      'Update-Source': info.wakeReason,
+      ...(info.extra !== null && extraHeaders(info)),
     };
     let res: Response;
     try {
@@ -130,7 +134,7 @@ export class TrmnlTransport implements Transport {
     if (![200, 301, 429].includes(res.status)) {
       return { kind: 'error', code: 'HTTPS_RESPONSE_CODE_INVALID', message: `HTTP Client failed with error: (${res.status})`, refreshRateS: null };
     }
-    let body: { status?: unknown; image_url?: unknown; filename?: unknown; refresh_rate?: unknown };
+    let body: { status?: unknown; image_url?: unknown; filename?: unknown; refresh_rate?: unknown; maximum_compatibility?: unknown };
     try {
       body = JSON.parse(text) as typeof body;
     } catch (err) {
@@ -150,7 +154,9 @@ export class TrmnlTransport implements Transport {
     if (filename !== '' && hit) {
       return { kind: 'image', ...hit, filename, downloaded: false, refreshRateS: rate, note: `${filename} drawn from flash` };
     }
-    return this.#download(imageUrl, filename, headers, rate);
+    const got = await this.#download(imageUrl, filename, headers, rate);
+    // The firmware reads the flag with the image it came with (parse_response_api_display.cpp).
+    return got.kind === 'image' && body.maximum_compatibility === true ? { ...got, fullRefresh: true, note: `${got.note}, maximum_compatibility` } : got;
   }
 
   async #download(imageUrl: string, filename: string, headers: Record<string, string>, rate: number | null): Promise<FetchOutcome> {
@@ -193,4 +199,15 @@ export class TrmnlTransport implements Transport {
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The 2026 firmware's headers (request_headers.cpp): power on every board, the fuel gauge's percent on the X. */
+function extraHeaders(info: WakeInfo): Record<string, string> {
+  const x = info.extra!;
+  return {
+    'Battery-Charging': x.charging ? '1' : '0',
+    'USB-Connected': x.usbConnected ? 'true' : 'false',
+    ...(x.percentCharged && { 'Percent-Charged': String(Math.round(info.batteryPct)) }),
+    ...(x.sensors !== null && { SENSORS: x.sensors }),
+  };
 }

@@ -16,6 +16,24 @@ export interface WakeInfo {
   model: string;
   width: number;
   height: number;
+  /** 0–100: what the fuel gauge says (a TRMNL X's `Percent-Charged`, a Kindle's `batteryLevel`). */
+  batteryPct: number;
+  /** Why the device woke (`Update-Source`): a press of its button, or its timer. */
+  wakeReason: 'timer' | 'button';
+  /** What the 2026 firmware adds; null for a device that does not send it (older firmware, a Kindle). */
+  extra: FirmwareExtras | null;
+}
+
+/** The headers the 2026 firmware adds to `/api/display` (../shared/facts/trmnl-protocol.md). */
+export interface FirmwareExtras {
+  /** Send `Percent-Charged` (TRMNL X boards only: they have a fuel gauge). */
+  percentCharged: boolean;
+  /** `Battery-Charging` ("1"/"0"). */
+  charging: boolean;
+  /** `USB-Connected` ("true"/"false"). */
+  usbConnected: boolean;
+  /** `SENSORS` in the firmware's format, or null without a sensor. */
+  sensors: string | null;
 }
 
 export type FetchOutcome =
@@ -29,6 +47,8 @@ export type FetchOutcome =
       /** False when it came from the device's own cache (a known TRMNL filename): no download. */
       downloaded: boolean;
       refreshRateS: number | null;
+      /** `maximum_compatibility: true`: the server asks for a full refresh of this image. */
+      fullRefresh?: boolean;
       note: string;
     }
   /** The server says the device already has it (304, or the same retained image). */

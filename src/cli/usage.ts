@@ -17,8 +17,10 @@ Usage:
                                                        let TRMNL devices fetch their token for N minutes (5)
   outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
         [--via http|trmnl|mqtt|panel] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
-        [--mqtt-url URL] [--web-port N] [--max-image-bytes N]
-                                                       the firmware simulator against a running daemon
+        [--mqtt-url URL] [--web-port N] [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle]
+        [--button K[,K]] [--sensors temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]]
+                                                       the firmware simulator against a running daemon; --model plays
+                                                       that device, --day prints a day of the schedule
   outfit-display panel show --panel ID [--config F [--display ID]] [--capture FILE] FRAME.png
                                                        put a frame on the panel on this machine's header (the
                                                        PNG must be the panel's size and colours); --capture: write

@@ -256,7 +256,7 @@ describe('the simulated device against the real HTTP server', () => {
     });
     const result = await runSimulator({ config, displayId: 'hallway', via: 'trmnl', wakes: 3, outDir: out, baseUrl: url, clock });
     expect(result).toMatchObject({ refreshed: 1, errors: 0, webUrl: null });
-    expect((await readdir(out)).sort()).toEqual(['glass.png', 'timeline.jsonl', 'wake-0001.png', 'wake-0002.png', 'wake-0003.png']);
+    expect((await readdir(out)).sort()).toEqual(['glass.png', 'summary.json', 'timeline.jsonl', 'wake-0001.png', 'wake-0002.png', 'wake-0003.png']);
     const lines = (await readFile(path.join(out, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { n: number; glass: string; refresh: string });
     expect(lines.map((l) => [l.n, l.glass, l.refresh])).toEqual([[1, 'wake-0001.png', 'full'], [2, 'wake-0002.png', 'none'], [3, 'wake-0003.png', 'none']]);
     expect(result.estBatteryDays).toBeGreaterThan(100);

@@ -69,7 +69,7 @@ describe('TRMNL pairing', () => {
 
     // The firmware simulator, like the device, shows the server's message: how to open pairing.
     const sim = new TrmnlTransport({ baseUrl: url, mac: MAC });
-    const wake = { batteryVolts: 4.1, rssi: -60, refreshRateS: 900, fwVersion: '1.6.2', model: 'og', width: 800, height: 480 };
+    const wake = { batteryVolts: 4.1, rssi: -60, refreshRateS: 900, fwVersion: '1.6.2', model: 'og', width: 800, height: 480, batteryPct: 91.7, wakeReason: 'timer' as const, extra: null };
     expect(await sim.fetch(wake)).toMatchObject({ kind: 'error', code: 'MAC_NOT_REGISTERED', message: expect.stringContaining('outfit-display pair') as unknown });
     expect(sim.registered).toBe(false);
 
