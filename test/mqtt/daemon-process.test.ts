@@ -94,36 +94,31 @@ describe('the daemon process and the broker', () => {
     late.client.end(true);
   });
 
-  it('a TRMNL device’s battery and signal reach MQTT, and its sensors join the display’s Home Assistant device', async () => {
+  it('a TRMNL device’s battery and signal reach MQTT as a Home Assistant device of its own, via the display', async () => {
     const port = await freePort();
     const mac = 'AA:BB:CC:DD:EE:01';
     const d = await startDaemon(
       `http:\n  listen: 127.0.0.1:${port}\ntrmnl:\n  devices:\n    - mac: "${mac}"\n      display: hallway\n      token: trmnl-token-0123\n`,
     );
-    const { client, seen } = await subscriber(['outfit-display/hallway/device', 'homeassistant/device/+/config']);
+    const state = 'outfit-display/hallway/devices/trmnl-aabbccddee01';
+    const configTopic = 'homeassistant/device/outfit-display_hallway_DEV_trmnl-aabbccddee01/config';
+    const { client, seen } = await subscriber([state, `${state}/availability`, 'homeassistant/device/+/config']);
     try {
-      // Earlier tests left a retained config without a device: wait for the one this daemon sends.
-      await until('discovery with the device sensors', () =>
-        (seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '').includes('device_battery'),
+      // Earlier tests left a retained config without the pairing button: wait for the one this daemon sends.
+      await until('the display’s discovery with the pairing button', () =>
+        (seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '').includes('device_pair'),
       );
-      const config = JSON.parse(seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '{}') as {
-        components: Record<string, { state_topic?: string; device_class?: string }>;
-      };
-      expect(config.components.device_battery).toMatchObject({
-        device_class: 'battery',
-        state_topic: 'outfit-display/hallway/device',
-      });
       await until('the HTTP server', async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null);
       const res = await httpRequest(`http://127.0.0.1:${port}/api/display`, {
-        headers: { ID: mac, 'Access-Token': 'trmnl-token-0123', 'Battery-Voltage': '3.91', RSSI: '-61', 'FW-Version': '1.5.2' },
+        headers: { ID: mac, 'Access-Token': 'trmnl-token-0123', 'Battery-Voltage': '3.91', RSSI: '-61', 'FW-Version': '1.5.2', Model: 'og', 'Update-Source': 'timer' },
       });
       expect(res.status).toBe(200);
-      await until('telemetry', () => seen.has('outfit-display/hallway/device'));
-      expect(JSON.parse(seen.get('outfit-display/hallway/device')?.at(-1) ?? '{}')).toMatchObject({
-        battery_voltage: 3.91,
-        rssi: -61,
-        fw_version: '1.5.2',
-      });
+      await until('the device’s state and discovery', () => seen.has(state) && seen.has(configTopic));
+      expect(JSON.parse(seen.get(state)?.at(-1) ?? '{}')).toMatchObject({ battery_voltage: 3.91, battery_pct: 75.8, rssi: -61, fw_version: '1.5.2', model: 'og' });
+      const config = JSON.parse(seen.get(configTopic)?.at(-1) ?? '{}') as { device: { via_device?: string }; components: Record<string, { state_topic?: string; device_class?: string }> };
+      expect(config.device.via_device).toBe('outfit-display_hallway');
+      expect(config.components.battery).toMatchObject({ device_class: 'battery', state_topic: state });
+      expect(seen.get(`${state}/availability`)?.at(-1)).toBe('online');
     } finally {
       client.end(true);
       d.child.kill('SIGTERM');
