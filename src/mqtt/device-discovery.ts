@@ -1,7 +1,7 @@
 import type { DisplayConfig } from '../config/schema.js';
 import { deviceJson, type DeviceEntry } from '../state/device-book.js';
 import { deviceModel } from '../trmnl/models.js';
-import { entitySlug, haTempUnit, originOf, type Component, type DeviceDiscovery } from './ha-discovery.js';
+import { component, haTempUnit, originOf, type Component, type DeviceDiscovery } from './ha-discovery.js';
 import type { MqttTopics } from './topics.js';
 
 /**
@@ -92,21 +92,8 @@ export function deviceDiscovery(input: DeviceDiscoveryInput): { topic: string; p
     { topic: topics.status, payload_available: 'online', payload_not_available: 'offline' },
     { topic: deviceAvailabilityTopic(topics, display.id, d.key), payload_available: 'online', payload_not_available: 'offline' },
   ];
-  const entity = (key: string, platform: 'sensor' | 'binary_sensor', name: string, template: string, rest: Record<string, unknown>): [string, Component] => [
-    key,
-    {
-      platform,
-      name,
-      unique_id: `${node}_${key}`,
-      default_entity_id: `${platform}.${entitySlug(`${node}_${key}`)}`,
-      availability,
-      availability_mode: 'all',
-      qos: 1,
-      state_topic: state,
-      value_template: template,
-      ...rest,
-    },
-  ];
+  const entity = (key: string, platform: 'sensor' | 'binary_sensor', name: string, template: string, rest: Record<string, unknown>): [string, Component] =>
+    component({ node, platform, key, name, availability }, { availability_mode: 'all', state_topic: state, value_template: template, ...rest });
   const measure = { state_class: 'measurement' };
   const diag = { entity_category: 'diagnostic' };
   const flag = (field: string): string => `{{ 'ON' if value_json.${field} else 'OFF' }}`;

@@ -78,18 +78,7 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
   const tempRaw = input.tempUnit ?? (metric ? '°C' : '°F');
   const windRaw = input.windUnit ?? (metric ? 'km/h' : 'mph');
 
-  const entity = (platform: string, key: string, name: string, rest: Record<string, unknown>): [string, Component] => [
-    key,
-    {
-      platform,
-      name,
-      unique_id: `${node}_${key}`,
-      default_entity_id: `${platform}.${entitySlug(`${node}_${key}`)}`,
-      availability,
-      qos: 1,
-      ...rest,
-    },
-  ];
+  const entity = (platform: string, key: string, name: string, rest: Record<string, unknown>): [string, Component] => component({ node, platform, key, name, availability }, rest);
   const reading = (platform: string, key: string, name: string, template: string, rest: Record<string, unknown>) =>
     entity(platform, key, name, { state_topic: state, value_template: template, ...expire, ...rest });
   const diagnostic = (key: string, name: string, field: string, rest: Record<string, unknown>) =>
@@ -203,6 +192,21 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
       components,
     },
   };
+}
+
+/** Where an entity belongs: the node and its key in it give its ids. */
+export interface ComponentIds {
+  node: string;
+  platform: string;
+  key: string;
+  name: string;
+  availability: readonly Record<string, string>[];
+}
+
+/** One entity of a device's discovery: ids from the node and key (a stable unique_id), its availability, QoS 1. */
+export function component(ids: ComponentIds, rest: Record<string, unknown>): [string, Component] {
+  const { node, platform, key, name, availability } = ids;
+  return [key, { platform, name, unique_id: `${node}_${key}`, default_entity_id: `${platform}.${entitySlug(`${node}_${key}`)}`, availability, qos: 1, ...rest }];
 }
 
 /** The `origin` block of every discovery message of ours (isOurDevice() knows ours by it). */

@@ -1,4 +1,4 @@
-import { entitySlug, type Component } from './ha-discovery.js';
+import { component, type Component } from './ha-discovery.js';
 import type { MqttTopics } from './topics.js';
 
 /**
@@ -25,20 +25,11 @@ export function pairTarget(topics: MqttTopics, topic: string): string | null {
 
 /** The pairing button, for `deviceDiscovery(...).payload.components` of a display that has a TRMNL device. */
 export function pairComponents(topics: MqttTopics, displayId: string): Record<string, Component> {
-  const node = topics.nodeId(displayId);
-  return {
-    device_pair: {
-      platform: 'button',
-      name: 'Pair TRMNL device',
-      unique_id: `${node}_device_pair`,
-      default_entity_id: `button.${entitySlug(`${node}_device_pair`)}`,
-      availability: [{ topic: topics.status, payload_available: 'online', payload_not_available: 'offline' }],
-      qos: 1,
-      command_topic: pairTopic(topics, displayId),
-      payload_press: 'PRESS',
-      retain: false,
-      entity_category: 'config',
-      icon: 'mdi:link-variant',
-    },
-  };
+  const availability = [{ topic: topics.status, payload_available: 'online', payload_not_available: 'offline' }];
+  return Object.fromEntries([
+    component(
+      { node: topics.nodeId(displayId), platform: 'button', key: 'device_pair', name: 'Pair TRMNL device', availability },
+      { command_topic: pairTopic(topics, displayId), payload_press: 'PRESS', retain: false, entity_category: 'config', icon: 'mdi:link-variant' },
+    ),
+  ]);
 }

@@ -16,7 +16,7 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook } from '../../src/state/device-book.js';
 import type { Clock } from '../../src/time/clock.js';
 import { display, update } from '../http/fixtures.js';
-import { clockAt } from '../helpers/fake-clock.js';
+import { clockAt, fastClock } from '../helpers/fake-clock.js';
 import { testViews, type ShownState } from '../helpers/views.js';
 
 /**
@@ -24,21 +24,6 @@ import { testViews, type ShownState } from '../helpers/views.js';
  * sends its Model and screen, gets an image for that screen and shows it on that glass; a Kindle's battery, a
  * press of the button and a room sensor reach the server's device book.
  */
-
-/** Sleeps pass at once in simulated time. */
-function fastClock(): Clock & { t: number } {
-  const c = {
-    t: Date.parse('2026-01-31T07:00:00.000Z'),
-    now: (): number => c.t,
-    monotonic: (): number => c.t,
-    setTimeout: (fn: () => void, ms: number) => {
-      c.t += ms;
-      return setImmediate(fn);
-    },
-    clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate),
-  };
-  return c;
-}
 
 const rgba = (png: Buffer): Buffer => PNG.sync.read(png).data;
 const MAC = 'AA:BB:CC:00:11:33';

@@ -18,23 +18,8 @@ import type { Frame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger, display, update } from '../http/fixtures.js';
 import type { Clock } from '../../src/time/clock.js';
-import { clockAt, FakeClock } from '../helpers/fake-clock.js';
+import { clockAt, FakeClock, fastClock } from '../helpers/fake-clock.js';
 import { testViews, type ShownState } from '../helpers/views.js';
-
-/** Sleeps pass at once in simulated time. */
-function fastClock(): Clock & { t: number } {
-  const c = {
-    t: Date.parse('2026-01-31T07:00:00.000Z'),
-    now: (): number => c.t,
-    monotonic: (): number => c.t,
-    setTimeout: (fn: () => void, ms: number) => {
-      c.t += ms;
-      return setImmediate(fn);
-    },
-    clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate),
-  };
-  return c;
-}
 
 /** RGBA as pngjs (not our decoder) reads it. */
 function rgba(png: Buffer): Buffer {

@@ -8,6 +8,24 @@ export function clockAt(now: () => number): Clock {
   return { ...systemClock, now };
 }
 
+/**
+ * A clock whose sleeps pass at once: a timer moves the time by its delay and runs on the next turn of the event loop
+ * (the firmware simulator's runs, which sleep for hours between wakes).
+ */
+export function fastClock(start = Date.parse('2026-01-31T07:00:00.000Z')): Clock & { t: number } {
+  const c = {
+    t: start,
+    now: (): number => c.t,
+    monotonic: (): number => c.t,
+    setTimeout: (fn: () => void, ms: number) => {
+      c.t += ms;
+      return setImmediate(fn);
+    },
+    clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate),
+  };
+  return c;
+}
+
 interface Timer {
   id: number;
   /** Monotonic time it is due at. */
