@@ -32,6 +32,8 @@ import { firmwareJson, firmwareLine } from './firmware-rows.js';
  * The HTTP frame server as a request listener, apart from any socket (server.ts listens):
  *   GET/HEAD /displays/<id>/frame.png   the frame (ETag = content hash, Last-Modified = when it first appeared; 304)
  *   GET/HEAD /displays/<id>/frame.bmp   the 1-bit BMP (black/white panels)
+ *   GET/HEAD /displays/<id>/sleep.txt   seconds until the next frame (X-Refresh-Rate's value), for a sleeping ESPHome device
+ *   GET/HEAD /displays/<id>/next.json   the same as {sleep_s, next_update_at, etag}
  *   GET/HEAD /displays/<id>/state.json  the Recommendation + fetched_at, next_update_at, stale, status, frame
  *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
@@ -132,6 +134,22 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       lastModified: entry.frameSince,
       // For pulling devices that do not speak TRMNL: how long to sleep before asking again.
       headers: { 'X-Refresh-Rate': refreshRate },
+    });
+  }
+
+  /**
+   * For a device that sleeps between frames (docs/esphome.md): ESPHome's online_image keeps no custom header, so
+   * X-Refresh-Rate never reaches its YAML; http_request can read a body, and a plain number is the easiest to parse.
+   */
+  function wake(req: IncomingMessage, res: ServerResponse, id: string, kind: 'txt' | 'json'): void {
+    const next = views.view(id)?.nextUpdateAt ?? null;
+    const sleepS = refreshRateFor(next, deps.clock.now(), deps.refreshMarginS ?? 30);
+    const entry = shown(id);
+    if (kind === 'txt') return sendText(req, res, 200, String(sleepS), { 'Cache-Control': 'no-store' });
+    sendJson(req, res, 200, {
+      sleep_s: sleepS,
+      next_update_at: next === null ? null : next.toISOString(),
+      etag: entry === null ? null : etagOf(entry.frame.hash),
     });
   }
 
@@ -372,12 +390,13 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       return sendConditional(req, res, { body: blankTrmnlPng(), contentType: 'image/png', etag: '"setup"', lastModified: new Date(0) });
     }
-    const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
+    const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|sleep\.txt|next\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
     if (d === null || !ids.has(d[1]!)) return sendText(req, res, 404, 'not found');
     const id = d[1]!;
     if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
     if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
+    if (d[2] === 'sleep.txt' || d[2] === 'next.json') return wake(req, res, id, d[2] === 'sleep.txt' ? 'txt' : 'json');
     if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress), await firmwareRows(id));
     return trmnlFile(req, res, id, d[3]!, d[4]!);
   }
