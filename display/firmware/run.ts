@@ -14,6 +14,7 @@ import { HttpTransport } from './transport-http.js';
 import { MqttTransport } from './transport-mqtt.js';
 import { TrmnlTransport } from './transport-trmnl.js';
 import { PanelTransport } from './transport-panel.js';
+import { EsphomeTransport } from './transport-esphome.js';
 
 /**
  * `outfit-display simulate`: one simulated device for one display of the config, against a running daemon, by
@@ -61,6 +62,8 @@ export interface SimulatorOptions {
   sensors?: SensorValues;
   /** The battery's charge at the start, percent (default 100). */
   batteryPct?: number;
+  /** With `via: 'esphome'`: the battery YAML (sleep.txt, deep sleep) instead of a fixed update_interval. */
+  deepSleep?: boolean;
   /** Also work out a day of the schedule (day-report.ts), printed and in summary.json. */
   day?: boolean;
   /** The schedule of the day report; default the display's, or DEFAULT_DAY_SCHEDULE for `auto`. */
@@ -98,6 +101,8 @@ function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Trans
     return `http://${clientHost(a.host)}:${a.port}`;
   })() : 'http://127.0.0.1:8321');
   if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch, kindle: o.model?.name === 'kindle' });
+  // The YAMLs pull BMP where its rows need no padding (a multiple of 32 wide), else PNG (config/esphome/).
+  if (via === 'esphome') return new EsphomeTransport({ baseUrl, displayId, format: panel.bmp && viewSize(panel, config.displays.find((d) => d.id === displayId)?.rotation ?? 0).width % 32 === 0 ? 'bmp' : 'png', deepSleep: o.deepSleep ?? false, fetch: o.fetch });
   if (via === 'panel') {
     const display = config.displays.find((d) => d.id === displayId);
     const file = display?.attached?.capture;

@@ -5,10 +5,10 @@ import { parseSensorsFlag, simModel, simModelNames, type SensorValues } from './
 import type { Via } from './transport.js';
 
 /**
- * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel]
+ * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel|esphome]
  *   [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC] [--mqtt-url URL] [--web-port N]
  *   [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle] [--button K[,K…]] [--sensors
- *   temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]]`: the flags (as node:util parseArgs gives
+ *   temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]] [--deep-sleep]`: the flags (as node:util parseArgs gives
  *   them) → runSimulator. Exit 0 when the glass showed a picture and the last wake was not an error (or, with --day
  *   and --wakes 0, the day report alone was made), 1 otherwise, 2 for bad flags.
  */
@@ -29,6 +29,7 @@ export const SIMULATE_OPTIONS = {
   sensors: { type: 'string' },
   battery: { type: 'string' },
   day: { type: 'boolean' },
+  'deep-sleep': { type: 'boolean' },
   schedule: { type: 'string' },
 } as const;
 
@@ -51,6 +52,7 @@ export interface SimulateFlags {
   sensors?: string;
   battery?: string;
   day?: boolean;
+  'deep-sleep'?: boolean;
   schedule?: string;
 }
 
@@ -79,7 +81,8 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
   if (model === null) throw new SimulatorSetupError(`--model must be one of ${simModelNames().join(', ')}, not "${f.model}"`);
   // A model names its transport: --via may be left out, and must agree when given (runSimulator checks).
   const via = (f.via ?? model?.via ?? 'http') as Via;
-  if (!['http', 'trmnl', 'mqtt', 'panel'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl, mqtt or panel, not "${f.via}"`);
+  if (!['http', 'trmnl', 'mqtt', 'panel', 'esphome'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl, mqtt, panel or esphome, not "${f.via}"`);
+  if (f['deep-sleep'] === true && via !== 'esphome') throw new SimulatorSetupError('--deep-sleep is for --via esphome (the battery YAML)');
   for (const [flag, v] of [['url', f.url], ['mqtt-url', f['mqtt-url']]] as const) {
     if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v)) throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
   }
@@ -107,6 +110,7 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
     ...(f.sensors !== undefined && { sensors: sensors(f.sensors) }),
     ...(f.battery !== undefined && { batteryPct: number('battery', f.battery, { min: 0, integer: true }) }),
     day: f.day ?? false,
+    ...(f['deep-sleep'] === true && { deepSleep: true }),
     ...(f.schedule !== undefined && { schedule: f.schedule }),
   };
 }

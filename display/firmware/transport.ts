@@ -3,8 +3,11 @@
  * A transport never throws for a network or server problem: it returns the error the firmware would log.
  */
 
-/** `panel`: the glass of a panel on the daemon's own header, from its capture file (transport-panel.ts). */
-export type Via = 'http' | 'trmnl' | 'mqtt' | 'panel';
+/**
+ * `panel`: the glass of a panel on the daemon's own header, from its capture file (transport-panel.ts); `esphome`:
+ * an ESPHome device with our YAML (transport-esphome.ts).
+ */
+export type Via = 'http' | 'trmnl' | 'mqtt' | 'panel' | 'esphome';
 
 /** What the device knows about itself when it wakes (sent as headers by the TRMNL firmware). */
 export interface WakeInfo {
