@@ -23,7 +23,8 @@ describe('simulate flags', () => {
   });
 
   it.each([
-    [{ via: 'carrier-pigeon' }, /--via must be http, trmnl, mqtt or panel/],
+    [{ via: 'carrier-pigeon' }, /--via must be http, trmnl, mqtt, panel or esphome/],
+    [{ 'deep-sleep': true }, /--deep-sleep is for --via esphome/],
     [{ wakes: '0' }, /--wakes must be a whole number of at least 1/],
     [{ speed: '-1' }, /--speed must be a number/],
     [{ url: 'not a url' }, /--url must be a URL/],
