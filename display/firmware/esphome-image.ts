@@ -3,21 +3,26 @@ import { encodeBmp1 } from '../../src/render/encode/bmp.js';
 
 /**
  * What an ESPHome device draws of a downloaded frame (docs/esphome.md), by the rules of ESPHome's sources as
- * ../shared/facts/esphome-and-kindle.md and config/esphome/*.yaml cite them: online_image with `type: BINARY` keeps
- * one "on" bit a pixel (a set bit of a 1-bit BMP, whatever its palette; a bright pixel of a PNG); the display
- * lambda's `it.image(0, 0, id(frame), color_on, color_off)` paints "on" pixels in color_on; an e-paper driver shows
- * COLOR_ON as black. The 1-bit BMP decoder does not skip row padding, so a BMP whose rows are padded shears.
+ * config/esphome/*.yaml cite them: online_image with `type: BINARY` keeps one "on" bit a pixel (a set bit of a 1-bit
+ * BMP, whatever its palette; a bright pixel of a PNG); the display lambda's `it.image(0, 0, id(frame), color_on,
+ * color_off)` paints "on" pixels in color_on; waveshare_epaper shows COLOR_ON as black, epaper_spi as white. The
+ * 1-bit BMP decoder does not skip row padding, so a BMP whose rows are padded shears.
  */
 
 export type EsphomeColour = 'COLOR_ON' | 'COLOR_OFF';
+export type EsphomeDriver = 'epaper_spi' | 'waveshare_epaper';
 
-/** The YAML's draw call; ours is { colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' }, ESPHome's default the reverse. */
+/** The YAML's driver and draw call. */
 export interface DrawCall {
+  driver: EsphomeDriver;
   colorOn: EsphomeColour;
   colorOff: EsphomeColour;
 }
 
-export const OUR_DRAW_CALL: DrawCall = { colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' };
+/** What our YAMLs draw with on each driver: "on" (white) in the colour that driver shows white. */
+export function ourDrawCall(driver: EsphomeDriver): DrawCall {
+  return driver === 'epaper_spi' ? { driver, colorOn: 'COLOR_ON', colorOff: 'COLOR_OFF' } : { driver, colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' };
+}
 
 interface OnBits {
   width: number;
@@ -56,7 +61,8 @@ function pngOnBits(file: Buffer): OnBits {
 /** The glass after the draw call, as a 1-bit BMP (black where the e-paper is black); throws what the decoder logs. */
 export function esphomeGlass(file: Buffer, format: 'bmp' | 'png', draw: DrawCall): Buffer {
   const img = format === 'bmp' ? bmpOnBits(file) : pngOnBits(file);
-  // encodeBmp1: 0 is black. Black where the colour painted is COLOR_ON.
-  const bits = img.on.map((v) => ((v ? draw.colorOn : draw.colorOff) === 'COLOR_ON' ? 0 : 1));
+  // encodeBmp1: 0 is black. Black where the colour painted is the driver's black.
+  const black: EsphomeColour = draw.driver === 'epaper_spi' ? 'COLOR_OFF' : 'COLOR_ON';
+  const bits = img.on.map((v) => ((v ? draw.colorOn : draw.colorOff) === black ? 0 : 1));
   return encodeBmp1({ width: img.width, height: img.height, bits });
 }

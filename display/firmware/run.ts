@@ -15,6 +15,7 @@ import { MqttTransport } from './transport-mqtt.js';
 import { TrmnlTransport } from './transport-trmnl.js';
 import { PanelTransport } from './transport-panel.js';
 import { EsphomeTransport } from './transport-esphome.js';
+import { ourDrawCall } from './esphome-image.js';
 
 /**
  * `outfit-display simulate`: one simulated device for one display of the config, against a running daemon, by
@@ -94,6 +95,17 @@ export const DEFAULT_DAY_SCHEDULE = '*/30 6-22 * * *';
 /** Bad usage or config (exit 2). */
 export class SimulatorSetupError extends Error {}
 
+/**
+ * The device of our YAMLs (config/esphome/): BMP where its rows need no padding (a multiple of 32 wide), else PNG;
+ * the 2.9" on waveshare_epaper, the rest on epaper_spi.
+ */
+function esphomeTransport(o: SimulatorOptions, baseUrl: string, panel: PanelProfile): Transport {
+  const rotation = o.config.displays.find((d) => d.id === o.displayId)?.rotation ?? 0;
+  const format = panel.bmp && viewSize(panel, rotation).width % 32 === 0 ? 'bmp' : 'png';
+  const draw = ourDrawCall(panel.id === 'waveshare-2in9' ? 'waveshare_epaper' : 'epaper_spi');
+  return new EsphomeTransport({ baseUrl, displayId: o.displayId, format, draw, deepSleep: o.deepSleep ?? false, ...(o.fetch !== undefined && { fetch: o.fetch }) });
+}
+
 function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Transport {
   const { config, displayId } = o;
   const baseUrl = o.baseUrl ?? (config.http ? (() => {
@@ -101,8 +113,7 @@ function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Trans
     return `http://${clientHost(a.host)}:${a.port}`;
   })() : 'http://127.0.0.1:8321');
   if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch, kindle: o.model?.name === 'kindle' });
-  // The YAMLs pull BMP where its rows need no padding (a multiple of 32 wide), else PNG (config/esphome/).
-  if (via === 'esphome') return new EsphomeTransport({ baseUrl, displayId, format: panel.bmp && viewSize(panel, config.displays.find((d) => d.id === displayId)?.rotation ?? 0).width % 32 === 0 ? 'bmp' : 'png', deepSleep: o.deepSleep ?? false, fetch: o.fetch });
+  if (via === 'esphome') return esphomeTransport(o, baseUrl, panel);
   if (via === 'panel') {
     const display = config.displays.find((d) => d.id === displayId);
     const file = display?.attached?.capture;

@@ -1,4 +1,4 @@
-import { esphomeGlass, OUR_DRAW_CALL, type DrawCall } from './esphome-image.js';
+import { esphomeGlass, type DrawCall } from './esphome-image.js';
 import { networkError, seconds, type FetchFn, type FetchOutcome, type Transport } from './transport.js';
 
 /**
@@ -16,8 +16,8 @@ export interface EsphomeTransportOptions {
   format: 'bmp' | 'png';
   /** The battery YAML: sleep.txt before the frame, deep sleep after, no conditional GET. */
   deepSleep: boolean;
-  /** The YAML's it.image(...) colours (default ours: COLOR_OFF, COLOR_ON). */
-  draw?: DrawCall;
+  /** The YAML's driver and it.image(...) colours (ourDrawCall(driver) for the files we ship). */
+  draw: DrawCall;
   fetch?: FetchFn;
   timeoutMs?: number;
 }
@@ -62,7 +62,7 @@ export class EsphomeTransport implements Transport {
       this.#lastModified = res.headers.get('last-modified');
       let glass: Buffer;
       try {
-        glass = esphomeGlass(bytes, this.#o.format, this.#o.draw ?? OUR_DRAW_CALL);
+        glass = esphomeGlass(bytes, this.#o.format, this.#o.draw);
       } catch (err) {
         return { kind: 'error', code: 'ONLINE_IMAGE_DECODE', message: (err as Error).message, refreshRateS: sleepS };
       }

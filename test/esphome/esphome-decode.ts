@@ -3,9 +3,10 @@ import { PNG } from 'pngjs';
 /**
  * What an ESPHome device shows of a frame, by ESPHome's rules, written for the tests from its sources (not our
  * encoder's code). A BINARY online_image holds one "on" bit a pixel; the display lambda then paints "on" pixels in
- * color_on and the others in color_off (esphome/components/image/image.cpp Image::draw); epaper_spi and
- * waveshare_epaper show COLOR_ON as black (epaper_spi_uc8179.cpp: "buffer is 1=white", waveshare_epaper.cpp "flip
- * logic": an "on" colour clears the buffer bit, and a clear bit is black).
+ * color_on and the others in color_off (esphome/components/image/image.cpp Image::draw). The two e-paper drivers
+ * disagree on what COLOR_ON (255,255,255) is: waveshare_epaper shows it black (waveshare_epaper.cpp "flip logic": an
+ * "on" colour clears the buffer bit, and a clear bit is black); epaper_spi shows it white (epaper_spi.h
+ * color_to_bit: r+g+b > 512 is 1, and its buffer is 1 = white, epaper_spi_uc8179.cpp; clear() fills COLOR_ON).
  */
 
 /** One pixel of a BINARY image: "on" or not, row-major. */
@@ -63,9 +64,12 @@ export function esphomePngBinary(file: Buffer): OnBits {
 /** The colours a YAML's `it.image(x, y, id(img), color_on, color_off)` passes; both default to COLOR_ON / COLOR_OFF. */
 export type Colour = 'COLOR_ON' | 'COLOR_OFF';
 
-/** The glass after the draw call: 1 where it is black (an e-paper shows COLOR_ON as black). */
-export function glassBlack(img: OnBits, colorOn: Colour, colorOff: Colour): Uint8Array {
-  return img.on.map((v) => ((v ? colorOn : colorOff) === 'COLOR_ON' ? 1 : 0));
+export type Platform = 'epaper_spi' | 'waveshare_epaper';
+
+/** The glass after the draw call on that driver: 1 where it is black. */
+export function glassBlack(img: OnBits, colorOn: Colour, colorOff: Colour, platform: Platform): Uint8Array {
+  const black: Colour = platform === 'epaper_spi' ? 'COLOR_OFF' : 'COLOR_ON';
+  return img.on.map((v) => ((v ? colorOn : colorOff) === black ? 1 : 0));
 }
 
 /** Our frame decoded by pngjs: 1 where it is black (dark), row-major. */

@@ -76,9 +76,9 @@ describe('the ESPHome transport of the simulator', () => {
     expect(r.records.every((w) => w.image?.downloaded === true && w.sleep_s > 1700 && w.sleep_s <= 1830)).toBe(true);
   });
 
-  it('with ESPHome\'s default draw call the glass is inverted (the trap)', async () => {
+  it('with the waveshare_epaper fix on epaper_spi (COLOR_OFF, COLOR_ON) the glass is inverted (the trap)', async () => {
     const { s } = await setup();
-    const t = new EsphomeTransport({ baseUrl: s.url, displayId: 'hallway', format: 'bmp', deepSleep: false, draw: { colorOn: 'COLOR_ON', colorOff: 'COLOR_OFF' } });
+    const t = new EsphomeTransport({ baseUrl: s.url, displayId: 'hallway', format: 'bmp', deepSleep: false, draw: { driver: 'epaper_spi', colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' } });
     const o = await t.fetch();
     expect(o.kind).toBe('image');
     const served = Buffer.from(await (await fetch(`${s.url}/displays/hallway/frame.bmp`)).arrayBuffer());
