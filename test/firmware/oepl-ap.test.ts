@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOeplAp, type OeplUpload } from '../../display/firmware/oepl-ap.js';
+import { runOeplAp, startOeplAp, type OeplUpload } from '../../display/firmware/oepl-ap.js';
+import { freePort } from '../helpers/free-port.js';
 import { OeplPublisher } from '../../src/oepl/oepl-publisher.js';
 import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
@@ -11,6 +12,7 @@ import type { Frame } from '../../src/render/frame.js';
 import { TagStatusBoard } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
+import { until } from '../helpers/until.js';
 import { capturingLogger, display, rec, update } from '../http/fixtures.js';
 
 /**
@@ -75,5 +77,27 @@ describe("the simulator's OpenEPaperLink access point", () => {
     expect([glass.width, glass.height]).toEqual([296, 128]);
     expect(same / (want.width * want.height)).toBeGreaterThanOrEqual(0.995);
     if (process.env.OEPL_GLASS_OUT) await copyFile(glassFile, process.env.OEPL_GLASS_OUT);
+  }, 30_000);
+
+  it('simulate --via oepl: listens where access_point says, shows the display\'s tags, ends after --wakes pictures', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'oepl-sim-'));
+    cleanup.push(() => rm(out, { recursive: true, force: true }));
+    const port = await freePort();
+    const tag = { mac: '0000021EEF5A3B1C', display: 'hall', panel: 'oepl-4in2-bwr' };
+    const config = { openepaperlink: { access_point: `http://127.0.0.1:${port}`, tags: [tag] } };
+    const lines: string[] = [];
+    const io = { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l), signal: new AbortController().signal };
+    expect(await runOeplAp(config, { display: 'kitchen' }, io, loadPanel)).toBe(2);
+    const running = runOeplAp(config, { display: 'hall', out }, io, loadPanel);
+    await until('the access point listening', () => lines.some((l) => l.startsWith('OpenEPaperLink access point on')));
+    const d = display('hall', { panel: 'waveshare-7in5-v2' });
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
+    const side = testViews({ displays: [d], clock });
+    const pub = new OeplPublisher({ accessPoint: config.openepaperlink.access_point, tags: [tag], render: { timezone: 'Europe/Berlin' }, status: new TagStatusBoard(), clock, logger: capturingLogger().logger });
+    cleanup.push(() => pub.stop());
+    await pub.publish(side.show(update(d, 1, { rec: rec() })));
+    expect(await running).toBe(0);
+    expect(lines.at(-1)).toMatch(/^tag 0000021EEF5A3B1C: \d+ bytes JPEG 400x300, ttl -, dither 0: shown on /);
+    expect(PNG.sync.read(await readFile(path.join(out, `${tag.mac}.png`))).width).toBe(400);
   }, 30_000);
 });

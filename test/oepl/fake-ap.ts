@@ -52,12 +52,15 @@ export interface FakeAp {
   uploads: Upload[];
   /** The answers to the next uploads, in order; 200 once they run out. */
   script: Answer[];
+  /** MACs this access point does not know: always 400 "mac not found" (the script is not used for them). */
+  unknown: Set<string>;
   close(): Promise<void>;
 }
 
 export async function startFakeAp(): Promise<FakeAp> {
   const uploads: Upload[] = [];
   const script: Answer[] = [];
+  const unknown = new Set<string>();
   const server: Server = createServer((req, res) => {
     void (async () => {
       if (req.method !== 'POST' || req.url !== '/imgupload') return void res.writeHead(404).end('not found');
@@ -65,7 +68,7 @@ export async function startFakeAp(): Promise<FakeAp> {
       const parts = parseMultipart(body, req.headers['content-type'] ?? '');
       const file = parts.find((p) => p.filename !== null);
       const fields = Object.fromEntries(parts.filter((p) => p.filename === null).map((p) => [p.name, p.data.toString('utf8')]));
-      const answer = script.shift() ?? 200;
+      const answer: Answer = unknown.has(fields.mac ?? '') ? 'mac_unknown' : (script.shift() ?? 200);
       uploads.push({ fields, file: file?.data ?? Buffer.alloc(0), filename: file?.filename ?? '', contentType: file?.type ?? '', answered: answer });
       if (answer === 'reset') return void req.socket.destroy();
       if (answer === 409) return void res.writeHead(409, { 'content-type': 'text/plain' }).end('Come back later');
@@ -79,6 +82,7 @@ export async function startFakeAp(): Promise<FakeAp> {
     url: `http://127.0.0.1:${port}`,
     uploads,
     script,
+    unknown,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -10,6 +10,7 @@ import { OeplPublisher, PUSHED_FILE, RETRY_FIRST_MS } from '../../src/oepl/oepl-
 import { hexToRgb, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { Frame } from '../../src/render/frame.js';
+import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { TagStatusBoard } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
@@ -194,6 +195,9 @@ describe('OpenEPaperLink publisher', () => {
     const state = JSON.parse((await httpRequest(`${http.url!}/displays/hall/state.json`)).text()) as { tag_problem: { code: string; mac: string } | null };
     expect(state.tag_problem).toMatchObject({ code: 'E_OEPL_MAC_UNKNOWN', mac: unknownMac });
     expect(s.logs()).toContain('E_OEPL_MAC_UNKNOWN');
+    // Home Assistant's diagnostics (MQTT) carry it too.
+    const diag = JSON.parse(diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { tagProblem: s.side.views.view('hall')!.tagProblem })) as { tag_problem: string | null };
+    expect(diag.tag_problem).toMatch(new RegExp(`^E_OEPL_MAC_UNKNOWN: tag ${unknownMac}: `));
     // The owner pairs the tag: the next picture goes through and the problem is gone.
     await s.pub.publish(s.side.show(update(s.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })));
     await s.pub.settled();
