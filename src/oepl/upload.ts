@@ -7,7 +7,9 @@ import { request } from '../api/undici-request.js';
  * `dither=0` (the frame is already drawn in the tag's palette: nearest colour gives it back), the `ttl` in minutes
  * (when the tag should check in again: our next update) and the JPEG as a file part. The answers, from
  * ../shared/facts/openepaperlink.md: 200 accepted; 409 busy, come back later; 400 "mac not found"; another 400 for a
- * form it cannot read.
+ * form it cannot read. Older firmware answers an unknown MAC with 200 "Error while saving: mac not found" (its
+ * web.cpp, doImageUpload), so the words count whatever the status. The fields go before the file: the access point
+ * reads `mac` when the file's first bytes arrive.
  */
 
 export type UploadResult =
@@ -70,8 +72,8 @@ export async function uploadJpeg(r: UploadRequest): Promise<UploadResult> {
   } catch (err) {
     return { kind: 'unreachable', detail: `${url}: the answer broke off (${(err as Error).message})` };
   }
+  if (/mac not found/i.test(text)) return { kind: 'mac_unknown', detail: `the access point knows no tag ${r.mac} (${res.statusCode} ${text})` };
   if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'accepted' };
   if (res.statusCode === 409) return { kind: 'busy', detail: `409 ${text || 'busy'}` };
-  if (res.statusCode === 400 && /mac not found/i.test(text)) return { kind: 'mac_unknown', detail: `the access point knows no tag ${r.mac} (400 ${text})` };
   return { kind: 'refused', status: res.statusCode, detail: `${res.statusCode} ${text}`.trim() };
 }

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * ../shared/facts/openepaperlink.md describes the real one. Every upload is kept, parsed by this file's own reader.
  */
 
-export type Answer = 200 | 409 | 'mac_unknown' | 'reset';
+/** `mac_unknown_200`: older firmware's answer to an unknown MAC, 200 "Error while saving: mac not found". */
+export type Answer = 200 | 409 | 'mac_unknown' | 'mac_unknown_200' | 'reset';
 
 export interface Upload {
   fields: Record<string, string>;
@@ -73,6 +74,7 @@ export async function startFakeAp(): Promise<FakeAp> {
       if (answer === 'reset') return void req.socket.destroy();
       if (answer === 409) return void res.writeHead(409, { 'content-type': 'text/plain' }).end('Come back later');
       if (answer === 'mac_unknown') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('mac not found');
+      if (answer === 'mac_unknown_200') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Error while saving: mac not found');
       res.writeHead(200, { 'content-type': 'text/plain' }).end('Ok, saved');
     })();
   });

@@ -203,5 +203,11 @@ describe('OpenEPaperLink publisher', () => {
     await s.pub.settled();
     expect(s.status.get('hall')).toBeNull();
     expect((await httpRequest(`${http.url!}/healthz`)).status).toBe(200);
+    // Older firmware says it with a 200: still an unknown MAC, not a picture shown.
+    s.ap.script.push('mac_unknown_200', 'mac_unknown_200');
+    await s.pub.publish(s.side.show(update(s.d, 3, { rec: rec({ outfit: 'A warm coat and gloves.' }) })));
+    await s.pub.settled();
+    expect(s.status.get('hall')).toMatchObject({ code: 'E_OEPL_MAC_UNKNOWN' });
+    expect(s.status.get('hall')!.message).toContain('200 Error while saving: mac not found');
   }, 30_000);
 });
