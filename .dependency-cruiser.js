@@ -16,7 +16,7 @@ const LAYERS = [
   ['budget', 'render'],
   ['state'],
   ['publish'],
-  ['epd', 'trmnl'],
+  ['epd', 'trmnl', 'oepl'],
   ['mqtt', 'http'],
   ['daemon'],
   ['cli'],

@@ -12,6 +12,7 @@ export const INTEGRATION = [
   'test/http/**/*.test.ts',
   'test/logging/**/*.test.ts',
   'test/mqtt/**/*.test.ts',
+  'test/oepl/**/*.test.ts',
   'test/security/**/*.test.ts',
   'test/service-sim/**/*.test.ts',
   'test/systemd/**/*.test.ts',

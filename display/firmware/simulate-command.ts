@@ -3,9 +3,10 @@ import type { LoadedConfig } from '../../src/config/load.js';
 import { runSimulator, SimulatorSetupError, type SimulatorOptions } from './run.js';
 import { parseSensorsFlag, simModel, simModelNames, type SensorValues } from './sim-models.js';
 import type { Via } from './transport.js';
+import { loadPanel } from '../../src/panels/panels.js';
 
 /**
- * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel|esphome]
+ * `outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web] [--via http|trmnl|mqtt|panel|esphome|oepl]
  *   [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC] [--mqtt-url URL] [--web-port N]
  *   [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle] [--button K[,K…]] [--sensors
  *   temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]] [--deep-sleep]`: the flags (as node:util parseArgs gives
@@ -121,6 +122,8 @@ export async function runSimulateCommand(
   flags: SimulateFlags,
   io: { log: (line: string) => void; error: (line: string) => void; signal: AbortSignal },
 ): Promise<0 | 1 | 2> {
+  // OpenEPaperLink: the daemon pushes to the simulated access point (display/firmware/oepl-ap.ts) instead.
+  if (flags.via === 'oepl') return (await import('./oepl-ap.js')).runOeplAp(loaded.config, flags, io, loadPanel);
   let opts: SimulatorOptions;
   try {
     opts = simulatorOptions(loaded, flags);

@@ -16,7 +16,8 @@ Usage:
   outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]
                                                        let TRMNL devices fetch their token for N minutes (5)
   outfit-display simulate --config F --display ID [--wakes N] [--out DIR] [--web]
-        [--via http|trmnl|mqtt|panel|esphome [--deep-sleep]] [--speed X] [--max-sleep S] [--interval S] [--url URL] [--mac MAC]
+        [--via http|trmnl|mqtt|panel|esphome [--deep-sleep]|oepl] [--speed X] [--max-sleep S] [--interval S]
+        [--url URL] [--mac MAC]
         [--mqtt-url URL] [--web-port N] [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle]
         [--button K[,K]] [--sensors temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]]
                                                        the firmware simulator against a running daemon; --model plays

@@ -72,6 +72,13 @@ function crossChecks(raw: unknown): string[] {
       problems.push(`trmnl.devices[${i}].panel: unknown panel "${panel}" (known: ${panels.join(', ')})`);
     }
   });
+  const tags = (raw as { openepaperlink?: { tags?: unknown } } | null)?.openepaperlink?.tags;
+  (Array.isArray(tags) ? tags : []).forEach((t: unknown, i) => {
+    const panel = typeof t === 'object' && t !== null ? (t as Record<string, unknown>).panel : undefined;
+    if (typeof panel === 'string' && panel !== '' && !panels.includes(panel)) {
+      problems.push(`openepaperlink.tags[${i}].panel: unknown panel "${panel}" (known: ${panels.join(', ')})`);
+    }
+  });
   return problems;
 }
 

@@ -241,6 +241,27 @@ const TrmnlFirmwareSchema = z.strictObject({
   battery_floor_pct: z.number().min(0).max(100).default(50),
 });
 
+/**
+ * OpenEPaperLink (docs/openepaperlink.md): an access point on the owner's network, and the tags it feeds; each tag
+ * gets its display's frame drawn for `panel` and pushed to `<access_point>/imgupload` (src/oepl/).
+ */
+const OpenEPaperLinkSchema = z.strictObject({
+  /** The access point's base URL. */
+  access_point: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an absolute http(s) base URL such as http://192.168.1.60'),
+  tags: z
+    .array(
+      z.strictObject({
+        /** The tag's MAC as the access point lists it: 8 bytes, 16 hex digits (0000021EEF5A3B1C). */
+        mac: z.string().regex(/^[0-9A-Fa-f]{16}$/, 'must be a tag MAC of 16 hex digits like 0000021EEF5A3B1C'),
+        /** The display whose frames the tag shows (a display id). */
+        display: z.string(),
+        /** The panel profile of the tag's screen (oepl-2in9-bwr, oepl-4in2-bwr, waveshare-7in5-b, inky-impression-7in3, …). */
+        panel: z.string().min(1),
+      }),
+    )
+    .min(1, 'must list at least one tag'),
+});
+
 export const ConfigSchema = z
   .strictObject({
     api: ApiSchema,
@@ -257,6 +278,7 @@ export const ConfigSchema = z
     mqtt: MqttSchema.optional(),
     http: HttpSchema.optional(),
     trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]), firmware: TrmnlFirmwareSchema.optional() }).optional(),
+    openepaperlink: OpenEPaperLinkSchema.optional(),
     output_dir: z.string().min(1).default('/var/lib/outfit-display/frames'),
     state_dir: z.string().min(1).default('/var/lib/outfit-display'),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -306,6 +328,17 @@ export const ConfigSchema = z
           });
         }
       });
+      const oepl = typeof root.openepaperlink === 'object' && root.openepaperlink !== null ? (root.openepaperlink as Record<string, unknown>) : {};
+      const macs = new Map<string, number>();
+      entries(oepl.tags).forEach((tag, i) => {
+        if (typeof tag.display === 'string' && !seen.has(tag.display)) {
+          ctx.addIssue({ code: 'custom', path: ['openepaperlink', 'tags', i, 'display'], message: `no display with id "${tag.display}"` });
+        }
+        if (typeof tag.mac !== 'string') return;
+        const first = macs.get(tag.mac.toUpperCase());
+        if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['openepaperlink', 'tags', i, 'mac'], message: `duplicate tag MAC (also openepaperlink.tags[${first}].mac)` });
+        else macs.set(tag.mac.toUpperCase(), i);
+      });
     },
     { when: () => true },
   );
@@ -316,3 +349,4 @@ export type DisplayConfig = Config['displays'][number];
 export type MqttConfig = NonNullable<Config['mqtt']>;
 export type AttachedConfig = NonNullable<DisplayConfig['attached']>;
 export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;
+export type OpenEPaperLinkConfig = NonNullable<Config['openepaperlink']>;

@@ -17,6 +17,7 @@ import { DisplayBoard } from '../state/display-board.js';
 import { DisplayRunner } from './display-runner.js';
 import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
+import { TagStatusBoard } from '../state/tag-status.js';
 import type { Publisher } from '../publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
@@ -169,8 +170,11 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   };
   // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
   const panels = new PanelStatusBoard();
+  // The OpenEPaperLink tags' problems: written by the OEPL publisher, shown by the others.
+  const tags = new TagStatusBoard();
   const views = new DisplayViews({
     panelStatus: (id) => panels.get(id),
+    tagProblem: (id) => tags.get(id),
     board,
     displays: config.displays,
     clock,
@@ -178,7 +182,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     budget: () => governor.status(),
   });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, ...(opts.draw !== undefined && { draw: opts.draw }) })),
+    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, tags, ...(opts.draw !== undefined && { draw: opts.draw }) })),
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);

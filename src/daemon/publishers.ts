@@ -13,6 +13,7 @@ import { FIRMWARE_OFFERS_FILE, FirmwareOffers } from '../trmnl/firmware-offers.j
 import { DeviceBook } from '../state/device-book.js';
 import type { Clock } from '../time/clock.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
+import { TagStatusBoard } from '../state/tag-status.js';
 import { secretValues } from '../config/secrets.js';
 import { renderContext, type DrawFrame } from '../render/display-frame.js';
 
@@ -31,6 +32,8 @@ export interface PublisherDeps {
   schedules: ReadonlyMap<string, string>;
   /** Where the attached panels' refreshes and problems go (the views read it); absent: a board of its own. */
   panels?: PanelStatusBoard;
+  /** Where the OpenEPaperLink tags' problems go (the views read it); absent: a board of its own. */
+  tags?: TagStatusBoard;
   /** Draws the TRMNL images that need drawing again (the daemon's drawer); default in this process. */
   draw?: DrawFrame;
 }
@@ -95,6 +98,26 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     status.onChange((id) => mqttPublisher?.panelChanged(id));
     const { PanelPublisher } = await import('../epd/panel-publisher.js');
     publishers.push(new PanelPublisher({ displays: config.displays, panels: loaded.panels, clock: deps.clock, logger, status, stateDir: config.state_dir }));
+  }
+
+  // OpenEPaperLink tags: the publisher (and its JPEG encoder) loads only when the config has an access point.
+  const oepl = config.openepaperlink;
+  if (oepl !== undefined) {
+    const tags = deps.tags ?? new TagStatusBoard();
+    tags.onChange((id) => mqttPublisher?.panelChanged(id));
+    const { OeplPublisher } = await import('../oepl/oepl-publisher.js');
+    publishers.push(
+      new OeplPublisher({
+        accessPoint: oepl.access_point,
+        tags: oepl.tags,
+        render: renderContext(loaded),
+        ...(deps.draw !== undefined && { draw: deps.draw }),
+        status: tags,
+        stateDir: config.state_dir,
+        clock: deps.clock,
+        logger: logger.child({ part: 'oepl' }),
+      }),
+    );
   }
 
   if (config.http) {

@@ -186,6 +186,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
           problem: v.panel.problem === null ? null : { code: v.panel.problem.code, message: scrub(v.panel.problem.message), since: timeOrNull(v.panel.problem.since, tz) },
         },
       }),
+      tag_problem: v.tagProblem === null ? null : { mac: v.tagProblem.mac, code: v.tagProblem.code, message: scrub(v.tagProblem.message), since: timeOrNull(v.tagProblem.since, tz) },
       refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
       devices: (deps.devices?.list(id) ?? []).map((dev) => deviceJson(dev, tz)),
       ...(deps.firmware !== undefined && { firmware_offers: firmware.map((r) => firmwareJson(r, tz)) }),

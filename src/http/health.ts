@@ -20,6 +20,8 @@ export interface DisplayHealthInput {
   staleSince: Date | null;
   /** The attached panel's problem (`E_PANEL_BUSY_TIMEOUT: …`): unhealthy, the glass does not show the frame. */
   panelProblem?: string | null;
+  /** An OpenEPaperLink tag's problem (`E_OEPL_MAC_UNKNOWN: …`): unhealthy, that tag does not show the frame. */
+  tagProblem?: string | null;
 }
 
 export interface DisplayHealth {
@@ -33,6 +35,8 @@ export interface DisplayHealth {
   render_problem: string | null;
   /** Only for a display with an attached panel: its problem, or null while it refreshes. */
   panel_problem?: string | null;
+  /** Only while one of the display's OpenEPaperLink tags is not fed: its problem. */
+  tag_problem?: string | null;
 }
 
 export function statusWords(s: FrameStatus): string {
@@ -64,12 +68,14 @@ export function displayHealth(d: DisplayHealthInput): DisplayHealth {
     output_problem: d.outputProblem ?? null,
     render_problem: d.renderProblem ?? null,
     ...(d.panelProblem !== undefined && { panel_problem: d.panelProblem }),
+    ...(d.tagProblem != null && { tag_problem: d.tagProblem }),
   };
   const problems = [
     d.storeProblem ? `state cannot be saved: ${d.storeProblem}` : '',
     d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
     d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
     d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
+    d.tagProblem ? `an OpenEPaperLink tag is not fed: ${d.tagProblem}` : '',
   ].filter((p) => p !== '');
   if (problems.length > 0) return { ...base, ok: false, reason: problems.join('; ') };
   if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };

@@ -7,6 +7,7 @@ import { storeProblemText } from '../state/state-payload.js';
 import { outputProblemText } from '../state/output-problem.js';
 import { renderProblemText } from '../state/render-problem.js';
 import { panelProblemText } from '../state/panel-status.js';
+import { tagProblemText } from '../state/tag-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
@@ -49,6 +50,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const outputProblem = outputProblemText(v.outputProblem);
     const renderProblem = renderProblemText(v.renderProblem);
     const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
+    const tagProblem = tagProblemText(v.tagProblem);
     const health = displayHealth({
       id: display.id,
       status,
@@ -59,6 +61,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       renderProblem,
       staleSince: v.staleSince,
       ...(panelProblem !== undefined && { panelProblem }),
+      tagProblem,
     });
     health.reason = scrub(health.reason);
     const err = v.lastError;
@@ -86,6 +89,7 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       storeProblem: storeProblem === null ? null : scrub(storeProblem),
       outputProblem: outputProblem === null ? null : scrub(outputProblem),
       renderProblem: renderProblem === null ? null : scrub(renderProblem),
+      ...(tagProblem !== null && { tagProblem: scrub(tagProblem) }),
       ...(v.panel !== null && {
         attached: {
           lastRefresh: formatWhen(v.panel.lastRefreshAt, deps.timezone, now) ?? 'never',

@@ -32,6 +32,8 @@ export interface StatusPageDisplay {
   outputProblem?: string | null;
   /** The last frame could not be drawn (`E_RENDER_…: …`), or null; absent: none. */
   renderProblem?: string | null;
+  /** An OpenEPaperLink tag that is not fed (src/oepl/); absent while they are. */
+  tagProblem?: string;
   /** The panel on this machine's header: its last refresh and problem; absent without one. */
   attached?: { lastRefresh: string; problem: string | null };
   /**
@@ -113,6 +115,7 @@ function card(d: StatusPageDisplay, base: string): string {
   if (d.storeProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.storeProblem)}</span>`]);
   if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
   if (d.renderProblem) rows.splice(1, 0, ['Drawing', `<span class="bad">${e(d.renderProblem)} (the last good frame is on show)</span>`]);
+  if (d.tagProblem !== undefined) rows.splice(1, 0, ['OpenEPaperLink', `<span class="bad">${e(d.tagProblem)}</span>`]);
   if (d.attached !== undefined) {
     const a = d.attached;
     rows.push(['Panel refreshed', e(a.lastRefresh)]);

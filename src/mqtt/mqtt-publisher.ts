@@ -252,7 +252,7 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { storeProblem: v.storeProblem, outputProblem: v.outputProblem, renderProblem: v.renderProblem, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
+    const extra = { storeProblem: v.storeProblem, outputProblem: v.outputProblem, renderProblem: v.renderProblem, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel, tagProblem: v.tagProblem };
     this.#send(this.topics.diagnostics(v.display.id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 

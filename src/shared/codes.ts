@@ -127,6 +127,12 @@ export const CODES = {
   W_FIRMWARE_UPDATE_FAILED: { kind: 'warning', meaning: 'a TRMNL device came back on another firmware than it was offered: the update failed, not offered again for 24 h' },
   W_FIRMWARE_STATE: { kind: 'warning', meaning: '<state_dir>/firmware-offers.json cannot be read (started without it) or written (kept in memory)' },
 
+  // OpenEPaperLink tags (src/oepl)
+  E_OEPL_MAC_UNKNOWN: { kind: 'error', meaning: 'the OpenEPaperLink access point knows no tag with this MAC (400 "mac not found"): the tag is not fed' },
+  E_OEPL_PUSH: { kind: 'error', meaning: 'the access point refused a picture (another 4xx or 5xx): not retried until the next frame' },
+  W_OEPL_RETRY: { kind: 'warning', meaning: 'the access point was busy (409) or could not be reached: the picture is sent again after a backoff' },
+  W_OEPL_STATE: { kind: 'warning', meaning: '<state_dir>/oepl-pushed.json cannot be read (started without it) or written (kept in memory)' },
+
   // A panel on the Pi's header (src/epd; the controller models in display/)
   E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },
   E_PANEL_PERMISSION: { kind: 'error', meaning: 'the SPI device or the GPIO chip may not be opened' },

@@ -10,6 +10,7 @@ import { recentNotice, type DisplayState, type LastError, type RefreshNotice } f
 import type { OutputProblem } from './output-problem.js';
 import type { RenderProblem } from './render-problem.js';
 import type { PanelStatus } from './panel-status.js';
+import type { TagProblem } from './tag-status.js';
 
 /**
  * The one read-only view of a display that every publisher shows: state.json, the status page and /healthz, MQTT
@@ -45,6 +46,8 @@ interface ViewBase {
   readonly staleSince: Date | null;
   /** The attached panel's last refresh and problem (src/epd/panel-publisher.ts), or null without one. */
   readonly panel: PanelStatus | null;
+  /** A problem of one of the display's OpenEPaperLink tags (src/oepl/), or null while they are fed or there are none. */
+  readonly tagProblem: TagProblem | null;
 }
 
 /** Nothing on the wall yet. */
@@ -84,6 +87,8 @@ export interface DisplayViewsOptions {
   budget?: () => BudgetStatus | null;
   /** The attached panel's status (the daemon's PanelStatusBoard); default: no panel. */
   panelStatus?: (displayId: string) => PanelStatus | null;
+  /** The OpenEPaperLink tags' problem (the daemon's TagStatusBoard); default: none. */
+  tagProblem?: (displayId: string) => TagProblem | null;
 }
 
 export class DisplayViews implements DisplayViewSource {
@@ -115,6 +120,7 @@ export class DisplayViews implements DisplayViewSource {
       stale: entry.stale ?? false,
       staleSince: entry.staleSince ?? null,
       panel: this.#o.panelStatus?.(displayId) ?? null,
+      tagProblem: this.#o.tagProblem?.(displayId) ?? null,
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };

@@ -6,6 +6,7 @@ import type { StoreProblem } from '../store/store-error.js';
 import { outputProblemText, type OutputProblem } from './output-problem.js';
 import { renderProblemText, type RenderProblem } from './render-problem.js';
 import { panelProblemText, type PanelStatus } from './panel-status.js';
+import { tagProblemText, type TagProblem } from './tag-status.js';
 import { creditsView, type CreditsView } from './credits-view.js';
 import { timeOrNull } from '../time/zoned-time.js';
 import { numberOrNull } from '../shared/number-or-null.js';
@@ -62,6 +63,8 @@ export interface DiagnosticsPayload {
   /** Only for a display with a panel on this machine's header: its last refresh and problem (`E_PANEL_…: …`). */
   panel_last_refresh_at?: string | null;
   panel_problem?: string | null;
+  /** An OpenEPaperLink tag that is not fed (`E_OEPL_MAC_UNKNOWN: tag …: …`), or null. */
+  tag_problem: string | null;
 }
 
 /** The diagnostics carry the credits view flat (Home Assistant shows each as an attribute). */
@@ -77,6 +80,8 @@ export interface DiagnosticsExtra {
   refreshRefused?: RefreshNotice | null;
   /** The attached panel's status; absent without one. */
   panel?: PanelStatus | null;
+  /** An OpenEPaperLink tag's problem. */
+  tagProblem?: TagProblem | null;
 }
 
 /** `E_STATE_WRITE: cannot save …` as one line, or null. */
@@ -114,6 +119,7 @@ export function diagnosticsPayload(
     refresh_unavailable_reason: extra.refreshUnavailable ?? null,
     refresh_refused: extra.refreshRefused?.text ?? null,
     refresh_refused_at: timeOrNull(extra.refreshRefused?.at ?? null, timeZone),
+    tag_problem: tagProblemText(extra.tagProblem),
     ...(extra.panel != null && {
       panel_last_refresh_at: timeOrNull(extra.panel.lastRefreshAt, timeZone),
       panel_problem: panelProblemText(extra.panel.problem),

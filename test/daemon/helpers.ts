@@ -55,6 +55,8 @@ export interface RigOptions {
   supervisorUrl?: string;
   /** Extra YAML lines of the display (indented by the caller under `    `), e.g. an `attached:` panel. */
   display?: string[];
+  /** Extra top-level YAML lines after `http:` (an `openepaperlink:` section, say). */
+  sections?: string[];
   /** Draws the frames (a render process's draw, say); default in this process. */
   draw?: DrawFrame;
   /** The folder of an earlier rig, for a restart (its state and output kept); default a new one. */
@@ -76,7 +78,7 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
     creditsPerDay: 3000,
     ...(opts.budget ? { budget: [opts.budget] } : {}),
     displays: [{ id: 'hallway', panel: 'waveshare-4in2', schedule, more: opts.display ?? [] }],
-    sections: ['http:', `  listen: 127.0.0.1:${port}`, ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : [])],
+    sections: ['http:', `  listen: 127.0.0.1:${port}`, ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []), ...(opts.sections ?? [])],
   });
   await writeFile(path.join(dir, 'config.yaml'), yaml);
   await opts.prepare?.(dir, start);

@@ -5,6 +5,7 @@ import { DisplayBoard } from '../../src/state/display-board.js';
 import type { DisplayState } from '../../src/state/display-state.js';
 import { DisplayViews, type DisplayViewSource, type ShownView } from '../../src/state/display-views.js';
 import type { PanelStatus } from '../../src/state/panel-status.js';
+import type { TagProblem } from '../../src/state/tag-status.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import type { Clock } from '../../src/time/clock.js';
 import { systemClock } from '../../src/time/clock.js';
@@ -23,6 +24,8 @@ export interface TestViewsOptions {
   /** The governor's status; default none. */
   budget?: () => Partial<BudgetStatus> | null;
   panelStatus?: (displayId: string) => PanelStatus | null;
+  /** The OpenEPaperLink tags' problem (a TagStatusBoard's get); default none. */
+  tagProblem?: (displayId: string) => TagProblem | null;
 }
 
 export interface TestViews {
@@ -43,6 +46,7 @@ export function testViews(o: TestViewsOptions): TestViews {
     ...(o.nextUpdateAt !== undefined && { nextUpdateAt: o.nextUpdateAt }),
     ...(budget !== undefined && { budget: () => fullBudget(budget()) }),
     ...(o.panelStatus !== undefined && { panelStatus: o.panelStatus }),
+    ...(o.tagProblem !== undefined && { tagProblem: o.tagProblem }),
   });
   return {
     board,

@@ -22,7 +22,7 @@ import { ZONES } from './cron-oracle.js';
 const FAMILIES: Record<string, string[]> = {
   'black/white, small': ['waveshare-2in13', 'waveshare-2in9'],
   'black/white, large': ['waveshare-7in5-v2', 'trmnl', 'waveshare-4in2'],
-  colour: ['waveshare-7in5-b', 'waveshare-7in3-f', 'inky-impression-7in3'],
+  colour: ['waveshare-7in5-b', 'waveshare-7in3-f', 'inky-impression-7in3', 'oepl-2in9-bwr', 'oepl-4in2-bwr'],
   grey: ['trmnl-4grey', 'inkplate-10', 'kindle-paperwhite'],
   // 2.6 million pixels a frame: a few runs cost as much as the other families' many.
   'grey, 16 levels': ['trmnl-x'],

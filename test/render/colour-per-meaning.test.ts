@@ -41,8 +41,8 @@ function coloursOf(panel: PanelProfile, input: FrameInput): Set<string> {
 }
 
 describe('colour for meaning', () => {
-  it('is tried on the three colour panels', () => {
-    expect(COLOUR_PANELS.sort()).toEqual(['inky-impression-7in3', 'waveshare-7in3-f', 'waveshare-7in5-b']);
+  it('is tried on the five colour panels', () => {
+    expect(COLOUR_PANELS.sort()).toEqual(['inky-impression-7in3', 'oepl-2in9-bwr', 'oepl-4in2-bwr', 'waveshare-7in3-f', 'waveshare-7in5-b']);
   });
 
   it.each(COLOUR_PANELS)('%s: each meaning shows in its own colour or in ink, and no colour says two meanings', (id) => {

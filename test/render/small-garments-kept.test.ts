@@ -20,8 +20,8 @@ function calm(input: FrameInput): FrameInput {
 describe('the small panels’ garment row', () => {
   it('shows as many garments with any status, badge, headline or alert as on the calm frame, in every locale', () => {
     const found: string[] = [];
-    // The 2.13", 2.9" and 4.2", each at least one way round.
-    expect(new Set(smallViews().map((v) => v.id))).toEqual(new Set(['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2']));
+    // The 2.13", 2.9" and 4.2" (the OpenEPaperLink tags' too), each at least one way round.
+    expect(new Set(smallViews().map((v) => v.id))).toEqual(new Set(['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2', 'oepl-2in9-bwr', 'oepl-4in2-bwr']));
     for (const { id, panel, rotation } of smallViews()) {
       for (const code of BUILT_IN_LOCALES) {
         const locale = localeFor(code);
