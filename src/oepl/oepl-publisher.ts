@@ -8,7 +8,7 @@ import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { displayRenderOptions, drawInProcess, type DrawFrame, type RenderContext } from '../render/display-frame.js';
 import { pngToJpeg } from '../render/encode/jpeg.js';
 import type { Publisher } from '../publish/publisher.js';
-import type { ShownView } from '../state/display-views.js';
+import { frameLook, type ShownView } from '../state/display-views.js';
 import type { TagStatusBoard } from '../state/tag-status.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { Clock } from '../time/clock.js';
@@ -113,7 +113,7 @@ export class OeplPublisher implements Publisher {
   async publish(view: ShownView): Promise<void> {
     if (this.#stopped) return;
     for (const slot of this.#slots.filter((s) => s.tag.display === view.display.id)) {
-      const from = `${view.frame.hash}/${view.stale ? 'stale' : 'current'}/${view.status.kind}`;
+      const from = `${view.frame.hash}/${frameLook(view)}`;
       if (slot.drawnFrom === from) continue;
       const picture = await this.#picture(view, slot);
       slot.drawnFrom = from;

@@ -68,6 +68,15 @@ export interface ShownView extends ViewBase {
 
 export type DisplayView = BlankView | ShownView;
 
+/**
+ * What a frame says of its own age and health (stale or current, the status it shows), as one key: a publisher that
+ * draws the view again for another panel (TRMNL, OpenEPaperLink) draws anew when it changes, and a device that
+ * shows a frame of another look needs a full refresh, or the old marks ghost on.
+ */
+export function frameLook(view: Pick<ShownView, 'stale' | 'status'>): string {
+  return `${view.stale ? 'stale' : 'current'}/${view.status.kind}`;
+}
+
 /** What publishers are given: read only. */
 export interface DisplayViewSource {
   /** The view of a display, or null for an id that is not a display. */

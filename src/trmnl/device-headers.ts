@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { SensorReading } from '../state/device-book.js';
+import { numberOrNull } from '../shared/number-or-null.js';
 
 /**
  * What a TRMNL device says about itself in the headers of `/api/display` (the firmware's
@@ -13,10 +14,10 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function numberOrNull(v: string | undefined | null): number | null {
-  if (v === undefined || v === null || v.trim() === '') return null;
-  const n = Number(v.trim());
-  return Number.isFinite(n) ? n : null;
+/** A header's (or a query parameter's) text as a finite number, else null. */
+export function numberIn(v: string | undefined | null): number | null {
+  const s = v?.trim();
+  return s === undefined || s === '' ? null : numberOrNull(Number(s));
 }
 
 /** `true`/`false`, `1`/`0` (`Battery-Charging`), `yes`/`no` (a Kindle's query), any case; anything else null. */
@@ -62,9 +63,9 @@ export interface TrmnlHeaders {
 }
 
 export function readTrmnlHeaders(req: IncomingMessage): TrmnlHeaders {
-  const volts = numberOrNull(header(req, 'battery-voltage'));
-  const pct = percentOrNull(numberOrNull(header(req, 'percent-charged')));
-  const size = (h: string, alt: string): number | null => numberOrNull(header(req, h) ?? header(req, alt));
+  const volts = numberIn(header(req, 'battery-voltage'));
+  const pct = percentOrNull(numberIn(header(req, 'percent-charged')));
+  const size = (h: string, alt: string): number | null => numberIn(header(req, h) ?? header(req, alt));
   return {
     model: text(header(req, 'model'), 40),
     width: size('width', 'png-width'),
@@ -73,10 +74,10 @@ export function readTrmnlHeaders(req: IncomingMessage): TrmnlHeaders {
     batteryPct: pct ?? percentFromVolts(volts),
     charging: flagOrNull(header(req, 'battery-charging')),
     usbPower: flagOrNull(header(req, 'usb-connected')),
-    rssi: numberOrNull(header(req, 'rssi')),
+    rssi: numberIn(header(req, 'rssi')),
     fwVersion: text(header(req, 'fw-version'), 40),
     wakeReason: text(header(req, 'update-source'), 24)?.toLowerCase() ?? null,
-    refreshRateS: numberOrNull(header(req, 'refresh-rate')),
+    refreshRateS: numberIn(header(req, 'refresh-rate')),
     sensors: readSensors(header(req, 'sensors')),
   };
 }
@@ -107,7 +108,7 @@ export function readSensors(raw: string | undefined): SensorReading[] {
       if (i > 0) f.set(pair.slice(0, i).trim().toLowerCase(), pair.slice(i + 1).trim());
     }
     const kind = f.get('kind')?.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 32);
-    const value = numberOrNull(f.get('value'));
+    const value = numberIn(f.get('value'));
     if (!kind || value === null || out.some((s) => s.kind === kind)) continue;
     const source = [f.get('make'), f.get('model')].filter((s) => s !== undefined && s !== '').join(' ').slice(0, 40);
     out.push({ kind, value, unit: unit(f.get('unit')), source: source === '' ? null : source });

@@ -5,7 +5,7 @@ import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../ren
 import type { Frame } from '../render/frame.js';
 import { listPanelIds, loadPanel, ppiOf, type PanelProfile } from '../panels/panels.js';
 import { encodePng } from '../render/encode/png.js';
-import type { ShownView } from '../state/display-views.js';
+import { frameLook, type ShownView } from '../state/display-views.js';
 import type { Clock } from '../time/clock.js';
 import { OG_MAX_BYTES, type ScreenSpec, type TrmnlFormat } from './models.js';
 
@@ -87,10 +87,6 @@ function fewerGreys(panel: PanelProfile): PanelProfile[] {
     .sort((a, b) => b.bit_depth - a.bit_depth);
 }
 
-export function lookOf(view: Pick<ShownView, 'stale' | 'status'>): string {
-  return `${view.stale ? 'stale' : 'current'}/${view.status.kind}`;
-}
-
 export interface TrmnlImagesOptions {
   /**
    * The screens a display's configured devices are known to have, by device (their bindings: a fixed panel, else
@@ -150,7 +146,7 @@ export class TrmnlImages {
   /** The image of the view's frame for a screen: made now when it is not yet (a device of a screen not seen before). */
   async imageFor(view: ShownView, spec: ScreenSpec): Promise<TrmnlImage> {
     const cur = this.current(view.display.id, spec);
-    if (cur && cur.sourceHash === view.frame.hash && cur.look === lookOf(view)) return cur;
+    if (cur && cur.sourceHash === view.frame.hash && cur.look === frameLook(view)) return cur;
     const key = `${view.display.id}\u0000${specKey(spec)}\u0000${view.frame.hash}`;
     const running = this.#making.get(key);
     if (running) return running;
@@ -168,7 +164,7 @@ export class TrmnlImages {
     const { display, frame } = view;
     const since = new Date(this.#o.clock.now());
     const render = this.#o.render(display);
-    const look = lookOf(view);
+    const look = frameLook(view);
     const made = (body: Buffer, contentType: TrmnlImage['contentType'], width: number, height: number, panel: string, converted: boolean): TrmnlImage => ({
       filename: trmnlFilename(body),
       format: contentType === 'image/bmp' ? 'bmp' : 'png',

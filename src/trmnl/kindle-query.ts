@@ -1,5 +1,5 @@
 import type { DeviceReport } from '../state/device-book.js';
-import { flagOrNull, numberOrNull, percentOrNull } from './device-headers.js';
+import { flagOrNull, numberIn, percentOrNull } from './device-headers.js';
 
 /**
  * A Kindle on the online-screensaver extension asks `frame.png?batteryLevel=N&isCharging=Yes|No`
@@ -17,7 +17,7 @@ export function kindleReport(query: URLSearchParams, displayId: string, periodS:
     mac: null,
     model: null,
     panel: null,
-    batteryPct: percentOrNull(numberOrNull(level)),
+    batteryPct: percentOrNull(numberIn(level)),
     batteryVoltage: null,
     charging: flagOrNull(charging),
     usbPower: null,
