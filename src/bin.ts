@@ -17,16 +17,18 @@ function enableCompileCache(): void {
 }
 
 enableCompileCache();
-// Imported after the cache is on (a static import would load, and compile, the whole CLI before this line runs).
-const { main } = await import('./cli.js');
 
-// The process entry point (dist/cli.js imports this): run the command, set the exit code, nothing else.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`fatal: ${String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+// The process entry point (dist/cli.js runs this): run the command, set the exit code, nothing else. The CLI is
+// imported after the cache is on (a static import would load, and compile, the whole CLI before that), and without
+// a top-level await, which the CommonJS bundle (.rolldown.config.js) cannot hold.
+import('./cli.js')
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`fatal: ${String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );

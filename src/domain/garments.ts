@@ -90,18 +90,23 @@ export function garmentsOf(text: string): GarmentId[] {
   const norm = normalize(text);
   const found = new Set<GarmentId>();
   const sunny = SUN_CONTEXT.test(norm) && !COLD_CONTEXT.test(norm);
-  for (const { text } of clauses(norm)) {
-    const clause = readClause(text);
-    // Longest names first; a span taken by one is blanked so that a shorter name inside it is not found again.
-    let rest = clause.text;
-    for (const [pattern, id] of GARMENT_PATTERNS) {
-      for (const m of rest.matchAll(pattern)) {
-        const end = m.index + m[0].length;
-        const garment: GarmentId = id === HAT ? (sunny ? 'sun-hat' : 'warm-hat') : id;
-        if (!negated(clause, m.index, end)) found.add(garment);
-      }
-      rest = rest.replace(pattern, (s) => ' '.repeat(s.length));
+  const parts = clauses(norm).map((c) => ({ start: c.start, end: c.start + c.text.length, read: null as ReadClause | null }));
+  // Each name is sought once in the whole text, not once a clause, longest first; a span taken by one is blanked so
+  // that a shorter name inside it is not found again. No name spans a clause break (a sentence mark, "but", a
+  // bracket), so each match lies in one clause, and is read against that clause. Once, because V8 compiles a regular
+  // expression to machine code on its second run: a name the text does not have stays a cheap first run.
+  let rest = norm;
+  for (const [pattern, id] of GARMENT_PATTERNS) {
+    let taken = false;
+    for (const m of rest.matchAll(pattern)) {
+      taken = true;
+      const part = parts.find((p) => m.index >= p.start && m.index < p.end);
+      if (part === undefined) continue;
+      const clause = (part.read ??= readClause(norm.slice(part.start, part.end)));
+      const garment: GarmentId = id === HAT ? (sunny ? 'sun-hat' : 'warm-hat') : id;
+      if (!negated(clause, m.index - part.start, m.index - part.start + m[0].length)) found.add(garment);
     }
+    if (taken) rest = rest.replace(pattern, (s) => ' '.repeat(s.length));
   }
   return GARMENT_IDS.filter((id) => found.has(id));
 }

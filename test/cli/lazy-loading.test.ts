@@ -10,7 +10,9 @@ import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 /**
  * Which modules and native addons a command loads, seen by the real CLI process as shipped (dist/cli.js): a
  * module-resolution hook (registered with `module.register` through NODE_OPTIONS=--import) appends every URL that
- * the process resolves to a file, and at exit the native addons mapped into the process (/proc/self/maps). A file of
+ * the process resolves to a file as an ES module, and at exit the files it loaded with `require` (the bundle's
+ * CommonJS chunks and what they require: `require.cache`) and the native addons mapped into the process
+ * (/proc/self/maps). A file of
  * the bundle (dist/app/) stands for the modules it holds, named by its source map: so the test reads what the
  * process loaded, whatever way the build cuts the program into files. A one-shot command that loads the simulator,
  * the simulated service, the broker, mqtt or the HTTP server pays for it at every start.
@@ -65,12 +67,16 @@ beforeAll(async () => {
     register,
     [
       "import { appendFileSync, readFileSync } from 'node:fs';",
-      "import { register } from 'node:module';",
+      "import { createRequire, register } from 'node:module';",
+      "import { pathToFileURL } from 'node:url';",
       `register(${JSON.stringify(pathToFileURL(hook).href)}, { data: { out: process.env.LOADS_FILE } });`,
-      '// The native addons in the process at its end, as files (canvas.node is loaded with require, not resolved here).',
+      'const required = createRequire(import.meta.url).cache;',
+      '// At its end, the files the process loaded with require, as URLs like the hook\'s, and the native addons in it,',
+      '// as files (canvas.node is loaded with require, not resolved by the hook).',
       "process.on('exit', () => {",
+      "  const files = Object.keys(required).filter((f) => !f.endsWith('.node')).map((f) => pathToFileURL(f).href);",
       "  const addons = readFileSync('/proc/self/maps', 'utf8').split('\\n').map((l) => l.split(/\\s+/)[5] ?? '').filter((f) => f.endsWith('.node'));",
-      "  appendFileSync(process.env.LOADS_FILE, [...new Set(addons)].map((f) => f + '\\n').join(''));",
+      "  appendFileSync(process.env.LOADS_FILE, [...files, ...new Set(addons)].map((f) => f + '\\n').join(''));",
       '});',
     ].join('\n'),
   );
@@ -177,8 +183,8 @@ describe('the compile cache', () => {
     const cached = (source: RegExp): boolean => {
       const file = second.files.find((u) => sourcesOf(fileURLToPath(u)).some((s) => source.test(s)));
       expect(file, String(source)).toBeDefined();
-      // Node 24 and later: "V8 code cache for ESM <url> was accepted"; Node 22: "cache for <url> was accepted".
-      return second.stderr.split('\n').some((l) => l.includes(`${file!} was accepted`));
+      // Node names a CommonJS file (the bundle's chunks) by its path: "cache for <path> was accepted".
+      return second.stderr.split('\n').some((l) => l.includes(`${fileURLToPath(file!)} was accepted`));
     };
     expect(cached(/\/src\/cli\.js$/)).toBe(true);
     expect(cached(/\/src\/render\/layout\/layout-wide\.js$/)).toBe(true);
