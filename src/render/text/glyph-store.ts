@@ -72,9 +72,10 @@ export function decodeGlyphs(file: Buffer, stamp: string): Map<string, GlyphBitm
     at += 12;
     const n = width * height;
     if (at + 2 * n > body.length) return null;
-    // Copies: a bitmap outlives the file's buffer, and keeps only its own bytes.
-    const bits = Uint8Array.from(body.subarray(at, at + n));
-    const cover = Uint8Array.from(body.subarray(at + n, at + 2 * n));
+    // Copies (the typed-array constructor copies a typed array whole, where `Uint8Array.from` walks it as an
+    // iterable): a bitmap outlives the file's buffer, and keeps only its own bytes.
+    const bits = new Uint8Array(body.subarray(at, at + n));
+    const cover = new Uint8Array(body.subarray(at + n, at + 2 * n));
     at += 2 * n;
     glyphs.set(key, { left, top, width, height, bits, cover });
   }
