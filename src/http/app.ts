@@ -1,9 +1,4 @@
-import type { StoreProblem } from '../store/store-error.js';
-import type { OutputProblem } from '../state/output-problem.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { displayState } from '../state/state-json.js';
-import { timeOrNull } from '../time/zoned-time.js';
-import { creditsView } from '../state/credits-view.js';
 import { redactor } from '../shared/redactor.js';
 import type { HttpDeps } from './deps.js';
 import { etagOf } from './etag.js';
@@ -22,11 +17,11 @@ import { blankTrmnlPng, type TrmnlImages } from '../trmnl/images.js';
 import { refreshRateFor } from '../trmnl/refresh-rate.js';
 import { kindleReport } from '../trmnl/kindle-query.js';
 import { deviceRow } from './device-rows.js';
-import { deviceJson } from '../state/device-book.js';
 import type { TrmnlPairing } from '../trmnl/pairing.js';
 import type { FirmwareOfferRow } from '../trmnl/firmware-offers.js';
 import { serveFirmware } from './firmware-route.js';
-import { firmwareJson, firmwareLine } from './firmware-rows.js';
+import { firmwareLine } from './firmware-rows.js';
+import { displayStateJson } from './display-state-json.js';
 
 /**
  * The HTTP frame server as a request listener, apart from any socket (server.ts listens):
@@ -161,54 +156,19 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string, firmware: FirmwareOfferRow[]): void {
-    const v = views.view(id);
-    if (v === null) return sendText(req, res, 404, 'not found');
-    const entry = v.kind === 'shown' ? v : null;
-    const status = entry?.status ?? null;
-    const { lastError: err, refreshRefused: refused } = v;
-    const tz = deps.timezone;
-    sendJson(req, res, 200, {
-      // The display's state as in <id>.json and the MQTT state (state-json.ts); then what only this page tells.
-      ...displayState(v, tz),
-      display: id,
-      status: status?.kind ?? 'none',
-      status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
-      last_success_at: timeOrNull(v.lastSuccessAt, tz),
-      last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
-      state_problem: storeProblemJson(v.storeProblem),
-      output_problem: storeProblemJson(v.outputProblem),
-      render_problem: v.renderProblem === null ? null : { code: v.renderProblem.code, message: scrub(v.renderProblem.message), since: timeOrNull(v.renderProblem.since, tz) },
-      // Only for a display with a panel on this machine's header.
-      ...(v.panel !== null && {
-        attached_panel: {
-          panel: v.panel.panel,
-          last_refresh_at: timeOrNull(v.panel.lastRefreshAt, tz),
-          problem: v.panel.problem === null ? null : { code: v.panel.problem.code, message: scrub(v.panel.problem.message), since: timeOrNull(v.panel.problem.since, tz) },
-        },
-      }),
-      tag_problem: v.tagProblem === null ? null : { mac: v.tagProblem.mac, code: v.tagProblem.code, message: scrub(v.tagProblem.message), since: timeOrNull(v.tagProblem.since, tz) },
-      refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
-      devices: (deps.devices?.list(id) ?? []).map((dev) => deviceJson(dev, tz)),
-      ...(deps.firmware !== undefined && { firmware_offers: firmware.map((r) => firmwareJson(r, tz)) }),
-      credits: creditsView(views.budget(), tz),
-      frame:
-        entry === null
-          ? null
-          : {
-              hash: entry.frame.hash,
-              etag: etagOf(entry.frame.hash),
-              width: entry.frame.width,
-              height: entry.frame.height,
-              png_bytes: entry.frame.png.length,
-              last_modified: timeOrNull(entry.frameSince, tz),
-              png: `${base}/displays/${encodeURIComponent(id)}/frame.png`,
-              bmp: entry.frame.bmp === null ? null : `${base}/displays/${encodeURIComponent(id)}/frame.bmp`,
-            },
+    const view = views.view(id);
+    if (view === null) return sendText(req, res, 404, 'not found');
+    const body = displayStateJson({
+      id,
+      view,
+      base,
+      timeZone: deps.timezone,
+      budget: views.budget(),
+      devices: deps.devices?.list(id) ?? [],
+      firmware: deps.firmware === undefined ? null : firmware,
+      scrub,
     });
-  }
-
-  function storeProblemJson(p: StoreProblem | OutputProblem | null): object | null {
-    return p === null ? null : { code: p.code, file: p.file, message: scrub(p.message), since: timeOrNull(p.since, deps.timezone) };
+    sendJson(req, res, 200, body);
   }
 
   function healthz(req: IncomingMessage, res: ServerResponse): void {
