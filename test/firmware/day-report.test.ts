@@ -8,7 +8,7 @@ import { simModel, simModelNames } from '../../display/firmware/sim-models.js';
 import { runSimulateCommand, simulatorOptions } from '../../display/firmware/simulate-command.js';
 import type { SimSummary } from '../../display/firmware/sim-output.js';
 import type { LoadedConfig } from '../../src/config/load.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import { loadPanel } from '../../src/panels/panels.js';
 
 /** A day of the default schedule: 17 hours of two updates, 34 new frames a day. */
@@ -53,10 +53,7 @@ describe('simulate --day', () => {
   });
 
   const loaded: LoadedConfig = {
-    config: ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    config: parsedSimulatedConfig({
       displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
       http: { listen: '127.0.0.1:9' },
     }),

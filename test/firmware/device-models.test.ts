@@ -10,7 +10,7 @@ import { pressesOf, type SimSummary } from '../../display/firmware/sim-output.js
 import type { FetchOutcome, Transport } from '../../display/firmware/transport.js';
 import { HttpTransport } from '../../display/firmware/transport-http.js';
 import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook } from '../../src/state/device-book.js';
@@ -186,10 +186,7 @@ describe('the simulator plays each device', () => {
     await publish(update(hallway, 1));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-models-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
-    const config = ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    const config = parsedSimulatedConfig({
       displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
       trmnl: { devices: [{ mac: MAC, display: 'hallway', token: TOKEN }] },
     });

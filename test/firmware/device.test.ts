@@ -10,7 +10,7 @@ import { runSimulator } from '../../display/firmware/run.js';
 import { HttpTransport } from '../../display/firmware/transport-http.js';
 import { MqttTransport } from '../../display/firmware/transport-mqtt.js';
 import { TrmnlTransport } from '../../display/firmware/transport-trmnl.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { DeviceBook, type DeviceEntry } from '../../src/state/device-book.js';
@@ -215,10 +215,7 @@ describe('the simulated device against the real HTTP server', () => {
     await pub.endAsync();
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
-    const config = ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    const config = parsedSimulatedConfig({
       displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
       mqtt: { url: broker.url, base_topic: 'od-clk' },
     });
@@ -232,10 +229,7 @@ describe('the simulated device against the real HTTP server', () => {
     await publish(update(hallway, 1));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
-    const config = ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    const config = parsedSimulatedConfig({
       displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
       trmnl: { devices: [{ mac: MAC, display: 'hallway', token: TOKEN }] },
     });

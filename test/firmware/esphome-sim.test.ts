@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSimulator } from '../../display/firmware/run.js';
 import { EsphomeTransport } from '../../display/firmware/transport-esphome.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { fastClock } from '../helpers/fake-clock.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
@@ -41,10 +41,7 @@ describe('the ESPHome transport of the simulator', () => {
     await s.publish(update(desk, 6));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-esphome-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
-    const config = ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    const config = parsedSimulatedConfig({
       displays: [
         { id: 'hallway', lat: 52.5, lon: 13.4, panel: 'waveshare-7in5-v2' },
         { id: 'desk', lat: 52.5, lon: 13.4, panel: 'waveshare-2in9' },

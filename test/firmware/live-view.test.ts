@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INK, PAPER } from '../../display/firmware/live-page.js';
 import { runSimulator, type SimulatorResult } from '../../display/firmware/run.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { httpRequest } from '../helpers/http-client.js';
@@ -60,10 +60,7 @@ describe('simulate --web in headless Chromium', () => {
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-live-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
 
-    const config = ConfigSchema.parse({
-      api: { base_url: 'simulated' },
-      budget: { credits_per_day: 100 },
-      timezone: 'Europe/Berlin',
+    const config = parsedSimulatedConfig({
       displays: [{ id: 'study', lat: 52.5, lon: 13.4, panel: 'trmnl-4grey' }],
     });
     const clock = gatedClock();

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runSimulateCommand, simulatorOptions } from '../../display/firmware/simulate-command.js';
 import type { LoadedConfig } from '../../src/config/load.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 
 const loaded: LoadedConfig = {
-  config: ConfigSchema.parse({
-    api: { base_url: 'simulated' },
-    budget: { credits_per_day: 100 },
-    timezone: 'Europe/Berlin',
+  config: parsedSimulatedConfig({
     displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
     http: { listen: '0.0.0.0:8400' },
   }),
