@@ -4,10 +4,10 @@ import type { HttpDeps } from './deps.js';
 import { etagOf } from './etag.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import { overallHealth } from './health.js';
-import { methodNotAllowed, readBody, send, sendConditional, sendJson, sendText } from '../shared/http-respond.js';
-import { PAIR_FORM_FIELD, PairFormTokens, W_HTTP_PAIR_REFUSED } from './pair-form-token.js';
+import { methodNotAllowed, send, sendConditional, sendJson, sendText } from '../shared/http-respond.js';
 import { renderStatusPage } from './status-page.js';
-import { displayRows, formatWhen, statusPageModel } from './status-page-model.js';
+import { displayRows, statusPageModel } from './status-page-model.js';
+import { StatusPageForms } from './status-page-forms.js';
 import { HostCheck, hostLines } from './host-check.js';
 import { ingressOf, prefixOf, type Ingress } from './ingress.js';
 import type { RefusalLog } from '../log/refusal-log.js';
@@ -30,13 +30,14 @@ import { displayStateJson } from './display-state-json.js';
  *   GET/HEAD /displays/<id>/sleep.txt   seconds until the next frame (X-Refresh-Rate's value), for a sleeping ESPHome device
  *   GET/HEAD /displays/<id>/next.json   the same as {sleep_s, next_update_at, etag}
  *   GET/HEAD /displays/<id>/state.json  the Recommendation + fetched_at, next_update_at, stale, status, frame
- *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
+ *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button, status-page-forms.ts)
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, /api/models, POST /api/log,
  *            /displays/<id>/trmnl/<filename>.<png|bmp>, /trmnl/firmware/<version>.bin (a firmware offered, firmware-route.ts)
- * A frame request with a Kindle's `batteryLevel` / `isCharging` query records that display's Kindle (kindle-query.ts).
  *   POST     /trmnl/<MAC>/pair           open pairing for a TRMNL device (the status page's button, with its form token)
+ * The two POSTs are the status page's buttons (status-page-forms.ts).
+ * A frame request with a Kindle's `batteryLevel` / `isCharging` query records that display's Kindle (kindle-query.ts).
  * A request with two Host headers gets 400, and one whose Host names another machine 421, on every path (host-check.ts),
  * unless it comes through Home Assistant's ingress proxy, whose path prefix (X-Ingress-Path) the page's links and
  * redirects then carry (ingress.ts).
@@ -87,8 +88,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     logger: log,
   });
   const hosts = new HostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts, clock: deps.clock });
-  // Keyed anew at every start: a pairing button works only from a page this process made.
-  const pairTokens = new PairFormTokens({ clock: deps.clock });
+  const forms = new StatusPageForms({ deps, pairing, refusals });
 
   function nextUpdate(id: string): Date | null {
     return views.view(id)?.nextUpdateAt ?? null;
@@ -176,29 +176,11 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     sendJson(req, res, h.ok ? 200 : 503, h);
   }
 
-  /** The TRMNL devices of a display, until when pairing is open, and the pairing form's token, for the status page. */
-  function trmnlRows(id: string): { mac: string; pairingUntil: string | null; token: string }[] {
-    return (deps.trmnlDevices ?? [])
-      .filter((d) => d.display === id)
-      .map((d) => {
-        const mac = normalizeMac(d.mac) ?? d.mac;
-        const until = pairing.openUntil(mac);
-        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()), token: pairTokens.issue(mac) };
-      });
-  }
-
-  function pairingNotice(raw: string | null): string | null {
-    const mac = raw === null ? null : normalizeMac(raw);
-    const until = mac === null ? null : pairing.openUntil(mac);
-    if (mac === null || until === null) return null;
-    return `Pairing of ${mac} is open until ${formatWhen(new Date(until), deps.timezone, deps.clock.now()) ?? ''}: wake the device (press its button) to pair.`;
-  }
-
   async function page(req: IncomingMessage, res: ServerResponse, url: URL, ingress: Ingress): Promise<void> {
     const notice = url.searchParams.get('refreshed');
     const rows = displayRows(deps, views, scrub);
     for (const r of rows) {
-      r.page.trmnl = trmnlRows(r.page.id);
+      r.page.trmnl = forms.trmnlRows(r.page.id);
       r.page.devices = (deps.devices?.list(r.page.id) ?? []).map((d) => deviceRow(d, deps.timezone, deps.clock.now()));
       r.page.firmware = (await firmwareRows(r.page.id)).map((f) => firmwareLine(f, deps.timezone, deps.clock.now()));
     }
@@ -206,7 +188,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       deps,
       views.budget(),
       rows,
-      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : pairingNotice(url.searchParams.get('pairing')),
+      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : forms.pairingNotice(url.searchParams.get('pairing')),
       scrub,
     );
     const framed = ingress.kind === 'proxy';
@@ -218,45 +200,6 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     });
   }
 
-  /**
-   * A POST from a page of another site must not spend credits: its Origin or Sec-Fetch-Site gives it away. Through
-   * the ingress proxy the page's origin is Home Assistant's, which the proxy names in X-Forwarded-Host.
-   */
-  function sameOrigin(req: IncomingMessage, ingress: Ingress): boolean {
-    const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-    const origin = req.headers.origin;
-    if (origin === undefined || origin === 'null') return origin === undefined;
-    try {
-      const own = ingress.kind === 'proxy' && ingress.forwardedHost !== null ? ingress.forwardedHost : req.headers.host;
-      return new URL(origin).host === own;
-    } catch {
-      return false;
-    }
-  }
-
-  function refresh(req: IncomingMessage, res: ServerResponse, id: string, ingress: Ingress): void {
-    req.resume();
-    if (deps.refresh === undefined) {
-      sendText(req, res, 404, 'refresh is not available');
-      return;
-    }
-    if (!sameOrigin(req, ingress)) {
-      sendText(req, res, 403, 'refresh must come from this server’s own page');
-      return;
-    }
-    if (deps.refreshUnavailable) {
-      sendText(req, res, 409, deps.refreshUnavailable);
-      return;
-    }
-    const ref = deps.refresh;
-    void Promise.resolve()
-      .then(() => ref(id))
-      .catch((err: unknown) => log?.error({ display: id, err }, 'refresh from the status page failed'));
-    res.writeHead(303, { Location: `${prefixOf(ingress)}/?refreshed=${encodeURIComponent(id)}`, 'Content-Length': 0 });
-    res.end();
-  }
-
   function trmnlFile(req: IncomingMessage, res: ServerResponse, id: string, name: string, ext: string): void {
     const img = trmnl.byName(id, name, ext);
     if (img === null) {
@@ -264,40 +207,6 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       return;
     }
     sendConditional(req, res, { body: img.body, contentType: img.contentType, etag: `"${img.filename}"`, lastModified: img.since });
-  }
-
-  /**
-   * The status page's pairing button: opens pairing of one TRMNL device for a few minutes. Only with the token of a
-   * page this process made (pair-form-token.ts): a MAC is no secret, and a bare POST carries no Origin to refuse.
-   */
-  async function pair(req: IncomingMessage, res: ServerResponse, raw: string, ingress: Ingress): Promise<void> {
-    const mac = normalizeMac(raw);
-    if (mac === null || !(deps.trmnlDevices ?? []).some((d) => normalizeMac(d.mac) === mac)) {
-      req.resume();
-      return sendText(req, res, 404, 'no such TRMNL device');
-    }
-    const refuse = (reason: string, text: string): void => {
-      refusals.refuse(req.socket.remoteAddress, W_HTTP_PAIR_REFUSED, { mac, reason });
-      sendText(req, res, 403, text);
-    };
-    if (!sameOrigin(req, ingress)) {
-      req.resume();
-      return refuse('other site', 'pairing must be opened from this server’s own page');
-    }
-    // The form is one short field: anything longer is not the page's.
-    const body = await readBody(req, 1024);
-    const token = body.ok ? new URLSearchParams(body.text).get(PAIR_FORM_FIELD) : null;
-    const check = pairTokens.check(mac, token);
-    if (!check.ok) {
-      const why = check.reason === 'missing' ? 'without the status page’s form token' : `with ${check.reason === 'expired' ? 'an expired' : 'a wrong'} form token`;
-      return refuse(
-        `${check.reason} token`,
-        `pairing refused: the request came ${why}; open this server’s status page, reload it, and press its "Pair TRMNL" button (or run outfit-display pair)`,
-      );
-    }
-    pairing.open([mac]);
-    res.writeHead(303, { Location: `${prefixOf(ingress)}/?pairing=${mac.replace(/:/g, '-')}`, 'Content-Length': 0 });
-    res.end();
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -319,7 +228,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       return sendText(req, res, 421, 'this server does not answer for that Host; see http.allowed_hosts');
     }
     const p = /^\/trmnl\/([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})\/pair$/.exec(path);
-    if (p !== null) return m === 'POST' ? await pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
+    if (p !== null) return m === 'POST' ? await forms.pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       if (path === '/') await pairing.reload();
@@ -354,7 +263,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|sleep\.txt|next\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
     if (d === null || !ids.has(d[1]!)) return sendText(req, res, 404, 'not found');
     const id = d[1]!;
-    if (d[2] === 'refresh') return m === 'POST' ? refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
+    if (d[2] === 'refresh') return m === 'POST' ? forms.refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
     if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
     if (d[2] === 'sleep.txt' || d[2] === 'next.json') return wake(req, res, id, d[2] === 'sleep.txt' ? 'txt' : 'json');
