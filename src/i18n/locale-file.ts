@@ -23,15 +23,13 @@ function isIntlTag(tag: string): boolean {
   }
 }
 
+/** Every label's rule; a zod schema holds no state, so the keys share one. */
+const Label = z.string('must be a string').trim().min(1, 'must not be empty').optional();
+
 const LocaleFileSchema = z.strictObject({
   /** BCP 47 tag for dates, times and numbers; default: the file's name. */
   tag: z.string().refine(isIntlTag, 'must be a BCP 47 language tag such as pt-BR').optional(),
-  labels: z.strictObject(
-    Object.fromEntries(LABEL_KEYS.map((k) => [k, z.string('must be a string').trim().min(1, 'must not be empty').optional()])) as Record<
-      LabelKey,
-      z.ZodOptional<z.ZodString>
-    >,
-  )
+  labels: z.strictObject(Object.fromEntries(LABEL_KEYS.map((k) => [k, Label])) as Record<LabelKey, typeof Label>)
     // A file of only a tag is English (or its language's) labels with that tag's dates and numbers.
     .default({}),
 });
