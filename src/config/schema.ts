@@ -44,8 +44,8 @@ function checkListen(listen: string, ctx: z.RefinementCtx<string>): void {
   const port = Number(m[3]);
   if (port > 65535) ctx.addIssue({ code: 'custom', message: `port ${port} is out of range: must be 0..65535 (0: any free port)` });
   const host = m[1] ?? m[2] ?? '';
-  // node:net is asked for here, not imported: loading it costs every command that reads a config (about 4 ms of a
-  // cold `render`), and only a config with a listen address needs it.
+  // node:net is asked for here, not imported: loading it costs every command that reads a config, and only a config
+  // with a listen address needs it (docs/performance.md).
   const ip = m[1] !== undefined || /^[\d.]+$/.test(host) ? process.getBuiltinModule('node:net').isIP(host) : -1;
   if (ip === 0) ctx.addIssue({ code: 'custom', message: `"${host}" is not an IP address` });
 }

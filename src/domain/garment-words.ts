@@ -62,8 +62,9 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
 
 /**
  * Whether `text` names any garment at all (to tell a list of garments from other words after a negation). The
- * patterns above one by one, not one alternation of them all: V8 compiles that alternation afresh on its first use,
- * about 11 ms of a cold `render`, where these are compiled already. `search` ignores the patterns' `g` state.
+ * patterns above one by one, not one alternation of them all: V8 would compile that alternation afresh on its first
+ * use, a large part of a cold `render`'s reading of the answer, where these are compiled already. `search` ignores the
+ * patterns' `g` state.
  */
 export function namesAGarment(text: string): boolean {
   return GARMENT_PATTERNS.some(([pattern]) => text.search(pattern) !== -1);
