@@ -30,7 +30,7 @@ import { displayStateJson } from './display-state-json.js';
  *   GET/HEAD /displays/<id>/sleep.txt   seconds until the next frame (X-Refresh-Rate's value), for a sleeping ESPHome device
  *   GET/HEAD /displays/<id>/next.json   the same as {sleep_s, next_update_at, etag}
  *   GET/HEAD /displays/<id>/state.json  the Recommendation + fetched_at, next_update_at, stale, status, frame
- *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button, status-page-forms.ts)
+ *   POST     /displays/<id>/refresh     refresh now, within budget (the status page's button)
  *   GET/HEAD /healthz                   200 while every display is fine, else 503 with the reason
  *   GET/HEAD /                          the status page
  *   TRMNL:   /api/setup, /api/setup/, /api/display, /api/current_screen, /api/models, POST /api/log,
