@@ -36,7 +36,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const TOP_TEXTS: Readonly<Record<string, number>> = { outfit: LONG_TEXT, reasoning: LONG_TEXT, model: SHORT_TEXT, generated_at: SHORT_TEXT };
-const WEATHER_LISTED = new Set([
+export const WEATHER_LISTED: ReadonlySet<string> = new Set([
   'temp',
   'feels_like',
   'temp_unit',
@@ -51,7 +51,7 @@ const WEATHER_LISTED = new Set([
   'alerts',
   'source',
 ]);
-const ALERT_SHOWN = ['title', 'headline', 'event', 'description'] as const;
+export const ALERT_SHOWN = ['title', 'headline', 'event', 'description'] as const;
 
 /** The UTF-8 bytes of a string as JSON writes it (quotes and escapes), or Infinity once over `budget`. */
 function stringBytes(s: string, budget: number): number {

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../time/clock.js';
 import { redactJson, redactor, type Redact } from '../shared/redactor.js';
 import { transportError } from './transport-errors.js';
 import { boundAnswer } from './answer-limits.js';
+import { AnswerFilter, ANSWER_HARD_LIMIT, NotJsonError } from './answer-filter.js';
 import { checkBaseUrl, checkRecommendRequest, checkWeatherQuery, type WeatherQuery } from './request-rules.js';
 import {
   ErrorBodySchema,
@@ -61,7 +62,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/** What is read of an error's body (its `error` text, or an HTML page's title); the rest is discarded unread. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** The service client: validates before sending, types every failure, validates every response. */
 export class OutfitClient {
@@ -152,6 +154,7 @@ export class OutfitClient {
     let status: number;
     let headers: Record<string, string | string[] | undefined>;
     let text: string;
+    let trimmed: ShapeNote[] = [];
     try {
       const res = await request(this.#base + path, {
         method,
@@ -169,7 +172,8 @@ export class OutfitClient {
       });
       status = res.statusCode;
       headers = res.headers;
-      text = await readLimited(res.body, where);
+      if (status >= 200 && status <= 299) ({ text, notes: trimmed } = await readAnswer(res.body, kind, where, status, this.#redact));
+      else text = await readErrorBody(res.body);
     } catch (err) {
       throw this.#transportError(err, where, opts.signal, timeout, timeoutMs);
     } finally {
@@ -180,7 +184,7 @@ export class OutfitClient {
     this.#rateLimit = readRateLimit(headers, now);
     this.#onRateLimit?.(this.#rateLimit);
     if (status < 200 || status > 299) throw errorFromStatus(where, status, headers, this.#redact(text), now);
-    const { value, notes } = parseBody(kind, where, status, text, read, this.#redact);
+    const { value, notes } = parseBody(kind, where, status, text, trimmed, read, this.#redact);
     if (notes.length > 0) this.#onShapeNotes?.(notes, where);
     return value;
   }
@@ -198,17 +202,50 @@ function stripQuery(path: string): string {
   return q === -1 ? path : path.slice(0, q);
 }
 
-async function readLimited(body: Dispatcher.ResponseData['body'], where: string): Promise<string> {
+/**
+ * A 2xx body, read as it streams through AnswerFilter: what the frame and the stored answer need, with memory bounded
+ * by the answer's limits whatever the body's size. A body that is not JSON, or past ANSWER_HARD_LIMIT, fails as the
+ * 2xx it is (E_BAD_RESPONSE with its status: paid for, and not bought again for its slot).
+ */
+async function readAnswer(
+  body: Dispatcher.ResponseData['body'],
+  kind: ResponseKind,
+  where: string,
+  status: number,
+  redact: Redact,
+): Promise<{ text: string; notes: ShapeNote[] }> {
+  const filter = new AnswerFilter(kind);
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > ANSWER_HARD_LIMIT) {
+        throw new BadResponseError(`${where}: HTTP ${status} with an answer over ${ANSWER_HARD_LIMIT / 1024 / 1024} MiB, more than any outfit answer can be: not read further`, null, { status });
+      }
+      filter.write(buf);
+    }
+    return filter.end();
+  } catch (err) {
+    body.destroy();
+    // The filter's words name a place in the body, never its text; redacted all the same.
+    if (err instanceof NotJsonError) throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact(err.message)})`, null, { status });
+    throw err;
+  }
+}
+
+/** The start of an error's body, as text; the rest is not read. */
+async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     const buf = chunk as Buffer;
+    chunks.push(buf.subarray(0, ERROR_BODY_BYTES - size));
     size += buf.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size >= ERROR_BODY_BYTES) {
       body.destroy();
-      throw new BadResponseError(`${where}: response body larger than ${MAX_BODY_BYTES} bytes`, null);
+      break;
     }
-    chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -255,6 +292,7 @@ function parseBody<T>(
   where: string,
   status: number,
   text: string,
+  filtered: ShapeNote[],
   read: (json: unknown) => ResponseRead<T>,
   redact: Redact,
 ): { value: T; notes: ShapeNote[] } {
@@ -265,13 +303,14 @@ function parseBody<T>(
     // V8's message quotes the start of the text, which may be the key sent back.
     throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact((err as Error).message)})`, null, { status });
   }
-  // Bounded first (answer-limits.ts): the redaction's walk recurses, and what we store must be read back at a start.
-  const bounded = boundAnswer(kind, json);
-  // Before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field. A secret
-  // shorter than its mark makes a text longer: bounded again.
-  const redacted = boundAnswer(kind, redactJson(bounded.value, redact));
-  const result = read(redacted.value);
-  const trimmed = [...bounded.notes, ...redacted.notes.filter((n) => !bounded.notes.some((b) => b.field === n.field))];
+  // Redacted before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field. Then
+  // bounded (answer-limits.ts), so that a cut never leaves part of a secret, and a secret shorter than its mark cannot
+  // make the answer larger than we store. The filter kept the value shallow and small, so the redaction's walk is too.
+  const bounded = boundAnswer(kind, redactJson(json, redact));
+  const result = read(bounded.value);
+  // The filter's note on a field says what the body held; the bounds' on the same field only what the filter kept.
+  const trimmed = [...filtered];
+  for (const n of bounded.notes) if (!trimmed.some((t) => t.field === n.field)) trimmed.push(n);
   if (result.ok) return { value: result.value, notes: [...result.notes, ...trimmed] };
   throw new BadResponseError(`${where}: response field ${result.field}: ${result.reason}`, result.field, { status });
 }

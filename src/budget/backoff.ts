@@ -55,6 +55,28 @@ export class CycleBackoff {
     this.#failures = 0;
   }
 
+  /**
+   * Resumes a backoff kept across a restart: `failures` in a row, `msLeft` still to wait (at most the longest step,
+   * so a clock set back since cannot stretch it).
+   */
+  restore(failures: number, msLeft: number): void {
+    this.#failures = failures;
+    this.#untilMono = this.#clock.monotonic() + Math.min(CYCLE_BACKOFF.maxMs, Math.max(0, msLeft));
+  }
+
+  /** A failure as if it came at wall time `at` (a request a crash cut off): the wait counts from then. */
+  failedAt(at: number): void {
+    this.#failures++;
+    const left = at + backoffDelay(this.#failures, CYCLE_BACKOFF, this.#random) - this.#clock.now();
+    this.#untilMono = Math.max(this.#untilMono, this.#clock.monotonic() + Math.min(CYCLE_BACKOFF.maxMs, Math.max(0, left)));
+  }
+
+  /** When the backoff ends, as wall time (0: none has run): what the ledger keeps. */
+  untilWall(): number {
+    const left = this.msLeft();
+    return left > 0 ? this.#clock.now() + left : 0;
+  }
+
   /** Time left before a paid request may be sent (0 or less: none). */
   msLeft(): number {
     return this.#untilMono - this.#clock.monotonic();

@@ -78,11 +78,36 @@ export class Governor {
       this.#limiter.blockFor(s.rateBlockedUntil - now);
     }
     this.#limiter.prime(s.recentSends.map((t) => now - t));
+    await this.#resumeBackoff(now);
     try {
       for (const w of planConfig(this.#config, { now }).warnings) this.#warn(w);
     } catch (err) {
       this.#log?.error({ err }, 'cannot plan the schedules');
     }
+  }
+
+  /**
+   * The failure backoff as the ledger kept it, so that a restart waits as the process before it would have; a paid
+   * request the ledger still has in flight was cut off by a crash or a kill, and counts as a failure from its send.
+   */
+  async #resumeBackoff(now: number): Promise<void> {
+    const s = this.#ledger.state;
+    this.#backoff.restore(s.backoff.failures, s.backoff.until - now);
+    if (s.inFlight.length === 0) return;
+    const sentAt = Math.max(...s.inFlight);
+    this.#backoff.failedAt(sentAt);
+    this.#ledger.noteBackoff(this.#backoff.failures, this.#backoff.untilWall());
+    await this.#ledger.clearInFlight().catch(() => undefined);
+    this.#log?.warn(
+      { code: 'W_PAID_REQUEST_CUT', sentAt: new Date(sentAt).toISOString(), until: new Date(this.#backoff.untilWall()).toISOString() },
+      warning('W_PAID_REQUEST_CUT', `a paid request sent at ${new Date(sentAt).toISOString()} never ended (the daemon stopped mid-request): counted as a failure, no purchase before the backoff ends`),
+    );
+  }
+
+  /** The backoff after a failure, in memory and in the ledger (written with the request's record). */
+  #failed(): void {
+    this.#backoff.failed();
+    this.#ledger.noteBackoff(this.#backoff.failures, this.#backoff.untilWall());
   }
 
   /**
@@ -114,8 +139,10 @@ export class Governor {
   /** A failure another try may mend (sent without a usable answer, never sent) says when that try may go. */
   #withRetry(o: FetchOutcome): FetchOutcome {
     if (o.kind !== 'failed' || this.#keyRejected !== null) return o;
-    const kind = failureAction(o.error).kind;
-    if (kind !== 'sent-failed' && kind !== 'not-sent') return o;
+    const action = failureAction(o.error);
+    if (action.kind !== 'sent-failed' && action.kind !== 'not-sent') return o;
+    // A 2xx whose answer cannot be used was paid for: its slot is not bought again; the next slot is the next try.
+    if (action.kind === 'sent-failed' && action.result === 'charged') return o;
     return { ...o, retryAt: new Date(this.#clock.now() + Math.max(0, this.#backoff.msLeft())) };
   }
 
@@ -138,7 +165,7 @@ export class Governor {
       maxWaitMs: this.#maxWaitMs,
       signal,
       logger: this.#log,
-      onGiveUp: () => this.#backoff.failed(),
+      onGiveUp: () => this.#failed(),
     });
   }
 
@@ -150,11 +177,14 @@ export class Governor {
     // Synchronously with the gate's yes: take the rate slot and charge the ledger, then wait for the disk.
     const sentAt = this.#limiter.take();
     const probe = this.#credits.sending();
-    const charging = this.#ledger.chargeAhead(cost, reason === 'refresh', g.trusted, this.#clock.now());
+    const sendingAt = this.#clock.now();
+    this.#ledger.noteSending(sendingAt);
+    const charging = this.#ledger.chargeAhead(cost, reason === 'refresh', g.trusted, sendingAt);
     if (!g.trusted) this.#guard.recordSpend(cost);
     const charged = await charging;
     if (!charged.ok) {
       // Not sent: it costs nothing here either (the ledger took its charge back), and uses no rate slot or probe.
+      this.#ledger.noteEnded(sendingAt);
       this.#limiter.untake(sentAt);
       this.#credits.notSent(probe);
       if (!g.trusted) this.#guard.cancelSpend(cost);
@@ -167,6 +197,8 @@ export class Governor {
       const value = await send(signal);
       this.#limiter.observe(this.#client.rateLimit);
       this.#backoff.answered();
+      this.#ledger.noteEnded(sendingAt);
+      this.#ledger.noteBackoff(0, 0);
       if (boughtFor !== undefined) this.#ledger.noteBought(boughtFor, this.#clock.now());
       await this.#record(receipt, 'charged');
       if (this.#ledger.state.creditsOut !== null) await this.#creditsBack();
@@ -179,6 +211,11 @@ export class Governor {
     const action = failureAction(error);
     const result = chargeResult(action);
     if (receipt.untrusted && (result === 'refused' || result === 'not-sent')) this.#guard.cancelSpend(cost);
+    this.#ledger.noteEnded(sendingAt);
+    // Sent, and it may have been billed (a 2xx that could not be used, a 5xx, no answer, or cut off by a stop): the
+    // backoff follows, and is written with the record, so that a restart waits for it too.
+    if (action.kind === 'sent-failed' || action.kind === 'aborted') this.#failed();
+    if (action.kind === 'sent-failed' && action.result === 'charged' && boughtFor !== undefined) this.#ledger.notePaid(boughtFor, this.#clock.now());
     await this.#record(receipt, result);
     switch (action.kind) {
       case 'rate-limited':
@@ -202,8 +239,10 @@ export class Governor {
         return { kind: 'not-sent', error };
       case 'sent-failed':
         // Sent, and it may have been billed: never sent again in this cycle; the next try waits for the backoff.
-        this.#log?.warn({ err: error, charge: action.result }, 'paid request sent without a usable answer: not sent again in this cycle');
-        this.#backoff.failed();
+        this.#log?.warn(
+          { err: error, charge: action.result },
+          action.result === 'charged' ? 'paid request answered with an unusable answer: its slot is not bought again' : 'paid request sent without a usable answer: not sent again in this cycle',
+        );
         return { kind: 'over', outcome: { kind: 'failed', error } };
     }
   }
@@ -319,6 +358,16 @@ export class Governor {
   lastBoughtAt(displayId: string): number | null {
     const at = this.#ledger.state.lastBought[displayId];
     return at === undefined || at > this.#clock.now() + CLOCK_SLACK_MS ? null : at;
+  }
+
+  /**
+   * When `displayId`'s slot was last paid for (ms): its last answer bought, or a later 2xx whose answer could not be
+   * used; null when neither is known. A time later than the clock allows is not believed, as for lastBoughtAt.
+   */
+  lastPaidAt(displayId: string): number | null {
+    const s = this.#ledger.state;
+    const at = Math.max(s.lastBought[displayId] ?? -Infinity, s.lastPaid[displayId] ?? -Infinity);
+    return at === -Infinity || at > this.#clock.now() + CLOCK_SLACK_MS ? null : at;
   }
 
   /** The ledger cannot be written, or null. */

@@ -36,6 +36,12 @@ const V2Schema = z.object({
   recent_sends: z.array(count).max(10_000),
   /** Added in place (a file without it still reads, and an older daemon drops it): display id → last purchase (ms). */
   last_bought: z.record(z.string(), count).optional(),
+  /** Added in place, like last_bought: display id → last 2xx, usable or not (ms). */
+  last_paid: z.record(z.string(), count).optional(),
+  /** Added in place: the failure backoff (cycles failed in a row, the wall time it ends). */
+  backoff: z.object({ failures: count, until: count }).optional(),
+  /** Added in place: send times of paid requests not yet ended. */
+  in_flight: z.array(count).max(1_000).optional(),
 });
 const LedgerFileSchema = z.discriminatedUnion('version', [V1Schema, V2Schema]);
 export type LedgerFile = z.infer<typeof V2Schema>;
@@ -61,6 +67,9 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
     rate_blocked_until: s.rateBlockedUntil,
     recent_sends: s.recentSends,
     last_bought: s.lastBought,
+    last_paid: s.lastPaid,
+    backoff: s.backoff,
+    in_flight: s.inFlight,
     updated_at: new Date(s.highWater).toISOString(),
   };
 }
@@ -120,6 +129,9 @@ export async function readLedger(file: string): Promise<ReadResult> {
         creditsOut: out,
         recentSends: [],
         lastBought: {},
+        lastPaid: {},
+        backoff: { failures: 0, until: 0 },
+        inFlight: [],
       },
     };
   }
@@ -137,6 +149,9 @@ export async function readLedger(file: string): Promise<ReadResult> {
       creditsOut: f.credits_out === null ? null : { since: f.credits_out.since, lastRefusalAt: f.credits_out.last_refusal_at },
       recentSends: f.recent_sends,
       lastBought: f.last_bought ?? {},
+      lastPaid: f.last_paid ?? {},
+      backoff: f.backoff ?? { failures: 0, until: 0 },
+      inFlight: f.in_flight ?? [],
     },
   };
 }

@@ -32,6 +32,15 @@ export interface LedgerState {
    * read back knows the slot is paid, and does not buy it again.
    */
   lastBought: Record<string, number>;
+  /**
+   * Display id → when its last paid request got a 2xx, whether or not the answer could be used: a slot whose answer
+   * was paid for and unusable is not bought again, after a restart either.
+   */
+  lastPaid: Record<string, number>;
+  /** The failure backoff (backoff.ts): cycles failed in a row, and the wall time before which no purchase goes. */
+  backoff: { failures: number; until: number };
+  /** Send times of paid requests sent and not yet ended: one left at a start was cut off by a crash or a kill. */
+  inFlight: number[];
 }
 
 export interface CreditsOut {
@@ -64,6 +73,9 @@ export function emptyState(now: number, tz: string): LedgerState {
     rateBlockedUntil: null,
     recentSends: [],
     lastBought: {},
+    lastPaid: {},
+    backoff: { failures: 0, until: 0 },
+    inFlight: [],
   };
 }
 
@@ -103,6 +115,10 @@ export function mergeStates(a: LedgerState, b: LedgerState): LedgerState {
     rateBlockedUntil: Math.max(a.rateBlockedUntil ?? 0, b.rateBlockedUntil ?? 0) || null,
     recentSends: [...new Set([...a.recentSends, ...b.recentSends])].sort((x, y) => x - y),
     lastBought: latestOfEach(a.lastBought, b.lastBought),
+    lastPaid: latestOfEach(a.lastPaid, b.lastPaid),
+    // The longer wait of the two: a temp file left by a power cut may be newer or older than the main one.
+    backoff: a.backoff.until >= b.backoff.until ? a.backoff : b.backoff,
+    inFlight: [...new Set([...a.inFlight, ...b.inFlight])].sort((x, y) => x - y),
   };
 }
 

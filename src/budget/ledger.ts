@@ -203,7 +203,8 @@ export class Ledger {
    */
   resolve(r: Receipt, result: ChargeResult): Promise<void> {
     const s = this.#s;
-    if (result === 'unknown') return Promise.resolve();
+    // Written all the same: the request's end and the backoff it left (noteEnded, noteBackoff) go with it.
+    if (result === 'unknown') return this.#persist();
     const sameDay = s.day === r.day;
     const sameMonth = s.month === r.month;
     if (sameDay) s.dayUnknown = Math.max(0, s.dayUnknown - r.credits);
@@ -239,6 +240,36 @@ export class Ledger {
    */
   noteBought(displayId: string, now: number): void {
     this.#s.lastBought = { ...this.#s.lastBought, [displayId]: now };
+  }
+
+  /**
+   * Notes, in memory, that a paid request goes out at `now`: the write-ahead charge that follows at once writes it,
+   * so a start after a crash or a kill mid-request knows one was cut off (and waits as after a failure).
+   */
+  noteSending(now: number): void {
+    this.#s.inFlight = [...this.#s.inFlight.slice(-99), now];
+  }
+
+  /** The request sent at `sentAt` ended (answered, failed, or never sent after all); in memory, written with its record. */
+  noteEnded(sentAt: number): void {
+    const at = this.#s.inFlight.indexOf(sentAt);
+    if (at >= 0) this.#s.inFlight = this.#s.inFlight.filter((_, i) => i !== at);
+  }
+
+  /** Takes the in-flight requests a start found, counted as failures in the backoff noted with them; written. */
+  clearInFlight(): Promise<void> {
+    this.#s.inFlight = [];
+    return this.#persist();
+  }
+
+  /** The failure backoff as it stands, in memory: written with the request's record, or with the next write. */
+  noteBackoff(failures: number, until: number): void {
+    this.#s.backoff = { failures, until };
+  }
+
+  /** Notes, in memory, that `displayId`'s paid request got a 2xx at `now` whose answer could not be used. */
+  notePaid(displayId: string, now: number): void {
+    this.#s.lastPaid = { ...this.#s.lastPaid, [displayId]: now };
   }
 
   /** The service said the account has no credits (at `now`), or null: it answered again. */

@@ -67,6 +67,11 @@ export interface DisplayCycleDeps {
    * a start that cannot read that answer back says so (the scheduler does not buy its slot again).
    */
   lastBoughtAt?: () => number | null;
+  /**
+   * When the display's slot was last paid for (Governor.lastPaidAt): later than its last purchase, a 2xx whose answer
+   * could not be used, which a start says as the cycle that got it did (its slot is not bought again).
+   */
+  lastPaidAt?: () => number | null;
 }
 
 export interface CycleResult {
@@ -173,6 +178,8 @@ export class DisplayCycle {
     if (problem !== null) logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], problem }, 'last good state ignored');
     const bought = this.#deps.lastBoughtAt?.() ?? null;
     if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);
+    const paid = this.#deps.lastPaidAt?.() ?? null;
+    if (paid !== null && paid > (bought ?? -Infinity) && (rec === null || paid > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#unusable(paid);
     if (rec === null) return false;
     this.#rec = rec;
     // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
@@ -202,6 +209,15 @@ export class DisplayCycle {
       at: new Date(this.#deps.clock.now()).toISOString(),
     };
     this.#deps.logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at }, 'the last answer bought could not be read back: not bought again before the next slot');
+  }
+
+  /** The ledger says the slot's answer, paid for at `paid`, could not be used: the display says so, as before the start. */
+  #unusable(paid: number): void {
+    const since = new Date(paid);
+    const message = `the answer bought at ${since.toISOString()} could not be used: its slot is paid and not bought again; the next slot buys`;
+    this.#failingSince = since;
+    this.#lastError = { code: 'E_BAD_RESPONSE', message, at: new Date(this.#deps.clock.now()).toISOString() };
+    this.#status = { kind: 'service_error', problem: 'bad_answer', since, message, retryAt: this.#deps.nextUpdateAt() };
   }
 
   /** Renders what the display has now (the placeholder, when it has no outfit yet) and publishes it. */

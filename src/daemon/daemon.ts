@@ -148,9 +148,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     schedules,
     logger: logger.child({ part: 'scheduler' }),
     // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase). The ledger's
-    // record of the display's last purchase counts too: a start whose last good file cannot be read back (too large,
-    // corrupt, removed) does not buy the paid slot again.
-    lastAnswerAt: (id) => latest(board.lastAnswerAt(id), governor.lastBoughtAt(id)),
+    // record of the display's last paid slot counts too: a start whose last good file cannot be read back (too large,
+    // corrupt, removed), or after a 2xx whose answer could not be used, does not buy the paid slot again.
+    lastAnswerAt: (id) => latest(board.lastAnswerAt(id), governor.lastPaidAt(id)),
     // The moment an answer goes stale is a matter of time, not of a cycle: the display is drawn again then.
     onStale: (id) => {
       runs.redraw(id).catch((err: unknown) => logger.error({ display: id, err }, 'redrawing a stale display failed'));
@@ -210,6 +210,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         sharedStoreProblem: () => governor.storeProblem,
         staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
         lastBoughtAt: () => governor.lastBoughtAt(display.id),
+        lastPaidAt: () => governor.lastPaidAt(display.id),
       }),
     );
   }

@@ -40,7 +40,7 @@ const FaultSchema = z.discriminatedUnion('kind', [
   /** 200 quoting the request's bearer key in every text, in an alert, and as the name and value of an extra field. */
   z.strictObject({ kind: z.literal('echo_key'), ...common }),
   /** 200 with `field` (dotted path, made when missing) holding about `bytes` bytes of JSON text (large-field.ts). */
-  z.strictObject({ kind: z.literal('large_field'), field: dottedField, bytes: z.number().int().min(2).max(2_000_000), fill: z.enum(LARGE_FILLS).optional(), ...common }),
+  z.strictObject({ kind: z.literal('large_field'), field: dottedField, bytes: z.number().int().min(2).max(300_000_000), fill: z.enum(LARGE_FILLS).optional(), ...common }),
 ]);
 
 export type Fault = z.infer<typeof FaultSchema>;

@@ -5,9 +5,9 @@ import type { KeyStore } from './credits.js';
 import { CREDIT_COSTS, keyFingerprint } from './credits.js';
 import { ROUTES, successBody } from './endpoints.js';
 import type { Fault, FaultQueue } from './faults.js';
-import { largeFieldBody } from './large-field.js';
+import { largeFieldChunks } from './large-field.js';
 import { alterBody, BODY_KINDS, HTML_ERROR_PAGE, retryAfterHeader, truncateJson } from './faults.js';
-import { gone, PREFLIGHT_HEADERS, readBody, sendError, sendJson, sendText } from './http-io.js';
+import { gone, PREFLIGHT_HEADERS, readBody, sendError, sendJson, sendStream, sendText } from './http-io.js';
 import type { RateWindow } from './rate-window.js';
 import type { Clock } from '../time/clock.js';
 import type { SimRequestRecord } from './stats.js';
@@ -211,7 +211,7 @@ export async function handleApi(
     rec.fault = fault.kind;
     settle('produced_200');
     if (fault.kind === 'large_field') {
-      sendText(res, 200, largeFieldBody(success, fault), 'application/json; charset=utf-8', headers);
+      await sendStream(res, 200, largeFieldChunks(success, fault), 'application/json; charset=utf-8', headers);
       return;
     }
     const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather', bearerKey(req.headers.authorization)));

@@ -47,6 +47,33 @@ export function sendText(
   res.end(contentType === undefined ? undefined : body);
 }
 
+/**
+ * A body of any size from `chunks`, written as the client reads it (chunked, no length): a client that stops reading
+ * and closes ends the writing, with no error.
+ */
+export async function sendStream(res: ServerResponse, status: number, chunks: Iterable<Buffer>, contentType: string, headers: OutgoingHttpHeaders = {}): Promise<void> {
+  if (gone(res)) return;
+  res.writeHead(status, { ...CORS_HEADERS, ...headers, 'Content-Type': contentType });
+  for (const chunk of chunks) {
+    if (gone(res)) return;
+    if (!res.write(chunk)) await drainOrClose(res);
+  }
+  if (!gone(res)) res.end();
+}
+
+/** Resolves when `res` can take more, or has closed. */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders = {}): void {
   if (gone(res)) return;
   sendJsonBody(res.req, res, status, value, { ...CORS_HEADERS, ...headers } as Record<string, string | number>);

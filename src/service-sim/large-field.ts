@@ -4,11 +4,13 @@
  * - `text`: a string of words;
  * - `exponents`: an array of `1e20`, each written back as its 21 digits;
  * - `nested`: arrays nested in each other, as deep as the bytes allow;
- * - `not_utf8`: a string of bytes that are not UTF-8, each read as a three-byte U+FFFD.
- * The body is written as bytes: JSON.stringify could not send the first form or the last.
+ * - `not_utf8`: a string of bytes that are not UTF-8, each read as a three-byte U+FFFD;
+ * - `numbers`: an array of decimal numbers (twenty bytes each), as a service's extra data would be.
+ * The body is made as bytes, in chunks (largeFieldChunks), so that hundreds of MB stream with little memory:
+ * JSON.stringify could not send the first form or the fourth.
  */
 
-export const LARGE_FILLS = ['text', 'exponents', 'nested', 'not_utf8'] as const;
+export const LARGE_FILLS = ['text', 'exponents', 'nested', 'not_utf8', 'numbers'] as const;
 export type LargeFill = (typeof LARGE_FILLS)[number];
 
 export interface LargeFieldFault {
@@ -18,27 +20,60 @@ export interface LargeFieldFault {
 }
 
 const MARK = '\u0000large-field\u0000';
+const CHUNK = 64 * 1024;
 
-/** The JSON text of the fill, about `bytes` long. */
-function fillText(fill: LargeFill, bytes: number): Buffer {
-  switch (fill) {
-    case 'text': {
-      const words = 'a warm coat and a scarf over a thick jumper, boots for the wet pavement, ';
-      return Buffer.from(JSON.stringify(words.repeat(Math.ceil(bytes / words.length)).slice(0, Math.max(0, bytes - 2))));
-    }
-    case 'exponents':
-      return Buffer.from(`[${Array.from({ length: Math.max(1, Math.floor(bytes / 5)) }, () => '1e20').join(',')}]`);
-    case 'nested': {
-      const depth = Math.max(1, Math.floor(bytes / 2));
-      return Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`);
-    }
-    case 'not_utf8':
-      return Buffer.concat([Buffer.from('"'), Buffer.alloc(Math.max(0, bytes - 2), 0xff), Buffer.from('"')]);
+/** `unit` repeated `count` times, in chunks of about CHUNK bytes. */
+function* repeated(unit: Buffer, count: number): Generator<Buffer> {
+  const perChunk = Math.max(1, Math.floor(CHUNK / unit.length));
+  const full = Buffer.concat(Array.from({ length: perChunk }, () => unit));
+  let left = count;
+  while (left > 0) {
+    const n = Math.min(left, perChunk);
+    yield n === perChunk ? full : full.subarray(0, n * unit.length);
+    left -= n;
   }
 }
 
-/** `body` (a success body) with the large field in it, as the bytes to send. */
-export function largeFieldBody(body: unknown, fault: LargeFieldFault): Buffer {
+/** `items` copies of `item` separated by commas, in brackets. */
+function* list(item: string, items: number): Generator<Buffer> {
+  yield Buffer.from(`[${item}`);
+  yield* repeated(Buffer.from(`,${item}`), items - 1);
+  yield Buffer.from(']');
+}
+
+/** The JSON text of the fill, about `bytes` long, in chunks. */
+function* fillChunks(fill: LargeFill, bytes: number): Generator<Buffer> {
+  switch (fill) {
+    case 'text': {
+      const words = Buffer.from('a warm coat and a scarf over a thick jumper, boots for the wet pavement, ');
+      const inner = Math.max(0, bytes - 2);
+      yield Buffer.from('"');
+      yield* repeated(words, Math.floor(inner / words.length));
+      yield Buffer.concat([words.subarray(0, inner % words.length), Buffer.from('"')]);
+      return;
+    }
+    case 'exponents':
+      yield* list('1e20', Math.max(1, Math.floor(bytes / 5)));
+      return;
+    case 'nested': {
+      const depth = Math.max(1, Math.floor(bytes / 2));
+      yield* repeated(Buffer.from('['), depth);
+      yield* repeated(Buffer.from(']'), depth);
+      return;
+    }
+    case 'not_utf8':
+      yield Buffer.from('"');
+      yield* repeated(Buffer.from([0xff]), Math.max(0, bytes - 2));
+      yield Buffer.from('"');
+      return;
+    case 'numbers':
+      yield* list('12.345678901234567', Math.max(1, Math.floor(bytes / 19)));
+      return;
+  }
+}
+
+/** `body` (a success body) with the large field in it, as the chunks to send. */
+export function* largeFieldChunks(body: unknown, fault: LargeFieldFault): Generator<Buffer> {
   const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
   const parts = fault.field.split('.');
   const last = parts.pop() ?? fault.field;
@@ -49,5 +84,12 @@ export function largeFieldBody(body: unknown, fault: LargeFieldFault): Buffer {
   }
   at[last] = MARK;
   const [before = '', after = ''] = JSON.stringify(copy).split(JSON.stringify(MARK));
-  return Buffer.concat([Buffer.from(before), fillText(fault.fill ?? 'text', fault.bytes), Buffer.from(after)]);
+  yield Buffer.from(before);
+  yield* fillChunks(fault.fill ?? 'text', fault.bytes);
+  yield Buffer.from(after);
+}
+
+/** The same, as one buffer (for a few MB at most). */
+export function largeFieldBody(body: unknown, fault: LargeFieldFault): Buffer {
+  return Buffer.concat([...largeFieldChunks(body, fault)]);
 }

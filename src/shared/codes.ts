@@ -73,6 +73,7 @@ export const CODES = {
   W_CLOCK_UNTRUSTED: { kind: 'warning', meaning: 'the wall clock is not trusted (before the build date, or stepped back)' },
   W_LEDGER_UNREADABLE: { kind: 'warning', meaning: 'the credit ledger could not be read: the day counted as spent' },
   W_LEDGER_FUTURE: { kind: 'warning', meaning: 'the credit ledger holds a time later than the clock allows' },
+  W_PAID_REQUEST_CUT: { kind: 'warning', meaning: 'a paid request was cut off by a stop or crash: a failure, waited out before buying' },
   W_CREDITS_EXHAUSTED: { kind: 'warning', meaning: "the service's account is out of credits: asked again hourly" },
   W_KEY_REJECTED: { kind: 'warning', meaning: 'the API key was rejected: no request until a restart with a new key' },
   W_BUDGET_EXHAUSTED: { kind: 'warning', meaning: 'a cycle deferred: the credit budget is used up' },

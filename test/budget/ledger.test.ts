@@ -126,8 +126,10 @@ describe('Ledger', () => {
   });
 
   it('merges two states to the later periods and the larger spending', () => {
-    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [], lastBought: { hall: 3 } };
+    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [], lastBought: { hall: 3 }, lastPaid: {}, backoff: { failures: 1, until: 100 }, inFlight: [] };
     expect(mergeStates(base, { ...base, daySpent: 7, monthSpent: 40 })).toMatchObject({ daySpent: 7, monthSpent: 50 });
+    // The longer failure backoff of the two, and every request still in flight in either.
+    expect(mergeStates(base, { ...base, backoff: { failures: 2, until: 400 }, inFlight: [9] })).toMatchObject({ backoff: { failures: 2, until: 400 }, inFlight: [9] });
     // Each display's last purchase: the later of the two.
     expect(mergeStates(base, { ...base, lastBought: { hall: 2, kitchen: 1 } }).lastBought).toEqual({ hall: 3, kitchen: 1 });
     expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({ day: '2027-01-12', daySpent: 1, monthSpent: 50 });
