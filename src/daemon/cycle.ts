@@ -13,7 +13,7 @@ import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
-import { STORE_WARNING_CODES, StoreError, type StoreProblem } from '../store/store-error.js';
+import { shownStoreProblem, STORE_WARNING_CODES, StoreError, storeReadProblem, type StoreProblem } from '../store/store-error.js';
 import type { BoardWriter } from '../state/display-board.js';
 import { recentNotice, staleness, type DisplayState, type LastError, type RefreshNotice } from '../state/display-state.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
@@ -159,9 +159,9 @@ export class DisplayCycle {
     return this.#inTurn(() => (this.#frame === null ? Promise.resolve(false) : this.#publish(this.#frame)));
   }
 
-  /** This display's own state problem, or the one every display shares. */
+  /** This display's own state problem, or the one every display shares (store-error.ts, shownStoreProblem). */
   #currentStoreProblem(): StoreProblem | null {
-    return this.#storeProblem ?? this.#deps.sharedStoreProblem?.() ?? null;
+    return shownStoreProblem(this.#storeProblem, this.#deps.sharedStoreProblem?.() ?? null);
   }
 
   #currentNotice(): RefreshNotice | null {
@@ -175,7 +175,11 @@ export class DisplayCycle {
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
     const { logger, clock } = this.#deps;
     const { rec, problem } = await this.#deps.store.load(this.display.id);
-    if (problem !== null) logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], problem }, 'last good state ignored');
+    if (problem !== null) {
+      // What the display showed is lost: a state problem everywhere an owner looks, until an answer is saved over it.
+      this.#storeProblem = storeReadProblem(this.#deps.store.fileOf(this.display.id), problem, new Date(clock.now()));
+      logger.error({ display: this.display.id, code: this.#storeProblem.code, problem }, 'the last good answer cannot be read back: ignored');
+    }
     const bought = this.#deps.lastBoughtAt?.() ?? null;
     if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);
     const paid = this.#deps.lastPaidAt?.() ?? null;
@@ -300,7 +304,7 @@ export class DisplayCycle {
    * answer is still shown, but nothing extra is bought that a restart would lose.
    */
   #holdPurchase(reason: FetchReason): Date | null {
-    if (this.#storeProblem === null || reason === 'once' || this.#lastBoughtAt === null) return null;
+    if (this.#storeProblem?.code !== 'E_STATE_WRITE' || reason === 'once' || this.#lastBoughtAt === null) return null;
     const since = this.#deps.clock.now() - this.#lastBoughtAt;
     if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
     this.#deps.logger.warn(
@@ -354,7 +358,10 @@ export class DisplayCycle {
     // What was bought is shown whether or not it can be saved; a save that fails is reported on every publisher.
     try {
       await this.#deps.store.save(this.display.id, stored);
-      if (this.#storeProblem !== null) this.#deps.logger.info({ display: this.display.id }, 'state can be saved again');
+      if (this.#storeProblem !== null) {
+        const words = this.#storeProblem.code === 'E_STATE_READ' ? 'a last good answer is saved again' : 'state can be saved again';
+        this.#deps.logger.info({ display: this.display.id, was: this.#storeProblem.code }, words);
+      }
       this.#storeProblem = null;
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
@@ -362,7 +369,7 @@ export class DisplayCycle {
         code: err.code,
         file: err.file,
         message: err.message,
-        since: this.#storeProblem?.since ?? now.toISOString(),
+        since: this.#storeProblem?.code === err.code ? this.#storeProblem.since : now.toISOString(),
       };
       this.#deps.logger.error({ display: this.display.id, err }, 'the new recommendation is shown but cannot be saved');
     }

@@ -1,16 +1,26 @@
 import type { FrameStatus } from '../domain/frame-status.js';
 
 /**
- * /healthz: healthy while every display's answer on show is current by its schedule (whatever else failed), and no
- * file, state, drawing or panel problem stands. Pure: the app passes what the display's view says.
+ * /healthz: healthy while every display has an outfit on show that is current by its schedule (whatever else failed),
+ * and no file, state, drawing or panel problem stands. Pure: the app passes what the display's view says.
  */
 
 export interface DisplayHealthInput {
   id: string;
   status: FrameStatus | null;
   hasFrame: boolean;
+  /**
+   * Whether the frame shows an outfit (an answer, kept or new): the waiting screen of a first start, or of a start
+   * whose last good answer could not be read back, is no outfit on show, so unhealthy until the first one comes.
+   */
+  hasOutfit: boolean;
+  /** The display's next update: the reason names it while no outfit is on show. */
+  nextUpdateAt?: Date | null;
   lastSuccessAt: string | null;
-  /** A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. */
+  /**
+   * A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. Or
+   * the last good answer could not be read back at the start (`E_STATE_READ: …`): unhealthy until one is saved again.
+   */
   storeProblem?: string | null;
   /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
   outputProblem?: string | null;
@@ -71,23 +81,31 @@ export function displayHealth(d: DisplayHealthInput): DisplayHealth {
     ...(d.tagProblem != null && { tag_problem: d.tagProblem }),
   };
   const problems = [
-    d.storeProblem ? `state cannot be saved: ${d.storeProblem}` : '',
+    d.storeProblem ? `${d.storeProblem.startsWith('E_STATE_READ') ? 'the last good answer cannot be read back' : 'state cannot be saved'}: ${d.storeProblem}` : '',
     d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
     d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
     d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
     d.tagProblem ? `an OpenEPaperLink tag is not fed: ${d.tagProblem}` : '',
   ].filter((p) => p !== '');
-  if (problems.length > 0) return { ...base, ok: false, reason: problems.join('; ') };
-  if (!d.hasFrame || d.status === null) return { ...base, ok: false, reason: 'no frame yet' };
+  const shown = outfitHealth(d);
+  if (problems.length === 0) return { ...base, ...shown };
+  return { ...base, ok: false, reason: [...problems, ...(shown.ok ? [] : [shown.reason])].join('; ') };
+}
+
+/** Whether an outfit is on show and current by its schedule, and why not. */
+function outfitHealth(d: DisplayHealthInput): { ok: boolean; reason: string } {
+  if (!d.hasFrame || d.status === null) return { ok: false, reason: 'no frame yet' };
   if (d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.
     const words = d.status.kind === 'ok' ? 'last cycle succeeded' : statusWords(d.status);
-    if (d.staleSince === null) return { ...base, ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
-    return { ...base, ok: false, reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)` };
+    if (d.staleSince === null) return { ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
+    return { ok: false, reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)` };
   }
-  // No answer whose date can be believed: fine while nothing failed (a restored answer dated ahead), else unhealthy.
-  if (d.status.kind === 'ok') return { ...base, ok: true, reason: 'last cycle succeeded' };
-  return { ...base, ok: false, reason: `${statusWords(d.status)}; no good data yet` };
+  if (d.status.kind !== 'ok') return { ok: false, reason: `${statusWords(d.status)}; no good data yet` };
+  // Nothing failed: an outfit dated ahead (its age unknown) is fine; the waiting screen shows nothing to wear.
+  if (d.hasOutfit) return { ok: true, reason: 'last cycle succeeded' };
+  const next = d.nextUpdateAt ?? null;
+  return { ok: false, reason: `no outfit on show yet: ${next === null ? 'no update is planned' : `the next update is due ${next.toISOString()}`}` };
 }
 
 export interface Health {

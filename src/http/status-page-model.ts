@@ -55,6 +55,8 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       id: display.id,
       status,
       hasFrame: entry !== null,
+      hasOutfit: rec !== null,
+      nextUpdateAt: v.nextUpdateAt,
       lastSuccessAt,
       storeProblem,
       outputProblem,

@@ -61,9 +61,10 @@ export const CODES = {
 
   // The display's state, frames and publishers (src/store, src/publish, src/daemon)
   E_STATE_WRITE: { kind: 'error', meaning: 'a file in state_dir cannot be written' },
+  E_STATE_READ: { kind: 'error', meaning: "a display's last good answer in state_dir could not be read back at start (not JSON, invalid, too large, unreadable)" },
   E_OUTPUT_WRITE: { kind: 'error', meaning: 'a frame file in output_dir cannot be written' },
   E_PUBLISH: { kind: 'error', meaning: 'a publisher failed with an error that has no code of its own' },
-  W_STATE_IGNORED: { kind: 'warning', meaning: 'a last good answer could not be used at start (unreadable, too large, in the future)' },
+  W_STATE_IGNORED: { kind: 'warning', meaning: 'a last good answer could not be used at start (dated in the future, or older than the purchase the ledger records)' },
   W_REFRESH_REFUSED: { kind: 'warning', meaning: 'a refresh press that cannot run (no reserve, too soon, refused by the governor)' },
 
   // The budget, the governor and the schedule (src/budget)

@@ -3,7 +3,7 @@ import type { BudgetStatus } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
-import type { StoreProblem } from '../store/store-error.js';
+import { shownStoreProblem, type StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayBoard } from './display-board.js';
 import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
@@ -24,7 +24,7 @@ interface ViewBase {
   readonly rec: StoredRecommendation | null;
   readonly lastSuccessAt: string | null;
   readonly lastError: LastError | null;
-  /** This display's state problem, else the one every display shares (the credit ledger). */
+  /** This display's state problem, else the one every display shares (the credit ledger): store-error.ts, shownStoreProblem. */
   readonly storeProblem: StoreProblem | null;
   /** This display's frame files cannot be written (E_OUTPUT_WRITE), or null. */
   readonly outputProblem: OutputProblem | null;
@@ -121,7 +121,7 @@ export class DisplayViews implements DisplayViewSource {
       rec: entry.rec ?? null,
       lastSuccessAt: entry.lastSuccessAt ?? null,
       lastError: entry.lastError ?? null,
-      storeProblem: entry.storeProblem ?? this.#sharedProblem(),
+      storeProblem: shownStoreProblem(entry.storeProblem ?? null, this.#sharedProblem()),
       outputProblem: entry.outputProblem ?? null,
       renderProblem: entry.renderProblem ?? null,
       refreshRefused: recentNotice(entry.refreshRefused ?? null, this.#o.clock.now()),

@@ -68,6 +68,11 @@ export class LastGoodStore {
     }
   }
 
+  /** The display's last good file: what a problem with it names. */
+  fileOf(id: string): string {
+    return this.#file(id);
+  }
+
   #file(id: string): string {
     return path.join(this.#dir, `${id}.json`);
   }

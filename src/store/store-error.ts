@@ -1,14 +1,15 @@
 /**
- * A state file that could not be kept (`<state_dir>/last/<id>.json`, the credit ledger): a stable code, the file,
- * and the operating system's reason. Reported, never fatal: what was bought is still shown, but a restart would lose
- * it, so the status page, `state.json`, `/healthz` and the Home Assistant diagnostics all say so.
+ * A state file that could not be kept (`<state_dir>/last/<id>.json`, the credit ledger), or a last good answer that
+ * could not be read back at a start: a stable code, the file, and the reason. Reported, never fatal: what was bought is
+ * still shown, but a restart would lose it (or has lost it), so the status page, `state.json`, `/healthz` and the Home
+ * Assistant diagnostics all say so.
  */
 
 import type { ErrorCode, WarningCode } from '../shared/codes.js';
 
-export const STORE_ERROR_CODES = ['E_STATE_WRITE'] as const satisfies readonly ErrorCode[];
+export const STORE_ERROR_CODES = ['E_STATE_WRITE', 'E_STATE_READ'] as const satisfies readonly ErrorCode[];
 export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
-/** A state file that was ignored at start (unreadable, too large, dated in the future). */
+/** A last good answer that was not taken as fresh at start (dated in the future), or whose purchase it does not hold. */
 export const STORE_WARNING_CODES = ['W_STATE_IGNORED'] as const satisfies readonly WarningCode[];
 
 export class StoreError extends Error {
@@ -45,4 +46,20 @@ export function storeWriteError(file: string, err: unknown): StoreError {
  */
 export function storeProblemOsCode(p: Pick<StoreProblem, 'message'>): string | null {
   return /\(([A-Z][A-Z0-9_]*)\)$/.exec(p.message)?.[1] ?? null;
+}
+
+/**
+ * `<state_dir>/last/<id>.json` exists but could not be read back at a start (not JSON, invalid, too large, unreadable):
+ * the display has lost what it showed, until its next answer is saved over it.
+ */
+export function storeReadProblem(file: string, reason: string, at: Date): StoreProblem {
+  return { code: 'E_STATE_READ', file, message: reason, since: at.toISOString() };
+}
+
+/**
+ * The state problem a display shows: a file that cannot be written (its own, else the ledger's, which every display
+ * shares) before its own file that could not be read back, since nothing is bought while the state cannot be saved.
+ */
+export function shownStoreProblem(own: StoreProblem | null, shared: StoreProblem | null): StoreProblem | null {
+  return own?.code === 'E_STATE_WRITE' ? own : (shared ?? own);
 }

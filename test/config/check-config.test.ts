@@ -6,7 +6,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
-import { runCli, tempConfig } from '../helpers/cli.js';
+import { runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { watchProcess } from '../helpers/daemon-process.js';
+import { httpRequest } from '../helpers/http-client.js';
+import { until } from '../helpers/until.js';
 
 /** `check-config` through the real process: what `run` would refuse, it refuses first, every problem at once. */
 
@@ -168,18 +171,56 @@ describe('check-config: configs that can never work (issue 41)', () => {
     expect(free.code, free.stderr).toBe(0);
   });
 
-  it('a port held by an outfit-display frame server (the daemon running, checked before a reload) is no problem', async () => {
+  it('a port held by a server that answers /healthz as an outfit-display is E_HTTP_LISTEN too, said so after the problem; `run` fails on it with the same line', async () => {
     const daemonLike = createHttpServer((req, res) => {
       res.writeHead(req.url === '/healthz' ? 200 : 404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ ok: true, reason: 'ok', displays: [] }));
     });
     await new Promise<void>((resolve) => daemonLike.listen(0, '127.0.0.1', resolve));
     try {
-      const r = await cli(config({ http: ['http:', `  listen: 127.0.0.1:${(daemonLike.address() as AddressInfo).port}`] }));
-      expect(r.code, r.stderr).toBe(0);
+      const listen = `127.0.0.1:${(daemonLike.address() as AddressInfo).port}`;
+      const text = config({ http: ['http:', `  listen: ${listen}`] });
+      const check = await cli(text);
+      expect(check.code).toBe(2);
+      const line = check.lines.find((l) => l.startsWith('http.listen: '));
+      expect(line).toMatch(/\(EADDRINUSE\) \(E_HTTP_LISTEN\)$/);
+      expect(check.lines.at(-2)).toMatch(new RegExp(`^note: ${listen} answers as an outfit-display`));
+      const run = await cli(text, 'run');
+      expect(run.code).toBe(1);
+      expect(run.lines).toContain(`error: ${line}`);
     } finally {
       daemonLike.closeAllConnections();
       await new Promise((resolve) => daemonLike.close(resolve));
+    }
+  });
+
+  it('a port held by a second outfit-display that runs (dist/cli.js run) is E_HTTP_LISTEN; once it stops, the same config passes', async () => {
+    const port = await freePort();
+    const first = await tempConfig(simulatedConfig().replace('output_dir:', `http:\n  listen: 127.0.0.1:${port}\noutput_dir:`));
+    const daemon = startCli(['run', '--config', first.file]);
+    const watched = watchProcess(daemon);
+    try {
+      await until('the first daemon’s /healthz', async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null, { context: watched.output });
+      // Another config (its own folders) on the same port.
+      const text = config({ http: ['http:', `  listen: 127.0.0.1:${port}`] });
+      const check = await cli(text);
+      expect(check.code, check.stderr).toBe(2);
+      const line = check.lines.find((l) => l.startsWith('http.listen: '));
+      expect(line).toBe(`http.listen: cannot listen on 127.0.0.1:${port}: port ${port} is in use by another program (EADDRINUSE) (E_HTTP_LISTEN)`);
+      expect(check.lines).toContainEqual(expect.stringMatching(/^note: .* answers as an outfit-display/));
+      const run = await cli(text, 'run');
+      expect(run.code).toBe(1);
+      expect(run.lines).toContain(`error: ${line}`);
+      // The daemon's own config is refused the same way while it runs: `run` could not start beside it.
+      expect((await runCli(['check-config', '--config', first.file])).code).toBe(2);
+      daemon.kill('SIGTERM');
+      expect(await watched.exited).toBe(0);
+      const after = await cli(text);
+      expect(after.code, after.stderr).toBe(0);
+    } finally {
+      daemon.kill('SIGTERM');
+      await watched.exited;
+      await rm(first.dir, { recursive: true, force: true });
     }
   });
 });

@@ -140,7 +140,7 @@ describe('last good files that cannot be trusted', () => {
     expect(linesWithCode(r.logText(), 'W_STATE_IGNORED').length).toBeGreaterThan(0);
   });
 
-  it('an oversized last good file is not read, and is reported', async () => {
+  it('an oversized last good file is not read, and is reported (E_STATE_READ) until the answer bought at start is saved', async () => {
     const r = await t.rig({
       prepare: async (dir) => {
         await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
@@ -150,9 +150,11 @@ describe('last good files that cannot be trusted', () => {
       },
     });
     await r.daemon.start();
-    const ignored = linesWithCode(r.logText(), 'W_STATE_IGNORED');
+    const ignored = linesWithCode(r.logText(), 'E_STATE_READ').filter((l) => l.code === 'E_STATE_READ');
     expect(ignored.map((l) => String(l.problem))).toEqual([expect.stringMatching(/5000\d+ bytes, more than a last good file can be/)]);
     expect(await r.paidRequests()).toBe(1);
+    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
+    expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
   });
 });
 

@@ -215,6 +215,18 @@ describe('frame content', () => {
     expect(at('2026-02-03T05:00:00.000Z', '2026-01-31T06:45:00.000Z')).toBe('STALE');
   });
 
+  it('a last good file that could not be read back (E_STATE_READ) is not "Cannot save state": the read-back screen with the ledger’s time, else waiting', () => {
+    const unread = { code: 'E_STATE_READ' as const, file: '/var/lib/outfit-display/last/hallway.json', message: 'not JSON', since: SAMPLE_NOW.toISOString() };
+    expect(frameContent({ ...base, rec: null, status: { kind: 'ok' }, storeProblem: unread }).status).toBeNull();
+    const bought = new Date('2026-01-31T06:00:00.000Z');
+    expect(frameContent({ ...base, rec: null, status: { kind: 'ok' }, storeProblem: unread, notReadBack: bought }).status).toMatchObject({
+      kind: 'not_read_back',
+      title: 'The last outfit could not be read back',
+    });
+    const cannotSave = { ...unread, code: 'E_STATE_WRITE' as const, message: 'cannot save /var/lib/outfit-display/last/hallway.json (EROFS)' };
+    expect(frameContent({ ...base, rec: null, status: { kind: 'ok' }, storeProblem: cannotSave }).status).toMatchObject({ kind: 'state_problem', title: 'Cannot save state' });
+  });
+
   it('takes the update time from fetched_at', () => {
     expect(frameContent({ ...base, rec: NORMAL, status: { kind: 'ok' } }).updated).toBe('07:30');
     expect(frameContent({ ...base, rec: null, status: { kind: 'ok' } })).toMatchObject({ updated: null, outfit: null, alerts: [] });

@@ -33,8 +33,9 @@ export interface FrameInput {
   /** Labels, dates and numbers; default: English. */
   locale?: Locale;
   /**
-   * A state file that cannot be saved. Nothing is bought until it can, so a frame without an outfit names this
-   * cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says it).
+   * A state file that cannot be saved (E_STATE_WRITE). Nothing is bought until it can, so a frame without an outfit
+   * names this cause instead of "Waiting for the first outfit"; a frame with one is unchanged (the status page says
+   * it). A last good file that could not be read back (E_STATE_READ) changes nothing on the frame.
    */
   storeProblem?: StoreProblem | null;
   /**
@@ -218,7 +219,9 @@ function storeProblemText(p: StoreProblem, locale: Locale): StatusText {
 
 /** What a frame without an outfit says in place of "Waiting for the first outfit", or null: that. */
 function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null {
-  if (input.storeProblem) return storeProblemText(input.storeProblem, locale);
+  // A last good file that could not be read back is no reason to stop buying: the screen says so only with the time
+  // the ledger records (notReadBack), else it waits for the first outfit as a first start does.
+  if (input.storeProblem?.code === 'E_STATE_WRITE') return storeProblemText(input.storeProblem, locale);
   if (!input.notReadBack) return null;
   const l = locale.labels;
   const detail = fill(l.unread_detail, { time: formatTime(input.notReadBack, input.timezone, input.now, locale) });
