@@ -242,12 +242,27 @@ const TrmnlFirmwareSchema = z.strictObject({
 });
 
 /**
+ * The access point's base URL: http(s), a host, no more. A login in it (`http://user:password@host`) is refused, its
+ * password never repeated: the access point takes none, and a URL is written to logs. A path, a query or a fragment
+ * is refused alike: the upload's path is the daemon's.
+ */
+function checkAccessPoint(url: string, ctx: z.RefinementCtx): void {
+  const base = 'must be an absolute http(s) base URL such as http://192.168.1.60, without a path, query or fragment';
+  const m = /^https?:\/\/([^/?#\s]*)(.*)$/s.exec(url);
+  if (m === null) return void ctx.addIssue({ code: 'custom', message: base });
+  if (m[1]!.includes('@')) {
+    return void ctx.addIssue({ code: 'custom', message: 'must not carry a login (user:password@host): the access point takes none, so remove it' });
+  }
+  if ((m[2] !== '' && m[2] !== '/') || m[1] === '' || !URL.canParse(url)) ctx.addIssue({ code: 'custom', message: base });
+}
+
+/**
  * OpenEPaperLink (docs/openepaperlink.md): an access point on the owner's network, and the tags it feeds; each tag
  * gets its display's frame drawn for `panel` and pushed to `<access_point>/imgupload` (src/oepl/).
  */
 const OpenEPaperLinkSchema = z.strictObject({
   /** The access point's base URL. */
-  access_point: z.string().regex(/^https?:\/\/[^/\s]+\/?$/, 'must be an absolute http(s) base URL such as http://192.168.1.60'),
+  access_point: z.string().superRefine(checkAccessPoint),
   tags: z
     .array(
       z.strictObject({

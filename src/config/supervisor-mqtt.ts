@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Logger } from 'pino';
 import { z } from '../shared/zod.js';
 import { addLogSecrets } from '../log/logging.js';
 import type { WarningCode } from '../shared/codes.js';
+import { readAtMost } from '../shared/read-at-most.js';
 import type { LoadedConfig } from './load.js';
 import { ConfigSchema } from './schema.js';
 
@@ -20,6 +22,9 @@ const SUPERVISOR_URL = 'http://supervisor';
 
 /** How long the lookup may take before the daemon starts without MQTT. */
 const SUPERVISOR_TIMEOUT_MS = 5_000;
+
+/** The most of the Supervisor's answer read: its JSON is a few hundred bytes; the rest of a longer one is not read. */
+export const SUPERVISOR_ANSWER_LIMIT_BYTES = 64 * 1024;
 
 /** Warnings of the lookup, each a stable code (docs/container.md, "In Home Assistant"). */
 export const SUPERVISOR_MQTT_WARNINGS = ['W_MQTT_SERVICE_NONE', 'W_SUPERVISOR_UNREACHABLE'] as const satisfies readonly WarningCode[];
@@ -64,14 +69,21 @@ function messageOf(body: unknown): string {
 export async function lookupSupervisorMqtt(opts: SupervisorLookupOptions): Promise<SupervisorMqtt> {
   const url = `${(opts.baseUrl ?? SUPERVISOR_URL).replace(/\/+$/, '')}/services/mqtt`;
   let res: Response;
-  let body: unknown;
+  let body: unknown = null;
   try {
     res = await fetch(url, {
       headers: { Authorization: `Bearer ${opts.token}`, Accept: 'application/json' },
       signal: AbortSignal.timeout(opts.timeoutMs ?? SUPERVISOR_TIMEOUT_MS),
       redirect: 'error',
     });
-    body = await res.json().catch(() => null);
+    // Node's fetch body is its web stream, async iterable (the global type does not say so); leaving it cancels it.
+    const answer = await readAtMost(res.body as WebReadableStream<Uint8Array> | null, SUPERVISOR_ANSWER_LIMIT_BYTES);
+    if (answer.over) return { kind: 'unreachable', reason: `${url}: HTTP ${res.status} with an answer over ${SUPERVISOR_ANSWER_LIMIT_BYTES / 1024} KiB (not read further)` };
+    try {
+      body = JSON.parse(answer.bytes.toString('utf8')) as unknown;
+    } catch {
+      // Not JSON: its status still says what happened.
+    }
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { kind: 'unreachable', reason: `${url}: ${cause ?? (err as Error).name}` };

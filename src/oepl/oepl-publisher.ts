@@ -12,6 +12,7 @@ import { frameLook, type ShownView } from '../state/display-views.js';
 import type { TagStatusBoard } from '../state/tag-status.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { Clock } from '../time/clock.js';
+import { FailedTries, type Unfed } from './failed-tries.js';
 import { OeplError } from './oepl-error.js';
 import { uploadJpeg, type UploadResult } from './upload.js';
 
@@ -21,14 +22,17 @@ import { uploadJpeg, type UploadResult } from './upload.js';
  * tag a refresh and battery, so a picture already accepted is never sent again (per tag, the hash of the frame it was
  * made from, kept in <state_dir>/oepl-pushed.json). A busy access point (409) or one out of reach is tried again
  * with backoff on the clock, in the background: publish() returns once the picture is made, and a newer frame
- * replaces one still waiting. An unknown MAC, or another refusal, is the display's problem (TagStatusBoard), never a
- * crash, and is not retried until the next frame.
+ * replaces one still waiting. An upload that got no whole answer in time may have reached the access point, so that
+ * picture is not sent again: only a newer one, after the backoff. An unknown MAC, or another refusal, is the display's
+ * problem (TagStatusBoard), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
+ * failing (failed-tries.ts), until a push is answered.
  */
 
 export const PUSHED_FILE = 'oepl-pushed.json';
 /** The first retry after a 409 or a connection fault; each next one waits twice as long, up to RETRY_MAX_MS. */
 export const RETRY_FIRST_MS = 5_000;
 export const RETRY_MAX_MS = 5 * 60_000;
+/** The default deadline of one upload, answer included. */
 const UPLOAD_TIMEOUT_MS = 30_000;
 
 type Tag = OpenEPaperLinkConfig['tags'][number];
@@ -50,7 +54,10 @@ interface TagSlot {
   pending: Picture | null;
   inflight: boolean;
   timer: unknown;
-  failures: number;
+  /** Failed tries since the tag was last fed (busy, unreachable, unconfirmed): the backoff, and when it is a problem. */
+  failures: FailedTries;
+  /** The hash of a picture sent without a whole answer: the access point may have it, so it is not sent again. */
+  unconfirmed: string | null;
 }
 
 export interface OeplPublisherOptions {
@@ -71,6 +78,8 @@ export interface OeplPublisherOptions {
   logger: Logger;
   /** The HTTP dispatcher; default an Agent of its own (closed by stop()). */
   dispatcher?: InstanceType<typeof Agent>;
+  /** The deadline of one upload, answer included; default UPLOAD_TIMEOUT_MS. */
+  uploadTimeoutMs?: number;
 }
 
 export class OeplPublisher implements Publisher {
@@ -87,7 +96,16 @@ export class OeplPublisher implements Publisher {
 
   constructor(opts: OeplPublisherOptions) {
     this.#o = opts;
-    this.#slots = opts.tags.map((tag) => ({ tag, panel: loadPanel(tag.panel), drawnFrom: null, pending: null, inflight: false, timer: null, failures: 0 }));
+    this.#slots = opts.tags.map((tag) => ({
+      tag,
+      panel: loadPanel(tag.panel),
+      drawnFrom: null,
+      pending: null,
+      inflight: false,
+      timer: null,
+      failures: new FailedTries({ clock: opts.clock, onUnfed: (u) => this.#unfed(tag, u) }),
+      unconfirmed: null,
+    }));
     this.#agent = opts.dispatcher ?? new Agent({ connectTimeout: 10_000, keepAliveTimeout: 4_000 });
   }
 
@@ -130,7 +148,10 @@ export class OeplPublisher implements Publisher {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const s of this.#slots) if (s.timer !== null) this.#o.clock.clearTimeout(s.timer);
+    for (const s of this.#slots) {
+      if (s.timer !== null) this.#o.clock.clearTimeout(s.timer);
+      s.failures.stop();
+    }
     await this.settled();
     if (this.#o.dispatcher === undefined) await this.#agent.close();
   }
@@ -146,7 +167,7 @@ export class OeplPublisher implements Publisher {
         { panel: slot.panel, rotation: 0 },
       );
       const hash = createHash('sha256').update(frame.png).digest('hex');
-      if (this.#pushed[slot.tag.mac] === hash || slot.pending?.hash === hash) return null;
+      if (this.#pushed[slot.tag.mac] === hash || slot.pending?.hash === hash || slot.unconfirmed === hash) return null;
       const { jpeg } = await pngToJpeg(frame.png);
       return { displayId: display.id, hash, jpeg, nextUpdateAt: view.nextUpdateAt };
     } catch (err) {
@@ -170,7 +191,14 @@ export class OeplPublisher implements Publisher {
     const { mac } = slot.tag;
     let result: UploadResult;
     try {
-      result = await uploadJpeg({ accessPoint: this.#o.accessPoint, mac, jpeg: pic.jpeg, ttlMinutes: this.#ttl(pic), dispatcher: this.#agent, timeoutMs: UPLOAD_TIMEOUT_MS });
+      result = await uploadJpeg({
+        accessPoint: this.#o.accessPoint,
+        mac,
+        jpeg: pic.jpeg,
+        ttlMinutes: this.#ttl(pic),
+        dispatcher: this.#agent,
+        timeoutMs: this.#o.uploadTimeoutMs ?? UPLOAD_TIMEOUT_MS,
+      });
     } finally {
       slot.inflight = false;
     }
@@ -178,20 +206,27 @@ export class OeplPublisher implements Publisher {
     const now = new Date(this.#o.clock.now()).toISOString();
     switch (result.kind) {
       case 'accepted':
-        slot.failures = 0;
+        this.#answered(slot);
         this.#pushed[mac] = pic.hash;
         this.#o.status.set(pic.displayId, mac, null);
         log.info({ display: pic.displayId, mac, bytes: pic.jpeg.length }, 'OpenEPaperLink: the access point took the picture');
         await this.#save();
         break;
       case 'busy':
-      case 'unreachable': {
-        slot.failures += 1;
-        // A newer picture waiting replaces this one; else this one is sent again.
-        slot.pending ??= pic;
-        const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (slot.failures - 1));
-        log.warn({ code: 'W_OEPL_RETRY', display: pic.displayId, mac, reason: result.detail, retryInMs: wait }, 'OpenEPaperLink: the access point cannot take the picture now: trying again');
+      case 'unreachable':
+      case 'unconfirmed': {
+        const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** slot.failures.count);
+        if (result.kind === 'unconfirmed') {
+          // The access point may have it: sending it again could cost the tag a second refresh of the same picture.
+          slot.unconfirmed = pic.hash;
+          log.warn({ code: 'W_OEPL_UNCONFIRMED', display: pic.displayId, mac, reason: result.detail, newerInMs: wait }, 'OpenEPaperLink: no answer to the upload: not sent again, a newer picture goes after the backoff');
+        } else {
+          // A newer picture waiting replaces this one; else this one is sent again.
+          slot.pending ??= pic;
+          log.warn({ code: 'W_OEPL_RETRY', display: pic.displayId, mac, reason: result.detail, retryInMs: wait }, 'OpenEPaperLink: the access point cannot take the picture now: trying again');
+        }
         if (!this.#stopped) {
+          slot.failures.failed(result.detail);
           slot.timer = this.#o.clock.setTimeout(() => {
             slot.timer = null;
             this.#kick(slot);
@@ -200,17 +235,31 @@ export class OeplPublisher implements Publisher {
         return;
       }
       case 'mac_unknown':
-        slot.failures = 0;
+        this.#answered(slot);
         this.#o.status.set(pic.displayId, mac, { mac, code: 'E_OEPL_MAC_UNKNOWN', message: result.detail, since: now });
         log.error({ err: new OeplError('E_OEPL_MAC_UNKNOWN', result.detail), display: pic.displayId, mac }, 'OpenEPaperLink: the access point knows no such tag');
         break;
       case 'refused':
-        slot.failures = 0;
+        this.#answered(slot);
         this.#o.status.set(pic.displayId, mac, { mac, code: 'E_OEPL_PUSH', message: `the access point refused the picture: ${result.detail}`, since: now });
         log.error({ err: new OeplError('E_OEPL_PUSH', result.detail), display: pic.displayId, mac }, 'OpenEPaperLink: the access point refused the picture');
         break;
     }
     this.#kick(slot);
+  }
+
+  /** A push answered (taken, or refused for a reason of its own): no longer unconfirmed, the failed tries start again. */
+  #answered(slot: TagSlot): void {
+    slot.failures.reset();
+    slot.unconfirmed = null;
+  }
+
+  /** A tag whose pushes keep failing: the display's problem (logged once), until a push is answered. */
+  #unfed(tag: Tag, u: Unfed): void {
+    const since = new Date(u.since).toISOString();
+    const message = `no picture taken in ${u.tries === 1 ? '1 try' : `${u.tries} tries`} since ${since} (the last: ${u.last})`;
+    this.#o.status.set(tag.display, tag.mac, { mac: tag.mac, code: 'E_OEPL_UNREACHABLE', message, since });
+    if (u.first) this.#o.logger.error({ err: new OeplError('E_OEPL_UNREACHABLE', message), display: tag.display, mac: tag.mac }, 'OpenEPaperLink: a tag is not fed: shown as its problem until a push is taken');
   }
 
   /** Minutes until the display's next update (at least 1), or null when none is planned. */

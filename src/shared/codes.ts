@@ -131,8 +131,10 @@ export const CODES = {
 
   // OpenEPaperLink tags (src/oepl)
   E_OEPL_MAC_UNKNOWN: { kind: 'error', meaning: 'the OpenEPaperLink access point knows no tag with this MAC (400 "mac not found"): the tag is not fed' },
-  E_OEPL_PUSH: { kind: 'error', meaning: 'the access point refused a picture (another 4xx or 5xx): not retried until the next frame' },
+  E_OEPL_PUSH: { kind: 'error', meaning: 'the access point refused a picture (another 4xx or 5xx, or an answer over 64 KiB): not retried until the next frame' },
+  E_OEPL_UNREACHABLE: { kind: 'error', meaning: "a tag's pushes have failed for 2 minutes or 3 tries (no answer, resets, 409 busy, timeouts): the tag is not fed until a push is accepted" },
   W_OEPL_RETRY: { kind: 'warning', meaning: 'the access point was busy (409) or could not be reached: the picture is sent again after a backoff' },
+  W_OEPL_UNCONFIRMED: { kind: 'warning', meaning: 'an upload got no whole answer in time: the access point may have the picture, so it is not sent again; a newer one goes after the backoff' },
   W_OEPL_STATE: { kind: 'warning', meaning: '<state_dir>/oepl-pushed.json cannot be read (started without it) or written (kept in memory)' },
 
   // A panel on the Pi's header (src/epd; the controller models in display/)

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
+import { watch } from '../mqtt/fixtures.js';
 import { startFakeAp, type FakeAp } from '../oepl/fake-ap.js';
 import { daemonTests, linesWithCode } from './helpers.js';
 
@@ -8,10 +9,11 @@ import { daemonTests, linesWithCode } from './helpers.js';
  * The daemon with an openepaperlink section (src/daemon/publishers.ts loads the OEPL publisher only then), against a
  * fake access point that resets the first upload, answers 409 to the next and knows only one of the two tags: the
  * daemon keeps running its cycles, the known tag gets its picture after the retries (on the daemon's clock), and the
- * unknown one shows on /healthz, state.json and the status page.
+ * unknown one shows on /healthz, state.json and the status page. An access point that keeps resetting or answering
+ * 409 makes its tag a problem in the same places and in Home Assistant's diagnostics, until a push is taken.
  */
 
-const t = daemonTests({ broker: false });
+const t = daemonTests({ broker: true });
 let ap: FakeAp | null = null;
 afterEach(async () => {
   await ap?.close();
@@ -74,5 +76,56 @@ describe('the daemon feeding OpenEPaperLink tags', () => {
     expect(jpegs.map((u) => u.answered)).toEqual(['reset', 409, 200]);
     expect(jpegs.every((u) => u.contentType === 'image/jpeg' && u.fields.dither === '0')).toBe(true);
     expect(known200).toBe(1);
+  }, 60_000);
+
+  it('a tag the access point never takes (a reset, then 409 on and on) is a problem everywhere an owner looks after three tries; the next push taken clears it', async () => {
+    ap = await startFakeAp();
+    const mac = '0000021EEF5A3B1C';
+    const w = await watch(t.broker().url, ['outfit-display/hallway/diagnostics']);
+    const diag = (): { tag_problem: string | null } | null => {
+      const m = w.latest('outfit-display/hallway/diagnostics');
+      return m === undefined ? null : (JSON.parse(m.payload.toString()) as { tag_problem: string | null });
+    };
+    try {
+      const r = await t.rig({
+        mqttUrl: t.broker().url,
+        sections: ['openepaperlink:', `  access_point: ${ap.url}`, '  tags:', `    - { mac: "${mac}", display: hallway, panel: oepl-2in9-bwr }`],
+      });
+      ap.script.push('reset', ...Array<409>(30).fill(409));
+      expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('fresh');
+      await until('the first try', () => ap!.uploads.length === 1);
+      // Two tries are not yet a problem.
+      await until('the second try', () => (r.clock.advance(1_000), ap!.uploads.length === 2), { everyMs: 20 });
+      expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem).toBeNull();
+      await until('the third try', () => (r.clock.advance(1_000), ap!.uploads.length === 3), { everyMs: 20 });
+
+      const state = await until('state.json with the tag problem', async () => {
+        const st = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: { code: string; mac: string; message: string } | null }>();
+        return st.tag_problem === null ? null : st;
+      });
+      expect(state.tag_problem).toMatchObject({ code: 'E_OEPL_UNREACHABLE', mac });
+      expect(state.tag_problem!.message).toMatch(/^no picture taken in 3 tries since .*\(the last: 409 Come back later\)$/);
+      const health = await httpRequest(`${r.http}/healthz`);
+      expect(health.status).toBe(503);
+      expect(health.json<{ displays: Array<{ tag_problem?: string }> }>().displays[0]!.tag_problem).toMatch(new RegExp(`^E_OEPL_UNREACHABLE: tag ${mac}: no picture taken in 3 tries`));
+      const page = (await httpRequest(`${r.http}/`)).text();
+      expect(page).toContain('OpenEPaperLink');
+      expect(page).toContain('E_OEPL_UNREACHABLE');
+      await w.waitFor(() => diag()?.tag_problem?.startsWith(`E_OEPL_UNREACHABLE: tag ${mac}: `) === true, 'diagnostics with the tag problem');
+      expect(linesWithCode(r.logText(), 'E_OEPL_UNREACHABLE').filter((l) => l.level === 50)).toHaveLength(1);
+
+      // The access point takes pictures again: the next try clears the problem everywhere.
+      ap.script.length = 0;
+      await until('a push taken', () => (r.clock.advance(1_000), ap!.uploads.some((u) => u.answered === 200)), { everyMs: 20 });
+      await until('state.json without the tag problem', async () => (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem === null);
+      const healthy = await httpRequest(`${r.http}/healthz`);
+      expect(healthy.json<{ displays: Array<{ tag_problem?: string }> }>().displays[0]!.tag_problem).toBeUndefined();
+      expect(healthy.status).toBe(200);
+      expect((await httpRequest(`${r.http}/`)).text()).not.toContain('E_OEPL_UNREACHABLE');
+      await w.waitFor(() => diag()?.tag_problem === null, 'diagnostics without the tag problem');
+      expect(ap.uploads.map((u) => u.answered)).toEqual(['reset', 409, 409, 200]);
+    } finally {
+      await w.close();
+    }
   }, 60_000);
 });

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lookupSupervisorMqtt, SUPERVISOR_MQTT_WARNINGS } from '../../src/config/supervisor-mqtt.js';
+import { memoryPeak } from '../helpers/memory-peak.js';
+import { until } from '../helpers/until.js';
 import { hasMosquittoPasswd, MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
@@ -137,6 +139,41 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
     supervisor.answer = { status: 502, body: null };
     expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toMatchObject({ kind: 'unreachable' });
   });
+
+  it('an answer of 300 MB (valid JSON, padded) is read to 64 KiB only: unreachable, the connection closed, memory flat', async () => {
+    const total = 300 * 1024 * 1024;
+    const head = JSON.stringify({ result: 'ok', data: { host: '127.0.0.1', port: broker.port, username: 'addons', password: PASSWORD } });
+    const pad = Buffer.alloc(64 * 1024, 0x20);
+    let sent = -1;
+    // Made as it is sent, never held: the head, then spaces as the socket drains, until the client leaves.
+    const server = createServer((_req, res) => {
+      let n = 0;
+      res.once('close', () => (sent = n));
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(head);
+      const pump = (): void => {
+        while (n < total && !res.destroyed) {
+          n += pad.length;
+          if (!res.write(pad)) return void res.once('drain', pump);
+        }
+        if (n >= total) res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const m = await memoryPeak(() => lookupSupervisorMqtt({ token: TOKEN, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 20_000 }));
+      expect(m.value).toMatchObject({ kind: 'unreachable', reason: expect.stringContaining('over 64 KiB') as unknown });
+      await until('the stand-in saw the connection close', () => sent >= 0);
+      console.log(`Supervisor answer of 300 MB: ${(sent / 1024 / 1024).toFixed(1)} MB written before the lookup closed the connection; peak growth RSS ${m.rssMb.toFixed(1)} MB, heap+external ${m.heapMb.toFixed(1)} MB`);
+      expect(sent).toBeLessThan(total / 10);
+      expect(m.rssMb).toBeLessThan(48);
+      expect(m.heapMb).toBeLessThan(48);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
 
   it('without SUPERVISOR_TOKEN, or with an mqtt section, the Supervisor is not asked', async () => {
     await t.rig({ env: {}, supervisorUrl: supervisor.url });

@@ -1,14 +1,18 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A fake OpenEPaperLink access point for the tests: `POST /imgupload` (multipart/form-data), answering each upload
  * as the test scripts it (200, 409 "Come back later", 400 "mac not found", or a reset: the connection destroyed), as
- * ../shared/facts/openepaperlink.md describes the real one. Every upload is kept, parsed by this file's own reader.
+ * ../shared/facts/openepaperlink.md describes the real one, and as a broken one would (500, an answer too slow, one
+ * of hundreds of MB). Every upload is kept, parsed by this file's own reader.
  */
 
-/** `mac_unknown_200`: older firmware's answer to an unknown MAC, 200 "Error while saving: mac not found". */
-export type Answer = 200 | 409 | 'mac_unknown' | 'mac_unknown_200' | 'reset';
+/**
+ * `mac_unknown_200`: older firmware's answer to an unknown MAC, 200 "Error while saving: mac not found". `slow`: 200
+ * after `slowMs`. `huge`: 200 "Ok, saved" and then `hugeBytes` in all, streamed (made as it is sent, never held).
+ */
+export type Answer = 200 | 409 | 500 | 'mac_unknown' | 'mac_unknown_200' | 'reset' | 'slow' | 'huge';
 
 export interface Upload {
   fields: Record<string, string>;
@@ -55,13 +59,38 @@ export interface FakeAp {
   script: Answer[];
   /** MACs this access point does not know: always 400 "mac not found" (the script is not used for them). */
   unknown: Set<string>;
+  /** How long a `slow` answer waits. */
+  slowMs: number;
+  /** How long a `huge` answer is, in bytes. */
+  hugeBytes: number;
+  /** Per `huge` answer, the bytes written when the connection closed (or the answer ended). */
+  hugeSent: number[];
   close(): Promise<void>;
+}
+
+/** 200 with `total` bytes, written chunk by chunk as the socket drains: the server holds one 64 KiB chunk at most. */
+function streamHuge(res: ServerResponse, total: number, done: (sent: number) => void): void {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  chunk.write('Ok, saved\n');
+  let sent = 0;
+  res.once('close', () => done(sent));
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  const pump = (): void => {
+    while (sent < total && !res.destroyed) {
+      const n = Math.min(chunk.length, total - sent);
+      sent += n;
+      if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once('drain', pump);
+    }
+    if (sent >= total) res.end();
+  };
+  pump();
 }
 
 export async function startFakeAp(): Promise<FakeAp> {
   const uploads: Upload[] = [];
   const script: Answer[] = [];
   const unknown = new Set<string>();
+  const ap = { slowMs: 5_000, hugeBytes: 300 * 1024 * 1024, hugeSent: [] as number[] };
   const server: Server = createServer((req, res) => {
     void (async () => {
       if (req.method !== 'POST' || req.url !== '/imgupload') return void res.writeHead(404).end('not found');
@@ -72,6 +101,12 @@ export async function startFakeAp(): Promise<FakeAp> {
       const answer: Answer = unknown.has(fields.mac ?? '') ? 'mac_unknown' : (script.shift() ?? 200);
       uploads.push({ fields, file: file?.data ?? Buffer.alloc(0), filename: file?.filename ?? '', contentType: file?.type ?? '', answered: answer });
       if (answer === 'reset') return void req.socket.destroy();
+      if (answer === 500) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      if (answer === 'huge') return streamHuge(res, ap.hugeBytes, (sent) => ap.hugeSent.push(sent));
+      if (answer === 'slow') {
+        const t = setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('Ok, saved'), ap.slowMs);
+        return void res.once('close', () => clearTimeout(t));
+      }
       if (answer === 409) return void res.writeHead(409, { 'content-type': 'text/plain' }).end('Come back later');
       if (answer === 'mac_unknown') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('mac not found');
       if (answer === 'mac_unknown_200') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Error while saving: mac not found');
@@ -80,11 +115,11 @@ export async function startFakeAp(): Promise<FakeAp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  return Object.assign(ap, {
     url: `http://127.0.0.1:${port}`,
     uploads,
     script,
     unknown,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  });
 }
