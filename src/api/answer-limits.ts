@@ -1,14 +1,14 @@
 import type { ShapeNote } from './field-readers.js';
 
 /**
- * What an answer may add to what we store and publish. The body is at most 1 MiB as received, but what we write is
- * the parsed value written again, and that can be several times larger than the text it came from: a number sent as
- * `1e20` is written as its 21 digits, a byte that is not UTF-8 becomes a three-byte U+FFFD, a redacted secret shorter
+ * What an answer may add to what we store and publish. The body is filtered as it streams (answer-filter.ts), but
+ * what we write is the parsed value written again, and that can be several times larger than the text it came from:
+ * a number sent as `1e20` is written as its 21 digits, a byte that is not UTF-8 becomes a three-byte U+FFFD, a redacted secret shorter
  * than `[redacted]` grows, and `<id>.json` is pretty-printed, one indented line per array item. The answer goes
  * to `last/<id>.json`, `<id>.json`, state.json and the MQTT state alike, so an unbounded one filled the disk, took the
  * daemon's memory, and wrote a last good file over the size that a start reads: every restart bought the slot again.
  *
- * So the answer is bounded before anything else reads it (before the redaction, whose walk recurses, and the schema):
+ * So the answer is bounded before the schema reads it (after the redaction, so that no cut leaves part of a secret):
  * - `outfit` and `reasoning` keep their first LONG_TEXT characters (more than the largest panel draws), the other
  *   listed strings SHORT_TEXT;
  * - alerts: each string or shown field of an alert (title, headline, event, description) ALERT_TEXT characters; an

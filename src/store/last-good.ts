@@ -7,8 +7,9 @@ import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { storeWriteError } from './store-error.js';
 
 /**
- * The most a last-good file is read: the client takes answers up to 1 MiB, and the file adds `fetched_at`. A larger
- * file was not written by us, and reading it whole would take the memory a Pi's unit does not have.
+ * The most a last-good file is read: what the client keeps of an answer is bounded far below 1 MiB as written
+ * (src/api/answer-limits.ts), and the file adds `fetched_at`. A larger file was not written by us, and reading it
+ * whole would take the memory a Pi's unit does not have.
  */
 const MAX_LAST_GOOD_BYTES = 1024 * 1024 + 4096;
 
