@@ -123,6 +123,7 @@ export const CODES = {
   W_TRMNL_PORTRAIT_PNG: { kind: 'warning', meaning: 'a TRMNL device asked for a BMP where its frame cannot be one (portrait, greys, another size): served a PNG' },
   W_TRMNL_SCREEN_UNKNOWN: { kind: 'warning', meaning: 'a device whose screen no panel profile has: drawn for the largest profile that fits inside it (once a device)' },
   W_TRMNL_IMAGE_TOO_LARGE: { kind: 'warning', meaning: "a device's image over its model's byte cap: drawn again in fewer greys, or served as it is when there are none" },
+  W_DEVICE_SENSORS_CAPPED: { kind: 'warning', meaning: 'a device sent more than 32 room-sensor kinds: readings of the others are dropped, no entity made (once a device)' },
   W_FIRMWARE_FILE: { kind: 'warning', meaning: 'a file of trmnl.firmware.dir (or the folder) cannot be used: unreadable, empty, or its name is no <version>.bin' },
   W_FIRMWARE_REFUSED: { kind: 'warning', meaning: 'a file of trmnl.firmware.dir that is a symbolic link, no regular file, or over 8 MiB: neither offered nor served' },
   W_FIRMWARE_UPDATE_FAILED: { kind: 'warning', meaning: 'a TRMNL device came back on another firmware than it was offered: the update failed, not offered again for 24 h' },
