@@ -119,6 +119,8 @@ export const CODES = {
   W_TRMNL_PAIRING_CLOSED: { kind: 'warning', meaning: '/api/setup from a configured device while its pairing is closed: 404' },
   W_TRMNL_TOKEN_MISSING: { kind: 'warning', meaning: 'a TRMNL request without Access-Token: 401' },
   W_TRMNL_TOKEN_WRONG: { kind: 'warning', meaning: 'a TRMNL request with a wrong Access-Token: 403' },
+  W_TRMNL_TOKEN_THROTTLED: { kind: 'warning', meaning: 'a TRMNL request from an address past 5 wrong Access-Tokens a minute: 429 with Retry-After, its token not looked at' },
+  W_TRMNL_LOG_DROPPED: { kind: 'warning', meaning: "a TRMNL device's /api/log over its rate (10 posts, then 1 a minute) or 256 KiB a day: dropped, answered 204 (said once a day)" },
   W_PAIRING_FILE: { kind: 'warning', meaning: '<state_dir>/pairing.json is not JSON, others may write it, or it cannot be updated' },
   W_TRMNL_PORTRAIT_PNG: { kind: 'warning', meaning: 'a TRMNL device asked for a BMP where its frame cannot be one (portrait, greys, another size): served a PNG' },
   W_TRMNL_SCREEN_UNKNOWN: { kind: 'warning', meaning: 'a device whose screen no panel profile has: drawn for the largest profile that fits inside it (once a device)' },
