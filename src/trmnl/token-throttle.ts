@@ -2,9 +2,9 @@ import type { Clock } from '../time/clock.js';
 
 /**
  * Wrong TRMNL access tokens, slowed per client (the remote address): after WRONG_TOKENS_ALLOWED wrong tokens within
- * WRONG_TOKEN_WINDOW_MS, every TRMNL request of that client that takes a token is answered 429 with Retry-After until the
- * window has passed, without its token being looked at, so a guesser learns nothing while slowed: five guesses a
- * minute. A right token is never counted. A 429 rather than a delay: a held answer would keep a socket and memory per
+ * WRONG_TOKEN_WINDOW_MS, every TRMNL request of that client that takes a token is answered 429 with Retry-After
+ * until the window has passed, without its token being looked at, so a guesser learns nothing while slowed: five
+ * guesses a minute. A right token is never counted. A 429 rather than a delay: a held answer would keep a socket and memory per
  * guess, which is what a flood wants. The firmware reads a 429's JSON like a 200's and finds no status it acts on, so
  * a device with a wrong token (which never gets an image anyway) sleeps and asks again.
  *
