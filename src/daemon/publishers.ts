@@ -68,7 +68,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
   const httpLogger = logger.child({ part: 'http' });
   const pairing = config.http ? new TrmnlPairing({ file: path.join(config.state_dir, PAIRING_FILE), clock: deps.clock, logger: httpLogger }) : null;
   // The devices that pull frames report to the HTTP server (which closes the book when it stops); MQTT announces them.
-  const devices = config.http ? new DeviceBook({ clock: deps.clock }) : undefined;
+  const devices = config.http ? new DeviceBook({ clock: deps.clock, logger: httpLogger }) : undefined;
   const mqtt = config.mqtt;
   const mqttPublisher = mqtt && new (await import('../mqtt/mqtt-publisher.js')).MqttPublisher({
     mqtt,

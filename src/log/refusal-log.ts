@@ -23,6 +23,8 @@ export const REFUSAL_CODES = [
   'W_TRMNL_TOKEN_MISSING',
   /** A TRMNL request with a wrong Access-Token: 403. */
   'W_TRMNL_TOKEN_WRONG',
+  /** A TRMNL request from an address past five wrong Access-Tokens a minute: 429 with Retry-After. */
+  'W_TRMNL_TOKEN_THROTTLED',
   /** POST /trmnl/<MAC>/pair without the status page's form token (or a wrong or expired one, or from another site): 403. */
   'W_HTTP_PAIR_REFUSED',
 ] as const satisfies readonly WarningCode[];

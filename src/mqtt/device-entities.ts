@@ -27,7 +27,6 @@ export interface DeviceEntitiesOptions {
 
 interface Known {
   fields: Set<string>;
-  sensors: Map<string, string | null>;
   /** The discovery JSON last sent on this connection. */
   sent: string | null;
 }
@@ -69,20 +68,21 @@ export class DeviceEntities {
 
   #publish(d: DeviceEntry): void {
     const id = `${d.display}\u0000${d.key}`;
-    const known = this.#known.get(id) ?? { fields: new Set<string>(), sensors: new Map<string, string | null>(), sent: null };
+    const known = this.#known.get(id) ?? { fields: new Set<string>(), sent: null };
     this.#known.set(id, known);
     for (const f of reportedFields(d)) known.fields.add(f);
-    for (const s of d.sensors) if (!known.sensors.has(s.kind)) known.sensors.set(s.kind, s.unit);
+    // The book keeps a device's sensor kinds, as many as it allows (MAX_SENSOR_KINDS): so many entities at most.
+    const sensors = this.#o.book.sensorKinds(d.display, d.key);
     const display = this.#o.displays.get(d.display);
     if (display !== undefined && this.#o.haDiscovery(d.display)) {
-      const { topic, payload } = deviceDiscovery({ topics: this.#o.topics, display, device: d, fields: known.fields, sensors: known.sensors, swVersion: this.#o.swVersion, ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }) });
+      const { topic, payload } = deviceDiscovery({ topics: this.#o.topics, display, device: d, fields: known.fields, sensors, swVersion: this.#o.swVersion, ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }) });
       const json = JSON.stringify(payload);
       if (known.sent !== json) {
         known.sent = json;
         this.#o.send(topic, json);
       }
     }
-    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone, [...known.sensors.keys()]));
+    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone, [...sensors.keys()]));
     this.#o.send(deviceAvailabilityTopic(this.#o.topics, d.display, d.key), d.available ? 'online' : 'offline');
   }
 }

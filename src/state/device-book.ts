@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import type { WarningCode } from '../shared/codes.js';
 import type { Clock } from '../time/clock.js';
 import { timeOrNull } from '../time/zoned-time.js';
 
@@ -9,7 +11,17 @@ import { timeOrNull } from '../time/zoned-time.js';
  * A device is available while it keeps its own rhythm: seen within three of its refresh periods (the seconds we
  * told it to sleep, else the ones it said it would). A listener hears every report and every device that went quiet,
  * at the moment it did, from a timer on the injected clock.
+ *
+ * The room-sensor kinds of a device are its own words (`SENSORS`), each an entity in Home Assistant: the book keeps
+ * the first MAX_SENSOR_KINDS a device sends, with the unit first seen, and drops readings of any later kind (said once
+ * a device). What a device can make the daemon hold is so bounded, whatever it sends at how many wakes.
  */
+
+/** Sensor kinds kept per device; readings of a kind past them are dropped. */
+export const MAX_SENSOR_KINDS = 32;
+
+/** Warning: a device sent more sensor kinds than the book keeps; readings of the rest are dropped. */
+export const W_DEVICE_SENSORS_CAPPED = 'W_DEVICE_SENSORS_CAPPED' satisfies WarningCode;
 
 export interface SensorReading {
   /** `temperature`, `humidity`, `co2`, or whatever kind the firmware names (lower case, [a-z0-9_]). */
@@ -58,6 +70,8 @@ export interface DeviceBookOptions {
   clock: Clock;
   /** Periods a device may miss before it is unavailable (default 3). */
   missedPeriods?: number;
+  /** Where a device past MAX_SENSOR_KINDS is said (once a device). */
+  logger?: Logger;
 }
 
 /** A device that never said its period is judged against an hour. */
@@ -67,6 +81,10 @@ export class DeviceBook {
   readonly #o: DeviceBookOptions;
   readonly #devices = new Map<string, DeviceReport>();
   readonly #timers = new Map<string, unknown>();
+  /** Each device's sensor kinds, in the order first sent, with the unit first seen: at most MAX_SENSOR_KINDS. */
+  readonly #kinds = new Map<string, Map<string, string | null>>();
+  /** Devices already said to be past MAX_SENSOR_KINDS. */
+  readonly #capped = new Set<string>();
   readonly #listeners: Array<(e: DeviceEvent) => void> = [];
 
   constructor(opts: DeviceBookOptions) {
@@ -82,8 +100,10 @@ export class DeviceBook {
   report(r: DeviceReport): DeviceEntry {
     const id = bookKey(r.display, r.key);
     const prev = this.#devices.get(id);
+    const sensors = this.#admit(id, r);
     // A Kindle's query carries only its battery: what an earlier request told (its model) is kept.
-    const merged: DeviceReport = prev === undefined ? r : { ...r, model: r.model ?? prev.model, panel: r.panel ?? prev.panel, fwVersion: r.fwVersion ?? prev.fwVersion };
+    const merged: DeviceReport =
+      prev === undefined ? { ...r, sensors } : { ...r, sensors, model: r.model ?? prev.model, panel: r.panel ?? prev.panel, fwVersion: r.fwVersion ?? prev.fwVersion };
     this.#devices.set(id, merged);
     this.#arm(id, merged);
     const entry = this.#entry(merged);
@@ -99,6 +119,36 @@ export class DeviceBook {
     const next = { ...d, periodS };
     this.#devices.set(id, next);
     this.#arm(id, next);
+  }
+
+  /** The sensor kinds a device has sent (those kept), in the order first sent, each with the unit first seen. */
+  sensorKinds(display: string, key: string): ReadonlyMap<string, string | null> {
+    return this.#kinds.get(bookKey(display, key)) ?? new Map<string, string | null>();
+  }
+
+  /** The readings of a report whose kinds are kept: a new kind while there is room, a known kind always. */
+  #admit(id: string, r: DeviceReport): readonly SensorReading[] {
+    if (r.sensors.length === 0) return r.sensors;
+    const kinds = this.#kinds.get(id) ?? new Map<string, string | null>();
+    this.#kinds.set(id, kinds);
+    const kept: SensorReading[] = [];
+    const dropped: string[] = [];
+    for (const s of r.sensors) {
+      if (!kinds.has(s.kind) && kinds.size >= MAX_SENSOR_KINDS) {
+        dropped.push(s.kind);
+        continue;
+      }
+      if (!kinds.has(s.kind)) kinds.set(s.kind, s.unit);
+      kept.push(s);
+    }
+    if (dropped.length > 0 && !this.#capped.has(id)) {
+      this.#capped.add(id);
+      this.#o.logger?.warn(
+        { code: W_DEVICE_SENSORS_CAPPED, display: r.display, device: r.key, max_kinds: MAX_SENSOR_KINDS, dropped: dropped.slice(0, 4) },
+        `a device sent more than ${MAX_SENSOR_KINDS} sensor kinds: readings of the others are dropped (said once a device)`,
+      );
+    }
+    return kept.length === r.sensors.length ? r.sensors : kept;
   }
 
   get(display: string, key: string): DeviceEntry | null {

@@ -14,10 +14,16 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** A header's (or a query parameter's) text as a finite number, else null. */
+/**
+ * Decimal digits, a sign and a fraction: what the firmware's printf writes (`4.1`, `-55`, `21.500000`). JavaScript's
+ * Number() reads more (`0x10`, `0b1`, `0o7`, `1e3`, `Infinity`), none of which a device means.
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A header's (or a query parameter's) text as a finite decimal number, else null. */
 export function numberIn(v: string | undefined | null): number | null {
   const s = v?.trim();
-  return s === undefined || s === '' ? null : numberOrNull(Number(s));
+  return s === undefined || !DECIMAL.test(s) ? null : numberOrNull(Number(s));
 }
 
 /** `true`/`false`, `1`/`0` (`Battery-Charging`), `yes`/`no` (a Kindle's query), any case; anything else null. */

@@ -1,17 +1,35 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { WarningCode } from '../shared/codes.js';
 
 /**
  * The owner's firmware folder: `<version>.bin` files (`1.7.3.bin`), the version being the name without `.bin`.
- * The folder is listed at each offer decision (a readdir: cheap); a file is hashed once per inode, size and mtime,
- * not per request (a Pi, files of ~1.5 MB).
+ * The folder is listed at each offer decision (a readdir and an lstat a file: cheap); a file is hashed once per
+ * inode, size and mtime, not per request (a Pi, files of ~1.5 MB).
+ *
+ * Only the folder's own regular files are offered and served: a symbolic link (wherever it points), a FIFO, a device
+ * or a folder is not, nor a file over FIRMWARE_MAX_BYTES. A file is opened without following a link and without
+ * waiting on a FIFO, then judged by what the open handle is, and served from that handle: a link or a large file
+ * swapped in after the offer is refused at the download, never read.
  */
 
-/** Warning: a firmware file (or the folder) that cannot be used: unreadable, or a name that is no version. */
+/** Warning: a firmware file (or the folder) that cannot be used: unreadable, empty, or a name that is no version. */
 export const W_FIRMWARE_FILE = 'W_FIRMWARE_FILE' satisfies WarningCode;
+/** Warning: a firmware file that is a link, no regular file, or too large to be firmware: neither offered nor served. */
+export const W_FIRMWARE_REFUSED = 'W_FIRMWARE_REFUSED' satisfies WarningCode;
+
+/**
+ * The largest firmware file offered or served. An OTA image must fit one of the two app slots its board's flash
+ * holds, so it is under half that flash: the largest TRMNL board has 16 MB (the X, an ESP32-S3 N16R8); the OG's slot
+ * is 1.875 MiB (an ESP32-C3 with 4 MB, the firmware's min_spiffs.csv). A larger file is no TRMNL firmware.
+ */
+export const FIRMWARE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Opens for reading without following a link in the last step, and without waiting for a FIFO's writer. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** What a version may look like: it goes into a URL and a file name, so no `/`, no spaces, nothing to escape. */
 export const FIRMWARE_VERSION = /^[0-9A-Za-z._-]{1,40}$/;
@@ -69,11 +87,22 @@ export interface FirmwareFolderOptions {
   logger?: Logger;
 }
 
+/** Why a file of the folder is not offered or served (W_FIRMWARE_REFUSED). */
+type Refusal = 'a symbolic link' | 'not a regular file' | 'over the size bound';
+
+/** What a file's lstat or fstat says of it: fit to be firmware, or why not. */
+function judge(st: { isSymbolicLink(): boolean; isFile(): boolean; size: number }): Refusal | 'empty' | null {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (!st.isFile()) return 'not a regular file';
+  if (st.size > FIRMWARE_MAX_BYTES) return 'over the size bound';
+  return st.size === 0 ? 'empty' : null;
+}
+
 export class FirmwareFolder {
   readonly #dir: string;
   readonly #log: Logger | undefined;
-  /** Names already warned of: a bad name is said once, not at every wake. */
-  readonly #warned = new Set<string>();
+  /** What was said of each name (a warning a name and cause, not one a wake); forgotten when the file is fine again. */
+  readonly #warned = new Map<string, Set<string>>();
   readonly #digests = new Map<string, Digest>();
 
   constructor(opts: FirmwareFolderOptions) {
@@ -81,13 +110,40 @@ export class FirmwareFolder {
     this.#log = opts.logger;
   }
 
+  #once(name: string, cause: string): boolean {
+    const said = this.#warned.get(name) ?? new Set<string>();
+    if (said.has(cause)) return false;
+    said.add(cause);
+    this.#warned.set(name, said);
+    return true;
+  }
+
   #warn(name: string, text: string, extra: Record<string, unknown> = {}): void {
-    if (this.#warned.has(name)) return;
-    this.#warned.add(name);
+    if (!this.#once(name, text)) return;
     this.#log?.warn({ code: W_FIRMWARE_FILE, file: path.join(this.#dir, name), ...extra }, text);
   }
 
-  /** The `<version>.bin` files of the folder, newest first; an unreadable folder has none (said once). */
+  #refuse(name: string, why: Refusal, size: number): void {
+    if (!this.#once(name, why)) return;
+    this.#log?.warn(
+      { code: W_FIRMWARE_REFUSED, file: path.join(this.#dir, name), reason: why, ...(why === 'over the size bound' && { bytes: size, max_bytes: FIRMWARE_MAX_BYTES }) },
+      `a firmware file that is ${why === 'over the size bound' ? 'larger than any firmware' : why}: neither offered nor served`,
+    );
+  }
+
+  /** Whether `name` may be offered, from its lstat; says once why not. */
+  #fit(name: string, st: { isSymbolicLink(): boolean; isFile(): boolean; size: number }): boolean {
+    const verdict = judge(st);
+    if (verdict === null) {
+      this.#warned.delete(name);
+      return true;
+    }
+    if (verdict === 'empty') this.#warn(name, 'an empty firmware file: not offered');
+    else this.#refuse(name, verdict, st.size);
+    return false;
+  }
+
+  /** The `<version>.bin` regular files of the folder, newest first; an unreadable folder has none (said once). */
   async list(): Promise<FirmwareFile[]> {
     let names: string[];
     try {
@@ -106,7 +162,15 @@ export class FirmwareFolder {
         this.#warn(name, 'a firmware file whose name is no version (<version>.bin, letters, digits, . _ -): not offered');
         continue;
       }
-      files.push({ version, path: path.join(this.#dir, name) });
+      const file = path.join(this.#dir, name);
+      try {
+        if (!this.#fit(name, await lstat(file))) continue;
+      } catch (err) {
+        // Gone since the readdir: nothing to say.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#warn(name, 'a firmware file cannot be read: not offered', { reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+        continue;
+      }
+      files.push({ version, path: file });
     }
     return files.sort((a, b) => compareVersions(b.version, a.version));
   }
@@ -116,23 +180,31 @@ export class FirmwareFolder {
   }
 
   /**
-   * Opens `<version>.bin` for serving, or null when there is none (or it is no regular file). The caller closes the
-   * handle (streaming it closes it). The digest is of the opened file: a file replaced meanwhile is hashed anew.
+   * Opens `<version>.bin` for serving, or null when there is none or it may not be served (a link, no regular file,
+   * empty, over FIRMWARE_MAX_BYTES). The caller closes the handle (streaming it closes it). Size and digest are the
+   * opened file's: a file replaced meanwhile is hashed anew.
    */
   async open(version: string): Promise<OpenFirmware | null> {
     if (!FIRMWARE_VERSION.test(version)) return null;
-    const file = path.join(this.#dir, `${version}.bin`);
+    const name = `${version}.bin`;
+    const file = path.join(this.#dir, name);
     let handle: FileHandle;
     try {
-      handle = await open(file, 'r');
+      handle = await open(file, OPEN_FLAGS);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#warn(`${version}.bin`, 'a firmware file cannot be opened', { reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+      const code = (err as NodeJS.ErrnoException).code;
+      // O_NOFOLLOW's answer to a link is ELOOP (EMLINK on the BSDs); a socket's ENXIO.
+      if (code === 'ELOOP' || code === 'EMLINK') this.#refuse(name, 'a symbolic link', 0);
+      else if (code === 'ENXIO') this.#refuse(name, 'not a regular file', 0);
+      else if (code !== 'ENOENT') this.#warn(name, 'a firmware file cannot be opened', { reason: code ?? String(err) });
       return null;
     }
     try {
       const st = await handle.stat();
-      if (!st.isFile() || st.size === 0) {
-        if (st.size === 0) this.#warn(`${version}.bin`, 'an empty firmware file: not served');
+      const verdict = judge(st);
+      if (verdict !== null) {
+        if (verdict === 'empty') this.#warn(name, 'an empty firmware file: not served');
+        else this.#refuse(name, verdict, st.size);
         await handle.close();
         return null;
       }
@@ -140,8 +212,8 @@ export class FirmwareFolder {
       let d = this.#digests.get(file);
       if (d?.key !== key) {
         const hash = createHash('sha256');
-        // Read through the handle, not the path: what is hashed is what is then served.
-        for await (const chunk of handle.createReadStream({ start: 0, autoClose: false })) hash.update(chunk as Buffer);
+        // Read through the handle, not the path, and only the bytes it had: what is hashed is what is then served.
+        for await (const chunk of handle.createReadStream({ start: 0, end: st.size - 1, autoClose: false })) hash.update(chunk as Buffer);
         const digest = hash.digest();
         d = { key, hex: digest.toString('hex'), base64: digest.toString('base64') };
         this.#digests.set(file, d);

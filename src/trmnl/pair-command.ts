@@ -24,7 +24,8 @@ export interface PairFlags {
 export async function pairCommand(loaded: LoadedConfig, f: PairFlags): Promise<string[]> {
   const { config, file } = loaded;
   const devices = config.trmnl?.devices ?? [];
-  const minutes = f.minutes === undefined ? PAIRING_DEFAULT_MINUTES : Number(f.minutes);
+  // Decimal digits only: Number() would take `0x10` or `1e1` for a count of minutes.
+  const minutes = f.minutes === undefined ? PAIRING_DEFAULT_MINUTES : /^\d{1,4}$/.test(f.minutes.trim()) ? Number(f.minutes) : NaN;
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > PAIRING_MAX_MINUTES) {
     throw new PairUsageError(`--minutes must be a whole number from 1 to ${PAIRING_MAX_MINUTES}, not "${f.minutes}"`);
   }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { readBody, sendJson } from '../shared/http-respond.js';
+import { sendJson } from '../shared/http-respond.js';
 import type { RefusalCode, RefusalLog } from '../log/refusal-log.js';
 import { normalizeMac, trmnlDeviceKey } from './mac.js';
 import type { TrmnlImage, TrmnlImages } from './images.js';
@@ -12,7 +12,8 @@ import type { ShownView } from '../state/display-views.js';
 import type { DeviceBook } from '../state/device-book.js';
 import { chooseScreen, modelRegistry, screenSpec, type ScreenSpec, type TrmnlFormat } from './models.js';
 import { header, readTrmnlHeaders, type TrmnlHeaders } from './device-headers.js';
-import { logEntries, pickLogFields } from './device-log.js';
+import { DeviceLogLimit, receiveDeviceLog } from './device-log.js';
+import { TokenThrottle } from './token-throttle.js';
 import { FullRefreshPlanner } from './full-refresh.js';
 import { isButtonWake, PRESS_PENDING_REFRESH_S, PRESS_WAIT_MS, waitForPress, type ButtonOutcome } from './button-press.js';
 import { loadPanel } from '../panels/panels.js';
@@ -28,7 +29,8 @@ import type { DeviceWake, FirmwareDecision } from './firmware-offers.js';
  *
  * Statuses, as the firmware treats them: an unknown MAC gets 404 (setup: "MAC not registered" screen, then sleep;
  * display/log: an error and the retry ladder), a missing Access-Token 401, a wrong one 403 (both: the retry ladder,
- * credentials kept). The JSON `status: 500` is never sent: it makes the firmware wipe its credentials and Wi-Fi.
+ * credentials kept), a client past five wrong tokens a minute 429 (token-throttle.ts). A device's log is limited
+ * per device (device-log.ts). The JSON `status: 500` is never sent: it makes the firmware wipe its credentials and Wi-Fi.
  * Setup hands out a token only while pairing is open for that MAC (pairing.ts); closed, a configured device gets
  * the same 404 as an unknown one, so it sleeps and asks again. Refusals go to the log through a RefusalLog, never one
  * line a request.
@@ -90,17 +92,18 @@ function tokenMatches(expected: string, given: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-const LOG_BODY_LIMIT = 256 * 1024;
-const LOGS_PER_POST = 50;
-
 export class TrmnlApi {
   readonly #d: TrmnlApiDeps;
   readonly #fullRefresh = new FullRefreshPlanner();
   /** Devices told their screen is not one of ours (W_TRMNL_SCREEN_UNKNOWN is said once a device). */
   readonly #warnedScreens = new Set<string>();
+  readonly #throttle: TokenThrottle;
+  readonly #logLimit: DeviceLogLimit;
 
   constructor(deps: TrmnlApiDeps) {
     this.#d = deps;
+    this.#throttle = new TokenThrottle({ clock: deps.clock });
+    this.#logLimit = new DeviceLogLimit({ clock: deps.clock });
   }
 
   #device(mac: string | null): TrmnlDeviceBinding | null {
@@ -146,8 +149,14 @@ export class TrmnlApi {
     });
   }
 
-  /** The device for an authenticated request, or null after answering 404/401/403. */
+  /** The device for an authenticated request, or null after answering 429/404/401/403. */
   #authenticate(req: IncomingMessage, res: ServerResponse, what: string): { mac: string; dev: TrmnlDeviceBinding } | null {
+    const retryAfterS = this.#throttle.retryAfterS(req.socket.remoteAddress);
+    if (retryAfterS !== null) {
+      this.#refuse(req, 'W_TRMNL_TOKEN_THROTTLED', { mac: header(req, 'id')?.slice(0, 32) ?? null, endpoint: what });
+      sendJson(req, res, 429, { status: 429, message: 'too many wrong access tokens from this address: try again later' }, { 'Retry-After': retryAfterS });
+      return null;
+    }
     const mac = normalizeMac(header(req, 'id'));
     const dev = this.#device(mac);
     if (mac === null || dev === null) {
@@ -163,6 +172,7 @@ export class TrmnlApi {
     }
     const expected = this.#d.tokens.get(mac);
     if (expected === undefined || !tokenMatches(expected, given)) {
+      this.#throttle.wrong(req.socket.remoteAddress);
       this.#refuse(req, 'W_TRMNL_TOKEN_WRONG', { mac, endpoint: what });
       sendJson(req, res, 403, { status: 403, message: 'invalid access token' });
       return null;
@@ -291,28 +301,7 @@ export class TrmnlApi {
       req.resume();
       return;
     }
-    const read = await readBody(req, LOG_BODY_LIMIT);
-    if (!read.ok) {
-      sendJson(req, res, 413, { status: 413, message: 'log body too large' });
-      return;
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(read.text);
-    } catch {
-      sendJson(req, res, 400, { status: 400, message: 'log body is not JSON' });
-      return;
-    }
-    const logs = logEntries(body);
-    if (logs === null) {
-      sendJson(req, res, 400, { status: 400, message: 'expected {"logs":[…]} or {"log":{"logs_array":[…]}}' });
-      return;
-    }
-    for (const entry of logs.slice(0, LOGS_PER_POST)) {
-      this.#d.logger?.info({ mac: auth.mac, display: auth.dev.display, device_log: pickLogFields(entry) }, 'TRMNL device log');
-    }
-    res.writeHead(204, { 'Cache-Control': 'no-store' });
-    res.end();
+    await receiveDeviceLog(req, res, { mac: auth.mac, display: auth.dev.display }, this.#logLimit, this.#d.logger);
   }
 }
 

@@ -1,14 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
-import { DeviceBook } from '../../src/state/device-book.js';
+import { MAX_INCOMING_PACKET_BYTES } from '../../src/mqtt/connection-options.js';
+import { MAX_SENSOR_KINDS, DeviceBook } from '../../src/state/device-book.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import { FakeClock, clockAt } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { testViews } from '../helpers/views.js';
 import { checkDeviceDiscovery, checkStates } from '../mqtt/ha-checker.js';
-import { mqttConfig, readRetained, silentLogger, watch } from '../mqtt/fixtures.js';
+import { capturingLogger, mqttConfig, readRetained, watch } from '../mqtt/fixtures.js';
 import { display, rec, update } from './fixtures.js';
 
 /**
@@ -41,7 +42,8 @@ describe('devices in Home Assistant, through Mosquitto', () => {
     const hallway = display('hallway');
     const fake = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const clock = clockAt(() => fake.now());
-    const book = new DeviceBook({ clock: fake });
+    const cap = capturingLogger();
+    const book = new DeviceBook({ clock: fake, logger: cap.logger });
     // The next update 20 minutes away: refresh_rate 1230 s, so a device is quiet after 3 × 1230 s.
     const side = testViews({ displays: [hallway], clock, nextUpdateAt: () => new Date(fake.now() + 20 * 60_000) });
     const mqtt = new MqttPublisher({
@@ -50,7 +52,7 @@ describe('devices in Home Assistant, through Mosquitto', () => {
       displays: [hallway],
       views: side.views,
       timezone: 'Europe/Berlin',
-      logger: silentLogger(),
+      logger: cap.logger,
       onRefresh: () => undefined,
       hasDevice: () => true,
       devices: book,
@@ -80,7 +82,7 @@ describe('devices in Home Assistant, through Mosquitto', () => {
     const view = side.show(state);
     await mqtt.publish(view);
     await http.publish(view);
-    return { fake, http, url: http.url!, book };
+    return { fake, http, url: http.url!, book, logs: cap.text };
   }
 
   const node = (key: string) => `${BASE}_hallway_DEV_${key}`;
@@ -152,5 +154,41 @@ describe('devices in Home Assistant, through Mosquitto', () => {
     await httpRequest(`${url}/api/display`, { headers });
     await w.waitFor((all) => all.at(-1)?.payload.toString() === 'online', 'online again');
     await w.close();
+  });
+
+  it('1,300 wakes each with a new SENSORS kind: at most 32 sensor entities, one warning, a config far under every message limit, sent at most once a kind', { timeout: 60_000 }, async () => {
+    const { url, book, logs } = await setup();
+    const topic = `${PREFIX}/device/${node('trmnl-aabbccddee72')}/config`;
+    const state = `${BASE}/hallway/devices/trmnl-aabbccddee72`;
+    const w = await watch(broker.url, [topic, state]);
+    const headers = { ID: OG, 'Access-Token': TOKEN, Model: 'og', Width: '800', Height: '480', 'Battery-Voltage': '3.9', RSSI: '-60', 'FW-Version': '1.7.2', 'Update-Source': 'timer' };
+    const WAKES = 1_300;
+    for (let i = 0; i < WAKES; i++) {
+      // A kind as long as a kind may be (32 characters), each wake a new one.
+      const kind = `probe_kind_${String(i).padStart(5, '0')}_${'x'.repeat(15)}`;
+      const r = await httpRequest(`${url}/api/display`, { headers: { ...headers, SENSORS: `make=Probe;model=P1;kind=${kind};value=${i};unit=percent` } });
+      expect(r.status).toBe(200);
+    }
+    await w.waitFor((all) => all.filter((m) => m.topic === state).length === WAKES, 'a state message a wake', 20_000);
+    const configs = w.all.filter((m) => m.topic === topic);
+    await w.close();
+
+    // The book keeps the first 32 kinds; the entities are those and the device's own readings.
+    expect(book.sensorKinds('hallway', 'trmnl-aabbccddee72').size).toBe(MAX_SENSOR_KINDS);
+    const retained = await readRetained(broker.url, [topic, state]);
+    const config = retained.get(topic)!;
+    const components = Object.keys((JSON.parse(config.toString()) as { components: Record<string, unknown> }).components);
+    expect(components.filter((c) => c.startsWith('sensor_'))).toHaveLength(MAX_SENSOR_KINDS);
+    expect(components.length).toBeLessThanOrEqual(MAX_SENSOR_KINDS + 8);
+    // Far under the daemon's own incoming limit (which its subscription to the configs applies) and Mosquitto's.
+    expect(config.length).toBeLessThan(MAX_INCOMING_PACKET_BYTES / 4);
+    expect(Object.keys((JSON.parse(retained.get(state)!.toString()) as { sensors: Record<string, unknown> }).sensors)).toHaveLength(MAX_SENSOR_KINDS);
+    // Sent again only while it gained an entity, not at every wake.
+    expect(configs.length).toBeLessThanOrEqual(MAX_SENSOR_KINDS + 2);
+    const capped = logs().split('\n').filter((l) => l.includes('W_DEVICE_SENSORS_CAPPED'));
+    expect(capped).toHaveLength(1);
+    expect(JSON.parse(capped[0]!)).toMatchObject({ device: 'trmnl-aabbccddee72', max_kinds: MAX_SENSOR_KINDS });
+    expect(logs()).not.toContain('W_MQTT_MESSAGE_TOO_LARGE');
+    console.log(`1,300 new sensor kinds: discovery config ${config.length} bytes, ${components.length} components, sent ${configs.length} times`);
   });
 });

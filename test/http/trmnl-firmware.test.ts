@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveSchedules } from '../../src/budget/planner.js';
@@ -7,6 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { buildPublishers } from '../../src/daemon/publishers.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import type { Publisher } from '../../src/publish/publisher.js';
+import { FIRMWARE_MAX_BYTES } from '../../src/trmnl/firmware-files.js';
 import { FIRMWARE_RETRY_MS } from '../../src/trmnl/firmware-offers.js';
 import { tempConfig } from '../helpers/cli.js';
 import { configYaml } from '../helpers/config-yaml.js';
@@ -89,7 +91,7 @@ describe('TRMNL firmware updates', () => {
       expect(r.status).toBe(200);
       return r.json<DisplayAnswer>();
     };
-    return { url, clock, wake, logs: cap.text, loaded };
+    return { url, clock, wake, logs: cap.text, loaded, dir: path.join(dir, 'firmware'), root: dir };
   }
 
   it('is off by default: no trmnl.firmware, or a device without firmware_updates, is never offered one; nothing is served', async () => {
@@ -160,5 +162,66 @@ describe('TRMNL firmware updates', () => {
     clock.advance(60_000);
     expect((await wake({ 'FW-Version': '1.7.3' })).update_firmware).toBe(false);
     expect((await httpRequest(`${url}/`)).text()).toMatch(new RegExp(`${MAC}: updated to 1.7.3 \\(seen [^<]*\\), failed once`));
+  });
+
+  it('serves only its own regular files: a link out of the folder and a sparse file over the bound are neither offered nor served, each said once', async () => {
+    const { url, wake, logs, dir, root } = await serve();
+    // A file outside the folder stands for /etc/shadow.
+    const secret = path.join(root, 'shadow');
+    await writeFile(secret, 'root:$6$secret-hash:19000:0:99999:7:::\n');
+    await symlink(secret, path.join(dir, '9.9.9.bin'));
+    await writeFile(path.join(dir, '10.0.0.bin'), '');
+    await truncate(path.join(dir, '10.0.0.bin'), 500 * 1024 * 1024);
+    await writeFile(path.join(dir, '9.9.10.bin'), Buffer.alloc(FIRMWARE_MAX_BYTES + 1, 1));
+
+    // The newest file that is the folder's own and small enough is offered; the folder is listed again at later wakes.
+    expect(await wake({ 'Battery-Charging': 'true' })).toMatchObject({ update_firmware: true, firmware_url: `${url}/trmnl/firmware/1.7.3.bin` });
+    for (let i = 0; i < 3; i++) expect((await wake({ 'Battery-Charging': 'true' })).firmware_url).toBeNull();
+    for (const v of ['9.9.9', '10.0.0', '9.9.10']) {
+      const r = await httpRequest(`${url}/trmnl/firmware/${v}.bin`);
+      expect(r.status, v).toBe(404);
+      expect(r.text()).not.toContain('secret-hash');
+    }
+    const refused = logs().split('\n').filter((l) => l.includes('W_FIRMWARE_REFUSED')).map((l) => JSON.parse(l) as { file: string; reason: string });
+    expect(refused.map((r) => [path.basename(r.file), r.reason]).sort()).toEqual([
+      ['10.0.0.bin', 'over the size bound'],
+      ['9.9.10.bin', 'over the size bound'],
+      ['9.9.9.bin', 'a symbolic link'],
+    ]);
+    expect(logs()).not.toContain('secret-hash');
+  });
+
+  it('a link, a large file or a FIFO swapped in after the offer is not followed, read or waited on: 404; the file back, 200', async () => {
+    const { url, wake, logs, dir, root } = await serve();
+    const offer = await wake({ 'Battery-Charging': 'true' });
+    expect(offer.firmware_url).toBe(`${url}/trmnl/firmware/1.7.3.bin`);
+    const file = path.join(dir, '1.7.3.bin');
+    const secret = path.join(root, 'shadow');
+    await writeFile(secret, 'root:$6$secret-hash:19000:0:99999:7:::\n');
+
+    await rename(file, path.join(root, 'kept.bin'));
+    await symlink(secret, file);
+    const linked = await httpRequest(offer.firmware_url!);
+    expect(linked.status).toBe(404);
+    expect(linked.text()).not.toContain('secret-hash');
+    expect((await httpRequest(offer.firmware_url!, { method: 'HEAD' })).status).toBe(404);
+
+    await rm(file);
+    await writeFile(file, '');
+    await truncate(file, 500 * 1024 * 1024);
+    expect((await httpRequest(offer.firmware_url!)).status).toBe(404);
+
+    // Opened as a plain read, a FIFO would hold the request (and a thread of Node's pool) until a writer came.
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    expect((await httpRequest(offer.firmware_url!)).status).toBe(404);
+
+    await rm(file);
+    await rename(path.join(root, 'kept.bin'), file);
+    const dl = await httpRequest(offer.firmware_url!);
+    expect(dl.status).toBe(200);
+    expect(dl.body.equals(IMAGE)).toBe(true);
+    const reasons = logs().split('\n').filter((l) => l.includes('W_FIRMWARE_REFUSED')).map((l) => (JSON.parse(l) as { reason: string }).reason);
+    expect(reasons).toEqual(['a symbolic link', 'over the size bound', 'not a regular file']);
   });
 });

@@ -225,6 +225,8 @@ describe('TRMNL pairing', () => {
     for (const bad of [
       ['--mac', '11:22:33:44:55:66'],
       ['--minutes', '61'],
+      ['--minutes', '0x10'],
+      ['--minutes', '1e1'],
       ['--display', 'hallway', '--mac', MAC],
     ]) {
       const b = await runCli(['pair', '--config', file, ...bad]);
