@@ -197,6 +197,8 @@ export interface LedgerFile {
   day_refused: number;
   credits_out: { since: number; last_refusal_at: number } | null;
   rate_blocked_until: number | null;
+  backoff?: { failures: number; until: number };
+  in_flight?: number[];
 }
 
 export interface ScenarioOptions {

@@ -484,10 +484,11 @@ describe('the process is stopped', () => {
         await sleep(delay);
         await s.kill9();
       } else {
-        // A random moment once it runs: after a cycle completed, somewhere in the next one (every 2 s).
+        // A random moment once it runs: after a cycle completed, somewhere in the next one (every 2 s). A kill
+        // before it that cut a paid request off leaves a backoff (at most a minute) that this start waits out.
         const mark = s.mark();
         await s.start({ wait: true });
-        await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 30_000 });
+        await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
         const delay = Math.round(random() * 2500);
         delays.push(delay);
         await sleep(delay);
@@ -506,13 +507,79 @@ describe('the process is stopped', () => {
     // A clean start after all that: the ledger was never found torn, and the daemon works.
     const mark = s.mark();
     await s.start();
-    await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 30_000 });
+    await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
     expect(s.findLog((l) => l.code === 'W_LEDGER_UNREADABLE')).toBeUndefined();
     await expect(stat(path.join(s.stateDir, 'budget-ledger.json.corrupt'))).rejects.toThrow();
     expect(await s.stop()).toBe(0);
     await check('after the clean stop');
     const remaining = (await Promise.all(dirs.map((d) => s.tempFiles(d)))).flat();
     expect(remaining.filter((n) => n !== 'budget-ledger.json.tmp'), `left over: ${leftovers.join(', ')}`).toEqual([]);
+  }, 600_000);
+
+  // A failed or cut-off purchase is waited out, whatever stops the daemon: the backoff and the requests in flight are
+  // in the ledger. The rounds end before the shortest backoff (30 s after the failure) could, so every purchase
+  // after the first would be one bought again within it.
+  const restartDraws = seededDraws();
+  m.it('SIGTERM restarts after a 500: each start waits out the backoff it reads back, nothing is bought again within it', async () => {
+    const s = await Scenario.create({ name: 'restart-500' });
+    await s.startAndWaitGood();
+    await s.sim.injectFault({ kind: 'status', status: 500, count: 1000, path: 'recweather' });
+    const before = (await s.calls()).length;
+    await s.until('the failed purchase', async () => (await s.calls()).length === before + 1);
+    const failedAt = Date.now();
+    let rounds = 0;
+    while (Date.now() - failedAt < 18_000) {
+      expect(await s.stop('SIGTERM')).toBe(0);
+      const mark = s.mark();
+      await s.start();
+      // The positive sign: a tick of the new process deferred by the backoff it read back.
+      await s.waitLog((l) => l.msg === 'deferred' && String(l.why).startsWith('backing off after failed requests'), { after: mark, timeoutMs: 10_000 });
+      rounds++;
+    }
+    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect((await s.calls()).length).toBe(before + 1);
+    // The wait ends on time: the service mended, the next try buys (at most a minute after the failure).
+    await s.sim.clearFaults();
+    const mark = s.mark();
+    await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
+    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(29_000);
+  });
+
+  m.it(`kill -9 at random moments with a paid request in flight or just failed: never bought again within the backoff (seed ${restartDraws.seed})`, async () => {
+    const { random } = restartDraws;
+    const s = await Scenario.create({ name: 'kill9-inflight' });
+    await s.startAndWaitGood();
+    // One answer slower than the whole test, so the first kill finds it in flight; then resets, so that any purchase
+    // after it would show as a reset used.
+    await s.sim.injectFault([
+      { kind: 'slow', delay_ms: 120_000, count: 1, path: 'recweather' },
+      { kind: 'reset', count: 1000, path: 'recweather' },
+    ]);
+    await s.until('the slow request in flight', async () => (await s.simStats()).pendingFaults.length === 1);
+    const sentAt = Date.now();
+    const delays: number[] = [Math.round(random() * 2500)];
+    await sleep(delays[0] ?? 0);
+    await s.kill9();
+    let cut = false;
+    while (Date.now() - sentAt < 18_000) {
+      const mark = s.mark();
+      await s.start();
+      await s.waitLog((l) => l.msg === 'deferred' && String(l.why).startsWith('backing off after failed requests'), { after: mark, timeoutMs: 10_000 });
+      cut ||= s.findLog((l) => l.code === 'W_PAID_REQUEST_CUT', { after: mark }) !== undefined;
+      const delay = Math.round(random() * 2000);
+      delays.push(delay);
+      await sleep(delay);
+      await s.kill9();
+    }
+    const why = `TEST_SEED=${restartDraws.seed}; kill delays: ${delays.join(', ')} ms`;
+    // The slow request was the only paid one: every reset fault is still there, unused.
+    const pending = (await s.simStats()).pendingFaults;
+    expect(pending.map((f) => [f.kind, f.remaining]), why).toEqual([['reset', 1000]]);
+    // The start after the first kill named the request it cut off.
+    expect(cut, why).toBe(true);
+    const ledger = await s.ledger();
+    expect(ledger.in_flight ?? [], why).toEqual([]);
+    expect(ledger.backoff?.failures, why).toBeGreaterThanOrEqual(1);
   });
 
   m.it('SIGTERM mid-cycle: exits 0 promptly, frame and files untouched, the aborted call stays counted', async () => {
