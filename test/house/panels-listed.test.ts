@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { galleryPanels } from '../gallery/gallery.js';
 import { SAMPLE_CASES } from '../gallery/samples.js';
-import { listPanelIds } from '../../src/panels/panels.js';
+import { attachablePanelIds, listPanelIds } from '../../src/panels/panels.js';
 
 /**
  * What lists or counts the panels follows the profiles in display/panels/: the gallery's script and the gallery it
- * made, and every "N panels" in README.md and docs/. A profile added without the gallery made again, or a count
- * left as it was, fails here.
+ * made, every "N panels" in README.md and docs/, and the table of panels for the Pi's header in
+ * docs/raspberry-pi.md. A profile added without the gallery made again, or a count or table left as it was, fails
+ * here.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,5 +41,13 @@ describe('the panels, listed and counted', () => {
     const counts = PAGES.filter((p) => existsSync(path.join(ROOT, p))).flatMap((p) => panelCounts(readFileSync(path.join(ROOT, p), 'utf8')).map(([words, n]) => ({ page: p, words, n })));
     expect(counts.some((c) => c.page === 'README.md'), 'README.md says how many panels have a profile').toBe(true);
     expect(counts.filter((c) => c.n !== listPanelIds().length)).toEqual([]);
+  });
+
+  it("docs/raspberry-pi.md's table of panels for the header has a row for each profile with pi_header, and no other", () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'raspberry-pi.md'), 'utf8');
+    const section = page.slice(page.indexOf('## A panel on the Pi'));
+    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| panel id |')));
+    const rows = [...table.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]!);
+    expect(rows.sort()).toEqual(attachablePanelIds());
   });
 });
