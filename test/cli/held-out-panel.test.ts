@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -16,6 +16,8 @@ import { ROOT, runCli } from '../helpers/cli.js';
  */
 
 const ID = 'waveshare-7in5-v2-copy';
+/** A copy that names a vendor driver the UC8179 driver does not follow. */
+const UNKNOWN_VENDOR = 'waveshare-7in5-v9';
 
 const REC = {
   outfit: 'A light jacket over a T-shirt, jeans and trainers. Take sunglasses.',
@@ -38,7 +40,8 @@ function pixels(file: string): { width: number; height: number; grey: number[] }
 }
 
 beforeAll(() => {
-  pkg = mkdtempSync(path.join(tmpdir(), 'outfit-held-out-'));
+  // Its real path: the package finds its folder from its modules' real paths.
+  pkg = realpathSync(mkdtempSync(path.join(tmpdir(), 'outfit-held-out-')));
   cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
   cpSync(path.join(ROOT, 'dist'), path.join(pkg, 'dist'), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
@@ -47,6 +50,8 @@ beforeAll(() => {
   for (const f of readdirSync(path.join(ROOT, 'display', 'panels'))) cpSync(path.join(ROOT, 'display', 'panels', f), path.join(panels, f));
   const profile = JSON.parse(readFileSync(path.join(panels, 'waveshare-7in5-v2.json'), 'utf8')) as { id: string; name: string };
   writeFileSync(path.join(panels, `${ID}.json`), JSON.stringify({ ...profile, id: ID, name: `${profile.name}, a copy` }, null, 2));
+  const controller = (profile as unknown as { controller: Record<string, unknown> }).controller;
+  writeFileSync(path.join(panels, `${UNKNOWN_VENDOR}.json`), JSON.stringify({ ...profile, id: UNKNOWN_VENDOR, controller: { ...controller, vendor_driver: 'epd7in5_V9' } }, null, 2));
   entry = path.join(pkg, 'dist', 'cli.js');
 
   work = mkdtempSync(path.join(tmpdir(), 'outfit-held-out-work-'));
@@ -93,6 +98,15 @@ describe(`a held-out profile (${ID}), no code changed`, () => {
     const glass = pixels(path.join(sim, 'glass.png'));
     expect([glass.width, glass.height]).toEqual([800, 480]);
     expect(glass.grey).toEqual(copy.grey);
+  });
+
+  it('a copy naming a vendor driver the family does not follow is refused when driven, naming its file and the key', { timeout: 60_000 }, async () => {
+    const frame = path.join(work, 'frame-for-v9.png');
+    const res = await runCli(['render', '--config', config, '--display', 'original', '--input', path.join(work, 'rec.json'), '--out', frame], { entry, timeoutMs: 50_000 });
+    expect(res.code).toBe(0);
+    const shown = await runCli(['panel', 'show', '--panel', UNKNOWN_VENDOR, '--capture', path.join(work, 'v9.jsonl'), frame], { entry, timeoutMs: 50_000 });
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain(`E_PANEL_BUS: ${path.join(pkg, 'display', 'panels', `${UNKNOWN_VENDOR}.json`)}: controller.vendor_driver: the UC8179 driver follows epd7in5_V2, epd7in5b_V2, not "epd7in5_V9"`);
   });
 
   it('is in the gallery: in the list its script draws, and drawn there with its own section', { timeout: 120_000 }, async () => {
