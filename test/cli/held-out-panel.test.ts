@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configYaml } from '../helpers/config-yaml.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -68,6 +68,11 @@ beforeAll(() => {
       stateDir: path.join(work, 'state'),
     }),
   );
+});
+
+// The package's copy holds all of dist/: not left behind in the temp folder.
+afterAll(() => {
+  for (const dir of [pkg, work]) rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`a held-out profile (${ID}), no code changed`, () => {
