@@ -1,6 +1,6 @@
 import type { EpdDriver, EpdDriverOptions } from '../driver.js';
 import { EpdError } from '../epd-error.js';
-import { attachablePanelIds, listPanelIds, loadPanel, panelFile, type PanelProfile } from '../../panels/panels.js';
+import { attachablePanelIds, listPanelIds, loadPanel, panelFile } from '../../panels/panels.js';
 import type { DriverFamily } from '../../panels/panel-controller.js';
 
 /**
@@ -54,30 +54,27 @@ export function isAttachable(panelId: string): boolean {
   return listPanelIds().includes(panelId) && loadPanel(panelId).controller.pi_header;
 }
 
-/** The profile of an attachable panel; E_PANEL_BUS for a panel with no driver (it names those that have one). */
-function attachable(panelId: string): PanelProfile & { controller: { family: DriverFamily } } {
+/** The controller family of an attachable panel; E_PANEL_BUS for a panel with no driver (it names those that have one). */
+function driverFamily(panelId: string): DriverFamily {
   if (!isAttachable(panelId)) {
     throw new EpdError('E_PANEL_BUS', `no driver for the ${panelId} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`);
   }
-  const panel = loadPanel(panelId);
-  const family = panel.controller.family;
+  const family = loadPanel(panelId).controller.family;
   // The profile's schema allows pi_header only with a driver family.
   if (family === 'device-firmware') throw new EpdError('E_PANEL_BUS', `${panelFile(panelId)}: controller.family: device-firmware has no driver`);
-  return { ...panel, controller: { ...panel.controller, family } };
+  return family;
 }
 
-/** The driver factory of a panel; E_PANEL_BUS for a panel with no driver (it names those that have one). */
+/** The driver factory of a panel; E_PANEL_BUS for a panel with no driver, or a vendor driver its family does not follow. */
 export async function loadDriver(panelId: string): Promise<DriverFactory> {
-  const panel = attachable(panelId);
-  const family = await FAMILIES[panel.controller.family]();
+  const family = await FAMILIES[driverFamily(panelId)]();
   // Refuses an unknown vendor driver now, when the panel is set up, not at its first frame.
-  family.facts(panel.id);
-  return (o) => family.create(panel.id, o);
+  family.facts(panelId);
+  return (o) => family.create(panelId, o);
 }
 
 /** The controller facts of a panel (its family's module is imported), or null for a panel with no driver. */
 export async function driverFacts(panelId: string): Promise<DriverFacts | null> {
   if (!isAttachable(panelId)) return null;
-  const panel = attachable(panelId);
-  return (await FAMILIES[panel.controller.family]()).facts(panel.id);
+  return (await FAMILIES[driverFamily(panelId)]()).facts(panelId);
 }
