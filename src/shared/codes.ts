@@ -141,6 +141,9 @@ export const CODES = {
   W_OEPL_UNCONFIRMED: { kind: 'warning', meaning: 'an upload got no whole answer in time: the access point may have the picture, so it is not sent again; a newer one goes after the backoff' },
   W_OEPL_STATE: { kind: 'warning', meaning: '<state_dir>/oepl-pushed.json cannot be read (started without it) or written (kept in memory)' },
 
+  // Panel profiles (display/panels, read by src/panels)
+  E_PANEL_PROFILE: { kind: 'error', meaning: 'a panel profile that does not exist, is not JSON, or breaks the schema (the message names the file and the key)' },
+
   // A panel on the Pi's header (src/epd; the controller models in display/)
   E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },
   E_PANEL_PERMISSION: { kind: 'error', meaning: 'the SPI device or the GPIO chip may not be opened' },
