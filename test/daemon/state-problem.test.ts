@@ -150,8 +150,8 @@ describe('last good files that cannot be trusted', () => {
       },
     });
     await r.daemon.start();
-    const ignored = linesWithCode(r.logText(), 'E_STATE_READ').filter((l) => l.code === 'E_STATE_READ');
-    expect(ignored.map((l) => String(l.problem))).toEqual([expect.stringMatching(/5000\d+ bytes, more than a last good file can be/)]);
+    const ignored = linesWithCode(r.logText(), 'E_STATE_READ').filter((l) => (l.err as { code?: string } | undefined)?.code === 'E_STATE_READ');
+    expect(ignored.map((l) => String((l.err as { message?: string }).message))).toEqual([expect.stringMatching(/5000\d+ bytes, more than a last good file can be/)]);
     expect(await r.paidRequests()).toBe(1);
     expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
