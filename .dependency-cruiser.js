@@ -16,7 +16,7 @@ const LAYERS = [
   ['budget', 'render'],
   ['state'],
   ['publish'],
-  ['epd', 'trmnl', 'oepl', 'webhook'],
+  ['files', 'epd', 'trmnl', 'oepl', 'webhook'],
   ['mqtt', 'http'],
   ['daemon'],
   ['cli'],

@@ -2,7 +2,7 @@ import { attachedPanelPlugin } from '../epd/plugin.js';
 import { httpPlugin } from '../http/plugin.js';
 import { mqttPlugin } from '../mqtt/plugin.js';
 import { openEPaperLinkPlugin } from '../oepl/plugin.js';
-import { filesPlugin } from '../publish/files-plugin.js';
+import { filesPlugin } from '../files/plugin.js';
 import type { PublisherPlugin } from '../publish/plugin.js';
 import type { ProblemSource } from '../state/problems.js';
 import { webhookPlugin } from '../webhook/plugin.js';

@@ -1,7 +1,7 @@
 /**
  * A display's frame files that could not be written (`<output_dir>/<id>.png` or `<id>.json`), as every publisher
  * shows it: the status page, `state.json`, `/healthz` and the Home Assistant diagnostics. The file publisher's
- * OutputError (src/publish/output-error.ts) is what the cycle turns into one.
+ * OutputError (src/files/output-error.ts) is what the cycle turns into one.
  */
 
 export interface OutputProblem {

@@ -1,6 +1,6 @@
 import { OUTPUT_PROBLEMS } from '../state/output-problem.js';
 import { FilePublisher } from './file-publisher.js';
-import type { PublisherPlugin } from './plugin.js';
+import type { PublisherPlugin } from '../publish/plugin.js';
 
 /**
  * The frame files (`output_dir`): always on. A write that fails rejects its publish with E_OUTPUT_WRITE, which the
