@@ -69,8 +69,8 @@ export function problemJson(p: Problem, time: (iso: string) => string | null, sc
   return { source: p.source, code: p.code, message: scrub(p.message), since: time(p.since), ...p.detail };
 }
 
-/** A problem a part sets on the board: its `since` is kept while the same code stands. */
-export type ProblemInput = Omit<Problem, 'source' | 'since'> & { readonly since?: string };
+/** A problem a part sets on the board, dated by the part's clock: the board keeps the first `since` of a code. */
+export type ProblemInput = Omit<Problem, 'source'>;
 
 /**
  * The problems publishers report, per display: each publisher sets or clears its own (by source and a key of its
@@ -86,8 +86,8 @@ export class ProblemBoard {
     return [...(this.#problems.get(displayId)?.values() ?? [])];
   }
 
-  /** Sets (a problem) or clears (null) one problem; `now` dates a new one that says no `since`. */
-  set(displayId: string, source: string, key: string, problem: ProblemInput | null, now: Date = new Date()): void {
+  /** Sets (a problem) or clears (null) one problem. */
+  set(displayId: string, source: string, key: string, problem: ProblemInput | null): void {
     const byKey = this.#problems.get(displayId) ?? new Map<string, Problem>();
     const id = `${source} ${key}`;
     const had = byKey.get(id);
@@ -96,7 +96,7 @@ export class ProblemBoard {
       byKey.delete(id);
     } else {
       if (had !== undefined && had.code === problem.code && had.message === problem.message) return;
-      const since = had?.code === problem.code ? had.since : (problem.since ?? now.toISOString());
+      const since = had?.code === problem.code ? had.since : problem.since;
       byKey.set(id, { ...problem, source, since });
     }
     if (byKey.size === 0) this.#problems.delete(displayId);

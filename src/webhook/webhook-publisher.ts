@@ -137,7 +137,8 @@ export class WebhookPublisher implements Publisher {
     const message = `POST to ${this.#url.origin} failed: ${words(result)}`;
     const retry = (result.kind === 'failed' || result.retry) && slot.failures < WEBHOOK_TRIES;
     this.#o.logger.error({ display: id, code: 'E_WEBHOOK_POST', origin: this.#url.origin, tries: slot.failures, retry }, `webhook: ${message}`);
-    this.#o.problems.set(id, WEBHOOK_SOURCE, 'post', { code: 'E_WEBHOOK_POST', message }, new Date(this.#o.clock.now()));
+    const since = new Date(this.#o.clock.now()).toISOString();
+    this.#o.problems.set(id, WEBHOOK_SOURCE, 'post', { code: 'E_WEBHOOK_POST', message, since });
     if (!retry) {
       // Given up on this frame: the next one starts afresh, the problem stands until one is taken.
       slot.failures = 0;

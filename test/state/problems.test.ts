@@ -18,9 +18,9 @@ describe('the problem board', () => {
     const board = new ProblemBoard();
     const heard: string[] = [];
     board.onChange((id) => heard.push(id));
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500' }, new Date('2026-01-31T07:00:00Z'));
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500' }, new Date('2026-01-31T07:05:00Z'));
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 503' }, new Date('2026-01-31T07:10:00Z'));
+    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:00:00.000Z' });
+    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:05:00.000Z' });
+    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:10:00.000Z' });
     expect(board.list('hall')).toEqual([{ source: 'webhook', code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:00:00.000Z' }]);
     expect(heard).toEqual(['hall', 'hall']);
     board.set('hall', 'webhook', 'post', null);
@@ -33,7 +33,7 @@ describe('the problem board', () => {
     const board = new ProblemBoard();
     const tags = new TagStatusBoard(board);
     tags.set('hall', '0000021EEF5A3B1C', { mac: '0000021EEF5A3B1C', code: 'E_OEPL_PUSH', message: 'HTTP 500', since: '2026-01-31T07:00:00.000Z' });
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500' });
+    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:01:00.000Z' });
     expect(board.list('hall').map((p) => p.source)).toEqual(['tag', 'webhook']);
     expect(tags.get('hall')).toMatchObject({ mac: '0000021EEF5A3B1C', code: 'E_OEPL_PUSH' });
   });
@@ -45,8 +45,8 @@ describe('the view’s one list', () => {
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const problems = new ProblemBoard();
     const side = testViews({ displays: [d], clock, problems });
-    problems.set('hall', 'tag', '0000021EEF5A3B1C', { code: 'E_OEPL_MAC_UNKNOWN', message: 'mac not found', detail: { mac: '0000021EEF5A3B1C' } });
-    problems.set('hall', 'carrier-pigeon', 'x', { code: 'E_PIGEON_LOST', message: 'no pigeon came back' });
+    problems.set('hall', 'tag', '0000021EEF5A3B1C', { code: 'E_OEPL_MAC_UNKNOWN', message: 'mac not found', since: '2026-01-31T07:00:00.000Z', detail: { mac: '0000021EEF5A3B1C' } });
+    problems.set('hall', 'carrier-pigeon', 'x', { code: 'E_PIGEON_LOST', message: 'no pigeon came back', since: '2026-01-31T07:00:00.000Z' });
     const v = side.show(update(d, 1, { renderProblem: { code: 'E_RENDER_TIMEOUT', message: 'no answer', since: '2026-01-31T06:00:00.000Z' } }));
     expect(v.problems.map((p) => [p.source, p.label, p.text])).toEqual([
       ['render', 'Drawing', 'E_RENDER_TIMEOUT: no answer'],
