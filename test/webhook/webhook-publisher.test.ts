@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -19,6 +17,7 @@ import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
 import { testViews } from '../helpers/views.js';
 import { capturingLogger, display, rec, update } from '../http/fixtures.js';
+import { startReceiver, type Answer } from './receiver.js';
 
 /**
  * The webhook through real HTTP to a receiver on 127.0.0.1: each new frame POSTed once as JSON (its PNG decoded by
@@ -30,61 +29,14 @@ import { capturingLogger, display, rec, update } from '../http/fixtures.js';
 const SECRET_PATH = '/api/webhook/outfit-s3cr3t-hook-id';
 const TOKEN = 'Bearer t0ken-never-shown';
 
-type Answer = number | 'hang' | 'huge';
-
-interface Received {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: { display: string; status: string; state: { outfit?: string; stale: boolean }; frame: { hash: string; width: number; height: number; content_type: string; png_base64: string } };
-}
-
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-/** A receiver that answers each POST by `script` (200 when it runs out); `huge` streams until the client leaves. */
-async function startReceiver() {
-  const posts: Received[] = [];
-  const script: Answer[] = [];
-  let hugeBytesSent = 0;
-  let hugeClosed = false;
-  const hanging: ServerResponse[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      posts.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'] });
-      const answer = script.shift() ?? 200;
-      if (answer === 'hang') return void hanging.push(res);
-      if (answer === 'huge') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        const chunk = Buffer.alloc(64 * 1024, 0x61);
-        const pump = (): void => {
-          while (!res.destroyed && hugeBytesSent < 50 * 1024 * 1024) {
-            hugeBytesSent += chunk.length;
-            if (!res.write(chunk)) return void res.once('drain', pump);
-          }
-          res.end();
-        };
-        res.on('close', () => (hugeClosed = true));
-        return pump();
-      }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'no');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  cleanup.push(async () => {
-    for (const r of hanging) r.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return { url, posts, script, huge: () => ({ sent: hugeBytesSent, closed: hugeClosed }) };
-}
-
 async function setup() {
   const receiver = await startReceiver();
+  cleanup.push(() => receiver.close());
   const d = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
   const problems = new ProblemBoard();
