@@ -188,8 +188,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     nextUpdateAt,
     budget: () => governor.status(),
   });
+  const built = await buildPublishers(loaded, {
+    ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
+    ...(opts.draw !== undefined && { draw: opts.draw }),
+  });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems, ...(opts.draw !== undefined && { draw: opts.draw }) })),
+    ...built,
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);

@@ -142,10 +142,7 @@ export const CODES = {
   W_OEPL_STATE: { kind: 'warning', meaning: '<state_dir>/oepl-pushed.json cannot be read (started without it) or written (kept in memory)' },
 
   // The webhook (src/webhook)
-  E_WEBHOOK_POST: {
-    kind: 'error',
-    meaning: "the webhook did not take a frame (no answer in its timeout, a reset, an answer other than 2xx): retried after a backoff, 5 tries a frame (a 4xx but 408 and 429 not retried); the display's problem until a POST is taken",
-  },
+  E_WEBHOOK_POST: { kind: 'error', meaning: "the webhook took no frame (no answer in time, a reset, not 2xx): 5 tries a frame, with backoff; the display's problem until one is taken" },
 
   // A panel on the Pi's header (src/epd; the controller models in display/)
   E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },

@@ -57,9 +57,11 @@ describe('the view’s one list', () => {
     expect(v.tagProblem).toMatchObject({ mac: '0000021EEF5A3B1C', code: 'E_OEPL_MAC_UNKNOWN' });
     const h = displayHealth({ id: 'hall', status: v.status, hasFrame: true, hasOutfit: true, lastSuccessAt: v.lastSuccessAt, staleSince: null, problems: v.problems, attached: false });
     expect(h.ok).toBe(false);
-    expect(h.reason).toBe(
-      'the frame cannot be drawn (the last good one is on show): E_RENDER_TIMEOUT: no answer; an OpenEPaperLink tag is not fed: E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found; carrier-pigeon fails: E_PIGEON_LOST: no pigeon came back',
-    );
+    expect(h.reason.split('; ')).toEqual([
+      'the frame cannot be drawn (the last good one is on show): E_RENDER_TIMEOUT: no answer',
+      'an OpenEPaperLink tag is not fed: E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found',
+      'carrier-pigeon fails: E_PIGEON_LOST: no pigeon came back',
+    ]);
     expect(h).toMatchObject({ render_problem: 'E_RENDER_TIMEOUT: no answer', tag_problem: 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found', state_problem: null, output_problem: null });
     expect(h).not.toHaveProperty('panel_problem');
     const diag = JSON.parse(diagnosticsPayload(v.status, null, 'UTC', { problems: v.problems })) as Record<string, unknown>;

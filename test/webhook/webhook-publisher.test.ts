@@ -200,7 +200,14 @@ describe('the webhook section', () => {
     const build = async (section: readonly string[]) => {
       const loaded = await load(section);
       const clock = new FakeClock();
-      const deps = { logger: capturingLogger().logger, clock, views: testViews({ displays: loaded.config.displays, clock }).views, runs: { refresh: () => Promise.resolve(null) }, schedules: resolveSchedules(loaded.config), refreshUnavailable: null };
+      const deps = {
+        logger: capturingLogger().logger,
+        clock,
+        views: testViews({ displays: loaded.config.displays, clock }).views,
+        runs: { refresh: () => Promise.resolve(null) },
+        schedules: resolveSchedules(loaded.config),
+        refreshUnavailable: null,
+      };
       return (await buildPublishers(loaded, deps)).map((p) => p.name);
     };
     expect(await build(['webhook:', '  url: "http://127.0.0.1:9/hook"', '  timeout_s: 5'])).toEqual(['files', 'webhook']);
