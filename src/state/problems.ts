@@ -64,9 +64,11 @@ export function firstOf<P extends Pick<Problem, 'source'>>(problems: readonly P[
   return problems.find((p) => p.source === source) ?? null;
 }
 
-/** The list as JSON (state.json): each problem's own fields, its detail flat after them. */
+/** The list as JSON (state.json): each problem's own fields and its detail, flat; every text through the redactor. */
 export function problemJson(p: Problem, time: (iso: string) => string | null, scrub: (t: string) => string): Record<string, unknown> {
-  return { source: p.source, code: p.code, message: scrub(p.message), since: time(p.since), ...p.detail };
+  const detail = Object.fromEntries(Object.entries(p.detail ?? {}).map(([k, v]) => [k, scrub(v)]));
+  // The problem's own fields last: a detail cannot stand in for them.
+  return { ...detail, source: p.source, code: p.code, message: scrub(p.message), since: time(p.since) };
 }
 
 /** A problem a part sets on the board, dated by the part's clock: the board keeps the first `since` of a code. */
