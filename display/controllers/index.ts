@@ -1,13 +1,15 @@
 import type { CaptureOp } from '../../src/epd/capture-bus.js';
-import { loadPanel } from '../../src/panels/panels.js';
+import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
+import type { DriverFamily } from '../../src/panels/panel-controller.js';
 import { Acep7Model } from './acep7.js';
 import { Spectra6Model } from './spectra6.js';
 import { Ssd168xModel } from './ssd168x.js';
 import { Uc8179Model } from './uc8179.js';
 
 /**
- * Panel id → the controller model that turns a capture (the command stream a driver sent) into the glass: what the
- * driver tests, the daemon's end-to-end test and the simulator's live view of an attached panel all use.
+ * Panel → the controller model that turns a capture (the command stream a driver sent) into the glass, by the
+ * profile's `controller.family`: what the driver tests, the daemon's end-to-end test and the simulator's live view of
+ * an attached panel all use.
  */
 
 /** What every model offers: ops in, the glass out. */
@@ -28,27 +30,25 @@ export interface ControllerModelOptions {
   onRefresh?: (glass: Uint8Array) => void;
 }
 
-type Make = (panelId: string, o: ControllerModelOptions) => ControllerModel;
+type Make = (panel: PanelProfile, o: ControllerModelOptions) => ControllerModel;
 
-const uc8179: Make = (id, o) => new Uc8179Model({ panel: loadPanel(id), ...o });
-const ssd168x: Make = (id, o) => new Ssd168xModel({ panel: loadPanel(id), ...o });
-
-const MODELS: Readonly<Record<string, Make>> = {
-  'waveshare-7in5-v2': uc8179,
-  'waveshare-7in5-b': uc8179,
-  'waveshare-2in13': ssd168x,
-  'waveshare-2in9': ssd168x,
-  'waveshare-4in2': ssd168x,
-  'waveshare-7in3-f': (id, o) => new Acep7Model({ panel: loadPanel(id), ...o }),
-  'inky-impression-7in3': (id, o) => new Spectra6Model({ panel: loadPanel(id), ...o }),
+/** A model for each controller family a driver exists for, picked by the profile's `controller.family`. */
+const MODELS: Readonly<Record<DriverFamily, Make>> = {
+  uc8179: (panel, o) => new Uc8179Model({ panel, ...o }),
+  ssd168x: (panel, o) => new Ssd168xModel({ panel, ...o }),
+  acep7: (panel, o) => new Acep7Model({ panel, ...o }),
+  spectra6: (panel, o) => new Spectra6Model({ panel, ...o }),
 };
 
-/** The panels a controller model exists for. */
-export const MODELLED_PANELS: readonly string[] = Object.keys(MODELS);
+/** The panels a controller model exists for: every profile whose family has one, sorted. */
+export function modelledPanels(): string[] {
+  return listPanelIds().filter((id) => loadPanel(id).controller.family !== 'device-firmware');
+}
 
 /** A fresh model of the panel's controller (glass white, after power-up); an Error naming the modelled panels else. */
 export function controllerModel(panelId: string, o: ControllerModelOptions = {}): ControllerModel {
-  const make = Object.hasOwn(MODELS, panelId) ? MODELS[panelId] : undefined;
-  if (make === undefined) throw new Error(`no controller model for panel ${panelId} (${MODELLED_PANELS.join(', ')})`);
-  return make(panelId, o);
+  const panel = loadPanel(panelId);
+  const family = panel.controller.family;
+  if (family === 'device-firmware') throw new Error(`no controller model for panel ${panelId}: its device's firmware drives it (${modelledPanels().join(', ')} have one)`);
+  return MODELS[family](panel, o);
 }

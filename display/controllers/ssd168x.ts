@@ -46,10 +46,11 @@ interface Glass {
   /** The profile's landscape is the glass turned a quarter clockwise (the vendors' getbuffer turns it back). */
   turned: boolean;
 }
+/** By the profile's `controller.vendor_driver`: the glass that vendor driver is written for. */
 const GLASS: Readonly<Record<string, Glass>> = {
-  'waveshare-2in13': { chip: SSD1680, width: 122, height: 250, firstSource: 8, turned: true },
-  'waveshare-2in9': { chip: SSD1680, width: 128, height: 296, firstSource: 8, turned: true },
-  'waveshare-4in2': { chip: SSD1683, width: 400, height: 300, firstSource: 0, turned: false },
+  epd2in13_V4: { chip: SSD1680, width: 122, height: 250, firstSource: 8, turned: true },
+  epd2in9_V2: { chip: SSD1680, width: 128, height: 296, firstSource: 8, turned: true },
+  epd4in2_V2: { chip: SSD1683, width: 400, height: 300, firstSource: 0, turned: false },
 };
 
 /** Data bytes each command takes: [min, max]; RAM writes any number. */
@@ -82,8 +83,8 @@ function commands(chip: Chip): CommandTable {
 }
 
 export interface Ssd168xModelOptions {
-  /** The panel the glass belongs to (display/panels/<id>.json): its id says which chip and how the glass is wired. */
-  panel: Pick<PanelProfile, 'id' | 'width' | 'height' | 'palette'>;
+  /** The panel the glass belongs to (display/panels/<id>.json): its vendor driver says which chip and how the glass is wired. */
+  panel: Pick<PanelProfile, 'id' | 'width' | 'height' | 'palette' | 'controller'>;
   /** Called with the new glass after each refresh (the simulator's live view). */
   onRefresh?: (glass: Uint8Array) => void;
 }
@@ -106,8 +107,9 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
   #lutLoaded = false;
 
   constructor(o: Ssd168xModelOptions) {
-    const glass = GLASS[o.panel.id];
-    if (glass === undefined) throw new Error(`SSD168x model: no model for panel ${o.panel.id} (${Object.keys(GLASS).join(', ')})`);
+    const vendor = o.panel.controller.vendor_driver ?? '';
+    const glass = Object.hasOwn(GLASS, vendor) ? GLASS[vendor] : undefined;
+    if (glass === undefined) throw new Error(`SSD168x model: panel ${o.panel.id}: controller.vendor_driver "${vendor}" is none of ${Object.keys(GLASS).join(', ')}`);
     super({
       chip: glass.chip.name,
       commands: commands(glass.chip),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AttachedSchema, type AttachedConfig, type DisplayConfig } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { ATTACHABLE_PANELS, driverFacts, isAttachable } from '../epd/drivers/index.js';
+import { attachablePanels, driverFacts, isAttachable } from '../epd/drivers/index.js';
 import { builtForAnotherNode } from '../epd/bus-errors.js';
 import { EpdError } from '../epd/epd-error.js';
 import { openAttachedDriver, resolveAttachment, type AttachedPanel } from '../epd/open-driver.js';
@@ -56,7 +56,7 @@ async function target(flags: { panel?: string; config?: string; display?: string
     if (flags.panel === undefined) throw new UsageError('panel needs --panel ID (or --config F with a display that has `attached`)');
     t = { panel: flags.panel, attached: AttachedSchema.parse({}), rotation: 0, source: 'the board defaults' };
   }
-  if (!isAttachable(t.panel)) throw new UsageError(`no driver for the ${t.panel} panel on the Pi's header; panels that can be attached: ${ATTACHABLE_PANELS.join(', ')}`);
+  if (!isAttachable(t.panel)) throw new UsageError(`no driver for the ${t.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`);
   if (flags.capture !== undefined) t.attached = { ...t.attached, capture: flags.capture };
   return t;
 }

@@ -1,6 +1,6 @@
 import { z } from '../shared/zod.js';
 import { coordinateProblem } from '../api/request-rules.js';
-import { ATTACHABLE_PANELS, isAttachable } from '../epd/drivers/index.js';
+import { attachablePanels, isAttachable } from '../epd/drivers/index.js';
 import { BOARDS } from '../epd/pins.js';
 import { WebhookSchema } from './webhook-schema.js';
 
@@ -123,7 +123,7 @@ export const DisplaySchema = z.strictObject({
   attached: AttachedSchema.optional(),
 }).superRefine((d, ctx) => {
   if (d.attached !== undefined && !isAttachable(d.panel)) {
-    ctx.addIssue({ code: 'custom', path: ['attached'], message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${ATTACHABLE_PANELS.join(', ')}` });
+    ctx.addIssue({ code: 'custom', path: ['attached'], message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}` });
   }
 });
 

@@ -178,7 +178,8 @@ export class DisplayCycle {
     if (problem !== null) {
       // What the display showed is lost: a state problem everywhere an owner looks, until an answer is saved over it.
       this.#storeProblem = storeReadProblem(this.#deps.store.fileOf(this.display.id), problem, new Date(clock.now()));
-      logger.error({ display: this.display.id, code: this.#storeProblem.code, problem }, 'the last good answer cannot be read back: ignored');
+      const { code, file, message } = this.#storeProblem;
+      logger.error({ display: this.display.id, err: new StoreError(code, file, message) }, 'the last good answer cannot be read back: ignored');
     }
     const bought = this.#deps.lastBoughtAt?.() ?? null;
     if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);

@@ -1,11 +1,14 @@
+import { loadPanel } from '../panels/panels.js';
+import { HEADER_BOARDS, type HeaderBoard } from '../panels/panel-controller.js';
+
 /**
  * Which header pins a panel's board uses, by BCM GPIO number. The defaults are the boards' own wiring (Waveshare's
  * epdconfig.py RaspberryPi class; Pimoroni's inky_e673.py), each overridable in the config (`attached.pins`).
  */
 
-/** The boards that sit on the Pi's 40-pin header. */
-export const BOARDS = ['waveshare-hat', 'inky'] as const;
-export type Board = (typeof BOARDS)[number];
+/** The boards that sit on the Pi's 40-pin header (named where the panel profiles name theirs). */
+export const BOARDS = HEADER_BOARDS;
+export type Board = HeaderBoard;
 
 export interface PinMap {
   /** Reset, driven by us (active low). */
@@ -44,9 +47,9 @@ export const LINE_SETUP: Readonly<Record<Board, { busyBias: 'pull-down' | 'pull-
 /** The SPI clock each board's vendor driver sets (epdconfig.py: 4 MHz; inky_e673.py: 1 MHz). */
 export const SPI_HZ: Readonly<Record<Board, number>> = { 'waveshare-hat': 4_000_000, inky: 1_000_000 };
 
-/** The board a panel sits on when the config names none: the Inky's own, else a Waveshare HAT. */
+/** The board a panel sits on when the config names none: its profile's `controller.board`, else a Waveshare HAT. */
 export function defaultBoard(panelId: string): Board {
-  return panelId.startsWith('inky-') ? 'inky' : 'waveshare-hat';
+  return loadPanel(panelId).controller.board ?? 'waveshare-hat';
 }
 
 /** The board's pins with the config's overrides; two roles on one pin is refused (it names both). */

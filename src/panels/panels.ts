@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
 import { packageRoot } from '../shared/package-root.js';
+import { ControllerSchema, controllerIssues, type ControllerFamily } from './panel-controller.js';
+import { PanelProfileError } from './panel-profile-error.js';
 
 /**
  * Panel profiles: data in display/panels/<id>.json, validated here.
@@ -11,7 +13,8 @@ import { packageRoot } from '../shared/package-root.js';
  * `native_rotation` turns that picture clockwise into the controller's RAM order (a 2.9" panel's RAM is
  * 128 columns by 296 rows and holds the picture turned a quarter counter-clockwise, as Waveshare's driver writes
  * it: 270). `palette` is in the order of the panel's native values: the raw encoder maps
- * a palette index through each framebuffer plane's `values`.
+ * a palette index through each framebuffer plane's `values`. `controller` (panel-controller.ts) says which driver,
+ * simulator model and board the panel takes: everything that lists panels by what drives them reads it from here.
  */
 
 const hexColour = z.string().regex(/^#[0-9a-f]{6}$/, 'must be a lower-case #rrggbb colour');
@@ -75,10 +78,12 @@ const PanelProfileSchema = z
         planes: z.array(PlaneSchema).min(1),
       })
       .strict(),
+    controller: ControllerSchema,
     sources: z.array(z.string()).optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
+    for (const issue of controllerIssues(p.controller)) ctx.addIssue({ code: 'custom', ...issue });
     const n = p.palette.length;
     if (n > 2 ** p.bit_depth) ctx.addIssue({ code: 'custom', path: ['palette'], message: `${n} colours do not fit ${p.bit_depth} bits` });
     p.framebuffer.planes.forEach((plane, i) => {
@@ -124,6 +129,11 @@ function panelsDir(): string {
   return join(packageRoot(), 'display', 'panels');
 }
 
+/** The file of a panel's profile: display/panels/<id>.json of the package. */
+export function panelFile(id: string): string {
+  return join(panelsDir(), `${id}.json`);
+}
+
 /** The ids of every profile in display/panels/, sorted. */
 export function listPanelIds(): string[] {
   return readdirSync(panelsDir())
@@ -132,29 +142,44 @@ export function listPanelIds(): string[] {
     .sort();
 }
 
+/** The ids of the panels a driver of ours can drive on the Pi's header (`controller.pi_header`), sorted. */
+export function attachablePanelIds(): string[] {
+  return listPanelIds().filter((id) => loadPanel(id).controller.pi_header);
+}
+
+/** The ids of the panels of one controller family, sorted. */
+export function panelIdsOfFamily(family: ControllerFamily): string[] {
+  return listPanelIds().filter((id) => loadPanel(id).controller.family === family);
+}
+
 const cache = new Map<string, PanelProfile>();
 
-/** Reads and validates display/panels/<id>.json. */
+/** Reads and validates display/panels/<id>.json; E_PANEL_PROFILE names the file and the key of each problem. */
 export function loadPanel(id: string): PanelProfile {
   const hit = cache.get(id);
   if (hit) return hit;
   const ids = listPanelIds();
   if (!ids.includes(id)) {
-    throw new Error(`unknown panel "${id}"; available panels: ${ids.join(', ')}`);
+    throw new PanelProfileError(`unknown panel "${id}"; available panels: ${ids.join(', ')}`);
   }
-  const file = join(panelsDir(), `${id}.json`);
+  const profile = readPanelFile(panelFile(id), id);
+  cache.set(id, profile);
+  return profile;
+}
+
+/** Reads and validates one profile file, whose `id` must be `id` (its file name). */
+export function readPanelFile(file: string, id: string): PanelProfile {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`panel "${id}": ${file} is not valid JSON: ${(err as Error).message}`);
+    throw new PanelProfileError(`panel "${id}": ${file} is not valid JSON: ${(err as Error).message}`);
   }
   const parsed = PanelProfileSchema.safeParse(data);
   if (!parsed.success) {
     const problems = describeIssues(parsed.error).join('; ');
-    throw new Error(`panel "${id}": ${file} is not a valid profile: ${problems}`);
+    throw new PanelProfileError(`panel "${id}": ${file} is not a valid profile: ${problems}`);
   }
-  if (parsed.data.id !== id) throw new Error(`panel "${id}": ${file} says its id is "${parsed.data.id}"`);
-  cache.set(id, parsed.data);
+  if (parsed.data.id !== id) throw new PanelProfileError(`panel "${id}": ${file}: id: says "${parsed.data.id}", the file name says "${id}"`);
   return parsed.data;
 }

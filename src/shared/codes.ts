@@ -144,6 +144,9 @@ export const CODES = {
   // The webhook (src/webhook)
   E_WEBHOOK_POST: { kind: 'error', meaning: "the webhook took no frame (no answer in time, a reset, not 2xx): 5 tries a frame, with backoff; the display's problem until one is taken" },
 
+  // Panel profiles (display/panels, read by src/panels)
+  E_PANEL_PROFILE: { kind: 'error', meaning: 'a panel profile that does not exist, is not JSON, or breaks the schema (the message names the file and the key)' },
+
   // A panel on the Pi's header (src/epd; the controller models in display/)
   E_PANEL_BUS: { kind: 'error', meaning: 'no SPI device or GPIO chip, or the bus libraries not installed or built' },
   E_PANEL_PERMISSION: { kind: 'error', meaning: 'the SPI device or the GPIO chip may not be opened' },

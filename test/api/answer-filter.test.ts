@@ -4,6 +4,7 @@ import { AnswerFilter, NotJsonError } from '../../src/api/answer-filter.js';
 import { boundAnswer } from '../../src/api/answer-limits.js';
 import { readResponse } from '../../src/api/schemas.js';
 import { largeFieldBody, LARGE_FILLS } from '../../src/service-sim/large-field.js';
+import { ANSWER } from './sample-answer.js';
 
 /**
  * The streaming filter of a 2xx body (src/api/answer-filter.ts): an answer within the limits comes out as it went
@@ -11,13 +12,6 @@ import { largeFieldBody, LARGE_FILLS } from '../../src/service-sim/large-field.j
  * bounded whatever the body's size.
  */
 
-const ANSWER = {
-  outfit: 'A warm coat, a scarf and boots.',
-  reasoning: 'Cold and wet.',
-  weather: { temp: 4, feels_like: 1, temp_unit: '°C', humidity_pct: 80, wind_speed: 12, wind_speed_unit: 'km/h', wind_dir: 'NW', description: 'Rain', rain_chance_pct: 90, uv_index: 1, is_day: true, alerts: ['Wind'], source: 'sim' },
-  model: 'sim-1',
-  generated_at: '2026-11-28T07:00:00.000Z',
-};
 
 type Kind = 'recommend' | 'recweather' | 'weather';
 

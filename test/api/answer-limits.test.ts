@@ -13,6 +13,7 @@ import { readResponse } from '../../src/api/schemas.js';
 import { largeFieldBody, LARGE_FILLS } from '../../src/service-sim/large-field.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
+import { ANSWER } from './sample-answer.js';
 
 /**
  * What an answer may add to what we store (issue 41): every answer, from a few bytes to over every limit, is bounded
@@ -20,13 +21,6 @@ import { loadPanel } from '../../src/panels/panels.js';
  * written larger than it was sent.
  */
 
-const ANSWER = {
-  outfit: 'A warm coat, a scarf and boots.',
-  reasoning: 'Cold and wet.',
-  weather: { temp: 4, feels_like: 1, temp_unit: '°C', humidity_pct: 80, wind_speed: 12, wind_speed_unit: 'km/h', wind_dir: 'NW', description: 'Rain', rain_chance_pct: 90, uv_index: 1, is_day: true, alerts: ['Wind'], source: 'sim' },
-  model: 'sim-1',
-  generated_at: '2026-11-28T07:00:00.000Z',
-};
 /** What the largest file we write of an answer takes: `<id>.json`, pretty-printed. */
 const written = (v: unknown): number => Buffer.byteLength(JSON.stringify({ ...(v as object), fetched_at: '2026-11-28T07:00:00.000Z' }, null, 2));
 const LAST_GOOD_READ_LIMIT = 1024 * 1024 + 4096;

@@ -3,9 +3,9 @@ import type { ModelOp } from '../../display/controllers/protocol-model.js';
 import { Ssd168xModel, type Ssd168xProtocolReason } from '../../display/controllers/ssd168x.js';
 import { CaptureBus, type CaptureOp } from '../../src/epd/capture-bus.js';
 import type { PanelImage } from '../../src/epd/driver.js';
-import { createSsd168xDriver, SSD168X_PANEL_IDS, type Ssd168xPanelId } from '../../src/epd/drivers/ssd168x.js';
+import { createSsd168xDriver } from '../../src/epd/drivers/ssd168x.js';
 import { EpdError } from '../../src/epd/epd-error.js';
-import { loadPanel } from '../../src/panels/panels.js';
+import { loadPanel, panelIdsOfFamily } from '../../src/panels/panels.js';
 import { refusal } from './refusal.js';
 import { bytesSent, storedFrame, vendorStream } from './stored-frame.js';
 
@@ -19,7 +19,7 @@ import { bytesSent, storedFrame, vendorStream } from './stored-frame.js';
 
 const CASES = ['normal', 'long', 'error'] as const;
 
-async function capture(panelId: Ssd168xPanelId, image: PanelImage): Promise<CaptureOp[]> {
+async function capture(panelId: string, image: PanelImage): Promise<CaptureOp[]> {
   const bus = new CaptureBus();
   const driver = createSsd168xDriver(panelId, { bus });
   await driver.showFull(image);
@@ -31,7 +31,7 @@ function refused(ops: ModelOp[], panelId = 'waveshare-2in13') {
   return refusal(new Ssd168xModel({ panel: loadPanel(panelId) }), ops);
 }
 
-describe.each(SSD168X_PANEL_IDS)('%s', (panelId) => {
+describe.each(panelIdsOfFamily('ssd168x'))('%s', (panelId) => {
   it.each(CASES)('the first full refresh of the %s frame is the vendor stream, op for op, and the model shows the frame', async (c) => {
     const image = storedFrame(panelId, c);
     const ops = await capture(panelId, image);
@@ -122,7 +122,7 @@ describe('ssd168x driver', () => {
   });
 
   it('sends the stated number of bytes per full refresh', async () => {
-    const sent = await Promise.all(SSD168X_PANEL_IDS.map(async (id) => bytesSent(await capture(id, storedFrame(id, 'normal')))));
+    const sent = await Promise.all(panelIdsOfFamily('ssd168x').map(async (id) => bytesSent(await capture(id, storedFrame(id, 'normal')))));
     // 2.13": 16 x 250 RAM bytes + 33; 2.9": 16 x 296 + 153-byte waveform + 40; 4.2": 2 x 50 x 300 + 28.
     expect(sent).toEqual([4033, 4929, 30028]);
   });

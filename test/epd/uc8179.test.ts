@@ -3,10 +3,10 @@ import { CaptureBus, type CaptureOp } from '../../src/epd/capture-bus.js';
 import type { BusyWait } from '../../src/epd/bus.js';
 import type { PanelImage } from '../../src/epd/driver.js';
 import { EpdError } from '../../src/epd/epd-error.js';
-import { createUc8179Driver, UC8179_PANEL_IDS, type Uc8179PanelId } from '../../src/epd/drivers/uc8179.js';
+import { createUc8179Driver } from '../../src/epd/drivers/uc8179.js';
 import { PanelProtocolError, type ModelOp } from '../../display/controllers/protocol-model.js';
 import { Uc8179Model } from '../../display/controllers/uc8179.js';
-import { loadPanel } from '../../src/panels/panels.js';
+import { loadPanel, panelIdsOfFamily } from '../../src/panels/panels.js';
 import { bytesSent, storedFrame, vendorStream, vendorText } from './stored-frame.js';
 
 /** A capture as the file holds it: one operation a line. */
@@ -47,12 +47,12 @@ function mismatches(a: Uint8Array, b: Uint8Array): number {
   return n + Math.abs(a.length - b.length);
 }
 
-function model(panelId: Uc8179PanelId): Uc8179Model {
+function model(panelId: string): Uc8179Model {
   return new Uc8179Model({ panel: loadPanel(panelId) });
 }
 
 describe('UC8179 drivers against the vendor', () => {
-  for (const panelId of UC8179_PANEL_IDS) {
+  for (const panelId of panelIdsOfFamily('uc8179')) {
     for (const frame of FRAMES) {
       it(`${panelId} ${frame}: the capture is the vendor's stream, and the model gives the frame back`, async () => {
         const image = storedFrame(panelId, frame);
@@ -86,9 +86,9 @@ describe('UC8179 drivers against the vendor', () => {
 });
 
 describe('UC8179 driver', () => {
-  const white = (_panelId: Uc8179PanelId): PanelImage => ({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(1) });
+  const white = (_panelId: string): PanelImage => ({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(1) });
 
-  for (const panelId of UC8179_PANEL_IDS) {
+  for (const panelId of panelIdsOfFamily('uc8179')) {
     it(`${panelId}: BUSY never idle ends in E_PANEL_BUSY_TIMEOUT, the panel reset and in deep sleep; the next try sends the whole stream`, async () => {
       const image = storedFrame(panelId, 'error');
       let failWait = 2; // the third wait (after refresh) times out
@@ -125,7 +125,7 @@ describe('UC8179 driver', () => {
     expect(() => model('waveshare-7in5-v2').applyAll(bus.ops)).not.toThrow();
   });
 
-  for (const panelId of UC8179_PANEL_IDS) {
+  for (const panelId of panelIdsOfFamily('uc8179')) {
     it(`${panelId}: clear() sends the vendor's Clear() planes (0x10 all 0xff, 0x13 all 0x00) and leaves white glass`, async () => {
       const bus = new CaptureBus();
       await createUc8179Driver(panelId, { bus }).clear();

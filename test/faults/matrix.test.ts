@@ -473,7 +473,8 @@ describe('the process is stopped', () => {
       if (round % 3 === 2) {
         // The moment a temp file appears: in the middle of a write (or just after it).
         await s.start();
-        const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6) });
+        // A start after a kill that cut a paid request off writes nothing new until its backoff (at most a minute) ends.
+        const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6), timeoutMs: 90_000 });
         delays.push(-1);
         if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
       } else if (round % 3 === 0) {
@@ -527,8 +528,15 @@ describe('the process is stopped', () => {
     const before = (await s.calls()).length;
     await s.until('the failed purchase', async () => (await s.calls()).length === before + 1);
     const failedAt = Date.now();
+    // Restarts while the backoff the ledger holds still runs, with room for a slow start before it ends.
+    const { backoff } = await s.until('the backoff in the ledger', async () => {
+      const l = await s.ledger();
+      return (l.backoff?.failures ?? 0) >= 1 ? l : null;
+    });
+    const until = backoff?.until ?? 0;
+    expect(until - failedAt).toBeGreaterThan(25_000);
     let rounds = 0;
-    while (Date.now() - failedAt < 18_000) {
+    while (Date.now() < until - 10_000) {
       expect(await s.stop('SIGTERM')).toBe(0);
       const mark = s.mark();
       await s.start();
@@ -536,13 +544,13 @@ describe('the process is stopped', () => {
       await s.waitLog((l) => l.msg === 'deferred' && String(l.why).startsWith('backing off after failed requests'), { after: mark, timeoutMs: 10_000 });
       rounds++;
     }
-    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect(rounds).toBeGreaterThanOrEqual(2);
     expect((await s.calls()).length).toBe(before + 1);
     // The wait ends on time: the service mended, the next try buys (at most a minute after the failure).
     await s.sim.clearFaults();
     const mark = s.mark();
     await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
-    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(29_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(until - 1_000);
   });
 
   m.it(`kill -9 at random moments with a paid request in flight or just failed: never bought again within the backoff (seed ${restartDraws.seed})`, async () => {

@@ -24,6 +24,11 @@ const ZOOM_CASE: SampleCase = 'alert';
  * fails when one is gone). Run: `npm run gallery`.
  */
 
+/** The panels the gallery shows, in its order: every profile in display/panels/ (a new profile joins by itself). */
+export function galleryPanels(): string[] {
+  return listPanelIds();
+}
+
 /** The second language of each panel, in turn by the panel's place in the list: German first (the longest labels). */
 const SECOND_LANGUAGES = ['de', 'fr', 'es', 'it', 'nl', 'pl', 'sv'];
 
@@ -64,8 +69,7 @@ export async function writeGallery(dir = join(packageRoot(), 'display', 'gallery
   rmSync(join(dir, 'ink'), { recursive: true, force: true });
   rmSync(join(dir, 'stress'), { recursive: true, force: true });
   const entries: GalleryEntry[] = [];
-  const all = listPanelIds();
-  for (const [index, id] of all.entries()) {
+  for (const [index, id] of galleryPanels().entries()) {
     if (panels && !panels.includes(id)) continue;
     const panel = loadPanel(id);
     for (const locale of galleryLocales(index)) {

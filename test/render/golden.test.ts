@@ -16,19 +16,31 @@ import { decodePng, offPalette, pngHeader, readBmp1 } from './decode.js';
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), 'golden');
 const update = process.env.UPDATE_GOLDEN === '1';
 
-const EXPECTED_PNG: Record<string, [bitDepth: number, colourType: number]> = {
-  'waveshare-7in5-v2': [1, 0],
-  'waveshare-7in5-b': [2, 3],
-  'waveshare-4in2': [1, 0],
-  'waveshare-2in9': [1, 0],
-  'waveshare-2in13': [1, 0],
-  'waveshare-7in3-f': [4, 3],
-  'inky-impression-7in3': [4, 3],
-  'inkplate-10': [4, 0],
-  trmnl: [1, 0],
-  'trmnl-4grey': [2, 0],
-  'kindle-paperwhite': [8, 0],
+/**
+ * What each panel's PNG must be, written here from the panel's data sheet, not read from its profile: size, then
+ * bit depth and colour type (0 grey, 3 palette). A profile without a row fails, so a new panel's expectations are
+ * written down when it joins.
+ */
+const EXPECTED_PNG: Record<string, [width: number, height: number, bitDepth: number, colourType: number]> = {
+  'waveshare-7in5-v2': [800, 480, 1, 0],
+  'waveshare-7in5-b': [800, 480, 2, 3],
+  'waveshare-4in2': [400, 300, 1, 0],
+  'waveshare-2in9': [296, 128, 1, 0],
+  'waveshare-2in13': [250, 122, 1, 0],
+  'waveshare-7in3-f': [800, 480, 4, 3],
+  'inky-impression-7in3': [800, 480, 4, 3],
+  'inkplate-10': [1200, 825, 4, 0],
+  trmnl: [800, 480, 1, 0],
+  'trmnl-4grey': [800, 480, 2, 0],
+  'trmnl-x': [1872, 1404, 4, 0],
+  'kindle-paperwhite': [1072, 1448, 8, 0],
+  'oepl-2in9-bwr': [296, 128, 2, 3],
+  'oepl-4in2-bwr': [400, 300, 2, 3],
 };
+
+it('has written expectations for every panel profile, and none for a panel that is gone', () => {
+  expect(Object.keys(EXPECTED_PNG).sort()).toEqual(listPanelIds());
+});
 
 describe.each(listPanelIds())('panel %s', (id) => {
   const panel = loadPanel(id);
@@ -36,15 +48,17 @@ describe.each(listPanelIds())('panel %s', (id) => {
     const detailed = renderIndices(sampleInput(c), panel, { rotation: 0 });
     const frame = encodeFrame(panel, 0, detailed);
     // PNG: the panel's native depth, every pixel in the palette
-    const [bitDepth, colourType] = EXPECTED_PNG[id] ?? [panel.png.bit_depth, panel.png.colour_type === 'grey' ? 0 : 3];
-    expect(pngHeader(frame.png)).toEqual({ width: panel.width, height: panel.height, bitDepth, colourType });
+    const expected = EXPECTED_PNG[id];
+    if (expected === undefined) throw new Error(`test/render/golden.test.ts has no EXPECTED_PNG row for the panel ${id}`);
+    const [width, height, bitDepth, colourType] = expected;
+    expect(pngHeader(frame.png)).toEqual({ width, height, bitDepth, colourType });
     const png = decodePng(frame.png);
     expect(offPalette(png, panel)).toEqual([]);
     // BMP: black/white panels only, header and size
     if (panel.bmp) {
       const bmp = readBmp1(frame.bmp!);
-      expect([bmp.width, bmp.height, bmp.bitsPerPixel, bmp.offset]).toEqual([panel.width, panel.height, 1, 62]);
-      expect(frame.bmp!.length).toBe(62 + Math.ceil(panel.width / 32) * 4 * panel.height);
+      expect([bmp.width, bmp.height, bmp.bitsPerPixel, bmp.offset]).toEqual([width, height, 1, 62]);
+      expect(frame.bmp!.length).toBe(62 + Math.ceil(width / 32) * 4 * height);
       expect(bmp.pixel(0, 0)).toBe(png.data[0] === 255 ? 1 : 0);
     } else expect(frame.bmp).toBeNull();
     // raw: the size the controller takes

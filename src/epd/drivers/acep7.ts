@@ -1,5 +1,6 @@
 import type { EpdDriver, EpdDriverOptions } from '../driver.js';
 import { ColourDriver, type ColourFamily, type ColourStep } from './colour-script.js';
+import { vendorVariant } from './vendor-variant.js';
 
 /**
  * Waveshare 7.3" e-Paper (F), 7-colour ACeP (`waveshare-7in3-f`). The stream is what Waveshare's own driver sends
@@ -55,7 +56,6 @@ const DISPLAY: readonly ColourStep[] = [
 const SLEEP: readonly ColourStep[] = [cmd(0x07, 0xa5), { do: 'delay', ms: 2000 }];
 
 const ACEP7_FAMILY: ColourFamily = {
-  panelId: 'waveshare-7in3-f',
   vendor: 'waveshare_epd/epd7in3f.py',
   busyWhen: BUSY_WHEN,
   // Waveshare gives about 32 s for a full refresh (display/panels/waveshare-7in3-f.json refresh.full_ms); it waits forever.
@@ -67,21 +67,17 @@ const ACEP7_FAMILY: ColourFamily = {
   sleep: SLEEP,
 };
 
-/** The panels this family drives. */
-const ACEP7_PANEL_IDS = ['waveshare-7in3-f'] as const;
-export type Acep7PanelId = (typeof ACEP7_PANEL_IDS)[number];
+/** By the profile's `controller.vendor_driver`: the one vendor driver this family's steps come from. */
+const VARIANTS: Readonly<Record<string, ColourFamily>> = { epd7in3f: ACEP7_FAMILY };
 
-export function isAcep7Panel(id: string): id is Acep7PanelId {
-  return (ACEP7_PANEL_IDS as readonly string[]).includes(id);
-}
-
-/** A driver for one of this family's panels; an unknown id is a programming error of the caller (drivers/index.ts). */
+/** A driver for a panel whose profile names this family; another family is a programming error of the caller. */
 export function createAcep7Driver(panelId: string, o: EpdDriverOptions): EpdDriver {
-  if (!isAcep7Panel(panelId)) throw new Error(`panel ${panelId} is not a ACeP 7-colour panel (${ACEP7_PANEL_IDS.join(', ')})`);
-  return new ColourDriver(ACEP7_FAMILY, o);
+  const { profile, variant } = vendorVariant(panelId, 'acep7', 'ACeP 7-colour', VARIANTS);
+  return new ColourDriver(profile, variant, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
-export function acep7PanelFacts(_panelId: Acep7PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
+/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+export function acep7PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
+  vendorVariant(panelId, 'acep7', 'ACeP 7-colour', VARIANTS);
   return { controller: 'ACeP 7-colour (Waveshare EPD_7IN3F)', vendorFile: 'RaspberryPi_JetsonNano/python/lib/waveshare_epd/epd7in3f.py (waveshareteam/e-Paper)', busyWhen: BUSY_WHEN };
 }

@@ -1,7 +1,7 @@
 import type { BusyLevel, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
-import { loadPanel, type PanelProfile } from '../../panels/panels.js';
+import type { PanelProfile } from '../../panels/panels.js';
 import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
 
@@ -23,8 +23,6 @@ export type ColourStep =
   | { do: 'delay'; ms: number };
 
 export interface ColourFamily {
-  /** The panel profile id (display/panels/<id>.json). */
-  panelId: string;
   /** The vendor driver this family's steps come from, for messages. */
   vendor: string;
   /** The BUSY level that means busy. */
@@ -52,10 +50,10 @@ export class ColourDriver implements EpdDriver {
   /** Awake (not in deep sleep) and so worth a sleep command; a fresh driver does not know: it sends one. */
   #awake = true;
 
-  constructor(family: ColourFamily, o: EpdDriverOptions) {
-    this.panelId = family.panelId;
+  constructor(panel: PanelProfile, family: ColourFamily, o: EpdDriverOptions) {
+    this.panelId = panel.id;
     this.#family = family;
-    this.#panel = loadPanel(family.panelId);
+    this.#panel = panel;
     this.#bus = o.bus;
     this.#busyTimeoutMs = o.busyTimeoutMs;
   }

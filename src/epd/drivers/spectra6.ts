@@ -1,5 +1,6 @@
 import type { EpdDriver, EpdDriverOptions } from '../driver.js';
 import { ColourDriver, type ColourFamily, type ColourStep } from './colour-script.js';
+import { vendorVariant } from './vendor-variant.js';
 
 /**
  * Pimoroni Inky Impression 7.3" (2025), Spectra 6 E6 glass (`inky-impression-7in3`). The stream is what Pimoroni's
@@ -54,7 +55,6 @@ const UPDATE: readonly ColourStep[] = [
 const SLEEP: readonly ColourStep[] = [cmd(0x07, 0xa5)];
 
 const SPECTRA6_FAMILY: ColourFamily = {
-  panelId: 'inky-impression-7in3',
   vendor: 'inky/inky_e673.py',
   busyWhen: BUSY_WHEN,
   // inky_e673 gives the refresh 32 s (and then only warns); the other waits 0.3 s.
@@ -67,21 +67,17 @@ const SPECTRA6_FAMILY: ColourFamily = {
   sleep: SLEEP,
 };
 
-/** The panels this family drives. */
-const SPECTRA6_PANEL_IDS = ['inky-impression-7in3'] as const;
-export type Spectra6PanelId = (typeof SPECTRA6_PANEL_IDS)[number];
+/** By the profile's `controller.vendor_driver`: the one vendor driver this family's steps come from. */
+const VARIANTS: Readonly<Record<string, ColourFamily>> = { inky_e673: SPECTRA6_FAMILY };
 
-export function isSpectra6Panel(id: string): id is Spectra6PanelId {
-  return (SPECTRA6_PANEL_IDS as readonly string[]).includes(id);
-}
-
-/** A driver for one of this family's panels; an unknown id is a programming error of the caller (drivers/index.ts). */
+/** A driver for a panel whose profile names this family; another family is a programming error of the caller. */
 export function createSpectra6Driver(panelId: string, o: EpdDriverOptions): EpdDriver {
-  if (!isSpectra6Panel(panelId)) throw new Error(`panel ${panelId} is not a Spectra 6 panel (${SPECTRA6_PANEL_IDS.join(', ')})`);
-  return new ColourDriver(SPECTRA6_FAMILY, o);
+  const { profile, variant } = vendorVariant(panelId, 'spectra6', 'Spectra 6', VARIANTS);
+  return new ColourDriver(profile, variant, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
-export function spectra6PanelFacts(_panelId: Spectra6PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
+/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+export function spectra6PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
+  vendorVariant(panelId, 'spectra6', 'Spectra 6', VARIANTS);
   return { controller: 'Spectra 6 (E673)', vendorFile: 'inky/inky_e673.py (pimoroni/inky)', busyWhen: BUSY_WHEN };
 }

@@ -1,7 +1,8 @@
-import { loadPanel, type PanelProfile } from '../../panels/panels.js';
+import type { PanelProfile } from '../../panels/panels.js';
 import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { checkPanelImage } from './check-panel-image.js';
+import { vendorVariant } from './vendor-variant.js';
 
 /**
  * The Solomon SSD1680 / SSD1683 family: Waveshare's 2.13" V4 and 2.9" V2 (SSD1680) and 4.2" V2 (SSD1683). BUSY is
@@ -10,9 +11,6 @@ import { checkPanelImage } from './check-panel-image.js';
  * (commit 86aa993), file named per panel below; test/epd/ssd168x.test.ts checks it against streams made by running
  * those drivers (test/epd/vendor/, test/tools/vendor-capture/ssd168x_capture.py).
  */
-
-export const SSD168X_PANEL_IDS = ['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2'] as const;
-export type Ssd168xPanelId = (typeof SSD168X_PANEL_IDS)[number];
 
 /** A step of a vendor init sequence: a wait on BUSY, or a command with its data (hex). */
 type Step = 'busy' | readonly [cmd: number, data: string];
@@ -59,8 +57,9 @@ const WS_20_30_LUT =
   '0a0a000a0a00010000000000000000000000000000000000000000000000000000000000000000000000000000000000001408000100000100000000000001000000' +
   '0000000000000000000000444444444444000000';
 
-const PANELS: Readonly<Record<Ssd168xPanelId, SsdPanel>> = {
-  'waveshare-2in13': {
+/** By the profile's `controller.vendor_driver`. */
+const PANELS: Readonly<Record<string, SsdPanel>> = {
+  epd2in13_V4: {
     vendorFile: 'epd2in13_V4.py',
     controller: 'SSD1680',
     ramWidth: 122,
@@ -74,7 +73,7 @@ const PANELS: Readonly<Record<Ssd168xPanelId, SsdPanel>> = {
     planes: [0x24],
     update: 0xf7,
   },
-  'waveshare-2in9': {
+  epd2in9_V2: {
     vendorFile: 'epd2in9_V2.py',
     controller: 'SSD1680',
     ramWidth: 128,
@@ -91,7 +90,7 @@ const PANELS: Readonly<Record<Ssd168xPanelId, SsdPanel>> = {
     planes: [0x24],
     update: 0xc7,
   },
-  'waveshare-4in2': {
+  epd4in2_V2: {
     vendorFile: 'epd4in2_V2.py',
     controller: 'SSD1683',
     ramWidth: 400,
@@ -110,14 +109,8 @@ const PANELS: Readonly<Record<Ssd168xPanelId, SsdPanel>> = {
 const DEEP_SLEEP: readonly [number, number] = [0x10, 0x01];
 const SLEEP_SETTLE_MS = 2000;
 
-export function isSsd168xPanel(id: string): id is Ssd168xPanelId {
-  return (SSD168X_PANEL_IDS as readonly string[]).includes(id);
-}
-
 /** The frame as RAM bytes, as the vendor's getbuffer() makes them: 1 = white, MSB first, rows padded to a byte. */
-function ssd168xRam(panelId: Ssd168xPanelId, image: PanelImage): Uint8Array {
-  const p = PANELS[panelId];
-  const profile = loadPanel(panelId);
+function ssd168xRam(p: SsdPanel, profile: PanelProfile, image: PanelImage): Uint8Array {
   checkPanelImage(profile, image);
   const white = whiteIndex(profile);
   const stride = Math.ceil(p.ramWidth / 8);
@@ -146,7 +139,7 @@ function whiteIndex(profile: PanelProfile): number {
 }
 
 class Ssd168xDriver implements EpdDriver {
-  readonly panelId: Ssd168xPanelId;
+  readonly panelId: string;
   readonly #p: SsdPanel;
   readonly #profile: PanelProfile;
   readonly #bus: EpdBus;
@@ -154,17 +147,18 @@ class Ssd168xDriver implements EpdDriver {
   /** True from the first command after a reset until deep sleep: close() only sends sleep to a panel that is awake. */
   #awake = false;
 
-  constructor(panelId: Ssd168xPanelId, o: EpdDriverOptions) {
+  constructor(panelId: string, o: EpdDriverOptions) {
     this.panelId = panelId;
-    this.#p = PANELS[panelId];
-    this.#profile = loadPanel(panelId);
+    const { profile, variant } = vendorVariant(panelId, 'ssd168x', 'SSD1680/SSD1683', PANELS);
+    this.#p = variant;
+    this.#profile = profile;
     this.#bus = o.bus;
     // A few times the slowest refresh the vendor documents (the profile's full_ms), and never under 10 s.
     this.#wait = { busyWhen: 'high', timeoutMs: o.busyTimeoutMs ?? Math.max(10_000, 5 * this.#profile.refresh.full_ms) };
   }
 
   async showFull(image: PanelImage): Promise<void> {
-    const ram = ssd168xRam(this.panelId, image);
+    const ram = ssd168xRam(this.#p, this.#profile, image);
     await this.#refresh(ram);
   }
 
@@ -225,14 +219,13 @@ class Ssd168xDriver implements EpdDriver {
   }
 }
 
-/** A driver for one of this family's panels; an unknown id is a programming error of the caller (drivers/index.ts). */
+/** A driver for a panel whose profile names this family; another family is a programming error of the caller. */
 export function createSsd168xDriver(panelId: string, o: EpdDriverOptions): EpdDriver {
-  if (!isSsd168xPanel(panelId)) throw new Error(`panel ${panelId} is not an SSD1680/SSD1683 panel (${SSD168X_PANEL_IDS.join(', ')})`);
   return new Ssd168xDriver(panelId, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
-export function ssd168xPanelFacts(panelId: Ssd168xPanelId): { controller: string; vendorFile: string; busyWhen: 'high' } {
-  const p = PANELS[panelId];
+/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+export function ssd168xPanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'high' } {
+  const p = vendorVariant(panelId, 'ssd168x', 'SSD1680/SSD1683', PANELS).variant;
   return { controller: p.controller, vendorFile: p.vendorFile, busyWhen: 'high' };
 }

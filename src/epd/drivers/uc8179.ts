@@ -1,9 +1,10 @@
 import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
-import { loadPanel, type PanelProfile } from '../../panels/panels.js';
+import type { PanelProfile } from '../../panels/panels.js';
 import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
+import { vendorVariant } from './vendor-variant.js';
 
 /**
  * The UC8179 family (Waveshare 7.5" V2 and 7.5" B V2): each full refresh sends exactly what Waveshare's own Python
@@ -14,14 +15,13 @@ import { checkPanelImage } from './check-panel-image.js';
  * run under a fake epdconfig (test/tools/vendor-capture/uc8179_capture.py).
  */
 
-export const UC8179_PANEL_IDS = ['waveshare-7in5-v2', 'waveshare-7in5-b'] as const;
-export type Uc8179PanelId = (typeof UC8179_PANEL_IDS)[number];
-
 /** One step of a vendor sequence: a command with its data, the vendor's pause, or its ReadBusy. */
 type Step = { kind: 'cmd'; cmd: number; data?: readonly number[] } | { kind: 'delay'; ms: number } | { kind: 'busy'; what: string };
 
 /** What sets one panel of the family apart: the vendor's reset pulse, init, RAM planes and sleep. */
 interface Variant {
+  /** The vendor's file the stream is recorded from. */
+  vendorFile: string;
   reset: ResetPulse;
   /** After the reset pulse: epdN.init(). */
   init: readonly Step[];
@@ -40,11 +40,13 @@ const busy = (what: string): Step => ({ kind: 'busy', what });
 /** 800 x 480 (TRES 0x61: HRES 0x0320, VRES 0x01e0), the same in both. */
 const TRES = cmd(0x61, 0x03, 0x20, 0x01, 0xe0);
 
-const VARIANTS: Record<Uc8179PanelId, Variant> = {
+/** By the profile's `controller.vendor_driver`. */
+const VARIANTS: Readonly<Record<string, Variant>> = {
   // epd7in5_V2.py: reset 20/2/20 ms; BTST, PWR, PON, PSR 0x1f (KW mode, OTP LUT), TRES, DUSPI off, CDI 0x10 0x07
   // (DDX 00: a 1 in DTM2 is black), TCON; display(): 0x10 the complement of getbuffer() (1 = white), 0x13 getbuffer()
   // itself (1 = black); sleep(): CDI 0xf7 (border floating), POF, DSLP 0xa5. ReadBusy waits 20 ms after idle.
-  'waveshare-7in5-v2': {
+  epd7in5_V2: {
+    vendorFile: 'epd7in5_V2.py',
     reset: { highMs: 20, lowMs: 2, afterMs: 20 },
     init: [cmd(0x06, 0x17, 0x17, 0x28, 0x17), cmd(0x01, 0x07, 0x07, 0x28, 0x17), cmd(0x04), delay(100), busy('power on'), cmd(0x00, 0x1f), TRES, cmd(0x15, 0x00), cmd(0x50, 0x10, 0x07), cmd(0x60, 0x22)],
     planes: [
@@ -57,7 +59,8 @@ const VARIANTS: Record<Uc8179PanelId, Variant> = {
   // epd7in5b_V2.py: reset 200/4/200 ms; PWR, BTST, PON, PSR 0x0f (KWR mode, OTP LUT), TRES, DUSPI off, CDI 0x11 0x07
   // (DDX 01), TCON; display(): 0x10 the black picture's getbuffer() inverted back (1 = white; red pixels are white
   // in the black picture), 0x13 the red picture's getbuffer() (1 = red); sleep(): POF, DSLP 0xa5. ReadBusy: 200 ms.
-  'waveshare-7in5-b': {
+  epd7in5b_V2: {
+    vendorFile: 'epd7in5b_V2.py',
     reset: { highMs: 200, lowMs: 4, afterMs: 200 },
     init: [cmd(0x01, 0x07, 0x07, 0x3f, 0x3f), cmd(0x06, 0x17, 0x17, 0x28, 0x17), cmd(0x04), delay(100), busy('power on'), cmd(0x00, 0x0f), TRES, cmd(0x15, 0x00), cmd(0x50, 0x11, 0x07), cmd(0x60, 0x22)],
     planes: [
@@ -76,25 +79,19 @@ const REFRESH: readonly Step[] = [cmd(0x12), delay(100), busy('refresh')];
 const BUSY_WHEN = 'low' as const;
 const STATUS_POLL = 0x71;
 
-export function isUc8179Panel(id: string): id is Uc8179PanelId {
-  return (UC8179_PANEL_IDS as readonly string[]).includes(id);
-}
-
-/** A driver for one of this family's panels; an unknown id is a programming error of the caller (drivers/index.ts). */
+/** A driver for a panel whose profile names this family; another family is a programming error of the caller. */
 export function createUc8179Driver(panelId: string, o: EpdDriverOptions): EpdDriver {
-  if (!isUc8179Panel(panelId)) throw new Error(`panel ${panelId} is not a UC8179 panel (${UC8179_PANEL_IDS.join(', ')})`);
   return new Uc8179Driver(panelId, o);
 }
 
-/** Which controller and vendor file each panel follows (for `panel info` and docs/raspberry-pi.md). */
-export function uc8179PanelFacts(panelId: Uc8179PanelId): { controller: string; vendorFile: string; busyWhen: 'low' } {
-  return { controller: 'UC8179', vendorFile: `RaspberryPi_JetsonNano/python/lib/waveshare_epd/${VENDOR_FILES[panelId]}`, busyWhen: BUSY_WHEN };
+/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+export function uc8179PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
+  const { variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
+  return { controller: 'UC8179', vendorFile: `RaspberryPi_JetsonNano/python/lib/waveshare_epd/${variant.vendorFile}`, busyWhen: BUSY_WHEN };
 }
 
-const VENDOR_FILES: Record<Uc8179PanelId, string> = { 'waveshare-7in5-v2': 'epd7in5_V2.py', 'waveshare-7in5-b': 'epd7in5b_V2.py' };
-
 class Uc8179Driver implements EpdDriver {
-  readonly panelId: Uc8179PanelId;
+  readonly panelId: string;
   readonly #bus: EpdBus;
   readonly #variant: Variant;
   readonly #profile: PanelProfile;
@@ -110,11 +107,11 @@ class Uc8179Driver implements EpdDriver {
    */
   #awake = false;
 
-  constructor(panelId: Uc8179PanelId, o: EpdDriverOptions) {
+  constructor(panelId: string, o: EpdDriverOptions) {
     this.panelId = panelId;
     this.#bus = o.bus;
-    this.#variant = VARIANTS[panelId];
-    const panel = loadPanel(panelId);
+    const { profile: panel, variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
+    this.#variant = variant;
     this.#profile = panel;
     this.#width = panel.width;
     this.#height = panel.height;
