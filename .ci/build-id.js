@@ -1,4 +1,4 @@
-// The last step of `npm run build`, after tsc and rolldown (.rolldown.config.js): writes
+// The last step of `npm run build`, after tsc and the bundle (.ci/bundle.js, .rolldown.config.js): writes
 // - dist/cli.js, the program's entry (package.json's `bin`, `node dist/cli.js`, the systemd unit's ExecStart): it
 //   runs the bundle's entry, dist/app/bin.cjs;
 // - dist/app/build-id: a hash of the bundle's files, names and contents. The disk caches of what the code computes

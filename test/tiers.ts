@@ -30,10 +30,11 @@ export const INTEGRATION = [
 
 /**
  * Tests that take minutes, or install, kill or attack the whole daemon: the fault matrix, the 90-day soak, install.sh
- * and the unit under systemd's protocol, OCR of the small text, the hostile broker. They run once a CI run, on the
+ * and the unit under systemd's protocol, the demo built from nothing, OCR of the small text, the hostile broker. They run once a CI run, on the
  * machine's Node (.ci/run), not again on each later major.
  */
 export const SYSTEM = [
+  'test/cli/demo-start.test.ts',
   'test/faults/**/*.test.ts',
   'test/soak/**/*.test.ts',
   'test/systemd/install.test.ts',

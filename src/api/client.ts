@@ -1,5 +1,4 @@
-import type { Dispatcher } from 'undici';
-import { Agent, request } from './undici-request.js';
+import { Agent, request, type Dispatcher } from 'undici';
 import {
   AbortedError,
   ApiError,

@@ -2,10 +2,11 @@ import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { envWithoutSecrets, secretValues } from '../config/secrets.js';
 import { RenderProcess } from '../render/render-process.js';
 import { systemClock } from '../time/clock.js';
-import { createLogger } from '../log/logging.js';
+import { createLogger, logFormat } from '../log/logging.js';
 import { Service } from '../daemon/service.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
+import { whereToLook } from './where-to-look.js';
 
 /**
  * The longest a stop may take from the signal to the end of the process: then it exits anyway (E_STOP_TIMEOUT). Under
@@ -22,6 +23,9 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
   const flags = commandFlags('run', argv, OPTIONS);
   const loaded = await loadCommandConfig('run', flags.config);
   const logger = createLogger({ level: loaded.config.log_level, secrets: secretValues(loaded.secrets) });
+  // A person at a terminal learns first where to look; the journal's JSON lines stay the only thing on stdout.
+  const watched = logFormat(process.env, process.stdout.isTTY === true) === 'pretty';
+  if (watched) process.stdout.write(`${whereToLook(loaded.config)}\n`);
   // The frames are drawn in a child that lives only while there are frames to draw (render-process.ts): the idle
   // daemon holds no canvas. It gets no secret: it draws, and needs none.
   const renderer = new RenderProcess({ clock: systemClock, env: envWithoutSecrets(process.env, loaded.secrets), logger: logger.child({ part: 'render' }) });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { Agent } from '../api/undici-request.js';
+import { Agent } from 'undici';
 import type { OpenEPaperLinkConfig } from '../config/schema.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { displayRenderOptions, drawInProcess, type DrawFrame, type RenderContext } from '../render/display-frame.js';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Dispatcher } from 'undici';
-import { request } from '../api/undici-request.js';
+import { request, type Dispatcher } from 'undici';
 import { readAtMost, type ReadAtMost } from '../shared/read-at-most.js';
 
 /**

@@ -15,7 +15,7 @@ import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
  * (/proc/self/maps). A file of
  * the bundle (dist/app/) stands for the modules it holds, named by its source map: so the test reads what the
  * process loaded, whatever way the build cuts the program into files. A one-shot command that loads the simulator,
- * the simulated service, the broker, mqtt or the HTTP server pays for it at every start.
+ * the simulated service, the broker, mqtt, the HTTP server or the service client's undici pays for it at every start.
  */
 const HEAVY: [string, RegExp][] = [
   ['the firmware simulator', /\/display\/firmware\//],
@@ -25,6 +25,9 @@ const HEAVY: [string, RegExp][] = [
   ['the HTTP publisher', /\/src\/http\//],
   ['the MQTT publisher', /\/src\/mqtt\//],
   ['the panel publisher, drivers and bus libraries', /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index\.js))|\/node_modules\/(spi-device|node-libgpiod)\//],
+  // The client takes undici's index (its public door), which brings fetch, WebSocket, the caches and the mocks along:
+  // only the commands that talk to the service may pay for it.
+  ['undici', /\/node_modules\/undici\//],
 ];
 
 /** Drawing a frame: canvas (its JavaScript and its native addon) and our layout, drawing and text modules. */
@@ -116,7 +119,7 @@ const COMMANDS: [string, () => string[], RegExp][] = [
 ];
 
 describe('each command loads only what it uses', () => {
-  it.each(COMMANDS)('%s loads none of the simulator, the simulated service, the broker, mqtt or the HTTP server', async (name, args, own) => {
+  it.each(COMMANDS)('%s loads none of the simulator, the simulated service, the broker, mqtt, the HTTP server or undici', async (name, args, own) => {
     const { code, stderr, loaded } = await loadsOf(name, args());
     expect(code, stderr).toBe(0);
     // The positive sign first: the hook saw the command's own module, so an empty list is no pass.
@@ -160,10 +163,12 @@ describe('each command loads only what it uses', () => {
     expect(loaded.filter((f) => /\/node_modules\/(yaml|zod)\/|\/src\/config\//.test(f))).toEqual([]);
   });
 
-  it('once with neither an mqtt nor an http section loads neither publisher (the simulated service it does)', async () => {
+  it('once with neither an mqtt nor an http section loads neither publisher (the simulated service it does, and undici through its index)', async () => {
     const { code, stderr, loaded } = await loadsOf('once', ['once', '--config', config]);
     expect(code, stderr).toBe(0);
     expect(loaded.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
+    // The client through undici's index, not through files inside it.
+    expect(loaded.some((u) => /\/node_modules\/undici\/index\.js$/.test(u))).toBe(true);
     const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//, /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/];
     expect(loaded.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
   });
