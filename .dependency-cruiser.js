@@ -16,7 +16,7 @@ const LAYERS = [
   ['budget', 'render'],
   ['state'],
   ['publish'],
-  ['epd', 'trmnl', 'oepl'],
+  ['files', 'epd', 'trmnl', 'oepl', 'webhook'],
   ['mqtt', 'http'],
   ['daemon'],
   ['cli'],

@@ -16,6 +16,7 @@ export const INTEGRATION = [
   'test/security/**/*.test.ts',
   'test/service-sim/**/*.test.ts',
   'test/systemd/**/*.test.ts',
+  'test/webhook/**/*.test.ts',
   'test/addon/addon-entry.test.ts',
   'test/api/client.test.ts',
   'test/api/tolerant-reader.test.ts',

@@ -2,6 +2,7 @@ import { z } from '../shared/zod.js';
 import { coordinateProblem } from '../api/request-rules.js';
 import { attachablePanels, isAttachable } from '../epd/drivers/index.js';
 import { BOARDS } from '../epd/pins.js';
+import { WebhookSchema } from './webhook-schema.js';
 
 /**
  * The configuration file (docs/configuration.md), one zod schema. Its inferred type is the config type.
@@ -294,6 +295,8 @@ export const ConfigSchema = z
     http: HttpSchema.optional(),
     trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]), firmware: TrmnlFirmwareSchema.optional() }).optional(),
     openepaperlink: OpenEPaperLinkSchema.optional(),
+    /** A URL that gets each new frame and its state (config/webhook-schema.ts, src/webhook/). */
+    webhook: WebhookSchema.optional(),
     output_dir: z.string().min(1).default('/var/lib/outfit-display/frames'),
     state_dir: z.string().min(1).default('/var/lib/outfit-display'),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -365,3 +368,4 @@ export type MqttConfig = NonNullable<Config['mqtt']>;
 export type AttachedConfig = NonNullable<DisplayConfig['attached']>;
 export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;
 export type OpenEPaperLinkConfig = NonNullable<Config['openepaperlink']>;
+export type WebhookConfig = NonNullable<Config['webhook']>;

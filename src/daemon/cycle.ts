@@ -4,7 +4,7 @@ import type { Recommendation, StoredRecommendation } from '../api/schemas.js';
 import type { FetchOutcome, FetchReason } from '../budget/governor-types.js';
 import { REASONS } from '../budget/messages.js';
 import type { DisplayConfig } from '../config/schema.js';
-import { OutputProblemTracker } from '../publish/output-error.js';
+import { OutputProblemTracker } from '../files/output-error.js';
 import type { Publisher } from '../publish/publisher.js';
 import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../render/display-frame.js';
 

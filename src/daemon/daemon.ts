@@ -17,7 +17,8 @@ import { DisplayBoard } from '../state/display-board.js';
 import { DisplayRunner } from './display-runner.js';
 import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
 import { PanelStatusBoard } from '../state/panel-status.js';
-import { TagStatusBoard } from '../state/tag-status.js';
+import { ProblemBoard } from '../state/problems.js';
+import { PUBLISHER_PROBLEM_SOURCES } from './publisher-registry.js';
 import type { Publisher } from '../publish/publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
@@ -170,19 +171,29 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   };
   // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
   const panels = new PanelStatusBoard();
-  // The OpenEPaperLink tags' problems: written by the OEPL publisher, shown by the others.
-  const tags = new TagStatusBoard();
+  // The publishers' problems (a tag, a webhook): each publisher writes its own, every publisher shows them all.
+  const problems = new ProblemBoard();
   const views = new DisplayViews({
     panelStatus: (id) => panels.get(id),
-    tagProblem: (id) => tags.get(id),
+    problems: (id) => problems.list(id),
+    sources: PUBLISHER_PROBLEM_SOURCES,
+    // A panel's refresh or a publisher's problem comes after its publish round: MQTT sends the diagnostics again.
+    onChange: (listener) => {
+      panels.onChange(listener);
+      problems.onChange(listener);
+    },
     board,
     displays: config.displays,
     clock,
     nextUpdateAt,
     budget: () => governor.status(),
   });
+  const built = await buildPublishers(loaded, {
+    ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
+    ...(opts.draw !== undefined && { draw: opts.draw }),
+  });
   const publishers: Publisher[] = [
-    ...(await buildPublishers(loaded, { logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, tags, ...(opts.draw !== undefined && { draw: opts.draw }) })),
+    ...built,
     ...(opts.publishers ?? []),
   ];
   const store = new LastGoodStore(config.state_dir);

@@ -3,9 +3,8 @@ import type { Redact } from '../shared/redactor.js';
 import { creditsView } from '../state/credits-view.js';
 import { deviceJson, type DeviceEntry } from '../state/device-book.js';
 import type { DisplayView } from '../state/display-views.js';
-import type { OutputProblem } from '../state/output-problem.js';
+import { firstOf, problemJson, type Problem } from '../state/problems.js';
 import { displayState } from '../state/state-json.js';
-import type { StoreProblem } from '../store/store-error.js';
 import type { FirmwareOfferRow } from '../trmnl/firmware-offers.js';
 import { timeOrNull } from '../time/zoned-time.js';
 import { etagOf } from './etag.js';
@@ -32,15 +31,21 @@ export interface DisplayStateJsonOptions {
 
 /**
  * The body of `/displays/<id>/state.json`: the display's state as in `<id>.json` and the MQTT state (state-json.ts),
- * then what only this page tells (its problems, devices, credits and frame).
+ * then what only this page tells (its problems, devices, credits and frame). The problems are the view's one list
+ * (`problems`); the fields each source has always had (`state_problem`, `tag_problem`, …) are read from it.
  */
 export function displayStateJson(o: DisplayStateJsonOptions): object {
   const { id, view: v, timeZone: tz, scrub } = o;
   const entry = v.kind === 'shown' ? v : null;
   const status = entry?.status ?? null;
   const { lastError: err, refreshRefused: refused } = v;
-  const problem = (p: StoreProblem | OutputProblem | null): object | null =>
-    p === null ? null : { code: p.code, file: p.file, message: scrub(p.message), since: timeOrNull(p.since, tz) };
+  const time = (iso: string): string | null => timeOrNull(iso, tz);
+  // The fixed fields, each the first problem of its source in the list, in the shape they have always had.
+  const fixed = (source: string, about?: 'file' | 'mac'): object | null => {
+    const p: Problem | null = firstOf(v.problems, source);
+    if (p === null) return null;
+    return { ...(about !== undefined && { [about]: p.detail?.[about] ?? null }), code: p.code, message: scrub(p.message), since: time(p.since) };
+  };
   return {
     ...displayState(v, tz),
     display: id,
@@ -48,18 +53,20 @@ export function displayStateJson(o: DisplayStateJsonOptions): object {
     status_detail: status !== null && 'message' in status ? scrub(status.message) : null,
     last_success_at: timeOrNull(v.lastSuccessAt, tz),
     last_error: err === null ? null : { code: err.code, message: scrub(err.message), at: timeOrNull(err.at, tz) },
-    state_problem: problem(v.storeProblem),
-    output_problem: problem(v.outputProblem),
-    render_problem: v.renderProblem === null ? null : { code: v.renderProblem.code, message: scrub(v.renderProblem.message), since: timeOrNull(v.renderProblem.since, tz) },
+    state_problem: fixed('store', 'file'),
+    output_problem: fixed('output', 'file'),
+    render_problem: fixed('render'),
     // Only for a display with a panel on this machine's header.
     ...(v.panel !== null && {
       attached_panel: {
         panel: v.panel.panel,
         last_refresh_at: timeOrNull(v.panel.lastRefreshAt, tz),
-        problem: v.panel.problem === null ? null : { code: v.panel.problem.code, message: scrub(v.panel.problem.message), since: timeOrNull(v.panel.problem.since, tz) },
+        problem: fixed('panel'),
       },
     }),
-    tag_problem: v.tagProblem === null ? null : { mac: v.tagProblem.mac, code: v.tagProblem.code, message: scrub(v.tagProblem.message), since: timeOrNull(v.tagProblem.since, tz) },
+    tag_problem: fixed('tag', 'mac'),
+    // Every problem, whichever part reports it.
+    problems: v.problems.map((p) => problemJson(p, time, scrub)),
     refresh_refused: refused === null ? null : { message: refused.text, at: timeOrNull(refused.at, tz) },
     devices: o.devices.map((dev) => deviceJson(dev, tz)),
     ...(o.firmware !== null && { firmware_offers: o.firmware.map((r) => firmwareJson(r, tz)) }),

@@ -1,9 +1,14 @@
 import type { FrameStatus } from '../domain/frame-status.js';
+import { firstOf, type ShownProblem } from '../state/problems.js';
 
 /**
  * /healthz: healthy while every display has an outfit on show that is current by its schedule (whatever else failed),
- * and no file, state, drawing or panel problem stands. Pure: the app passes what the display's view says.
+ * and no problem stands (the display's one list: a file, the state, the drawing, a panel, a tag, a publisher). Pure:
+ * the app passes what the display's view says.
  */
+
+/** A problem as /healthz reads it: its line and its words (ShownProblem), each taken through the redactor. */
+export type HealthProblem = Pick<ShownProblem, 'source' | 'code' | 'text' | 'health'>;
 
 export interface DisplayHealthInput {
   id: string;
@@ -17,21 +22,16 @@ export interface DisplayHealthInput {
   /** The display's next update: the reason names it while no outfit is on show. */
   nextUpdateAt?: Date | null;
   lastSuccessAt: string | null;
-  /**
-   * A state file that cannot be saved (`E_STATE_WRITE: …`): unhealthy whatever the data, a restart would lose it. Or
-   * the last good answer could not be read back at the start (`E_STATE_READ: …`): unhealthy until one is saved again.
-   */
-  storeProblem?: string | null;
-  /** Frame files that cannot be written (`E_OUTPUT_WRITE: …`): unhealthy, the files on disk are not the frame shown. */
-  outputProblem?: string | null;
-  /** The last frame could not be drawn (`E_RENDER_TIMEOUT: …`): unhealthy, the frame on show is not the display's state. */
-  renderProblem?: string | null;
   /** Since when the answer on show is stale by its schedule (DisplayView.staleSince): healthy exactly while it is null. */
   staleSince: Date | null;
-  /** The attached panel's problem (`E_PANEL_BUSY_TIMEOUT: …`): unhealthy, the glass does not show the frame. */
-  panelProblem?: string | null;
-  /** An OpenEPaperLink tag's problem (`E_OEPL_MAC_UNKNOWN: …`): unhealthy, that tag does not show the frame. */
-  tagProblem?: string | null;
+  /**
+   * Every problem of the display (DisplayView.problems): each one unhealthy, whatever the data. A state file that
+   * cannot be saved (a restart would lose it), frame files that are not the frame shown, a frame that cannot be
+   * drawn, a panel or a tag that does not show it, a publisher that cannot deliver it.
+   */
+  problems: readonly HealthProblem[];
+  /** Whether the display has a panel on this machine's header: `panel_problem` is then always there. */
+  attached: boolean;
 }
 
 export interface DisplayHealth {
@@ -47,6 +47,8 @@ export interface DisplayHealth {
   panel_problem?: string | null;
   /** Only while one of the display's OpenEPaperLink tags is not fed: its problem. */
   tag_problem?: string | null;
+  /** Every problem, whichever part reports it: its source, its code and its line. */
+  problems: { source: string; code: string; problem: string }[];
 }
 
 export function statusWords(s: FrameStatus): string {
@@ -70,23 +72,20 @@ export function statusWords(s: FrameStatus): string {
 }
 
 export function displayHealth(d: DisplayHealthInput): DisplayHealth {
+  const text = (source: string): string | null => firstOf(d.problems, source)?.text ?? null;
+  const tag = text('tag');
   const base = {
     id: d.id,
     status: d.status?.kind ?? ('none' as const),
     last_success_at: d.lastSuccessAt,
-    state_problem: d.storeProblem ?? null,
-    output_problem: d.outputProblem ?? null,
-    render_problem: d.renderProblem ?? null,
-    ...(d.panelProblem !== undefined && { panel_problem: d.panelProblem }),
-    ...(d.tagProblem != null && { tag_problem: d.tagProblem }),
+    state_problem: text('store'),
+    output_problem: text('output'),
+    render_problem: text('render'),
+    ...(d.attached && { panel_problem: text('panel') }),
+    ...(tag !== null && { tag_problem: tag }),
+    problems: d.problems.map((p) => ({ source: p.source, code: p.code, problem: p.text })),
   };
-  const problems = [
-    d.storeProblem ? `${d.storeProblem.startsWith('E_STATE_READ') ? 'the last good answer cannot be read back' : 'state cannot be saved'}: ${d.storeProblem}` : '',
-    d.outputProblem ? `frame files cannot be written: ${d.outputProblem}` : '',
-    d.renderProblem ? `the frame cannot be drawn (the last good one is on show): ${d.renderProblem}` : '',
-    d.panelProblem ? `the attached panel fails: ${d.panelProblem}` : '',
-    d.tagProblem ? `an OpenEPaperLink tag is not fed: ${d.tagProblem}` : '',
-  ].filter((p) => p !== '');
+  const problems = d.problems.map((p) => p.health);
   const shown = outfitHealth(d);
   if (problems.length === 0) return { ...base, ...shown };
   return { ...base, ok: false, reason: [...problems, ...(shown.ok ? [] : [shown.reason])].join('; ') };

@@ -3,11 +3,6 @@ import type { DisplayViewSource } from '../state/display-views.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { displayHealth, statusWords, type DisplayHealth } from './health.js';
 import { creditsLines } from '../state/credits-view.js';
-import { storeProblemText } from '../state/state-payload.js';
-import { outputProblemText } from '../state/output-problem.js';
-import { renderProblemText } from '../state/render-problem.js';
-import { panelProblemText } from '../state/panel-status.js';
-import { tagProblemText } from '../state/tag-status.js';
 import type { StatusPageDisplay, StatusPageModel } from './status-page.js';
 import { zonedFormat } from '../time/zoned-format.js';
 
@@ -46,11 +41,8 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
     const entry = v.kind === 'shown' ? v : null;
     const status = entry?.status ?? null;
     const { rec, lastSuccessAt } = v;
-    const storeProblem = storeProblemText(v.storeProblem);
-    const outputProblem = outputProblemText(v.outputProblem);
-    const renderProblem = renderProblemText(v.renderProblem);
-    const panelProblem = v.panel === null ? undefined : panelProblemText(v.panel.problem);
-    const tagProblem = tagProblemText(v.tagProblem);
+    // Every problem through the redactor once: its line and its words are what the page and /healthz show.
+    const problems = v.problems.map((p) => ({ ...p, text: scrub(p.text), health: scrub(p.health) }));
     const health = displayHealth({
       id: display.id,
       status,
@@ -58,12 +50,9 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       hasOutfit: rec !== null,
       nextUpdateAt: v.nextUpdateAt,
       lastSuccessAt,
-      storeProblem,
-      outputProblem,
-      renderProblem,
       staleSince: v.staleSince,
-      ...(panelProblem !== undefined && { panelProblem }),
-      tagProblem,
+      problems,
+      attached: v.panel !== null,
     });
     health.reason = scrub(health.reason);
     const err = v.lastError;
@@ -88,15 +77,9 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
         : null,
       canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
-      storeProblem: storeProblem === null ? null : scrub(storeProblem),
-      outputProblem: outputProblem === null ? null : scrub(outputProblem),
-      renderProblem: renderProblem === null ? null : scrub(renderProblem),
-      ...(tagProblem !== null && { tagProblem: scrub(tagProblem) }),
+      problems: problems.map((p) => ({ label: p.label, text: p.text, note: p.note })),
       ...(v.panel !== null && {
-        attached: {
-          lastRefresh: formatWhen(v.panel.lastRefreshAt, deps.timezone, now) ?? 'never',
-          problem: panelProblem == null ? null : scrub(panelProblem),
-        },
+        attached: { lastRefresh: formatWhen(v.panel.lastRefreshAt, deps.timezone, now) ?? 'never' },
       }),
     };
     return [{ health, page }];

@@ -26,16 +26,13 @@ export interface StatusPageDisplay {
   canRefresh: boolean;
   /** Why there is no refresh button, or the last refused refresh; null when there is nothing to say. */
   refreshNote: string | null;
-  /** A state file that cannot be saved (`E_STATE_WRITE: cannot save …`), or null. */
-  storeProblem: string | null;
-  /** Frame files that cannot be written (`E_OUTPUT_WRITE: cannot write …`), or null; absent: none. */
-  outputProblem?: string | null;
-  /** The last frame could not be drawn (`E_RENDER_…: …`), or null; absent: none. */
-  renderProblem?: string | null;
-  /** An OpenEPaperLink tag that is not fed (src/oepl/); absent while they are. */
-  tagProblem?: string;
-  /** The panel on this machine's header: its last refresh and problem; absent without one. */
-  attached?: { lastRefresh: string; problem: string | null };
+  /**
+   * Every problem of the display (a state file, the frame files, the drawing, a panel, a tag, a publisher): a row
+   * each, under its source's heading, with what it means where that needs saying.
+   */
+  problems: readonly { label: string; text: string; note: string | null }[];
+  /** The panel on this machine's header: its last refresh (its problem is among `problems`); absent without one. */
+  attached?: { lastRefresh: string };
   /**
    * The display's TRMNL devices: a pairing button each, until when pairing is open (null: closed), and the form's
    * token (pair-form-token.ts) that the POST must send back.
@@ -112,15 +109,10 @@ function card(d: StatusPageDisplay, base: string): string {
     ['Panel', e(d.panel)],
   ];
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
-  if (d.storeProblem !== null) rows.splice(1, 0, ['State', `<span class="bad">${e(d.storeProblem)}</span>`]);
-  if (d.outputProblem) rows.splice(1, 0, ['Frame files', `<span class="bad">${e(d.outputProblem)}</span>`]);
-  if (d.renderProblem) rows.splice(1, 0, ['Drawing', `<span class="bad">${e(d.renderProblem)} (the last good frame is on show)</span>`]);
-  if (d.tagProblem !== undefined) rows.splice(1, 0, ['OpenEPaperLink', `<span class="bad">${e(d.tagProblem)}</span>`]);
-  if (d.attached !== undefined) {
-    const a = d.attached;
-    rows.push(['Panel refreshed', e(a.lastRefresh)]);
-    if (a.problem !== null) rows.splice(1, 0, ['Attached panel', `<span class="bad">${e(a.problem)}</span>`]);
-  }
+  // The problems right under the status, in the order they are listed.
+  const problems = d.problems.map((p): [string, string] => [p.label, `<span class="bad">${e(p.text)}${p.note === null ? '' : ` (${e(p.note)})`}</span>`]);
+  rows.splice(1, 0, ...problems);
+  if (d.attached !== undefined) rows.push(['Panel refreshed', e(d.attached.lastRefresh)]);
   const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;
   const refresh = d.canRefresh
     ? `<form method="post" action="${e(base)}/displays/${encodeURIComponent(d.id)}/refresh"><button>Refresh now (within budget)</button></form>${note}`

@@ -103,6 +103,7 @@ export class MqttPublisher implements Publisher {
     this.#displays = new Map(opts.displays.map((d) => [d.id, d]));
     this.#swVersion = opts.swVersion ?? packageVersion();
     this.#views = opts.views;
+    opts.views.onChange?.((id) => this.#viewChanged(id));
     this.#devices =
       opts.devices === undefined
         ? null
@@ -184,8 +185,8 @@ export class MqttPublisher implements Publisher {
     return Promise.resolve();
   }
 
-  /** The attached panel of a display refreshed or failed (after its publish round): its diagnostics again. */
-  panelChanged(id: string): void {
+  /** A display's view changed outside its publish round (a panel refreshed, a problem came or went): its diagnostics. */
+  #viewChanged(id: string): void {
     if (this.#sentImage.has(id)) this.#sendDiagnostics(this.#views.view(id));
   }
 
@@ -252,7 +253,7 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { storeProblem: v.storeProblem, outputProblem: v.outputProblem, renderProblem: v.renderProblem, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel, tagProblem: v.tagProblem };
+    const extra = { problems: v.problems, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
     this.#send(this.topics.diagnostics(v.display.id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 

@@ -141,6 +141,9 @@ export const CODES = {
   W_OEPL_UNCONFIRMED: { kind: 'warning', meaning: 'an upload got no whole answer in time: the access point may have the picture, so it is not sent again; a newer one goes after the backoff' },
   W_OEPL_STATE: { kind: 'warning', meaning: '<state_dir>/oepl-pushed.json cannot be read (started without it) or written (kept in memory)' },
 
+  // The webhook (src/webhook)
+  E_WEBHOOK_POST: { kind: 'error', meaning: "the webhook took no frame (no answer in time, a reset, not 2xx): 5 tries a frame, with backoff; the display's problem until one is taken" },
+
   // Panel profiles (display/panels, read by src/panels)
   E_PANEL_PROFILE: { kind: 'error', meaning: 'a panel profile that does not exist, is not JSON, or breaks the schema (the message names the file and the key)' },
 

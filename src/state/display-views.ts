@@ -7,15 +7,18 @@ import { shownStoreProblem, type StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayBoard } from './display-board.js';
 import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
-import type { OutputProblem } from './output-problem.js';
-import type { RenderProblem } from './render-problem.js';
-import type { PanelStatus } from './panel-status.js';
-import type { TagProblem } from './tag-status.js';
+import { OUTPUT_PROBLEMS, outputListed, type OutputProblem } from './output-problem.js';
+import { RENDER_PROBLEMS, renderListed, type RenderProblem } from './render-problem.js';
+import { PANEL_PROBLEMS, panelListed, type PanelStatus } from './panel-status.js';
+import { TAG_PROBLEMS, tagListed, tagOf, type TagProblem } from './tag-status.js';
+import { firstOf, shownProblem, type Problem, type ProblemSource, type ShownProblem } from './problems.js';
+import { STORE_PROBLEMS, storeListed } from './store-problem.js';
 
 /**
  * The one read-only view of a display that every publisher shows: state.json, the status page and /healthz, MQTT
  * state and diagnostics. Each field has one source and one rule, here: what the cycle recorded on the board, the
- * schedule's next run, the budget's shared state problem, a refused refresh only while it is recent.
+ * schedule's next run, the budget's shared state problem, a refused refresh only while it is recent, and every
+ * problem in one list (problems.ts).
  */
 
 interface ViewBase {
@@ -48,6 +51,11 @@ interface ViewBase {
   readonly panel: PanelStatus | null;
   /** A problem of one of the display's OpenEPaperLink tags (src/oepl/), or null while they are fed or there are none. */
   readonly tagProblem: TagProblem | null;
+  /**
+   * Every problem of the display, with its words: the state's, the frame files', the drawing's, the attached panel's,
+   * the tags', then each publisher's. The fields above are its first of each of those sources.
+   */
+  readonly problems: readonly ShownProblem[];
 }
 
 /** Nothing on the wall yet. */
@@ -83,7 +91,12 @@ export interface DisplayViewSource {
   view(displayId: string): DisplayView | null;
   /** The governor's status (credits spent and left), shared by every display; null without a budget. */
   budget(): BudgetStatus | null;
+  /** Hears of a display whose problems changed outside its cycle (a panel, a tag, a webhook); absent: never. */
+  onChange?(listener: (displayId: string) => void): void;
 }
+
+/** The sources every view knows the words of: the cycle's own, and those of the built-in publishers' boards. */
+export const KNOWN_PROBLEM_SOURCES: readonly ProblemSource[] = [STORE_PROBLEMS, OUTPUT_PROBLEMS, RENDER_PROBLEMS, PANEL_PROBLEMS, TAG_PROBLEMS];
 
 export interface DisplayViewsOptions {
   board: Pick<DisplayBoard, 'get'>;
@@ -96,15 +109,27 @@ export interface DisplayViewsOptions {
   budget?: () => BudgetStatus | null;
   /** The attached panel's status (the daemon's PanelStatusBoard); default: no panel. */
   panelStatus?: (displayId: string) => PanelStatus | null;
-  /** The OpenEPaperLink tags' problem (the daemon's TagStatusBoard); default: none. */
+  /** An OpenEPaperLink tags' problem kept apart from `problems` (a TagStatusBoard of its own); default: none. */
   tagProblem?: (displayId: string) => TagProblem | null;
+  /** What the publishers report (the daemon's ProblemBoard's list); default: none. */
+  problems?: (displayId: string) => readonly Problem[];
+  /** How each publisher's problems read, beyond KNOWN_PROBLEM_SOURCES (the publishers' descriptions). */
+  sources?: readonly ProblemSource[];
+  /** Where the changes of `problems` and of the panels' status are heard (the boards' onChange); default: none. */
+  onChange?: (listener: (displayId: string) => void) => void;
 }
 
 export class DisplayViews implements DisplayViewSource {
   readonly #o: DisplayViewsOptions;
+  readonly #sources: ReadonlyMap<string, ProblemSource>;
 
   constructor(opts: DisplayViewsOptions) {
     this.#o = opts;
+    this.#sources = new Map([...KNOWN_PROBLEM_SOURCES, ...(opts.sources ?? [])].map((s) => [s.source, s]));
+  }
+
+  onChange(listener: (displayId: string) => void): void {
+    this.#o.onChange?.(listener);
   }
 
   budget(): BudgetStatus | null {
@@ -116,20 +141,34 @@ export class DisplayViews implements DisplayViewSource {
     const display = record?.entry.display ?? this.#o.displays.find((d) => d.id === displayId);
     if (display === undefined) return null;
     const entry: Partial<DisplayState> = record?.entry ?? {};
+    const storeProblem = shownStoreProblem(entry.storeProblem ?? null, this.#sharedProblem());
+    const panel = this.#o.panelStatus?.(displayId) ?? null;
+    const tag = this.#o.tagProblem?.(displayId) ?? null;
+    const listed: Problem[] = [
+      ...(storeProblem === null ? [] : [storeListed(storeProblem)]),
+      ...(entry.outputProblem == null ? [] : [outputListed(entry.outputProblem)]),
+      ...(entry.renderProblem == null ? [] : [renderListed(entry.renderProblem)]),
+      ...(panel?.problem == null ? [] : [panelListed(panel.problem, panel.panel)]),
+      ...(tag === null ? [] : [tagListed(tag)]),
+      ...(this.#o.problems?.(displayId) ?? []),
+    ];
+    const problems = listed.map((p) => shownProblem(p, this.#sources));
+    const firstTag = firstOf(problems, 'tag');
     const base: ViewBase = {
       display,
       rec: entry.rec ?? null,
       lastSuccessAt: entry.lastSuccessAt ?? null,
       lastError: entry.lastError ?? null,
-      storeProblem: shownStoreProblem(entry.storeProblem ?? null, this.#sharedProblem()),
+      storeProblem,
       outputProblem: entry.outputProblem ?? null,
       renderProblem: entry.renderProblem ?? null,
       refreshRefused: recentNotice(entry.refreshRefused ?? null, this.#o.clock.now()),
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
       stale: entry.stale ?? false,
       staleSince: entry.staleSince ?? null,
-      panel: this.#o.panelStatus?.(displayId) ?? null,
-      tagProblem: this.#o.tagProblem?.(displayId) ?? null,
+      panel,
+      tagProblem: firstTag === null ? null : tagOf(firstTag),
+      problems,
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };

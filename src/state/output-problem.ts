@@ -1,7 +1,7 @@
 /**
  * A display's frame files that could not be written (`<output_dir>/<id>.png` or `<id>.json`), as every publisher
  * shows it: the status page, `state.json`, `/healthz` and the Home Assistant diagnostics. The file publisher's
- * OutputError (src/publish/output-error.ts) is what the cycle turns into one.
+ * OutputError (src/files/output-error.ts) is what the cycle turns into one.
  */
 
 export interface OutputProblem {
@@ -13,7 +13,13 @@ export interface OutputProblem {
   since: string;
 }
 
-/** `E_OUTPUT_WRITE: cannot write …` as one line, or null. */
-export function outputProblemText(p: OutputProblem | null | undefined): string | null {
-  return p ? `${p.code}: ${p.message}` : null;
+import { type Problem, type ProblemSource } from './problems.js';
+
+/** How the frame files' problem reads (problems.ts). */
+export const OUTPUT_PROBLEMS: ProblemSource = { source: 'output', label: 'Frame files', health: 'frame files cannot be written' };
+
+/** The problem in the display's one list. */
+export function outputListed(p: OutputProblem): Problem {
+  return { source: 'output', code: p.code, message: p.message, since: p.since, detail: { file: p.file } };
 }
+

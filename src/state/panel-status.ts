@@ -1,3 +1,5 @@
+import { type Problem, type ProblemSource } from './problems.js';
+
 /**
  * What every display's attached panel last did: its last refresh and its problem. The panel publisher writes it; the
  * status page, /healthz, state.json and Home Assistant read it through the display's view. A display without an
@@ -23,10 +25,14 @@ export interface PanelStatus {
   problem: PanelProblem | null;
 }
 
-/** `E_PANEL_BUSY_TIMEOUT: BUSY (GPIO 24) stayed …` as one line, or null. */
-export function panelProblemText(p: PanelProblem | null | undefined): string | null {
-  return p ? `${p.code}: ${p.message}` : null;
+/** How the attached panel's problem reads (problems.ts). */
+export const PANEL_PROBLEMS: ProblemSource = { source: 'panel', label: 'Attached panel', health: 'the attached panel fails' };
+
+/** The problem in the display's one list. */
+export function panelListed(p: PanelProblem, panel: string): Problem {
+  return { source: 'panel', code: p.code, message: p.message, since: p.since, detail: { panel } };
 }
+
 
 export class PanelStatusBoard {
   readonly #entries = new Map<string, PanelStatus>();

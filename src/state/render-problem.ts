@@ -1,4 +1,5 @@
 import type { RenderErrorCode } from '../render/render-process.js';
+import { type Problem, type ProblemSource } from './problems.js';
 
 /**
  * A display's frame that could not be drawn (the render process died twice, gave no answer, could not be started,
@@ -15,7 +16,16 @@ export interface RenderProblem {
   since: string;
 }
 
-/** `E_RENDER_TIMEOUT: the render process gave no answer …` as one line, or null. */
-export function renderProblemText(p: RenderProblem | null | undefined): string | null {
-  return p ? `${p.code}: ${p.message}` : null;
+/** How a frame that cannot be drawn reads (problems.ts). */
+export const RENDER_PROBLEMS: ProblemSource = {
+  source: 'render',
+  label: 'Drawing',
+  health: 'the frame cannot be drawn (the last good one is on show)',
+  note: 'the last good frame is on show',
+};
+
+/** The problem in the display's one list. */
+export function renderListed(p: RenderProblem): Problem {
+  return { source: 'render', code: p.code, message: p.message, since: p.since };
 }
+

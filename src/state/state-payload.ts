@@ -3,10 +3,13 @@ import type { BudgetStatus } from '../budget/governor-types.js';
 import type { RefreshNotice } from './display-state.js';
 import type { FrameStatus } from '../domain/frame-status.js';
 import type { StoreProblem } from '../store/store-error.js';
-import { outputProblemText, type OutputProblem } from './output-problem.js';
-import { renderProblemText, type RenderProblem } from './render-problem.js';
-import { panelProblemText, type PanelStatus } from './panel-status.js';
-import { tagProblemText, type TagProblem } from './tag-status.js';
+import { outputListed, type OutputProblem } from './output-problem.js';
+import { renderListed, type RenderProblem } from './render-problem.js';
+import { panelListed, type PanelStatus } from './panel-status.js';
+import { tagListed, type TagProblem } from './tag-status.js';
+import { storeListed } from './store-problem.js';
+import { firstOf, shownProblem, type Problem, type ShownProblem } from './problems.js';
+import { KNOWN_PROBLEM_SOURCES } from './display-views.js';
 import { creditsView, type CreditsView } from './credits-view.js';
 import { timeOrNull } from '../time/zoned-time.js';
 import { numberOrNull } from '../shared/number-or-null.js';
@@ -65,13 +68,20 @@ export interface DiagnosticsPayload {
   panel_problem?: string | null;
   /** An OpenEPaperLink tag that is not fed (`E_OEPL_MAC_UNKNOWN: tag …: …`), or null. */
   tag_problem: string | null;
+  /** Every problem, whichever part reports it (the fields above are the first of their sources): a line each. */
+  problems: string[];
 }
 
 /** The diagnostics carry the credits view flat (Home Assistant shows each as an attribute). */
 export type DiagnosticsWithCredits = DiagnosticsPayload & CreditsView;
 
-/** What the diagnostics say beyond the frame status and the budget. */
+/**
+ * What the diagnostics say beyond the frame status and the budget. The problems are the view's list (`problems`);
+ * without it, the list is made of the single problems given.
+ */
 export interface DiagnosticsExtra {
+  /** Every problem of the display (DisplayView.problems). */
+  problems?: readonly ShownProblem[];
   storeProblem?: StoreProblem | null;
   outputProblem?: OutputProblem | null;
   renderProblem?: RenderProblem | null;
@@ -84,9 +94,20 @@ export interface DiagnosticsExtra {
   tagProblem?: TagProblem | null;
 }
 
-/** `E_STATE_WRITE: cannot save …` as one line, or null. */
-export function storeProblemText(p: StoreProblem | null | undefined): string | null {
-  return p ? `${p.code}: ${p.message}` : null;
+const KNOWN = new Map(KNOWN_PROBLEM_SOURCES.map((s) => [s.source, s]));
+
+/** The display's problem list, as the view makes it, of the single problems a caller gives. */
+function listOf(extra: DiagnosticsExtra): readonly ShownProblem[] {
+  if (extra.problems !== undefined) return extra.problems;
+  const one = <T>(p: T | null | undefined, listed: (q: T) => Problem): Problem[] => (p == null ? [] : [listed(p)]);
+  const panel = extra.panel;
+  return [
+    ...one(extra.storeProblem, storeListed),
+    ...one(extra.outputProblem, outputListed),
+    ...one(extra.renderProblem, renderListed),
+    ...one(panel?.problem, (p) => panelListed(p, panel?.panel ?? '')),
+    ...one(extra.tagProblem, tagListed),
+  ].map((p) => shownProblem(p, KNOWN));
 }
 
 /** `<base>/<id>/diagnostics`: the display's frame status and the (shared) budget figures. */
@@ -98,6 +119,8 @@ export function diagnosticsPayload(
   extra: DiagnosticsExtra = {},
 ): string {
   const b: Partial<BudgetStatus> = budget ?? {};
+  const problems = listOf(extra);
+  const text = (source: string): string | null => firstOf(problems, source)?.text ?? null;
   const out: DiagnosticsPayload = {
     status: status.kind,
     status_detail: 'message' in status ? status.message : null,
@@ -111,18 +134,19 @@ export function diagnosticsPayload(
     budget_blocked_until: timeOrNull(b.blockedUntil, timeZone),
     budget_period_resets_at: timeOrNull(b.periodResetsAt, timeZone),
     budget_warnings: [...(b.warnings ?? [])].map(String),
-    state_problem: storeProblemText(extra.storeProblem),
-    output_problem: outputProblemText(extra.outputProblem),
-    render_problem: renderProblemText(extra.renderProblem),
+    state_problem: text('store'),
+    output_problem: text('output'),
+    render_problem: text('render'),
     stale_since: timeOrNull(extra.staleSince ?? null, timeZone),
     refresh_available: !extra.refreshUnavailable,
     refresh_unavailable_reason: extra.refreshUnavailable ?? null,
     refresh_refused: extra.refreshRefused?.text ?? null,
     refresh_refused_at: timeOrNull(extra.refreshRefused?.at ?? null, timeZone),
-    tag_problem: tagProblemText(extra.tagProblem),
+    tag_problem: text('tag'),
+    problems: problems.map((p) => p.text),
     ...(extra.panel != null && {
       panel_last_refresh_at: timeOrNull(extra.panel.lastRefreshAt, timeZone),
-      panel_problem: panelProblemText(extra.panel.problem),
+      panel_problem: text('panel'),
     }),
   };
   const withCredits: DiagnosticsWithCredits = { ...out, ...creditsView(budget, timeZone) };

@@ -1,7 +1,10 @@
+import { ProblemBoard, type Problem, type ProblemSource } from './problems.js';
+
 /**
  * What the OpenEPaperLink tags of each display last met at their access point: a problem per tag (an unknown MAC, a
- * refused picture). The OEPL publisher writes it (src/oepl/oepl-publisher.ts); the status page, /healthz, state.json
- * and Home Assistant read it through the display's view. A display whose tags are fed has no entry.
+ * refused picture). The OEPL publisher writes it (src/oepl/oepl-publisher.ts) into the display's problem list (source
+ * 'tag', keyed by MAC); the status page, /healthz, state.json and Home Assistant read it through the display's view. A
+ * display whose tags are fed has none.
  */
 
 export interface TagProblem {
@@ -19,35 +22,47 @@ export function tagProblemText(p: TagProblem | null | undefined): string | null 
   return p ? `${p.code}: tag ${p.mac}: ${p.message}` : null;
 }
 
+/** How a tag's problem reads (problems.ts): the tag is named in its line. */
+export const TAG_PROBLEMS: ProblemSource = {
+  source: 'tag',
+  label: 'OpenEPaperLink',
+  health: 'an OpenEPaperLink tag is not fed',
+  line: (p) => tagProblemText(tagOf(p)) ?? '',
+};
+
+/** A tag's problem in the display's one list. */
+export function tagListed(p: TagProblem): Problem {
+  return { source: 'tag', code: p.code, message: p.message, since: p.since, detail: { mac: p.mac } };
+}
+
+/** The tag problem a listed one is. */
+export function tagOf(p: Problem): TagProblem {
+  return { mac: p.detail?.mac ?? '', code: p.code, message: p.message, since: p.since };
+}
+
+/** The tags' problems on a display's problem list: one per MAC, kept while the same code stands. */
 export class TagStatusBoard {
-  /** Per display, per MAC. */
-  readonly #problems = new Map<string, Map<string, TagProblem>>();
-  readonly #listeners: Array<(displayId: string) => void> = [];
+  readonly #board: ProblemBoard;
+
+  /** `board`: the daemon's problem list, which the views read; default one of its own. */
+  constructor(board: ProblemBoard = new ProblemBoard()) {
+    this.#board = board;
+  }
 
   /** The first problem among the display's tags, or null while every tag is fed. */
   get(displayId: string): TagProblem | null {
-    const byMac = this.#problems.get(displayId);
-    return byMac === undefined ? null : ([...byMac.values()][0] ?? null);
+    const p = this.#board.list(displayId).find((q) => q.source === 'tag');
+    return p === undefined ? null : tagOf(p);
   }
 
   /** Records (a problem) or clears (null) a tag's problem; listeners hear only of a change. */
   set(displayId: string, mac: string, problem: TagProblem | null): void {
-    const byMac = this.#problems.get(displayId) ?? new Map<string, TagProblem>();
-    const had = byMac.get(mac);
-    if (problem === null) {
-      if (had === undefined) return;
-      byMac.delete(mac);
-    } else {
-      if (had !== undefined && had.code === problem.code && had.message === problem.message) return;
-      byMac.set(mac, had?.code === problem.code ? { ...problem, since: had.since } : problem);
-    }
-    if (byMac.size === 0) this.#problems.delete(displayId);
-    else this.#problems.set(displayId, byMac);
-    for (const l of this.#listeners) l(displayId);
+    const listed = problem === null ? null : tagListed(problem);
+    this.#board.set(displayId, 'tag', mac, listed);
   }
 
-  /** Called after each change (MQTT republishes the display's diagnostics). */
+  /** Called after each change of the board (MQTT sends the display's diagnostics again). */
   onChange(listener: (displayId: string) => void): void {
-    this.#listeners.push(listener);
+    this.#board.onChange(listener);
   }
 }

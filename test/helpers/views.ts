@@ -6,6 +6,7 @@ import type { DisplayState } from '../../src/state/display-state.js';
 import { DisplayViews, type DisplayViewSource, type ShownView } from '../../src/state/display-views.js';
 import type { PanelStatus } from '../../src/state/panel-status.js';
 import type { TagProblem } from '../../src/state/tag-status.js';
+import type { ProblemBoard, ProblemSource } from '../../src/state/problems.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import type { Clock } from '../../src/time/clock.js';
 import { systemClock } from '../../src/time/clock.js';
@@ -26,6 +27,10 @@ export interface TestViewsOptions {
   panelStatus?: (displayId: string) => PanelStatus | null;
   /** The OpenEPaperLink tags' problem (a TagStatusBoard's get); default none. */
   tagProblem?: (displayId: string) => TagProblem | null;
+  /** Where publishers report their problems (a ProblemBoard, as the daemon's): the views read and hear it. */
+  problems?: ProblemBoard;
+  /** How those problems read (a publisher's description's `problems`). */
+  sources?: readonly ProblemSource[];
 }
 
 export interface TestViews {
@@ -47,6 +52,8 @@ export function testViews(o: TestViewsOptions): TestViews {
     ...(budget !== undefined && { budget: () => fullBudget(budget()) }),
     ...(o.panelStatus !== undefined && { panelStatus: o.panelStatus }),
     ...(o.tagProblem !== undefined && { tagProblem: o.tagProblem }),
+    ...(o.problems !== undefined && { problems: (id: string) => o.problems!.list(id), onChange: (l: (id: string) => void) => o.problems!.onChange(l) }),
+    ...(o.sources !== undefined && { sources: o.sources }),
   });
   return {
     board,

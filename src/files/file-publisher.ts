@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ShownView } from '../state/display-views.js';
 import { answerState } from '../state/state-json.js';
-import type { Publisher } from './publisher.js';
+import type { Publisher } from '../publish/publisher.js';
 import { outputWriteError } from './output-error.js';
 import { removeStaleTempFiles, removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';
 
