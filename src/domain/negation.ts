@@ -71,7 +71,7 @@ export const POST = new RegExp(
       String.raw`not (?:needed|necessary|required)|unnecessary|optional\b`,
       String.raw`(?:will|would|'ll|can)\s*(?:not|n't)\s+(?:survive|last|help|cope|work)|won'?t (?:survive|last|help|cope|work)|(?:is|are|will be|would be)\s+(?:\w+\s+)?(?:useless|pointless|no use|no good)|will only (?:turn|blow|break|get)`,
       String.raw`at home|behind|in the (?:closet|wardrobe|drawer|cupboard|hall|hallway)`,
-      // Issue 38: "out of the question", "would be a mistake", "would be chilly", "keep X for the weekend".
+      // Refusals as language models write them: "out of the question", "would be a mistake", "would be chilly", "keep X for the weekend".
       String.raw`out of the question|not on the cards|off the (?:table|cards)|surplus to requirements|a miss\b`,
       String.raw`(?:is|are|will be|would be|'d be)\s+(?:\w+\s+)?(?:a (?:\w+ )?mistake|a (?:poor|bad) (?:choice|idea|call)|chilly|cold|freezing)`,
       String.raw`(?:for|until) (?:the weekend|summer|(?:a )?(?:warmer|colder|sunnier|drier|hotter) (?:day|days|weather)|(?:next|another) (?:week|day|time))`,

@@ -16,7 +16,7 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { ANSWER } from './sample-answer.js';
 
 /**
- * What an answer may add to what we store (issue 41): every answer, from a few bytes to over every limit, is bounded
+ * What an answer may add to what we store: every answer, from a few bytes to over every limit, is bounded
  * so that what we write of it stays far below the last good file's read limit, in every form whose parsed value is
  * written larger than it was sent.
  */

@@ -195,7 +195,7 @@ function warmRender(name: string, group: string, p: PanelProfile, sample: 'norma
 export const BENCHES: Bench[] = [
   warmRender('warm render+quantize+encode 800x480 (normal day)', 'warm 800x480', panel, 'normal', 5),
   warmRender('warm render+quantize+encode 800x480 (120-word outfit)', 'warm 800x480', panel, 'long', 5),
-  // An outfit ending in a word of 10,400 characters (issue 41, item 2): laid out in time in proportion to its length.
+  // An outfit ending in a word of 10,400 characters: laid out in time in proportion to its length.
   warmRender('warm render+quantize+encode 800x480 (outfit ending in a 10,400-character word)', 'warm 800x480', panel, 'long-word', 3, 200),
   ...perPanel.map((p) => warmRender(`warm render ${p.id} ${p.width}x${p.height}`, 'warm per panel', p, 'normal', 3)),
   {

@@ -8,7 +8,7 @@ import { median, sleep, statusKb, within } from './proc.js';
 
 /**
  * The daemon process with `mqtt.url: embedded`, under the systemd unit's node flags and environment, while guests
- * flood its broker with subscriptions the way the outside probe did (issue 25): `clients` connections each send
+ * flood its broker with subscriptions the way the outside probe did: `clients` connections each send
  * SUBSCRIBEs of `perSubscribe` filters, one after another, until `filters` filters are sent in all. VmRSS is read
  * before the flood and after it (the guests still connected, holding what they were granted), and VmHWM at the end.
  * Before the broker bounded subscriptions the daemon died of "JavaScript heap out of memory" at about 90–100k.

@@ -69,7 +69,7 @@ export class WeekDriver {
    */
   watch(daemon: Daemon): void {
     for (const cycle of daemon.cycles.values()) {
-      // By name: the code before issue 21 has no publishCurrent, and the bench measures both.
+      // By name: older code has no publishCurrent, and the bench measures both.
       const methods = cycle as unknown as Record<string, unknown>;
       for (const name of ['run', 'publishCurrent']) {
         const method = methods[name];

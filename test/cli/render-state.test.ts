@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempConfig } from '../helpers/cli.js';
 import { decodePng } from '../render/decode.js';
 
-/** `render --now ISO --status KIND` (issue 38 item 11): the frame the wall shows at that time, in that state. */
+/** `render --now ISO --status KIND`: the frame the wall shows at that time, in that state. */
 
 const REC = {
   outfit: 'A warm coat over a jumper, jeans and boots. Take gloves and a scarf.',

@@ -108,7 +108,7 @@ async function cli(text: string, command = 'check-config'): Promise<{ code: numb
   }
 }
 
-describe('check-config: configs that can never work (issue 41)', () => {
+describe('check-config: configs that can never work', () => {
   it('a refresh reserve not below the daily or the monthly budget is a config problem at budget.refresh_reserve_credits', async () => {
     const day = await cli(config({ budget: ['  credits_per_day: 50', '  refresh_reserve_credits: 50'] }));
     expect(day.code).toBe(2);

@@ -10,7 +10,7 @@ import { until } from '../helpers/until.js';
 import { daemonTests, hallwayState, injectFault, linesWithCode, type DaemonRig } from './helpers.js';
 
 /**
- * An answer is bought once a slot, whatever its size, across restarts (issue 41: a legal answer near the body limit
+ * An answer is bought once a slot, whatever its size, across restarts (a legal answer near the body limit
  * was saved as a last good file several times its size, which every start ignored, and bought again). A whole
  * daemon on a fake clock against the simulated service over real HTTP, started three times on one folder within one
  * daily slot.

@@ -9,7 +9,7 @@ import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, hallwayState, injectFault } from './helpers.js';
 
 /**
- * The first start while the service refuses us (issue 41: a 429 asking for two hours showed "Waiting for the first
+ * The first start while the service refuses us (a 429 asking for two hours showed "Waiting for the first
  * outfit" with status ok and /healthz 200 for the hour we wait): nothing can be bought and there is nothing to show,
  * so the status is the service's error, "busy", with until when in plain words and E_RATE_LIMITED, everywhere an
  * owner looks and on the frame; the purchase after the wait clears it. A whole daemon against the simulated service

@@ -15,7 +15,7 @@ import { capturingLogger, display, manualClock } from '../http/fixtures.js';
 import { daemonTests } from './helpers.js';
 
 /**
- * The first start with a state folder that cannot be written (issue 25: the wall said only "Waiting for the first
+ * The first start with a state folder that cannot be written (the wall said only "Waiting for the first
  * outfit"): nothing is bought until the state can be saved, so the frame names that cause, in plain words and the
  * display's language, and state.json, the status page and /healthz carry the problem.
  */

@@ -10,7 +10,7 @@ import { shownView } from '../helpers/views.js';
 import { daemonTests, hallwayState, injectFault, plantLastGood } from './helpers.js';
 
 /**
- * Fresh, or visibly not (issue 21): a failed purchase of a daily slot is tried again the same day, downtime is made
+ * Fresh, or visibly not: a failed purchase of a daily slot is tried again the same day, downtime is made
  * up at start, a restart under pacing never buys again. A whole daemon on a fake clock against the simulated service
  * over real HTTP; the test moves the clock and waits for what the daemon does.
  */

@@ -11,8 +11,8 @@ import { until } from '../helpers/until.js';
 import { startHostileBroker, type HostileBroker } from '../mqtt/hostile-broker.js';
 
 /**
- * The real daemon process with a broker in its config that takes the CONNECT and never answers the SUBSCRIBE
- * (issue 25). Before: no frame, /healthz 503, and SIGTERM ignored (mqtt.js held its DISCONNECT for the SUBACK, so
+ * The real daemon process with a broker in its config that takes the CONNECT and never answers the SUBSCRIBE.
+ * Before: no frame, /healthz 503, and SIGTERM ignored (mqtt.js held its DISCONNECT for the SUBACK, so
  * the connection never closed, the start never ended, and the stop waited for the start). Now the daemon starts
  * after the SUBACK bound, with its frame file and HTTP frames, and SIGTERM ends it at once with exit 0.
  */

@@ -22,7 +22,7 @@ import { daemonTests, linesWithCode } from './helpers.js';
 import { testViews } from '../helpers/views.js';
 
 /**
- * Frame files that cannot be written (issue 25: a full output_dir was only logged, /healthz 200, status ok): the
+ * Frame files that cannot be written (a full output_dir was only logged, /healthz 200, status ok): the
  * other publishers keep every frame, and E_OUTPUT_WRITE is shown where an owner looks until a write succeeds again.
  */
 
@@ -74,7 +74,7 @@ describe('frame files that cannot be written', () => {
   });
 });
 
-describe('an output_dir removed while the daemon runs (issue 41)', () => {
+describe('an output_dir removed while the daemon runs', () => {
   it('is made again by the next write (a refresh): the files are back, /healthz 200, the frame served', async () => {
     const r = await t.rig({ budget: 'refresh_reserve_credits: 3' });
     await r.daemon.start();

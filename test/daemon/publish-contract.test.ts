@@ -4,7 +4,7 @@ import { shownView } from '../helpers/views.js';
 import { daemonTests, hallwayState, injectFault } from './helpers.js';
 
 /**
- * The publish contract (issue 23, item 2): a display's cycle records its state on the board and hands every
+ * The publish contract: a display's cycle records its state on the board and hands every
  * publisher the display's one view; nothing is pushed beside it and read back. Whether the answer on show is stale is
  * worked out once, when the frame is drawn, and every publisher shows that.
  */

@@ -12,7 +12,7 @@ import { capturingLogger, display, manualClock } from '../http/fixtures.js';
 import { keeper, testViews } from '../helpers/views.js';
 
 /**
- * Fresh, or visibly not (issue 21, items 5 and 6), at the cycle: whatever else is wrong, the frame is drawn with the
+ * Fresh, or visibly not, at the cycle: whatever else is wrong, the frame is drawn with the
  * outfit's age once it is out of date by the schedule, and a failed purchase is worded by what failed, with the time
  * the next try will really come.
  */

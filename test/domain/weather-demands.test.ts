@@ -6,7 +6,7 @@ import type { GarmentId } from '../../src/domain/garments.js';
 import { garmentRow, weatherDemands, WEATHER_THRESHOLDS } from '../../src/domain/weather-demands.js';
 import { temperatureMeaning, rainMeaning, uvMeaning } from '../../src/render/draw/colour-meaning.js';
 
-/** What the weather demands decides the row's order and its tick, never the outfit's words (issue 22, items 2-3). */
+/** What the weather demands decides the row's order and its tick, never the outfit's words. */
 
 type Weather = StoredRecommendation['weather'];
 const MILD: Weather = { description: 'Partly cloudy', temp: 18, feels_like: 18, temp_unit: '°C', rain_chance_pct: 10, uv_index: 2, is_day: true, alerts: [] };

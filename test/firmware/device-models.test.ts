@@ -20,7 +20,7 @@ import { clockAt, fastClock } from '../helpers/fake-clock.js';
 import { testViews, type ShownState } from '../helpers/views.js';
 
 /**
- * The simulator plays each device (issue 39 item 6): against the real HttpPublisher over real HTTP, each model
+ * The simulator plays each device: against the real HttpPublisher over real HTTP, each model
  * sends its Model and screen, gets an image for that screen and shows it on that glass; a Kindle's battery, a
  * press of the button and a room sensor reach the server's device book.
  */

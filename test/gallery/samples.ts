@@ -11,7 +11,7 @@ import type { GarmentId } from '../../src/domain/garments.js';
  */
 
 export type SampleCase = 'normal' | 'alert' | 'long' | 'error' | 'short' | 'forty' | 'old' | 'offline' | 'key';
-/** 'old', 'offline' and 'key': the states a wall shows besides a good day and a 502 (issue 38 item 11), on every panel. */
+/** 'old', 'offline' and 'key': the states a wall shows besides a good day and a 502, on every panel. */
 export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error', 'short', 'forty', 'old', 'offline', 'key'];
 
 export const SAMPLE_NOW = new Date('2026-01-31T06:45:00.000Z');
@@ -100,7 +100,7 @@ export const FORTY: StoredRecommendation = {
 
 /**
  * Stress samples: answers gone wrong, drawn by the gallery in stress/ (not golden images). "long-word": an outfit
- * that ends in a word of 10,400 characters without a space (issue 41, item 2), drawn cut, never a crash.
+ * that ends in a word of 10,400 characters without a space, drawn cut, never a crash.
  */
 export const STRESS_SAMPLES: Readonly<Record<string, StoredRecommendation>> = {
   'long-word': { ...NORMAL, outfit: `Wear a warm wool coat and boots, and ${'Thunderstormswithheavyhail'.repeat(400)}` },

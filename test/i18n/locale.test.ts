@@ -87,14 +87,14 @@ describe('frame content in another language', () => {
     const c = frameContent({ ...base, rec: { ...NORMAL, weather: { ...NORMAL.weather, alerts: [{}, 'Storm warning'] } }, status: { kind: 'stale', since: today } });
     expect(c.outfit).toBe(NORMAL.outfit);
     expect(c.reasoning).toBe(NORMAL.reasoning);
-    // Most severe first: a warning before an alert whose severity nothing tells (issue 38, item 4).
+    // Most severe first: a warning before an alert whose severity nothing tells.
     expect(c.alerts.map((a) => a.text)).toEqual(['Storm warning', 'Wetterwarnung']);
     expect(c.age).toBe('15 Min.');
     expect(alertTexts([{}])).toEqual(['Weather alert']);
   });
 });
 
-describe('words that read one way (issue 38 item 6)', () => {
+describe('words that read one way', () => {
   const base = { displayName: 'Flur', timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW };
   const since = new Date('2026-01-31T05:00:00.000Z');
   const retryAt = new Date('2026-01-31T05:12:00.000Z');
@@ -151,7 +151,7 @@ describe('frames in another language', () => {
     const { report } = renderIndices({ ...sampleInput('alert', 'Flur', de), status: { kind: 'stale', since: SAMPLE_NOW } }, loadPanel(panel), { rotation });
     const drawn = report.texts;
     expect(drawn.join(' | ')).not.toMatch(/Updated|Feels like|STALE|Out of date|old/);
-    // The age badge of the outfit out of date, in German; the feels-like temperature on every panel (issue 38, item 7).
+    // The age badge of the outfit out of date, in German; the feels-like temperature on every panel.
     const labels = ['95 %', '93 %', 'Gefühlt 5°', '15 Min. alt'];
     for (const label of labels) expect(drawn.some((t) => t.includes(label)), `${label} in ${drawn.join(' | ')}`).toBe(true);
     if (panel !== 'waveshare-2in9') expect(drawn).toContain('Stand 07:30');

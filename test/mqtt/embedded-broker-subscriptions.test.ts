@@ -8,7 +8,7 @@ import { outsider, type Outsider } from './broker-clients.js';
 import { capturingLogger } from './fixtures.js';
 
 /**
- * The embedded broker bounds what each guest subscribes to (issue 25): any client could send 3,000 filters a
+ * The embedded broker bounds what each guest subscribes to: any client could send 3,000 filters a
  * SUBSCRIBE, again and again, until the daemon ran out of heap. Real broker, real sockets, mqtt.js clients.
  */
 

@@ -6,7 +6,7 @@ import { capturingLogger } from './fixtures.js';
 import { startHostileBroker, type HostileBroker } from './hostile-broker.js';
 
 /**
- * A broker that takes the CONNECT and never answers the SUBSCRIBE (issue 25): start() used to wait for the SUBACK
+ * A broker that takes the CONNECT and never answers the SUBSCRIBE: start() used to wait for the SUBACK
  * for ever, and with it the daemon's start, its first frame and its stop. Now the SUBACK wait is bounded on the
  * injected clock; then the connection is dropped and made again with the backoff.
  */

@@ -15,7 +15,7 @@ import { runs, timeout } from './arbitraries.js';
 import { hostileWordArb, outfitEndingIn } from './hostile-words.js';
 
 /**
- * An answer whose outfit ends in a word of 1,000 to 20,000 characters without a space (issue 41, item 2) is drawn,
+ * An answer whose outfit ends in a word of 1,000 to 20,000 characters without a space is drawn,
  * by the real program in a process of its own with the heap the service's render process gets: the node flags of
  * systemd/outfit-display.service's ExecStart less the compilers' (workerNodeFlags, as render-process.ts starts it).
  * Such a word ran that process out of heap, twice, and every redraw of the answer kept failed again.

@@ -10,7 +10,7 @@ import { ALERT, sampleInput } from '../gallery/samples.js';
 import { decodePng, type DecodedPng } from './decode.js';
 
 /**
- * Alerts at the wall's type scale (issue 38, item 4): at least the readings' size on a wall panel (they were a fixed
+ * Alerts at the wall's type scale: at least the readings' size on a wall panel (they were a fixed
  * 22 px, 5.6′ at 2 m on the 7.5"), the most severe first, and marked by severity: an extreme or severe one inverted
  * with a filled mark and bold, a moderate one (or of unknown severity) bold with a filled mark on paper, a minor one
  * (an advisory) plain, with an outlined mark.

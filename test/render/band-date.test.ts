@@ -5,7 +5,7 @@ import { localeFor } from '../../src/i18n/locale.js';
 import { formatDate } from '../../src/render/layout/format.js';
 import { LONG, sampleInput } from '../gallery/samples.js';
 
-/** The date on wall panels (issue 38 item 10): in the band, in the display's language and zone. */
+/** The date on wall panels: in the band, in the display's language and zone. */
 describe("the frame's date", () => {
   // 23:30 UTC on Friday is already Saturday in Berlin: the display's zone decides the day.
   const now = new Date('2026-11-27T23:30:00.000Z');

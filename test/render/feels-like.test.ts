@@ -7,7 +7,7 @@ import { localeFor } from '../../src/i18n/locale.js';
 import { sampleInput, NORMAL } from '../gallery/samples.js';
 
 /**
- * The feels-like temperature, the figure the outfit is based on (issue 38, item 7): on every panel, and on the wall
+ * The feels-like temperature, the figure the outfit is based on: on every panel, and on the wall
  * panels legible from 2 m, at least the readings' size (7.7′ of arc at 2 m; it was 20 px, 5.3′ on the 7.5").
  */
 

@@ -13,7 +13,7 @@ import { LARGE_GARMENTS } from '../../src/render/pictograms/large-garments.js';
 import { inkDistance } from './ink-distance.js';
 
 /**
- * The garments are the frame's focal point (issue 22, item 1): on the wall panels the row is drawn at 30′ of arc
+ * The garments are the frame's focal point: on the wall panels the row is drawn at 30′ of arc
  * at 2 m and larger than the weather icon; every garment is a shape of its own at the sizes the panels draw; the
  * small panels draw drawings made for their pixel grid.
  */
@@ -45,7 +45,7 @@ describe('garment drawings', () => {
 
   it('tells every two garments apart at 24 px as a small panel gets them: 1 - IoU of their ink at least 0.3', () => {
     // Laid over each other as well as they go within a pixel (ink-distance.ts), so what counts is the shape, not
-    // where it sits. Against the drawings before issue 38, 11 pairs fell below 0.3: the sweater, jacket and raincoat
+    // where it sits. Against the earlier drawings, 11 pairs fell below 0.3: the sweater, jacket and raincoat
     // beside the shirt, coat and each other (the sweater and shirt at 0.21), the sunscreen beside the mitten, the
     // dress beside the warm hat, the trousers beside the coat, mitten and dress.
     const bits = new Map(GARMENT_IDS.map((id) => [id, inkOf(drawingFor(GARMENT_PICTOGRAMS[id], 24), 24)]));
@@ -112,7 +112,7 @@ describe('garment drawings', () => {
           expect(size, where).toBeGreaterThan(report.sizes.outfit! * 0.729);
           // 30′ at 2 m: a landscape Kindle's six close their gaps to get there (six at 207 px with quarter gaps need
           // 1,502 px of its 1,390). Less only in one row on an upright panel whose two rows would cut the outfit that
-          // one row keeps whole (issue 38): then every garment is in the row, at 20′ at least.
+          // one row keeps whole: then every garment is in the row, at 20′ at least.
           const arc = arcMinutes(size, scale.ppi, scale.distanceMm);
           if (!hero) {
             expect(report.outfit?.truncated || report.outfitRest?.truncated, where).toBe(false);

@@ -126,7 +126,7 @@ export const GARMENT_CORPUS: readonly (readonly [string, readonly GarmentId[]])[
   ['It is bitterly cold, so a heavy winter coat, thermal trousers, a scarf and gloves are essential.', ['coat', 'trousers', 'scarf', 'gloves']],
   ['Expect drizzle: a mac or trench and shoes you do not mind getting wet.', ['raincoat', 'closed-shoes']],
   ['Sunny with a high UV index: put on sunscreen, wear sunglasses and a cap, and choose a light tee with shorts.', ['sunscreen', 'sunglasses', 'sun-hat', 'tshirt', 'shorts']],
-  // Issue 22's misses: corduroys, a garment chosen "instead of" another, "optional".
+  // Misses a review found: corduroys, a garment chosen "instead of" another, "optional".
   ['Wear corduroys, a flannel shirt and a warm sweater.', ['trousers', 'shirt', 'sweater']],
   ['Cords and a jumper will do, with boots.', ['trousers', 'sweater', 'boots']],
   ['Instead of a raincoat, a softshell jacket will do; add trainers.', ['jacket', 'closed-shoes']],

@@ -1,7 +1,7 @@
 import type { GarmentId } from '../../src/domain/garments.js';
 
 /**
- * Outfit advice written the way language models write it, for issue 38: negation in its many phrasings, contrast
+ * Outfit advice written the way language models write it: negation in its many phrasings, contrast
  * ("instead of", "swap X for Y"), hedging ("might want to consider", "would not hurt"), conditionals, double negation.
  * Expected ids are what a person should see drawn: what the text says to wear or take. Hedges and conditionals
  * expect nothing (a missing pictogram misleads less than a wrong one); "X alone won't cut it" and "X won't be enough

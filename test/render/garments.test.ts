@@ -41,7 +41,7 @@ describe('the garment reader', () => {
     expect(s.recall).toBeGreaterThanOrEqual(0.9);
   });
 
-  /** Issue 38: negation, contrast, hedging and conditionals in the phrasings language models use. */
+  /** Negation, contrast, hedging and conditionals in the phrasings language models use. */
   const report = (name: string, corpus: Corpus): ReturnType<typeof score> => {
     const s = score(corpus);
     console.log(`garments (${name}): ${corpus.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`);
@@ -73,7 +73,7 @@ describe('the garment reader', () => {
     ['You will not want shorts.', []],
     ['Save the sunscreen for summer.', []],
     ['A T-shirt alone would be a mistake.', []],
-  ] as const)('issue 38: %j → %j', (text, want) => {
+  ] as const)('%j → %j', (text, want) => {
     expect(garmentsOf(text)).toEqual(want);
   });
 

@@ -7,7 +7,7 @@ import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { LONG_OUTFIT, SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
 
 /**
- * Layouts that use their space (issue 22, item 5): units and alert titles kept where the frame has the room, no
+ * Layouts that use their space: units and alert titles kept where the frame has the room, no
  * text cut while a line is free, a long outfit's first sentence set apart, the condition whole, missing glyphs
  * drawn as boxes.
  */

@@ -84,7 +84,7 @@ describe('layouts', () => {
   it('shows alerts of any shape prominently, and nothing when there are none', () => {
     const rec = { ...NORMAL, weather: { ...NORMAL.weather, alerts: ['Ice', { headline: 'Gale' }, { properties: { event: 'Flood' } }, { x: 1 }] } };
     const { report } = renderIndices(input(rec), wide, { rotation: 0 });
-    // One line an alert (issue 38, item 4), two on 800x480, and the count of the others.
+    // One line an alert, two on 800x480, and the count of the others.
     expect(report.alerts.map((a) => a.lines.map((l) => l.text).join(' '))).toEqual(['Ice', 'Gale (+2 more)']);
     expect(renderIndices(input(NORMAL), wide, { rotation: 0 }).report.alerts).toHaveLength(0);
     const small = renderIndices(input(rec), loadPanel('waveshare-2in9'), { rotation: 0 }).report;

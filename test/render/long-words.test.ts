@@ -6,7 +6,7 @@ import { hostileWordArb, outfitEndingIn, type HostileWord } from '../property/ho
 import { runs, timeout } from '../property/arbitraries.js';
 
 /**
- * A word thousands of characters long (issue 41, item 2): fitting it takes work in proportion to its length, and
+ * A word thousands of characters long: fitting it takes work in proportion to its length, and
  * its lines fit. The work is counted, not timed: the code units of every string fitting measures (fonts.ts's
  * measureEm, which every width of text-fit.ts comes from). Wall time is `npm run bench`'s.
  */

@@ -12,7 +12,7 @@ import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
 import { NORMAL } from '../gallery/samples.js';
 
 /**
- * Old looks old (issue 38, item 2): an outfit past the day it was made for is headed by its age in days, in words,
+ * Old looks old: an outfit past the day it was made for is headed by its age in days, in words,
  * its weather framed as old with it; past MAX_DAYS_SHOWN days it is withdrawn. Times in Berlin (UTC+1 in winter).
  */
 

@@ -3,7 +3,7 @@ import { cleanText, drawText, font, measureEm, type FontId } from '../../src/ren
 import { TextLayer } from '../../src/render/text/text-layer.js';
 
 /**
- * Every character accounted for: the hostile inputs of issue 13 draw with a real glyph from the font stack or,
+ * Every character accounted for: the hostile inputs of an outside probe draw with a real glyph from the font stack or,
  * where no bundled font has one, a box; never the "?" glyph that the old fallback drew.
  */
 

@@ -6,7 +6,7 @@ import { ALL_CASES, BADGE_CASES, caseInput, smallViews } from './frame-cases.js'
 import { frameContent } from '../../src/render/layout/content.js';
 
 /**
- * Issue 38, item 3: on the small panels the status, the headline, the age badge and the alerts take their room from
+ * On the small panels the status, the headline, the age badge and the alerts take their room from
  * the outfit's words, never from the garment row (the 2.13" error frame in Polish showed only "+6").
  */
 

@@ -3,7 +3,7 @@ import type { FontId } from '../../src/render/text/fonts.js';
 import { PHRASES, charAccuracy, freetypeLines, ocrLines, oursLine, stemWidth, wordAndLetterGaps, type LineBitmap } from '../gallery/small-text-compare.js';
 
 /**
- * Small text read by a reader that is not our code (issue 22, item 4): tesseract reads the words the issue found
+ * Small text read by a reader that is not our code: tesseract reads the words the issue found
  * misread, and lines of the kind a frame sets small, drawn by our rasteriser and by FreeType's hinted 1-bit
  * rendering of the same DejaVu files at the same sizes (test/tools/freetype-mono.py), each enlarged 4x. Ours
  * must read at least as well, size band by size band. Then, in our code alone: word gaps clearly wider than

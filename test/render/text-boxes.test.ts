@@ -9,7 +9,7 @@ import { ALL_CASES, BADGE_CASES, caseInput, isSmallView, ROTATIONS, type FrameCa
 import { SAMPLE_CASES } from '../gallery/samples.js';
 
 /**
- * Issue 38, item 3: no text is clipped. Each text a frame draws is drawn again alone, exactly as the frame drew it,
+ * No text is clipped. Each text a frame draws is drawn again alone, exactly as the frame drew it,
  * on a layer reaching an em beyond its room; every ink pixel must lie inside the room the layout gave it (its
  * font's ascent to descent on paper, the fill of a badge or band: text-box.ts) and inside the frame.
  */

@@ -7,7 +7,7 @@ import { sampleInput, type SampleCase } from '../gallery/samples.js';
 import { SAMPLE_CASES } from '../gallery/samples.js';
 
 /**
- * Every wall panel as good as the 7.5" (issue 38 item 5): an outfit whole on the 7.5" is whole on the 7.3" panels
+ * Every wall panel as good as the 7.5": an outfit whole on the 7.5" is whole on the 7.3" panels
  * and on an upright Kindle, and no outfit's first line is a lone lead-in ("Stay dry:").
  */
 

@@ -257,7 +257,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   };
   // Two rows of larger pictograms where the outfit still fits whole below them, or where it would not fit whole
   // below one row either (then the pictograms carry the full list). Where only one row leaves the outfit whole, one
-  // row, its pictograms smaller: an outfit whole on the 7.5" is whole on an upright Kindle too (issue 38), and the
+  // row, its pictograms smaller: an outfit whole on the 7.5" is whole on an upright Kindle too, and the
   // row still names every garment.
   const rows = g.pictograms.rows === 2 ? twoRowsOrOne((r, oneSize) => outfitFitsWhole(sf, c, below(r), { ...outfitOpts, oneSize })) : 1;
   const floor = c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u;

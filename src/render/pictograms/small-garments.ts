@@ -8,7 +8,7 @@ import { pixelArt } from './pixel-art.js';
  * blobs at 2 px pens. At 24 px one grid unit is one pixel, so every point is whole and every edge falls on a pixel
  * edge. Each drawing keeps the details that tell it apart (the coat's length, the jacket's open front and lapels,
  * the raincoat's hood and belt, the sweater's round neck and ribbed bands, the shirt's collar and buttons) and
- * exaggerates them. The garments with sleeves, and the others that read alike at 24 px (issue 38: the sweater as a
+ * exaggerates them. The garments with sleeves, and the others that read alike at 24 px (the sweater as a
  * blob, the jacket as a dome, the raincoat as a bag, the sunscreen as a box), are pixel art (pixel-art.ts): a 2 px
  * pen grows a shape by a pixel each side and closes the 1 px gap that keeps a sleeve off the body. The rest are
  * paths: outlines 2 px, cuts 1 px, and no two cuts closer than 3 px. garment-drawings.test.ts holds every two of
