@@ -14,7 +14,7 @@ import { NORMAL, STRESS_SAMPLES, sampleInput } from '../gallery/samples.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
 import { verdict, type Bench } from './bench.js';
 import { BASELINE_TOLERANCE, baselineNote, movedPastBaseline, readBaseline, recordingContext, withRecorded, writeBaseline, type BaselineEntry } from './baseline.js';
-import { COLD_RENDER_LINE, COLD_RENDER_PEAK_LINE, ColdRender } from './cold-render.js';
+import { COLD_RENDER_CPU_LINE, COLD_RENDER_LINE, COLD_RENDER_PEAK_LINE, ColdRender, type ColdRenderRun } from './cold-render.js';
 import { browserToolsMissing } from './browser-compare.js';
 import { coldBrowserBenches } from './cold-browser.js';
 import { CLI, UNIT_ENV, UNIT_NODE_FLAGS, writeDaemonConfig } from './daemon-proc.js';
@@ -70,9 +70,10 @@ const work = mkdtempSync(join(tmpdir(), 'outfit-bench-'));
 const cold = new ColdRender({ work, rec: NORMAL });
 
 const panel = loadPanel('waveshare-7in5-v2');
-/** The cold `render`'s runs, and the peak RSS of each (the warm-up's left out). */
+/** The cold `render`'s runs, and what each measured (the warm-up's left out). */
 const COLD_RUNS = 15;
-const rssSamples: number[] = [];
+const coldRuns: ColdRenderRun[] = [];
+const ofColdRuns = (f: (r: ColdRenderRun) => number): number => median(coldRuns.slice(-COLD_RUNS).map(f));
 const dayScript = join(here, 'day-of-cycles.js');
 
 /** A day of cycles of two displays, accelerated, in a process under the systemd unit's heap cap. */
@@ -189,7 +190,7 @@ export const BENCHES: Bench[] = [
     warmup: 1,
     async measure() {
       const r = await cold.run();
-      rssSamples.push(r.peakKb);
+      coldRuns.push(r);
       return r.ms;
     },
   },
@@ -202,7 +203,18 @@ export const BENCHES: Bench[] = [
     runs: 1,
     label: `[median of the ${COLD_RUNS} runs above]`,
     measure() {
-      return Promise.resolve(median(rssSamples.slice(-COLD_RUNS)) / 1024);
+      return Promise.resolve(ofColdRuns((r) => r.peakKb) / 1024);
+    },
+  },
+  {
+    name: COLD_RENDER_CPU_LINE,
+    group: 'cold 800x480',
+    unit: 'ms',
+    baseline: true,
+    runs: 1,
+    label: `[median of the ${COLD_RUNS} runs above]`,
+    measure() {
+      return Promise.resolve(ofColdRuns((r) => r.cpuMs));
     },
   },
   ...perPanel.map(
