@@ -10,6 +10,8 @@ export interface Bench {
   warmup?: number;
   /** What the line says of its runs, for a figure taken from an earlier bench's runs; default "[N runs]". */
   label?: string;
+  /** Compared with its figure in test/bench/baseline.json (baseline.ts), and recorded there by --record-baseline. */
+  baseline?: boolean;
   /** Decimals printed; default 1. */
   digits?: number;
   /** One measurement. */

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/load.js';
@@ -13,6 +13,8 @@ import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/pan
 import { NORMAL, STRESS_SAMPLES, sampleInput } from '../gallery/samples.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
 import { verdict, type Bench } from './bench.js';
+import { BASELINE_TOLERANCE, baselineNote, movedPastBaseline, readBaseline, recordingContext, withRecorded, writeBaseline, type BaselineEntry } from './baseline.js';
+import { COLD_RENDER_CPU_LINE, COLD_RENDER_LINE, COLD_RENDER_PEAK_LINE, ColdRender, type ColdRenderRun } from './cold-render.js';
 import { browserToolsMissing } from './browser-compare.js';
 import { coldBrowserBenches } from './cold-browser.js';
 import { CLI, UNIT_ENV, UNIT_NODE_FLAGS, writeDaemonConfig } from './daemon-proc.js';
@@ -31,6 +33,8 @@ import { killAllOnExit, median, run, sampleTree, type TreePeak } from './proc.js
  * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
  * The cold comparison and the one-display idle RSS run on every supported Node major (node-majors.ts: the others
  * through `npx -y node@N`); `--node 20,26` names the majors.
+ * The lines marked `baseline` are compared with test/bench/baseline.json (baseline.ts); `--record-baseline` writes
+ * the ones that ran into it.
  * The real-time soak is separate: `npm run bench:soak`.
  */
 
@@ -40,6 +44,7 @@ const { values: flags } = parseArgs({
     'idle-seconds': { type: 'string', default: '60' },
     'idle-runs': { type: 'string', default: '3' },
     node: { type: 'string' },
+    'record-baseline': { type: 'boolean', default: false },
   },
 });
 const IDLE_SETTLE_S = 10;
@@ -61,38 +66,14 @@ const majors =
 const NODES = [THIS_NODE, ...majors.nodes];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const renderFileModule = pathToFileURL(join(here, '../../src/cli/render-file.js')).href;
-const panelsModule = pathToFileURL(join(here, '../../src/panels/panels.js')).href;
 const work = mkdtempSync(join(tmpdir(), 'outfit-bench-'));
-const inputPath = join(work, 'rec.json');
-writeFileSync(inputPath, JSON.stringify(NORMAL));
-
-/** A fresh node process that renders a saved Recommendation to a PNG, as the `render` command does. */
-function coldRender(panelId = 'waveshare-7in5-v2'): { ms: number; maxRssKb: number } {
-  const script = `
-    const t0 = performance.now();
-    const { renderRecommendationFile } = await import(${JSON.stringify(renderFileModule)});
-    const { loadPanel } = await import(${JSON.stringify(panelsModule)});
-    await renderRecommendationFile({ inputPath: ${JSON.stringify(inputPath)}, outPath: ${JSON.stringify(join(work, 'out.png'))},
-      panel: loadPanel(${JSON.stringify(panelId)}), displayName: 'Hallway', timezone: 'Europe/Berlin', rotation: 0 });
-    // VmHWM is this process's own peak; getrusage's maxRSS would carry the parent's over the fork and exec.
-    let rss = process.resourceUsage().maxRSS;
-    try {
-      const m = /VmHWM:\\s+(\\d+) kB/.exec((await import('node:fs')).readFileSync('/proc/self/status', 'utf8'));
-      if (m) rss = Number(m[1]);
-    } catch {}
-    process.stdout.write(JSON.stringify({ inner: performance.now() - t0, rss }));
-  `;
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`cold render failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as { rss: number };
-  return { ms, maxRssKb: out.rss };
-}
+const cold = new ColdRender({ work, rec: NORMAL });
 
 const panel = loadPanel('waveshare-7in5-v2');
-const rssSamples: number[] = [];
+/** The cold `render`'s runs, and what each measured (the warm-up's left out). */
+const COLD_RUNS = 15;
+const coldRuns: ColdRenderRun[] = [];
+const ofColdRuns = (f: (r: ColdRenderRun) => number): number => median(coldRuns.slice(-COLD_RUNS).map(f));
 const dayScript = join(here, 'day-of-cycles.js');
 
 /** A day of cycles of two displays, accelerated, in a process under the systemd unit's heap cap. */
@@ -199,27 +180,41 @@ export const BENCHES: Bench[] = [
   warmRender('warm render+quantize+encode 800x480 (outfit ending in a 10,400-character word)', 'warm 800x480', panel, 'long-word', 3, 200),
   ...perPanel.map((p) => warmRender(`warm render ${p.id} ${p.width}x${p.height}`, 'warm per panel', p, 'normal', 3)),
   {
-    name: 'cold `render` process (node start to PNG written)',
+    name: COLD_RENDER_LINE,
     group: 'cold 800x480',
     unit: 'ms',
     target: { max: 600 },
-    runs: 7,
+    baseline: true,
+    runs: COLD_RUNS,
+    // Writes the bench's own disk caches, which the runs then read.
     warmup: 1,
-    measure() {
-      const r = coldRender();
-      rssSamples.push(r.maxRssKb);
-      return Promise.resolve(r.ms);
+    async measure() {
+      const r = await cold.run();
+      coldRuns.push(r);
+      return r.ms;
     },
   },
   {
-    name: 'peak RSS of the cold `render` process',
+    name: COLD_RENDER_PEAK_LINE,
     group: 'cold 800x480',
     unit: 'MB',
     target: { max: 120 },
+    baseline: true,
     runs: 1,
-    label: '[median of the 7 runs above]',
+    label: `[median of the ${COLD_RUNS} runs above]`,
     measure() {
-      return Promise.resolve(median(rssSamples) / 1024);
+      return Promise.resolve(ofColdRuns((r) => r.peakKb) / 1024);
+    },
+  },
+  {
+    name: COLD_RENDER_CPU_LINE,
+    group: 'cold 800x480',
+    unit: 'ms',
+    baseline: true,
+    runs: 1,
+    label: `[median of the ${COLD_RUNS} runs above]`,
+    measure() {
+      return Promise.resolve(ofColdRuns((r) => r.cpuMs));
     },
   },
   ...perPanel.map(
@@ -229,8 +224,10 @@ export const BENCHES: Bench[] = [
       unit: 'ms',
       ...(oneBit800x480(p) && { target: { max: 600 } }),
       runs: 3,
-      measure() {
-        return Promise.resolve(coldRender(p.id).ms);
+      // The glyphs of this panel's sizes into the cache.
+      warmup: 1,
+      async measure() {
+        return (await cold.run(p.id)).ms;
       },
     }),
   ),
@@ -317,6 +314,9 @@ async function main(): Promise<void> {
   if (browserMissing !== null) process.stdout.write(`(the headless-browser comparison is skipped: ${browserMissing})\n`);
   if (majors.nodes.length > 0) process.stdout.write(`(the cold comparison and the idle RSS also on ${majors.nodes.map((n) => n.version).join(', ')}, through npx)\n`);
   for (const m of majors.missing) process.stdout.write(`(left out: ${m})\n`);
+  const baseline = readBaseline();
+  const recorded: Record<string, BaselineEntry> = {};
+  const moved: string[] = [];
   try {
     for (const b of selected) {
       try {
@@ -327,6 +327,12 @@ async function main(): Promise<void> {
         process.stdout.write(
           `${b.name.padEnd(56)} ${m.toFixed(b.digits ?? 1).padStart(8)} ${b.unit.padEnd(3)} ${verdict(b, m)}  ${b.label ?? `[${b.runs} run${b.runs === 1 ? '' : 's'}]`}\n`,
         );
+        if (b.baseline) {
+          const line = baselineNote(baseline, b.name, m, b.unit);
+          process.stdout.write(`${line}\n`);
+          if (movedPastBaseline(line)) moved.push(b.name);
+          recorded[b.name] = { median: Number(m.toFixed(1)), unit: b.unit, ...recordingContext() };
+        }
       } finally {
         await b.cleanup?.();
       }
@@ -334,6 +340,16 @@ async function main(): Promise<void> {
       if (note) process.stdout.write(`${note}\n`);
     }
     if (only === undefined || 'png sizes'.includes(only)) await pngSizes();
+    if (moved.length > 0) {
+      process.stdout.write(`\nMoved more than ${BASELINE_TOLERANCE * 100} % from test/bench/baseline.json: ${moved.join('; ')}.\n`);
+    }
+    if (flags['record-baseline']) {
+      if (Object.keys(recorded).length === 0) process.stdout.write('\nNothing recorded: no line with a baseline ran (--only "cold 800x480" runs them).\n');
+      else {
+        writeBaseline(withRecorded(baseline, recorded));
+        process.stdout.write(`\nRecorded in test/bench/baseline.json: ${Object.keys(recorded).join('; ')}.\n`);
+      }
+    }
   } finally {
     await cycleRigDown();
     rmSync(work, { recursive: true, force: true });
