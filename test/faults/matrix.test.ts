@@ -425,8 +425,8 @@ describe('the state files are damaged', () => {
     await writeFile(file, randomBytes(700));
     await s.sim.injectFault({ kind: 'status', status: 503, count: 1, path: 'recweather' });
     await s.start();
-    const ignored = await s.waitLog((l) => l.code === 'E_STATE_READ' && l.problem !== undefined);
-    expect(String(ignored.problem)).toMatch(/not JSON \(truncated or corrupt\)/);
+    const ignored = await s.waitLog((l) => l.err?.code === 'E_STATE_READ');
+    expect(String(ignored.err?.message)).toMatch(/not JSON \(truncated or corrupt\)/);
     const failed = await s.waitLog((l) => l.msg === FAILED, { timeoutMs: 40_000 });
     expect(failed.err?.code).toBe('E_SERVICE');
     const st = await expectErrorVisible(s, {
