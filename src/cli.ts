@@ -42,7 +42,9 @@ export async function main(argv: string[]): Promise<ExitCode> {
   try {
     // An addon built for another Node would crash this one at the first frame: E_NATIVE_ADDON (exit 1) instead.
     if (DRAWS.has(name)) assertCanvasFits();
-    return await (await load())(rest);
+    return await (
+      await load()
+    )(rest);
   } catch (err) {
     if (err instanceof HelpRequested) return usage('');
     // Imported here, not at the top: the config loader (yaml, zod) is no part of --help.

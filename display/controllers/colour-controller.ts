@@ -114,7 +114,8 @@ export class ColourControllerModel extends ProtocolModel<ColourProtocolReason> {
     this.#w = o.panel.width;
     this.#h = o.panel.height;
     const plane = o.panel.framebuffer.planes[0];
-    if (plane === undefined || plane.bits_per_pixel !== 4) throw new Error(`${spec.name} model: panel ${o.panel.id} has no 4-bit plane`);
+    if (plane === undefined || plane.bits_per_pixel !== 4)
+      throw new Error(`${spec.name} model: panel ${o.panel.id} has no 4-bit plane`);
     plane.values.forEach((v, i) => (this.#colourOf[v] = i));
     const white = o.panel.palette.findIndex((e) => e.name === 'white');
     if (white < 0) throw new Error(`${spec.name} model: panel ${o.panel.id} has no white in its palette`);
@@ -148,13 +149,15 @@ export class ColourControllerModel extends ProtocolModel<ColourProtocolReason> {
         this.holdBusy();
         return;
       case DSLP:
-        if (d[0] !== 0xa5) this.refuse('bad-check-code', `${name} needs the check code 0xa5, got 0x${d[0]!.toString(16)}`);
+        if (d[0] !== 0xa5)
+          this.refuse('bad-check-code', `${name} needs the check code 0xa5, got 0x${d[0]!.toString(16)}`);
         this.enterDeepSleep();
         return;
       case TRES: {
         const w = d.readUInt16BE(0);
         const h = d.readUInt16BE(2);
-        if (w !== this.#w || h !== this.#h) this.refuse('window-beyond-glass', `${name} sets ${w}x${h}, the glass is ${this.#w}x${this.#h}`);
+        if (w !== this.#w || h !== this.#h)
+          this.refuse('window-beyond-glass', `${name} sets ${w}x${h}, the glass is ${this.#w}x${this.#h}`);
         this.#tres = { w, h };
         return;
       }
@@ -171,7 +174,11 @@ export class ColourControllerModel extends ProtocolModel<ColourProtocolReason> {
   #writeRam(d: Buffer, name: string): void {
     const room = (this.#tres.w * this.#tres.h) / 2;
     const at = this.#ramAt;
-    if (at + d.length > room) this.refuse('ram-outside-window', `${name} ends at byte ${at + d.length}, the ${this.#tres.w}x${this.#tres.h} RAM holds ${room}`);
+    if (at + d.length > room)
+      this.refuse(
+        'ram-outside-window',
+        `${name} ends at byte ${at + d.length}, the ${this.#tres.w}x${this.#tres.h} RAM holds ${room}`,
+      );
     for (let i = 0; i < d.length; i++) {
       this.#ram[2 * (at + i)] = d[i]! >> 4;
       this.#ram[2 * (at + i) + 1] = d[i]! & 0x0f;
@@ -180,13 +187,17 @@ export class ColourControllerModel extends ProtocolModel<ColourProtocolReason> {
   }
 
   #refresh(name: string): void {
-    if (!this.#powered) this.refuse('refresh-before-power-on', `${name} with the power off; send PON (0x04) and wait for BUSY first`);
+    if (!this.#powered)
+      this.refuse('refresh-before-power-on', `${name} with the power off; send PON (0x04) and wait for BUSY first`);
     const next = new Uint8Array(this.#glass.length);
     for (let i = 0; i < next.length; i++) {
       const c = this.#colourOf[this.#ram[i]!]!;
       if (c < 0) {
         const where = `(${i % this.#w}, ${Math.floor(i / this.#w)})`;
-        this.refuse('not-a-colour', `${name}: RAM value ${this.#ram[i]} at ${where} is no colour of ${this.#o.panel.id}`);
+        this.refuse(
+          'not-a-colour',
+          `${name}: RAM value ${this.#ram[i]} at ${where} is no colour of ${this.#o.panel.id}`,
+        );
       }
       next[i] = c;
     }

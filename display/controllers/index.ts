@@ -49,6 +49,9 @@ export function modelledPanels(): string[] {
 export function controllerModel(panelId: string, o: ControllerModelOptions = {}): ControllerModel {
   const panel = loadPanel(panelId);
   const family = panel.controller.family;
-  if (family === 'device-firmware') throw new Error(`no controller model for panel ${panelId}: its device's firmware drives it (${modelledPanels().join(', ')} have one)`);
+  if (family === 'device-firmware')
+    throw new Error(
+      `no controller model for panel ${panelId}: its device's firmware drives it (${modelledPanels().join(', ')} have one)`,
+    );
   return MODELS[family](panel, o);
 }

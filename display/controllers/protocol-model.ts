@@ -18,7 +18,12 @@ import { EpdError } from '../../src/epd/epd-error.js';
 export type ModelOp = CaptureOp | { op: 'data'; data: string };
 
 /** The reasons the intake itself gives; each model's list of reasons holds them. */
-export type IntakeReason = 'data-before-command' | 'command-while-busy' | 'command-after-deep-sleep' | 'unknown-command' | 'command-before-reset';
+export type IntakeReason =
+  | 'data-before-command'
+  | 'command-while-busy'
+  | 'command-after-deep-sleep'
+  | 'unknown-command'
+  | 'command-before-reset';
 
 /** What a controller model refused: E_PANEL_PROTOCOL, the reason, and the operation's place in the stream. */
 export class PanelProtocolError<R extends string = string> extends EpdError {
@@ -109,8 +114,10 @@ export abstract class ProtocolModel<R extends string> {
     const r = this.#rules;
     const data = Buffer.from(op.data, 'hex');
     const what = op.op === 'cmd' ? this.commandName(op.cmd) : `${data.length} data bytes`;
-    if (op.op === 'cmd' && r.resetFirst === true && !this.#wasReset) this.refuse('command-before-reset', `${what} before any reset pulse; reset the chip first`);
-    if (this.#deepSleep) this.refuse('command-after-deep-sleep', `${what} in deep sleep; only a reset pulse wakes the chip`);
+    if (op.op === 'cmd' && r.resetFirst === true && !this.#wasReset)
+      this.refuse('command-before-reset', `${what} before any reset pulse; reset the chip first`);
+    if (this.#deepSleep)
+      this.refuse('command-after-deep-sleep', `${what} in deep sleep; only a reset pulse wakes the chip`);
     if (this.#busy && !(op.op === 'cmd' && r.takenWhileBusy?.includes(op.cmd) === true)) {
       this.refuse('command-while-busy', `${what} while BUSY; wait for BUSY after power on/off, a reset and a refresh`);
     }
@@ -118,14 +125,17 @@ export abstract class ProtocolModel<R extends string> {
       // DC high with no command byte since the reset: the chip has nothing to give the bytes to.
       if (this.#lastCmd === undefined) this.refuse('data-before-command', `${what} with no command since the reset`);
       // A further run for a RAM write continues it; any other command took all its bytes with it.
-      if (!r.ramCommands.includes(this.#lastCmd)) this.refuse(r.tooManyBytes, `${what} after ${this.commandName(this.#lastCmd)}, which took its own`);
+      if (!r.ramCommands.includes(this.#lastCmd))
+        this.refuse(r.tooManyBytes, `${what} after ${this.commandName(this.#lastCmd)}, which took its own`);
       return this.moreRam(this.#lastCmd, data);
     }
     const known = r.commands.get(op.cmd);
     if (known === undefined) this.refuse('unknown-command', `${what} is not a ${r.chip} command the model knows`);
     const [fewest, most] = known.bytes;
-    if (data.length > most) this.refuse(r.tooManyBytes, `${what} takes at most ${most} data bytes, ${data.length} followed it`);
-    if (data.length < fewest && r.tooFewBytes !== undefined) this.refuse(r.tooFewBytes, `${what} takes at least ${fewest} data bytes, ${data.length} followed it`);
+    if (data.length > most)
+      this.refuse(r.tooManyBytes, `${what} takes at most ${most} data bytes, ${data.length} followed it`);
+    if (data.length < fewest && r.tooFewBytes !== undefined)
+      this.refuse(r.tooFewBytes, `${what} takes at least ${fewest} data bytes, ${data.length} followed it`);
     this.#lastCmd = op.cmd;
     this.command(op.cmd, data, what);
   }

@@ -109,7 +109,10 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
   constructor(o: Ssd168xModelOptions) {
     const vendor = o.panel.controller.vendor_driver ?? '';
     const glass = Object.hasOwn(GLASS, vendor) ? GLASS[vendor] : undefined;
-    if (glass === undefined) throw new Error(`SSD168x model: panel ${o.panel.id}: controller.vendor_driver "${vendor}" is none of ${Object.keys(GLASS).join(', ')}`);
+    if (glass === undefined)
+      throw new Error(
+        `SSD168x model: panel ${o.panel.id}: controller.vendor_driver "${vendor}" is none of ${Object.keys(GLASS).join(', ')}`,
+      );
     super({
       chip: glass.chip.name,
       commands: commands(glass.chip),
@@ -120,10 +123,14 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
     });
     this.#glass = glass;
     const { width, height, palette } = o.panel;
-    if (width * height !== glass.width * glass.height) throw new Error(`SSD168x model: panel ${o.panel.id} is ${width}x${height}, its glass ${glass.width}x${glass.height}`);
+    if (width * height !== glass.width * glass.height)
+      throw new Error(
+        `SSD168x model: panel ${o.panel.id} is ${width}x${height}, its glass ${glass.width}x${glass.height}`,
+      );
     const white = palette.findIndex((e) => e.name === 'white');
     const black = palette.findIndex((e) => e.name === 'black');
-    if (white < 0 || black < 0) throw new Error(`SSD168x model: panel ${o.panel.id} has no black or no white in its palette`);
+    if (white < 0 || black < 0)
+      throw new Error(`SSD168x model: panel ${o.panel.id} has no black or no white in its palette`);
     this.#profile = { width, height, white, black };
     this.#shown = new Uint8Array(glass.width * glass.height).fill(1);
     const size = glass.chip.ramWidth * glass.chip.ramHeight;
@@ -177,7 +184,8 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
       case 0x01:
         this.#gates = (data[0]! | (data[1]! << 8)) + 1;
         this.#gateReversed = (data[2]! & 0x01) !== 0;
-        if (this.#gates > chip.ramHeight) this.refuse('window-outside-ram', `${this.#gates} gates but the ${chip.name} has ${chip.ramHeight}`);
+        if (this.#gates > chip.ramHeight)
+          this.refuse('window-outside-ram', `${this.#gates} gates but the ${chip.name} has ${chip.ramHeight}`);
         return;
       case 0x10:
         // Deep sleep mode 1 or 2; 0x00 is normal mode, which the controller is in already.
@@ -210,14 +218,22 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
         return;
       case 0x44: {
         const [x0, x1] = [data[0]!, data[1]!];
-        if (Math.max(x0, x1) >= chip.ramWidth / 8) this.refuse('window-outside-ram', `X window bytes ${x0}-${x1} but the ${chip.name}'s RAM has ${chip.ramWidth / 8}`);
+        if (Math.max(x0, x1) >= chip.ramWidth / 8)
+          this.refuse(
+            'window-outside-ram',
+            `X window bytes ${x0}-${x1} but the ${chip.name}'s RAM has ${chip.ramWidth / 8}`,
+          );
         this.#win.x0 = x0;
         this.#win.x1 = x1;
         return;
       }
       case 0x45: {
         const [y0, y1] = [data[0]! | (data[1]! << 8), data[2]! | (data[3]! << 8)];
-        if (Math.max(y0, y1) >= chip.ramHeight) this.refuse('window-outside-ram', `Y window rows ${y0}-${y1} but the ${chip.name}'s RAM has ${chip.ramHeight}`);
+        if (Math.max(y0, y1) >= chip.ramHeight)
+          this.refuse(
+            'window-outside-ram',
+            `Y window rows ${y0}-${y1} but the ${chip.name}'s RAM has ${chip.ramHeight}`,
+          );
         this.#win.y0 = y0;
         this.#win.y1 = y1;
         return;
@@ -247,7 +263,10 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
     for (let i = 0; i < data.length; i++) {
       if (cur.past || cur.x < xl || cur.x > xh || cur.y < yl || cur.y > yh) {
         const at = cur.past ? 'past the end of the window' : `at byte ${cur.x}, row ${cur.y}`;
-        this.refuse('ram-outside-window', `RAM byte ${i} of ${data.length} written ${at}, outside the window (bytes ${xl}-${xh}, rows ${yl}-${yh})`);
+        this.refuse(
+          'ram-outside-window',
+          `RAM byte ${i} of ${data.length} written ${at}, outside the window (bytes ${xl}-${xh}, rows ${yl}-${yh})`,
+        );
       }
       const byte = data[i]!;
       for (let b = 0; b < 8; b++) ram[cur.y * w + cur.x * 8 + b] = (byte >> (7 - b)) & 1;
@@ -278,9 +297,16 @@ export class Ssd168xModel extends ProtocolModel<Ssd168xProtocolReason> {
     const s = this.#sequence;
     const analog = this.#analogOn || (s & 0x40) !== 0;
     if ((s & 0x04) !== 0) {
-      if (!analog) this.refuse('refresh-before-power-on', `display sequence 0x${hex(s)} without the analog supply on (0x22 bit 0x40)`);
+      if (!analog)
+        this.refuse(
+          'refresh-before-power-on',
+          `display sequence 0x${hex(s)} without the analog supply on (0x22 bit 0x40)`,
+        );
       if (!this.#lutLoaded && (s & 0x10) === 0) {
-        this.refuse('refresh-without-waveform', `display sequence 0x${hex(s)} with no waveform: write one with 0x32 or load it from OTP (0x22 bit 0x10)`);
+        this.refuse(
+          'refresh-without-waveform',
+          `display sequence 0x${hex(s)} with no waveform: write one with 0x32 or load it from OTP (0x22 bit 0x10)`,
+        );
       }
       this.#show();
       this.refreshed();

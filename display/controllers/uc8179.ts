@@ -125,7 +125,8 @@ export class Uc8179Model extends ProtocolModel<Uc8179ProtocolReason> {
     };
     const black = at('black');
     const white = at('white');
-    if (black === undefined || white === undefined) throw new Error(`UC8179 model: panel ${o.panel.id} has no black or no white in its palette`);
+    if (black === undefined || white === undefined)
+      throw new Error(`UC8179 model: panel ${o.panel.id} has no black or no white in its palette`);
     this.#ink = { black, white, red: at('red') };
     this.#ram = [new Uint8Array(this.#w * this.#h), new Uint8Array(this.#w * this.#h)];
     this.#glass = new Uint8Array(this.#w * this.#h).fill(white);
@@ -177,7 +178,8 @@ export class Uc8179Model extends ProtocolModel<Uc8179ProtocolReason> {
         t.set(d);
         const w = ((t[0]! << 8) | t[1]!) & 0x3f8;
         const h = ((t[2]! << 8) | t[3]!) & 0x3ff;
-        if (w > this.#w || h > this.#h || w === 0 || h === 0) this.refuse('window-beyond-glass', `TRES ${w}x${h} for ${this.#w}x${this.#h} glass`);
+        if (w > this.#w || h > this.#h || w === 0 || h === 0)
+          this.refuse('window-beyond-glass', `TRES ${w}x${h} for ${this.#w}x${this.#h} glass`);
         this.#tres = t;
         return;
       }
@@ -185,7 +187,11 @@ export class Uc8179Model extends ProtocolModel<Uc8179ProtocolReason> {
         const t = this.#ptl.slice();
         t.set(d);
         const { x0, x1, y0, y1 } = ptlWindow(t);
-        if (x1 >= this.#w || y1 >= this.#h || x1 < x0 || y1 < y0) this.refuse('window-beyond-glass', `partial window x ${x0}-${x1}, y ${y0}-${y1} on ${this.#w}x${this.#h} glass`);
+        if (x1 >= this.#w || y1 >= this.#h || x1 < x0 || y1 < y0)
+          this.refuse(
+            'window-beyond-glass',
+            `partial window x ${x0}-${x1}, y ${y0}-${y1} on ${this.#w}x${this.#h} glass`,
+          );
         this.#ptl = t;
         this.#partialWindowSet = true;
         return;
@@ -214,7 +220,11 @@ export class Uc8179Model extends ProtocolModel<Uc8179ProtocolReason> {
     const rowBytes = (win.x1 - win.x0 + 1) / 8;
     const capacity = rowBytes * (win.y1 - win.y0 + 1);
     const end = this.#ramAt + d.length;
-    if (end > capacity) this.refuse('ram-outside-window', `${name} ends at byte ${end} of the RAM write, its window (x ${win.x0}-${win.x1}, y ${win.y0}-${win.y1}) holds ${capacity}`);
+    if (end > capacity)
+      this.refuse(
+        'ram-outside-window',
+        `${name} ends at byte ${end} of the RAM write, its window (x ${win.x0}-${win.x1}, y ${win.y0}-${win.y1}) holds ${capacity}`,
+      );
     const ram = this.#ram[plane];
     for (let i = this.#ramAt; i < end; i++) {
       const y = win.y0 + Math.floor(i / rowBytes);
@@ -226,7 +236,11 @@ export class Uc8179Model extends ProtocolModel<Uc8179ProtocolReason> {
   }
 
   #refresh(): void {
-    if (!this.#powered) this.refuse('refresh-before-power-on', 'refresh (0x12) with the power off; send PON (0x04) and wait for BUSY first');
+    if (!this.#powered)
+      this.refuse(
+        'refresh-before-power-on',
+        'refresh (0x12) with the power off; send PON (0x04) and wait for BUSY first',
+      );
     const psr = this.#psr[0]!;
     const ddx = this.#cdi[0]! & 0b11;
     const kw = (psr & 0x10) !== 0;

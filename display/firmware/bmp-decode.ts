@@ -30,14 +30,22 @@ export function decodeBmp1(buf: Buffer, expectedWidth: number, expectedHeight: n
   const stride = Math.ceil(width / 32) * 4;
   const dataSize = buf.readUInt32LE(34);
   const colours = buf.readUInt32LE(46) || 2;
-  if (width !== expectedWidth || height !== expectedHeight || bpp !== 1 || compression !== 0 || colours !== 2 || dataSize !== stride * height) {
+  if (
+    width !== expectedWidth ||
+    height !== expectedHeight ||
+    bpp !== 1 ||
+    compression !== 0 ||
+    colours !== 2 ||
+    dataSize !== stride * height
+  ) {
     throw new ImageError('BMP_BAD_SIZE', 'BMP width, height or size are invalid');
   }
   const paletteAt = 14 + headerSize;
   if (headerSize < 40 || paletteAt + 8 > buf.length || offset < paletteAt + 8 || offset + dataSize > buf.length) {
     throw new ImageError('BMP_INVALID_OFFSET', 'BMP header offset is invalid');
   }
-  const lum = (i: number): number => buf[paletteAt + i * 4]! + buf[paletteAt + i * 4 + 1]! + buf[paletteAt + i * 4 + 2]!;
+  const lum = (i: number): number =>
+    buf[paletteAt + i * 4]! + buf[paletteAt + i * 4 + 1]! + buf[paletteAt + i * 4 + 2]!;
   const [p0, p1] = [lum(0), lum(1)];
   if (!((p0 === 0 && p1 === 765) || (p0 === 765 && p1 === 0))) {
     throw new ImageError('BMP_COLOR_SCHEME_FAILED', 'BMP color scheme is invalid');

@@ -89,7 +89,8 @@ function simulate(o: DayReportOptions, cron: CronTimes, dayStart: number, policy
       awakeMsInDay += awakeMs;
     }
     const next = cron.nextAfter(t);
-    const sleepS = policy === 'stock_15min' ? STOCK_S : refreshRateFor(next === null ? null : new Date(next), t, o.marginS ?? 30);
+    const sleepS =
+      policy === 'stock_15min' ? STOCK_S : refreshRateFor(next === null ? null : new Date(next), t, o.marginS ?? 30);
     t += awakeMs + sleepS * 1000;
   }
   const p = o.power;
@@ -124,9 +125,17 @@ const LABEL: Record<DayPolicy, string> = { refresh_rate: 'our refresh_rate', sto
 /** The report as a small table for the terminal. */
 export function formatDayReport(r: DayReport, device: string): string {
   const head = ['policy', 'wakes', 'new frames', 'wakes/new frame', 'mAh/day', 'days/charge'];
-  const rows = r.rows.map((x) => [LABEL[x.policy], String(x.wakes), String(x.new_frames), x.wakes_per_new_frame === null ? '-' : x.wakes_per_new_frame.toFixed(2), x.mah_per_day.toFixed(1), x.days_per_charge.toFixed(1)]);
+  const rows = r.rows.map((x) => [
+    LABEL[x.policy],
+    String(x.wakes),
+    String(x.new_frames),
+    x.wakes_per_new_frame === null ? '-' : x.wakes_per_new_frame.toFixed(2),
+    x.mah_per_day.toFixed(1),
+    x.days_per_charge.toFixed(1),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [
     `one day (${r.date}) of "${r.schedule}" (${r.timezone}), ${device} on ${r.panel}, ${r.capacity_mah} mAh: a model, not a measurement`,
     line(head),

@@ -79,7 +79,16 @@ export interface WakeRecord {
   changed_pixels: number;
   partials_since_full: number;
   ghost_max: number;
-  image: { format: 'png' | 'bmp'; width: number; height: number; bit_depth: number; bytes: number; hash: string; filename: string | null; downloaded: boolean } | null;
+  image: {
+    format: 'png' | 'bmp';
+    width: number;
+    height: number;
+    bit_depth: number;
+    bytes: number;
+    hash: string;
+    filename: string | null;
+    downloaded: boolean;
+  } | null;
   error: { code: string; message: string } | null;
   note: string;
   awake_ms: number;
@@ -133,22 +142,52 @@ export class Device {
         width: o.width,
         height: o.height,
         wakeReason,
-        extra: o.firmware === undefined ? null : { ...o.firmware, sensors: o.sensors === undefined || o.sensors.length === 0 ? null : sensorsHeader(o.sensors, o.clock.now() / 1000) },
+        extra:
+          o.firmware === undefined
+            ? null
+            : {
+                ...o.firmware,
+                sensors:
+                  o.sensors === undefined || o.sensors.length === 0
+                    ? null
+                    : sensorsHeader(o.sensors, o.clock.now() / 1000),
+              },
       });
     } catch (err) {
       outcome = { kind: 'error', code: 'HTTPS_CLIENT_FAILED', message: (err as Error).message, refreshRateS: null };
     }
-    let refresh = { kind: 'none' as RefreshKind, ms: 0, changedPixels: 0, partialsSinceFull: this.panel.partialsSinceFull, ghostMax: this.panel.ghostMax() };
+    let refresh = {
+      kind: 'none' as RefreshKind,
+      ms: 0,
+      changedPixels: 0,
+      partialsSinceFull: this.panel.partialsSinceFull,
+      ghostMax: this.panel.ghostMax(),
+    };
     let image: WakeRecord['image'] = null;
     let error: WakeRecord['error'] = null;
     let downloaded = false;
     let note = outcome.kind === 'error' ? outcome.message : outcome.note;
     if (outcome.kind === 'image') {
       downloaded = outcome.downloaded;
-      const checked = checkImage(outcome.bytes, outcome.contentType, o.panel, { width: o.width, height: o.height }, { maxBytes: o.maxImageBytes });
+      const checked = checkImage(
+        outcome.bytes,
+        outcome.contentType,
+        o.panel,
+        { width: o.width, height: o.height },
+        { maxBytes: o.maxImageBytes },
+      );
       if (checked.ok) {
         refresh = this.panel.show(checked.indices, outcome.fullRefresh === true);
-        image = { format: checked.format, width: checked.width, height: checked.height, bit_depth: checked.bitDepth, bytes: checked.bytes, hash: checked.hash, filename: outcome.filename, downloaded };
+        image = {
+          format: checked.format,
+          width: checked.width,
+          height: checked.height,
+          bit_depth: checked.bitDepth,
+          bytes: checked.bytes,
+          hash: checked.hash,
+          filename: outcome.filename,
+          downloaded,
+        };
       } else {
         error = { code: checked.code, message: checked.message };
         o.transport.refused?.(outcome.filename);
@@ -187,7 +226,15 @@ export class Device {
     const realSleep = Math.min((sleepS * 1000) / (o.speed ?? 1), o.maxSleepMs ?? Infinity);
     const newFrame = image !== null && image.downloaded;
     const press: PressRecord | null =
-      wakeReason === 'button' ? { new_frame: newFrame ? 'this_wake' : error === null && serverRate !== null && serverRate <= PRESS_SOON_S ? 'next_wake' : 'none' } : null;
+      wakeReason === 'button'
+        ? {
+            new_frame: newFrame
+              ? 'this_wake'
+              : error === null && serverRate !== null && serverRate <= PRESS_SOON_S
+                ? 'next_wake'
+                : 'none',
+          }
+        : null;
     const afterPress = this.#pressPending ? { new_frame: newFrame } : null;
     this.#pressPending = press?.new_frame === 'next_wake';
     return {
@@ -199,7 +246,14 @@ export class Device {
       at,
       sim_time_s: Math.round(simStart / 1000),
       via: o.transport.via,
-      outcome: error !== null ? 'error' : refresh.kind !== 'none' ? 'refreshed' : outcome.kind === 'nothing' ? 'nothing' : 'unchanged',
+      outcome:
+        error !== null
+          ? 'error'
+          : refresh.kind !== 'none'
+            ? 'refreshed'
+            : outcome.kind === 'nothing'
+              ? 'nothing'
+              : 'unchanged',
       refresh: refresh.kind,
       refresh_ms: refresh.ms,
       changed_pixels: refresh.changedPixels,

@@ -21,7 +21,9 @@ export interface DrawCall {
 
 /** What our YAMLs draw with on each driver: "on" (white) in the colour that driver shows white. */
 export function ourDrawCall(driver: EsphomeDriver): DrawCall {
-  return driver === 'epaper_spi' ? { driver, colorOn: 'COLOR_ON', colorOff: 'COLOR_OFF' } : { driver, colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' };
+  return driver === 'epaper_spi'
+    ? { driver, colorOn: 'COLOR_ON', colorOff: 'COLOR_OFF' }
+    : { driver, colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' };
 }
 
 interface OnBits {
@@ -35,7 +37,8 @@ function bmpOnBits(file: Buffer): OnBits {
   const offset = file.readUInt32LE(10);
   const width = file.readUInt32LE(18);
   const height = file.readUInt32LE(22);
-  if (file.readUInt16LE(28) !== 1 || file.readUInt32LE(30) !== 0) throw new Error('Unsupported BMP: only 1 bit a pixel, uncompressed, is drawn as BINARY');
+  if (file.readUInt16LE(28) !== 1 || file.readUInt32LE(30) !== 0)
+    throw new Error('Unsupported BMP: only 1 bit a pixel, uncompressed, is drawn as BINARY');
   const on = new Uint8Array(width * height);
   // Pixels counted 8 a byte from the data offset, rows bottom-up, no padding skipped.
   for (let i = offset, paint = 0; i < file.length; i++, paint += 8) {

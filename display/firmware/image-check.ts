@@ -45,10 +45,20 @@ export function checkImage(
   limits: CheckLimits,
 ): CheckedImage | RefusedImage {
   try {
-    return { ok: true, ...decodeChecked(bytes, contentType, panel, view, limits), bytes: bytes.length, hash: createHash('sha256').update(bytes).digest('hex') };
+    return {
+      ok: true,
+      ...decodeChecked(bytes, contentType, panel, view, limits),
+      bytes: bytes.length,
+      hash: createHash('sha256').update(bytes).digest('hex'),
+    };
   } catch (err) {
     if (err instanceof ImageError) return { ok: false, code: err.code, message: err.message, bytes: bytes.length };
-    return { ok: false, code: 'PNG_DECODE_ERR', message: `could not decode png image (${(err as Error).message})`, bytes: bytes.length };
+    return {
+      ok: false,
+      code: 'PNG_DECODE_ERR',
+      message: `could not decode png image (${(err as Error).message})`,
+      bytes: bytes.length,
+    };
   }
 }
 
@@ -61,26 +71,48 @@ function decodeChecked(
 ): Pick<CheckedImage, 'format' | 'width' | 'height' | 'bitDepth' | 'indices'> {
   if (bytes.length === 0) throw new ImageError('HTTPS_WRONG_IMAGE_SIZE', 'Receiving failed. No data received');
   if (bytes.length > limits.maxBytes) {
-    throw new ImageError('HTTPS_IMAGE_FILE_TOO_BIG', `Receiving failed; file size too big: ${bytes.length} (limit ${limits.maxBytes})`);
+    throw new ImageError(
+      'HTTPS_IMAGE_FILE_TOO_BIG',
+      `Receiving failed; file size too big: ${bytes.length} (limit ${limits.maxBytes})`,
+    );
   }
   const png = contentType === null ? isPng(bytes) && !isBmp(bytes) : contentType === 'image/png';
   if (!png) {
-    if (!panel.bmp && isBmp(bytes)) throw new ImageError('BMP_COLOR_SCHEME_FAILED', `BMP on a ${panel.palette.length}-colour panel`);
+    if (!panel.bmp && isBmp(bytes))
+      throw new ImageError('BMP_COLOR_SCHEME_FAILED', `BMP on a ${panel.palette.length}-colour panel`);
     const bmp = decodeBmp1(bytes, view.width, view.height);
     const black = panel.palette.findIndex((e) => e.rgb === '#000000');
     const white = panel.palette.findIndex((e) => e.rgb === '#ffffff');
-    return { format: 'bmp', width: bmp.width, height: bmp.height, bitDepth: 1, indices: bmp.bits.map((b) => (b === 1 ? white : black)) };
+    return {
+      format: 'bmp',
+      width: bmp.width,
+      height: bmp.height,
+      bitDepth: 1,
+      indices: bmp.bits.map((b) => (b === 1 ? white : black)),
+    };
   }
   const img = decodePng(bytes);
   if (img.width !== view.width || img.height !== view.height) {
-    throw new ImageError('PNG_BAD_SIZE', `IMAGE width, height or size are invalid (${img.width}x${img.height}, the panel shows ${view.width}x${view.height})`);
+    throw new ImageError(
+      'PNG_BAD_SIZE',
+      `IMAGE width, height or size are invalid (${img.width}x${img.height}, the panel shows ${view.width}x${view.height})`,
+    );
   }
   const levels = panel.palette.length;
   const panelDepth = Math.max(panel.png.bit_depth, Math.ceil(Math.log2(levels)));
   if ((img.colourType === 0 || img.colourType === 4) && panel.colour === 'grey' && img.bitDepth > panelDepth) {
-    throw new ImageError('PNG_BAD_DEPTH', `a ${img.bitDepth}-bit grey PNG cannot be shown on this ${levels}-level panel`);
+    throw new ImageError(
+      'PNG_BAD_DEPTH',
+      `a ${img.bitDepth}-bit grey PNG cannot be shown on this ${levels}-level panel`,
+    );
   }
-  return { format: 'png', width: img.width, height: img.height, bitDepth: img.bitDepth, indices: toIndices(img.rgb, panel) };
+  return {
+    format: 'png',
+    width: img.width,
+    height: img.height,
+    bitDepth: img.bitDepth,
+    indices: toIndices(img.rgb, panel),
+  };
 }
 
 /** Each pixel's palette entry; a colour the panel does not have is an error (the frame was not made for it). */
@@ -96,7 +128,10 @@ function toIndices(rgb: Uint8Array, panel: PanelProfile): Uint8Array {
     const idx = lookup.get(key);
     if (idx === undefined) {
       const hex = `#${key.toString(16).padStart(6, '0')}`;
-      throw new ImageError('PNG_BAD_DEPTH', `colour ${hex} at pixel ${p} is not one of the panel's ${panel.palette.length} colours`);
+      throw new ImageError(
+        'PNG_BAD_DEPTH',
+        `colour ${hex} at pixel ${p} is not one of the panel's ${panel.palette.length} colours`,
+      );
     }
     out[p] = idx;
   }

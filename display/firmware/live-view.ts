@@ -48,58 +48,81 @@ export async function startLiveView(o: LiveViewOptions): Promise<LiveView> {
       res.end('no such glass\n');
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.writeHead(200, {
+      'Content-Type': 'image/png',
+      'Content-Length': body.length,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  const server = await startHttpServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' });
-      res.end();
-      return;
-    }
-    if (path === '/') {
-      const nonce = randomBytes(16).toString('base64');
-      const html = renderLivePage({ title: o.title, width: o.width, height: o.height, nonce, fullMs: o.panel.refresh.full_ms });
-      res.writeHead(200, {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'Content-Security-Policy': `default-src 'none'; img-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end(req.method === 'HEAD' ? undefined : html);
-      return;
-    }
-    if (path === '/events') {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-      res.write('retry: 1000\n\n');
-      sse(res, 'timeline', lines.slice(-200));
-      clients.add(res);
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-      req.on('close', () => {
-        clearInterval(ping);
-        clients.delete(res);
-      });
-      return;
-    }
-    if (path === '/favicon.ico') {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
-    if (path === '/glass.png') return png(req, res, lines.length === 0 ? undefined : glass.get(lines[lines.length - 1]!.n));
-    const g = /^\/glass\/(\d+)\.png$/.exec(path);
-    if (g) return png(req, res, glass.get(Number(g[1])));
-    if (path === '/timeline.json') {
-      const body = Buffer.from(JSON.stringify(lines));
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length, 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
-    }
-    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('not found\n');
-  }, { host: o.host, port: o.port });
+  const server = await startHttpServer(
+    (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD' });
+        res.end();
+        return;
+      }
+      if (path === '/') {
+        const nonce = randomBytes(16).toString('base64');
+        const html = renderLivePage({
+          title: o.title,
+          width: o.width,
+          height: o.height,
+          nonce,
+          fullMs: o.panel.refresh.full_ms,
+        });
+        res.writeHead(200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'Content-Security-Policy': `default-src 'none'; img-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
+          'X-Content-Type-Options': 'nosniff',
+        });
+        res.end(req.method === 'HEAD' ? undefined : html);
+        return;
+      }
+      if (path === '/events') {
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+        });
+        res.write('retry: 1000\n\n');
+        sse(res, 'timeline', lines.slice(-200));
+        clients.add(res);
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+        req.on('close', () => {
+          clearInterval(ping);
+          clients.delete(res);
+        });
+        return;
+      }
+      if (path === '/favicon.ico') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (path === '/glass.png')
+        return png(req, res, lines.length === 0 ? undefined : glass.get(lines[lines.length - 1]!.n));
+      const g = /^\/glass\/(\d+)\.png$/.exec(path);
+      if (g) return png(req, res, glass.get(Number(g[1])));
+      if (path === '/timeline.json') {
+        const body = Buffer.from(JSON.stringify(lines));
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Length': body.length,
+          'Cache-Control': 'no-store',
+        });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('not found\n');
+    },
+    { host: o.host, port: o.port },
+  );
 
   return {
     url: server.url,

@@ -50,7 +50,7 @@ function readForm(body: Buffer, contentType: string): { fields: Map<string, stri
   let file: Buffer | null = null;
   if (!b) return { fields, file };
   const delim = Buffer.from(`--${b[1] ?? b[2]!}`);
-  for (let at = body.indexOf(delim); at >= 0; ) {
+  for (let at = body.indexOf(delim); at >= 0;) {
     const start = at + delim.length;
     const next = body.indexOf(delim, start);
     if (next < 0) break;
@@ -86,14 +86,28 @@ export function glassOf(rgba: Uint8Array, width: number, height: number, panel: 
   return PNG.sync.write(png);
 }
 
-async function handle(o: OeplApOptions, req: IncomingMessage): Promise<{ status: number; text: string; upload: OeplUpload | null }> {
+async function handle(
+  o: OeplApOptions,
+  req: IncomingMessage,
+): Promise<{ status: number; text: string; upload: OeplUpload | null }> {
   if (req.method !== 'POST' || req.url !== '/imgupload') return { status: 404, text: 'not found', upload: null };
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const { fields, file } = readForm(Buffer.concat(chunks), req.headers['content-type'] ?? '');
   const mac = fields.get('mac') ?? '';
-  const base = { mac, width: null, height: null, bytes: file?.length ?? 0, ttl: fields.get('ttl') ?? null, dither: fields.get('dither') ?? null };
-  const refuse = (status: number, reason: string) => ({ status, text: reason, upload: { ...base, outcome: { kind: 'refused' as const, status, reason } } });
+  const base = {
+    mac,
+    width: null,
+    height: null,
+    bytes: file?.length ?? 0,
+    ttl: fields.get('ttl') ?? null,
+    dither: fields.get('dither') ?? null,
+  };
+  const refuse = (status: number, reason: string) => ({
+    status,
+    text: reason,
+    upload: { ...base, outcome: { kind: 'refused' as const, status, reason } },
+  });
   if (mac === '' || file === null) return refuse(400, 'missing mac or file');
   const tag = o.tags.find((t) => t.mac.toUpperCase() === mac.toUpperCase());
   if (tag === undefined) return refuse(400, 'mac not found');
@@ -105,7 +119,18 @@ async function handle(o: OeplApOptions, req: IncomingMessage): Promise<{ status:
   }
   const sized = { ...base, width: img.width, height: img.height };
   if (img.width !== tag.panel.width || img.height !== tag.panel.height) {
-    return { status: 400, text: 'wrong size', upload: { ...sized, outcome: { kind: 'refused', status: 400, reason: `${img.width}x${img.height}, the tag is ${tag.panel.width}x${tag.panel.height}` } } };
+    return {
+      status: 400,
+      text: 'wrong size',
+      upload: {
+        ...sized,
+        outcome: {
+          kind: 'refused',
+          status: 400,
+          reason: `${img.width}x${img.height}, the tag is ${tag.panel.width}x${tag.panel.height}`,
+        },
+      },
+    };
   }
   const glass = path.join(o.outDir, `${tag.mac}.png`);
   await mkdir(o.outDir, { recursive: true });
@@ -146,7 +171,10 @@ export async function startOeplAp(o: OeplApOptions): Promise<{ url: string; clos
  * without the display's tags.
  */
 export async function runOeplAp(
-  config: { openepaperlink?: { access_point: string; tags: ReadonlyArray<{ mac: string; display: string; panel: string }> } | undefined },
+  config: {
+    openepaperlink?:
+      { access_point: string; tags: ReadonlyArray<{ mac: string; display: string; panel: string }> } | undefined;
+  },
   f: { display?: string | undefined; wakes?: string | undefined; out?: string | undefined },
   io: { log: (line: string) => void; error: (line: string) => void; signal: AbortSignal },
   loadProfile: (id: string) => PanelProfile,
@@ -155,7 +183,9 @@ export async function runOeplAp(
   const tags = (oepl?.tags ?? []).filter((t) => t.display === f.display);
   const wakes = Number(f.wakes ?? 1);
   if (oepl === undefined || tags.length === 0 || !Number.isInteger(wakes) || wakes < 1) {
-    io.error(`error: --via oepl needs openepaperlink.tags for display "${f.display ?? ''}" in the config, and --wakes a whole number of at least 1`);
+    io.error(
+      `error: --via oepl needs openepaperlink.tags for display "${f.display ?? ''}" in the config, and --wakes a whole number of at least 1`,
+    );
     return 2;
   }
   const u = new URL(oepl.access_point);
@@ -170,8 +200,13 @@ export async function runOeplAp(
     port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
     onUpload: (up) => {
       last = up;
-      const what = up.outcome.kind === 'shown' ? `shown on ${up.outcome.glass}` : `refused ${up.outcome.status}: ${up.outcome.reason}`;
-      io.log(`tag ${up.mac}: ${up.bytes} bytes JPEG ${up.width ?? '?'}x${up.height ?? '?'}, ttl ${up.ttl ?? '-'}, dither ${up.dither ?? '-'}: ${what}`);
+      const what =
+        up.outcome.kind === 'shown'
+          ? `shown on ${up.outcome.glass}`
+          : `refused ${up.outcome.status}: ${up.outcome.reason}`;
+      io.log(
+        `tag ${up.mac}: ${up.bytes} bytes JPEG ${up.width ?? '?'}x${up.height ?? '?'}, ttl ${up.ttl ?? '-'}, dither ${up.dither ?? '-'}: ${what}`,
+      );
       if (up.outcome.kind === 'shown' && ++shown >= wakes) done.abort();
     },
   });

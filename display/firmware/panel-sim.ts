@@ -68,13 +68,22 @@ export class PanelSim {
     if (changed === 0 && this.#shown) return 'none';
     const r = this.panel.refresh;
     const greyOrColour = this.panel.palette.length > 2;
-    if (forceFull || !this.#shown || greyOrColour || !r.partial || r.partial_ms === null || this.#partials + 1 >= r.full_every) return 'full';
+    if (
+      forceFull ||
+      !this.#shown ||
+      greyOrColour ||
+      !r.partial ||
+      r.partial_ms === null ||
+      this.#partials + 1 >= r.full_every
+    )
+      return 'full';
     return 'partial';
   }
 
   /** Drives the panel to show `next` (palette indices, same size); `forceFull`: the server's maximum_compatibility. */
   show(next: Uint8Array, forceFull = false): RefreshResult {
-    if (next.length !== this.framebuffer.length) throw new Error(`framebuffer is ${this.width}x${this.height}; got ${next.length} pixels`);
+    if (next.length !== this.framebuffer.length)
+      throw new Error(`framebuffer is ${this.width}x${this.height}; got ${next.length} pixels`);
     let changed = 0;
     for (let i = 0; i < next.length; i++) if (next[i] !== this.framebuffer[i]) changed++;
     const kind = this.chooseRefresh(changed, forceFull);
@@ -141,7 +150,14 @@ export class PanelSim {
       for (let i = 0; i < n; i++) grey[i] = rgb[i * 3]!;
       return encodePng({ width: this.width, height: this.height, colourType: 'grey', bitDepth: 8, samples: grey });
     }
-    return encodePng({ width: this.width, height: this.height, colourType: 'indexed', bitDepth: 8, samples: this.framebuffer, palette: this.#rgb });
+    return encodePng({
+      width: this.width,
+      height: this.height,
+      colourType: 'indexed',
+      bitDepth: 8,
+      samples: this.framebuffer,
+      palette: this.#rgb,
+    });
   }
 
   /**
@@ -151,6 +167,13 @@ export class PanelSim {
    * partially, so never ghost.
    */
   inkPng(): Buffer {
-    return encodePng({ width: this.width, height: this.height, colourType: 'indexed', bitDepth: 8, samples: this.framebuffer, palette: this.#ink });
+    return encodePng({
+      width: this.width,
+      height: this.height,
+      colourType: 'indexed',
+      bitDepth: 8,
+      samples: this.framebuffer,
+      palette: this.#ink,
+    });
   }
 }

@@ -49,7 +49,8 @@ function readHeader(buf: Buffer): Header {
   if (compression !== 0 || filter !== 0) fail('unknown compression or filter method');
   if (interlace !== 0) fail('interlaced images are not supported');
   if (h.width === 0 || h.height === 0) throw new ImageError('PNG_BAD_SIZE', 'IMAGE width, height or size are invalid');
-  if (h.width > MAX_SIDE || h.height > MAX_SIDE) throw new ImageError('PNG_MALLOC_FAILED', 'could not allocate memory for png image decoder');
+  if (h.width > MAX_SIDE || h.height > MAX_SIDE)
+    throw new ImageError('PNG_MALLOC_FAILED', 'could not allocate memory for png image decoder');
   return h;
 }
 

@@ -103,29 +103,47 @@ function esphomeTransport(o: SimulatorOptions, baseUrl: string, panel: PanelProf
   const rotation = o.config.displays.find((d) => d.id === o.displayId)?.rotation ?? 0;
   const format = panel.bmp && viewSize(panel, rotation).width % 32 === 0 ? 'bmp' : 'png';
   const draw = ourDrawCall(panel.id === 'waveshare-2in9' ? 'waveshare_epaper' : 'epaper_spi');
-  return new EsphomeTransport({ baseUrl, displayId: o.displayId, format, draw, deepSleep: o.deepSleep ?? false, ...(o.fetch !== undefined && { fetch: o.fetch }) });
+  return new EsphomeTransport({
+    baseUrl,
+    displayId: o.displayId,
+    format,
+    draw,
+    deepSleep: o.deepSleep ?? false,
+    ...(o.fetch !== undefined && { fetch: o.fetch }),
+  });
 }
 
 function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Transport {
   const { config, displayId } = o;
-  const baseUrl = o.baseUrl ?? (config.http ? (() => {
-    const a = parseListen(config.http.listen);
-    return `http://${clientHost(a.host)}:${a.port}`;
-  })() : 'http://127.0.0.1:8321');
-  if (via === 'http') return new HttpTransport({ baseUrl, displayId, fetch: o.fetch, kindle: o.model?.name === 'kindle' });
+  const baseUrl =
+    o.baseUrl ??
+    (config.http
+      ? (() => {
+          const a = parseListen(config.http.listen);
+          return `http://${clientHost(a.host)}:${a.port}`;
+        })()
+      : 'http://127.0.0.1:8321');
+  if (via === 'http')
+    return new HttpTransport({ baseUrl, displayId, fetch: o.fetch, kindle: o.model?.name === 'kindle' });
   if (via === 'esphome') return esphomeTransport(o, baseUrl, panel);
   if (via === 'panel') {
     const display = config.displays.find((d) => d.id === displayId);
     const file = display?.attached?.capture;
-    if (display === undefined || file === undefined) throw new SimulatorSetupError(`--via panel needs display "${displayId}" to have attached.capture (the file the daemon writes the panel's command stream to)`);
+    if (display === undefined || file === undefined)
+      throw new SimulatorSetupError(
+        `--via panel needs display "${displayId}" to have attached.capture (the file the daemon writes the panel's command stream to)`,
+      );
     return new PanelTransport({ file, panel, rotation: display.rotation });
   }
   if (via === 'trmnl') {
     const mac = o.mac ?? config.trmnl?.devices.find((d) => d.display === displayId)?.mac;
-    if (mac === undefined) throw new SimulatorSetupError(`no trmnl.devices entry maps to display "${displayId}": add one, or pass --mac`);
+    if (mac === undefined)
+      throw new SimulatorSetupError(`no trmnl.devices entry maps to display "${displayId}": add one, or pass --mac`);
     return new TrmnlTransport({ baseUrl, mac: mac.toUpperCase(), fetch: o.fetch });
   }
-  const url = o.mqttUrl ?? (config.mqtt ? (config.mqtt.url === 'embedded' ? 'mqtt://127.0.0.1:1883' : config.mqtt.url) : undefined);
+  const url =
+    o.mqttUrl ??
+    (config.mqtt ? (config.mqtt.url === 'embedded' ? 'mqtt://127.0.0.1:1883' : config.mqtt.url) : undefined);
   if (url === undefined) throw new SimulatorSetupError('--via mqtt needs an mqtt section in the config, or --mqtt-url');
   return new MqttTransport({
     url,
@@ -140,14 +158,19 @@ function transportFor(o: SimulatorOptions, via: Via, panel: PanelProfile): Trans
 export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult> {
   const display = o.config.displays.find((d) => d.id === o.displayId);
   if (!display) {
-    throw new SimulatorSetupError(`no display with id "${o.displayId}"; the config has ${o.config.displays.map((d) => d.id).join(', ')}`);
+    throw new SimulatorSetupError(
+      `no display with id "${o.displayId}"; the config has ${o.config.displays.map((d) => d.id).join(', ')}`,
+    );
   }
   const via = o.via ?? o.model?.via ?? 'http';
   if (o.speed !== undefined && !(o.speed > 0)) throw new SimulatorSetupError('--speed must be a positive number');
   const m = o.model;
-  if (m !== undefined && m.via !== via) throw new SimulatorSetupError(`--model ${m.name} speaks --via ${m.via}, not ${via}`);
-  if (m === undefined && (o.sensors !== undefined || o.batteryPct !== undefined)) throw new SimulatorSetupError('--sensors and --battery need --model');
-  if (o.sensors !== undefined && m?.firmware2026 !== true) throw new SimulatorSetupError(`--model ${m?.name ?? ''} has no environment sensor to send`);
+  if (m !== undefined && m.via !== via)
+    throw new SimulatorSetupError(`--model ${m.name} speaks --via ${m.via}, not ${via}`);
+  if (m === undefined && (o.sensors !== undefined || o.batteryPct !== undefined))
+    throw new SimulatorSetupError('--sensors and --battery need --model');
+  if (o.sensors !== undefined && m?.firmware2026 !== true)
+    throw new SimulatorSetupError(`--model ${m?.name ?? ''} has no environment sensor to send`);
   const panel = m === undefined ? (o.panels?.get(display.id) ?? loadPanel(display.panel)) : loadPanel(m.model.panel);
   const { width, height } = viewSize(panel, display.rotation);
   const clock = o.clock ?? systemClock;
@@ -162,13 +185,25 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
   const out = new SimOutput(o.outDir);
   if (day !== null) o.log?.(formatDayReport(day, m?.name ?? 'TRMNL'));
   if (o.wakes === 0) {
-    const summary: SimSummary = { model: m?.name ?? null, panel: panel.id, wakes: 0, new_frames: 0, refreshed: 0, errors: 0, presses: [], est_battery_days: null, day };
+    const summary: SimSummary = {
+      model: m?.name ?? null,
+      panel: panel.id,
+      wakes: 0,
+      new_frames: 0,
+      refreshed: 0,
+      errors: 0,
+      presses: [],
+      est_battery_days: null,
+      day,
+    };
     await out.writeSummary(summary);
     return { records: [], refreshed: 0, errors: 0, estBatteryDays: null, webUrl: null, summary };
   }
   // Plain HTTP serves the display's own frame: a Kindle shows it only when the display is drawn for its screen.
   if (m !== undefined && via === 'http' && (o.panels?.get(display.id)?.id ?? display.panel) !== panel.id) {
-    o.log?.(`note: display "${display.id}" is drawn for ${display.panel}, this ${m.name} has a ${panel.id} screen: give the display \`panel: ${panel.id}\``);
+    o.log?.(
+      `note: display "${display.id}" is drawn for ${display.panel}, this ${m.name} has a ${panel.id} screen: give the display \`panel: ${panel.id}\``,
+    );
   }
   const transport = transportFor(o, via, panel);
   const device = new Device({
@@ -177,7 +212,8 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
     height,
     transport,
     clock,
-    maxImageBytes: o.maxImageBytes ?? m?.model.maxBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
+    maxImageBytes:
+      o.maxImageBytes ?? m?.model.maxBytes ?? (via === 'trmnl' || panel.id.startsWith('trmnl') ? 90_000 : 1_000_000),
     defaultRefreshS: o.intervalS ?? 900,
     speed: o.speed ?? 1,
     maxSleepMs: o.maxSleepS === undefined || o.maxSleepS === null ? null : o.maxSleepS * 1000,
@@ -185,7 +221,9 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
     ...(o.batteryPct !== undefined && { startPct: o.batteryPct }),
     ...(m?.header != null && { model: m.header }),
     // On the 2026 firmware, a board on battery: not charging, no USB.
-    ...(m?.firmware2026 === true && { firmware: { percentCharged: m.percentCharged, charging: false, usbConnected: false } }),
+    ...(m?.firmware2026 === true && {
+      firmware: { percentCharged: m.percentCharged, charging: false, usbConnected: false },
+    }),
     ...(o.sensors !== undefined && { sensors: o.sensors }),
     buttonWakes: new Set(o.buttonWakes ?? []),
   });
@@ -231,7 +269,14 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
       day,
     };
     await out.writeSummary(summary);
-    return { records: lines, refreshed: summary.refreshed, errors: summary.errors, estBatteryDays: summary.est_battery_days, webUrl: live?.url ?? null, summary };
+    return {
+      records: lines,
+      refreshed: summary.refreshed,
+      errors: summary.errors,
+      estBatteryDays: summary.est_battery_days,
+      webUrl: live?.url ?? null,
+      summary,
+    };
   } finally {
     await live?.close();
     await transport.close();

@@ -60,7 +60,15 @@ export function simModel(name: string): SimModel | null {
   const n = name as SimModelName;
   const model = deviceModel(n === 'kindle' ? 'kindle' : HEADER[n]);
   if (model === null) return null;
-  return { name: n, header: HEADER[n], model, power: POWER[n], percentCharged: n === 'x', firmware2026: n !== 'kindle', via: n === 'kindle' ? 'http' : 'trmnl' };
+  return {
+    name: n,
+    header: HEADER[n],
+    model,
+    power: POWER[n],
+    percentCharged: n === 'x',
+    firmware2026: n !== 'kindle',
+    via: n === 'kindle' ? 'http' : 'trmnl',
+  };
 }
 
 /** The firmware's kind and unit for each `--sensors` key (src/misc/sensor/environment_sensor.cpp). */
@@ -78,7 +86,14 @@ export function parseSensorsFlag(flag: string): SensorValues {
   return flag.split(',').map((part) => {
     const [key, raw, ...rest] = part.split('=').map((s) => s.trim());
     const value = Number(raw);
-    if (key === undefined || SENSOR_KINDS[key.toLowerCase()] === undefined || raw === undefined || raw === '' || rest.length > 0 || !Number.isFinite(value)) {
+    if (
+      key === undefined ||
+      SENSOR_KINDS[key.toLowerCase()] === undefined ||
+      raw === undefined ||
+      raw === '' ||
+      rest.length > 0 ||
+      !Number.isFinite(value)
+    ) {
       throw new Error(`--sensors takes temperature=N,humidity=N,co2=N; "${part}" is not one of them`);
     }
     return { key: key.toLowerCase(), value };

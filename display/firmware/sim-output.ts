@@ -42,7 +42,8 @@ export function pressesOf(records: readonly WakeRecord[]): PressSummary[] {
   return records.flatMap((r, i) => {
     if (r.press === null) return [];
     const next = records[i + 1];
-    const settled = r.press.new_frame === 'next_wake' && next?.after_press?.new_frame !== true ? 'none' : r.press.new_frame;
+    const settled =
+      r.press.new_frame === 'next_wake' && next?.after_press?.new_frame !== true ? 'none' : r.press.new_frame;
     return [{ wake: r.n, new_frame: settled }];
   });
 }
@@ -60,7 +61,9 @@ export class SimOutput {
   }
 
   async #prepare(): Promise<void> {
-    this.#ready ??= mkdir(this.dir, { recursive: true }).then(() => writeFile(path.join(this.dir, 'timeline.jsonl'), ''));
+    this.#ready ??= mkdir(this.dir, { recursive: true }).then(() =>
+      writeFile(path.join(this.dir, 'timeline.jsonl'), ''),
+    );
     await this.#ready;
   }
 

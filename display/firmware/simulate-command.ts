@@ -61,7 +61,9 @@ function number(flag: string, v: string | undefined, opts: { min: number; intege
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n < opts.min || (opts.integer && !Number.isInteger(n))) {
-    throw new SimulatorSetupError(`--${flag} must be ${opts.integer ? 'a whole number' : 'a number'} of at least ${opts.min}, not "${v}"`);
+    throw new SimulatorSetupError(
+      `--${flag} must be ${opts.integer ? 'a whole number' : 'a number'} of at least ${opts.min}, not "${v}"`,
+    );
   }
   return n;
 }
@@ -77,15 +79,23 @@ function sensors(flag: string | undefined): SensorValues | undefined {
 
 export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = process.cwd()): SimulatorOptions {
   if (f.display === undefined) throw new SimulatorSetupError('simulate needs --display ID');
-  if (f.battery !== undefined && !(Number(f.battery) <= 100)) throw new SimulatorSetupError(`--battery must be a percent from 0 to 100, not "${f.battery}"`);
+  if (f.battery !== undefined && !(Number(f.battery) <= 100))
+    throw new SimulatorSetupError(`--battery must be a percent from 0 to 100, not "${f.battery}"`);
   const model = f.model === undefined ? undefined : simModel(f.model);
-  if (model === null) throw new SimulatorSetupError(`--model must be one of ${simModelNames().join(', ')}, not "${f.model}"`);
+  if (model === null)
+    throw new SimulatorSetupError(`--model must be one of ${simModelNames().join(', ')}, not "${f.model}"`);
   // A model names its transport: --via may be left out, and must agree when given (runSimulator checks).
   const via = (f.via ?? model?.via ?? 'http') as Via;
-  if (!['http', 'trmnl', 'mqtt', 'panel', 'esphome'].includes(via)) throw new SimulatorSetupError(`--via must be http, trmnl, mqtt, panel or esphome, not "${f.via}"`);
-  if (f['deep-sleep'] === true && via !== 'esphome') throw new SimulatorSetupError('--deep-sleep is for --via esphome (the battery YAML)');
-  for (const [flag, v] of [['url', f.url], ['mqtt-url', f['mqtt-url']]] as const) {
-    if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v)) throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
+  if (!['http', 'trmnl', 'mqtt', 'panel', 'esphome'].includes(via))
+    throw new SimulatorSetupError(`--via must be http, trmnl, mqtt, panel or esphome, not "${f.via}"`);
+  if (f['deep-sleep'] === true && via !== 'esphome')
+    throw new SimulatorSetupError('--deep-sleep is for --via esphome (the battery YAML)');
+  for (const [flag, v] of [
+    ['url', f.url],
+    ['mqtt-url', f['mqtt-url']],
+  ] as const) {
+    if (v !== undefined && !/^(https?|mqtts?):\/\/[^\s]+$/.test(v))
+      throw new SimulatorSetupError(`--${flag} must be a URL, not "${v}"`);
   }
   return {
     config: loaded.config,
@@ -107,7 +117,9 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
     intervalS: number('interval', f.interval, { min: 1 }),
     maxImageBytes: number('max-image-bytes', f['max-image-bytes'], { min: 1, integer: true }),
     ...(model !== undefined && { model }),
-    ...(f.button !== undefined && { buttonWakes: f.button.split(',').map((k) => number('button', k.trim(), { min: 1, integer: true })!) }),
+    ...(f.button !== undefined && {
+      buttonWakes: f.button.split(',').map((k) => number('button', k.trim(), { min: 1, integer: true })!),
+    }),
     ...(f.sensors !== undefined && { sensors: sensors(f.sensors) }),
     ...(f.battery !== undefined && { batteryPct: number('battery', f.battery, { min: 0, integer: true }) }),
     day: f.day ?? false,
@@ -138,7 +150,9 @@ export async function runSimulateCommand(
       io.log(`the day report is in ${opts.outDir}/summary.json`);
       return 0;
     }
-    io.log(`${r.records.length} wakes, ${r.summary.new_frames} new frames, ${r.refreshed} refreshes, ${r.errors} errors; glass, timeline and summary in ${opts.outDir}`);
+    io.log(
+      `${r.records.length} wakes, ${r.summary.new_frames} new frames, ${r.refreshed} refreshes, ${r.errors} errors; glass, timeline and summary in ${opts.outDir}`,
+    );
     return r.refreshed > 0 && last?.outcome !== 'error' ? 0 : 1;
   } catch (err) {
     io.error(`error: ${(err as Error).message}`);

@@ -55,7 +55,12 @@ export class EsphomeTransport implements Transport {
       }
       if (res.status !== 200) {
         await res.body?.cancel();
-        return { kind: 'error', code: 'ONLINE_IMAGE_HTTP', message: `online_image: HTTP ${res.status}`, refreshRateS: sleepS ?? seconds(res.headers.get('retry-after')) };
+        return {
+          kind: 'error',
+          code: 'ONLINE_IMAGE_HTTP',
+          message: `online_image: HTTP ${res.status}`,
+          refreshRateS: sleepS ?? seconds(res.headers.get('retry-after')),
+        };
       }
       const bytes = Buffer.from(await res.arrayBuffer());
       this.#etag = res.headers.get('etag');
@@ -66,7 +71,15 @@ export class EsphomeTransport implements Transport {
       } catch (err) {
         return { kind: 'error', code: 'ONLINE_IMAGE_DECODE', message: (err as Error).message, refreshRateS: sleepS };
       }
-      return { kind: 'image', bytes: glass, contentType: 'image/bmp', filename: null, downloaded: true, refreshRateS: sleepS, note: `HTTP 200, ${bytes.length} bytes of ${this.#o.format.toUpperCase()}, drawn as BINARY` };
+      return {
+        kind: 'image',
+        bytes: glass,
+        contentType: 'image/bmp',
+        filename: null,
+        downloaded: true,
+        refreshRateS: sleepS,
+        note: `HTTP 200, ${bytes.length} bytes of ${this.#o.format.toUpperCase()}, drawn as BINARY`,
+      };
     } catch (err) {
       return networkError(err, sleepS);
     }

@@ -44,17 +44,31 @@ export class HttpTransport implements Transport {
     }
     if (res.status === 503) {
       await res.body?.cancel();
-      return { kind: 'nothing', refreshRateS: seconds(res.headers.get('retry-after')) ?? refreshRateS, note: 'no frame yet (503)' };
+      return {
+        kind: 'nothing',
+        refreshRateS: seconds(res.headers.get('retry-after')) ?? refreshRateS,
+        note: 'no frame yet (503)',
+      };
     }
     if (res.status !== 200) {
       await res.body?.cancel();
-      return { kind: 'error', code: 'HTTPS_REQUEST_FAILED', message: `[HTTPS] GET... failed, code: ${res.status}`, refreshRateS };
+      return {
+        kind: 'error',
+        code: 'HTTPS_REQUEST_FAILED',
+        message: `[HTTPS] GET... failed, code: ${res.status}`,
+        refreshRateS,
+      };
     }
     let bytes: Buffer;
     try {
       bytes = Buffer.from(await res.arrayBuffer());
     } catch (err) {
-      return { kind: 'error', code: 'HTTPS_TIMED_OUT', message: `Receiving failed; connection closed mid-download (${(err as Error).message})`, refreshRateS };
+      return {
+        kind: 'error',
+        code: 'HTTPS_TIMED_OUT',
+        message: `Receiving failed; connection closed mid-download (${(err as Error).message})`,
+        refreshRateS,
+      };
     }
     const etag = res.headers.get('etag');
     // Sent as If-None-Match next time; forgotten if the device refuses the picture (see refused()).

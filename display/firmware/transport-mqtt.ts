@@ -46,7 +46,12 @@ export class MqttTransport implements Transport {
         ...(this.#o.password ? { password: this.#o.password } : {}),
       });
     } catch (err) {
-      return { kind: 'error', code: 'MQTT_UNABLE_TO_CONNECT', message: `unable to connect (${(err as Error).message})`, refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'MQTT_UNABLE_TO_CONNECT',
+        message: `unable to connect (${(err as Error).message})`,
+        refreshRateS: null,
+      };
     }
     try {
       let image: Buffer | null = null;
@@ -67,11 +72,20 @@ export class MqttTransport implements Transport {
       await got;
       const refreshRateS = this.#rateFrom(state);
       const img = image as Buffer | null;
-      if (img === null || img.length === 0) return { kind: 'nothing', refreshRateS, note: `nothing retained on ${imageTopic}` };
+      if (img === null || img.length === 0)
+        return { kind: 'nothing', refreshRateS, note: `nothing retained on ${imageTopic}` };
       const hash = createHash('sha256').update(img).digest('hex');
       if (hash === this.#lastHash) return { kind: 'unchanged', refreshRateS, note: 'same retained image' };
       this.#lastHash = hash;
-      return { kind: 'image', bytes: img, contentType: null, filename: null, downloaded: true, refreshRateS, note: `retained image on ${imageTopic}` };
+      return {
+        kind: 'image',
+        bytes: img,
+        contentType: null,
+        filename: null,
+        downloaded: true,
+        refreshRateS,
+        note: `retained image on ${imageTopic}`,
+      };
     } finally {
       await client.endAsync(true).catch(() => undefined);
     }

@@ -53,13 +53,18 @@ export class PanelTransport implements Transport {
   }
 
   fetch(): Promise<FetchOutcome> {
-    if (this.#broken !== null) return Promise.resolve({ kind: 'error', code: 'PANEL_PROTOCOL', message: this.#broken, refreshRateS: null });
+    if (this.#broken !== null)
+      return Promise.resolve({ kind: 'error', code: 'PANEL_PROTOCOL', message: this.#broken, refreshRateS: null });
     let text: string;
     try {
       text = this.#partial + this.#readNew();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      return Promise.resolve({ kind: 'nothing', refreshRateS: null, note: `no capture yet (${this.#o.file}: ${code ?? (err as Error).message})` });
+      return Promise.resolve({
+        kind: 'nothing',
+        refreshRateS: null,
+        note: `no capture yet (${this.#o.file}: ${code ?? (err as Error).message})`,
+      });
     }
     const end = text.lastIndexOf('\n') + 1;
     this.#partial = text.slice(end);
@@ -70,9 +75,22 @@ export class PanelTransport implements Transport {
       this.#broken = `${(err as { code?: string }).code ?? 'E_PANEL_PROTOCOL'}: ${(err as Error).message}`;
       return Promise.resolve({ kind: 'error', code: 'PANEL_PROTOCOL', message: this.#broken, refreshRateS: null });
     }
-    if (this.#model.refreshes === this.#shown) return Promise.resolve({ kind: 'unchanged', refreshRateS: null, note: 'no refresh in the capture since the last wake' });
+    if (this.#model.refreshes === this.#shown)
+      return Promise.resolve({
+        kind: 'unchanged',
+        refreshRateS: null,
+        note: 'no refresh in the capture since the last wake',
+      });
     this.#shown = this.#model.refreshes;
-    return Promise.resolve({ kind: 'image', bytes: this.#png(), contentType: 'image/png', filename: null, downloaded: true, refreshRateS: null, note: `refresh ${this.#shown} of the attached panel` });
+    return Promise.resolve({
+      kind: 'image',
+      bytes: this.#png(),
+      contentType: 'image/png',
+      filename: null,
+      downloaded: true,
+      refreshRateS: null,
+      note: `refresh ${this.#shown} of the attached panel`,
+    });
   }
 
   /** The model's glass as an RGBA PNG of the palette's colours, turned as the display is mounted. */

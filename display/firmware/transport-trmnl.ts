@@ -1,4 +1,12 @@
-import { networkError, seconds, type DeviceLogEntry, type FetchFn, type FetchOutcome, type Transport, type WakeInfo } from './transport.js';
+import {
+  networkError,
+  seconds,
+  type DeviceLogEntry,
+  type FetchFn,
+  type FetchOutcome,
+  type Transport,
+  type WakeInfo,
+} from './transport.js';
 
 /**
  * A device on the TRMNL firmware, speaking its bring-your-own-server protocol:
@@ -54,13 +62,21 @@ export class TrmnlTransport implements Transport {
   }
 
   #get(url: string, headers: Record<string, string>, init: RequestInit = {}): Promise<Response> {
-    return (this.#o.fetch ?? fetch)(url, { ...init, headers, signal: AbortSignal.timeout(this.#o.timeoutMs ?? 15_000) });
+    return (this.#o.fetch ?? fetch)(url, {
+      ...init,
+      headers,
+      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 15_000),
+    });
   }
 
   async #setup(info: WakeInfo): Promise<FetchOutcome | null> {
     let res: Response;
     try {
-      res = await this.#get(`${this.#base}${this.#o.setupPath ?? '/api/setup/'}`, { ID: this.#o.mac, 'FW-Version': info.fwVersion, Model: info.model });
+      res = await this.#get(`${this.#base}${this.#o.setupPath ?? '/api/setup/'}`, {
+        ID: this.#o.mac,
+        'FW-Version': info.fwVersion,
+        Model: info.model,
+      });
     } catch (err) {
       return networkError(err);
     }
@@ -73,17 +89,38 @@ export class TrmnlTransport implements Transport {
       } catch {
         // no JSON body: the firmware's own words only
       }
-      return { kind: 'error', code: 'MAC_NOT_REGISTERED', message: `MAC Address is not registered on server${typeof said === 'string' && said !== '' ? `: ${said.slice(0, 200)}` : ''}`, refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'MAC_NOT_REGISTERED',
+        message: `MAC Address is not registered on server${typeof said === 'string' && said !== '' ? `: ${said.slice(0, 200)}` : ''}`,
+        refreshRateS: null,
+      };
     }
-    if (res.status !== 200) return { kind: 'error', code: 'API_SETUP_FAILED', message: `setup failed: HTTP ${res.status}`, refreshRateS: null };
+    if (res.status !== 200)
+      return {
+        kind: 'error',
+        code: 'API_SETUP_FAILED',
+        message: `setup failed: HTTP ${res.status}`,
+        refreshRateS: null,
+      };
     let body: { status?: unknown; api_key?: unknown; friendly_id?: unknown };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      return { kind: 'error', code: 'HTTPS_JSON_PARSING_ERR', message: 'JSON deserialization error', refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'HTTPS_JSON_PARSING_ERR',
+        message: 'JSON deserialization error',
+        refreshRateS: null,
+      };
     }
     if (body.status !== 200 || typeof body.api_key !== 'string' || body.api_key === '') {
-      return { kind: 'error', code: 'API_SETUP_FAILED', message: `setup status ${String(body.status)}`, refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'API_SETUP_FAILED',
+        message: `setup status ${String(body.status)}`,
+        refreshRateS: null,
+      };
     }
     this.#apiKey = body.api_key;
     this.#friendlyId = typeof body.friendly_id === 'string' ? body.friendly_id : null;
@@ -94,10 +131,14 @@ export class TrmnlTransport implements Transport {
     if (this.#logs.length === 0 || this.#apiKey === null) return;
     const logs = this.#logs;
     try {
-      const res = await this.#get(`${this.#base}/api/log`, { ID: this.#o.mac, 'Access-Token': this.#apiKey, 'Content-Type': 'application/json' }, {
-        method: 'POST',
-        body: JSON.stringify({ logs }),
-      });
+      const res = await this.#get(
+        `${this.#base}/api/log`,
+        { ID: this.#o.mac, 'Access-Token': this.#apiKey, 'Content-Type': 'application/json' },
+        {
+          method: 'POST',
+          body: JSON.stringify({ logs }),
+        },
+      );
       await res.body?.cancel();
       if (res.status === 200 || res.status === 204) this.#logs = [];
     } catch {
@@ -132,19 +173,44 @@ export class TrmnlTransport implements Transport {
     }
     const text = await res.text().catch(() => '');
     if (![200, 301, 429].includes(res.status)) {
-      return { kind: 'error', code: 'HTTPS_RESPONSE_CODE_INVALID', message: `HTTP Client failed with error: (${res.status})`, refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'HTTPS_RESPONSE_CODE_INVALID',
+        message: `HTTP Client failed with error: (${res.status})`,
+        refreshRateS: null,
+      };
     }
-    let body: { status?: unknown; image_url?: unknown; filename?: unknown; refresh_rate?: unknown; maximum_compatibility?: unknown };
+    let body: {
+      status?: unknown;
+      image_url?: unknown;
+      filename?: unknown;
+      refresh_rate?: unknown;
+      maximum_compatibility?: unknown;
+    };
     try {
       body = JSON.parse(text) as typeof body;
     } catch (err) {
-      return { kind: 'error', code: 'HTTPS_JSON_PARSING_ERR', message: `JSON parse failed with error: ${(err as Error).message}`, refreshRateS: null };
+      return {
+        kind: 'error',
+        code: 'HTTPS_JSON_PARSING_ERR',
+        message: `JSON parse failed with error: ${(err as Error).message}`,
+        refreshRateS: null,
+      };
     }
-    const rate = typeof body.refresh_rate === 'number' || typeof body.refresh_rate === 'string' ? seconds(String(body.refresh_rate)) : null;
-    if (body.status === 202) return { kind: 'nothing', refreshRateS: FAST_POLL_S, note: 'not registered yet (status 202)' };
+    const rate =
+      typeof body.refresh_rate === 'number' || typeof body.refresh_rate === 'string'
+        ? seconds(String(body.refresh_rate))
+        : null;
+    if (body.status === 202)
+      return { kind: 'nothing', refreshRateS: FAST_POLL_S, note: 'not registered yet (status 202)' };
     if (body.status === 500) {
       this.#apiKey = null;
-      return { kind: 'error', code: 'HTTPS_RESET', message: 'server asked for a reset: credentials cleared', refreshRateS: FAST_POLL_S };
+      return {
+        kind: 'error',
+        code: 'HTTPS_RESET',
+        message: 'server asked for a reset: credentials cleared',
+        refreshRateS: FAST_POLL_S,
+      };
     }
     if (body.status !== 0) return { kind: 'nothing', refreshRateS: rate, note: `status ${String(body.status)}` };
     const imageUrl = typeof body.image_url === 'string' ? body.image_url : '';
@@ -152,30 +218,59 @@ export class TrmnlTransport implements Transport {
     if (imageUrl === '') return { kind: 'nothing', refreshRateS: rate, note: 'no image_url' };
     const hit = this.#cache.get(filename);
     if (filename !== '' && hit) {
-      return { kind: 'image', ...hit, filename, downloaded: false, refreshRateS: rate, note: `${filename} drawn from flash` };
+      return {
+        kind: 'image',
+        ...hit,
+        filename,
+        downloaded: false,
+        refreshRateS: rate,
+        note: `${filename} drawn from flash`,
+      };
     }
     const got = await this.#download(imageUrl, filename, headers, rate);
     // The firmware reads the flag with the image it came with (parse_response_api_display.cpp).
-    return got.kind === 'image' && body.maximum_compatibility === true ? { ...got, fullRefresh: true, note: `${got.note}, maximum_compatibility` } : got;
+    return got.kind === 'image' && body.maximum_compatibility === true
+      ? { ...got, fullRefresh: true, note: `${got.note}, maximum_compatibility` }
+      : got;
   }
 
-  async #download(imageUrl: string, filename: string, headers: Record<string, string>, rate: number | null): Promise<FetchOutcome> {
+  async #download(
+    imageUrl: string,
+    filename: string,
+    headers: Record<string, string>,
+    rate: number | null,
+  ): Promise<FetchOutcome> {
     const same = imageUrl.startsWith(this.#base);
     let res: Response;
     try {
-      res = await this.#get(imageUrl, same ? { ID: headers.ID!, 'Access-Token': headers['Access-Token']!, 'Accept-Encoding': 'identity' } : { 'Accept-Encoding': 'identity' });
+      res = await this.#get(
+        imageUrl,
+        same
+          ? { ID: headers.ID!, 'Access-Token': headers['Access-Token']!, 'Accept-Encoding': 'identity' }
+          : { 'Accept-Encoding': 'identity' },
+      );
     } catch (err) {
       return networkError(err, rate);
     }
     if (res.status !== 200 && res.status !== 301) {
       await res.body?.cancel();
-      return { kind: 'error', code: 'HTTPS_REQUEST_FAILED', message: `[HTTPS] GET... failed, code: ${res.status}`, refreshRateS: rate };
+      return {
+        kind: 'error',
+        code: 'HTTPS_REQUEST_FAILED',
+        message: `[HTTPS] GET... failed, code: ${res.status}`,
+        refreshRateS: rate,
+      };
     }
     let bytes: Buffer;
     try {
       bytes = Buffer.from(await res.arrayBuffer());
     } catch (err) {
-      return { kind: 'error', code: 'HTTPS_TIMED_OUT', message: `Receiving failed; incomplete download (${(err as Error).message})`, refreshRateS: rate };
+      return {
+        kind: 'error',
+        code: 'HTTPS_TIMED_OUT',
+        message: `Receiving failed; incomplete download (${(err as Error).message})`,
+        refreshRateS: rate,
+      };
     }
     const contentType = res.headers.get('content-type');
     if (filename !== '') {
@@ -183,7 +278,15 @@ export class TrmnlTransport implements Transport {
       this.#cache.set(filename, { bytes, contentType });
       while (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     }
-    return { kind: 'image', bytes, contentType, filename: filename || null, downloaded: true, refreshRateS: rate, note: `downloaded ${filename || imageUrl}` };
+    return {
+      kind: 'image',
+      bytes,
+      contentType,
+      filename: filename || null,
+      downloaded: true,
+      refreshRateS: rate,
+      note: `downloaded ${filename || imageUrl}`,
+    };
   }
 
   /** The firmware deletes an image it could not decode, so the name is downloaded again next time. */

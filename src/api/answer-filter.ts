@@ -1,4 +1,15 @@
-import { ALERT_BYTES, ALERT_SHOWN, ALERT_TEXT, ALERTS_BYTES, EXTRA_FIELD_BYTES, EXTRAS_BYTES, LONG_TEXT, MAX_DEPTH, SHORT_TEXT, WEATHER_LISTED } from './answer-limits.js';
+import {
+  ALERT_BYTES,
+  ALERT_SHOWN,
+  ALERT_TEXT,
+  ALERTS_BYTES,
+  EXTRA_FIELD_BYTES,
+  EXTRAS_BYTES,
+  LONG_TEXT,
+  MAX_DEPTH,
+  SHORT_TEXT,
+  WEATHER_LISTED,
+} from './answer-limits.js';
 import type { ShapeNote } from './field-readers.js';
 
 /**
@@ -25,14 +36,25 @@ const SCALAR_MAX = 1024;
 /** A body that is not JSON, found while it streams: the client reports it as E_BAD_RESPONSE. */
 export class NotJsonError extends Error {}
 
-const [QUOTE, BACKSLASH, COMMA, COLON, LBRACE, RBRACE, LBRACK, RBRACK] = [0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d];
+const [QUOTE, BACKSLASH, COMMA, COLON, LBRACE, RBRACE, LBRACK, RBRACK] = [
+  0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d,
+];
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 /** The first byte of a JSON value: `{ [ " - 0-9 t f n`. */
-const startsValue = (b: number): boolean => b === LBRACE || b === LBRACK || b === QUOTE || b === 0x2d || (b >= 0x30 && b <= 0x39) || b === 0x74 || b === 0x66 || b === 0x6e;
+const startsValue = (b: number): boolean =>
+  b === LBRACE ||
+  b === LBRACK ||
+  b === QUOTE ||
+  b === 0x2d ||
+  (b >= 0x30 && b <= 0x39) ||
+  b === 0x74 ||
+  b === 0x66 ||
+  b === 0x6e;
 /** Bytes of a string's start as received that hold more than `units` UTF-16 units (an escape is 6 bytes a unit). */
 const textCap = (units: number): number => 6 * (units + 256);
 /** The escape state after byte `b`: 1 (after a backslash) turns into 5 for `\\u` (four hex digits to come: 5, 4, 3, 2). */
-const nextEscape = (escape: number, b: number): number => (escape === 1 ? (b === 0x75 ? 5 : 0) : escape === 2 ? 0 : escape - 1);
+const nextEscape = (escape: number, b: number): number =>
+  escape === 1 ? (b === 0x75 ? 5 : 0) : escape === 2 ? 0 : escape - 1;
 const kib = (n: number): string => `${Math.round(n / 1024)} KiB`;
 
 /** The containers read member by member; everything else is a value copied within a budget, or skipped. */
@@ -83,7 +105,11 @@ interface Raw {
   why: string | null;
 }
 
-type Child = { kind: 'struct'; struct: Struct } | { kind: 'copy'; budget: number; extra: boolean } | { kind: 'text'; units: number } | { kind: 'skip'; why: string | null };
+type Child =
+  | { kind: 'struct'; struct: Struct }
+  | { kind: 'copy'; budget: number; extra: boolean }
+  | { kind: 'text'; units: number }
+  | { kind: 'skip'; why: string | null };
 
 /**
  * Reads a 2xx body as it streams and keeps what the frame and the stored answer need (answer-limits.ts), with memory
@@ -112,7 +138,12 @@ export class AnswerFilter {
     let i = 0;
     while (i < chunk.length) {
       const b = chunk[i] as number;
-      const used = this.#raw !== null ? this.#rawByte(this.#raw, b) : this.#key !== null ? this.#keyByte(this.#key, b) : this.#structByte(b);
+      const used =
+        this.#raw !== null
+          ? this.#rawByte(this.#raw, b)
+          : this.#key !== null
+            ? this.#keyByte(this.#key, b)
+            : this.#structByte(b);
       if (used) i++;
     }
   }
@@ -121,11 +152,17 @@ export class AnswerFilter {
   end(): { text: string; notes: ShapeNote[] } {
     const raw = this.#raw;
     // A number or literal as the whole body ends with it.
-    if (raw !== null && raw.depth === 0 && !raw.inString && raw.received > 0 && this.#stack.length === 0) this.#rawDone(raw);
+    if (raw !== null && raw.depth === 0 && !raw.inString && raw.received > 0 && this.#stack.length === 0)
+      this.#rawDone(raw);
     if (this.#raw !== null || this.#key !== null || this.#stack.length > 0 || this.#outer === 'start') {
-      throw new NotJsonError(this.#outer === 'start' && this.#stack.length === 0 && this.#raw === null ? 'the body is empty' : 'the body ends in the middle of its JSON');
+      throw new NotJsonError(
+        this.#outer === 'start' && this.#stack.length === 0 && this.#raw === null
+          ? 'the body is empty'
+          : 'the body ends in the middle of its JSON',
+      );
     }
-    if (this.#notesOver > 0) this.#notes.push({ field: '(more)', problem: 'too_large', detail: `${this.#notesOver} more fields dropped` });
+    if (this.#notesOver > 0)
+      this.#notes.push({ field: '(more)', problem: 'too_large', detail: `${this.#notesOver} more fields dropped` });
     return { text: this.#out.toString('utf8', 0, this.#len), notes: this.#notes };
   }
 
@@ -155,14 +192,22 @@ export class AnswerFilter {
       this.#open(this.#kind === 'weather' ? 'weather' : 'top', false, '', 0);
       return true;
     }
-    if (!startsValue(b)) throw new NotJsonError(`the body starts with ${b < 0x20 || b > 0x7e ? `byte 0x${b.toString(16)}` : `"${String.fromCharCode(b)}"`}, not a JSON value`);
+    if (!startsValue(b))
+      throw new NotJsonError(
+        `the body starts with ${b < 0x20 || b > 0x7e ? `byte 0x${b.toString(16)}` : `"${String.fromCharCode(b)}"`}, not a JSON value`,
+      );
     // Not an object: the reader refuses it; a small one is kept for the reader's message.
     this.#startRaw({ kind: 'copy', budget: EXTRA_FIELD_BYTES, extra: false }, '(the body)');
     return false;
   }
 
   #open(struct: Struct, array: boolean, path: string, start: number): void {
-    const left = struct === 'alerts' ? ALERTS_BYTES * RECEIVED_FACTOR : struct === 'alert' ? ALERT_BYTES * RECEIVED_FACTOR : Infinity;
+    const left =
+      struct === 'alerts'
+        ? ALERTS_BYTES * RECEIVED_FACTOR
+        : struct === 'alert'
+          ? ALERT_BYTES * RECEIVED_FACTOR
+          : Infinity;
     this.#stack.push({ struct, array, path, state: 'first', key: null, index: 0, written: 0, left, dropped: 0, start });
     this.#emit(array ? LBRACK : LBRACE);
   }
@@ -182,7 +227,8 @@ export class AnswerFilter {
         this.#key.buf[this.#key.len++] = b;
         return true;
       case 'colon':
-        if (b !== COLON) throw new NotJsonError(`":" was expected after the field name ${f.key ?? ''} in ${f.path || 'the answer'}`);
+        if (b !== COLON)
+          throw new NotJsonError(`":" was expected after the field name ${f.key ?? ''} in ${f.path || 'the answer'}`);
         f.state = 'value';
         return true;
       case 'value':
@@ -251,7 +297,8 @@ export class AnswerFilter {
     const room = KEPT_MAX - this.#len;
     if (room <= 0) return { kind: 'skip', why: `the answer's kept part reached ${kib(KEPT_MAX)}` };
     const open = b === LBRACE || b === LBRACK;
-    const text = (units: number): Child => (b === QUOTE ? { kind: 'text', units } : open ? this.#extra() : { kind: 'copy', budget: SCALAR_MAX, extra: false });
+    const text = (units: number): Child =>
+      b === QUOTE ? { kind: 'text', units } : open ? this.#extra() : { kind: 'copy', budget: SCALAR_MAX, extra: false };
     const key = f.key;
     switch (f.struct) {
       case 'top':
@@ -262,29 +309,69 @@ export class AnswerFilter {
         return this.#extra();
       case 'weather':
         if (f.array || key === null) return { kind: 'skip', why: 'a field name over 1 KiB' };
-        if (key === 'alerts') return b === LBRACK ? { kind: 'struct', struct: 'alerts' } : b === LBRACE ? { kind: 'struct', struct: 'alert' } : text(ALERT_TEXT);
+        if (key === 'alerts')
+          return b === LBRACK
+            ? { kind: 'struct', struct: 'alerts' }
+            : b === LBRACE
+              ? { kind: 'struct', struct: 'alert' }
+              : text(ALERT_TEXT);
         return WEATHER_LISTED.has(key) ? text(SHORT_TEXT) : this.#extra();
       case 'alerts':
         if (f.left <= 0) return { kind: 'skip', why: null };
-        return b === QUOTE ? { kind: 'text', units: ALERT_TEXT } : b === LBRACE ? { kind: 'struct', struct: 'alert' } : { kind: 'copy', budget: Math.min(f.left, ALERT_BYTES * RECEIVED_FACTOR), extra: false };
+        return b === QUOTE
+          ? { kind: 'text', units: ALERT_TEXT }
+          : b === LBRACE
+            ? { kind: 'struct', struct: 'alert' }
+            : { kind: 'copy', budget: Math.min(f.left, ALERT_BYTES * RECEIVED_FACTOR), extra: false };
       case 'alert':
         if (f.array || key === null) return { kind: 'skip', why: 'a field name over 1 KiB' };
         if (b === QUOTE && (ALERT_SHOWN as readonly string[]).includes(key)) return { kind: 'text', units: ALERT_TEXT };
-        return f.left <= 0 ? { kind: 'skip', why: `over the ${kib(ALERT_BYTES * RECEIVED_FACTOR)} an alert's other fields may take as received` } : { kind: 'copy', budget: f.left, extra: false };
+        return f.left <= 0
+          ? {
+              kind: 'skip',
+              why: `over the ${kib(ALERT_BYTES * RECEIVED_FACTOR)} an alert's other fields may take as received`,
+            }
+          : { kind: 'copy', budget: f.left, extra: false };
     }
   }
 
   #extra(): Child {
-    if (this.#extrasLeft <= 0) return { kind: 'skip', why: `a field beyond the spec's, over the ${kib(EXTRAS_BYTES * RECEIVED_FACTOR)} all such fields may take as received` };
+    if (this.#extrasLeft <= 0)
+      return {
+        kind: 'skip',
+        why: `a field beyond the spec's, over the ${kib(EXTRAS_BYTES * RECEIVED_FACTOR)} all such fields may take as received`,
+      };
     return { kind: 'copy', budget: Math.min(EXTRA_FIELD_BYTES * RECEIVED_FACTOR, this.#extrasLeft), extra: true };
   }
 
   #startRaw(child: Exclude<Child, { kind: 'struct' }>, field: string, start = this.#len): false {
     const room = KEPT_MAX - start;
-    const budget = child.kind === 'copy' ? Math.min(child.budget, room) : child.kind === 'text' ? Math.min(textCap(child.units), room) : 0;
+    const budget =
+      child.kind === 'copy'
+        ? Math.min(child.budget, room)
+        : child.kind === 'text'
+          ? Math.min(textCap(child.units), room)
+          : 0;
     const extra = child.kind === 'copy' && child.extra;
-    const why = child.kind === 'skip' ? child.why : extra ? `a field beyond the spec's, over ${kib(budget)} as received` : `over ${kib(budget)} as received`;
-    this.#raw = { mode: child.kind, field, depth: 0, inString: false, escape: 0, start, budget, received: 0, cut: false, extra, why };
+    const why =
+      child.kind === 'skip'
+        ? child.why
+        : extra
+          ? `a field beyond the spec's, over ${kib(budget)} as received`
+          : `over ${kib(budget)} as received`;
+    this.#raw = {
+      mode: child.kind,
+      field,
+      depth: 0,
+      inString: false,
+      escape: 0,
+      start,
+      budget,
+      received: 0,
+      cut: false,
+      extra,
+      why,
+    };
     return false;
   }
 
@@ -369,7 +456,12 @@ export class AnswerFilter {
   }
 
   #alertsNote(f: Frame): void {
-    if (f.struct === 'alerts' && f.dropped > 0) this.#note(f.path, 'too_large', `alerts: ${f.dropped} dropped, over the ${kib(ALERTS_BYTES * RECEIVED_FACTOR)} alerts may take as received`);
+    if (f.struct === 'alerts' && f.dropped > 0)
+      this.#note(
+        f.path,
+        'too_large',
+        `alerts: ${f.dropped} dropped, over the ${kib(ALERTS_BYTES * RECEIVED_FACTOR)} alerts may take as received`,
+      );
     f.dropped = 0;
   }
 

@@ -35,7 +35,12 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const TOP_TEXTS: Readonly<Record<string, number>> = { outfit: LONG_TEXT, reasoning: LONG_TEXT, model: SHORT_TEXT, generated_at: SHORT_TEXT };
+const TOP_TEXTS: Readonly<Record<string, number>> = {
+  outfit: LONG_TEXT,
+  reasoning: LONG_TEXT,
+  model: SHORT_TEXT,
+  generated_at: SHORT_TEXT,
+};
 export const WEATHER_LISTED: ReadonlySet<string> = new Set([
   'temp',
   'feels_like',
@@ -121,8 +126,15 @@ class Bounder {
       return;
     }
     delete o[key];
-    const why = this.#extrasLeft < EXTRA_FIELD_BYTES ? `the ${kib(EXTRAS_BYTES)} all such fields may take together` : `the ${kib(EXTRA_FIELD_BYTES)} one may take`;
-    this.notes.push({ field: path, problem: 'too_large', detail: `a field beyond the spec's, over ${why} (or nested deeper than ${MAX_DEPTH} levels)` });
+    const why =
+      this.#extrasLeft < EXTRA_FIELD_BYTES
+        ? `the ${kib(EXTRAS_BYTES)} all such fields may take together`
+        : `the ${kib(EXTRA_FIELD_BYTES)} one may take`;
+    this.notes.push({
+      field: path,
+      problem: 'too_large',
+      detail: `a field beyond the spec's, over ${why} (or nested deeper than ${MAX_DEPTH} levels)`,
+    });
   }
 
   /** The alerts: each within its limits, and ALERTS_BYTES in all; an alert that does not fit is dropped. */
@@ -158,8 +170,15 @@ class Bounder {
     }
     if (cut === 0 && dropped === 0) return;
     w.alerts = Array.isArray(raw) ? kept : (kept[0] ?? []);
-    const parts = [cut > 0 ? `${cut} cut to ${ALERT_TEXT} characters or their shown fields` : '', dropped > 0 ? `${dropped} dropped, over the ${kib(ALERTS_BYTES)} alerts may take` : ''];
-    this.notes.push({ field: path, problem: cut > 0 && dropped === 0 ? 'too_long' : 'too_large', detail: `alerts: ${parts.filter(Boolean).join('; ')}` });
+    const parts = [
+      cut > 0 ? `${cut} cut to ${ALERT_TEXT} characters or their shown fields` : '',
+      dropped > 0 ? `${dropped} dropped, over the ${kib(ALERTS_BYTES)} alerts may take` : '',
+    ];
+    this.notes.push({
+      field: path,
+      problem: cut > 0 && dropped === 0 ? 'too_long' : 'too_large',
+      detail: `alerts: ${parts.filter(Boolean).join('; ')}`,
+    });
   }
 
   /** The weather object (at `level`), its path prefix `prefix` ("weather." or "" for GET /weather). */
@@ -184,7 +203,10 @@ function shownPart(a: Obj): Obj {
  * as it was), and the notes. A body that is not an object, or a weather object that is not one, is left to the reader
  * (it fails the answer) once it is within EXTRA_FIELD_BYTES; a larger one is replaced by null.
  */
-export function boundAnswer(kind: 'recommend' | 'recweather' | 'weather', json: unknown): { value: unknown; notes: ShapeNote[] } {
+export function boundAnswer(
+  kind: 'recommend' | 'recweather' | 'weather',
+  json: unknown,
+): { value: unknown; notes: ShapeNote[] } {
   const b = new Bounder();
   if (!isObj(json)) {
     const small = writtenBytes(json, 0, EXTRA_FIELD_BYTES) <= EXTRA_FIELD_BYTES;

@@ -110,13 +110,29 @@ export class OutfitClient {
   /** POST /recommend (2 credits). */
   async recommend(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recommend', req, 'recommend', (j) => readResponse('recommend', j), opts, this.#paidTimeoutMs);
+    return this.#call(
+      'POST',
+      '/recommend',
+      req,
+      'recommend',
+      (j) => readResponse('recommend', j),
+      opts,
+      this.#paidTimeoutMs,
+    );
   }
 
   /** POST /recweather (3 credits): the recommendation with the full weather snapshot. */
   async recweather(req: RecommendRequest, opts: CallOptions = {}): Promise<Recommendation> {
     checkRecommendRequest(req);
-    return this.#call('POST', '/recweather', req, 'recweather', (j) => readResponse('recweather', j), opts, this.#paidTimeoutMs);
+    return this.#call(
+      'POST',
+      '/recweather',
+      req,
+      'recweather',
+      (j) => readResponse('recweather', j),
+      opts,
+      this.#paidTimeoutMs,
+    );
   }
 
   /** GET /weather: the weather object at the top level of the body. */
@@ -124,7 +140,15 @@ export class OutfitClient {
     checkWeatherQuery(q);
     const params = new URLSearchParams({ lat: String(q.lat), lon: String(q.lon) });
     if (q.unit !== undefined) params.set('unit', q.unit);
-    return this.#call('GET', `/weather?${params.toString()}`, undefined, 'weather', (j) => readResponse('weather', j), opts, this.#timeoutMs);
+    return this.#call(
+      'GET',
+      `/weather?${params.toString()}`,
+      undefined,
+      'weather',
+      (j) => readResponse('weather', j),
+      opts,
+      this.#timeoutMs,
+    );
   }
 
   async close(): Promise<void> {
@@ -171,7 +195,8 @@ export class OutfitClient {
       });
       status = res.statusCode;
       headers = res.headers;
-      if (status >= 200 && status <= 299) ({ text, notes: trimmed } = await readAnswer(res.body, kind, where, status, this.#redact));
+      if (status >= 200 && status <= 299)
+        ({ text, notes: trimmed } = await readAnswer(res.body, kind, where, status, this.#redact));
       else text = await readErrorBody(res.body);
     } catch (err) {
       throw this.#transportError(err, where, opts.signal, timeout, timeoutMs);
@@ -188,13 +213,18 @@ export class OutfitClient {
     return value;
   }
 
-  #transportError(err: unknown, where: string, caller: AbortSignal | undefined, timeout: AbortSignal, timeoutMs: number): ApiError {
+  #transportError(
+    err: unknown,
+    where: string,
+    caller: AbortSignal | undefined,
+    timeout: AbortSignal,
+    timeoutMs: number,
+  ): ApiError {
     if (err instanceof ApiError) return err;
     if (caller?.aborted) return new AbortedError(`${where} aborted`, { cause: err });
     return transportError(err, { where, host: new URL(this.#base).host, timedOut: timeout.aborted, timeoutMs });
   }
 }
-
 
 function stripQuery(path: string): string {
   const q = path.indexOf('?');
@@ -220,7 +250,11 @@ async function readAnswer(
       const buf = chunk as Buffer;
       size += buf.length;
       if (size > ANSWER_HARD_LIMIT) {
-        throw new BadResponseError(`${where}: HTTP ${status} with an answer over ${ANSWER_HARD_LIMIT / 1024 / 1024} MiB, more than any outfit answer can be: not read further`, null, { status });
+        throw new BadResponseError(
+          `${where}: HTTP ${status} with an answer over ${ANSWER_HARD_LIMIT / 1024 / 1024} MiB, more than any outfit answer can be: not read further`,
+          null,
+          { status },
+        );
       }
       filter.write(buf);
     }
@@ -228,7 +262,12 @@ async function readAnswer(
   } catch (err) {
     body.destroy();
     // The filter's words name a place in the body, never its text; redacted all the same.
-    if (err instanceof NotJsonError) throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact(err.message)})`, null, { status });
+    if (err instanceof NotJsonError)
+      throw new BadResponseError(
+        `${where}: HTTP ${status} with a body that is not JSON (${redact(err.message)})`,
+        null,
+        { status },
+      );
     throw err;
   }
 }
@@ -262,7 +301,13 @@ function describeErrorBody(
   }
   const type = String(headers['content-type'] ?? 'no content type').split(';')[0];
   const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
-  const snippet = title ?? text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const snippet =
+    title ??
+    text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120);
   return { serviceMessage: null, detail: `non-JSON error body (${type})${snippet ? `: ${snippet}` : ''}` };
 }
 
@@ -300,7 +345,11 @@ function parseBody<T>(
     json = JSON.parse(text);
   } catch (err) {
     // V8's message quotes the start of the text, which may be the key sent back.
-    throw new BadResponseError(`${where}: HTTP ${status} with a body that is not JSON (${redact((err as Error).message)})`, null, { status });
+    throw new BadResponseError(
+      `${where}: HTTP ${status} with a body that is not JSON (${redact((err as Error).message)})`,
+      null,
+      { status },
+    );
   }
   // Redacted before anything reads it: no secret reaches the frame, the files, MQTT or a message about a field. Then
   // bounded (answer-limits.ts), so that a cut never leaves part of a secret, and a secret shorter than its mark cannot

@@ -77,7 +77,8 @@ export function readNumber(v: unknown): FieldRead<number> {
 export function readString(v: unknown): FieldRead<string> {
   if (v === undefined || v === null) return missing;
   if (typeof v === 'string') return ok(v);
-  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return otherForm(String(v), `a string sent as ${typeof v}`);
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean')
+    return otherForm(String(v), `a string sent as ${typeof v}`);
   return dropped('a string', v);
 }
 
@@ -104,7 +105,13 @@ export function readAlerts(v: unknown): FieldRead<Array<string | Record<string, 
   if (!Array.isArray(v)) return dropped('an array', v);
   const items = v.filter(isAlertItem);
   if (items.length === v.length) return ok(items);
-  return { value: items, note: { problem: 'wrong_type', detail: `${v.length - items.length} item(s) neither a string nor an object, dropped` } };
+  return {
+    value: items,
+    note: {
+      problem: 'wrong_type',
+      detail: `${v.length - items.length} item(s) neither a string nor an object, dropped`,
+    },
+  };
 }
 
 function realDate(y: number, m: number, d: number): boolean {
@@ -121,6 +128,9 @@ export function readTimestamp(v: unknown): FieldRead<string> {
   if (typeof v !== 'string') return dropped('an ISO-8601 date and time', v);
   const m = ISO_WITH_ZONE.exec(v.trim());
   const real = m !== null && realDate(Number(m[1]), Number(m[2]), Number(m[3])) && !Number.isNaN(Date.parse(v.trim()));
-  if (!real) return { value: undefined, note: { problem: 'wrong_type', detail: 'not an ISO-8601 date and time with a zone' } };
-  return ISO_UTC_MS.test(v) ? ok(v) : otherForm(v, 'an ISO-8601 date and time in another form than 2026-01-31T07:00:00.000Z');
+  if (!real)
+    return { value: undefined, note: { problem: 'wrong_type', detail: 'not an ISO-8601 date and time with a zone' } };
+  return ISO_UTC_MS.test(v)
+    ? ok(v)
+    : otherForm(v, 'an ISO-8601 date and time in another form than 2026-01-31T07:00:00.000Z');
 }

@@ -16,7 +16,8 @@ export interface WeatherQuery {
 /** The problem with a coordinate, or null when it is a finite number within ±limit. Also the config's rule. */
 export function coordinateProblem(value: unknown, limit: number): string | null {
   if (typeof value === 'number' && Number.isFinite(value) && value >= -limit && value <= limit) return null;
-  const got = typeof value === 'number' ? describeNumber(value) : value === undefined ? 'nothing' : describeValue(value, 60);
+  const got =
+    typeof value === 'number' ? describeNumber(value) : value === undefined ? 'nothing' : describeValue(value, 60);
   return `must be a finite number between -${limit} and ${limit} (got ${got})`;
 }
 

@@ -125,7 +125,11 @@ export type ResponseRead<T> =
   /** A required part is missing or unusable: `field` is its path ("outfit", "weather", "(body)"). */
   | { ok: false; field: string; reason: string };
 
-function notesOf(obj: Record<string, unknown>, readers: Record<string, (v: unknown) => FieldRead<unknown>>, prefix: string): ShapeNote[] {
+function notesOf(
+  obj: Record<string, unknown>,
+  readers: Record<string, (v: unknown) => FieldRead<unknown>>,
+  prefix: string,
+): ShapeNote[] {
   const notes: ShapeNote[] = [];
   for (const [name, read] of Object.entries(readers)) {
     const { note } = read(obj[name]);

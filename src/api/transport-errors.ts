@@ -48,10 +48,15 @@ function errorCode(err: unknown): string {
  * E_CONNECT when it provably never did (nothing can have been billed, so a paid request may go again at once),
  * E_TIMEOUT or E_NETWORK when it was, or may have been, sent (the service may have billed it).
  */
-export function transportError(err: unknown, at: { where: string; host: string; timedOut: boolean; timeoutMs: number }): ApiError {
+export function transportError(
+  err: unknown,
+  at: { where: string; host: string; timedOut: boolean; timeoutMs: number },
+): ApiError {
   const code = errorCode(err);
   if (neverSent(code) || tlsNeverEstablished(err)) {
-    return new ConnectError(`${at.where}: cannot connect to ${at.host} (${code || 'TLS handshake'}); not sent`, { cause: err });
+    return new ConnectError(`${at.where}: cannot connect to ${at.host} (${code || 'TLS handshake'}); not sent`, {
+      cause: err,
+    });
   }
   if (at.timedOut || /TIMEOUT/.test(code)) {
     return new TimeoutError(`${at.where}: no answer within ${at.timeoutMs} ms (${code || 'timeout'})`, { cause: err });

@@ -68,7 +68,10 @@ export class CycleBackoff {
   failedAt(at: number): void {
     this.#failures++;
     const left = at + backoffDelay(this.#failures, CYCLE_BACKOFF, this.#random) - this.#clock.now();
-    this.#untilMono = Math.max(this.#untilMono, this.#clock.monotonic() + Math.min(CYCLE_BACKOFF.maxMs, Math.max(0, left)));
+    this.#untilMono = Math.max(
+      this.#untilMono,
+      this.#clock.monotonic() + Math.min(CYCLE_BACKOFF.maxMs, Math.max(0, left)),
+    );
   }
 
   /** When the backoff ends, as wall time (0: none has run): what the ledger keeps. */

@@ -42,7 +42,11 @@ export function weatherChange(prev: Weather, next: Weather, cfg: ChangeAwareConf
     }
   }
   const thr = cfg.rain_threshold_pct;
-  if (prev.rain_chance_pct !== undefined && next.rain_chance_pct !== undefined && prev.rain_chance_pct < thr !== next.rain_chance_pct < thr) {
+  if (
+    prev.rain_chance_pct !== undefined &&
+    next.rain_chance_pct !== undefined &&
+    prev.rain_chance_pct < thr !== next.rain_chance_pct < thr
+  ) {
     return `rain chance ${prev.rain_chance_pct}% → ${next.rain_chance_pct}% crosses ${thr}%`;
   }
   const [was, now] = [prev.description?.trim().toLowerCase(), next.description?.trim().toLowerCase()];

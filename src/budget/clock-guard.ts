@@ -117,7 +117,10 @@ export class ClockGuard {
       const expected = this.#last === null ? this.#highWater : this.#last.wall + (mono - this.#last.mono);
       // After 25 hours behind, a clock past the last trusted reading is believed again (the reading was the wrong
       // one: a step forward that was later undone).
-      const settled = this.#episode !== null && mono - this.#episode.startMono >= DAY_WINDOW_MS && wall >= this.#highWater - this.#slackMs;
+      const settled =
+        this.#episode !== null &&
+        mono - this.#episode.startMono >= DAY_WINDOW_MS &&
+        wall >= this.#highWater - this.#slackMs;
       if (wall < expected - this.#slackMs && !settled) {
         reason = `the clock (${new Date(wall).toISOString()}) is ${Math.round((expected - wall) / 1000)} s behind its last trusted reading`;
         cause = 'behind';

@@ -116,7 +116,9 @@ export class CronTimes {
   ) {
     const v = validateDetailed(expression);
     if (!v.valid) {
-      throw new Error(`not a valid cron expression "${expression}" (${v.errors.map((e) => `${e.field}: ${e.message}`).join('; ')})`);
+      throw new Error(
+        `not a valid cron expression "${expression}" (${v.errors.map((e) => `${e.field}: ${e.message}`).join('; ')})`,
+      );
     }
     const f = parse(expression);
     this.#months = new Set(f.month);
@@ -169,7 +171,9 @@ export class CronTimes {
   lastAtOrBefore(t: number, notBefore: number): number | null {
     let d = addDays(localParts(t, this.timezone), 1);
     for (let i = 0; i < 40; i++, d = addDays(d, -1)) {
-      const found = this.instantsOnDay(d).filter((x) => x <= t && x > notBefore).pop();
+      const found = this.instantsOnDay(d)
+        .filter((x) => x <= t && x > notBefore)
+        .pop();
       if (found !== undefined) return found;
       if (wallOf(d) + 36 * HOUR_MS < notBefore) break;
     }

@@ -42,7 +42,11 @@ export type FailureAction =
 const MIN_RETRY_AFTER_MS = 1_000;
 
 export function failureAction(error: ApiError): FailureAction {
-  if (error instanceof RateLimitedError) return { kind: 'rate-limited', retryAfterMs: Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs)) };
+  if (error instanceof RateLimitedError)
+    return {
+      kind: 'rate-limited',
+      retryAfterMs: Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, error.retryAfterMs)),
+    };
   if (error instanceof KeyRejectedError) return { kind: 'key-rejected' };
   if (error instanceof CreditsExhaustedError) return { kind: 'credits' };
   if (error instanceof AbortedError) return { kind: 'aborted' };

@@ -79,4 +79,3 @@ export interface GovernorOptions {
   /** When NTP last synchronized the clock (ms), or null: a new value makes the clock trusted as it is. */
   syncStamp?: () => number | null;
 }
-

@@ -72,7 +72,12 @@ export class Governor {
     this.#guard.restore(s.highWater);
     if (s.rateBlockedUntil !== null && s.rateBlockedUntil - now > MAX_RETRY_AFTER_MS + CLOCK_SLACK_MS) {
       // Further ahead than any Retry-After we take: written by a clock from the future (or stepped back since).
-      this.#warn(warning('W_LEDGER_FUTURE', `the budget ledger holds a Retry-After until ${new Date(s.rateBlockedUntil).toISOString()}, later than any the service can ask for: not honoured`));
+      this.#warn(
+        warning(
+          'W_LEDGER_FUTURE',
+          `the budget ledger holds a Retry-After until ${new Date(s.rateBlockedUntil).toISOString()}, later than any the service can ask for: not honoured`,
+        ),
+      );
       await this.#ledger.setRateBlockedUntil(null).catch(() => undefined);
     } else if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now) {
       this.#limiter.blockFor(s.rateBlockedUntil - now);
@@ -99,8 +104,15 @@ export class Governor {
     this.#ledger.noteBackoff(this.#backoff.failures, this.#backoff.untilWall());
     await this.#ledger.clearInFlight().catch(() => undefined);
     this.#log?.warn(
-      { code: 'W_PAID_REQUEST_CUT', sentAt: new Date(sentAt).toISOString(), until: new Date(this.#backoff.untilWall()).toISOString() },
-      warning('W_PAID_REQUEST_CUT', `a paid request sent at ${new Date(sentAt).toISOString()} never ended (the daemon stopped mid-request): counted as a failure, no purchase before the backoff ends`),
+      {
+        code: 'W_PAID_REQUEST_CUT',
+        sentAt: new Date(sentAt).toISOString(),
+        until: new Date(this.#backoff.untilWall()).toISOString(),
+      },
+      warning(
+        'W_PAID_REQUEST_CUT',
+        `a paid request sent at ${new Date(sentAt).toISOString()} never ended (the daemon stopped mid-request): counted as a failure, no purchase before the backoff ends`,
+      ),
     );
   }
 
@@ -114,7 +126,12 @@ export class Governor {
    * A recommendation for `d`, within budget and rate limit. The daemon runs one cycle of a display at a time (a
    * refresh press shares the scheduled cycle in flight), so calls for one display never overlap.
    */
-  async fetch(d: DisplayConfig, reason: FetchReason, last: StoredRecommendation | null, signal?: AbortSignal): Promise<FetchOutcome> {
+  async fetch(
+    d: DisplayConfig,
+    reason: FetchReason,
+    last: StoredRecommendation | null,
+    signal?: AbortSignal,
+  ): Promise<FetchOutcome> {
     const client = this.#client;
     const req = { lat: d.lat, lon: d.lon, unit: d.unit, ...(d.gender !== '' && { gender: d.gender }) };
     const ca = d.change_aware;
@@ -124,10 +141,16 @@ export class Governor {
       const w = this.#config.budget.weather_credit_cost;
       // Poll only when the outfit is young enough to keep and a purchase after the poll would still be affordable.
       if (age < ca.max_age_minutes * 60_000 && this.#affordable(reason, rec + w)) {
-        const polled = await this.#request(reason, w, (s) => client.weather({ lat: d.lat, lon: d.lon, unit: d.unit }, { signal: s }), signal);
+        const polled = await this.#request(
+          reason,
+          w,
+          (s) => client.weather({ lat: d.lat, lon: d.lon, unit: d.unit }, { signal: s }),
+          signal,
+        );
         if (!polled.ok) return this.#withRetry(polled.outcome);
         const change = weatherChange(last.weather, polled.value, ca);
-        if (change === null) return { kind: 'unchanged', reason: 'the weather did not change enough to change the outfit' };
+        if (change === null)
+          return { kind: 'unchanged', reason: 'the weather did not change enough to change the outfit' };
         this.#log?.info({ display: d.id, change }, 'weather changed: buying a new recommendation');
       }
     }
@@ -156,7 +179,13 @@ export class Governor {
    * One paid request with bounded retries (retry-loop.ts): attempts, and the pauses between them. `boughtFor`: the
    * display whose recommendation it buys, whose purchase the ledger keeps.
    */
-  #request<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal, boughtFor?: string): Promise<Step<T>> {
+  #request<T>(
+    reason: FetchReason,
+    cost: number,
+    send: (signal?: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+    boughtFor?: string,
+  ): Promise<Step<T>> {
     return retryLoop({
       attempt: (n) => this.#attempt(reason, cost, send, signal, n, boughtFor),
       clock: this.#clock,
@@ -170,8 +199,16 @@ export class Governor {
   }
 
   /** One attempt: gate, write-ahead charge, send, classify (and record how it ended). */
-  async #attempt<T>(reason: FetchReason, cost: number, send: (signal?: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, attempt: number, boughtFor?: string): Promise<Attempt<T>> {
-    if (signal?.aborted) return { kind: 'over', outcome: { kind: 'failed', error: new AbortedError('fetch aborted before it was sent') } };
+  async #attempt<T>(
+    reason: FetchReason,
+    cost: number,
+    send: (signal?: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+    attempt: number,
+    boughtFor?: string,
+  ): Promise<Attempt<T>> {
+    if (signal?.aborted)
+      return { kind: 'over', outcome: { kind: 'failed', error: new AbortedError('fetch aborted before it was sent') } };
     const g = this.#gate(reason, cost);
     if (g.kind !== 'go') return g;
     // Synchronously with the gate's yes: take the rate slot and charge the ledger, then wait for the disk.
@@ -189,7 +226,10 @@ export class Governor {
       this.#credits.notSent(probe);
       if (!g.trusted) this.#guard.cancelSpend(cost);
       this.#log?.error({ err: charged.error }, 'cannot write the budget ledger: no paid request without a record');
-      return { kind: 'over', outcome: this.#deferred(60_000, `cannot write the budget ledger: ${charged.error.message}`) };
+      return {
+        kind: 'over',
+        outcome: this.#deferred(60_000, `cannot write the budget ledger: ${charged.error.message}`),
+      };
     }
     const { receipt } = charged;
     let error: unknown;
@@ -215,11 +255,15 @@ export class Governor {
     // Sent, and it may have been billed (a 2xx that could not be used, a 5xx, no answer, or cut off by a stop): the
     // backoff follows, and is written with the record, so that a restart waits for it too.
     if (action.kind === 'sent-failed' || action.kind === 'aborted') this.#failed();
-    if (action.kind === 'sent-failed' && action.result === 'charged' && boughtFor !== undefined) this.#ledger.notePaid(boughtFor, this.#clock.now());
+    if (action.kind === 'sent-failed' && action.result === 'charged' && boughtFor !== undefined)
+      this.#ledger.notePaid(boughtFor, this.#clock.now());
     await this.#record(receipt, result);
     switch (action.kind) {
       case 'rate-limited':
-        this.#log?.warn({ err: error, attempt, retryAfterMs: action.retryAfterMs }, 'rate limited: no request before Retry-After');
+        this.#log?.warn(
+          { err: error, attempt, retryAfterMs: action.retryAfterMs },
+          'rate limited: no request before Retry-After',
+        );
         this.#limiter.blockFor(action.retryAfterMs);
         await this.#ledger.setRateBlockedUntil(this.#clock.now() + action.retryAfterMs).catch(() => undefined);
         return { kind: 'rate-limited', retryAfterMs: action.retryAfterMs };
@@ -241,14 +285,18 @@ export class Governor {
         // Sent, and it may have been billed: never sent again in this cycle; the next try waits for the backoff.
         this.#log?.warn(
           { err: error, charge: action.result },
-          action.result === 'charged' ? 'paid request answered with an unusable answer: its slot is not bought again' : 'paid request sent without a usable answer: not sent again in this cycle',
+          action.result === 'charged'
+            ? 'paid request answered with an unusable answer: its slot is not bought again'
+            : 'paid request sent without a usable answer: not sent again in this cycle',
         );
         return { kind: 'over', outcome: { kind: 'failed', error } };
     }
   }
 
   async #record(receipt: Receipt, result: ChargeResult): Promise<void> {
-    await this.#ledger.resolve(receipt, result).catch((e: unknown) => this.#log?.error({ err: e }, 'cannot write the budget ledger'));
+    await this.#ledger
+      .resolve(receipt, result)
+      .catch((e: unknown) => this.#log?.error({ err: e }, 'cannot write the budget ledger'));
   }
 
   /** The empty account answered again (a top-up): back to normal. */
@@ -261,7 +309,12 @@ export class Governor {
   /** The account is empty: no paid request before the next probe (hourly), except a refresh or after a reload. */
   #creditsOutcome(): FetchOutcome {
     const since = this.#ledger.state.creditsOut?.since ?? this.#clock.now();
-    return { kind: 'budget_exhausted', until: new Date(this.#credits.nextProbeAt()), scope: 'credits', since: new Date(since) };
+    return {
+      kind: 'budget_exhausted',
+      until: new Date(this.#credits.nextProbeAt()),
+      scope: 'credits',
+      since: new Date(since),
+    };
   }
 
   /** The budget, clock, backoff and rate checks, in one synchronous step. */
@@ -272,9 +325,16 @@ export class Governor {
     if (this.#credits.holds(s.creditsOut !== null, reason)) return { kind: 'over', outcome: this.#creditsOutcome() };
     // `once`, run by hand for every display, tries each one: another display's failure does not hold it back.
     const backoff = reason === 'once' ? 0 : this.#backoff.msLeft();
-    if (backoff > 0) return { kind: 'over', outcome: this.#deferred(backoff, `${REASONS.backoff} (${this.#backoff.failures})`) };
+    if (backoff > 0)
+      return { kind: 'over', outcome: this.#deferred(backoff, `${REASONS.backoff} (${this.#backoff.failures})`) };
     const used = verdict.trusted ? { day: s.daySpent, month: s.monthSpent } : this.#guard.windowUsed();
-    const no = refusal(this.#config, { reason, cost, dayUsed: used.day, monthUsed: used.month, refreshSpentToday: s.dayRefreshSpent });
+    const no = refusal(this.#config, {
+      reason,
+      cost,
+      dayUsed: used.day,
+      monthUsed: used.month,
+      refreshSpentToday: s.dayRefreshSpent,
+    });
     if (no !== null) {
       if (verdict.trusted || no === 'refresh-reserve') {
         return { kind: 'over', outcome: this.#exhausted(no === 'month' ? 'month' : 'day', no) };
@@ -285,7 +345,12 @@ export class Governor {
     }
     const rate = this.#limiter.wait();
     if (rate.ms > 0) {
-      const why = rate.why === 'retry-after' ? REASONS.retryAfter : rate.why === 'header' ? REASONS.rateHeader : REASONS.rateWindow;
+      const why =
+        rate.why === 'retry-after'
+          ? REASONS.retryAfter
+          : rate.why === 'header'
+            ? REASONS.rateHeader
+            : REASONS.rateWindow;
       return { kind: 'pause', ms: rate.ms, reason: why };
     }
     return { kind: 'go', trusted: verdict.trusted };
@@ -293,9 +358,13 @@ export class Governor {
 
   /** Checks the clock and moves the ledger to the clock's day and month when it may. */
   #observeClock(): TrustVerdict {
-    const verdict = this.#guard.check(() => ({ day: this.#ledger.state.daySpent, month: this.#ledger.state.monthSpent }));
+    const verdict = this.#guard.check(() => ({
+      day: this.#ledger.state.daySpent,
+      month: this.#ledger.state.monthSpent,
+    }));
     // Once per change of cause: the reason's text carries a count that changes with every check.
-    if (verdict.cause !== this.#untrustedCause && verdict.reason !== null) this.#log?.warn({ code: 'W_CLOCK_UNTRUSTED' }, warning('W_CLOCK_UNTRUSTED', verdict.reason));
+    if (verdict.cause !== this.#untrustedCause && verdict.reason !== null)
+      this.#log?.warn({ code: 'W_CLOCK_UNTRUSTED' }, warning('W_CLOCK_UNTRUSTED', verdict.reason));
     this.#untrustedCause = verdict.cause;
     this.#untrustedReason = verdict.reason;
     const moved = this.#ledger.settle(this.#clock.now(), verdict.trusted);
@@ -346,7 +415,13 @@ export class Governor {
     const s = this.#ledger.state;
     let at = now + Math.max(0, this.#backoff.msLeft(), this.#limiter.blockedMs);
     if (s.creditsOut !== null) at = Math.max(at, this.#credits.nextProbeAt());
-    const no = refusal(this.#config, { reason: 'schedule', cost: recCost(d), dayUsed: s.daySpent, monthUsed: s.monthSpent, refreshSpentToday: s.dayRefreshSpent });
+    const no = refusal(this.#config, {
+      reason: 'schedule',
+      cost: recCost(d),
+      dayUsed: s.daySpent,
+      monthUsed: s.monthSpent,
+      refreshSpentToday: s.dayRefreshSpent,
+    });
     if (no === 'day' || no === 'month') at = Math.max(at, periodEnd(this.#ledger.period(no), this.#config.timezone));
     return at > now ? new Date(at) : null;
   }

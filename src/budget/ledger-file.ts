@@ -63,7 +63,8 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
     month_unknown: s.monthUnknown,
     day_refused: s.dayRefused,
     month_refused: s.monthRefused,
-    credits_out: s.creditsOut === null ? null : { since: s.creditsOut.since, last_refusal_at: s.creditsOut.lastRefusalAt },
+    credits_out:
+      s.creditsOut === null ? null : { since: s.creditsOut.since, last_refusal_at: s.creditsOut.lastRefusalAt },
     rate_blocked_until: s.rateBlockedUntil,
     recent_sends: s.recentSends,
     last_bought: s.lastBought,
@@ -77,20 +78,21 @@ export function toFile(s: LedgerState, timezone: string): LedgerFile {
 const MAX_LEDGER_BYTES = 64 * 1024;
 
 export type ReadResult =
-  | { kind: 'ok'; state: LedgerState; timezone: string }
-  | { kind: 'missing' }
-  | { kind: 'bad'; reason: string };
+  { kind: 'ok'; state: LedgerState; timezone: string } | { kind: 'missing' } | { kind: 'bad'; reason: string };
 
 export async function readLedger(file: string): Promise<ReadResult> {
   let text: string;
   try {
     const { size } = await stat(file);
     // A ledger is a few hundred bytes; a larger file was not written by us, and is not read whole.
-    if (size > MAX_LEDGER_BYTES) return { kind: 'bad', reason: `${file} is ${size} bytes, more than a ledger can be (${MAX_LEDGER_BYTES})` };
+    if (size > MAX_LEDGER_BYTES)
+      return { kind: 'bad', reason: `${file} is ${size} bytes, more than a ledger can be (${MAX_LEDGER_BYTES})` };
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { kind: 'missing' } : { kind: 'bad', reason: `cannot read ${file} (${code ?? String(err)})` };
+    return code === 'ENOENT'
+      ? { kind: 'missing' }
+      : { kind: 'bad', reason: `cannot read ${file} (${code ?? String(err)})` };
   }
   let json: unknown;
   try {
@@ -146,7 +148,8 @@ export async function readLedger(file: string): Promise<ReadResult> {
       monthUnknown: f.month_unknown,
       dayRefused: f.day_refused,
       monthRefused: f.month_refused,
-      creditsOut: f.credits_out === null ? null : { since: f.credits_out.since, lastRefusalAt: f.credits_out.last_refusal_at },
+      creditsOut:
+        f.credits_out === null ? null : { since: f.credits_out.since, lastRefusalAt: f.credits_out.last_refusal_at },
       recentSends: f.recent_sends,
       lastBought: f.last_bought ?? {},
       lastPaid: f.last_paid ?? {},

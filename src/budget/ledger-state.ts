@@ -86,7 +86,11 @@ export function conservativeState(now: number, tz: string, limits: Limits): Ledg
   s.daySpent = limits.perDay ?? 0;
   s.dayRefreshSpent = s.daySpent;
   s.monthSpent =
-    limits.perMonth === null ? 0 : limits.perDay === null ? limits.perMonth : Math.min(limits.perMonth, limits.perDay * dayOfMonth);
+    limits.perMonth === null
+      ? 0
+      : limits.perDay === null
+        ? limits.perMonth
+        : Math.min(limits.perMonth, limits.perDay * dayOfMonth);
   s.dayUnknown = s.daySpent;
   s.monthUnknown = s.monthSpent;
   s.highWater = now;

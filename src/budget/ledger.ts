@@ -81,7 +81,9 @@ export class Ledger {
       const warnings: string[] = [];
       const tz = main.kind === 'ok' ? main.timezone : tmp.kind === 'ok' ? tmp.timezone : this.timezone;
       if (tz !== this.timezone) {
-        warnings.push(`the ledger was kept in time zone ${tz}, the config says ${this.timezone}: its periods are kept as they are`);
+        warnings.push(
+          `the ledger was kept in time zone ${tz}, the config says ${this.timezone}: its periods are kept as they are`,
+        );
       }
       return warnings;
     }
@@ -89,12 +91,17 @@ export class Ledger {
       this.#s = emptyState(now, this.timezone);
       return [];
     }
-    const mtime = await stat(this.file).then((s) => s.mtimeMs, () => 0);
+    const mtime = await stat(this.file).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
     this.#s = conservativeState(Math.max(now, mtime), this.timezone, this.limits);
     await rename(this.file, `${this.file}.corrupt`).catch(() => undefined);
     this.#version++;
     await this.#ensureWritten(this.#version);
-    return [`${main.reason}; counted today's budget${this.limits.perMonth !== null ? ' and the month (up to the daily budgets so far)' : ''} as spent`];
+    return [
+      `${main.reason}; counted today's budget${this.limits.perMonth !== null ? ' and the month (up to the daily budgets so far)' : ''} as spent`,
+    ];
   }
 
   /**
@@ -150,7 +157,11 @@ export class Ledger {
     s.highWater = now;
     s.recentSends = s.recentSends.filter((t) => t <= now);
     if (s.rateBlockedUntil !== null && s.rateBlockedUntil > now + MAX_RETRY_AFTER_MS) s.rateBlockedUntil = null;
-    if (s.creditsOut !== null) s.creditsOut = { since: Math.min(s.creditsOut.since, now), lastRefusalAt: Math.min(s.creditsOut.lastRefusalAt, now) };
+    if (s.creditsOut !== null)
+      s.creditsOut = {
+        since: Math.min(s.creditsOut.since, now),
+        lastRefusalAt: Math.min(s.creditsOut.lastRefusalAt, now),
+      };
     void this.#persist().catch(() => undefined);
     return text;
   }
@@ -159,7 +170,12 @@ export class Ledger {
    * Counts `credits` as spent (and unknown, until resolve() says how it ended) at once; records the send at `now`
    * for the rate window. The promise resolves when that is on disk (reject: it is not).
    */
-  charge(credits: number, refresh: boolean, trusted: boolean, now?: number): { receipt: Receipt; persisted: Promise<void> } {
+  charge(
+    credits: number,
+    refresh: boolean,
+    trusted: boolean,
+    now?: number,
+  ): { receipt: Receipt; persisted: Promise<void> } {
     const s = this.#s;
     s.daySpent += credits;
     s.monthSpent += credits;
@@ -178,7 +194,12 @@ export class Ledger {
    * cannot be written the request is not sent, so the charge is taken back whole (credits, unknown, the rate
    * window's send): a state folder that stays read-only for a day costs nothing.
    */
-  async chargeAhead(credits: number, refresh: boolean, trusted: boolean, now: number): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StoreError }> {
+  async chargeAhead(
+    credits: number,
+    refresh: boolean,
+    trusted: boolean,
+    now: number,
+  ): Promise<{ ok: true; receipt: Receipt } | { ok: false; error: StoreError }> {
     const { receipt, persisted } = this.charge(credits, refresh, trusted, now);
     try {
       await persisted;
@@ -186,7 +207,12 @@ export class Ledger {
       return { ok: true, receipt };
     } catch (err) {
       const error = storeWriteError(this.file, err);
-      this.#problem = { code: error.code, file: error.file, message: error.message, since: this.#problem?.since ?? new Date(now).toISOString() };
+      this.#problem = {
+        code: error.code,
+        file: error.file,
+        message: error.message,
+        since: this.#problem?.since ?? new Date(now).toISOString(),
+      };
       const sends = this.#s.recentSends;
       const at = sends.lastIndexOf(now);
       if (at >= 0) sends.splice(at, 1);

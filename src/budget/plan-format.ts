@@ -37,7 +37,9 @@ export function formatPlan(r: PlanReport): string {
   ]
     .filter(Boolean)
     .join(', ');
-  lines.push(`Budget: ${budgetText}; refresh reserve ${b.refreshReserve} credits/day; rate limit ${b.rateLimitPerMinute} requests/min`);
+  lines.push(
+    `Budget: ${budgetText}; refresh reserve ${b.refreshReserve} credits/day; rate limit ${b.rateLimitPerMinute} requests/min`,
+  );
   lines.push(
     `Counted exactly, tick by tick, in ${r.timezone} over the 12 calendar months ${r.months[0] ?? ''} to ${r.months[r.months.length - 1] ?? ''};`,
   );

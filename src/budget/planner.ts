@@ -1,5 +1,12 @@
 import type { Config, DisplayConfig } from '../config/schema.js';
-import { candidateSchedules, activeHourList, candidatesLike, densestFit, type Allowance, type FillItem } from './auto-schedule.js';
+import {
+  candidateSchedules,
+  activeHourList,
+  candidatesLike,
+  densestFit,
+  type Allowance,
+  type FillItem,
+} from './auto-schedule.js';
 import { tickCost, type TickCost } from './change-aware.js';
 import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
@@ -89,7 +96,9 @@ function allowanceOf(config: Config, h: Horizon): Allowance {
   return {
     perDay: b.credits_per_day === undefined ? null : Math.max(0, b.credits_per_day - reserve),
     perMonth:
-      b.credits_per_month === undefined ? null : h.daysPerMonth.map((n) => Math.max(0, (b.credits_per_month ?? 0) - reserve * n)),
+      b.credits_per_month === undefined
+        ? null
+        : h.daysPerMonth.map((n) => Math.max(0, (b.credits_per_month ?? 0) - reserve * n)),
   };
 }
 
@@ -106,7 +115,9 @@ function autoCandidates(display: DisplayConfig): string[] {
 }
 
 function resolveIn(h: Horizon, config: Config): { schedules: Map<string, string>; autoFits: boolean } {
-  const items = config.displays.map((d) => fillItem(h, config, d, d.schedule === 'auto' ? autoCandidates(d) : [d.schedule]));
+  const items = config.displays.map((d) =>
+    fillItem(h, config, d, d.schedule === 'auto' ? autoCandidates(d) : [d.schedule]),
+  );
   const { chosen, fits } = densestFit(h, items, allowanceOf(config, h));
   return { schedules: chosen, autoFits: fits };
 }
@@ -168,15 +179,25 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
       plainCredits: ca ? figures(h, scale(counts, cost.creditsPlain)) : null,
     };
   });
-  const total = { calls: figures(h, tot.calls), credits: figures(h, tot.credits), expectedCredits: figures(h, tot.expected) };
+  const total = {
+    calls: figures(h, tot.calls),
+    credits: figures(h, tot.credits),
+    expectedCredits: figures(h, tot.expected),
+  };
   const overDay = allowance.perDay !== null && total.credits.maxDay > allowance.perDay;
-  const overMonth = allowance.perMonth !== null && total.credits.months.some((c, i) => c > (allowance.perMonth?.[i] ?? Infinity));
+  const overMonth =
+    allowance.perMonth !== null && total.credits.months.some((c, i) => c > (allowance.perMonth?.[i] ?? Infinity));
   const proposal = overDay || overMonth ? propose(h, config, schedules) : null;
   const paced = proposal !== null && config.budget.pace_over_budget;
   const warnings: string[] = [];
   if (overDay || overMonth) warnings.push(overBudgetWarning(config, total.credits, allowance, h, proposal));
   if (!autoFits && config.displays.some((d) => d.schedule === 'auto')) {
-    warnings.push(warning('W_AUTO_DOES_NOT_FIT', 'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget'));
+    warnings.push(
+      warning(
+        'W_AUTO_DOES_NOT_FIT',
+        'even the sparsest automatic schedule does not fit the budget; the governor caps spending at the budget',
+      ),
+    );
   }
   warnings.push(...rareScheduleWarnings(config, opts.now ?? Date.now()));
   const peak = config.displays.reduce((s, d) => {
@@ -185,7 +206,10 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   }, 0);
   if (peak > config.budget.rate_limit_per_minute) {
     warnings.push(
-      warning('W_RATE_PEAK', `up to ${peak} requests can fall due in one minute (limit ${config.budget.rate_limit_per_minute}); the rate limiter delays the rest`),
+      warning(
+        'W_RATE_PEAK',
+        `up to ${peak} requests can fall due in one minute (limit ${config.budget.rate_limit_per_minute}); the rate limiter delays the rest`,
+      ),
     );
   }
   return {
@@ -219,8 +243,14 @@ export function rareScheduleWarnings(config: Config, now: number): string[] {
     if (d.schedule === 'auto') return [];
     const q = quietStretch(new CronTimes(d.schedule, config.timezone), now);
     if (q.days <= 366) return [];
-    const when = q.firstDates.length === 0 ? 'it does not fire in the next 8 years' : `next on ${q.firstDates.join(', then ')}`;
-    return [warning('W_SCHEDULE_RARE', `displays[${i}].schedule: "${d.schedule}" fires less than once a year (${when}); the display would keep one outfit that long`)];
+    const when =
+      q.firstDates.length === 0 ? 'it does not fire in the next 8 years' : `next on ${q.firstDates.join(', then ')}`;
+    return [
+      warning(
+        'W_SCHEDULE_RARE',
+        `displays[${i}].schedule: "${d.schedule}" fires less than once a year (${when}); the display would keep one outfit that long`,
+      ),
+    ];
   });
 }
 
@@ -238,10 +268,14 @@ function overBudgetWarning(
   if (a.perMonth !== null) {
     const excess = credits.months.map((c, k) => c - (a.perMonth?.[k] ?? Infinity));
     const i = maxOf(excess).index;
-    if (i >= 0 && (excess[i] ?? 0) > 0) parts.push(`${credits.months[i]} credits in ${h.months[i]} against ${a.perMonth[i]}`);
+    if (i >= 0 && (excess[i] ?? 0) > 0)
+      parts.push(`${credits.months[i]} credits in ${h.months[i]} against ${a.perMonth[i]}`);
   }
   const reserve = config.budget.refresh_reserve_credits > 0 ? ' (after the refresh reserve)' : '';
-  const fitting = proposal === null ? '' : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
+  const fitting =
+    proposal === null
+      ? ''
+      : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
   const runs =
     proposal === null
       ? 'no schedule of the same hours fits; raise the budget or remove a display (the governor caps the spending at the budget)'

@@ -111,7 +111,8 @@ export class RateLimiter {
     if (info === null || info.observedAt <= this.#lastObserved) return;
     this.#lastObserved = info.observedAt;
     if (info.limit !== null && info.limit > 0) this.#serviceLimit = info.limit;
-    if (info.remaining !== null) this.#header = { at: this.#now(), remaining: info.remaining, sentBefore: this.#sentTotal };
+    if (info.remaining !== null)
+      this.#header = { at: this.#now(), remaining: info.remaining, sentBefore: this.#sentTotal };
   }
 
   /**

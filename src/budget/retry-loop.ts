@@ -51,7 +51,10 @@ export async function retryLoop<T>(opts: RetryLoopOptions<T>): Promise<Step<T>> 
       return false;
     }
   };
-  const deferred = (ms: number, reason: string): Step<T> => ({ ok: false, outcome: { kind: 'deferred', until: new Date(opts.clock.now() + ms), reason } });
+  const deferred = (ms: number, reason: string): Step<T> => ({
+    ok: false,
+    outcome: { kind: 'deferred', until: new Date(opts.clock.now() + ms), reason },
+  });
   for (;;) {
     const a = await opts.attempt(attempts + 1);
     switch (a.kind) {
@@ -61,7 +64,8 @@ export async function retryLoop<T>(opts: RetryLoopOptions<T>): Promise<Step<T>> 
         return { ok: false, outcome: a.outcome };
       case 'pause':
         if (waited + a.ms > opts.maxWaitMs) return deferred(a.ms, a.reason);
-        if (!(await pause(a.ms))) return { ok: false, outcome: { kind: 'failed', error: new AbortedError('fetch aborted while waiting') } };
+        if (!(await pause(a.ms)))
+          return { ok: false, outcome: { kind: 'failed', error: new AbortedError('fetch aborted while waiting') } };
         continue;
       case 'rate-limited':
         if (++attempts < opts.maxAttempts) continue;

@@ -146,7 +146,12 @@ export class Scheduler {
       s.next = s.cron.nextAfter(now);
       const missed = this.#missedAtStart(s, now);
       this.#log?.info(
-        { display: s.id, schedule: s.cron.expression, next: this.nextRun(s.id)?.toISOString(), ...(missed !== null && { catchUp: new Date(missed).toISOString() }) },
+        {
+          display: s.id,
+          schedule: s.cron.expression,
+          next: this.nextRun(s.id)?.toISOString(),
+          ...(missed !== null && { catchUp: new Date(missed).toISOString() }),
+        },
         'schedule started',
       );
       if (missed !== null) catchUps.set(s.id, this.#run(s, missed, false));
@@ -232,7 +237,10 @@ export class Scheduler {
     if (this.#stopped || (s.next === null && s.retry === null)) return;
     const untilSpacing = s.lastStartMono + s.spacingMs - mono;
     const untilNext = s.next === null ? Infinity : Math.max(s.next - now, untilSpacing);
-    const delay = Math.min(this.#maxSleep, Math.max(0, Math.min(untilNext, s.retry === null ? Infinity : s.retry.at - now)));
+    const delay = Math.min(
+      this.#maxSleep,
+      Math.max(0, Math.min(untilNext, s.retry === null ? Infinity : s.retry.at - now)),
+    );
     s.dueMono = mono + delay;
     s.expectWall = now + delay;
     s.timer = this.#clock.setTimeout(() => this.#wake(s), delay);
@@ -245,7 +253,10 @@ export class Scheduler {
     this.#checkStale(s, now);
     const drift = now - s.expectWall;
     if (Math.abs(drift) > JUMP_MS && s.next !== null) {
-      this.#log?.warn({ code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) }, `clock stepped ${drift > 0 ? 'forward' : 'back'}`);
+      this.#log?.warn(
+        { code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) },
+        `clock stepped ${drift > 0 ? 'forward' : 'back'}`,
+      );
       if (drift < 0) s.next = s.cron.nextAfter(now);
       // A retry is for its slot: after a step, one that now lies beyond the next tick is dropped.
       if (s.retry !== null && s.next !== null && s.retry.at >= s.next) s.retry = null;
@@ -257,7 +268,8 @@ export class Scheduler {
       if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
-        if (s.skipped === 1) this.#log?.warn({ code: 'W_TICK_SKIPPED', ...fields }, 'tick skipped: the previous cycle is still running');
+        if (s.skipped === 1)
+          this.#log?.warn({ code: 'W_TICK_SKIPPED', ...fields }, 'tick skipped: the previous cycle is still running');
         else this.#log?.debug(fields, 'tick skipped: the previous cycle is still running');
         s.missed = due;
       } else {
@@ -320,7 +332,10 @@ export class Scheduler {
     // A retry that would come within the spacing before the next tick is left to that tick: one purchase serves both.
     s.retry = when !== null && (s.next === null || when < s.next - s.spacingMs) ? { at: when, slot } : null;
     if (s.retry === null) return;
-    this.#log?.info({ display: s.id, scheduledFor: new Date(slot).toISOString(), retryAt: new Date(when ?? 0).toISOString() }, 'slot not served: trying again later');
+    this.#log?.info(
+      { display: s.id, scheduledFor: new Date(slot).toISOString(), retryAt: new Date(when ?? 0).toISOString() },
+      'slot not served: trying again later',
+    );
     if (s.timer !== undefined) this.#clock.clearTimeout(s.timer);
     s.timer = undefined;
     this.#arm(s);
@@ -333,7 +348,10 @@ export class Scheduler {
     const interval = (s.cron.nextAfter(missed) ?? missed + s.cron.minGapMs()) - missed;
     const age = this.#clock.now() - at;
     if (age < 0 || age >= interval / 2) return false;
-    this.#log?.info({ display: s.id, scheduledFor: new Date(missed).toISOString(), ageS: Math.round(age / 1000) }, 'catch-up tick skipped: the answer is fresh');
+    this.#log?.info(
+      { display: s.id, scheduledFor: new Date(missed).toISOString(), ageS: Math.round(age / 1000) },
+      'catch-up tick skipped: the answer is fresh',
+    );
     return true;
   }
 }

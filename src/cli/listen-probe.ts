@@ -23,7 +23,10 @@ export async function listenProblem(spec: string): Promise<ListenProblem | null>
     return null;
   } catch (err) {
     const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    return { error: new ListenError({ key: 'http.listen', host, port, cause: err }), heldByOutfitDisplay: inUse && (await isFrameServer(host, port)) };
+    return {
+      error: new ListenError({ key: 'http.listen', host, port, cause: err }),
+      heldByOutfitDisplay: inUse && (await isFrameServer(host, port)),
+    };
   } finally {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
   }

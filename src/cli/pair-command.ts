@@ -16,7 +16,12 @@ export async function pairCommand(argv: string[]): Promise<ExitCode> {
   const flags = commandFlags('pair', argv, OPTIONS);
   const loaded = await loadCommandConfig('pair', flags.config);
   try {
-    const lines = await openPairing(loaded, { display: flags.display, mac: flags.mac, minutes: flags.minutes, now: Date.now() });
+    const lines = await openPairing(loaded, {
+      display: flags.display,
+      mac: flags.mac,
+      minutes: flags.minutes,
+      now: Date.now(),
+    });
     process.stdout.write(`${lines.join('\n')}\n`);
     return EXIT.OK;
   } catch (err) {

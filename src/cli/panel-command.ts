@@ -42,21 +42,38 @@ async function target(flags: { panel?: string; config?: string; display?: string
   let t: Target;
   if (flags.config !== undefined) {
     const { config } = await loadCommandConfig('panel', flags.config);
-    const attached = config.displays.filter((d): d is DisplayConfig & { attached: AttachedConfig } => d.attached !== undefined);
+    const attached = config.displays.filter(
+      (d): d is DisplayConfig & { attached: AttachedConfig } => d.attached !== undefined,
+    );
     const pick =
       flags.display !== undefined
         ? config.displays.find((d) => d.id === flags.display)
-        : attached.find((d) => flags.panel === undefined || d.panel === flags.panel) ?? (flags.panel === undefined ? undefined : config.displays.find((d) => d.panel === flags.panel));
+        : (attached.find((d) => flags.panel === undefined || d.panel === flags.panel) ??
+          (flags.panel === undefined ? undefined : config.displays.find((d) => d.panel === flags.panel)));
     if (pick === undefined) {
-      throw new UsageError(flags.display !== undefined ? `no display with id "${flags.display}" in ${flags.config}` : `no display with an attached panel${flags.panel === undefined ? '' : ` ${flags.panel}`} in ${flags.config}`);
+      throw new UsageError(
+        flags.display !== undefined
+          ? `no display with id "${flags.display}" in ${flags.config}`
+          : `no display with an attached panel${flags.panel === undefined ? '' : ` ${flags.panel}`} in ${flags.config}`,
+      );
     }
-    if (flags.panel !== undefined && pick.panel !== flags.panel) throw new UsageError(`display "${pick.id}" has panel ${pick.panel}, not ${flags.panel}`);
-    t = { panel: pick.panel, attached: pick.attached ?? AttachedSchema.parse({}), rotation: pick.rotation, source: `${flags.config}, display "${pick.id}"` };
+    if (flags.panel !== undefined && pick.panel !== flags.panel)
+      throw new UsageError(`display "${pick.id}" has panel ${pick.panel}, not ${flags.panel}`);
+    t = {
+      panel: pick.panel,
+      attached: pick.attached ?? AttachedSchema.parse({}),
+      rotation: pick.rotation,
+      source: `${flags.config}, display "${pick.id}"`,
+    };
   } else {
-    if (flags.panel === undefined) throw new UsageError('panel needs --panel ID (or --config F with a display that has `attached`)');
+    if (flags.panel === undefined)
+      throw new UsageError('panel needs --panel ID (or --config F with a display that has `attached`)');
     t = { panel: flags.panel, attached: AttachedSchema.parse({}), rotation: 0, source: 'the board defaults' };
   }
-  if (!isAttachable(t.panel)) throw new UsageError(`no driver for the ${t.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`);
+  if (!isAttachable(t.panel))
+    throw new UsageError(
+      `no driver for the ${t.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`,
+    );
   if (flags.capture !== undefined) t.attached = { ...t.attached, capture: flags.capture };
   return t;
 }
@@ -66,7 +83,10 @@ async function info(t: Target): Promise<void> {
   const facts = await driverFacts(t.panel);
   const profile = loadPanel(t.panel);
   const pins = Object.entries(r.pins)
-    .map(([role, pin]) => `${role.toUpperCase()} ${pin === null ? (role === 'cs' ? 'CE0 (the SPI driver)' : 'none') : `GPIO ${pin}`}`)
+    .map(
+      ([role, pin]) =>
+        `${role.toUpperCase()} ${pin === null ? (role === 'cs' ? 'CE0 (the SPI driver)' : 'none') : `GPIO ${pin}`}`,
+    )
     .join(', ');
   const lines = [
     `panel:      ${t.panel} (${profile.name}, ${profile.width}x${profile.height}, ${profile.palette.map((p) => p.name).join('/')})`,
@@ -111,7 +131,9 @@ async function libraries(): Promise<string> {
 
 /** `panel show|clear|info [flags] [FRAME.png]`. */
 export async function panelCommand(argv: string[]): Promise<ExitCode> {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
@@ -120,7 +142,8 @@ export async function panelCommand(argv: string[]): Promise<ExitCode> {
   const { values, positionals } = parsed;
   if (values.help === true) throw new HelpRequested();
   const [sub, ...rest] = positionals;
-  if (sub !== 'show' && sub !== 'clear' && sub !== 'info') throw new UsageError(`panel needs show, clear or info (not ${sub === undefined ? 'nothing' : `"${sub}"`})`);
+  if (sub !== 'show' && sub !== 'clear' && sub !== 'info')
+    throw new UsageError(`panel needs show, clear or info (not ${sub === undefined ? 'nothing' : `"${sub}"`})`);
   if (sub === 'show' ? rest.length !== 1 : rest.length !== 0) {
     throw new UsageError(sub === 'show' ? 'panel show needs one FRAME.png' : `unexpected argument "${rest[0]}"`);
   }
@@ -144,9 +167,12 @@ export async function panelCommand(argv: string[]): Promise<ExitCode> {
       process.stderr.write(`error: ${err.code}: ${err.message}\n`);
       return err.code === 'E_PANEL_FRAME' ? EXIT.USAGE : EXIT.FAILURE;
     }
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && sub === 'show') throw new UsageError(`cannot read ${rest[0]}: no such file`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && sub === 'show')
+      throw new UsageError(`cannot read ${rest[0]}: no such file`);
     throw err;
   }
-  process.stdout.write(sub === 'show' ? `${t.panel}: frame shown, panel asleep\n` : `${t.panel}: cleared, panel asleep\n`);
+  process.stdout.write(
+    sub === 'show' ? `${t.panel}: frame shown, panel asleep\n` : `${t.panel}: cleared, panel asleep\n`,
+  );
   return EXIT.OK;
 }

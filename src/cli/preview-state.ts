@@ -13,17 +13,28 @@ import { UsageError } from './usage-error.js';
  */
 
 /** Every status a display's state.json can have, in the order DESIGN.md lists them. */
-export const PREVIEW_STATUSES = ['ok', 'stale', 'service_error', 'unreachable', 'key_rejected', 'credits_out', 'budget_exhausted'] as const;
+export const PREVIEW_STATUSES = [
+  'ok',
+  'stale',
+  'service_error',
+  'unreachable',
+  'key_rejected',
+  'credits_out',
+  'budget_exhausted',
+] as const;
 export type PreviewStatus = (typeof PREVIEW_STATUSES)[number];
 
 // Every FrameStatus kind has a preview, and nothing else does: a new kind fails to compile here until it has one.
-const EVERY_KIND: Record<FrameStatus['kind'], true> = Object.fromEntries(PREVIEW_STATUSES.map((k) => [k, true])) as Record<PreviewStatus, true>;
+const EVERY_KIND: Record<FrameStatus['kind'], true> = Object.fromEntries(
+  PREVIEW_STATUSES.map((k) => [k, true]),
+) as Record<PreviewStatus, true>;
 void EVERY_KIND;
 
 /** `--status`'s value, checked; a usage error names the flag and the values it takes. */
 export function parsePreviewStatus(value: string): PreviewStatus {
   const found = PREVIEW_STATUSES.find((s) => s === value);
-  if (found === undefined) throw new UsageError(`render --status must be one of ${PREVIEW_STATUSES.join(', ')} (got "${value}")`);
+  if (found === undefined)
+    throw new UsageError(`render --status must be one of ${PREVIEW_STATUSES.join(', ')} (got "${value}")`);
   return found;
 }
 
@@ -31,7 +42,8 @@ export function parsePreviewStatus(value: string): PreviewStatus {
 export function parsePreviewNow(value: string): Date {
   const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
   const at = iso.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(at)) throw new UsageError(`render --now must be an ISO 8601 time such as 2026-11-28T08:00:00Z (got "${value}")`);
+  if (Number.isNaN(at))
+    throw new UsageError(`render --now must be an ISO 8601 time such as 2026-11-28T08:00:00Z (got "${value}")`);
   return new Date(at);
 }
 
@@ -42,7 +54,13 @@ const CREDITS_RETRY_MS = 60 * 60_000;
  * The status and staleness of a display at `now` whose answer was fetched at `fetchedAt`, on `schedule` (a cron
  * expression in `timezone`; null: no slot follows, nothing goes stale by the clock).
  */
-export function previewState(o: { status: PreviewStatus; now: Date; fetchedAt: Date; schedule: string | null; timezone: string }): Pick<FrameState, 'status' | 'stale'> {
+export function previewState(o: {
+  status: PreviewStatus;
+  now: Date;
+  fetchedAt: Date;
+  schedule: string | null;
+  timezone: string;
+}): Pick<FrameState, 'status' | 'stale'> {
   const cron = o.schedule === null ? null : new CronTimes(o.schedule, o.timezone);
   const now = o.now.getTime();
   const fetched = o.fetchedAt.getTime();
@@ -64,7 +82,13 @@ export function previewState(o: { status: PreviewStatus; now: Date; fetchedAt: D
       case 'stale':
         return { kind: 'stale', since: o.fetchedAt };
       case 'service_error':
-        return { kind: 'service_error', problem: 'error', since, message: 'HTTP 502 (render --status preview)', retryAt };
+        return {
+          kind: 'service_error',
+          problem: 'error',
+          since,
+          message: 'HTTP 502 (render --status preview)',
+          retryAt,
+        };
       case 'unreachable':
         return { kind: 'unreachable', since, message: 'connect ECONNREFUSED (render --status preview)', retryAt };
       case 'key_rejected':

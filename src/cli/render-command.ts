@@ -38,8 +38,10 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
     now === undefined && status === undefined
       ? null
       : display.schedule === 'auto'
-      ? ((await import('../budget/planner.js')).resolveSchedules(config, now === undefined ? {} : { now: now.getTime() }).get(display.id) ?? null)
-      : display.schedule;
+        ? ((await import('../budget/planner.js'))
+            .resolveSchedules(config, now === undefined ? {} : { now: now.getTime() })
+            .get(display.id) ?? null)
+        : display.schedule;
   // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
   const { missingGlyphs } = await withGlyphDiskCache(() =>
     renderRecommendationFile({
@@ -54,7 +56,10 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
   if (missingGlyphs.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
     // have no character to warn about.
-    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([import('../log/logging.js'), import('../render/glyph-warnings.js')]);
+    const [{ createLogger }, { GlyphWarnings }] = await Promise.all([
+      import('../log/logging.js'),
+      import('../render/glyph-warnings.js'),
+    ]);
     const logger = createLogger({ level: config.log_level, secrets: secretValues(loaded.secrets) });
     new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
     logger.flush();

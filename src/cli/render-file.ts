@@ -49,13 +49,16 @@ async function readRecommendationFile(path: string): Promise<StoredRecommendatio
   const fetched = (data as { fetched_at?: unknown }).fetched_at;
   // Neither time (both are optional in what we accept): the frame is drawn as of now.
   const fetchedAt =
-    typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched)) ? fetched : (rec.generated_at ?? new Date().toISOString());
+    typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched))
+      ? fetched
+      : (rec.generated_at ?? new Date().toISOString());
   return { ...rec, fetched_at: fetchedAt };
 }
 
 function frameBytes(frame: Frame, format: 'bmp' | 'raw', panel: PanelProfile, outPath: string): Buffer {
   if (format === 'raw') return frame.raw;
-  if (!frame.bmp) throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);
+  if (!frame.bmp)
+    throw new Error(`cannot write ${outPath}: panel ${panel.id} is not black and white, and BMP frames are 1-bit only`);
   return frame.bmp;
 }
 
@@ -80,8 +83,17 @@ export async function renderRecommendationFile(
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
-  const state = previewState({ status: args.status ?? 'ok', now, fetchedAt: new Date(rec.fetched_at), schedule: args.schedule ?? null, timezone: args.timezone });
-  const { input, panel, opts } = displayFrameInput({ ...args, dither: args.dither, locale: args.locale }, { rec, ...state, now });
+  const state = previewState({
+    status: args.status ?? 'ok',
+    now,
+    fetchedAt: new Date(rec.fetched_at),
+    schedule: args.schedule ?? null,
+    timezone: args.timezone,
+  });
+  const { input, panel, opts } = displayFrameInput(
+    { ...args, dither: args.dither, locale: args.locale },
+    { rec, ...state, now },
+  );
   const detailed = renderIndices(input, panel, opts);
   let bytes: Buffer;
   // A PNG alone needs no BMP, raw planes or hash (a few ms of a cold `render`).
@@ -90,7 +102,9 @@ export async function renderRecommendationFile(
     const frame = encodeFrame(panel, opts.rotation, detailed);
     bytes =
       format === 'json'
-        ? Buffer.from(`${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, frame.hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`)
+        ? Buffer.from(
+            `${JSON.stringify({ ...frameJson(detailed, panel, opts.rotation, frame.hash), dither: opts.dither ?? 'floyd-steinberg' }, null, 2)}\n`,
+          )
         : frameBytes(frame, format, panel, args.outPath);
   }
   const tmp = `${args.outPath}.${process.pid}.tmp`;

@@ -7,7 +7,8 @@ import { UsageError } from './usage-error.js';
  */
 export async function renderWorkerCommand(argv: string[]): Promise<ExitCode> {
   if (argv.length > 0) throw new UsageError(`render-worker takes no arguments (got "${argv.join(' ')}")`);
-  if (process.send === undefined) throw new UsageError('render-worker is started by the daemon (`run`) to draw its frames, not by hand');
+  if (process.send === undefined)
+    throw new UsageError('render-worker is started by the daemon (`run`) to draw its frames, not by hand');
   const { serveRenders } = await import('../render/render-worker.js');
   await serveRenders();
   return EXIT.OK;

@@ -28,7 +28,11 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
   if (watched) process.stdout.write(`${whereToLook(loaded.config)}\n`);
   // The frames are drawn in a child that lives only while there are frames to draw (render-process.ts): the idle
   // daemon holds no canvas. It gets no secret: it draws, and needs none.
-  const renderer = new RenderProcess({ clock: systemClock, env: envWithoutSecrets(process.env, loaded.secrets), logger: logger.child({ part: 'render' }) });
+  const renderer = new RenderProcess({
+    clock: systemClock,
+    env: envWithoutSecrets(process.env, loaded.secrets),
+    logger: logger.child({ part: 'render' }),
+  });
   const service = new Service({ loaded, logger, draw: renderer.draw });
   // The daemon lives until a signal stops it, not until its timers run out (the budget's timers are unref'd).
   const keepAlive = setInterval(() => undefined, 2 ** 30);
@@ -47,25 +51,34 @@ export async function runCommand(argv: string[]): Promise<ExitCode> {
       // The backstop: unref'd, so it never keeps a process alive that would end anyway.
       setTimeout(() => {
         if (code === null) {
-          const err = Object.assign(new Error(`the stop did not finish within ${STOP_DEADLINE_MS} ms; exiting without it`), { code: 'E_STOP_TIMEOUT' });
+          const err = Object.assign(
+            new Error(`the stop did not finish within ${STOP_DEADLINE_MS} ms; exiting without it`),
+            { code: 'E_STOP_TIMEOUT' },
+          );
           logger.error({ err }, 'stop timed out');
         } else {
-          logger.warn({ code: 'W_STOP_LINGERING', waitedMs: STOP_DEADLINE_MS }, 'stopped, but something still held the process; exiting');
+          logger.warn(
+            { code: 'W_STOP_LINGERING', waitedMs: STOP_DEADLINE_MS },
+            'stopped, but something still held the process; exiting',
+          );
         }
         logger.flush();
         process.exit(code ?? EXIT.FAILURE);
       }, STOP_DEADLINE_MS).unref();
       // The render process last: a cycle still drawing when the stop came ends before it goes.
-      service.stop().finally(() => renderer.close()).then(
-        () => {
-          logger.info('stopped');
-          done(EXIT.OK);
-        },
-        (err: unknown) => {
-          logger.error({ err }, 'stop failed');
-          done(EXIT.FAILURE);
-        },
-      );
+      service
+        .stop()
+        .finally(() => renderer.close())
+        .then(
+          () => {
+            logger.info('stopped');
+            done(EXIT.OK);
+          },
+          (err: unknown) => {
+            logger.error({ err }, 'stop failed');
+            done(EXIT.FAILURE);
+          },
+        );
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

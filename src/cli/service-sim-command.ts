@@ -18,11 +18,14 @@ export async function serviceSimCommand(argv: string[]): Promise<ExitCode> {
   const port = flags.port === undefined ? 8780 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535`);
   const credits = flags.credits === undefined ? 1_000_000 : Number(flags.credits);
-  if (!Number.isInteger(credits) || credits < 0) throw new UsageError(`--credits must be a whole number >= 0 (got ${flags.credits})`);
+  if (!Number.isInteger(credits) || credits < 0)
+    throw new UsageError(`--credits must be a whole number >= 0 (got ${flags.credits})`);
   const rate = flags['rate-limit'] === undefined ? 60 : Number(flags['rate-limit']);
-  if (!Number.isInteger(rate) || rate < 1) throw new UsageError(`--rate-limit must be a whole number >= 1 (got ${flags['rate-limit']})`);
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new UsageError(`--rate-limit must be a whole number >= 1 (got ${flags['rate-limit']})`);
   const billing = flags.billing ?? 'success';
-  if (!isBillingMode(billing)) throw new UsageError(`--billing must be one of ${BILLING_MODES.join(', ')} (got ${billing})`);
+  if (!isBillingMode(billing))
+    throw new UsageError(`--billing must be one of ${BILLING_MODES.join(', ')} (got ${billing})`);
   const sim = await startServiceSim({
     host: flags.host ?? '127.0.0.1',
     port,

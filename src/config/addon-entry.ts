@@ -37,7 +37,14 @@ export interface AddonEntryIo {
 }
 
 function jsonLine(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown> = {}): string {
-  return JSON.stringify({ level, time: new Date().toISOString(), app: 'outfit-display', part: 'addon', ...fields, msg });
+  return JSON.stringify({
+    level,
+    time: new Date().toISOString(),
+    app: 'outfit-display',
+    part: 'addon',
+    ...fields,
+    msg,
+  });
 }
 
 async function readOptional(file: string): Promise<string | null> {
@@ -105,18 +112,28 @@ export async function runAddonEntry(argv: string[], io: AddonEntryIo): Promise<E
     if (converted.apiKey !== null) await writeFileAtomic(keyFile, `${converted.apiKey}\n`, { mode: 0o600 });
     await writeFileAtomic(candidate, stringify(converted.config), { mode: 0o644 });
   } catch (err) {
-    return fail([`cannot write ${(err as NodeJS.ErrnoException).path ?? outFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+    return fail([
+      `cannot write ${(err as NodeJS.ErrnoException).path ?? outFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    ]);
   }
   try {
     const loaded = await loadConfig(candidate, { env: io.env ?? process.env });
-    for (const w of loaded.warnings) io.out(jsonLine('warn', converted.describe(w.replace(/^(W_[A-Z_]+): /, '')), { code: /^W_[A-Z_]+/.exec(w)?.[0] }));
+    for (const w of loaded.warnings)
+      io.out(
+        jsonLine('warn', converted.describe(w.replace(/^(W_[A-Z_]+): /, '')), { code: /^W_[A-Z_]+/.exec(w)?.[0] }),
+      );
     await rename(candidate, outFile);
   } catch (err) {
     await rm(candidate, { force: true });
     if (err instanceof ConfigError) return fail(err.problems.map(converted.describe));
     throw err;
   }
-  io.out(jsonLine('info', 'add-on options converted', { config: outFile, displays: (converted.config.displays as unknown[]).length }));
+  io.out(
+    jsonLine('info', 'add-on options converted', {
+      config: outFile,
+      displays: (converted.config.displays as unknown[]).length,
+    }),
+  );
   return EXIT.OK;
 }
 

@@ -19,7 +19,10 @@ import { formatPath, issueText } from '../shared/describe-issue.js';
 const FORM_DISPLAY_KEYS = ['id', 'name', 'lat', 'lon', 'panel', 'schedule', 'unit'] as const;
 
 function coordinate(limit: number) {
-  return z.number('must be a number').min(-limit, `must be between -${limit} and ${limit}`).max(limit, `must be between -${limit} and ${limit}`);
+  return z
+    .number('must be a number')
+    .min(-limit, `must be between -${limit} and ${limit}`)
+    .max(limit, `must be between -${limit} and ${limit}`);
 }
 
 const Count = z.number('must be a number').int('must be a whole number').nonnegative('must be 0 or more');
@@ -40,7 +43,9 @@ export const AddonOptionsSchema = z.strictObject({
       name: z.string('must be text').optional(),
       lat: coordinate(90),
       lon: coordinate(180),
-      panel: z.string('must be text').refine((p) => listPanelIds().includes(p), { message: `must be one of ${listPanelIds().join(', ')}` }),
+      panel: z
+        .string('must be text')
+        .refine((p) => listPanelIds().includes(p), { message: `must be one of ${listPanelIds().join(', ')}` }),
       schedule: z.string('must be text').optional(),
       unit: z.enum(['metric', 'imperial']).optional(),
     }),
@@ -83,17 +88,26 @@ function isMapping(v: unknown): v is Mapping {
 }
 
 /** The user's file as a mapping, or its problems (each naming the file). Empty or absent: an empty mapping. */
-function parseUserFile(text: string | null, file: string): { ok: true; value: Mapping } | { ok: false; problems: string[] } {
+function parseUserFile(
+  text: string | null,
+  file: string,
+): { ok: true; value: Mapping } | { ok: false; problems: string[] } {
   if (text === null) return { ok: true, value: {} };
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => `${file}: ${e.message.split('\n')[0] ?? e.code}`) };
+  if (doc.errors.length > 0)
+    return { ok: false, problems: doc.errors.map((e) => `${file}: ${e.message.split('\n')[0] ?? e.code}`) };
   let value: unknown;
   try {
     value = doc.toJS() ?? {};
   } catch (err) {
-    return { ok: false, problems: [`${file}: cannot use the YAML: ${err instanceof Error ? err.message : String(err)}`] };
+    return {
+      ok: false,
+      problems: [`${file}: cannot use the YAML: ${err instanceof Error ? err.message : String(err)}`],
+    };
   }
-  return isMapping(value) ? { ok: true, value } : { ok: false, problems: [`${file}: must be a mapping (key: value lines)`] };
+  return isMapping(value)
+    ? { ok: true, value }
+    : { ok: false, problems: [`${file}: must be a mapping (key: value lines)`] };
 }
 
 function defined(entries: Record<string, unknown>): Mapping {
@@ -105,7 +119,9 @@ export function convertAddonOptions(options: unknown, userYaml: string | null, p
   const parsed = AddonOptionsSchema.safeParse(options);
   const user = parseUserFile(userYaml, paths.userFile);
   const problems = [
-    ...(parsed.success ? [] : parsed.error.issues.map((i) => `option ${formatPath(i.path)}: ${describeOptionIssue(i)}`)),
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `option ${formatPath(i.path)}: ${describeOptionIssue(i)}`)),
     ...(user.ok ? [] : user.problems),
   ];
   if (!parsed.success || !user.ok) return { ok: false, problems };
@@ -185,7 +201,8 @@ export function convertAddonOptions(options: unknown, userYaml: string | null, p
       if (from?.form != null && (key === undefined || (FORM_DISPLAY_KEYS as readonly string[]).includes(key))) {
         return `option displays[${from.form}]${key === undefined ? '' : `.${key}`}${d[3]}: ${text}`;
       }
-      if (from?.file != null) return `${paths.userFile}: displays[${from.file}]${key === undefined ? '' : `.${key}`}${d[3]}: ${text}`;
+      if (from?.file != null)
+        return `${paths.userFile}: displays[${from.file}]${key === undefined ? '' : `.${key}`}${d[3]}: ${text}`;
     }
     if (setByForm(where)) return `option ${formTop[where]}: ${text}`;
     return `${paths.userFile}: ${where}: ${text}`;
@@ -195,6 +212,7 @@ export function convertAddonOptions(options: unknown, userYaml: string | null, p
 }
 
 function describeOptionIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown option${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown option${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
   return issueText(issue);
 }

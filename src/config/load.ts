@@ -102,7 +102,9 @@ function resolvePaths(config: Config, dir: string): Config {
   if (config.trmnl) {
     const fw = config.trmnl.firmware;
     out.trmnl = {
-      devices: config.trmnl.devices.map((d) => (d.token_file === undefined ? d : { ...d, token_file: abs(d.token_file) })),
+      devices: config.trmnl.devices.map((d) =>
+        d.token_file === undefined ? d : { ...d, token_file: abs(d.token_file) },
+      ),
       ...(fw !== undefined && { firmware: { ...fw, dir: abs(fw.dir) } }),
     };
   }
@@ -118,7 +120,11 @@ export function parseConfig(
   locales: readonly string[] = BUILT_IN_LOCALES,
 ): { ok: true; config: Config } | { ok: false; problems: string[] } {
   const result = ConfigSchema.safeParse(raw, { reportInput: true });
-  const problems = [...(result.success ? [] : result.error.issues.flatMap(describeIssue)), ...crossChecks(raw), ...localeProblems(raw, locales)];
+  const problems = [
+    ...(result.success ? [] : result.error.issues.flatMap(describeIssue)),
+    ...crossChecks(raw),
+    ...localeProblems(raw, locales),
+  ];
   return result.success && problems.length === 0 ? { ok: true, config: result.data } : { ok: false, problems };
 }
 
@@ -154,7 +160,8 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
   }
   const userLocales = await readConfigLocales(raw, path.dirname(abs));
   const parsed = parseConfig(raw, userLocales.known);
-  if (!parsed.ok || userLocales.problems.length > 0) throw new ConfigError(abs, [...(parsed.ok ? [] : parsed.problems), ...userLocales.problems]);
+  if (!parsed.ok || userLocales.problems.length > 0)
+    throw new ConfigError(abs, [...(parsed.ok ? [] : parsed.problems), ...userLocales.problems]);
   const config = resolvePaths(parsed.config, path.dirname(abs));
   // A folder that is a file stops the daemon only after its other parts started: refused here, with the secrets' problems.
   const folders = await folderProblems(config);

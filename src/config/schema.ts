@@ -20,7 +20,8 @@ function coordinate(limit: number) {
     const problem = coordinateProblem(v, limit);
     if (problem === null) return v as number;
     if (typeof v !== 'number') ctx.addIssue({ code: 'invalid_type', expected: 'number', input: v });
-    else if (Number.isFinite(v)) ctx.addIssue({ code: 'custom', input: v, message: `must be between -${limit} and ${limit}` });
+    else if (Number.isFinite(v))
+      ctx.addIssue({ code: 'custom', input: v, message: `must be between -${limit} and ${limit}` });
     else ctx.addIssue({ code: 'custom', input: v, message: problem });
     return z.NEVER;
   });
@@ -43,7 +44,8 @@ function checkListen(listen: string, ctx: z.RefinementCtx<string>): void {
   const m = /^(?:\[([^\]]*)\]|([^:\s]+)):(\d{1,5})$/.exec(listen);
   if (!m) return;
   const port = Number(m[3]);
-  if (port > 65535) ctx.addIssue({ code: 'custom', message: `port ${port} is out of range: must be 0..65535 (0: any free port)` });
+  if (port > 65535)
+    ctx.addIssue({ code: 'custom', message: `port ${port} is out of range: must be 0..65535 (0: any free port)` });
   const host = m[1] ?? m[2] ?? '';
   // node:net is asked for here, not imported: loading it costs every command that reads a config, and only a config
   // with a listen address needs it (docs/performance.md).
@@ -76,7 +78,11 @@ const ChangeAwareSchema = z.strictObject({
   expected_change_pct: Percent.default(25),
 });
 
-const Gpio = z.number('must be a BCM GPIO number').int('must be a whole number').min(0, 'must be 0..53').max(53, 'must be 0..53');
+const Gpio = z
+  .number('must be a BCM GPIO number')
+  .int('must be a whole number')
+  .min(0, 'must be 0..53')
+  .max(53, 'must be 0..53');
 
 /**
  * A panel on this machine's own header (docs/raspberry-pi.md, "A panel on the Pi"): the daemon drives it over SPI and the GPIO
@@ -87,9 +93,18 @@ export const AttachedSchema = z.strictObject({
   board: z.enum(BOARDS).optional(),
   /** BCM numbers overriding the board's; `pwr` and `cs` may be null (none / the SPI driver's CE0). */
   pins: z
-    .strictObject({ rst: Gpio.optional(), dc: Gpio.optional(), busy: Gpio.optional(), pwr: Gpio.nullable().optional(), cs: Gpio.nullable().optional() })
+    .strictObject({
+      rst: Gpio.optional(),
+      dc: Gpio.optional(),
+      busy: Gpio.optional(),
+      pwr: Gpio.nullable().optional(),
+      cs: Gpio.nullable().optional(),
+    })
     .default({}),
-  spi_device: z.string().regex(/^\/dev\/spidev\d+\.\d+$/, 'must be an SPI device such as /dev/spidev0.0').default('/dev/spidev0.0'),
+  spi_device: z
+    .string()
+    .regex(/^\/dev\/spidev\d+\.\d+$/, 'must be an SPI device such as /dev/spidev0.0')
+    .default('/dev/spidev0.0'),
   /** The GPIO chip's label or /dev path; default: the Pi header's (pinctrl-bcm2711, pinctrl-rp1, ...). */
   gpio_chip: z.string().min(1).optional(),
   /** Write the command stream to this file (JSON lines) instead of SPI and GPIO: for tests, support and the demo. */
@@ -97,35 +112,45 @@ export const AttachedSchema = z.strictObject({
   /** Seconds at least between two refreshes (Waveshare: at least 180 s); several new frames within it make one. */
   min_interval_s: z.number().int('must be a whole number').min(0).max(86_400).default(180),
   /** An unchanged frame is refreshed again after this many hours, to clear ghosting (vendors: at least daily). */
-  full_refresh_hours: z.number().positive().max(24, 'must be at most 24 (the vendors ask for a refresh at least daily)').default(24),
+  full_refresh_hours: z
+    .number()
+    .positive()
+    .max(24, 'must be at most 24 (the vendors ask for a refresh at least daily)')
+    .default(24),
   /** How long BUSY may stay busy, seconds; default: the driver's (a few times the panel's refresh). */
   busy_timeout_s: z.number().positive().max(600).optional(),
 });
 
-export const DisplaySchema = z.strictObject({
-  id: z.string().regex(DISPLAY_ID, 'must match [a-z0-9_-]+'),
-  name: z.string().min(1).max(64).optional(),
-  lat: coordinate(90),
-  lon: coordinate(180),
-  unit: z.enum(['metric', 'imperial']).default('metric'),
-  gender: z.string().max(30, 'must be at most 30 characters').default(''),
-  panel: z.string().min(1).default('waveshare-7in5-v2'),
-  rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
-  schedule: z.string().min(1).default('auto'),
-  active_hours: ActiveHours.optional(),
-  change_aware: ChangeAwareSchema.optional(),
-  endpoint: z.enum(['recweather', 'recommend']).default('recweather'),
-  home_assistant: z.boolean().default(true),
-  dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
-  /** Labels, dates and numbers on this display's frame; default: the config's `locale` (i18n/config-locales.ts checks the code). */
-  locale: z.string().optional(),
-  /** A panel on this machine's header that the daemon drives with each new frame. */
-  attached: AttachedSchema.optional(),
-}).superRefine((d, ctx) => {
-  if (d.attached !== undefined && !isAttachable(d.panel)) {
-    ctx.addIssue({ code: 'custom', path: ['attached'], message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}` });
-  }
-});
+export const DisplaySchema = z
+  .strictObject({
+    id: z.string().regex(DISPLAY_ID, 'must match [a-z0-9_-]+'),
+    name: z.string().min(1).max(64).optional(),
+    lat: coordinate(90),
+    lon: coordinate(180),
+    unit: z.enum(['metric', 'imperial']).default('metric'),
+    gender: z.string().max(30, 'must be at most 30 characters').default(''),
+    panel: z.string().min(1).default('waveshare-7in5-v2'),
+    rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
+    schedule: z.string().min(1).default('auto'),
+    active_hours: ActiveHours.optional(),
+    change_aware: ChangeAwareSchema.optional(),
+    endpoint: z.enum(['recweather', 'recommend']).default('recweather'),
+    home_assistant: z.boolean().default(true),
+    dither: z.enum(['floyd-steinberg', 'atkinson', 'ordered']).default('floyd-steinberg'),
+    /** Labels, dates and numbers on this display's frame; default: the config's `locale` (i18n/config-locales.ts checks the code). */
+    locale: z.string().optional(),
+    /** A panel on this machine's header that the daemon drives with each new frame. */
+    attached: AttachedSchema.optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.attached !== undefined && !isAttachable(d.panel)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['attached'],
+        message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`,
+      });
+    }
+  });
 
 const ApiSchema = z.strictObject({
   base_url: z
@@ -171,33 +196,44 @@ const BudgetSchema = z
     }
   });
 
-const MqttSchema = z.strictObject({
-  url: z
-    .string()
-    .refine((s) => s === 'embedded' || /^mqtts?:\/\/.+/.test(s), 'must be mqtt://host:port, mqtts://host:port or "embedded"'),
-  username: z.string().default(''),
-  password_file: z.string().default(''),
-  base_topic: z
-    .string()
-    .regex(/^[^#+]+$/, 'must not contain MQTT wildcards')
-    .default('outfit-display'),
-  discovery_prefix: z.string().regex(/^[^#+]+$/, 'must not contain MQTT wildcards').default('homeassistant'),
-  discovery: z.boolean().default(true),
-  client_id: z.string().min(1).max(64).optional(),
-  ca_file: z.string().optional(),
-  cert_file: z.string().optional(),
-  key_file: z.string().optional(),
-  /** With url "embedded": where its broker listens (default 127.0.0.1:1883, another free port when that is taken). */
-  embedded: z
-    .strictObject({
-      listen: z
-        .string()
-        .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:1883 or 0.0.0.0:1883')
-        .superRefine(checkListen)
-        .optional(),
-    })
-    .optional(),
-}).refine((m) => m.embedded === undefined || m.url === 'embedded', { message: 'only with url: embedded', path: ['embedded'] });
+const MqttSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .refine(
+        (s) => s === 'embedded' || /^mqtts?:\/\/.+/.test(s),
+        'must be mqtt://host:port, mqtts://host:port or "embedded"',
+      ),
+    username: z.string().default(''),
+    password_file: z.string().default(''),
+    base_topic: z
+      .string()
+      .regex(/^[^#+]+$/, 'must not contain MQTT wildcards')
+      .default('outfit-display'),
+    discovery_prefix: z
+      .string()
+      .regex(/^[^#+]+$/, 'must not contain MQTT wildcards')
+      .default('homeassistant'),
+    discovery: z.boolean().default(true),
+    client_id: z.string().min(1).max(64).optional(),
+    ca_file: z.string().optional(),
+    cert_file: z.string().optional(),
+    key_file: z.string().optional(),
+    /** With url "embedded": where its broker listens (default 127.0.0.1:1883, another free port when that is taken). */
+    embedded: z
+      .strictObject({
+        listen: z
+          .string()
+          .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:1883 or 0.0.0.0:1883')
+          .superRefine(checkListen)
+          .optional(),
+      })
+      .optional(),
+  })
+  .refine((m) => m.embedded === undefined || m.url === 'embedded', {
+    message: 'only with url: embedded',
+    path: ['embedded'],
+  });
 
 const HttpSchema = z.strictObject({
   listen: z
@@ -212,7 +248,11 @@ const HttpSchema = z.strictObject({
     .optional(),
   /** Host names a request may give besides this machine's own names and addresses (others get 421). */
   allowed_hosts: z
-    .array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, 'must be a host name or address, without port or scheme'))
+    .array(
+      z
+        .string()
+        .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, 'must be a host name or address, without port or scheme'),
+    )
     .default([]),
 });
 
@@ -252,9 +292,13 @@ function checkAccessPoint(url: string, ctx: z.RefinementCtx): void {
   const m = /^https?:\/\/([^/?#\s]*)(.*)$/s.exec(url);
   if (m === null) return void ctx.addIssue({ code: 'custom', message: base });
   if (m[1]!.includes('@')) {
-    return void ctx.addIssue({ code: 'custom', message: 'must not carry a login (user:password@host): the access point takes none, so remove it' });
+    return void ctx.addIssue({
+      code: 'custom',
+      message: 'must not carry a login (user:password@host): the access point takes none, so remove it',
+    });
   }
-  if ((m[2] !== '' && m[2] !== '/') || m[1] === '' || !URL.canParse(url)) ctx.addIssue({ code: 'custom', message: base });
+  if ((m[2] !== '' && m[2] !== '/') || m[1] === '' || !URL.canParse(url))
+    ctx.addIssue({ code: 'custom', message: base });
 }
 
 /**
@@ -293,7 +337,9 @@ export const ConfigSchema = z
     locales_dir: z.string().min(1).optional(),
     mqtt: MqttSchema.optional(),
     http: HttpSchema.optional(),
-    trmnl: z.strictObject({ devices: z.array(TrmnlDeviceSchema).default([]), firmware: TrmnlFirmwareSchema.optional() }).optional(),
+    trmnl: z
+      .strictObject({ devices: z.array(TrmnlDeviceSchema).default([]), firmware: TrmnlFirmwareSchema.optional() })
+      .optional(),
     openepaperlink: OpenEPaperLinkSchema.optional(),
     /** A URL that gets each new frame and its state (config/webhook-schema.ts, src/webhook/). */
     webhook: WebhookSchema.optional(),
@@ -306,7 +352,9 @@ export const ConfigSchema = z
   .superRefine(
     (cfg: unknown, ctx) => {
       const entries = (v: unknown): Array<Record<string, unknown>> =>
-        Array.isArray(v) ? v.map((e: unknown) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : {})) : [];
+        Array.isArray(v)
+          ? v.map((e: unknown) => (typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : {}))
+          : [];
       const root = typeof cfg === 'object' && cfg !== null ? (cfg as Record<string, unknown>) : {};
       if (!Array.isArray(root.displays)) return;
       const seen = new Map<string, number>();
@@ -326,17 +374,23 @@ export const ConfigSchema = z
       // Two panels on one SPI device would interleave their command streams: one display per header.
       const buses = new Map<string, number>();
       entries(root.displays).forEach((d, i) => {
-        const a = typeof d.attached === 'object' && d.attached !== null ? (d.attached as Record<string, unknown>) : null;
+        const a =
+          typeof d.attached === 'object' && d.attached !== null ? (d.attached as Record<string, unknown>) : null;
         if (a === null || a.capture !== undefined) return;
         const dev = typeof a.spi_device === 'string' ? a.spi_device : '/dev/spidev0.0';
         const first = buses.get(dev);
         if (first !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['displays', i, 'attached'], message: `${dev} is already the panel of displays[${first}]: one attached panel per SPI device` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['displays', i, 'attached'],
+            message: `${dev} is already the panel of displays[${first}]: one attached panel per SPI device`,
+          });
         } else {
           buses.set(dev, i);
         }
       });
-      const trmnl = typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
+      const trmnl =
+        typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
       entries(trmnl.devices).forEach((dev, i) => {
         if (typeof dev.display === 'string' && !seen.has(dev.display)) {
           ctx.addIssue({
@@ -346,15 +400,27 @@ export const ConfigSchema = z
           });
         }
       });
-      const oepl = typeof root.openepaperlink === 'object' && root.openepaperlink !== null ? (root.openepaperlink as Record<string, unknown>) : {};
+      const oepl =
+        typeof root.openepaperlink === 'object' && root.openepaperlink !== null
+          ? (root.openepaperlink as Record<string, unknown>)
+          : {};
       const macs = new Map<string, number>();
       entries(oepl.tags).forEach((tag, i) => {
         if (typeof tag.display === 'string' && !seen.has(tag.display)) {
-          ctx.addIssue({ code: 'custom', path: ['openepaperlink', 'tags', i, 'display'], message: `no display with id "${tag.display}"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['openepaperlink', 'tags', i, 'display'],
+            message: `no display with id "${tag.display}"`,
+          });
         }
         if (typeof tag.mac !== 'string') return;
         const first = macs.get(tag.mac.toUpperCase());
-        if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['openepaperlink', 'tags', i, 'mac'], message: `duplicate tag MAC (also openepaperlink.tags[${first}].mac)` });
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['openepaperlink', 'tags', i, 'mac'],
+            message: `duplicate tag MAC (also openepaperlink.tags[${first}].mac)`,
+          });
         else macs.set(tag.mac.toUpperCase(), i);
       });
     },

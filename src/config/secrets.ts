@@ -67,7 +67,9 @@ interface Collector {
 
 /** Every secret of a loaded config: the API key, the MQTT password and the TRMNL devices' access tokens. */
 export function secretValues(secrets: Secrets): string[] {
-  return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter((s): s is string => s !== null && s !== '');
+  return [secrets.apiKey, secrets.mqttPassword, ...secrets.trmnlTokens.values()].filter(
+    (s): s is string => s !== null && s !== '',
+  );
 }
 
 /** The environment variables that hold a secret (loadSecrets). */
@@ -81,7 +83,9 @@ const SECRET_ENV = { apiKey: 'OUTFIT_API_KEY', mqttPassword: 'OUTFIT_MQTT_PASSWO
 export function envWithoutSecrets(env: NodeJS.ProcessEnv, secrets: Secrets): NodeJS.ProcessEnv {
   const names = new Set<string>([...Object.values(SECRET_ENV), 'CREDENTIALS_DIRECTORY', 'SUPERVISOR_TOKEN']);
   const values = secretValues(secrets);
-  return Object.fromEntries(Object.entries(env).filter(([k, v]) => !names.has(k) && !values.some((s) => v?.includes(s))));
+  return Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => !names.has(k) && !values.some((s) => v?.includes(s))),
+  );
 }
 
 /** The systemd credential of a TRMNL device: `trmnl-` and its MAC in lower case without colons. */
@@ -143,7 +147,11 @@ async function readSecretFile(
       return null;
     }
     if (st.size > MAX_SECRET_BYTES) {
-      out.problems.push({ code: 'E_SECRET_TOO_LARGE', where, text: `${prefix}has ${st.size} bytes; a secret may have at most ${MAX_SECRET_BYTES}` });
+      out.problems.push({
+        code: 'E_SECRET_TOO_LARGE',
+        where,
+        text: `${prefix}has ${st.size} bytes; a secret may have at most ${MAX_SECRET_BYTES}`,
+      });
       return null;
     }
     const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
@@ -154,7 +162,11 @@ async function readSecretFile(
     }
     // The file grew after the fstat.
     if (length > MAX_SECRET_BYTES) {
-      out.problems.push({ code: 'E_SECRET_TOO_LARGE', where, text: `${prefix}has more than ${MAX_SECRET_BYTES} bytes, the most a secret may have` });
+      out.problems.push({
+        code: 'E_SECRET_TOO_LARGE',
+        where,
+        text: `${prefix}has more than ${MAX_SECRET_BYTES} bytes, the most a secret may have`,
+      });
       return null;
     }
     let text: string;
@@ -166,11 +178,19 @@ async function readSecretFile(
     }
     const value = accept(text, charset, where, prefix, out);
     if (value !== null && (st.mode & 0o004) !== 0) {
-      out.warnings.push({ code: 'W_SECRET_READABLE', where, text: `${file} is readable by every user on this machine; chmod 600 it` });
+      out.warnings.push({
+        code: 'W_SECRET_READABLE',
+        where,
+        text: `${file} is readable by every user on this machine; chmod 600 it`,
+      });
     }
     return value;
   } catch (err) {
-    out.problems.push({ code: 'E_SECRET_UNREADABLE', where, text: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    out.problems.push({
+      code: 'E_SECRET_UNREADABLE',
+      where,
+      text: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    });
     return null;
   } finally {
     await fh.close();
@@ -211,7 +231,11 @@ async function findSecret(spec: SecretSpec, env: NodeJS.ProcessEnv, out: Collect
     // An empty variable counts as not set, as shells and compose files leave them.
     const source = `environment variable ${spec.envVar}`;
     if (Buffer.byteLength(fromEnv) > MAX_SECRET_BYTES) {
-      out.problems.push({ code: 'E_SECRET_TOO_LARGE', where: source, text: `has more than ${MAX_SECRET_BYTES} bytes, the most a secret may have` });
+      out.problems.push({
+        code: 'E_SECRET_TOO_LARGE',
+        where: source,
+        text: `has more than ${MAX_SECRET_BYTES} bytes, the most a secret may have`,
+      });
       return null;
     }
     const value = accept(fromEnv, spec.charset, source, '', out);
@@ -231,7 +255,11 @@ async function findSecret(spec: SecretSpec, env: NodeJS.ProcessEnv, out: Collect
 export async function loadSecrets(
   config: Config,
   env: NodeJS.ProcessEnv,
-): Promise<{ secrets: Secrets; problems: Array<SecretIssue<SecretProblemCode>>; warnings: Array<SecretIssue<SecretWarningCode>> }> {
+): Promise<{
+  secrets: Secrets;
+  problems: Array<SecretIssue<SecretProblemCode>>;
+  warnings: Array<SecretIssue<SecretWarningCode>>;
+}> {
   const out: Collector = { problems: [], warnings: [] };
 
   const api = await findSecret(
@@ -252,7 +280,11 @@ export async function loadSecrets(
     });
   }
   if (api && !api.value.startsWith(API_KEY_PREFIX)) {
-    out.warnings.push({ code: 'W_KEY_PREFIX', where: api.source, text: `the API key does not start with the expected prefix ${API_KEY_PREFIX}` });
+    out.warnings.push({
+      code: 'W_KEY_PREFIX',
+      where: api.source,
+      text: `the API key does not start with the expected prefix ${API_KEY_PREFIX}`,
+    });
   }
 
   let mqttPassword: string | null = null;
@@ -262,7 +294,9 @@ export async function loadSecrets(
       {
         credential: 'mqtt-password',
         envVar: SECRET_ENV.mqttPassword,
-        ...(config.mqtt.password_file !== '' && { file: { path: config.mqtt.password_file, key: 'mqtt.password_file' } }),
+        ...(config.mqtt.password_file !== '' && {
+          file: { path: config.mqtt.password_file, key: 'mqtt.password_file' },
+        }),
         charset: 'password',
       },
       env,
@@ -298,10 +332,18 @@ export async function loadSecrets(
     // The inline token's minimum (schema.ts) holds for every source: a short token is guessed, whatever file it is in.
     if (token && token.value.length < TRMNL_TOKEN_MIN_LENGTH) {
       const file = token.source === `${key}.token_file` ? `${dev.token_file} ` : '';
-      out.problems.push({ code: 'E_SECRET_TOO_SHORT', where: token.source, text: `${file}holds fewer than ${TRMNL_TOKEN_MIN_LENGTH} characters, the fewest a TRMNL token may have` });
+      out.problems.push({
+        code: 'E_SECRET_TOO_SHORT',
+        where: token.source,
+        text: `${file}holds fewer than ${TRMNL_TOKEN_MIN_LENGTH} characters, the fewest a TRMNL token may have`,
+      });
     } else if (token) trmnlTokens.set(dev.mac.toUpperCase(), token.value);
     if (token === undefined) {
-      out.problems.push({ code: 'E_SECRET_MISSING', where: key, text: `no token: set token_file, token, or the systemd credential ${credential}` });
+      out.problems.push({
+        code: 'E_SECRET_MISSING',
+        where: key,
+        text: `no token: set token_file, token, or the systemd credential ${credential}`,
+      });
     }
   }
 

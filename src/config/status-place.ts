@@ -18,6 +18,8 @@ export function statusPlace(options: { http: Config['http']; hostName?: string }
   if (Number(port) === 0) return { kind: 'page_unknown' };
   const wildcard = host === '0.0.0.0' || host === '[::]' || host === '::';
   // Asked for here, not imported: only a wildcard address needs it, and every cold `render` loads this file.
-  const name = wildcard ? `${(options.hostName ?? process.getBuiltinModule('node:os').hostname()).split('.')[0]}.local` : host;
+  const name = wildcard
+    ? `${(options.hostName ?? process.getBuiltinModule('node:os').hostname()).split('.')[0]}.local`
+    : host;
   return { kind: 'page', url: `http://${name}${port === '80' ? '' : `:${port}`}` };
 }

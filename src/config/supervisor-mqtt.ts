@@ -27,10 +27,15 @@ const SUPERVISOR_TIMEOUT_MS = 5_000;
 export const SUPERVISOR_ANSWER_LIMIT_BYTES = 64 * 1024;
 
 /** Warnings of the lookup, each a stable code (docs/container.md, "In Home Assistant"). */
-export const SUPERVISOR_MQTT_WARNINGS = ['W_MQTT_SERVICE_NONE', 'W_SUPERVISOR_UNREACHABLE'] as const satisfies readonly WarningCode[];
+export const SUPERVISOR_MQTT_WARNINGS = [
+  'W_MQTT_SERVICE_NONE',
+  'W_SUPERVISOR_UNREACHABLE',
+] as const satisfies readonly WarningCode[];
 
 /** A host name or an IP address: nothing that could carry a path, a login or a second URL. */
-const Host = z.string().refine((h) => isIP(h) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9._-]{0,252})$/.test(h), 'is not a host name or address');
+const Host = z
+  .string()
+  .refine((h) => isIP(h) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9._-]{0,252})$/.test(h), 'is not a host name or address');
 
 const Answer = z.object({
   result: z.literal('ok'),
@@ -78,7 +83,11 @@ export async function lookupSupervisorMqtt(opts: SupervisorLookupOptions): Promi
     });
     // Node's fetch body is its web stream, async iterable (the global type does not say so); leaving it cancels it.
     const answer = await readAtMost(res.body as WebReadableStream<Uint8Array> | null, SUPERVISOR_ANSWER_LIMIT_BYTES);
-    if (answer.over) return { kind: 'unreachable', reason: `${url}: HTTP ${res.status} with an answer over ${SUPERVISOR_ANSWER_LIMIT_BYTES / 1024} KiB (not read further)` };
+    if (answer.over)
+      return {
+        kind: 'unreachable',
+        reason: `${url}: HTTP ${res.status} with an answer over ${SUPERVISOR_ANSWER_LIMIT_BYTES / 1024} KiB (not read further)`,
+      };
     try {
       body = JSON.parse(answer.bytes.toString('utf8')) as unknown;
     } catch {
@@ -88,7 +97,8 @@ export async function lookupSupervisorMqtt(opts: SupervisorLookupOptions): Promi
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { kind: 'unreachable', reason: `${url}: ${cause ?? (err as Error).name}` };
   }
-  if (res.status === 400 || res.status === 403 || res.status === 404) return { kind: 'none', status: res.status, message: messageOf(body) };
+  if (res.status === 400 || res.status === 403 || res.status === 404)
+    return { kind: 'none', status: res.status, message: messageOf(body) };
   if (!res.ok) return { kind: 'unreachable', reason: `${url}: HTTP ${res.status}` };
   const parsed = Answer.safeParse(body);
   if (!parsed.success) {
@@ -123,7 +133,10 @@ export async function withSupervisorMqtt(loaded: LoadedConfig, opts: SupervisorM
   const log = opts.logger.child({ part: 'supervisor' });
   // The Supervisor's token and the broker password it hands out are secrets the config file never had.
   addLogSecrets(opts.logger, [opts.token]);
-  const found = await lookupSupervisorMqtt({ token: opts.token, ...(opts.baseUrl !== undefined && { baseUrl: opts.baseUrl }) });
+  const found = await lookupSupervisorMqtt({
+    token: opts.token,
+    ...(opts.baseUrl !== undefined && { baseUrl: opts.baseUrl }),
+  });
   if (found.kind === 'none') {
     log.warn(
       { code: 'W_MQTT_SERVICE_NONE', status: found.status, reason: found.message },
@@ -132,12 +145,18 @@ export async function withSupervisorMqtt(loaded: LoadedConfig, opts: SupervisorM
     return loaded;
   }
   if (found.kind === 'unreachable') {
-    log.warn({ code: 'W_SUPERVISOR_UNREACHABLE', reason: found.reason }, 'cannot ask the Home Assistant Supervisor for its MQTT broker: running without MQTT');
+    log.warn(
+      { code: 'W_SUPERVISOR_UNREACHABLE', reason: found.reason },
+      'cannot ask the Home Assistant Supervisor for its MQTT broker: running without MQTT',
+    );
     return loaded;
   }
   addLogSecrets(opts.logger, [found.password]);
   const mqtt = MqttSection.parse({ url: found.url, username: found.username });
-  log.info({ url: found.url, username: found.username, addon: found.addon }, 'MQTT broker from the Home Assistant Supervisor');
+  log.info(
+    { url: found.url, username: found.username, addon: found.addon },
+    'MQTT broker from the Home Assistant Supervisor',
+  );
   return {
     ...loaded,
     config: { ...loaded.config, mqtt },

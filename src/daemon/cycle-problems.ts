@@ -23,7 +23,12 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * longer than a cycle waits): the service refuses us, so it is a service error, "busy", and says until when. Left at
  * "ok", the wall would say "Waiting for the first outfit" and /healthz 200 for as long as the wait lasts.
  */
-export function askedToWait(o: { until: Date; since: Date; retryAt: Date | null; timeZone: string }): Extract<FrameStatus, { kind: 'service_error' }> {
+export function askedToWait(o: {
+  until: Date;
+  since: Date;
+  retryAt: Date | null;
+  timeZone: string;
+}): Extract<FrameStatus, { kind: 'service_error' }> {
   // The configured zone's wall time.
   const p = localParts(o.until.getTime(), o.timeZone);
   const message = `the service asked us to wait until ${pad(p.hour)}:${pad(p.minute)} (E_RATE_LIMITED: HTTP 429 with Retry-After)`;

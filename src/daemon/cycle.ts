@@ -13,9 +13,21 @@ import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
-import { shownStoreProblem, STORE_WARNING_CODES, StoreError, storeReadProblem, type StoreProblem } from '../store/store-error.js';
+import {
+  shownStoreProblem,
+  STORE_WARNING_CODES,
+  StoreError,
+  storeReadProblem,
+  type StoreProblem,
+} from '../store/store-error.js';
 import type { BoardWriter } from '../state/display-board.js';
-import { recentNotice, staleness, type DisplayState, type LastError, type RefreshNotice } from '../state/display-state.js';
+import {
+  recentNotice,
+  staleness,
+  type DisplayState,
+  type LastError,
+  type RefreshNotice,
+} from '../state/display-state.js';
 import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import type { RenderProblem } from '../state/render-problem.js';
 import type { Clock } from '../time/clock.js';
@@ -179,12 +191,21 @@ export class DisplayCycle {
       // What the display showed is lost: a state problem everywhere an owner looks, until an answer is saved over it.
       this.#storeProblem = storeReadProblem(this.#deps.store.fileOf(this.display.id), problem, new Date(clock.now()));
       const { code, file, message } = this.#storeProblem;
-      logger.error({ display: this.display.id, err: new StoreError(code, file, message) }, 'the last good answer cannot be read back: ignored');
+      logger.error(
+        { display: this.display.id, err: new StoreError(code, file, message) },
+        'the last good answer cannot be read back: ignored',
+      );
     }
     const bought = this.#deps.lastBoughtAt?.() ?? null;
-    if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#notReadBack(bought, problem);
+    if (bought !== null && (rec === null || bought > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS))
+      this.#notReadBack(bought, problem);
     const paid = this.#deps.lastPaidAt?.() ?? null;
-    if (paid !== null && paid > (bought ?? -Infinity) && (rec === null || paid > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)) this.#unusable(paid);
+    if (
+      paid !== null &&
+      paid > (bought ?? -Infinity) &&
+      (rec === null || paid > Date.parse(rec.fetched_at) + UNSAVED_AFTER_MS)
+    )
+      this.#unusable(paid);
     if (rec === null) return false;
     this.#rec = rec;
     // A file dated in the future (a clock that was wrong when it was written) would count as fresh for ever: it is
@@ -192,7 +213,10 @@ export class DisplayCycle {
     this.#ageKnown = !(Date.parse(rec.fetched_at) > clock.now() + FUTURE_TOLERANCE_MS);
     this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
     if (!this.#ageKnown) {
-      logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], fetched_at: rec.fetched_at }, 'last good answer is dated in the future: shown, but not fresh');
+      logger.warn(
+        { display: this.display.id, code: STORE_WARNING_CODES[0], fetched_at: rec.fetched_at },
+        'last good answer is dated in the future: shown, but not fresh',
+      );
     }
     if (opts.publish) await this.#renderAndPublish();
     else this.#record();
@@ -213,7 +237,10 @@ export class DisplayCycle {
       message: `the answer bought at ${at} could not be read back (${why}): its slot is paid and not bought again; the next slot buys`,
       at: new Date(this.#deps.clock.now()).toISOString(),
     };
-    this.#deps.logger.warn({ display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at }, 'the last answer bought could not be read back: not bought again before the next slot');
+    this.#deps.logger.warn(
+      { display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at },
+      'the last answer bought could not be read back: not bought again before the next slot',
+    );
   }
 
   /** The ledger says the slot's answer, paid for at `paid`, could not be used: the display says so, as before the start. */
@@ -261,8 +288,20 @@ export class DisplayCycle {
         this.#status =
           outcome.scope === 'credits'
             ? { kind: 'credits_out', since: outcome.since ?? now, until: outcome.until }
-            : { kind: 'budget_exhausted', until: outcome.until, ...(outcome.unknownCredits ? { unknownCredits: outcome.unknownCredits } : {}) };
-        logger.warn({ display: this.display.id, code: outcome.scope === 'credits' ? 'W_CREDITS_EXHAUSTED' : 'W_BUDGET_EXHAUSTED', until: outcome.until.toISOString(), scope: outcome.scope }, outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up');
+            : {
+                kind: 'budget_exhausted',
+                until: outcome.until,
+                ...(outcome.unknownCredits ? { unknownCredits: outcome.unknownCredits } : {}),
+              };
+        logger.warn(
+          {
+            display: this.display.id,
+            code: outcome.scope === 'credits' ? 'W_CREDITS_EXHAUSTED' : 'W_BUDGET_EXHAUSTED',
+            until: outcome.until.toISOString(),
+            scope: outcome.scope,
+          },
+          outcome.scope === 'credits' ? 'service account out of credits' : 'budget used up',
+        );
         break;
       case 'deferred': {
         logger.info({ display: this.display.id, until: outcome.until.toISOString(), why: outcome.reason }, 'deferred');
@@ -270,7 +309,12 @@ export class DisplayCycle {
         if (this.#rec === null && outcome.reason === REASONS.retryAfter) {
           // Nothing to show and the service refuses us for now: the wall and every publisher say so, and until when.
           this.#failingSince ??= now;
-          const waiting = askedToWait({ until: outcome.until, since: this.#failingSince, retryAt: this.#deps.nextUpdateAt(retryAt), timeZone: this.#deps.render.timezone });
+          const waiting = askedToWait({
+            until: outcome.until,
+            since: this.#failingSince,
+            retryAt: this.#deps.nextUpdateAt(retryAt),
+            timeZone: this.#deps.render.timezone,
+          });
           this.#status = waiting;
           this.#lastError = { code: 'E_RATE_LIMITED', message: waiting.message, at: now.toISOString() };
         }
@@ -278,7 +322,12 @@ export class DisplayCycle {
         // Frame files that could not be written, and a frame that could not be drawn, are tried again at each tick.
         // A display with no frame yet in this process (`once`, whose restore does not publish) gets its frame.
         const problems = this.#output.problem !== null || this.#renderProblem !== null;
-        if (this.#frame !== null && this.#status === before && this.#currentStoreProblem()?.code === this.#publishedProblem?.code && !problems) {
+        if (
+          this.#frame !== null &&
+          this.#status === before &&
+          this.#currentStoreProblem()?.code === this.#publishedProblem?.code &&
+          !problems
+        ) {
           return { outcome: outcome.kind, error: null, published: false, retryAt };
         }
         // Without an outfit the frame itself names the state problem: drawn again when it appears or goes.
@@ -332,7 +381,12 @@ export class DisplayCycle {
     this.#refusalsUnlogged++;
     if (now - this.#refusalLoggedAt >= 60_000 || now < this.#refusalLoggedAt) {
       this.#deps.logger.warn(
-        { display: this.display.id, code: REFRESH_WARNING_CODES[0], refusal: refusal.kind, count: this.#refusalsUnlogged },
+        {
+          display: this.display.id,
+          code: REFRESH_WARNING_CODES[0],
+          refusal: refusal.kind,
+          count: this.#refusalsUnlogged,
+        },
         text,
       );
       this.#refusalLoggedAt = now;
@@ -360,7 +414,8 @@ export class DisplayCycle {
     try {
       await this.#deps.store.save(this.display.id, stored);
       if (this.#storeProblem !== null) {
-        const words = this.#storeProblem.code === 'E_STATE_READ' ? 'a last good answer is saved again' : 'state can be saved again';
+        const words =
+          this.#storeProblem.code === 'E_STATE_READ' ? 'a last good answer is saved again' : 'state can be saved again';
         this.#deps.logger.info({ display: this.display.id, was: this.#storeProblem.code }, words);
       }
       this.#storeProblem = null;
@@ -383,9 +438,16 @@ export class DisplayCycle {
     } else {
       this.#failingSince ??= now;
       // When the wall says the next try comes: the retry the scheduler will set for this slot, or the next tick.
-      const next = { since: this.#failingSince, message: err.serviceMessage ?? err.message, retryAt: err.retryable ? this.#deps.nextUpdateAt(retryAt) : null };
+      const next = {
+        since: this.#failingSince,
+        message: err.serviceMessage ?? err.message,
+        retryAt: err.retryable ? this.#deps.nextUpdateAt(retryAt) : null,
+      };
       // "No connection" only when none was made; once the service was reached, it is the service that failed.
-      this.#status = err.code === 'E_CONNECT' ? { kind: 'unreachable', ...next } : { kind: 'service_error', problem: SERVICE_PROBLEMS[err.code] ?? 'refused', ...next };
+      this.#status =
+        err.code === 'E_CONNECT'
+          ? { kind: 'unreachable', ...next }
+          : { kind: 'service_error', problem: SERVICE_PROBLEMS[err.code] ?? 'refused', ...next };
     }
     this.#deps.logger.error({ display: this.display.id, err }, 'cycle failed; last good frame kept');
   }
@@ -398,7 +460,9 @@ export class DisplayCycle {
    */
   #renderAndPublish(): Promise<boolean> {
     const asked = ++this.#rendersAsked;
-    const round = this.#inTurn(() => this.#drawAndPublish(asked)).then((r) => (r === 'superseded' ? this.#newestRender : r));
+    const round = this.#inTurn(() => this.#drawAndPublish(asked)).then((r) =>
+      r === 'superseded' ? this.#newestRender : r,
+    );
     this.#newestRender = round;
     return round;
   }
@@ -411,8 +475,14 @@ export class DisplayCycle {
     const served = Number.isFinite(parsed) ? parsed : null;
     const { staleFrom } = this.#deps;
     const now = this.#deps.clock.now();
-    const { stale, since } = staleness({ servedAt: served, ageUnknown: this.#rec !== null && !this.#ageKnown, staleFrom: (at) => staleFrom?.(at) ?? null, now });
-    if (this.#status.kind === 'ok' && stale && served !== null) this.#status = { kind: 'stale', since: new Date(served) };
+    const { stale, since } = staleness({
+      servedAt: served,
+      ageUnknown: this.#rec !== null && !this.#ageKnown,
+      staleFrom: (at) => staleFrom?.(at) ?? null,
+      now,
+    });
+    if (this.#status.kind === 'ok' && stale && served !== null)
+      this.#status = { kind: 'stale', since: new Date(served) };
     const onShow = { rec: this.#rec, status: this.#status, stale, staleSince: since };
     let frame: Frame;
     try {
@@ -474,7 +544,10 @@ export class DisplayCycle {
         logger.error({ display: display.id, publisher: name, err }, 'publish failed');
       }
     });
-    const output = this.#output.observe(results.map((r): unknown => (r.status === 'rejected' ? r.reason : null)), new Date(this.#deps.clock.now()));
+    const output = this.#output.observe(
+      results.map((r): unknown => (r.status === 'rejected' ? r.reason : null)),
+      new Date(this.#deps.clock.now()),
+    );
     if (output.cleared) logger.info({ display: display.id }, 'frame files can be written again');
     if (output.changed && again) return this.#publish(frame, false);
     if (!ok) this.#record(frame);
@@ -491,13 +564,19 @@ export class DisplayCycle {
     this.#record(frame);
     const view = this.#deps.views.view(this.display.id);
     // The board has just recorded a frame for this display: anything else is views not over this cycle's board.
-    if (view?.kind !== 'shown') throw new Error(`display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its board)`);
+    if (view?.kind !== 'shown')
+      throw new Error(
+        `display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its board)`,
+      );
     return view;
   }
 
   #state(frame: Frame | null): DisplayState {
     // With a frame, what it was drawn from; without one, the cycle's own state (no frame on the wall to be stale).
-    const shown = frame !== null && this.#onShow !== null ? this.#onShow : { rec: this.#rec, status: this.#status, stale: false, staleSince: null };
+    const shown =
+      frame !== null && this.#onShow !== null
+        ? this.#onShow
+        : { rec: this.#rec, status: this.#status, stale: false, staleSince: null };
     return {
       display: this.display,
       ...shown,

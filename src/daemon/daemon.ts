@@ -88,7 +88,11 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   if (loaded.config.mqtt === undefined && supervisorToken !== undefined && supervisorToken !== '') {
     // Only inside a Home Assistant add-on: imported then, so nothing of it loads elsewhere.
     const { withSupervisorMqtt } = await import('../config/supervisor-mqtt.js');
-    loaded = await withSupervisorMqtt(loaded, { token: supervisorToken, logger, ...(opts.supervisorUrl !== undefined && { baseUrl: opts.supervisorUrl }) });
+    loaded = await withSupervisorMqtt(loaded, {
+      token: supervisorToken,
+      logger,
+      ...(opts.supervisorUrl !== undefined && { baseUrl: opts.supervisorUrl }),
+    });
   }
   const { config, secrets } = loaded;
   const clock = opts.clock ?? systemClock;
@@ -192,10 +196,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
     ...(opts.draw !== undefined && { draw: opts.draw }),
   });
-  const publishers: Publisher[] = [
-    ...built,
-    ...(opts.publishers ?? []),
-  ];
+  const publishers: Publisher[] = [...built, ...(opts.publishers ?? [])];
   const store = new LastGoodStore(config.state_dir);
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
@@ -260,7 +261,10 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         const cycle = cycles.get(id);
         const catchUp = catchUps.get(id);
         if (catchUp !== undefined) first.push(catchUp);
-        else if (cycle !== undefined) first.push(cycle.publishCurrent().catch((err: unknown) => logger.error({ display: id, err }, 'first frame failed')));
+        else if (cycle !== undefined)
+          first.push(
+            cycle.publishCurrent().catch((err: unknown) => logger.error({ display: id, err }, 'first frame failed')),
+          );
       }
       if (first.length > 0) {
         let timer: unknown = null;

@@ -61,7 +61,10 @@ export class DisplayRunner implements DisplayRuns {
     const cycle = this.#o.cycles.get(id);
     if (!cycle || this.#inFlight.has(id) || this.#redrawing.has(id)) return Promise.resolve();
     const p = cycle.publishCurrent().finally(() => this.#redrawing.delete(id));
-    this.#redrawing.set(id, p.catch(() => undefined));
+    this.#redrawing.set(
+      id,
+      p.catch(() => undefined),
+    );
     return p;
   }
 

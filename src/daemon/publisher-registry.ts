@@ -12,7 +12,14 @@ import { webhookPlugin } from '../webhook/plugin.js';
  * config asks for it, in this order: HTTP before MQTT, since HTTP adds the devices it serves to the device registry
  * and MQTT announces them to Home Assistant.
  */
-export const PUBLISHER_PLUGINS: readonly PublisherPlugin[] = [filesPlugin, httpPlugin, mqttPlugin, attachedPanelPlugin, openEPaperLinkPlugin, webhookPlugin];
+export const PUBLISHER_PLUGINS: readonly PublisherPlugin[] = [
+  filesPlugin,
+  httpPlugin,
+  mqttPlugin,
+  attachedPanelPlugin,
+  openEPaperLinkPlugin,
+  webhookPlugin,
+];
 
 /** How every publisher's problems read: the views are given them, so /healthz and the rest show them by name. */
 export const PUBLISHER_PROBLEM_SOURCES: readonly ProblemSource[] = PUBLISHER_PLUGINS.flatMap((p) => p.problems);

@@ -102,7 +102,10 @@ export class Service {
     this.#watchdog?.stop();
     await this.#daemon?.stop();
     if (!(await this.#settles(this.#busy, START_SETTLE_MS))) {
-      this.#logger.warn({ code: 'W_STOP_START_HELD', waitedMs: START_SETTLE_MS }, 'the start was still under way after the stop; stopping without it');
+      this.#logger.warn(
+        { code: 'W_STOP_START_HELD', waitedMs: START_SETTLE_MS },
+        'the start was still under way after the stop; stopping without it',
+      );
     }
     await this.#daemon?.stop();
     this.#daemon = null;
@@ -129,7 +132,10 @@ export class Service {
       next = await loadConfig(this.#loaded.file);
     } catch (err) {
       const problems = err instanceof ConfigError ? err.problems : [(err as Error).message];
-      this.#logger.error({ file: this.#loaded.file, problems, err }, 'reload refused: the new config has problems; the running one is kept');
+      this.#logger.error(
+        { file: this.#loaded.file, problems, err },
+        'reload refused: the new config has problems; the running one is kept',
+      );
       this.#notifier?.ready(this.#statusText());
       return;
     }
@@ -152,7 +158,12 @@ export class Service {
    * built after the stop has passed (it no longer waits for this) is stopped here, never started.
    */
   async #startDaemon(loaded: LoadedConfig): Promise<Daemon> {
-    const daemon = await buildDaemon({ loaded, logger: this.#logger, clock: this.#clock, ...(this.#draw !== undefined && { draw: this.#draw }) });
+    const daemon = await buildDaemon({
+      loaded,
+      logger: this.#logger,
+      clock: this.#clock,
+      ...(this.#draw !== undefined && { draw: this.#draw }),
+    });
     this.#daemon = daemon;
     if (this.#stopping) {
       await daemon.stop();

@@ -139,7 +139,8 @@ export function createNotifier(opts: NotifierOptions): Notifier | null {
     stopping: () => send('STOPPING=1'),
     watchdog: () => send('WATCHDOG=1'),
     status: (text) => send(`STATUS=${text}`),
-    drained: () => (running || queue.length > 0 ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    drained: () =>
+      running || queue.length > 0 ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve(),
   };
 }
 

@@ -54,6 +54,7 @@ function fromText(text: string): AlertSeverity {
 
 /** The severity of an alert item (`text`: the text the frame shows for it). */
 export function alertSeverity(alert: unknown, text: string): AlertSeverity {
-  const field = alert && typeof alert === 'object' && !Array.isArray(alert) ? fromObject(alert as Record<string, unknown>) : null;
+  const field =
+    alert && typeof alert === 'object' && !Array.isArray(alert) ? fromObject(alert as Record<string, unknown>) : null;
   return field ?? fromText(text);
 }

@@ -34,26 +34,59 @@ type Rule = readonly [RegExp, Condition | ((day: boolean) => Condition)];
  * the specific comes before the general: sleet before snow and rain, "wolkenlos" before "wolkig".
  */
 const RULES: readonly Rule[] = [
-  [/tornado|tornade|hurricane|ouragan|huracan|uragano|orkaan|huragan|typhoon|taifun|typhon|tifon|cyclone|zyklon|ciclon|cyklon|tropical storm|tropischer sturm|tempete tropicale|tormenta tropical|tempesta tropicale|tropische storm|burza tropikalna|tropisk storm|wirbelsturm|windhose/, 'storm'],
-  [/thunder|lightning|t-?storm|gewitter|blitz|orage|tonnerre|tormenta|electrica|temporale|fulmin|tuon|onweer|donder|bliksem|burz|wyladowan|\baska/, 'thunder'],
-  [/sleet|freezing (rain|drizzle)|ice pellet|hail|wintry|schneeregen|graupel|hagel|glatteis|gefrierender (regen|spruhregen)|gresil|neige fondue|grele|verglac|aguanieve|granizo|lluvia helada|nevischio|grandine|pioggia gelat|natte sneeuw|ijzel|\bgrad\b|deszcz ze sniegiem|marzna|snoblandat|underkyl/, 'sleet'],
+  [
+    /tornado|tornade|hurricane|ouragan|huracan|uragano|orkaan|huragan|typhoon|taifun|typhon|tifon|cyclone|zyklon|ciclon|cyklon|tropical storm|tropischer sturm|tempete tropicale|tormenta tropical|tempesta tropicale|tropische storm|burza tropikalna|tropisk storm|wirbelsturm|windhose/,
+    'storm',
+  ],
+  [
+    /thunder|lightning|t-?storm|gewitter|blitz|orage|tonnerre|tormenta|electrica|temporale|fulmin|tuon|onweer|donder|bliksem|burz|wyladowan|\baska/,
+    'thunder',
+  ],
+  [
+    /sleet|freezing (rain|drizzle)|ice pellet|hail|wintry|schneeregen|graupel|hagel|glatteis|gefrierender (regen|spruhregen)|gresil|neige fondue|grele|verglac|aguanieve|granizo|lluvia helada|nevischio|grandine|pioggia gelat|natte sneeuw|ijzel|\bgrad\b|deszcz ze sniegiem|marzna|snoblandat|underkyl/,
+    'sleet',
+  ],
   [/snow|blizzard|flurr|schnee|neige|niev|nevad|nevos|\bneve\b|nevica|sneeuw|snieg|sniez|zamiec|\bsno/, 'snow'],
   [/drizzle|sprinkle|niesel|spruhregen|bruine|crachin|llovizna|pioviggin|motregen|mzawk|duggregn/, 'drizzle'],
-  [/rain|shower|storm|downpour|regen|schauer|pluie|pluvi|averse|lluvi|chubasco|chaparr|piogg|piovos|rovesci|buien|\bbui\b|deszcz|ulew|opad|regn|\bskur/, 'rain'],
-  [/fog|mist|haze|hazy|smoke|dust|sand|ash|nebel|dunst|brouillard|brume|niebla|neblina|bruma|nebbia|foschia|nevel|\bdis\b|dimma|mgla|mglis|zamglen/, 'fog'],
-  [/wolkenlos|sans nuage|despejado|sereno|onbewolkt|bezchmurn|molnfri|klar himmel/, (d) => (d ? 'clear-day' : 'clear-night')],
+  [
+    /rain|shower|storm|downpour|regen|schauer|pluie|pluvi|averse|lluvi|chubasco|chaparr|piogg|piovos|rovesci|buien|\bbui\b|deszcz|ulew|opad|regn|\bskur/,
+    'rain',
+  ],
+  [
+    /fog|mist|haze|hazy|smoke|dust|sand|ash|nebel|dunst|brouillard|brume|niebla|neblina|bruma|nebbia|foschia|nevel|\bdis\b|dimma|mgla|mglis|zamglen/,
+    'fog',
+  ],
+  [
+    /wolkenlos|sans nuage|despejado|sereno|onbewolkt|bezchmurn|molnfri|klar himmel/,
+    (d) => (d ? 'clear-day' : 'clear-night'),
+  ],
   [
     /partly|partial|mostly (sunny|clear)|scattered|few cloud|broken|intervals|some cloud|sunny spells|teilweise|heiter|leicht bewolkt|wolkig|aufgelockert|partiel|peu nuageux|eclaircie|parcial|intervalos|poco nubos|nubes y claros|parzial|poco nuvolos|schiarit|half bewolkt|licht bewolkt|opklaring|zonnige perioden|czesciow|male zachmurz|umiarkowane zachmurz|przejasn|delvis|halvklart|vaxlande/,
     (d) => (d ? 'partly-day' : 'partly-night'),
   ],
-  [/overcast|cloud|grey|gray|dull|bewolkt|bedeckt|trub|nuage|couvert|nublado|nubos|cubierto|nuvolos|coperto|betrokken|pochmurn|zachmurz|molnig|mulet/, 'cloudy'],
-  [/clear|sunny|sun|fair|fine|bright|klar|sonnig|sonne|ensoleill|degage|soleil|serein|soleado|\bsol\b|soleggiat|\bsole\b|zonnig|helder|\bzon\b|slonecz|pogodn|soligt/, (d) => (d ? 'clear-day' : 'clear-night')],
-  [/wind|breez|gust|gale|sturm|boig|\bvent|rafale|viento|ventos|racha|raffic|winderig|wiatr|wietrz|porywist|blasig|\bvind|kuling|squall/, 'wind'],
+  [
+    /overcast|cloud|grey|gray|dull|bewolkt|bedeckt|trub|nuage|couvert|nublado|nubos|cubierto|nuvolos|coperto|betrokken|pochmurn|zachmurz|molnig|mulet/,
+    'cloudy',
+  ],
+  [
+    /clear|sunny|sun|fair|fine|bright|klar|sonnig|sonne|ensoleill|degage|soleil|serein|soleado|\bsol\b|soleggiat|\bsole\b|zonnig|helder|\bzon\b|slonecz|pogodn|soligt/,
+    (d) => (d ? 'clear-day' : 'clear-night'),
+  ],
+  [
+    /wind|breez|gust|gale|sturm|boig|\bvent|rafale|viento|ventos|racha|raffic|winderig|wiatr|wietrz|porywist|blasig|\bvind|kuling|squall/,
+    'wind',
+  ],
 ];
 
 /** Lower case, accents and strokes removed ("Śnieg" → "snieg", "mgła" → "mgla"), so one keyword serves every spelling. */
 function folded(text: string): string {
-  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/ł/g, 'l').replace(/ø/g, 'o').replace(/ß/g, 'ss');
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ł/g, 'l')
+    .replace(/ø/g, 'o')
+    .replace(/ß/g, 'ss');
 }
 
 /** The condition a description names, or null when no keyword matches. */
@@ -88,7 +121,18 @@ function celsius(w: ConditionFields): number | null {
   return null;
 }
 
-const KMH_PER: Readonly<Record<string, number>> = { 'km/h': 1, kmh: 1, kph: 1, mph: 1.609344, 'm/s': 3.6, mps: 3.6, kn: 1.852, kt: 1.852, kts: 1.852, knots: 1.852 };
+const KMH_PER: Readonly<Record<string, number>> = {
+  'km/h': 1,
+  kmh: 1,
+  kph: 1,
+  mph: 1.609344,
+  'm/s': 3.6,
+  mps: 3.6,
+  kn: 1.852,
+  kt: 1.852,
+  kts: 1.852,
+  knots: 1.852,
+};
 
 /** km/h from a wind speed in the response's unit; null for a unit it does not know. */
 function kmh(w: ConditionFields): number | null {

@@ -17,7 +17,10 @@ const words = (list: string): RegExp => new RegExp(`\\b(?:${list})\\b`, 'g');
 const S = '(?:s|es)?';
 
 export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HAT])[] = [
-  [words(`(?:shirt|jumper|sweater|t[- ]?shirt|knit|knitted|wool|slip|summer|maxi|midi) ?dress(?:es)?`), 'dress-or-skirt'],
+  [
+    words(`(?:shirt|jumper|sweater|t[- ]?shirt|knit|knitted|wool|slip|summer|maxi|midi) ?dress(?:es)?`),
+    'dress-or-skirt',
+  ],
   [words(`sun ?screen${S}|sun ?block${S}|sun ?cream|spf(?: ?\\d+)?|sun lotion`), 'sunscreen'],
   [words(`sun ?glasses|shades|sunnies`), 'sunglasses'],
   [words(`umbrella${S}|brolly|brollies`), 'umbrella'],
@@ -27,15 +30,30 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
     ),
     'raincoat',
   ],
-  [words(`fleece(?![- ]lined)(?: jacket| top| pullover)?${S}|hoodie${S}|hoody|sweat ?shirt${S}|sweater${S}|jumper${S}|cardigan${S}|cardi|turtle ?neck${S}|roll ?neck${S}|pullover${S}|knit(?:ted)? (?:top|sweater|jumper)${S}|(?:light|fine|chunky|thin|warm|soft) knit${S}|knitwear`), 'sweater'],
+  [
+    words(
+      `fleece(?![- ]lined)(?: jacket| top| pullover)?${S}|hoodie${S}|hoody|sweat ?shirt${S}|sweater${S}|jumper${S}|cardigan${S}|cardi|turtle ?neck${S}|roll ?neck${S}|pullover${S}|knit(?:ted)? (?:top|sweater|jumper)${S}|(?:light|fine|chunky|thin|warm|soft) knit${S}|knitwear`,
+    ),
+    'sweater',
+  ],
   [
     words(
       `(?:down|puffer|puffy|padded|quilted|ski|snow|winter|insulated|heavy|warm|thick|thermal|lined|wool(?:len)?) (?:coat|jacket|parka)${S}|puffer${S}|overcoat${S}|over ?coat${S}|parka${S}|pea ?coat${S}|duffle ?coat${S}|coat${S}(?! of)`,
     ),
     'coat',
   ],
-  [words(`(?:light(?:weight)?|thin|denim|jean|suede|leather|linen|cotton|casual|spring|summer|bomber|utility|field|shacket|soft ?shell) jacket${S}|soft ?shell${S}|blazer${S}|wind ?breaker${S}|wind ?cheater${S}|bomber${S}|jacket${S}|shacket${S}|gilet${S}|body ?warmer${S}`), 'jacket'],
-  [words(`(?:rain|rubber|wellington|snow|winter|hiking|ankle|chelsea|walking|waterproof|warm|insulated|lined) boots|boots|boot|wellies|wellingtons|galoshes`), 'boots'],
+  [
+    words(
+      `(?:light(?:weight)?|thin|denim|jean|suede|leather|linen|cotton|casual|spring|summer|bomber|utility|field|shacket|soft ?shell) jacket${S}|soft ?shell${S}|blazer${S}|wind ?breaker${S}|wind ?cheater${S}|bomber${S}|jacket${S}|shacket${S}|gilet${S}|body ?warmer${S}`,
+    ),
+    'jacket',
+  ],
+  [
+    words(
+      `(?:rain|rubber|wellington|snow|winter|hiking|ankle|chelsea|walking|waterproof|warm|insulated|lined) boots|boots|boot|wellies|wellingtons|galoshes`,
+    ),
+    'boots',
+  ],
   [words(`sandal${S}|flip ?-?flops?|thongs|slides|sliders`), 'sandals'],
   [
     words(
@@ -45,8 +63,18 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
   ],
   [words(`scar(?:f|ves|fs)|neck ?warmer${S}|neck gaiter${S}|snood${S}|buff${S}`), 'scarf'],
   [words(`gloves?|mittens?|mitts`), 'gloves'],
-  [words(`beanie${S}|wool(?:len|ly)? (?:hat|cap)${S}|knit(?:ted)? (?:hat|cap)${S}|winter (?:hat|cap)${S}|warm (?:hat|cap)${S}|bobble hat${S}|toque${S}|ear ?muffs|ear ?warmers|balaclava${S}|thermal hat${S}`), 'warm-hat'],
-  [words(`sun ?hat${S}|(?:wide[- ])?brimmed hat${S}|wide[- ]brim(?:med)? hat${S}|bucket hat${S}|panama(?: hat)?${S}|straw hat${S}|baseball cap${S}|cap${S}|visor${S}`), 'sun-hat'],
+  [
+    words(
+      `beanie${S}|wool(?:len|ly)? (?:hat|cap)${S}|knit(?:ted)? (?:hat|cap)${S}|winter (?:hat|cap)${S}|warm (?:hat|cap)${S}|bobble hat${S}|toque${S}|ear ?muffs|ear ?warmers|balaclava${S}|thermal hat${S}`,
+    ),
+    'warm-hat',
+  ],
+  [
+    words(
+      `sun ?hat${S}|(?:wide[- ])?brimmed hat${S}|wide[- ]brim(?:med)? hat${S}|bucket hat${S}|panama(?: hat)?${S}|straw hat${S}|baseball cap${S}|cap${S}|visor${S}`,
+    ),
+    'sun-hat',
+  ],
   [words(`hat${S}`), HAT],
   [
     words(
@@ -54,10 +82,25 @@ export const GARMENT_PATTERNS: readonly (readonly [RegExp, GarmentId | typeof HA
     ),
     'tshirt',
   ],
-  [words(`long[- ]sleeved? (?:shirt|top|tee|t-shirt)${S}|(?:dress|oxford|flannel|button[- ]down|button[- ]up|linen|cotton|collared) shirt${S}|shirt${S}|blouse${S}|polo(?: shirt)?${S}|henley${S}`), 'shirt'],
+  [
+    words(
+      `long[- ]sleeved? (?:shirt|top|tee|t-shirt)${S}|(?:dress|oxford|flannel|button[- ]down|button[- ]up|linen|cotton|collared) shirt${S}|shirt${S}|blouse${S}|polo(?: shirt)?${S}|henley${S}`,
+    ),
+    'shirt',
+  ],
   [words(`(?:board|cargo|denim|linen|running|cycling|bermuda) shorts|shorts`), 'shorts'],
-  [words(`(?:dress|rain|waterproof|sweat|track|cargo|linen|cotton|wool|thermal|warm) (?:pants|trousers)|trouser${S}|pants|jeans|chinos|corduroys|cords|leggings|slacks|joggers|sweatpants|jeggings`), 'trousers'],
-  [words(`skirt${S}|sun ?dress(?:es)?|(?:a|an|your|the|light|summer|maxi|midi|mini|cotton|linen|floaty|flowy|airy|short|long|casual|breezy|wrap|shirt|jumper|sweater|knit|wool) dress(?:es)?|dresses`), 'dress-or-skirt'],
+  [
+    words(
+      `(?:dress|rain|waterproof|sweat|track|cargo|linen|cotton|wool|thermal|warm) (?:pants|trousers)|trouser${S}|pants|jeans|chinos|corduroys|cords|leggings|slacks|joggers|sweatpants|jeggings`,
+    ),
+    'trousers',
+  ],
+  [
+    words(
+      `skirt${S}|sun ?dress(?:es)?|(?:a|an|your|the|light|summer|maxi|midi|mini|cotton|linen|floaty|flowy|airy|short|long|casual|breezy|wrap|shirt|jumper|sweater|knit|wool) dress(?:es)?|dresses`,
+    ),
+    'dress-or-skirt',
+  ],
 ];
 
 /**

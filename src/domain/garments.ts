@@ -17,7 +17,19 @@
 
 import { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 import { GARMENT_PATTERNS, HAT, namesAGarment, SUN_CONTEXT } from './garment-words.js';
-import { AWAY, CHOOSING, COLD_CONTEXT, CONDITION, DOUBLE, LEFT_SOMEWHERE, POST, PRE_FORMS, PSEUDO, RESET, VERB_AFTER } from './negation.js';
+import {
+  AWAY,
+  CHOOSING,
+  COLD_CONTEXT,
+  CONDITION,
+  DOUBLE,
+  LEFT_SOMEWHERE,
+  POST,
+  PRE_FORMS,
+  PSEUDO,
+  RESET,
+  VERB_AFTER,
+} from './negation.js';
 
 export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
 
@@ -25,7 +37,8 @@ export { GARMENT_IDS, type GarmentId } from './garment-ids.js';
  * Where one clause ends and the next begins: sentence marks, words that turn the sense around, and the comma after
  * "instead of X" / "rather than X" (what follows it is the garment chosen: "instead of a raincoat, a softshell jacket").
  */
-const CLAUSE_BREAK = /[.!?;:\n]+(?!\d)|(?<=\b(?:instead of|rather than)\b[^,.;:!?]{1,40}),|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
+const CLAUSE_BREAK =
+  /[.!?;:\n]+(?!\d)|(?<=\b(?:instead of|rather than)\b[^,.;:!?]{1,40}),|\s*\(|\)|\s*—\s*|\s+-\s+|,?\s+\b(?:but|however|though|although|whereas|otherwise|instead(?! of)|yet|while)\b/g;
 
 const NEGATION = new RegExp(String.raw`\b(?:${PRE_FORMS.join('|')})\b`, 'g');
 
@@ -71,7 +84,13 @@ function negated(clause: ReadClause, at: number, end: number): boolean {
   const between = before.slice(found.index + found.cue.length);
   // A negation reaches past a comma only along a list of garments ("no hat, scarf or gloves"), not past other words
   // ("without rain in sight, sandals ...").
-  if (between.split(',').slice(0, -1).some((part) => !namesAGarment(part))) return false;
+  if (
+    between
+      .split(',')
+      .slice(0, -1)
+      .some((part) => !namesAGarment(part))
+  )
+    return false;
   // A gerund right after the negation is what is refused ("instead of carrying an umbrella"), not a new instruction.
   if (RESET.test(between.replace(/^\s*\w+ing\b/, '').replace(/\ba pair of\b/, ''))) return false;
   if (DOUBLE.test(before.slice(0, found.index))) return false;
@@ -82,7 +101,11 @@ function negated(clause: ReadClause, at: number, end: number): boolean {
 /** Lower case, one kind of apostrophe and hyphen, so the word lists can be written once. */
 function normalize(text: string): string {
   // Hyphens inside a word become spaces ("rain-jacket", "flip-flops"): the word lists are written with spaces.
-  return text.toLowerCase().replace(/[’‘`]/g, "'").replace(/[‐‑‒–]/g, '-').replace(/(?<=\p{L})-(?=\p{L})/gu, ' ');
+  return text
+    .toLowerCase()
+    .replace(/[’‘`]/g, "'")
+    .replace(/[‐‑‒–]/g, '-')
+    .replace(/(?<=\p{L})-(?=\p{L})/gu, ' ');
 }
 
 /** What to wear or take, in the vocabulary's order (outerwear first, then layers, legs, feet, accessories). */
@@ -90,7 +113,11 @@ export function garmentsOf(text: string): GarmentId[] {
   const norm = normalize(text);
   const found = new Set<GarmentId>();
   const sunny = SUN_CONTEXT.test(norm) && !COLD_CONTEXT.test(norm);
-  const parts = clauses(norm).map((c) => ({ start: c.start, end: c.start + c.text.length, read: null as ReadClause | null }));
+  const parts = clauses(norm).map((c) => ({
+    start: c.start,
+    end: c.start + c.text.length,
+    read: null as ReadClause | null,
+  }));
   // Each name is sought once in the whole text, not once a clause, longest first; a span taken by one is blanked so
   // that a shorter name inside it is not found again. No name spans a clause break (a sentence mark, "but", a
   // bracket), so each match lies in one clause, and is read against that clause. Once, because V8 compiles a regular

@@ -18,7 +18,8 @@
  * trigger when one follows it (garments.ts), rather than written after each form, which made the trigger regex large
  * enough that compiling it was a noticeable part of a cold `render`.
  */
-export const VERB_AFTER = /^ (?:wear|wearing|bring|bringing|take|taking|pack|carry|put on|grab|use|apply|go for|opt for)\b/;
+export const VERB_AFTER =
+  /^ (?:wear|wearing|bring|bringing|take|taking|pack|carry|put on|grab|use|apply|go for|opt for)\b/;
 
 /** Pre-triggers: a negation, hedge or condition whose scope runs forward to the garment. Longest forms first. */
 export const PRE_FORMS = [
@@ -59,7 +60,8 @@ export const DOUBLE = /\b(?:do ?n[o']?t|never|not|won'?t|will not)\s+(?:\w+\s+){
 export const CHOOSING = /\b(?:choose|pick|favou?r|prefer|go for|opt for)\b[^,]*\bover\s+(?:[\w'-]+\s+){0,3}$/;
 
 /** A verb that starts a new instruction: a pre-trigger before it no longer reaches what follows. */
-export const RESET = /\b(?:wear|wearing|bring|take|pack|add|grab|carry|put on|throw on|opt for|go for|go with|choose|pick|consider|don|layer|pair|stick (?:to|with)|keep|use|apply|need|want|will do|is|are|for|with|so|then|plus|and (?:a|an|your|some))\b/;
+export const RESET =
+  /\b(?:wear|wearing|bring|take|pack|add|grab|carry|put on|throw on|opt for|go for|go with|choose|pick|consider|don|layer|pair|stick (?:to|with)|keep|use|apply|need|want|will do|is|are|for|with|so|then|plus|and (?:a|an|your|some))\b/;
 
 /** Post-triggers: after the garment (within its clause, a few words on), it is not needed, or unsure. */
 export const POST = new RegExp(
@@ -85,7 +87,8 @@ export const POST = new RegExp(
 export const AWAY = /^\s*away\b/;
 
 /** Words after a garment under "leave" that mean it is worn, not left ("leave your coat open"). */
-export const LEFT_SOMEWHERE = /^\s*(?:[\w'-]+\s+){0,3}?(?:at home|home|behind|in the \w+|inside|indoors)\b|^\s*[.,;!?]?\s*$/;
+export const LEFT_SOMEWHERE =
+  /^\s*(?:[\w'-]+\s+){0,3}?(?:at home|home|behind|in the \w+|inside|indoors)\b|^\s*[.,;!?]?\s*$/;
 
 /** Words that make a plain "hat" a warm one even under sun: no sun hat is drawn in snow. */
 export const COLD_CONTEXT = /\b(?:snow|snowing|snowy|freezing|frost|frosty|icy|sleet|blizzard)\b|[−-]\d+\s*°/;

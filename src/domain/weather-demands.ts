@@ -100,7 +100,15 @@ const GEAR = {
 } as const satisfies Record<string, readonly GarmentId[]>;
 const EXTRAS: ReadonlySet<GarmentId> = new Set(Object.values(GEAR).flat());
 /** What the top of the body and the feet wear whatever the weather: last in the row. */
-const BASICS: ReadonlySet<GarmentId> = new Set(['tshirt', 'shirt', 'trousers', 'shorts', 'dress-or-skirt', 'closed-shoes', 'sandals']);
+const BASICS: ReadonlySet<GarmentId> = new Set([
+  'tshirt',
+  'shirt',
+  'trousers',
+  'shorts',
+  'dress-or-skirt',
+  'closed-shoes',
+  'sandals',
+]);
 
 /** One item of the garment row: a garment, or the tick that says nothing extra is needed. */
 export type RowItem = GarmentId | 'nothing-extra';

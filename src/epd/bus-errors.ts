@@ -5,8 +5,10 @@ import { EpdError } from './epd-error.js';
  * bus itself so that every mapping is checked without a Pi (the errno codes are what the kernel gives on one).
  */
 
-const ENABLE_SPI = 'enable SPI: add dtparam=spi=on to /boot/firmware/config.txt (or run `sudo raspi-config nonint do_spi 0`) and reboot';
-const GROUPS = 'add the user the daemon runs as to the spi and gpio groups (`sudo usermod -aG spi,gpio USER`, then log in again); the systemd unit has them as SupplementaryGroups';
+const ENABLE_SPI =
+  'enable SPI: add dtparam=spi=on to /boot/firmware/config.txt (or run `sudo raspi-config nonint do_spi 0`) and reboot';
+const GROUPS =
+  'add the user the daemon runs as to the spi and gpio groups (`sudo usermod -aG spi,gpio USER`, then log in again); the systemd unit has them as SupplementaryGroups';
 
 /** The SPI device could not be opened (or configured). */
 export function spiOpenError(device: string, err: unknown): EpdError {
@@ -18,18 +20,32 @@ export function spiOpenError(device: string, err: unknown): EpdError {
     return new EpdError('E_PANEL_PERMISSION', `may not open ${device} (${code}): ${GROUPS}`, { cause: err });
   }
   if (code === 'EBUSY') {
-    return new EpdError('E_PANEL_PIN_BUSY', `${device} is in use by another program (${code}): stop it (another panel script?) and try again`, { cause: err });
+    return new EpdError(
+      'E_PANEL_PIN_BUSY',
+      `${device} is in use by another program (${code}): stop it (another panel script?) and try again`,
+      { cause: err },
+    );
   }
-  return new EpdError('E_PANEL_BUS', `cannot use ${device} (${code ?? (err as Error).message}): is it an SPI device (/dev/spidevB.D)?`, { cause: err });
+  return new EpdError(
+    'E_PANEL_BUS',
+    `cannot use ${device} (${code ?? (err as Error).message}): is it an SPI device (/dev/spidevB.D)?`,
+    { cause: err },
+  );
 }
 
 /** The GPIO chip could not be opened. */
 export function gpioChipError(chip: string, err: unknown): EpdError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
-    return new EpdError('E_PANEL_PERMISSION', `may not open the GPIO chip ${chip} (${code}): ${GROUPS}`, { cause: err });
+    return new EpdError('E_PANEL_PERMISSION', `may not open the GPIO chip ${chip} (${code}): ${GROUPS}`, {
+      cause: err,
+    });
   }
-  return new EpdError('E_PANEL_BUS', `cannot open the GPIO chip ${chip} (${code ?? (err as Error).message}): set attached.gpio_chip to one of \`gpiodetect\`'s chips`, { cause: err });
+  return new EpdError(
+    'E_PANEL_BUS',
+    `cannot open the GPIO chip ${chip} (${code ?? (err as Error).message}): set attached.gpio_chip to one of \`gpiodetect\`'s chips`,
+    { cause: err },
+  );
 }
 
 /** A line of the chip could not be taken. */
@@ -43,26 +59,42 @@ export function gpioLineError(role: string, pin: number, err: unknown): EpdError
     );
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new EpdError('E_PANEL_PERMISSION', `may not take GPIO ${pin} (${role}) (${code}): ${GROUPS}`, { cause: err });
+    return new EpdError('E_PANEL_PERMISSION', `may not take GPIO ${pin} (${role}) (${code}): ${GROUPS}`, {
+      cause: err,
+    });
   }
   if (code === 'EINVAL') {
-    return new EpdError('E_PANEL_BUS', `GPIO ${pin} (${role}) is not a line of this chip: check attached.pins.${role} (BCM numbers)`, { cause: err });
+    return new EpdError(
+      'E_PANEL_BUS',
+      `GPIO ${pin} (${role}) is not a line of this chip: check attached.pins.${role} (BCM numbers)`,
+      { cause: err },
+    );
   }
-  return new EpdError('E_PANEL_BUS', `cannot take GPIO ${pin} (${role}) (${code ?? (err as Error).message})`, { cause: err });
+  return new EpdError('E_PANEL_BUS', `cannot take GPIO ${pin} (${role}) (${code ?? (err as Error).message})`, {
+    cause: err,
+  });
 }
 
 /** No chip with the Pi header's label. */
 export function noHeaderChip(seen: readonly string[]): EpdError {
   const list = seen.length === 0 ? 'no GPIO chip at all (/dev/gpiochip*)' : `chips ${seen.join(', ')}`;
-  return new EpdError('E_PANEL_BUS', `no GPIO chip of the Pi's header found (${list}): on a Pi this is pinctrl-bcm2835/bcm2711/rp1; elsewhere set attached.gpio_chip to the chip's label or path`);
+  return new EpdError(
+    'E_PANEL_BUS',
+    `no GPIO chip of the Pi's header found (${list}): on a Pi this is pinctrl-bcm2835/bcm2711/rp1; elsewhere set attached.gpio_chip to the chip's label or path`,
+  );
 }
 
 /** An optional bus library is not installed (or not built for this Node). */
 export function libraryMissing(lib: string, err: unknown): EpdError {
   if (builtForAnotherNode(err)) {
-    return new EpdError('E_PANEL_BUS', `the optional library ${lib} was built for another Node.js than this one (${process.version}): run \`npm rebuild ${lib}\` in the install folder`, { cause: err });
+    return new EpdError(
+      'E_PANEL_BUS',
+      `the optional library ${lib} was built for another Node.js than this one (${process.version}): run \`npm rebuild ${lib}\` in the install folder`,
+      { cause: err },
+    );
   }
-  const gpiod = lib === 'node-libgpiod' ? ' (it builds against libgpiod 1.x: `sudo apt-get install libgpiod-dev` first)' : '';
+  const gpiod =
+    lib === 'node-libgpiod' ? ' (it builds against libgpiod 1.x: `sudo apt-get install libgpiod-dev` first)' : '';
   return new EpdError(
     'E_PANEL_BUS',
     `the optional library ${lib} is not installed or did not build${gpiod}: run \`npm install ${lib}\` in the install folder (build-essential and python3 are needed), or use attached.capture to write the bus to a file`,
@@ -75,7 +107,9 @@ export function libraryMissing(lib: string, err: unknown): EpdError {
  * not Node-API, so one build serves one Node major. `npm rebuild` mends it.
  */
 export function builtForAnotherNode(err: unknown): boolean {
-  return /NODE_MODULE_VERSION|compiled against a different Node\.js version/.test(String((err as Error | undefined)?.message ?? err));
+  return /NODE_MODULE_VERSION|compiled against a different Node\.js version/.test(
+    String((err as Error | undefined)?.message ?? err),
+  );
 }
 
 /** BUSY stayed busy: the vendor refresh time has passed many times over. */

@@ -36,7 +36,11 @@ export class CaptureBus implements EpdBus {
   }
 
   command(cmd: number, data?: Uint8Array): Promise<void> {
-    this.#emit({ op: 'cmd', cmd, data: data === undefined ? '' : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('hex') });
+    this.#emit({
+      op: 'cmd',
+      cmd,
+      data: data === undefined ? '' : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('hex'),
+    });
     return Promise.resolve();
   }
 
@@ -63,7 +67,11 @@ export function parseCapture(text: string): CaptureOp[] {
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     const op = JSON.parse(line) as CaptureOp;
-    if (op.op !== 'reset' && op.op !== 'busy' && !(op.op === 'cmd' && Number.isInteger(op.cmd) && typeof op.data === 'string' && /^([0-9a-f]{2})*$/.test(op.data))) {
+    if (
+      op.op !== 'reset' &&
+      op.op !== 'busy' &&
+      !(op.op === 'cmd' && Number.isInteger(op.cmd) && typeof op.data === 'string' && /^([0-9a-f]{2})*$/.test(op.data))
+    ) {
       throw new Error(`capture line ${i + 1}: not a reset, busy or cmd operation: ${line.slice(0, 80)}`);
     }
     out.push(op);

@@ -16,12 +16,34 @@ const COLOURS = [null, 'black', 'red', 'yellow', null, '7colour', 'spectra6', 'r
 
 /** inky/eeprom.py DISPLAY_VARIANT, by index. */
 const VARIANTS: readonly (string | null)[] = [
-  null, 'Red pHAT (High-Temp)', 'Yellow wHAT', 'Black wHAT', 'Black pHAT', 'Yellow pHAT', 'Red wHAT',
-  'Red wHAT (High-Temp)', 'Red wHAT', null, 'Black pHAT (SSD1608)', 'Red pHAT (SSD1608)', 'Yellow pHAT (SSD1608)',
-  null, '7-Colour (UC8159)', '7-Colour 640x400 (UC8159)', '7-Colour 640x400 (UC8159)', 'Black wHAT (SSD1683)',
-  'Red wHAT (SSD1683)', 'Yellow wHAT (SSD1683)', '7-Colour 800x480 (AC073TC1A)', 'Spectra 6 13.3 1600 x 1200 (EL133UF1)',
-  'Spectra 6 7.3 800 x 480 (E673)', 'Red/Yellow pHAT (JD79661)', 'Red/Yellow wHAT (JD79668)', 'Spectra 6 4.0 600 x 400 (E640)',
-  'Spectra 6 7.3 800 x 480 (E673) AC', 'Spectra 6 13.3 1600 x 1200 (EL133UF1) AC',
+  null,
+  'Red pHAT (High-Temp)',
+  'Yellow wHAT',
+  'Black wHAT',
+  'Black pHAT',
+  'Yellow pHAT',
+  'Red wHAT',
+  'Red wHAT (High-Temp)',
+  'Red wHAT',
+  null,
+  'Black pHAT (SSD1608)',
+  'Red pHAT (SSD1608)',
+  'Yellow pHAT (SSD1608)',
+  null,
+  '7-Colour (UC8159)',
+  '7-Colour 640x400 (UC8159)',
+  '7-Colour 640x400 (UC8159)',
+  'Black wHAT (SSD1683)',
+  'Red wHAT (SSD1683)',
+  'Yellow wHAT (SSD1683)',
+  '7-Colour 800x480 (AC073TC1A)',
+  'Spectra 6 13.3 1600 x 1200 (EL133UF1)',
+  'Spectra 6 7.3 800 x 480 (E673)',
+  'Red/Yellow pHAT (JD79661)',
+  'Red/Yellow wHAT (JD79668)',
+  'Spectra 6 4.0 600 x 400 (E640)',
+  'Spectra 6 7.3 800 x 480 (E673) AC',
+  'Spectra 6 13.3 1600 x 1200 (EL133UF1) AC',
 ];
 
 /** The display variants our `inky-impression-7in3` driver is for (inky_e673.py). */
@@ -64,11 +86,18 @@ export function decodeInkyEeprom(bytes: Uint8Array): InkyEeprom | null {
 
 /** What is at 0x50 on I2C bus `bus`, as one line for `panel info` (never throws). */
 export async function describeInkyEeprom(bus = 1): Promise<string> {
-  let i2c: { openSync(n: number): { writeI2cBlockSync(a: number, c: number, l: number, b: Buffer): number; readI2cBlockSync(a: number, c: number, l: number, b: Buffer): number; closeSync(): void } };
+  let i2c: {
+    openSync(n: number): {
+      writeI2cBlockSync(a: number, c: number, l: number, b: Buffer): number;
+      readI2cBlockSync(a: number, c: number, l: number, b: Buffer): number;
+      closeSync(): void;
+    };
+  };
   try {
     i2c = await importOptional<typeof i2c>('i2c-bus');
   } catch (err) {
-    if (builtForAnotherNode(err)) return 'not read: the optional library i2c-bus was built for another Node.js (npm rebuild i2c-bus)';
+    if (builtForAnotherNode(err))
+      return 'not read: the optional library i2c-bus was built for another Node.js (npm rebuild i2c-bus)';
     return 'not read: the optional library i2c-bus is not installed (npm install i2c-bus)';
   }
   let handle: ReturnType<typeof i2c.openSync> | null = null;
@@ -81,11 +110,15 @@ export async function describeInkyEeprom(bus = 1): Promise<string> {
     const e = decodeInkyEeprom(buf);
     if (e === null) return 'read, but holds no Inky display type';
     const what = `${e.variantName ?? `variant ${e.variant}`}, ${e.width}x${e.height}, ${e.colour ?? 'unknown colour'}, PCB ${e.pcb}`;
-    return e.isE673 ? `${what}: the panel inky-impression-7in3 drives` : `${what}: NOT the Inky Impression 7.3" (2025) that inky-impression-7in3 drives`;
+    return e.isE673
+      ? `${what}: the panel inky-impression-7in3 drives`
+      : `${what}: NOT the Inky Impression 7.3" (2025) that inky-impression-7in3 drives`;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return `not read: no /dev/i2c-${bus} (enable I2C: dtparam=i2c_arm=on, or raspi-config nonint do_i2c 0)`;
-    if (code === 'EACCES' || code === 'EPERM') return `not read: may not open /dev/i2c-${bus} (the i2c group: sudo usermod -aG i2c USER)`;
+    if (code === 'ENOENT')
+      return `not read: no /dev/i2c-${bus} (enable I2C: dtparam=i2c_arm=on, or raspi-config nonint do_i2c 0)`;
+    if (code === 'EACCES' || code === 'EPERM')
+      return `not read: may not open /dev/i2c-${bus} (the i2c group: sudo usermod -aG i2c USER)`;
     return `not read: nothing answers at 0x50 on /dev/i2c-${bus} (${code ?? (err as Error).message}): no Inky, or another board`;
   } finally {
     handle?.closeSync();

@@ -29,7 +29,9 @@ export interface ResolvedAttachment {
 
 export function resolveAttachment(p: AttachedPanel): ResolvedAttachment {
   const board = p.attached.board ?? defaultBoard(p.panel);
-  const overrides = Object.fromEntries(Object.entries(p.attached.pins).filter(([, v]) => v !== undefined)) as Partial<PinMap>;
+  const overrides = Object.fromEntries(
+    Object.entries(p.attached.pins).filter(([, v]) => v !== undefined),
+  ) as Partial<PinMap>;
   return {
     board,
     pins: resolvePins(board, overrides),
@@ -69,7 +71,17 @@ export async function openAttachedDriver(p: AttachedPanel, o: OpenDriverOptions)
     bus = fileCaptureBus(r.bus.file);
   } else {
     const { openRealBus } = await import('./real-bus.js');
-    bus = await openRealBus({ spiDevice: r.bus.device, spiHz: r.spiHz, pins: r.pins, lines: LINE_SETUP[r.board], clock: o.clock, ...(r.bus.gpioChip !== null && { gpioChip: r.bus.gpioChip }) });
+    bus = await openRealBus({
+      spiDevice: r.bus.device,
+      spiHz: r.spiHz,
+      pins: r.pins,
+      lines: LINE_SETUP[r.board],
+      clock: o.clock,
+      ...(r.bus.gpioChip !== null && { gpioChip: r.bus.gpioChip }),
+    });
   }
-  return factory({ bus, ...(p.attached.busy_timeout_s !== undefined && { busyTimeoutMs: p.attached.busy_timeout_s * 1000 }) });
+  return factory({
+    bus,
+    ...(p.attached.busy_timeout_s !== undefined && { busyTimeoutMs: p.attached.busy_timeout_s * 1000 }),
+  });
 }

@@ -49,7 +49,10 @@ export function panelImageFromPng(png: Buffer, panel: PanelProfile, rotation: Ro
         const x = p % decoded.width;
         const y = Math.floor(p / decoded.width);
         const names = panel.palette.map((e) => `${e.name} ${e.rgb}`).join(', ');
-        throw new EpdError('E_PANEL_FRAME', `pixel (${x}, ${y}) is ${hex(d[o]!, d[o + 1]!, d[o + 2]!)}${d[o + 3] !== 255 ? ' (not opaque)' : ''}, not a colour of the ${panel.id} panel (${names})`);
+        throw new EpdError(
+          'E_PANEL_FRAME',
+          `pixel (${x}, ${y}) is ${hex(d[o]!, d[o + 1]!, d[o + 2]!)}${d[o + 3] !== 255 ? ' (not opaque)' : ''}, not a colour of the ${panel.id} panel (${names})`,
+        );
       }
       last = key;
       lastIdx = idx;

@@ -118,7 +118,10 @@ export class PanelPublisher implements Publisher {
       await writeFileAtomic(file, `${JSON.stringify({ panel: slot.display.panel, hash, at })}\n`);
     } catch (err) {
       // Only a restart's extra refresh is lost: said, not a panel problem.
-      this.#log.warn({ display: slot.display.id, code: 'W_PANEL_STATE', err }, 'the panel\'s last refresh could not be saved');
+      this.#log.warn(
+        { display: slot.display.id, code: 'W_PANEL_STATE', err },
+        "the panel's last refresh could not be saved",
+      );
     }
   }
 
@@ -134,7 +137,11 @@ export class PanelPublisher implements Publisher {
     }
     let image: PanelImage;
     try {
-      image = panelImageFromPng(view.frame.png, (this.#o.panels?.get(slot.display.id) ?? loadPanel(slot.display.panel)), slot.display.rotation);
+      image = panelImageFromPng(
+        view.frame.png,
+        this.#o.panels?.get(slot.display.id) ?? loadPanel(slot.display.panel),
+        slot.display.rotation,
+      );
     } catch (err) {
       this.#fail(slot, err);
       return Promise.resolve();
@@ -164,7 +171,10 @@ export class PanelPublisher implements Publisher {
     c.clearTimeout(slot.timer);
     slot.timer = null;
     const minMs = slot.display.attached.min_interval_s * 1000;
-    const wait = slot.lastAttemptMono === null ? 0 : slot.lastAttemptMono + (slot.problem ? Math.max(minMs, PANEL_RETRY_MS) : minMs) - c.monotonic();
+    const wait =
+      slot.lastAttemptMono === null
+        ? 0
+        : slot.lastAttemptMono + (slot.problem ? Math.max(minMs, PANEL_RETRY_MS) : minMs) - c.monotonic();
     if (wait > 0) {
       slot.timer = c.setTimeout(() => {
         slot.timer = null;
@@ -185,7 +195,10 @@ export class PanelPublisher implements Publisher {
     const c = this.#o.clock;
     slot.lastAttemptMono = c.monotonic();
     try {
-      slot.driver ??= await openAttachedDriver(slot.display, { clock: c, ...(this.#o.driverFactory && { factory: this.#o.driverFactory }) });
+      slot.driver ??= await openAttachedDriver(slot.display, {
+        clock: c,
+        ...(this.#o.driverFactory && { factory: this.#o.driverFactory }),
+      });
       await slot.driver.showFull(wanted.image);
       // Deep sleep between refreshes: the Waveshare drivers' full refresh ends in it already (sleep() then sends
       // nothing); Pimoroni's show() ends powered off but awake, and sleep() adds the deep sleep.
@@ -196,7 +209,14 @@ export class PanelPublisher implements Publisher {
       this.#fail(slot, err);
       const driver = slot.driver;
       slot.driver = null;
-      await driver?.close().catch((e: unknown) => this.#log.warn({ display: slot.display.id, code: 'W_PANEL_CLOSE', err: e }, 'panel could not be closed after a failure'));
+      await driver
+        ?.close()
+        .catch((e: unknown) =>
+          this.#log.warn(
+            { display: slot.display.id, code: 'W_PANEL_CLOSE', err: e },
+            'panel could not be closed after a failure',
+          ),
+        );
       return;
     }
     slot.shown = wanted;
@@ -228,7 +248,11 @@ export class PanelPublisher implements Publisher {
       message: (err as Error).message,
       since: slot.problem?.since ?? new Date(this.#o.clock.now()).toISOString(),
     };
-    if (slot.problem?.message !== problem.message) this.#log.error({ display: slot.display.id, panel: slot.display.panel, code: problem.code, err }, 'panel refresh failed');
+    if (slot.problem?.message !== problem.message)
+      this.#log.error(
+        { display: slot.display.id, panel: slot.display.panel, code: problem.code, err },
+        'panel refresh failed',
+      );
     slot.problem = problem;
     this.#record(slot);
     // Tried again after the retry interval, even without a new frame.
@@ -236,7 +260,12 @@ export class PanelPublisher implements Publisher {
   }
 
   #record(slot: PanelSlot): void {
-    this.#o.status.set(slot.display.id, { panel: slot.display.panel, lastRefreshAt: slot.lastRefreshAt, shownHash: slot.shown?.hash ?? null, problem: slot.problem });
+    this.#o.status.set(slot.display.id, {
+      panel: slot.display.panel,
+      lastRefreshAt: slot.lastRefreshAt,
+      shownHash: slot.shown?.hash ?? null,
+      problem: slot.problem,
+    });
   }
 
   /** For tests and `panel` commands: resolves when no refresh is running. */
@@ -251,7 +280,10 @@ export class PanelPublisher implements Publisher {
       this.#o.clock.clearTimeout(slot.dailyTimer);
       // A frame still waiting for the minimum interval is not forced onto the glass by a stop.
       if (slot.timer !== null && slot.wanted !== null) {
-        this.#log.info({ display: slot.display.id, hash: slot.wanted.hash }, 'stopping: a newer frame waited for the panel\'s minimum interval and is not shown');
+        this.#log.info(
+          { display: slot.display.id, hash: slot.wanted.hash },
+          "stopping: a newer frame waited for the panel's minimum interval and is not shown",
+        );
       }
     }
     await this.idle();
@@ -262,6 +294,8 @@ export class PanelPublisher implements Publisher {
       await driver?.close();
     });
     const results = await Promise.allSettled(closing);
-    for (const r of results) if (r.status === 'rejected') this.#log.warn({ code: 'W_PANEL_CLOSE', err: r.reason as unknown }, 'panel could not be powered off');
+    for (const r of results)
+      if (r.status === 'rejected')
+        this.#log.warn({ code: 'W_PANEL_CLOSE', err: r.reason as unknown }, 'panel could not be powered off');
   }
 }

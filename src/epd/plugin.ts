@@ -13,6 +13,13 @@ export const attachedPanelPlugin: PublisherPlugin = {
   async build(ctx) {
     const { config, panels } = ctx.loaded;
     const { PanelPublisher } = await import('./panel-publisher.js');
-    return new PanelPublisher({ displays: config.displays, panels, clock: ctx.clock, logger: ctx.logger, status: ctx.panels, stateDir: config.state_dir });
+    return new PanelPublisher({
+      displays: config.displays,
+      panels,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      status: ctx.panels,
+      stateDir: config.state_dir,
+    });
   },
 };

@@ -42,7 +42,10 @@ interface SpiDeviceLib {
   openSync(bus: number, device: number, options: Record<string, unknown>): SpiDeviceHandle;
 }
 interface SpiDeviceHandle {
-  transfer(message: Array<{ sendBuffer: Buffer; byteLength: number; speedHz: number }>, cb: (err: Error | null) => void): void;
+  transfer(
+    message: Array<{ sendBuffer: Buffer; byteLength: number; speedHz: number }>,
+    cb: (err: Error | null) => void,
+  ): void;
   closeSync(): void;
 }
 /** What the bus needs of node-libgpiod (libgpiod 1.x). */
@@ -119,7 +122,11 @@ export async function openRealBus(o: RealBusOptions): Promise<EpdBus> {
     let spi: SpiDeviceHandle;
     try {
       // With CS as a GPIO the SPI driver must not drive CE0 (Pimoroni's dtoverlay=spi0-0cs frees it).
-      spi = spiLib.openSync(busNo, devNo, { mode: 0, maxSpeedHz: o.spiHz, ...(o.pins.cs !== null && { noChipSelect: true }) });
+      spi = spiLib.openSync(busNo, devNo, {
+        mode: 0,
+        maxSpeedHz: o.spiHz,
+        ...(o.pins.cs !== null && { noChipSelect: true }),
+      });
     } catch (err) {
       throw spiOpenError(o.spiDevice, err);
     }
@@ -146,7 +153,10 @@ function openChip(gpiod: GpiodLib, wanted: string | undefined): unknown {
       throw gpioChipError(`/dev/${name}`, err);
     }
     seen.push(`${name} (${chip.label})`);
-    const match = wanted === undefined ? HEADER_CHIP_LABELS.includes(chip.label) : wanted === chip.label || wanted === name || wanted === `/dev/${name}`;
+    const match =
+      wanted === undefined
+        ? HEADER_CHIP_LABELS.includes(chip.label)
+        : wanted === chip.label || wanted === name || wanted === `/dev/${name}`;
     if (match) return chip;
   }
   throw noHeaderChip(seen);
@@ -189,7 +199,9 @@ class RealBus implements EpdBus {
       for (let at = 0; at < bytes.length; at += SPI_CHUNK) {
         const piece = Buffer.from(bytes.subarray(at, at + SPI_CHUNK));
         await new Promise<void>((resolve, reject) => {
-          this.#p.spi.transfer([{ sendBuffer: piece, byteLength: piece.length, speedHz: this.#p.hz }], (err) => (err ? reject(err) : resolve()));
+          this.#p.spi.transfer([{ sendBuffer: piece, byteLength: piece.length, speedHz: this.#p.hz }], (err) =>
+            err ? reject(err) : resolve(),
+          );
         });
       }
     } finally {
@@ -212,7 +224,8 @@ class RealBus implements EpdBus {
       // The UC8179 answers BUSY only after a status read (0x71), which the vendor sends before each poll.
       if (wait.pollCommand !== undefined) await this.command(wait.pollCommand);
       if (this.#p.lines.busy.getValue() !== busyLevel) return;
-      if (this.#p.clock.monotonic() - start >= wait.timeoutMs) throw busyTimeout(this.#p.pins.busy, wait.busyWhen, wait.timeoutMs);
+      if (this.#p.clock.monotonic() - start >= wait.timeoutMs)
+        throw busyTimeout(this.#p.pins.busy, wait.busyWhen, wait.timeoutMs);
       await this.#sleep(POLL_MS);
     }
   }

@@ -43,7 +43,13 @@ export class FilePublisher implements Publisher {
    * other publishers still show every frame, and each publish reports it (E_OUTPUT_WRITE) and tries again.
    */
   async start(): Promise<void> {
-    if (await this.#makeDir().then(() => true, () => false)) await removeStaleTempFiles(this.#dir);
+    if (
+      await this.#makeDir().then(
+        () => true,
+        () => false,
+      )
+    )
+      await removeStaleTempFiles(this.#dir);
   }
 
   /**

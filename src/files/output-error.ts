@@ -44,7 +44,10 @@ export class OutputProblemTracker {
   observe(reasons: readonly unknown[], now: Date): { changed: boolean; cleared: boolean } {
     const before = this.#problem;
     const err = reasons.find((r): r is OutputError => r instanceof OutputError);
-    this.#problem = err === undefined ? null : { code: err.code, file: err.file, message: err.message, since: before?.since ?? now.toISOString() };
+    this.#problem =
+      err === undefined
+        ? null
+        : { code: err.code, file: err.file, message: err.message, since: before?.since ?? now.toISOString() };
     return { changed: before?.message !== this.#problem?.message, cleared: before !== null && this.#problem === null };
   }
 }

@@ -11,5 +11,8 @@ export const filesPlugin: PublisherPlugin = {
   configKey: 'output_dir',
   enabled: () => true,
   problems: [OUTPUT_PROBLEMS],
-  build: (ctx) => Promise.resolve(new FilePublisher({ outputDir: ctx.loaded.config.output_dir, timezone: ctx.loaded.config.timezone })),
+  build: (ctx) =>
+    Promise.resolve(
+      new FilePublisher({ outputDir: ctx.loaded.config.output_dir, timezone: ctx.loaded.config.timezone }),
+    ),
 };

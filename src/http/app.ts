@@ -53,7 +53,8 @@ export interface HttpAppOptions {
   refusals: RefusalLog;
 }
 
-const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_CSP =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 /** Through the ingress proxy the page is shown in a frame of Home Assistant's own page, which has the page's origin. */
 const INGRESS_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
 
@@ -109,7 +110,11 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   function frameFile(req: IncomingMessage, res: ServerResponse, id: string, kind: 'png' | 'bmp', url: URL): void {
-    const refreshRate = refreshRateFor(views.view(id)?.nextUpdateAt ?? null, deps.clock.now(), deps.refreshMarginS ?? 30);
+    const refreshRate = refreshRateFor(
+      views.view(id)?.nextUpdateAt ?? null,
+      deps.clock.now(),
+      deps.refreshMarginS ?? 30,
+    );
     const kindle = kindleReport(url.searchParams, id, refreshRate, new Date(deps.clock.now()));
     if (kindle !== null) deps.devices?.report(kindle);
     const entry = shown(id);
@@ -155,7 +160,13 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     return (await deps.firmware.rows()).filter((r) => macs.has(r.mac));
   }
 
-  function stateJson(req: IncomingMessage, res: ServerResponse, id: string, base: string, firmware: FirmwareOfferRow[]): void {
+  function stateJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+    base: string,
+    firmware: FirmwareOfferRow[],
+  ): void {
     const view = views.view(id);
     if (view === null) return sendText(req, res, 404, 'not found');
     const body = displayStateJson({
@@ -188,7 +199,9 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       deps,
       views.budget(),
       rows,
-      notice !== null && ids.has(notice) ? `Refresh of ${notice} requested.` : forms.pairingNotice(url.searchParams.get('pairing')),
+      notice !== null && ids.has(notice)
+        ? `Refresh of ${notice} requested.`
+        : forms.pairingNotice(url.searchParams.get('pairing')),
       scrub,
     );
     const framed = ingress.kind === 'proxy';
@@ -206,7 +219,12 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
       sendText(req, res, 404, 'no such image (it may have been replaced by a newer one)');
       return;
     }
-    sendConditional(req, res, { body: img.body, contentType: img.contentType, etag: `"${img.filename}"`, lastModified: img.since });
+    sendConditional(req, res, {
+      body: img.body,
+      contentType: img.contentType,
+      etag: `"${img.filename}"`,
+      lastModified: img.since,
+    });
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -221,14 +239,16 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     }
     const ingress = ingressOf(req, deps.ingressProxies);
     // Through the ingress proxy the Host is Home Assistant's own name, and the proxy admits only its logged-in users.
-    const host = ingress.kind === 'proxy' ? { ok: true as const } : hosts.check(req.headers.host, req.socket.localAddress);
+    const host =
+      ingress.kind === 'proxy' ? { ok: true as const } : hosts.check(req.headers.host, req.socket.localAddress);
     if (!host.ok) {
       refusals.refuse(req.socket.remoteAddress, 'W_HTTP_HOST_REFUSED', { host: host.host, path: path.slice(0, 100) });
       req.resume();
       return sendText(req, res, 421, 'this server does not answer for that Host; see http.allowed_hosts');
     }
     const p = /^\/trmnl\/([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5})\/pair$/.exec(path);
-    if (p !== null) return m === 'POST' ? await forms.pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
+    if (p !== null)
+      return m === 'POST' ? await forms.pair(req, res, p[1]!, ingress) : methodNotAllowed(req, res, ['POST']);
     if (path === '/' || path === '/healthz') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
       if (path === '/') await pairing.reload();
@@ -236,7 +256,9 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     }
     if (path === '/api/setup' || path === '/api/setup/' || path === '/api/display') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
-      return path === '/api/display' ? await api.display(req, res, baseUrl(req)) : await api.setup(req, res, baseUrl(req));
+      return path === '/api/display'
+        ? await api.display(req, res, baseUrl(req))
+        : await api.setup(req, res, baseUrl(req));
     }
     if (path === '/api/current_screen') {
       if (m !== 'GET') return methodNotAllowed(req, res, ['GET']);
@@ -258,14 +280,24 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     }
     if (path === '/trmnl/setup.png') {
       if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
-      return sendConditional(req, res, { body: blankTrmnlPng(), contentType: 'image/png', etag: '"setup"', lastModified: new Date(0) });
+      return sendConditional(req, res, {
+        body: blankTrmnlPng(),
+        contentType: 'image/png',
+        etag: '"setup"',
+        lastModified: new Date(0),
+      });
     }
-    const d = /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|sleep\.txt|next\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(path);
+    const d =
+      /^\/displays\/([a-z0-9_-]+)\/(frame\.png|frame\.bmp|state\.json|sleep\.txt|next\.json|refresh|trmnl\/(outfit-[0-9a-f]{8})\.(png|bmp))$/.exec(
+        path,
+      );
     if (d === null || !ids.has(d[1]!)) return sendText(req, res, 404, 'not found');
     const id = d[1]!;
-    if (d[2] === 'refresh') return m === 'POST' ? forms.refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
+    if (d[2] === 'refresh')
+      return m === 'POST' ? forms.refresh(req, res, id, ingress) : methodNotAllowed(req, res, ['POST']);
     if (!read) return methodNotAllowed(req, res, ['GET', 'HEAD']);
-    if (d[2] === 'frame.png' || d[2] === 'frame.bmp') return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
+    if (d[2] === 'frame.png' || d[2] === 'frame.bmp')
+      return frameFile(req, res, id, d[2] === 'frame.png' ? 'png' : 'bmp', url);
     if (d[2] === 'sleep.txt' || d[2] === 'next.json') return wake(req, res, id, d[2] === 'sleep.txt' ? 'txt' : 'json');
     if (d[2] === 'state.json') return stateJson(req, res, id, prefixOf(ingress), await firmwareRows(id));
     return trmnlFile(req, res, id, d[3]!, d[4]!);

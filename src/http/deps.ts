@@ -53,4 +53,3 @@ export interface HttpDeps {
   secrets?: readonly string[];
   logger?: Logger;
 }
-

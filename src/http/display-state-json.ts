@@ -44,7 +44,12 @@ export function displayStateJson(o: DisplayStateJsonOptions): object {
   const fixed = (source: string, about?: 'file' | 'mac'): object | null => {
     const p: Problem | null = firstOf(v.problems, source);
     if (p === null) return null;
-    return { ...(about !== undefined && { [about]: p.detail?.[about] ?? null }), code: p.code, message: scrub(p.message), since: time(p.since) };
+    return {
+      ...(about !== undefined && { [about]: p.detail?.[about] ?? null }),
+      code: p.code,
+      message: scrub(p.message),
+      since: time(p.since),
+    };
   };
   return {
     ...displayState(v, tz),

@@ -9,7 +9,13 @@ import type { FirmwareOffers } from '../trmnl/firmware-offers.js';
  * serving ~1.5 MB should not hold a copy per request). The firmware needs 200 and Content-Length (it sizes its flash
  * write by it) and reads no checksum; the SHA-256 headers are for the owner's own checks (curl, a proxy).
  */
-export async function serveFirmware(req: IncomingMessage, res: ServerResponse, offers: FirmwareOffers, version: string, log?: Logger): Promise<void> {
+export async function serveFirmware(
+  req: IncomingMessage,
+  res: ServerResponse,
+  offers: FirmwareOffers,
+  version: string,
+  log?: Logger,
+): Promise<void> {
   const file = await offers.open(version);
   if (file === null) {
     req.resume();

@@ -97,14 +97,21 @@ function outfitHealth(d: DisplayHealthInput): { ok: boolean; reason: string } {
   if (d.lastSuccessAt !== null) {
     // The schedule's promise: the outfit on show is current until a slot after it passed without a new one.
     const words = d.status.kind === 'ok' ? 'last cycle succeeded' : statusWords(d.status);
-    if (d.staleSince === null) return { ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
-    return { ok: false, reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)` };
+    if (d.staleSince === null)
+      return { ok: true, reason: d.status.kind === 'ok' ? words : `${words}; the outfit on show is still current` };
+    return {
+      ok: false,
+      reason: `${words}; the outfit on show is out of date since ${d.staleSince.toISOString()} (a scheduled update passed without a new one)`,
+    };
   }
   if (d.status.kind !== 'ok') return { ok: false, reason: `${statusWords(d.status)}; no good data yet` };
   // Nothing failed: an outfit dated ahead (its age unknown) is fine; the waiting screen shows nothing to wear.
   if (d.hasOutfit) return { ok: true, reason: 'last cycle succeeded' };
   const next = d.nextUpdateAt ?? null;
-  return { ok: false, reason: `no outfit on show yet: ${next === null ? 'no update is planned' : `the next update is due ${next.toISOString()}`}` };
+  return {
+    ok: false,
+    reason: `no outfit on show yet: ${next === null ? 'no update is planned' : `the next update is due ${next.toISOString()}`}`,
+  };
 }
 
 export interface Health {

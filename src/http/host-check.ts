@@ -41,7 +41,12 @@ function unmapped(addr: string): string {
 }
 
 function isLoopback(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    (isIP(name) === 4 && name.startsWith('127.'))
+  );
 }
 
 /**

@@ -53,9 +53,16 @@ export class HttpPublisher implements Publisher {
       clock: opts.clock,
       logger: opts.logger,
     });
-    this.pairing = opts.pairing ?? new TrmnlPairing({ file: opts.pairingFile ?? null, clock: opts.clock, logger: opts.logger });
+    this.pairing =
+      opts.pairing ?? new TrmnlPairing({ file: opts.pairingFile ?? null, clock: opts.clock, logger: opts.logger });
     this.#refusals = new RefusalLog({ logger: opts.logger, clock: opts.clock });
-    this.app = buildHttpApp({ deps: opts, views: this.views, trmnl: this.trmnl, pairing: this.pairing, refusals: this.#refusals });
+    this.app = buildHttpApp({
+      deps: opts,
+      views: this.views,
+      trmnl: this.trmnl,
+      pairing: this.pairing,
+      refusals: this.#refusals,
+    });
   }
 
   /** `http://127.0.0.1:8321` once started. */

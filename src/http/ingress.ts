@@ -35,7 +35,8 @@ function unmapped(addr: string): string {
 export function ingressOf(req: IncomingMessage, proxies: readonly string[] = INGRESS_PROXY_ADDRESSES): Ingress {
   const raw = req.headers['x-ingress-path'];
   const header = typeof raw === 'string' ? raw.replace(/\/+$/, '') : '';
-  if (header.length > 256 || !SAFE_PREFIX.test(header) || header.split('/').some((s) => s === '.' || s === '..')) return { kind: 'none' };
+  if (header.length > 256 || !SAFE_PREFIX.test(header) || header.split('/').some((s) => s === '.' || s === '..'))
+    return { kind: 'none' };
   const peer = unmapped(req.socket.remoteAddress ?? '');
   if (!proxies.includes(peer)) return { kind: 'prefix', prefix: header };
   const fwd = req.headers['x-forwarded-host'];

@@ -26,7 +26,11 @@ export const httpPlugin: PublisherPlugin = {
     const devices = new DeviceBook({ clock: ctx.clock, logger });
     const macsOf = (id: string): string[] => trmnlDevices.filter((d) => d.display === id).map((d) => d.mac);
     ctx.devices.book = devices;
-    ctx.devices.add({ kind: 'trmnl', macs: macsOf, pair: (id) => pairing.open(macsOf(id).map((m) => m.toUpperCase())) });
+    ctx.devices.add({
+      kind: 'trmnl',
+      macs: macsOf,
+      pair: (id) => pairing.open(macsOf(id).map((m) => m.toUpperCase())),
+    });
     // Opt-in twice: the folder (trmnl.firmware) and each device (firmware_updates: true).
     const fw = config.trmnl?.firmware;
     const firmware =
@@ -47,10 +51,18 @@ export const httpPlugin: PublisherPlugin = {
       timezone: config.timezone,
       clock: ctx.clock,
       views: ctx.views,
-      budgetLimits: { perDay: config.budget.credits_per_day ?? null, perMonth: config.budget.credits_per_month ?? null },
+      budgetLimits: {
+        perDay: config.budget.credits_per_day ?? null,
+        perMonth: config.budget.credits_per_month ?? null,
+      },
       refresh: (id) => ctx.refresh(id),
       refreshUnavailable: ctx.refreshUnavailable,
-      trmnlDevices: trmnlDevices.map((d) => ({ mac: d.mac, display: d.display, format: d.format, ...(d.panel !== undefined && { panel: d.panel }) })),
+      trmnlDevices: trmnlDevices.map((d) => ({
+        mac: d.mac,
+        display: d.display,
+        format: d.format,
+        ...(d.panel !== undefined && { panel: d.panel }),
+      })),
       trmnlTokens: secrets.trmnlTokens,
       render: renderContext(ctx.loaded),
       ...(ctx.draw !== undefined && { draw: ctx.draw }),

@@ -50,7 +50,11 @@ export class StatusPageForms {
       .map((d) => {
         const mac = normalizeMac(d.mac) ?? d.mac;
         const until = pairing.openUntil(mac);
-        return { mac, pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()), token: this.#tokens.issue(mac) };
+        return {
+          mac,
+          pairingUntil: until === null ? null : formatWhen(new Date(until), deps.timezone, deps.clock.now()),
+          token: this.#tokens.issue(mac),
+        };
       });
   }
 
@@ -102,7 +106,10 @@ export class StatusPageForms {
     const token = body.ok ? new URLSearchParams(body.text).get(PAIR_FORM_FIELD) : null;
     const check = this.#tokens.check(mac, token);
     if (!check.ok) {
-      const why = check.reason === 'missing' ? 'without the status page’s form token' : `with ${check.reason === 'expired' ? 'an expired' : 'a wrong'} form token`;
+      const why =
+        check.reason === 'missing'
+          ? 'without the status page’s form token'
+          : `with ${check.reason === 'expired' ? 'an expired' : 'a wrong'} form token`;
       return refuse(
         `${check.reason} token`,
         `pairing refused: the request came ${why}; open this server’s status page, reload it, and press its "Pair TRMNL" button (or run outfit-display pair)`,

@@ -9,7 +9,15 @@ import { zonedFormat } from '../time/zoned-format.js';
 /** What the status page and /healthz show of the displays: each from its one view (display-views.ts). */
 
 function formatter(tz: string): Intl.DateTimeFormat {
-  return zonedFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return zonedFormat('en-GB', {
+    timeZone: tz,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
 }
 
 function relative(ms: number): string {
@@ -61,7 +69,9 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       id: display.id,
       name: display.name ?? display.id,
       panel: display.panel,
-      frameSrc: entry ? `/displays/${encodeURIComponent(display.id)}/frame.png?v=${entry.frame.hash.slice(0, 12)}` : null,
+      frameSrc: entry
+        ? `/displays/${encodeURIComponent(display.id)}/frame.png?v=${entry.frame.hash.slice(0, 12)}`
+        : null,
       width: entry?.frame.width ?? null,
       height: entry?.frame.height ?? null,
       status: status?.kind ?? 'none',
@@ -69,11 +79,16 @@ export function displayRows(deps: HttpDeps, views: DisplayViewSource, scrub: (t:
       healthy: health.ok,
       nextUpdate: formatWhen(v.nextUpdateAt, deps.timezone, now) ?? 'none planned',
       lastSuccess: formatWhen(lastSuccessAt, deps.timezone, now) ?? 'never',
-      lastError: err === null ? null : scrub(`${err.code}: ${err.message} (${formatWhen(err.at, deps.timezone, now) ?? err.at})`),
+      lastError:
+        err === null
+          ? null
+          : scrub(`${err.code}: ${err.message} (${formatWhen(err.at, deps.timezone, now) ?? err.at})`),
       outfit: rec ? scrub(rec.outfit) : null,
       // A reading the service left out shows as "—", as on the frame.
       weather: w
-        ? scrub(`${w.temp === undefined ? '—' : `${w.temp} ${w.temp_unit ?? ''}`.trim()}, ${w.description ?? '—'}, rain ${w.rain_chance_pct === undefined ? '—' : `${w.rain_chance_pct}%`}`)
+        ? scrub(
+            `${w.temp === undefined ? '—' : `${w.temp} ${w.temp_unit ?? ''}`.trim()}, ${w.description ?? '—'}, rain ${w.rain_chance_pct === undefined ? '—' : `${w.rain_chance_pct}%`}`,
+          )
         : null,
       canRefresh: deps.refresh !== undefined && !deps.refreshUnavailable,
       refreshNote: deps.refreshUnavailable ?? v.refreshRefused?.text ?? null,
@@ -109,9 +124,11 @@ export function statusPageModel(
     budget: b
       ? {
           spentToday,
-          limitToday: deps.budgetLimits?.perDay ?? (spentToday !== null && leftToday !== null ? spentToday + leftToday : null),
+          limitToday:
+            deps.budgetLimits?.perDay ?? (spentToday !== null && leftToday !== null ? spentToday + leftToday : null),
           spentMonth,
-          limitMonth: deps.budgetLimits?.perMonth ?? (spentMonth !== null && leftMonth !== null ? spentMonth + leftMonth : null),
+          limitMonth:
+            deps.budgetLimits?.perMonth ?? (spentMonth !== null && leftMonth !== null ? spentMonth + leftMonth : null),
           rateRemaining: finite(b.rateRemaining),
           warnings: [...(b.warnings ?? [])].map((w) => scrub(String(w))),
           credits: creditsLines(b, (d) => formatter(deps.timezone).format(d)),

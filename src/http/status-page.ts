@@ -110,7 +110,10 @@ function card(d: StatusPageDisplay, base: string): string {
   ];
   if (d.weather !== null) rows.splice(1, 0, ['Weather', e(d.weather)]);
   // The problems right under the status, in the order they are listed.
-  const problems = d.problems.map((p): [string, string] => [p.label, `<span class="bad">${e(p.text)}${p.note === null ? '' : ` (${e(p.note)})`}</span>`]);
+  const problems = d.problems.map((p): [string, string] => [
+    p.label,
+    `<span class="bad">${e(p.text)}${p.note === null ? '' : ` (${e(p.note)})`}</span>`,
+  ]);
   rows.splice(1, 0, ...problems);
   if (d.attached !== undefined) rows.push(['Panel refreshed', e(d.attached.lastRefresh)]);
   const note = d.refreshNote === null ? '' : `<p class="none">${e(d.refreshNote)}</p>`;

@@ -42,8 +42,17 @@ function namedLocales(raw: unknown): Array<{ where: string; code: string }> {
 export async function readConfigLocales(raw: unknown, configDir: string): Promise<ConfigLocales> {
   const dirKey = stringAt(raw, 'locales_dir');
   const dir = path.resolve(configDir, dirKey ?? 'locales');
-  const user = await readUserLocales({ dir, explicit: dirKey !== undefined, wanted: namedLocales(raw).map((n) => n.code) });
-  return { known: [...new Set([...BUILT_IN_LOCALES, ...user.available])], tables: user.tables, problems: user.problems, warnings: user.warnings };
+  const user = await readUserLocales({
+    dir,
+    explicit: dirKey !== undefined,
+    wanted: namedLocales(raw).map((n) => n.code),
+  });
+  return {
+    known: [...new Set([...BUILT_IN_LOCALES, ...user.available])],
+    tables: user.tables,
+    problems: user.problems,
+    warnings: user.warnings,
+  };
 }
 
 /**
@@ -57,4 +66,3 @@ export function localeProblems(raw: unknown, known: readonly string[]): string[]
     return known.includes(code) ? [] : [`${where}: unknown locale "${code}" (known: ${known.join(', ')})`];
   });
 }
-

@@ -29,7 +29,8 @@ const Label = z.string('must be a string').trim().min(1, 'must not be empty').op
 const LocaleFileSchema = z.strictObject({
   /** BCP 47 tag for dates, times and numbers; default: the file's name. */
   tag: z.string().refine(isIntlTag, 'must be a BCP 47 language tag such as pt-BR').optional(),
-  labels: z.strictObject(Object.fromEntries(LABEL_KEYS.map((k) => [k, Label])) as Record<LabelKey, typeof Label>)
+  labels: z
+    .strictObject(Object.fromEntries(LABEL_KEYS.map((k) => [k, Label])) as Record<LabelKey, typeof Label>)
     // A file of only a tag is English (or its language's) labels with that tag's dates and numbers.
     .default({}),
 });
@@ -40,7 +41,11 @@ export interface UserLocaleFile {
 }
 
 /** Validates a locale file's parsed content; `where` names the file in messages. Never throws. */
-function parseLocaleFile(raw: unknown, code: string, where: string): { ok: true; file: UserLocaleFile } | { ok: false; problems: string[] } {
+function parseLocaleFile(
+  raw: unknown,
+  code: string,
+  where: string,
+): { ok: true; file: UserLocaleFile } | { ok: false; problems: string[] } {
   const parsed = LocaleFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     return {
@@ -49,7 +54,8 @@ function parseLocaleFile(raw: unknown, code: string, where: string): { ok: true;
     };
   }
   const tag = parsed.data.tag ?? code;
-  if (!isIntlTag(tag)) return { ok: false, problems: [`${where}: tag: "${tag}" is not a language tag; add tag: (e.g. pt-BR)`] };
+  if (!isIntlTag(tag))
+    return { ok: false, problems: [`${where}: tag: "${tag}" is not a language tag; add tag: (e.g. pt-BR)`] };
   const base = builtInTable(code) ?? builtInTable(tag.split('-')[0]!.toLowerCase()) ?? ENGLISH;
   const problems: string[] = [];
   const missing: LabelKey[] = [];
@@ -64,14 +70,18 @@ function parseLocaleFile(raw: unknown, code: string, where: string): { ok: true;
     const unknown = placeholders(text).filter((p) => !allowed.includes(p));
     if (unknown.length > 0) {
       const can = allowed.length ? `can use ${allowed.map((p) => `{${p}}`).join(', ')}` : 'takes no placeholder';
-      problems.push(`${where}: labels.${key}: unknown placeholder ${unknown.map((p) => `{${p}}`).join(', ')} (this label ${can})`);
+      problems.push(
+        `${where}: labels.${key}: unknown placeholder ${unknown.map((p) => `{${p}}`).join(', ')} (this label ${can})`,
+      );
     }
     labels[key] = text;
   }
   if (problems.length > 0) return { ok: false, problems };
   const warnings =
     missing.length > 0
-      ? [`W_LOCALE_LABELS_MISSING: ${where}: no label for ${missing.join(', ')}; using the ${base === ENGLISH ? 'English' : `built-in "${base.tag}"`} ones`]
+      ? [
+          `W_LOCALE_LABELS_MISSING: ${where}: no label for ${missing.join(', ')}; using the ${base === ENGLISH ? 'English' : `built-in "${base.tag}"`} ones`,
+        ]
       : [];
   return { ok: true, file: { table: { tag, labels }, warnings } };
 }
@@ -104,7 +114,8 @@ export async function readUserLocales(opts: {
   try {
     names = await readdir(opts.dir);
   } catch (err) {
-    if (opts.explicit) out.problems.push(`locales_dir: cannot read ${opts.dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    if (opts.explicit)
+      out.problems.push(`locales_dir: cannot read ${opts.dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     return out;
   }
   const files = new Map<string, string>();

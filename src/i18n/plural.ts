@@ -33,7 +33,12 @@ export function pluralForms(template: string): Partial<Record<Category, string>>
  * The template's form for `n` in the language of `tag`, with `{n}` and any other `values` filled: the category's
  * form, else "other", else the first written (a user's file that wrote only "one:" still shows words).
  */
-export function plural(template: string, n: number, tag: string, values: Readonly<Record<string, string | number>> = {}): string {
+export function plural(
+  template: string,
+  n: number,
+  tag: string,
+  values: Readonly<Record<string, string | number>> = {},
+): string {
   const forms = pluralForms(template);
   const all = { ...values, n };
   if (forms === null) return fill(template, all);

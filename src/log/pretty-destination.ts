@@ -8,7 +8,14 @@ import type { DestinationStream } from 'pino';
  * writes it, in the same process, so nothing is lost or reordered.
  */
 
-const LEVELS: Record<string, string> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO ', warn: 'WARN ', error: 'ERROR', fatal: 'FATAL' };
+const LEVELS: Record<string, string> = {
+  trace: 'TRACE',
+  debug: 'DEBUG',
+  info: 'INFO ',
+  warn: 'WARN ',
+  error: 'ERROR',
+  fatal: 'FATAL',
+};
 
 /** Fields shown in the line's head (or nowhere), not repeated among the others. */
 const HEAD = new Set(['time', 'level', 'part', 'msg', 'code', 'err', 'app', 'pid', 'hostname']);

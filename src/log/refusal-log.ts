@@ -105,7 +105,14 @@ export class RefusalLog {
     }
     if (top === null) return false;
     this.#log?.warn(
-      { code: top, source, count, codes: Object.fromEntries(w.codes), window_s: Math.round(this.#interval / 1000), ...w.last },
+      {
+        code: top,
+        source,
+        count,
+        codes: Object.fromEntries(w.codes),
+        window_s: Math.round(this.#interval / 1000),
+        ...w.last,
+      },
       'requests refused',
     );
     return true;

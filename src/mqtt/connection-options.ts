@@ -58,7 +58,11 @@ export function redactUrl(url: string): string {
 }
 
 /** Delay before reconnect attempt `attempt` (0-based). */
-export function backoffDelay(attempt: number, backoff: { initialMs: number; maxMs: number }, random: () => number): number {
+export function backoffDelay(
+  attempt: number,
+  backoff: { initialMs: number; maxMs: number },
+  random: () => number,
+): number {
   const base = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 30));
   return Math.round(base * (0.5 + 0.5 * random()));
 }
@@ -79,7 +83,11 @@ export function clientOptions(opts: MqttConnectionOptions): IClientOptions {
   if (opts.username) o.username = opts.username;
   if (opts.password != null) {
     if (opts.username) o.password = opts.password;
-    else opts.logger.warn({ code: 'W_MQTT_PASSWORD_UNUSED' }, 'an MQTT password is set but mqtt.username is empty; the password is not sent');
+    else
+      opts.logger.warn(
+        { code: 'W_MQTT_PASSWORD_UNUSED' },
+        'an MQTT password is set but mqtt.username is empty; the password is not sent',
+      );
   }
   const read = (file: string, key: string): Buffer => {
     try {

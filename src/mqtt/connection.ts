@@ -3,7 +3,14 @@ import type { Logger } from 'pino';
 import { redactor, type Redact } from '../shared/redactor.js';
 import { addLogSecrets } from '../log/logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
-import { backoffDelay, clientOptions, MAX_INCOMING_PACKET_BYTES, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+import {
+  backoffDelay,
+  clientOptions,
+  MAX_INCOMING_PACKET_BYTES,
+  redactUrl,
+  SUBACK_TIMEOUT_MS,
+  type MqttConnectionOptions,
+} from './connection-options.js';
 import { limitIncoming } from './incoming-limit.js';
 
 export { backoffDelay, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
@@ -83,7 +90,11 @@ export class MqttConnection {
     const limit = this.#opts.maxIncomingBytes ?? MAX_INCOMING_PACKET_BYTES;
     limitIncoming(client, {
       limit,
-      onSkip: (bytes) => this.#log.warn({ code: 'W_MQTT_MESSAGE_TOO_LARGE', bytes, limit }, 'a message from the MQTT broker is larger than any the daemon takes; skipped unread'),
+      onSkip: (bytes) =>
+        this.#log.warn(
+          { code: 'W_MQTT_MESSAGE_TOO_LARGE', bytes, limit },
+          'a message from the MQTT broker is larger than any the daemon takes; skipped unread',
+        ),
     });
     client.connect();
     this.#client = client;
@@ -121,7 +132,10 @@ export class MqttConnection {
       const oldest = this.#outbox.keys().next().value;
       if (oldest === undefined) break;
       this.#outbox.delete(oldest);
-      this.#log.warn({ code: 'W_MQTT_OUTBOX_FULL', topic: oldest, max }, 'MQTT outbox full while disconnected; oldest topic dropped');
+      this.#log.warn(
+        { code: 'W_MQTT_OUTBOX_FULL', topic: oldest, max },
+        'MQTT outbox full while disconnected; oldest topic dropped',
+      );
     }
   }
 
@@ -152,7 +166,10 @@ export class MqttConnection {
       // flight is acknowledged, and then ignores end(true) (it is `disconnecting` already): a broker that never
       // acknowledges would keep the socket open, so after 2 s the socket itself is destroyed.
       let timer: NodeJS.Timeout | undefined;
-      const graceful = client.endAsync(false).then(() => true, () => true);
+      const graceful = client.endAsync(false).then(
+        () => true,
+        () => true,
+      );
       const late = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), 2000);
       });
@@ -241,17 +258,28 @@ export class MqttConnection {
     this.#inFlight.clear();
     this.#cancelSubackTimer();
     if (this.#stopping || this.#timer !== null) return;
-    const delay = backoffDelay(this.#attempt, this.#opts.backoff ?? { initialMs: 1000, maxMs: 60_000 }, this.#opts.random ?? Math.random);
+    const delay = backoffDelay(
+      this.#attempt,
+      this.#opts.backoff ?? { initialMs: 1000, maxMs: 60_000 },
+      this.#opts.random ?? Math.random,
+    );
     this.#attempt += 1;
     this.#log.warn(
-      { code: 'W_MQTT_DISCONNECTED', url: redactUrl(this.#opts.url), retryInMs: delay, attempt: this.#attempt, ...(this.#lastError && { reason: this.#lastError }) },
+      {
+        code: 'W_MQTT_DISCONNECTED',
+        url: redactUrl(this.#opts.url),
+        retryInMs: delay,
+        attempt: this.#attempt,
+        ...(this.#lastError && { reason: this.#lastError }),
+      },
       'MQTT disconnected; reconnecting',
     );
     this.#timer = this.#clock().setTimeout(() => {
       this.#timer = null;
       const client = this.#client;
       // Keep the stores: QoS 1 messages in flight when the link dropped are sent again (and acknowledged).
-      if (!this.#stopping && client) client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
+      if (!this.#stopping && client)
+        client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
     }, delay);
   }
 

@@ -78,8 +78,13 @@ export interface DeviceDiscoveryInput {
 /** The fields of a report that have a value (a device that never sends `USB-Connected` gets no entity for it). */
 export function reportedFields(d: DeviceEntry): string[] {
   const f: Array<[string, unknown]> = [
-    ['battery', d.batteryPct], ['battery_voltage', d.batteryVoltage], ['charging', d.charging], ['usb_power', d.usbPower],
-    ['rssi', d.rssi], ['firmware', d.fwVersion], ['wake_reason', d.wakeReason],
+    ['battery', d.batteryPct],
+    ['battery_voltage', d.batteryVoltage],
+    ['charging', d.charging],
+    ['usb_power', d.usbPower],
+    ['rssi', d.rssi],
+    ['firmware', d.fwVersion],
+    ['wake_reason', d.wakeReason],
   ];
   return f.filter(([, v]) => v !== null).map(([k]) => k);
 }
@@ -90,27 +95,68 @@ export function deviceDiscovery(input: DeviceDiscoveryInput): { topic: string; p
   const state = deviceStateTopic(topics, display.id, d.key);
   const availability = [
     { topic: topics.status, payload_available: 'online', payload_not_available: 'offline' },
-    { topic: deviceAvailabilityTopic(topics, display.id, d.key), payload_available: 'online', payload_not_available: 'offline' },
+    {
+      topic: deviceAvailabilityTopic(topics, display.id, d.key),
+      payload_available: 'online',
+      payload_not_available: 'offline',
+    },
   ];
-  const entity = (key: string, platform: 'sensor' | 'binary_sensor', name: string, template: string, rest: Record<string, unknown>): [string, Component] =>
-    component({ node, platform, key, name, availability }, { availability_mode: 'all', state_topic: state, value_template: template, ...rest });
+  const entity = (
+    key: string,
+    platform: 'sensor' | 'binary_sensor',
+    name: string,
+    template: string,
+    rest: Record<string, unknown>,
+  ): [string, Component] =>
+    component(
+      { node, platform, key, name, availability },
+      { availability_mode: 'all', state_topic: state, value_template: template, ...rest },
+    );
   const measure = { state_class: 'measurement' };
   const diag = { entity_category: 'diagnostic' };
   const flag = (field: string): string => `{{ 'ON' if value_json.${field} else 'OFF' }}`;
   const all: Record<string, [string, Component]> = {
-    battery: entity('battery', 'sensor', 'Battery', '{{ value_json.battery_pct }}', { device_class: 'battery', unit_of_measurement: '%', ...measure }),
-    battery_voltage: entity('battery_voltage', 'sensor', 'Battery voltage', '{{ value_json.battery_voltage }}', { device_class: 'voltage', unit_of_measurement: 'V', ...measure, ...diag }),
+    battery: entity('battery', 'sensor', 'Battery', '{{ value_json.battery_pct }}', {
+      device_class: 'battery',
+      unit_of_measurement: '%',
+      ...measure,
+    }),
+    battery_voltage: entity('battery_voltage', 'sensor', 'Battery voltage', '{{ value_json.battery_voltage }}', {
+      device_class: 'voltage',
+      unit_of_measurement: 'V',
+      ...measure,
+      ...diag,
+    }),
     charging: entity('charging', 'binary_sensor', 'Charging', flag('charging'), { device_class: 'battery_charging' }),
     usb_power: entity('usb_power', 'binary_sensor', 'USB power', flag('usb_power'), { device_class: 'plug', ...diag }),
-    rssi: entity('rssi', 'sensor', 'Wi-Fi signal', '{{ value_json.rssi }}', { device_class: 'signal_strength', unit_of_measurement: 'dBm', ...measure, ...diag }),
+    rssi: entity('rssi', 'sensor', 'Wi-Fi signal', '{{ value_json.rssi }}', {
+      device_class: 'signal_strength',
+      unit_of_measurement: 'dBm',
+      ...measure,
+      ...diag,
+    }),
     firmware: entity('firmware', 'sensor', 'Firmware', '{{ value_json.fw_version }}', { icon: 'mdi:chip', ...diag }),
-    wake_reason: entity('wake_reason', 'sensor', 'Last wake', '{{ value_json.wake_reason }}', { icon: 'mdi:gesture-tap-button', ...diag }),
+    wake_reason: entity('wake_reason', 'sensor', 'Last wake', '{{ value_json.wake_reason }}', {
+      icon: 'mdi:gesture-tap-button',
+      ...diag,
+    }),
   };
   const components = Object.fromEntries([
-    ...Object.entries(all).filter(([k]) => input.fields.has(k)).map(([, c]) => c),
+    ...Object.entries(all)
+      .filter(([k]) => input.fields.has(k))
+      .map(([, c]) => c),
     entity('seen', 'sensor', 'Last seen', '{{ value_json.seen_at }}', { device_class: 'timestamp', ...diag }),
     ...[...input.sensors].map(([kind, unit]) =>
-      entity(`sensor_${kind}`, 'sensor', kind.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()).replace(/^(Co2|Carbon dioxide)$/, 'CO₂'), `{{ value_json.sensors.${kind} }}`, { ...sensorClass(kind, unit), ...measure }),
+      entity(
+        `sensor_${kind}`,
+        'sensor',
+        kind
+          .replace(/_/g, ' ')
+          .replace(/^./, (c) => c.toUpperCase())
+          .replace(/^(Co2|Carbon dioxide)$/, 'CO₂'),
+        `{{ value_json.sensors.${kind} }}`,
+        { ...sensorClass(kind, unit), ...measure },
+      ),
     ),
   ]);
   const model = deviceModel(d.model);

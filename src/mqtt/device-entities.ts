@@ -1,6 +1,13 @@
 import type { DisplayConfig } from '../config/schema.js';
 import type { DeviceBook, DeviceEntry, DeviceEvent } from '../state/device-book.js';
-import { deviceAvailabilityTopic, deviceDiscovery, deviceOfNode, devicePayload, deviceStateTopic, reportedFields } from './device-discovery.js';
+import {
+  deviceAvailabilityTopic,
+  deviceDiscovery,
+  deviceOfNode,
+  devicePayload,
+  deviceStateTopic,
+  reportedFields,
+} from './device-discovery.js';
 import type { MqttTopics } from './topics.js';
 import { trmnlDeviceKey } from '../trmnl/mac.js';
 
@@ -75,14 +82,25 @@ export class DeviceEntities {
     const sensors = this.#o.book.sensorKinds(d.display, d.key);
     const display = this.#o.displays.get(d.display);
     if (display !== undefined && this.#o.haDiscovery(d.display)) {
-      const { topic, payload } = deviceDiscovery({ topics: this.#o.topics, display, device: d, fields: known.fields, sensors, swVersion: this.#o.swVersion, ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }) });
+      const { topic, payload } = deviceDiscovery({
+        topics: this.#o.topics,
+        display,
+        device: d,
+        fields: known.fields,
+        sensors,
+        swVersion: this.#o.swVersion,
+        ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }),
+      });
       const json = JSON.stringify(payload);
       if (known.sent !== json) {
         known.sent = json;
         this.#o.send(topic, json);
       }
     }
-    this.#o.send(deviceStateTopic(this.#o.topics, d.display, d.key), devicePayload(d, this.#o.timezone, [...sensors.keys()]));
+    this.#o.send(
+      deviceStateTopic(this.#o.topics, d.display, d.key),
+      devicePayload(d, this.#o.timezone, [...sensors.keys()]),
+    );
     this.#o.send(deviceAvailabilityTopic(this.#o.topics, d.display, d.key), d.available ? 'online' : 'offline');
   }
 }

@@ -85,7 +85,9 @@ export class MqttFrameLimit extends Transform {
         this.#lengthBytes += 1;
         if (byte & CONTINUATION) {
           if (this.#lengthBytes >= MAX_LENGTH_BYTES) {
-            callback(new BrokerRefusal('E_MQTT_MALFORMED', `MQTT client ${this.#peer}: a packet length longer than 4 bytes`));
+            callback(
+              new BrokerRefusal('E_MQTT_MALFORMED', `MQTT client ${this.#peer}: a packet length longer than 4 bytes`),
+            );
             return;
           }
           // Refused as soon as the bytes so far already exceed the limit: no need to wait for the rest.

@@ -65,7 +65,11 @@ export class MqttIncomingLimit extends Transform {
       this.#multiplier *= 128;
       if (byte & CONTINUATION) {
         if (this.#header.length > MAX_LENGTH_BYTES) {
-          callback(Object.assign(new Error('the broker sent a packet length longer than 4 bytes'), { code: 'E_MQTT_MALFORMED' }));
+          callback(
+            Object.assign(new Error('the broker sent a packet length longer than 4 bytes'), {
+              code: 'E_MQTT_MALFORMED',
+            }),
+          );
           return;
         }
         continue;
@@ -73,7 +77,12 @@ export class MqttIncomingLimit extends Transform {
       const type = this.#header[0]! >> 4;
       if (this.#length > this.#limit) {
         if (type !== PUBLISH) {
-          callback(Object.assign(new Error(`the broker sent a packet of ${this.#length} bytes; at most ${this.#limit} are taken`), { code: 'E_MQTT_TOO_LARGE' }));
+          callback(
+            Object.assign(
+              new Error(`the broker sent a packet of ${this.#length} bytes; at most ${this.#limit} are taken`),
+              { code: 'E_MQTT_TOO_LARGE' },
+            ),
+          );
           return;
         }
         this.#skipping = true;
@@ -106,7 +115,10 @@ type Builder = (client: unknown, opts?: unknown) => BuiltStream;
 export function limitIncoming(client: object, opts: MqttIncomingLimitOptions): void {
   const holder = client as { streamBuilder?: Builder };
   const build = holder.streamBuilder;
-  if (typeof build !== 'function') throw new Error('mqtt.js keeps no stream builder where this version expects it: the incoming packet limit cannot be set');
+  if (typeof build !== 'function')
+    throw new Error(
+      'mqtt.js keeps no stream builder where this version expects it: the incoming packet limit cannot be set',
+    );
   holder.streamBuilder = (c, o) => {
     const stream = build(c, o);
     const pipe = stream.pipe.bind(stream);

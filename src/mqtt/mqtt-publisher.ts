@@ -131,9 +131,14 @@ export class MqttPublisher implements Publisher {
 
   async start(): Promise<void> {
     let url = this.#o.mqtt.url;
-    let login: { username: string; password: string | null } = { username: this.#o.mqtt.username, password: this.#o.password };
+    let login: { username: string; password: string | null } = {
+      username: this.#o.mqtt.username,
+      password: this.#o.password,
+    };
     if (url === 'embedded') {
-      const broker = await startEmbeddedBroker(embeddedBrokerOptions(this.#o.mqtt, this.#o.password, this.topics, this.#log, this.#o.embeddedPort));
+      const broker = await startEmbeddedBroker(
+        embeddedBrokerOptions(this.#o.mqtt, this.#o.password, this.topics, this.#log, this.#o.embeddedPort),
+      );
       if (this.#stopped) {
         await broker.close();
         return;
@@ -169,7 +174,11 @@ export class MqttPublisher implements Publisher {
     if (this.#o.onPair) conn.subscribe(pairWildcard(this.topics));
     conn.subscribe(this.topics.deviceConfigWildcard);
     await conn.start();
-    if (!conn.connected && !this.#stopped) this.#log.warn({ code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) }, 'MQTT broker not reachable yet; retrying in the background');
+    if (!conn.connected && !this.#stopped)
+      this.#log.warn(
+        { code: 'W_MQTT_UNREACHABLE', url: redactUrl(url) },
+        'MQTT broker not reachable yet; retrying in the background',
+      );
   }
 
   publish(view: ShownView): Promise<void> {
@@ -216,7 +225,11 @@ export class MqttPublisher implements Publisher {
 
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
   #sendState(v: ShownView): void {
-    if (v.rec) this.#send(this.topics.state(v.display.id), statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince));
+    if (v.rec)
+      this.#send(
+        this.topics.state(v.display.id),
+        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince),
+      );
   }
 
   /** `view`: the display's view, for the units of its readings. */
@@ -253,7 +266,13 @@ export class MqttPublisher implements Publisher {
     } catch (err) {
       this.#log.warn({ code: 'W_BUDGET_STATUS_UNAVAILABLE', err }, 'budget status unavailable');
     }
-    const extra = { problems: v.problems, staleSince: v.staleSince, refreshRefused: v.refreshRefused, refreshUnavailable: this.#o.refreshUnavailable ?? null, panel: v.panel };
+    const extra = {
+      problems: v.problems,
+      staleSince: v.staleSince,
+      refreshRefused: v.refreshRefused,
+      refreshUnavailable: this.#o.refreshUnavailable ?? null,
+      panel: v.panel,
+    };
     this.#send(this.topics.diagnostics(v.display.id), diagnosticsPayload(v.status, budget, this.#o.timezone, extra));
   }
 
@@ -266,7 +285,10 @@ export class MqttPublisher implements Publisher {
     if (payload.length > MAX_COMMAND_BYTES && !topic.startsWith(`${this.topics.prefix}/device/`)) {
       if (!this.#oversizedTopics.has(topic)) {
         this.#oversizedTopics.add(topic);
-        this.#log.warn({ code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES }, 'an MQTT command larger than any press; ignored (said once a topic)');
+        this.#log.warn(
+          { code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES },
+          'an MQTT command larger than any press; ignored (said once a topic)',
+        );
       }
       return;
     }
@@ -294,7 +316,10 @@ export class MqttPublisher implements Publisher {
       return;
     }
     if (!this.#displays.has(id)) {
-      this.#log.warn({ code: 'W_REFRESH_UNKNOWN_DISPLAY', topic }, 'refresh for a display that is not configured; ignored');
+      this.#log.warn(
+        { code: 'W_REFRESH_UNKNOWN_DISPLAY', topic },
+        'refresh for a display that is not configured; ignored',
+      );
       return;
     }
     // Debug: anyone on the broker can press, and the outcome (a cycle, or a refusal a minute) is logged by the cycle.

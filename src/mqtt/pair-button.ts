@@ -28,8 +28,20 @@ export function pairComponents(topics: MqttTopics, displayId: string): Record<st
   const availability = [{ topic: topics.status, payload_available: 'online', payload_not_available: 'offline' }];
   return Object.fromEntries([
     component(
-      { node: topics.nodeId(displayId), platform: 'button', key: 'device_pair', name: 'Pair TRMNL device', availability },
-      { command_topic: pairTopic(topics, displayId), payload_press: 'PRESS', retain: false, entity_category: 'config', icon: 'mdi:link-variant' },
+      {
+        node: topics.nodeId(displayId),
+        platform: 'button',
+        key: 'device_pair',
+        name: 'Pair TRMNL device',
+        availability,
+      },
+      {
+        command_topic: pairTopic(topics, displayId),
+        payload_press: 'PRESS',
+        retain: false,
+        entity_category: 'config',
+        icon: 'mdi:link-variant',
+      },
     ),
   ]);
 }

@@ -9,7 +9,11 @@ const DAY_MS = 86_400_000;
  * How long each display's readings count as current in Home Assistant (expire_after): twice the longest gap of its
  * schedule plus five minutes; null for a schedule that fires less than twice in 8 days.
  */
-function freshnessSeconds(config: Config, schedules: ReadonlyMap<string, string>, now: number): Map<string, number | null> {
+function freshnessSeconds(
+  config: Config,
+  schedules: ReadonlyMap<string, string>,
+  now: number,
+): Map<string, number | null> {
   return new Map(
     config.displays.map((d) => {
       const gap = longestGapMs(new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone), now, 8 * DAY_MS);

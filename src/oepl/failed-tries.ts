@@ -50,10 +50,13 @@ export class FailedTries {
     this.#last = detail;
     this.#since ??= now;
     if (this.#unfed || this.#count >= UNFED_TRIES || now - this.#since >= UNFED_AFTER_MS) return this.#tell();
-    this.#timer ??= this.#o.clock.setTimeout(() => {
-      this.#timer = null;
-      this.#tell();
-    }, this.#since + UNFED_AFTER_MS - now);
+    this.#timer ??= this.#o.clock.setTimeout(
+      () => {
+        this.#timer = null;
+        this.#tell();
+      },
+      this.#since + UNFED_AFTER_MS - now,
+    );
   }
 
   /** A push was answered (taken, or refused for a reason of its own): the count starts again. */

@@ -119,11 +119,16 @@ export class OeplPublisher implements Publisher {
     try {
       const v = JSON.parse(await readFile(file, 'utf8')) as unknown;
       if (typeof v === 'object' && v !== null) {
-        this.#pushed = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+        this.#pushed = Object.fromEntries(
+          Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        );
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.#o.logger.warn({ code: 'W_OEPL_STATE', file, reason: (err as Error).message }, 'OpenEPaperLink: the pushed pictures file cannot be read: started without it');
+        this.#o.logger.warn(
+          { code: 'W_OEPL_STATE', file, reason: (err as Error).message },
+          'OpenEPaperLink: the pushed pictures file cannot be read: started without it',
+        );
       }
     }
   }
@@ -162,7 +167,13 @@ export class OeplPublisher implements Publisher {
     try {
       const frame = await (this.#o.draw ?? drawInProcess)(
         displayRenderOptions(display, this.#o.render),
-        { rec: view.rec, status: view.status, now: view.frameSince, storeProblem: view.storeProblem, stale: view.stale },
+        {
+          rec: view.rec,
+          status: view.status,
+          now: view.frameSince,
+          storeProblem: view.storeProblem,
+          stale: view.stale,
+        },
         // The tag is fed its own size: the access point turns it for a tag mounted otherwise (its `rotate`).
         { panel: slot.panel, rotation: 0 },
       );
@@ -171,7 +182,10 @@ export class OeplPublisher implements Publisher {
       const { jpeg } = await pngToJpeg(frame.png);
       return { displayId: display.id, hash, jpeg, nextUpdateAt: view.nextUpdateAt };
     } catch (err) {
-      this.#o.logger.error({ err, display: display.id, mac: slot.tag.mac }, 'OpenEPaperLink: the picture for a tag cannot be made');
+      this.#o.logger.error(
+        { err, display: display.id, mac: slot.tag.mac },
+        'OpenEPaperLink: the picture for a tag cannot be made',
+      );
       return null;
     }
   }
@@ -209,7 +223,10 @@ export class OeplPublisher implements Publisher {
         this.#answered(slot);
         this.#pushed[mac] = pic.hash;
         this.#o.status.set(pic.displayId, mac, null);
-        log.info({ display: pic.displayId, mac, bytes: pic.jpeg.length }, 'OpenEPaperLink: the access point took the picture');
+        log.info(
+          { display: pic.displayId, mac, bytes: pic.jpeg.length },
+          'OpenEPaperLink: the access point took the picture',
+        );
         await this.#save();
         break;
       case 'busy':
@@ -219,11 +236,17 @@ export class OeplPublisher implements Publisher {
         if (result.kind === 'unconfirmed') {
           // The access point may have it: sending it again could cost the tag a second refresh of the same picture.
           slot.unconfirmed = pic.hash;
-          log.warn({ code: 'W_OEPL_UNCONFIRMED', display: pic.displayId, mac, reason: result.detail, newerInMs: wait }, 'OpenEPaperLink: no answer to the upload: not sent again, a newer picture goes after the backoff');
+          log.warn(
+            { code: 'W_OEPL_UNCONFIRMED', display: pic.displayId, mac, reason: result.detail, newerInMs: wait },
+            'OpenEPaperLink: no answer to the upload: not sent again, a newer picture goes after the backoff',
+          );
         } else {
           // A newer picture waiting replaces this one; else this one is sent again.
           slot.pending ??= pic;
-          log.warn({ code: 'W_OEPL_RETRY', display: pic.displayId, mac, reason: result.detail, retryInMs: wait }, 'OpenEPaperLink: the access point cannot take the picture now: trying again');
+          log.warn(
+            { code: 'W_OEPL_RETRY', display: pic.displayId, mac, reason: result.detail, retryInMs: wait },
+            'OpenEPaperLink: the access point cannot take the picture now: trying again',
+          );
         }
         if (!this.#stopped) {
           slot.failures.failed(result.detail);
@@ -237,12 +260,23 @@ export class OeplPublisher implements Publisher {
       case 'mac_unknown':
         this.#answered(slot);
         this.#o.status.set(pic.displayId, mac, { mac, code: 'E_OEPL_MAC_UNKNOWN', message: result.detail, since: now });
-        log.error({ err: new OeplError('E_OEPL_MAC_UNKNOWN', result.detail), display: pic.displayId, mac }, 'OpenEPaperLink: the access point knows no such tag');
+        log.error(
+          { err: new OeplError('E_OEPL_MAC_UNKNOWN', result.detail), display: pic.displayId, mac },
+          'OpenEPaperLink: the access point knows no such tag',
+        );
         break;
       case 'refused':
         this.#answered(slot);
-        this.#o.status.set(pic.displayId, mac, { mac, code: 'E_OEPL_PUSH', message: `the access point refused the picture: ${result.detail}`, since: now });
-        log.error({ err: new OeplError('E_OEPL_PUSH', result.detail), display: pic.displayId, mac }, 'OpenEPaperLink: the access point refused the picture');
+        this.#o.status.set(pic.displayId, mac, {
+          mac,
+          code: 'E_OEPL_PUSH',
+          message: `the access point refused the picture: ${result.detail}`,
+          since: now,
+        });
+        log.error(
+          { err: new OeplError('E_OEPL_PUSH', result.detail), display: pic.displayId, mac },
+          'OpenEPaperLink: the access point refused the picture',
+        );
         break;
     }
     this.#kick(slot);
@@ -259,7 +293,11 @@ export class OeplPublisher implements Publisher {
     const since = new Date(u.since).toISOString();
     const message = `no picture taken in ${u.tries === 1 ? '1 try' : `${u.tries} tries`} since ${since} (the last: ${u.last})`;
     this.#o.status.set(tag.display, tag.mac, { mac: tag.mac, code: 'E_OEPL_UNREACHABLE', message, since });
-    if (u.first) this.#o.logger.error({ err: new OeplError('E_OEPL_UNREACHABLE', message), display: tag.display, mac: tag.mac }, 'OpenEPaperLink: a tag is not fed: shown as its problem until a push is taken');
+    if (u.first)
+      this.#o.logger.error(
+        { err: new OeplError('E_OEPL_UNREACHABLE', message), display: tag.display, mac: tag.mac },
+        'OpenEPaperLink: a tag is not fed: shown as its problem until a push is taken',
+      );
   }
 
   /** Minutes until the display's next update (at least 1), or null when none is planned. */
@@ -276,7 +314,10 @@ export class OeplPublisher implements Publisher {
       try {
         await writeFileAtomic(file, `${JSON.stringify(this.#pushed)}\n`);
       } catch (err) {
-        this.#o.logger.warn({ code: 'W_OEPL_STATE', file, reason: (err as Error).message }, 'OpenEPaperLink: the pushed pictures file cannot be written: kept in memory');
+        this.#o.logger.warn(
+          { code: 'W_OEPL_STATE', file, reason: (err as Error).message },
+          'OpenEPaperLink: the pushed pictures file cannot be written: kept in memory',
+        );
       }
     });
     return this.#saving;

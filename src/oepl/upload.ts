@@ -48,13 +48,20 @@ export interface UploadRequest {
 }
 
 /** The multipart body: the fields first, the file last, as a browser's form sends them. */
-export function multipartBody(fields: ReadonlyArray<readonly [string, string]>, file: { name: string; filename: string; type: string; data: Buffer }): { body: Buffer; contentType: string } {
+export function multipartBody(
+  fields: ReadonlyArray<readonly [string, string]>,
+  file: { name: string; filename: string; type: string; data: Buffer },
+): { body: Buffer; contentType: string } {
   const boundary = `----outfit-display-${randomBytes(12).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of fields) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+  );
   parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -76,9 +83,17 @@ function reasonOf(err: unknown): string {
 }
 
 export async function uploadJpeg(r: UploadRequest): Promise<UploadResult> {
-  const fields: Array<[string, string]> = [['mac', r.mac], ['dither', '0']];
+  const fields: Array<[string, string]> = [
+    ['mac', r.mac],
+    ['dither', '0'],
+  ];
   if (r.ttlMinutes !== null) fields.push(['ttl', String(r.ttlMinutes)]);
-  const { body, contentType } = multipartBody(fields, { name: 'file', filename: `${r.mac}.jpg`, type: 'image/jpeg', data: r.jpeg });
+  const { body, contentType } = multipartBody(fields, {
+    name: 'file',
+    filename: `${r.mac}.jpg`,
+    type: 'image/jpeg',
+    data: r.jpeg,
+  });
   const url = `${accessPointOrigin(r.accessPoint)}/imgupload`;
   // One deadline for the whole exchange: an answer trickled a byte at a time does not hold the tag's slot forever.
   const signal = AbortSignal.timeout(r.timeoutMs);
@@ -94,7 +109,8 @@ export async function uploadJpeg(r: UploadRequest): Promise<UploadResult> {
       bodyTimeout: r.timeoutMs,
     });
   } catch (err) {
-    if (timedOut(err, signal)) return { kind: 'unconfirmed', detail: `${url}: no answer within ${r.timeoutMs / 1000} s` };
+    if (timedOut(err, signal))
+      return { kind: 'unconfirmed', detail: `${url}: no answer within ${r.timeoutMs / 1000} s` };
     return { kind: 'unreachable', detail: `${url}: ${reasonOf(err)}` };
   }
   let answer: ReadAtMost;
@@ -106,9 +122,14 @@ export async function uploadJpeg(r: UploadRequest): Promise<UploadResult> {
   }
   const text = answer.bytes.toString('utf8').trim().slice(0, 200);
   if (answer.over) {
-    return { kind: 'refused', status: res.statusCode, detail: `${res.statusCode} with an answer over ${ANSWER_LIMIT_BYTES / 1024} KiB (not an OpenEPaperLink answer; the rest was not read)` };
+    return {
+      kind: 'refused',
+      status: res.statusCode,
+      detail: `${res.statusCode} with an answer over ${ANSWER_LIMIT_BYTES / 1024} KiB (not an OpenEPaperLink answer; the rest was not read)`,
+    };
   }
-  if (/mac not found/i.test(text)) return { kind: 'mac_unknown', detail: `the access point knows no tag ${r.mac} (${res.statusCode} ${text})` };
+  if (/mac not found/i.test(text))
+    return { kind: 'mac_unknown', detail: `the access point knows no tag ${r.mac} (${res.statusCode} ${text})` };
   if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'accepted' };
   if (res.statusCode === 409) return { kind: 'busy', detail: `409 ${text || 'busy'}` };
   return { kind: 'refused', status: res.statusCode, detail: `${res.statusCode} ${text}`.trim() };

@@ -46,12 +46,14 @@ export function controllerIssues(c: PanelController): { path: string[]; message:
   const issues: { path: string[]; message: string }[] = [];
   const at = (key: string, message: string): void => void issues.push({ path: ['controller', key], message });
   if (c.family === 'device-firmware') {
-    if (c.pi_header) at('pi_header', 'a device-firmware panel is driven by its device, not from the Pi\'s header: must be false');
+    if (c.pi_header)
+      at('pi_header', "a device-firmware panel is driven by its device, not from the Pi's header: must be false");
     if (c.vendor_driver !== undefined) at('vendor_driver', 'a device-firmware panel has no vendor driver of ours');
   } else if (c.vendor_driver === undefined) {
     at('vendor_driver', `required for the ${c.family} family (the vendor driver whose stream ours sends)`);
   }
-  if (c.pi_header && c.board === undefined) at('board', `required with pi_header: true (one of ${HEADER_BOARDS.join(', ')})`);
+  if (c.pi_header && c.board === undefined)
+    at('board', `required with pi_header: true (one of ${HEADER_BOARDS.join(', ')})`);
   if (!c.pi_header && c.board !== undefined) at('board', 'only with pi_header: true');
   return issues;
 }

@@ -85,13 +85,22 @@ const PanelProfileSchema = z
   .superRefine((p, ctx) => {
     for (const issue of controllerIssues(p.controller)) ctx.addIssue({ code: 'custom', ...issue });
     const n = p.palette.length;
-    if (n > 2 ** p.bit_depth) ctx.addIssue({ code: 'custom', path: ['palette'], message: `${n} colours do not fit ${p.bit_depth} bits` });
+    if (n > 2 ** p.bit_depth)
+      ctx.addIssue({ code: 'custom', path: ['palette'], message: `${n} colours do not fit ${p.bit_depth} bits` });
     p.framebuffer.planes.forEach((plane, i) => {
       if (plane.values.length !== n) {
-        ctx.addIssue({ code: 'custom', path: ['framebuffer', 'planes', i, 'values'], message: `needs ${n} values, one a palette entry` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['framebuffer', 'planes', i, 'values'],
+          message: `needs ${n} values, one a palette entry`,
+        });
       }
       if (plane.values.some((v) => v >= 2 ** plane.bits_per_pixel)) {
-        ctx.addIssue({ code: 'custom', path: ['framebuffer', 'planes', i, 'values'], message: 'a value exceeds bits_per_pixel' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['framebuffer', 'planes', i, 'values'],
+          message: 'a value exceeds bits_per_pixel',
+        });
       }
     });
     if (p.png.colour_type === 'indexed' && n > 2 ** p.png.bit_depth) {
@@ -101,15 +110,25 @@ const PanelProfileSchema = z
       const max = 2 ** p.png.bit_depth - 1;
       p.palette.forEach((e, i) => {
         const [r, g, b] = hexToRgb(e.rgb);
-        if (r !== g || g !== b) ctx.addIssue({ code: 'custom', path: ['palette', i, 'rgb'], message: 'a grey PNG needs grey palette entries' });
+        if (r !== g || g !== b)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['palette', i, 'rgb'],
+            message: 'a grey PNG needs grey palette entries',
+          });
         else if ((r * max) % 255 !== 0) {
-          ctx.addIssue({ code: 'custom', path: ['palette', i, 'rgb'], message: `grey ${r} is not a level of a ${p.png.bit_depth}-bit PNG` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['palette', i, 'rgb'],
+            message: `grey ${r} is not a level of a ${p.png.bit_depth}-bit PNG`,
+          });
         }
       });
     }
     if (p.bmp) {
       const names = p.palette.map((e) => e.rgb).join(',');
-      if (names !== '#000000,#ffffff') ctx.addIssue({ code: 'custom', path: ['bmp'], message: 'BMP needs a black, white palette' });
+      if (names !== '#000000,#ffffff')
+        ctx.addIssue({ code: 'custom', path: ['bmp'], message: 'BMP needs a black, white palette' });
     }
   });
 
@@ -180,6 +199,7 @@ export function readPanelFile(file: string, id: string): PanelProfile {
     const problems = describeIssues(parsed.error).join('; ');
     throw new PanelProfileError(`panel "${id}": ${file} is not a valid profile: ${problems}`);
   }
-  if (parsed.data.id !== id) throw new PanelProfileError(`panel "${id}": ${file}: id: says "${parsed.data.id}", the file name says "${id}"`);
+  if (parsed.data.id !== id)
+    throw new PanelProfileError(`panel "${id}": ${file}: id: says "${parsed.data.id}", the file name says "${id}"`);
   return parsed.data;
 }

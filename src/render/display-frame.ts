@@ -32,7 +32,8 @@ export interface DisplayRenderOptions {
 }
 
 /** What of a display's config the frame depends on. */
-export type DisplayForRender = Pick<DisplayConfig, 'id' | 'panel' | 'rotation'> & Partial<Pick<DisplayConfig, 'name' | 'dither'>>;
+export type DisplayForRender = Pick<DisplayConfig, 'id' | 'panel' | 'rotation'> &
+  Partial<Pick<DisplayConfig, 'name' | 'dither'>>;
 
 /** What the config loader resolved for every display (config/resolved-displays.ts), with the config's time zone. */
 export interface RenderContext {
@@ -49,7 +50,12 @@ export interface RenderContext {
 
 /** The render context of a loaded config: its time zone, and each display's locale and panel the loader resolved. */
 export function renderContext(loaded: Pick<LoadedConfig, 'config' | 'locales' | 'panels'>): RenderContext {
-  return { timezone: loaded.config.timezone, locales: loaded.locales, panels: loaded.panels, statusPlace: statusPlace({ http: loaded.config.http }) };
+  return {
+    timezone: loaded.config.timezone,
+    locales: loaded.locales,
+    panels: loaded.panels,
+    statusPlace: statusPlace({ http: loaded.config.http }),
+  };
 }
 
 /** The one place a display's render options are built. */
@@ -66,7 +72,8 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 }
 
 /** What changes from one frame of a display to the next. */
-export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> & Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale'>>;
+export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> &
+  Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale'>>;
 
 /** Another panel to draw a display's state for (a TRMNL device's), with its rotation. */
 export interface DrawAs {
@@ -82,9 +89,19 @@ export interface DrawAs {
 export type DrawFrame = (o: DisplayRenderOptions, state: FrameState, as?: DrawAs) => Promise<Frame>;
 
 /** The frame input and render options of a display's state; `as` draws it for another panel (a TRMNL device's). */
-export function displayFrameInput(o: DisplayRenderOptions, state: FrameState, as?: DrawAs): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
+export function displayFrameInput(
+  o: DisplayRenderOptions,
+  state: FrameState,
+  as?: DrawAs,
+): { input: FrameInput; panel: PanelProfile; opts: RenderOptions } {
   return {
-    input: { ...state, displayName: o.displayName, timezone: o.timezone, ...(o.locale !== undefined && { locale: o.locale }), ...(o.statusPlace !== undefined && { statusPlace: o.statusPlace }) },
+    input: {
+      ...state,
+      displayName: o.displayName,
+      timezone: o.timezone,
+      ...(o.locale !== undefined && { locale: o.locale }),
+      ...(o.statusPlace !== undefined && { statusPlace: o.statusPlace }),
+    },
     panel: as?.panel ?? o.panel,
     opts: { rotation: as?.rotation ?? o.rotation, ...(o.dither !== undefined && { dither: o.dither }) },
   };

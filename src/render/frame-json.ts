@@ -62,7 +62,10 @@ export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotat
   for (const [key, px] of Object.entries(report.sizes) as [keyof LayoutSizes, number | null][]) {
     if (px === null) continue;
     // A pictogram is seen whole: its arc is of its full height, not of a capital's.
-    const arc = key === 'pictogram' || key === 'weatherIcon' ? arcMinutes(px, scale.ppi, scale.distanceMm) : capArcMinutes(px, scale.ppi, scale.distanceMm);
+    const arc =
+      key === 'pictogram' || key === 'weatherIcon'
+        ? arcMinutes(px, scale.ppi, scale.distanceMm)
+        : capArcMinutes(px, scale.ppi, scale.distanceMm);
     sizes[key] = { px: Math.round(px), arc_minutes: round1(arc) };
   }
   return {

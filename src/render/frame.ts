@@ -56,13 +56,16 @@ export function chooseLayout(width: number, height: number, hasOutfit: boolean):
 
 /** Layout units to px: 1 unit is 1 px on 800x480 (landscape), 480x800 (portrait) or 128 px high (small). */
 function unitFor(kind: LayoutKind, width: number, height: number): number {
-  if (kind === 'small') return height > width ? Math.min(width / 128, height / 296) : Math.min(height / 128, width / 250);
+  if (kind === 'small')
+    return height > width ? Math.min(width / 128, height / 296) : Math.min(height / 128, width / 250);
   if (kind === 'portrait') return Math.min(width / 480, height / 800);
   return Math.min(width / 800, height / 480);
 }
 
 export function viewSize(panel: PanelProfile, rotation: Rotation): { width: number; height: number } {
-  return rotation === 90 || rotation === 270 ? { width: panel.height, height: panel.width } : { width: panel.width, height: panel.height };
+  return rotation === 90 || rotation === 270
+    ? { width: panel.height, height: panel.width }
+    : { width: panel.width, height: panel.height };
 }
 
 /** The colours the quantizer matches against: measured inks where the profile has them. */
@@ -91,8 +94,19 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
   const palette = matchPalette(panel);
   // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
-  const scale = typeScale(kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall', ppiOf(panel));
-  const { surface, crispCanvas, toneCanvas } = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale, weatherActions(content.weather));
+  const scale = typeScale(
+    kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall',
+    ppiOf(panel),
+  );
+  const { surface, crispCanvas, toneCanvas } = createSurface(
+    width,
+    height,
+    panel,
+    palette,
+    unitFor(kind, width, height),
+    scale,
+    weatherActions(content.weather),
+  );
   // Characters drawn as boxes are collected here, not logged: the caller logs them (glyph-warnings.ts).
   const { result: report, missing } = collectMissingGlyphs(() =>
     kind === 'error'
@@ -105,8 +119,25 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   releaseSurface({ crispCanvas, toneCanvas });
-  const indices = quantize({ width, height, text: surface.text.index, textCover: surface.text.cover, crisp, tone, palette, dither: opts.dither ?? 'floyd-steinberg' });
-  return { width, height, indices, report, garments: content.garments, scale, smallestText: surface.text.smallestText() };
+  const indices = quantize({
+    width,
+    height,
+    text: surface.text.index,
+    textCover: surface.text.cover,
+    crisp,
+    tone,
+    palette,
+    dither: opts.dither ?? 'floyd-steinberg',
+  });
+  return {
+    width,
+    height,
+    indices,
+    report,
+    garments: content.garments,
+    scale,
+    smallestText: surface.text.smallestText(),
+  };
 }
 
 /** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */
@@ -130,7 +161,11 @@ export function encodeFramePng(panel: PanelProfile, width: number, height: numbe
   });
 }
 
-export function encodeFrame(panel: PanelProfile, rotation: Rotation, d: Pick<DetailedFrame, 'width' | 'height' | 'indices'>): Frame {
+export function encodeFrame(
+  panel: PanelProfile,
+  rotation: Rotation,
+  d: Pick<DetailedFrame, 'width' | 'height' | 'indices'>,
+): Frame {
   const png = encodeFramePng(panel, d.width, d.height, d.indices);
   const white = panel.palette.findIndex((e) => e.rgb === '#ffffff');
   const bmp = panel.bmp

@@ -21,7 +21,10 @@ export class GlyphWarnings {
       if (this.#seen.has(cp)) continue;
       this.#seen.add(cp);
       const codePoint = describeCodePoint(cp);
-      this.log.warn({ code: 'W_GLYPH_MISSING', codePoint, ...fields }, `no bundled font has ${codePoint}: drawn as a box`);
+      this.log.warn(
+        { code: 'W_GLYPH_MISSING', codePoint, ...fields },
+        `no bundled font has ${codePoint}: drawn as a box`,
+      );
     }
   }
 }

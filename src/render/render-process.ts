@@ -23,7 +23,11 @@ import type { Frame } from './frame.js';
  * on its way out: an old child left behind would keep its memory for as long as the machine runs.
  */
 
-export const RENDER_ERROR_CODES = ['E_RENDER_FAILED', 'E_RENDER_PROCESS', 'E_RENDER_TIMEOUT'] as const satisfies readonly ErrorCode[];
+export const RENDER_ERROR_CODES = [
+  'E_RENDER_FAILED',
+  'E_RENDER_PROCESS',
+  'E_RENDER_TIMEOUT',
+] as const satisfies readonly ErrorCode[];
 export type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
 
 export class RenderError extends Error {
@@ -92,15 +96,23 @@ export function workerNodeFlags(execArgv: readonly string[]): string[] {
   return execArgv.filter((f) => !COMPILERS_OFF.has(f) && !/^--(inspect|debug)(-brk|-port|-wait)?(=|$)/.test(f));
 }
 
-const asBuffer = (v: Uint8Array): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+const asBuffer = (v: Uint8Array): Buffer =>
+  Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 /** The frame of an answer, its buffers as Buffers (a Uint8Array may arrive as one); null when it is not a frame. */
 function frameOf(f: unknown): Frame | null {
   if (typeof f !== 'object' || f === null) return null;
   const o = f as Record<string, unknown>;
   if (typeof o.width !== 'number' || typeof o.height !== 'number' || typeof o.hash !== 'string') return null;
-  if (!(o.png instanceof Uint8Array) || !(o.raw instanceof Uint8Array) || !(o.bmp === null || o.bmp instanceof Uint8Array)) return null;
-  const missing = Array.isArray(o.missingGlyphs) ? (o.missingGlyphs as unknown[]).filter((c): c is number => typeof c === 'number') : undefined;
+  if (
+    !(o.png instanceof Uint8Array) ||
+    !(o.raw instanceof Uint8Array) ||
+    !(o.bmp === null || o.bmp instanceof Uint8Array)
+  )
+    return null;
+  const missing = Array.isArray(o.missingGlyphs)
+    ? (o.missingGlyphs as unknown[]).filter((c): c is number => typeof c === 'number')
+    : undefined;
   return {
     width: o.width,
     height: o.height,
@@ -162,7 +174,8 @@ export class RenderProcess {
     if (this.#closed) return;
     this.#closed = true;
     this.#clearTimers();
-    for (const p of this.#pending.values()) p.reject(new RenderError('E_RENDER_PROCESS', 'the render process was closed before the frame was drawn'));
+    for (const p of this.#pending.values())
+      p.reject(new RenderError('E_RENDER_PROCESS', 'the render process was closed before the frame was drawn'));
     this.#pending.clear();
     const child = this.#child;
     this.#child = null;
@@ -181,7 +194,10 @@ export class RenderProcess {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const gone = async (): Promise<boolean> => {
       let timer: unknown = null;
-      const done = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => (timer = this.#o.clock.setTimeout(() => resolve(false), ms)))]);
+      const done = await Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((resolve) => (timer = this.#o.clock.setTimeout(() => resolve(false), ms))),
+      ]);
       this.#o.clock.clearTimeout(timer);
       return done;
     };
@@ -190,11 +206,22 @@ export class RenderProcess {
       else if (child.connected) child.disconnect();
       if (await gone()) return;
       if (how === 'ask') {
-        this.#o.logger?.warn({ code: 'W_RENDER_KILLED', pid: child.pid, waitedMs: ms }, 'the render process did not exit when told to go (frozen): killed');
+        this.#o.logger?.warn(
+          { code: 'W_RENDER_KILLED', pid: child.pid, waitedMs: ms },
+          'the render process did not exit when told to go (frozen): killed',
+        );
         child.kill('SIGKILL');
         if (await gone()) return;
       }
-      this.#o.logger?.error({ err: new RenderError('E_RENDER_PROCESS', `the render process (pid ${child.pid}) is still there after SIGKILL`) }, 'render process not ended');
+      this.#o.logger?.error(
+        {
+          err: new RenderError(
+            'E_RENDER_PROCESS',
+            `the render process (pid ${child.pid}) is still there after SIGKILL`,
+          ),
+        },
+        'render process not ended',
+      );
     };
     const leaving: Promise<void> = run().finally(() => this.#leaving.delete(leaving));
     this.#leaving.add(leaving);
@@ -230,28 +257,45 @@ export class RenderProcess {
     } catch (err) {
       // A state that cannot be copied to another process (a bug): this frame fails, the child stays.
       this.#pending.delete(p.request.id);
-      p.reject(new RenderError('E_RENDER_FAILED', `the frame could not be drawn: its state cannot be sent (${(err as Error).message})`));
-      if (this.#pending.size === 0) this.#idleTimer = this.#o.clock.setTimeout(() => this.#retire(), this.#o.idleMs ?? DEFAULT_IDLE_MS);
+      p.reject(
+        new RenderError(
+          'E_RENDER_FAILED',
+          `the frame could not be drawn: its state cannot be sent (${(err as Error).message})`,
+        ),
+      );
+      if (this.#pending.size === 0)
+        this.#idleTimer = this.#o.clock.setTimeout(() => this.#retire(), this.#o.idleMs ?? DEFAULT_IDLE_MS);
       return;
     }
     this.#armAnswerTimer();
   }
 
   #start(): ChildProcess | null {
-    const cmd = this.#o.command ?? { file: process.execPath, args: [...workerNodeFlags(process.execArgv), join(packageRoot(), 'dist/cli.js'), 'render-worker'] };
+    const cmd = this.#o.command ?? {
+      file: process.execPath,
+      args: [...workerNodeFlags(process.execArgv), join(packageRoot(), 'dist/cli.js'), 'render-worker'],
+    };
     let child: ChildProcess;
     try {
       // stdout ignored: the daemon's stdout is its JSON log. stderr is the daemon's (a crash's last words reach the journal).
-      child = spawn(cmd.file, cmd.args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', env: this.#o.env });
+      child = spawn(cmd.file, cmd.args, {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        serialization: 'advanced',
+        env: this.#o.env,
+      });
     } catch (err) {
-      this.#failAll(new RenderError('E_RENDER_PROCESS', `the render process could not be started: ${(err as Error).message}`));
+      this.#failAll(
+        new RenderError('E_RENDER_PROCESS', `the render process could not be started: ${(err as Error).message}`),
+      );
       return null;
     }
     this.#child = child;
     this.#starts++;
     child.on('message', (m: unknown) => this.#answer(child, m));
     child.once('error', (err) => this.#lost(child, `could not be started or reached: ${err.message}`));
-    child.once('exit', (code, signal) => this.#lost(child, signal !== null ? `was ended by ${signal}` : `exited with code ${code}`));
+    child.once('exit', (code, signal) =>
+      this.#lost(child, signal !== null ? `was ended by ${signal}` : `exited with code ${code}`),
+    );
     this.#o.logger?.debug({ pid: child.pid }, 'render process started');
     return child;
   }
@@ -265,7 +309,10 @@ export class RenderProcess {
     const frame = 'frame' in reply ? frameOf(reply.frame) : null;
     if (frame !== null) p.resolve(frame);
     else {
-      const why = typeof (reply.error as { message?: unknown } | undefined)?.message === 'string' ? (reply.error as { message: string }).message : 'an answer that is not a frame';
+      const why =
+        typeof (reply.error as { message?: unknown } | undefined)?.message === 'string'
+          ? (reply.error as { message: string }).message
+          : 'an answer that is not a frame';
       p.reject(new RenderError('E_RENDER_FAILED', `the frame could not be drawn: ${why}`));
     }
     this.#o.clock.clearTimeout(this.#answerTimer);
@@ -290,7 +337,10 @@ export class RenderProcess {
     this.#child = null;
     this.#clearTimers();
     if (this.#pending.size === 0) return;
-    this.#o.logger?.warn({ code: 'W_RENDER_RESTART', pid: child.pid, why, frames: this.#pending.size }, `the render process ${why}`);
+    this.#o.logger?.warn(
+      { code: 'W_RENDER_RESTART', pid: child.pid, why, frames: this.#pending.size },
+      `the render process ${why}`,
+    );
     for (const p of [...this.#pending.values()]) {
       if (p.tries >= 2 || this.#closed) {
         this.#pending.delete(p.request.id);

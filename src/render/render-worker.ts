@@ -9,7 +9,8 @@ import type { RenderReply, RenderRequest } from './render-process.js';
  */
 export async function serveRenders(): Promise<void> {
   const send = process.send?.bind(process);
-  if (send === undefined) throw new Error('no IPC channel: the render worker is started by the daemon (render-process.ts)');
+  if (send === undefined)
+    throw new Error('no IPC channel: the render worker is started by the daemon (render-process.ts)');
   const reply = (r: RenderReply): Promise<void> =>
     new Promise((resolve) => {
       // A parent that went away meanwhile gets nothing; the channel's close ends this process.

@@ -41,7 +41,9 @@ export function isBilled(mode: BillingMode, outcome: BillingOutcome): boolean {
 export function parseBillingMode(value: unknown): BillingMode {
   const found = BILLING_MODES.find((m) => m === value);
   if (found === undefined) {
-    throw new RangeError(`billing must be one of ${BILLING_MODES.join(', ')} (got ${JSON.stringify(value) ?? 'nothing'})`);
+    throw new RangeError(
+      `billing must be one of ${BILLING_MODES.join(', ')} (got ${JSON.stringify(value) ?? 'nothing'})`,
+    );
   }
   return found;
 }

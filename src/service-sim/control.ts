@@ -52,7 +52,9 @@ export async function handleControl(
     return;
   }
   if (!methods.includes(method)) {
-    sendError(res, 405, `method ${method} not allowed on ${url.pathname}`, { Allow: [...methods, 'OPTIONS'].join(', ') });
+    sendError(res, 405, `method ${method} not allowed on ${url.pathname}`, {
+      Allow: [...methods, 'OPTIONS'].join(', '),
+    });
     return;
   }
   if (url.pathname === '/_sim/stats') {

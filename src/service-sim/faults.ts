@@ -16,13 +16,24 @@ const common = {
   /** Only requests to this endpoint (default: any of the three). */
   path: z.enum(FAULT_PATHS).optional(),
 };
-const dottedField = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a field name or a dotted path such as weather.temp');
+const dottedField = z
+  .string()
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a field name or a dotted path such as weather.temp');
 
 const FaultSchema = z.discriminatedUnion('kind', [
   /** Answer with this status and a JSON error body. */
-  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(400).max(599), error: z.string().optional(), ...common }),
+  z.strictObject({
+    kind: z.literal('status'),
+    status: z.number().int().min(400).max(599),
+    error: z.string().optional(),
+    ...common,
+  }),
   /** 429; `retry_after` is the header verbatim (seconds or an HTTP date), null for no header; default "1". */
-  z.strictObject({ kind: z.literal('rate_limit'), retry_after: z.union([z.string(), z.number(), z.null()]).optional(), ...common }),
+  z.strictObject({
+    kind: z.literal('rate_limit'),
+    retry_after: z.union([z.string(), z.number(), z.null()]).optional(),
+    ...common,
+  }),
   /** Wait `delay_ms` (through the injected sleep) before answering normally. */
   z.strictObject({ kind: z.literal('slow'), delay_ms: z.number().min(0).max(3_600_000), ...common }),
   /** 200 with the success body cut in half. */
@@ -40,14 +51,27 @@ const FaultSchema = z.discriminatedUnion('kind', [
   /** 200 quoting the request's bearer key in every text, in an alert, and as the name and value of an extra field. */
   z.strictObject({ kind: z.literal('echo_key'), ...common }),
   /** 200 with `field` (dotted path, made when missing) holding about `bytes` bytes of JSON text (large-field.ts). */
-  z.strictObject({ kind: z.literal('large_field'), field: dottedField, bytes: z.number().int().min(2).max(300_000_000), fill: z.enum(LARGE_FILLS).optional(), ...common }),
+  z.strictObject({
+    kind: z.literal('large_field'),
+    field: dottedField,
+    bytes: z.number().int().min(2).max(300_000_000),
+    fill: z.enum(LARGE_FILLS).optional(),
+    ...common,
+  }),
 ]);
 
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
 
 /** Faults that alter a success body (they wait for one: an error response goes out unchanged, fault kept). */
-export const BODY_KINDS: ReadonlySet<FaultKind> = new Set(['malformed_json', 'missing_field', 'wrong_type', 'extra_fields', 'echo_key', 'large_field']);
+export const BODY_KINDS: ReadonlySet<FaultKind> = new Set([
+  'malformed_json',
+  'missing_field',
+  'wrong_type',
+  'extra_fields',
+  'echo_key',
+  'large_field',
+]);
 
 /** Parses one fault or an array of them; throws an Error naming the problem (with its path). */
 export function parseFaults(input: unknown): Fault[] {

@@ -39,9 +39,7 @@ export interface ApiContext {
   isClosed: () => boolean;
 }
 
-type Auth =
-  | { ok: true; fingerprint: string }
-  | { ok: false; fingerprint: string | null; message: string };
+type Auth = { ok: true; fingerprint: string } | { ok: false; fingerprint: string | null; message: string };
 
 /** The key of an `Authorization: Bearer <key>` header, or undefined. */
 function bearerKey(header: string | undefined): string | undefined {
@@ -50,7 +48,11 @@ function bearerKey(header: string | undefined): string | undefined {
 
 function authenticate(keys: KeyStore, header: string | undefined): Auth {
   if (header === undefined || header.trim() === '') {
-    return { ok: false, fingerprint: null, message: 'missing API key: send the header "Authorization: Bearer <API key>"' };
+    return {
+      ok: false,
+      fingerprint: null,
+      message: 'missing API key: send the header "Authorization: Bearer <API key>"',
+    };
   }
   const key = bearerKey(header);
   if (key === undefined) {
@@ -59,7 +61,11 @@ function authenticate(keys: KeyStore, header: string | undefined): Auth {
   const found = keys.lookup(key);
   if (found.ok) return { ok: true, fingerprint: found.fingerprint };
   if (found.reason === 'revoked') {
-    return { ok: false, fingerprint: found.fingerprint, message: 'API key has been revoked: create a new key in the dashboard' };
+    return {
+      ok: false,
+      fingerprint: found.fingerprint,
+      message: 'API key has been revoked: create a new key in the dashboard',
+    };
   }
   const hint = key.startsWith('sk_live_') ? 'no such key' : 'keys begin with "sk_live_"';
   return { ok: false, fingerprint: keyFingerprint(key), message: `invalid API key: ${hint}` };
@@ -125,7 +131,9 @@ export async function handleApi(
     return;
   }
   if (method !== route.method) {
-    fail(405, `method ${method} not allowed on ${url.pathname}: use ${route.method}`, { Allow: `${route.method}, OPTIONS` });
+    fail(405, `method ${method} not allowed on ${url.pathname}: use ${route.method}`, {
+      Allow: `${route.method}, OPTIONS`,
+    });
     return;
   }
   const cost = CREDIT_COSTS[route.endpoint];
@@ -214,8 +222,18 @@ export async function handleApi(
       await sendStream(res, 200, largeFieldChunks(success, fault), 'application/json; charset=utf-8', headers);
       return;
     }
-    const text = JSON.stringify(fault.kind === 'malformed_json' ? success : alterBody(success, fault, route.endpoint === 'weather', bearerKey(req.headers.authorization)));
-    sendText(res, 200, fault.kind === 'malformed_json' ? truncateJson(text) : text, 'application/json; charset=utf-8', headers);
+    const text = JSON.stringify(
+      fault.kind === 'malformed_json'
+        ? success
+        : alterBody(success, fault, route.endpoint === 'weather', bearerKey(req.headers.authorization)),
+    );
+    sendText(
+      res,
+      200,
+      fault.kind === 'malformed_json' ? truncateJson(text) : text,
+      'application/json; charset=utf-8',
+      headers,
+    );
     return;
   }
   settle(faulted ? 'produced_200' : 'good_200');

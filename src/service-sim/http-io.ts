@@ -51,7 +51,13 @@ export function sendText(
  * A body of any size from `chunks`, written as the client reads it (chunked, no length): a client that stops reading
  * and closes ends the writing, with no error.
  */
-export async function sendStream(res: ServerResponse, status: number, chunks: Iterable<Buffer>, contentType: string, headers: OutgoingHttpHeaders = {}): Promise<void> {
+export async function sendStream(
+  res: ServerResponse,
+  status: number,
+  chunks: Iterable<Buffer>,
+  contentType: string,
+  headers: OutgoingHttpHeaders = {},
+): Promise<void> {
   if (gone(res)) return;
   res.writeHead(status, { ...CORS_HEADERS, ...headers, 'Content-Type': contentType });
   for (const chunk of chunks) {

@@ -80,7 +80,10 @@ export function* largeFieldChunks(body: unknown, fault: LargeFieldFault): Genera
   let at: Record<string, unknown> = copy;
   for (const p of parts) {
     const next = at[p];
-    at = typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : (at[p] = {});
+    at =
+      typeof next === 'object' && next !== null && !Array.isArray(next)
+        ? (next as Record<string, unknown>)
+        : (at[p] = {});
   }
   at[last] = MARK;
   const [before = '', after = ''] = JSON.stringify(copy).split(JSON.stringify(MARK));

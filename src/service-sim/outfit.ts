@@ -119,7 +119,9 @@ export function composeOutfit(c: Conditions, unit: Unit, gender?: string): Compo
 
   if (wet && snowy) {
     outfit.push('Put a waterproof shell over your layers for the snow.');
-    why.push(`With a ${c.rainChancePct}% chance of precipitation at freezing point, a waterproof shell keeps layers dry.`);
+    why.push(
+      `With a ${c.rainChancePct}% chance of precipitation at freezing point, a waterproof shell keeps layers dry.`,
+    );
   } else if (wet && windy) {
     outfit.push('Choose a hooded waterproof jacket; an umbrella will not survive this wind.');
     why.push(`A ${c.rainChancePct}% chance of rain with wind at ${w(c.windKmh)} makes a hood better than an umbrella.`);
@@ -138,7 +140,8 @@ export function composeOutfit(c: Conditions, unit: Unit, gender?: string): Compo
   if (snowy) outfit.push('On your feet: insulated, waterproof boots with good grip.');
   else if (wet) outfit.push('On your feet: waterproof shoes or boots.');
   else if (c.feelsLikeC <= 3) outfit.push('On your feet: warm, water-resistant boots.');
-  else if (c.feelsLikeC >= 25) outfit.push(`On your feet: breathable ${style === 'masculine' ? 'sneakers' : 'sneakers or sandals'}.`);
+  else if (c.feelsLikeC >= 25)
+    outfit.push(`On your feet: breathable ${style === 'masculine' ? 'sneakers' : 'sneakers or sandals'}.`);
   else outfit.push('On your feet: comfortable closed shoes or sneakers.');
 
   const extras: string[] = [];
@@ -154,7 +157,9 @@ export function composeOutfit(c: Conditions, unit: Unit, gender?: string): Compo
   if (c.feelsLikeC >= 28 && c.humidityPct >= 60) extras.push('a bottle of water');
   if (!c.isDay || c.description === 'Fog') {
     extras.push('something reflective to stay visible');
-    why.push(c.description === 'Fog' ? 'Fog cuts visibility, so wear something reflective.' : 'It is dark out, so be visible.');
+    why.push(
+      c.description === 'Fog' ? 'Fog cuts visibility, so wear something reflective.' : 'It is dark out, so be visible.',
+    );
   }
   if (extras.length > 0) outfit.push(`Add ${joinList(extras)}.`);
   if (c.description === 'Thunderstorm') outfit.push('Stay indoors during lightning if you can.');

@@ -76,7 +76,15 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
   const setBilling = (mode: BillingMode): void => {
     billing = parseBillingMode(mode);
   };
-  const apiContext = { keys, billing: () => billing, rate, faults, clock, sleep: opts.sleep ?? slowSleep, isClosed: () => closed };
+  const apiContext = {
+    keys,
+    billing: () => billing,
+    rate,
+    faults,
+    clock,
+    sleep: opts.sleep ?? slowSleep,
+    isClosed: () => closed,
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://service-sim.invalid');
@@ -107,7 +115,11 @@ export async function startServiceSim(opts: ServiceSimOptions = {}): Promise<Run
         res.destroy();
         return;
       }
-      sendError(res, 500, `internal error in the simulated service: ${err instanceof Error ? err.message : String(err)}`);
+      sendError(
+        res,
+        500,
+        `internal error in the simulated service: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
   });
   server.on('clientError', (_err, socket) => socket.destroy());

@@ -16,7 +16,22 @@ const BUCKET_MS = 10 * 60_000;
 const REGIME_MS = 3 * 60 * 60_000;
 
 export const COMPASS_16 = [
-  'N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW',
+  'N',
+  'NNE',
+  'NE',
+  'ENE',
+  'E',
+  'ESE',
+  'SE',
+  'SSE',
+  'S',
+  'SSW',
+  'SW',
+  'WSW',
+  'W',
+  'WNW',
+  'NW',
+  'NNW',
 ] as const;
 
 /** The full weather snapshot: the listed weather fields plus `source` and a few fields beyond them. */
@@ -84,7 +99,14 @@ export function solarElevationDeg(lat: number, lon: number, atMs: number): numbe
   return (Math.asin(clamp(sinEl, -1, 1)) * 180) / Math.PI;
 }
 
-function describe(tempC: number, rain: number, cloud: number, humidity: number, wind: number, thunderRoll: number): Description {
+function describe(
+  tempC: number,
+  rain: number,
+  cloud: number,
+  humidity: number,
+  wind: number,
+  thunderRoll: number,
+): Description {
   if (rain >= 75) {
     if (tempC <= 0) return 'Snow';
     if (tempC <= 2) return 'Sleet';

@@ -38,7 +38,8 @@ function allowedValues(issue: z.core.$ZodIssue): unknown[] | null {
 /** What is wrong, without the path: `required`, `must be a number`, `must be one of 0, 90 (got 45)`, zod's message. */
 export function issueText(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
-  if (issue.code === 'invalid_type') return `must be ${issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`;
+  if (issue.code === 'invalid_type')
+    return `must be ${issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}`;
   const values = allowedValues(issue);
   if (values !== null) {
     const got = 'input' in issue && issue.input !== undefined ? ` (got ${describeValue(issue.input)})` : '';
@@ -49,7 +50,8 @@ export function issueText(issue: z.core.$ZodIssue): string {
 
 /** One line per problem, path first; an unknown-keys issue gives a line per key. */
 export function describeIssue(issue: z.core.$ZodIssue): string[] {
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${formatPath([...issue.path, k])}: unknown key`);
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((k) => `${formatPath([...issue.path, k])}: unknown key`);
   return [`${formatPath(issue.path)}: ${issueText(issue)}`];
 }
 

@@ -21,7 +21,11 @@ export async function listen(server: Server, port: number, host: string): Promis
  */
 function refuseInvalidName(host: string): void {
   if (/(^|\.)invalid\.?$/i.test(host)) {
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: host });
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), {
+      code: 'ENOTFOUND',
+      syscall: 'getaddrinfo',
+      hostname: host,
+    });
   }
 }
 

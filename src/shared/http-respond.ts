@@ -36,12 +36,24 @@ export function sendJson(
   });
 }
 
-export function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Record<string, string | number> = {}): void {
-  send(req, res, status, `${text}\n`, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+export function sendText(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string | number> = {},
+): void {
+  send(req, res, status, `${text}\n`, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
 }
 
 export function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string[]): void {
-  sendText(req, res, 405, `method ${req.method ?? ''} not allowed; use ${allow.join(', ')}`, { Allow: allow.join(', ') });
+  sendText(req, res, 405, `method ${req.method ?? ''} not allowed; use ${allow.join(', ')}`, {
+    Allow: allow.join(', '),
+  });
 }
 
 /** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 asks for GET/HEAD). */
@@ -106,7 +118,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<ReadBody>
       if (size <= limit) chunks.push(chunk);
     });
     req.once('end', () => {
-      resolve(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') });
+      resolve(
+        size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') },
+      );
     });
     req.once('error', reject);
     req.once('close', () => {

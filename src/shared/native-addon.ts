@@ -18,8 +18,18 @@ import { packageRoot } from './package-root.js';
 
 /** The Node major of each NODE_MODULE_VERSION (Node's doc/abi_version_registry.json), for the message. */
 const NODE_OF_MODULES: Readonly<Record<string, string>> = {
-  '83': '14', '88': '15', '93': '16', '102': '17', '108': '18', '111': '19',
-  '115': '20', '120': '21', '127': '22', '131': '23', '137': '24', '141': '25',
+  '83': '14',
+  '88': '15',
+  '93': '16',
+  '102': '17',
+  '108': '18',
+  '111': '19',
+  '115': '20',
+  '120': '21',
+  '127': '22',
+  '131': '23',
+  '137': '24',
+  '141': '25',
 };
 
 const LIBNODE = /^libnode\.so\.(\d+)$/;
@@ -72,7 +82,8 @@ function neededOf(fd: number): string[] | null {
   const u16 = (b: Buffer, o: number): number => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
   const u32 = (b: Buffer, o: number): number => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
   // An address or offset: 8 bytes in ELF64 (files and addresses this reads are far below 2^53), 4 in ELF32.
-  const word = (b: Buffer, o: number): number => (is64 ? Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o)) : u32(b, o));
+  const word = (b: Buffer, o: number): number =>
+    is64 ? Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o)) : u32(b, o);
 
   const phoff = word(h, is64 ? 0x20 : 0x1c);
   const phentsize = u16(h, is64 ? 0x36 : 0x2a);
@@ -103,7 +114,8 @@ function neededOf(fd: number): string[] | null {
     const tag = word(dyn, o);
     const val = word(dyn, o + entsize / 2);
     if (tag === 0) break; // DT_NULL
-    if (tag === 1) neededAt.push(val); // DT_NEEDED: an offset into the string table
+    if (tag === 1)
+      neededAt.push(val); // DT_NEEDED: an offset into the string table
     else if (tag === 5) strtab = val; // DT_STRTAB: the string table's address
   }
   if (neededAt.length === 0) return [];
@@ -144,7 +156,10 @@ export function addonMismatch(opts: AddonCheckOptions): NativeAddonError | null 
   // Debian's own nodejs is itself built on libnode.so.N: an addon linked to the same file shares that one copy.
   if ((readElfNeeded(opts.execPath) ?? []).includes(libnode)) return null;
   const n = LIBNODE.exec(libnode)?.[1] ?? '?';
-  const builtFor = NODE_OF_MODULES[n] === undefined ? `NODE_MODULE_VERSION ${n}` : `Node ${NODE_OF_MODULES[n]} (NODE_MODULE_VERSION ${n})`;
+  const builtFor =
+    NODE_OF_MODULES[n] === undefined
+      ? `NODE_MODULE_VERSION ${n}`
+      : `Node ${NODE_OF_MODULES[n]} (NODE_MODULE_VERSION ${n})`;
   const sameAbi = n === opts.modules ? ', a separate build of the same major version' : '';
   return new NativeAddonError(
     opts.addon,
@@ -179,7 +194,9 @@ function rebuildCommand(opts: AddonCheckOptions): string {
 function nodeHeadersDir(execPath: string, arch: string, version: string): string | null {
   const prefix = path.resolve(execPath, '../..');
   try {
-    const pkgFile = createRequire(path.join(prefix, 'package.json')).resolve(`node-${process.platform}-${arch}/package.json`);
+    const pkgFile = createRequire(path.join(prefix, 'package.json')).resolve(
+      `node-${process.platform}-${arch}/package.json`,
+    );
     const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: unknown };
     const dir = path.dirname(pkgFile);
     if (`v${String(pkg.version)}` === version && existsSync(path.join(dir, 'include/node/common.gypi'))) return dir;

@@ -28,7 +28,8 @@ function findPackage(): Found {
       // no package.json here, or an unreadable one: not ours, go on up
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package.json above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`cannot find the ${PACKAGE_NAME} package.json above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }

@@ -38,13 +38,18 @@ export function creditsView(b: Partial<BudgetStatus> | null, timeZone: string): 
 }
 
 /** The status page's lines about the split and the account (plain text; the page escapes them). */
-export function creditsLines(b: Partial<BudgetStatus> | null, formatWhen: (d: Date) => string): { ok: string[]; bad: string[] } {
+export function creditsLines(
+  b: Partial<BudgetStatus> | null,
+  formatWhen: (d: Date) => string,
+): { ok: string[]; bad: string[] } {
   const ok: string[] = [];
   const bad: string[] = [];
   const unknown = numberOrNull(b?.unknownToday) ?? 0;
   const charged = numberOrNull(b?.chargedToday);
   if (charged !== null) {
-    ok.push(`today: ${charged} credits charged${unknown > 0 ? `, ${unknown} counted whose charge is unknown (sent, no usable answer)` : ''}`);
+    ok.push(
+      `today: ${charged} credits charged${unknown > 0 ? `, ${unknown} counted whose charge is unknown (sent, no usable answer)` : ''}`,
+    );
   }
   const out = b?.creditsOut ?? null;
   if (out) {

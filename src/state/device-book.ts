@@ -103,7 +103,15 @@ export class DeviceBook {
     const sensors = this.#admit(id, r);
     // A Kindle's query carries only its battery: what an earlier request told (its model) is kept.
     const merged: DeviceReport =
-      prev === undefined ? { ...r, sensors } : { ...r, sensors, model: r.model ?? prev.model, panel: r.panel ?? prev.panel, fwVersion: r.fwVersion ?? prev.fwVersion };
+      prev === undefined
+        ? { ...r, sensors }
+        : {
+            ...r,
+            sensors,
+            model: r.model ?? prev.model,
+            panel: r.panel ?? prev.panel,
+            fwVersion: r.fwVersion ?? prev.fwVersion,
+          };
     this.#devices.set(id, merged);
     this.#arm(id, merged);
     const entry = this.#entry(merged);
@@ -144,7 +152,13 @@ export class DeviceBook {
     if (dropped.length > 0 && !this.#capped.has(id)) {
       this.#capped.add(id);
       this.#o.logger?.warn(
-        { code: W_DEVICE_SENSORS_CAPPED, display: r.display, device: r.key, max_kinds: MAX_SENSOR_KINDS, dropped: dropped.slice(0, 4) },
+        {
+          code: W_DEVICE_SENSORS_CAPPED,
+          display: r.display,
+          device: r.key,
+          max_kinds: MAX_SENSOR_KINDS,
+          dropped: dropped.slice(0, 4),
+        },
         `a device sent more than ${MAX_SENSOR_KINDS} sensor kinds: readings of the others are dropped (said once a device)`,
       );
     }
@@ -158,7 +172,9 @@ export class DeviceBook {
 
   /** The devices of a display (all, without `display`), in the order first seen. */
   list(display?: string): DeviceEntry[] {
-    return [...this.#devices.values()].filter((d) => display === undefined || d.display === display).map((d) => this.#entry(d));
+    return [...this.#devices.values()]
+      .filter((d) => display === undefined || d.display === display)
+      .map((d) => this.#entry(d));
   }
 
   /** Stops the quiet timers (the daemon's stop). */
@@ -181,11 +197,14 @@ export class DeviceBook {
     const due = d.at.getTime() + this.#quietAfterMs(d) - this.#o.clock.now();
     this.#timers.set(
       id,
-      this.#o.clock.setTimeout(() => {
-        this.#timers.delete(id);
-        const cur = this.#devices.get(id);
-        if (cur !== undefined) this.#emit({ kind: 'quiet', device: this.#entry(cur) });
-      }, Math.max(0, due)),
+      this.#o.clock.setTimeout(
+        () => {
+          this.#timers.delete(id);
+          const cur = this.#devices.get(id);
+          if (cur !== undefined) this.#emit({ kind: 'quiet', device: this.#entry(cur) });
+        },
+        Math.max(0, due),
+      ),
     );
   }
 

@@ -37,7 +37,8 @@ export class DisplayBoard implements BoardWriter {
     const at = new Date(this.#clock.now());
     const prev = this.#records.get(entry.display.id);
     const frame = entry.frame;
-    const frameSince = frame === null ? null : prev?.entry.frame?.hash === frame.hash && prev.frameSince !== null ? prev.frameSince : at;
+    const frameSince =
+      frame === null ? null : prev?.entry.frame?.hash === frame.hash && prev.frameSince !== null ? prev.frameSince : at;
     this.#records.set(entry.display.id, { entry, frameSince, updatedAt: at });
   }
 

@@ -96,7 +96,13 @@ export interface DisplayViewSource {
 }
 
 /** The sources every view knows the words of: the cycle's own, and those of the built-in publishers' boards. */
-export const KNOWN_PROBLEM_SOURCES: readonly ProblemSource[] = [STORE_PROBLEMS, OUTPUT_PROBLEMS, RENDER_PROBLEMS, PANEL_PROBLEMS, TAG_PROBLEMS];
+export const KNOWN_PROBLEM_SOURCES: readonly ProblemSource[] = [
+  STORE_PROBLEMS,
+  OUTPUT_PROBLEMS,
+  RENDER_PROBLEMS,
+  PANEL_PROBLEMS,
+  TAG_PROBLEMS,
+];
 
 export interface DisplayViewsOptions {
   board: Pick<DisplayBoard, 'get'>;
@@ -171,7 +177,14 @@ export class DisplayViews implements DisplayViewSource {
       problems,
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
-    return { ...base, kind: 'shown', status: record.entry.status, frame: record.entry.frame, frameSince: record.frameSince, updatedAt: record.updatedAt };
+    return {
+      ...base,
+      kind: 'shown',
+      status: record.entry.status,
+      frame: record.entry.frame,
+      frameSince: record.frameSince,
+      updatedAt: record.updatedAt,
+    };
   }
 
   /** The ledger's problem; a budget that cannot report is shown (and logged) where its figures are. */

@@ -16,10 +16,13 @@ export interface OutputProblem {
 import { type Problem, type ProblemSource } from './problems.js';
 
 /** How the frame files' problem reads (problems.ts). */
-export const OUTPUT_PROBLEMS: ProblemSource = { source: 'output', label: 'Frame files', health: 'frame files cannot be written' };
+export const OUTPUT_PROBLEMS: ProblemSource = {
+  source: 'output',
+  label: 'Frame files',
+  health: 'frame files cannot be written',
+};
 
 /** The problem in the display's one list. */
 export function outputListed(p: OutputProblem): Problem {
   return { source: 'output', code: p.code, message: p.message, since: p.since, detail: { file: p.file } };
 }
-

@@ -26,13 +26,16 @@ export interface PanelStatus {
 }
 
 /** How the attached panel's problem reads (problems.ts). */
-export const PANEL_PROBLEMS: ProblemSource = { source: 'panel', label: 'Attached panel', health: 'the attached panel fails' };
+export const PANEL_PROBLEMS: ProblemSource = {
+  source: 'panel',
+  label: 'Attached panel',
+  health: 'the attached panel fails',
+};
 
 /** The problem in the display's one list. */
 export function panelListed(p: PanelProblem, panel: string): Problem {
   return { source: 'panel', code: p.code, message: p.message, since: p.since, detail: { panel } };
 }
-
 
 export class PanelStatusBoard {
   readonly #entries = new Map<string, PanelStatus>();

@@ -65,7 +65,11 @@ export function firstOf<P extends Pick<Problem, 'source'>>(problems: readonly P[
 }
 
 /** The list as JSON (state.json): each problem's own fields and its detail, flat; every text through the redactor. */
-export function problemJson(p: Problem, time: (iso: string) => string | null, scrub: (t: string) => string): Record<string, unknown> {
+export function problemJson(
+  p: Problem,
+  time: (iso: string) => string | null,
+  scrub: (t: string) => string,
+): Record<string, unknown> {
   const detail = Object.fromEntries(Object.entries(p.detail ?? {}).map(([k, v]) => [k, scrub(v)]));
   // The problem's own fields last: a detail cannot stand in for them.
   return { ...detail, source: p.source, code: p.code, message: scrub(p.message), since: time(p.since) };

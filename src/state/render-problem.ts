@@ -28,4 +28,3 @@ export const RENDER_PROBLEMS: ProblemSource = {
 export function renderListed(p: RenderProblem): Problem {
   return { source: 'render', code: p.code, message: p.message, since: p.since };
 }
-

@@ -43,7 +43,11 @@ export function answerState(rec: StoredRecommendation, timeZone: string): Answer
   // which its MQTT sensors take as "unknown", where a missing key would be a template error.
   const weather: Record<string, unknown> = { ...rec.weather };
   for (const k of WEATHER_READINGS) weather[k] ??= null;
-  const optional: Record<(typeof RECOMMENDATION_OPTIONAL)[number], unknown> = { reasoning: null, model: null, generated_at: null };
+  const optional: Record<(typeof RECOMMENDATION_OPTIONAL)[number], unknown> = {
+    reasoning: null,
+    model: null,
+    generated_at: null,
+  };
   for (const k of RECOMMENDATION_OPTIONAL) optional[k] = rec[k] ?? null;
   return {
     ...rec,

@@ -22,7 +22,15 @@ import { displayState } from './state-json.js';
  * is rejected).
  */
 
-export const STATUS_KINDS = ['ok', 'stale', 'key_rejected', 'budget_exhausted', 'credits_out', 'unreachable', 'service_error'] as const;
+export const STATUS_KINDS = [
+  'ok',
+  'stale',
+  'key_rejected',
+  'budget_exhausted',
+  'credits_out',
+  'unreachable',
+  'service_error',
+] as const;
 
 /** `<base>/<id>/state`: the display's state (state-json.ts): the Recommendation, plus fetched_at, next_update_at, stale. */
 export function statePayload(

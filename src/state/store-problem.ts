@@ -17,4 +17,3 @@ export const STORE_PROBLEMS: ProblemSource = {
 export function storeListed(p: StoreProblem): Problem {
   return { source: 'store', code: p.code, message: p.message, since: p.since, detail: { file: p.file } };
 }
-

@@ -17,7 +17,11 @@ export interface AtomicWriteOptions {
  * whole, and a reader never sees half of it: a temp file in the same folder, fsync, rename over the target, fsync
  * of the folder so the rename itself is durable.
  */
-export async function writeFileAtomic(file: string, data: Buffer | string, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: Buffer | string,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = path.dirname(file);
   const tmp = opts.tmpFile ?? path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   let renamed = false;
@@ -76,7 +80,10 @@ export async function removeStaleTempFiles(dir: string, minAgeMs = 60_000): Prom
   const now = Date.now();
   for (const name of names.filter((n) => TEMP_NAME.test(n))) {
     const file = path.join(dir, name);
-    const mtime = await stat(file).then((s) => s.mtimeMs, () => now);
+    const mtime = await stat(file).then(
+      (s) => s.mtimeMs,
+      () => now,
+    );
     if (now - mtime >= minAgeMs) await unlink(file).catch(() => undefined);
   }
 }

@@ -40,7 +40,11 @@ export class LastGoodStore {
       const fh = await open(file, 'r');
       try {
         const { size } = await fh.stat();
-        if (size > MAX_LAST_GOOD_BYTES) return { rec: null, problem: `${file} is ${size} bytes, more than a last good file can be (${MAX_LAST_GOOD_BYTES}); ignored` };
+        if (size > MAX_LAST_GOOD_BYTES)
+          return {
+            rec: null,
+            problem: `${file} is ${size} bytes, more than a last good file can be (${MAX_LAST_GOOD_BYTES}); ignored`,
+          };
         text = await fh.readFile('utf8');
       } finally {
         await fh.close();

@@ -37,7 +37,9 @@ export interface StoreProblem {
 /** `cannot save /var/lib/…/last/hallway.json (EACCES)`: the OS code, never the content. */
 export function storeWriteError(file: string, err: unknown): StoreError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new StoreError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, { cause: err });
+  return new StoreError('E_STATE_WRITE', file, `cannot save ${file} (${code ?? (err as Error).message})`, {
+    cause: err,
+  });
 }
 
 /**

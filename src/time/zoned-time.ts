@@ -26,7 +26,16 @@ export interface LocalParts extends LocalDate {
 
 const HOUR_MS = 3_600_000;
 function formatter(tz: string): Intl.DateTimeFormat {
-  return zonedFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  return zonedFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
 }
 
 /** The local date and time of instant `t` in `tz`. */

@@ -39,7 +39,10 @@ export async function waitForPress(refresh: Promise<boolean>, clock: Clock, wait
     timer = clock.setTimeout(() => resolve({ kind: 'pending' }), waitMs);
   });
   try {
-    return await Promise.race([refresh.then((ok): ButtonOutcome => (ok ? { kind: 'done' } : { kind: 'refused' })), waited]);
+    return await Promise.race([
+      refresh.then((ok): ButtonOutcome => (ok ? { kind: 'done' } : { kind: 'refused' })),
+      waited,
+    ]);
   } finally {
     clock.clearTimeout(timer);
   }

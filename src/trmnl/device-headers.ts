@@ -91,7 +91,15 @@ export function readTrmnlHeaders(req: IncomingMessage): TrmnlHeaders {
 const MAX_SENSORS = 16;
 
 /** The firmware's unit words (`celsius`, `percent`, `parts_per_million`, `hectopascal`) as units are written. */
-const UNIT_WORDS: Record<string, string> = { celsius: '°C', fahrenheit: '°F', percent: '%', parts_per_million: 'ppm', hectopascal: 'hPa', c: '°C', f: '°F' };
+const UNIT_WORDS: Record<string, string> = {
+  celsius: '°C',
+  fahrenheit: '°F',
+  percent: '%',
+  parts_per_million: 'ppm',
+  hectopascal: 'hPa',
+  c: '°C',
+  f: '°F',
+};
 
 function unit(raw: string | undefined): string | null {
   const u = text(raw, 24);
@@ -113,10 +121,18 @@ export function readSensors(raw: string | undefined): SensorReading[] {
       const i = pair.indexOf('=');
       if (i > 0) f.set(pair.slice(0, i).trim().toLowerCase(), pair.slice(i + 1).trim());
     }
-    const kind = f.get('kind')?.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 32);
+    const kind = f
+      .get('kind')
+      ?.toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 32);
     const value = numberIn(f.get('value'));
     if (!kind || value === null || out.some((s) => s.kind === kind)) continue;
-    const source = [f.get('make'), f.get('model')].filter((s) => s !== undefined && s !== '').join(' ').slice(0, 40);
+    const source = [f.get('make'), f.get('model')]
+      .filter((s) => s !== undefined && s !== '')
+      .join(' ')
+      .slice(0, 40);
     out.push({ kind, value, unit: unit(f.get('unit')), source: source === '' ? null : source });
     if (out.length === MAX_SENSORS) break;
   }

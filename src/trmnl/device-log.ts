@@ -14,13 +14,27 @@ export function logEntries(body: unknown): unknown[] | null {
   if (typeof body !== 'object' || body === null) return null;
   const b = body as { logs?: unknown; log?: { logs_array?: unknown } };
   if (Array.isArray(b.logs)) return b.logs as unknown[];
-  if (typeof b.log === 'object' && b.log !== null && Array.isArray(b.log.logs_array)) return b.log.logs_array as unknown[];
+  if (typeof b.log === 'object' && b.log !== null && Array.isArray(b.log.logs_array))
+    return b.log.logs_array as unknown[];
   return null;
 }
 
 const LOG_FIELDS = [
-  'message', 'level', 'created_at', 'battery_voltage', 'wifi_signal', 'wifi_status', 'refresh_rate', 'sleep_duration',
-  'firmware_version', 'wake_reason', 'free_heap_size', 'special_function', 'source_path', 'source_line', 'retry',
+  'message',
+  'level',
+  'created_at',
+  'battery_voltage',
+  'wifi_signal',
+  'wifi_status',
+  'refresh_rate',
+  'sleep_duration',
+  'firmware_version',
+  'wake_reason',
+  'free_heap_size',
+  'special_function',
+  'source_path',
+  'source_line',
+  'retry',
 ] as const;
 
 /** The known fields of a device log entry, strings cut to 500 characters: nothing else reaches our log. */
@@ -135,11 +149,25 @@ export interface LogSender {
  * POST /api/log of an authenticated device: its entries' known fields go to our log, within its limits. 204 also when
  * the post is dropped; 413 for a body over 256 KiB and 400 for one that is not a log.
  */
-export async function receiveDeviceLog(req: IncomingMessage, res: ServerResponse, who: LogSender, limit: DeviceLogLimit, logger: Logger | undefined): Promise<void> {
+export async function receiveDeviceLog(
+  req: IncomingMessage,
+  res: ServerResponse,
+  who: LogSender,
+  limit: DeviceLogLimit,
+  logger: Logger | undefined,
+): Promise<void> {
   const drop = (reason: 'rate' | 'bytes'): void => {
     if (!limit.firstDrop(who.mac)) return;
     logger?.warn(
-      { code: W_TRMNL_LOG_DROPPED, mac: who.mac, display: who.display, reason, posts_burst: LOG_POSTS_BURST, post_every_s: LOG_POST_EVERY_MS / 1000, bytes_per_day: LOG_BYTES_PER_DAY },
+      {
+        code: W_TRMNL_LOG_DROPPED,
+        mac: who.mac,
+        display: who.display,
+        reason,
+        posts_burst: LOG_POSTS_BURST,
+        post_every_s: LOG_POST_EVERY_MS / 1000,
+        bytes_per_day: LOG_BYTES_PER_DAY,
+      },
       "a TRMNL device's log is over its limit: its posts are dropped (answered 204), said once a day",
     );
   };
@@ -161,12 +189,14 @@ export async function receiveDeviceLog(req: IncomingMessage, res: ServerResponse
     return sendJson(req, res, 400, { status: 400, message: 'log body is not JSON' });
   }
   const logs = logEntries(body);
-  if (logs === null) return sendJson(req, res, 400, { status: 400, message: 'expected {"logs":[…]} or {"log":{"logs_array":[…]}}' });
+  if (logs === null)
+    return sendJson(req, res, 400, { status: 400, message: 'expected {"logs":[…]} or {"log":{"logs_array":[…]}}' });
   const entries = logs.slice(0, LOGS_PER_POST).map(pickLogFields);
   if (!limit.spend(who.mac, Buffer.byteLength(JSON.stringify(entries)))) {
     drop('bytes');
     return done();
   }
-  for (const entry of entries) logger?.info({ mac: who.mac, display: who.display, device_log: entry }, 'TRMNL device log');
+  for (const entry of entries)
+    logger?.info({ mac: who.mac, display: who.display, device_log: entry }, 'TRMNL device log');
   done();
 }

@@ -126,7 +126,12 @@ export class FirmwareFolder {
   #refuse(name: string, why: Refusal, size: number): void {
     if (!this.#once(name, why)) return;
     this.#log?.warn(
-      { code: W_FIRMWARE_REFUSED, file: path.join(this.#dir, name), reason: why, ...(why === 'over the size bound' && { bytes: size, max_bytes: FIRMWARE_MAX_BYTES }) },
+      {
+        code: W_FIRMWARE_REFUSED,
+        file: path.join(this.#dir, name),
+        reason: why,
+        ...(why === 'over the size bound' && { bytes: size, max_bytes: FIRMWARE_MAX_BYTES }),
+      },
       `a firmware file that is ${why === 'over the size bound' ? 'larger than any firmware' : why}: neither offered nor served`,
     );
   }
@@ -149,7 +154,9 @@ export class FirmwareFolder {
     try {
       names = await readdir(this.#dir);
     } catch (err) {
-      this.#warn('', 'the firmware folder cannot be read: no firmware is offered', { reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+      this.#warn('', 'the firmware folder cannot be read: no firmware is offered', {
+        reason: (err as NodeJS.ErrnoException).code ?? String(err),
+      });
       return [];
     }
     this.#warned.delete('');
@@ -159,7 +166,10 @@ export class FirmwareFolder {
       if (!name.endsWith('.bin') || name.startsWith('.')) continue;
       const version = name.slice(0, -'.bin'.length);
       if (!FIRMWARE_VERSION.test(version)) {
-        this.#warn(name, 'a firmware file whose name is no version (<version>.bin, letters, digits, . _ -): not offered');
+        this.#warn(
+          name,
+          'a firmware file whose name is no version (<version>.bin, letters, digits, . _ -): not offered',
+        );
         continue;
       }
       const file = path.join(this.#dir, name);
@@ -167,7 +177,10 @@ export class FirmwareFolder {
         if (!this.#fit(name, await lstat(file))) continue;
       } catch (err) {
         // Gone since the readdir: nothing to say.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#warn(name, 'a firmware file cannot be read: not offered', { reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          this.#warn(name, 'a firmware file cannot be read: not offered', {
+            reason: (err as NodeJS.ErrnoException).code ?? String(err),
+          });
         continue;
       }
       files.push({ version, path: file });
@@ -213,7 +226,8 @@ export class FirmwareFolder {
       if (d?.key !== key) {
         const hash = createHash('sha256');
         // Read through the handle, not the path, and only the bytes it had: what is hashed is what is then served.
-        for await (const chunk of handle.createReadStream({ start: 0, end: st.size - 1, autoClose: false })) hash.update(chunk as Buffer);
+        for await (const chunk of handle.createReadStream({ start: 0, end: st.size - 1, autoClose: false }))
+          hash.update(chunk as Buffer);
         const digest = hash.digest();
         d = { key, hex: digest.toString('hex'), base64: digest.toString('base64') };
         this.#digests.set(file, d);

@@ -75,7 +75,12 @@ function parseState(text: string): Map<string, OfferRecord> {
     const at = typeof o.at === 'string' ? Date.parse(o.at) : NaN;
     const outcome = o.outcome === 'offered' || o.outcome === 'succeeded' || o.outcome === 'failed' ? o.outcome : null;
     if (mac === null || typeof o.version !== 'string' || !Number.isFinite(at) || outcome === null) continue;
-    out.set(mac, { version: o.version.slice(0, 40), at, outcome, failures: typeof o.failures === 'number' && o.failures >= 0 ? Math.floor(o.failures) : 0 });
+    out.set(mac, {
+      version: o.version.slice(0, 40),
+      at,
+      outcome,
+      failures: typeof o.failures === 'number' && o.failures >= 0 ? Math.floor(o.failures) : 0,
+    });
   }
   return out;
 }
@@ -104,7 +109,14 @@ export class FirmwareOffers {
         records = parseState(await readFile(this.#o.stateFile, 'utf8'));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-          this.#o.logger?.warn({ code: W_FIRMWARE_STATE, file: this.#o.stateFile, reason: err instanceof Error ? err.message : String(err) }, 'the firmware offers file cannot be used: starting without it');
+          this.#o.logger?.warn(
+            {
+              code: W_FIRMWARE_STATE,
+              file: this.#o.stateFile,
+              reason: err instanceof Error ? err.message : String(err),
+            },
+            'the firmware offers file cannot be used: starting without it',
+          );
         }
       }
     }
@@ -116,11 +128,20 @@ export class FirmwareOffers {
   #save(): Promise<void> {
     const file = this.#o.stateFile;
     if (file === null || this.#records === null) return Promise.resolve();
-    const devices = [...this.#records].map(([mac, r]) => ({ mac, version: r.version, at: new Date(r.at).toISOString(), outcome: r.outcome, failures: r.failures }));
+    const devices = [...this.#records].map(([mac, r]) => ({
+      mac,
+      version: r.version,
+      at: new Date(r.at).toISOString(),
+      outcome: r.outcome,
+      failures: r.failures,
+    }));
     const text = `${JSON.stringify({ version: 1, devices }, null, 2)}\n`;
     this.#writing = this.#writing.then(() =>
       writeFileAtomic(file, text).catch((err: unknown) => {
-        this.#o.logger?.warn({ code: W_FIRMWARE_STATE, file, reason: err instanceof Error ? err.message : String(err) }, 'the firmware offers file cannot be written: kept in memory');
+        this.#o.logger?.warn(
+          { code: W_FIRMWARE_STATE, file, reason: err instanceof Error ? err.message : String(err) },
+          'the firmware offers file cannot be written: kept in memory',
+        );
       }),
     );
     return this.#writing;
@@ -155,7 +176,13 @@ export class FirmwareOffers {
       const failed = { ...last, at: now, outcome: 'failed' as const, failures: last.failures + 1 };
       records.set(mac, failed);
       this.#o.logger?.warn(
-        { code: W_FIRMWARE_UPDATE_FAILED, mac, offered: last.version, reported: d.fwVersion, failures: failed.failures },
+        {
+          code: W_FIRMWARE_UPDATE_FAILED,
+          mac,
+          offered: last.version,
+          reported: d.fwVersion,
+          failures: failed.failures,
+        },
         'a TRMNL device came back on another firmware than the one offered: the update failed; not offered again for 24 h',
       );
       await this.#save();
@@ -165,7 +192,10 @@ export class FirmwareOffers {
     if (decision.offer !== null) {
       const prev = records.get(mac);
       records.set(mac, { version: decision.offer.version, at: now, outcome: 'offered', failures: prev?.failures ?? 0 });
-      this.#o.logger?.info({ mac, version: decision.offer.version, from: d.fwVersion }, 'TRMNL firmware update offered');
+      this.#o.logger?.info(
+        { mac, version: decision.offer.version, from: d.fwVersion },
+        'TRMNL firmware update offered',
+      );
       changed = true;
     }
     if (changed) await this.#save();
@@ -181,7 +211,8 @@ export class FirmwareOffers {
     }
     if (d.charging !== true) {
       if (d.batteryPct === null) return { offer: null, why: 'battery unknown' };
-      if (d.batteryPct < this.#o.batteryFloorPct) return { offer: null, why: `battery ${Math.round(d.batteryPct)} % under ${this.#o.batteryFloorPct} %` };
+      if (d.batteryPct < this.#o.batteryFloorPct)
+        return { offer: null, why: `battery ${Math.round(d.batteryPct)} % under ${this.#o.batteryFloorPct} %` };
     }
     return { offer: { version: file.version, path: file.path } };
   }

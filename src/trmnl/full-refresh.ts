@@ -34,9 +34,12 @@ export class FullRefreshPlanner {
     if (prev !== undefined && prev.filename === next.filename) return false;
     const partialPanel = panel.refresh.partial;
     const due =
-      partialPanel &&
-      (prev === undefined || prev.look !== next.look || prev.partials + 1 >= panel.refresh.full_every);
-    this.#devices.set(device, { filename: next.filename, look: next.look, partials: due || !partialPanel ? 0 : (prev?.partials ?? 0) + 1 });
+      partialPanel && (prev === undefined || prev.look !== next.look || prev.partials + 1 >= panel.refresh.full_every);
+    this.#devices.set(device, {
+      filename: next.filename,
+      look: next.look,
+      partials: due || !partialPanel ? 0 : (prev?.partials ?? 0) + 1,
+    });
     return due;
   }
 }

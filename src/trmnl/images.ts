@@ -58,7 +58,11 @@ function isTrmnlSize(w: number, h: number): boolean {
 }
 
 /** The display's own frame for a device that did not say its screen, or null when a TRMNL could not use it. */
-function legacyOwn(panel: PanelProfile, frame: Frame, format: TrmnlFormat): { body: Buffer; contentType: TrmnlImage['contentType'] } | null {
+function legacyOwn(
+  panel: PanelProfile,
+  frame: Frame,
+  format: TrmnlFormat,
+): { body: Buffer; contentType: TrmnlImage['contentType'] } | null {
   if (format === 'bmp') {
     return frame.bmp !== null && frame.width === 800 && frame.height === 480 && frame.bmp.length <= OG_MAX_BYTES
       ? { body: frame.bmp, contentType: 'image/bmp' }
@@ -75,7 +79,8 @@ function legacyOwn(panel: PanelProfile, frame: Frame, format: TrmnlFormat): { bo
  * density, palette and file format) is the same. A 7.5" Waveshare V2 display's frame is then a TRMNL's, byte for byte.
  */
 function drawsAlike(a: PanelProfile, b: PanelProfile): boolean {
-  const key = (p: PanelProfile): string => JSON.stringify([p.width, p.height, ppiOf(p), p.colour, p.bit_depth, p.palette, p.png, p.bmp]);
+  const key = (p: PanelProfile): string =>
+    JSON.stringify([p.width, p.height, ppiOf(p), p.colour, p.bit_depth, p.palette, p.png, p.bmp]);
   return a.id === b.id || key(a) === key(b);
 }
 
@@ -83,7 +88,14 @@ function drawsAlike(a: PanelProfile, b: PanelProfile): boolean {
 function fewerGreys(panel: PanelProfile): PanelProfile[] {
   return listPanelIds()
     .map((id) => loadPanel(id))
-    .filter((p) => p.width === panel.width && p.height === panel.height && p.colour === 'grey' && p.png.colour_type === 'grey' && p.bit_depth < panel.bit_depth)
+    .filter(
+      (p) =>
+        p.width === panel.width &&
+        p.height === panel.height &&
+        p.colour === 'grey' &&
+        p.png.colour_type === 'grey' &&
+        p.bit_depth < panel.bit_depth,
+    )
     .sort((a, b) => b.bit_depth - a.bit_depth);
 }
 
@@ -138,7 +150,10 @@ export class TrmnlImages {
       try {
         await this.imageFor(view, spec);
       } catch (err) {
-        this.#o.logger?.error({ err, display: view.display.id, panel: spec.panel }, 'TRMNL: the frame could not be drawn for a device\'s screen');
+        this.#o.logger?.error(
+          { err, display: view.display.id, panel: spec.panel },
+          "TRMNL: the frame could not be drawn for a device's screen",
+        );
       }
     }
   }
@@ -165,7 +180,14 @@ export class TrmnlImages {
     const since = new Date(this.#o.clock.now());
     const render = this.#o.render(display);
     const look = frameLook(view);
-    const made = (body: Buffer, contentType: TrmnlImage['contentType'], width: number, height: number, panel: string, converted: boolean): TrmnlImage => ({
+    const made = (
+      body: Buffer,
+      contentType: TrmnlImage['contentType'],
+      width: number,
+      height: number,
+      panel: string,
+      converted: boolean,
+    ): TrmnlImage => ({
       filename: trmnlFilename(body),
       format: contentType === 'image/bmp' ? 'bmp' : 'png',
       body,
@@ -185,7 +207,13 @@ export class TrmnlImages {
     let panel = spec.panel === null ? loadPanel('trmnl') : loadPanel(spec.panel);
     const portrait = display.rotation === 90 || display.rotation === 270;
     const wantsBmp = spec.format === 'bmp' && panel.bmp && !portrait;
-    if (spec.format === 'bmp' && !wantsBmp) this.#warnOnce(`bmp/${display.id}/${panel.id}`, 'W_TRMNL_PORTRAIT_PNG', { display: display.id, panel: panel.id }, 'TRMNL: a BMP must be an 800x480 landscape black-and-white frame; this device is served a PNG');
+    if (spec.format === 'bmp' && !wantsBmp)
+      this.#warnOnce(
+        `bmp/${display.id}/${panel.id}`,
+        'W_TRMNL_PORTRAIT_PNG',
+        { display: display.id, panel: panel.id },
+        'TRMNL: a BMP must be an 800x480 landscape black-and-white frame; this device is served a PNG',
+      );
     for (;;) {
       const f = drawsAlike(panel, render.panel) ? frame : await this.#drawFor(view, render, panel, since);
       const bmp = wantsBmp && f.bmp !== null;
@@ -193,17 +221,27 @@ export class TrmnlImages {
       const next = body.length > spec.maxBytes ? fewerGreys(panel)[0] : undefined;
       if (next === undefined || body.length <= spec.maxBytes) {
         if (body.length > spec.maxBytes) {
-          this.#warnOnce(`size/${display.id}/${panel.id}`, 'W_TRMNL_IMAGE_TOO_LARGE', { display: display.id, panel: panel.id, bytes: body.length, limit: spec.maxBytes }, 'TRMNL: the image is over the device\'s byte cap even in the fewest greys; it may be cut off');
+          this.#warnOnce(
+            `size/${display.id}/${panel.id}`,
+            'W_TRMNL_IMAGE_TOO_LARGE',
+            { display: display.id, panel: panel.id, bytes: body.length, limit: spec.maxBytes },
+            "TRMNL: the image is over the device's byte cap even in the fewest greys; it may be cut off",
+          );
         }
         return made(body, bmp ? 'image/bmp' : 'image/png', f.width, f.height, panel.id, f !== frame);
       }
-      this.#warnOnce(`size/${display.id}/${panel.id}`, 'W_TRMNL_IMAGE_TOO_LARGE', { display: display.id, panel: panel.id, bytes: body.length, limit: spec.maxBytes, instead: next.id }, 'TRMNL: the image is over the device\'s byte cap; drawn in fewer greys');
+      this.#warnOnce(
+        `size/${display.id}/${panel.id}`,
+        'W_TRMNL_IMAGE_TOO_LARGE',
+        { display: display.id, panel: panel.id, bytes: body.length, limit: spec.maxBytes, instead: next.id },
+        "TRMNL: the image is over the device's byte cap; drawn in fewer greys",
+      );
       panel = next;
     }
   }
 
   #drawFor(view: ShownView, render: DisplayRenderOptions, panel: PanelProfile, now: Date): Promise<Frame> {
-    this.#o.logger?.debug({ display: view.display.id, panel: panel.id }, 'TRMNL: frame drawn for a device\'s screen');
+    this.#o.logger?.debug({ display: view.display.id, panel: panel.id }, "TRMNL: frame drawn for a device's screen");
     return (this.#o.draw ?? drawInProcess)(
       render,
       { rec: view.rec, status: view.status, now, storeProblem: view.storeProblem, stale: view.stale },
@@ -211,7 +249,12 @@ export class TrmnlImages {
     );
   }
 
-  #warnOnce(key: string, code: 'W_TRMNL_PORTRAIT_PNG' | 'W_TRMNL_IMAGE_TOO_LARGE', fields: Record<string, unknown>, msg: string): void {
+  #warnOnce(
+    key: string,
+    code: 'W_TRMNL_PORTRAIT_PNG' | 'W_TRMNL_IMAGE_TOO_LARGE',
+    fields: Record<string, unknown>,
+    msg: string,
+  ): void {
     if (this.#warned.has(key)) return;
     this.#warned.add(key);
     this.#o.logger?.warn({ code, ...fields }, msg);
@@ -244,6 +287,12 @@ export class TrmnlImages {
 let blank: Buffer | null = null;
 /** A white 800x480 1-bit PNG: the setup image before a display has its first frame. */
 export function blankTrmnlPng(): Buffer {
-  blank ??= encodePng({ width: 800, height: 480, colourType: 'grey', bitDepth: 1, samples: new Uint8Array(800 * 480).fill(1) });
+  blank ??= encodePng({
+    width: 800,
+    height: 480,
+    colourType: 'grey',
+    bitDepth: 1,
+    samples: new Uint8Array(800 * 480).fill(1),
+  });
   return blank;
 }

@@ -6,7 +6,12 @@ import { flagOrNull, numberIn, percentOrNull } from './device-headers.js';
  * (../shared/facts/esphome-and-kindle.md): the first such request makes the display's Kindle appear, with no
  * configuration. One Kindle a display: the query names no device, so two Kindles of one display are one device.
  */
-export function kindleReport(query: URLSearchParams, displayId: string, periodS: number, at: Date): DeviceReport | null {
+export function kindleReport(
+  query: URLSearchParams,
+  displayId: string,
+  periodS: number,
+  at: Date,
+): DeviceReport | null {
   const level = query.get('batteryLevel');
   const charging = query.get('isCharging');
   if (level === null && charging === null) return null;

@@ -49,12 +49,60 @@ const X_MAX_BYTES = 750_000;
  * 4 greys in the registry; the XIAO kit's panel is driven as the original's (the firmware's own display code).
  */
 export const DEVICE_MODELS: readonly DeviceModel[] = [
-  { name: 'og_png', headers: ['og', 'og_gen2'], label: 'TRMNL (1-bit)', panel: 'trmnl', maxBytes: OG_MAX_BYTES, kind: 'trmnl', palettes: ['bw'] },
-  { name: 'og_plus', headers: [], label: 'TRMNL (4 greys)', panel: 'trmnl-4grey', maxBytes: OG_MAX_BYTES, kind: 'trmnl', palettes: ['gray-4', 'bw'] },
-  { name: 'v2', headers: ['x'], label: 'TRMNL X', panel: 'trmnl-x', maxBytes: X_MAX_BYTES, kind: 'trmnl', palettes: ['gray-16', 'gray-4', 'bw'] },
-  { name: 'seeed_e1001', headers: ['reterminal_e1001', 'seeed_esp32c3'], label: 'Seeed reTerminal E1001', panel: 'trmnl-4grey', maxBytes: OG_MAX_BYTES, kind: 'byod', palettes: ['gray-4', 'bw'] },
-  { name: 'xiao_epaper_display', headers: [], label: 'Seeed XIAO 7.5" ePaper kit', panel: 'trmnl', maxBytes: OG_MAX_BYTES, kind: 'byod', palettes: ['bw'] },
-  { name: 'amazon_kindle_paperwhite_7th_gen', headers: ['kindle'], label: 'Kindle Paperwhite', panel: 'kindle-paperwhite', maxBytes: X_MAX_BYTES, kind: 'kindle', palettes: ['gray-256'] },
+  {
+    name: 'og_png',
+    headers: ['og', 'og_gen2'],
+    label: 'TRMNL (1-bit)',
+    panel: 'trmnl',
+    maxBytes: OG_MAX_BYTES,
+    kind: 'trmnl',
+    palettes: ['bw'],
+  },
+  {
+    name: 'og_plus',
+    headers: [],
+    label: 'TRMNL (4 greys)',
+    panel: 'trmnl-4grey',
+    maxBytes: OG_MAX_BYTES,
+    kind: 'trmnl',
+    palettes: ['gray-4', 'bw'],
+  },
+  {
+    name: 'v2',
+    headers: ['x'],
+    label: 'TRMNL X',
+    panel: 'trmnl-x',
+    maxBytes: X_MAX_BYTES,
+    kind: 'trmnl',
+    palettes: ['gray-16', 'gray-4', 'bw'],
+  },
+  {
+    name: 'seeed_e1001',
+    headers: ['reterminal_e1001', 'seeed_esp32c3'],
+    label: 'Seeed reTerminal E1001',
+    panel: 'trmnl-4grey',
+    maxBytes: OG_MAX_BYTES,
+    kind: 'byod',
+    palettes: ['gray-4', 'bw'],
+  },
+  {
+    name: 'xiao_epaper_display',
+    headers: [],
+    label: 'Seeed XIAO 7.5" ePaper kit',
+    panel: 'trmnl',
+    maxBytes: OG_MAX_BYTES,
+    kind: 'byod',
+    palettes: ['bw'],
+  },
+  {
+    name: 'amazon_kindle_paperwhite_7th_gen',
+    headers: ['kindle'],
+    label: 'Kindle Paperwhite',
+    panel: 'kindle-paperwhite',
+    maxBytes: X_MAX_BYTES,
+    kind: 'kindle',
+    palettes: ['gray-256'],
+  },
 ];
 
 const byName = new Map(DEVICE_MODELS.flatMap((m) => [m.name, ...m.headers].map((n) => [n, m] as const)));
@@ -91,8 +139,15 @@ export function screenSpec(choice: ScreenChoice, format: TrmnlFormat): ScreenSpe
 }
 
 /** The screens of configured devices before they say anything: a fixed panel, else the old rule. */
-export function bindingScreens(bindings: ReadonlyArray<{ mac: string; panel?: string; format?: TrmnlFormat }>): Map<string, ScreenSpec> {
-  return new Map(bindings.map((b) => [normalizeMac(b.mac) ?? b.mac, screenSpec(b.panel === undefined ? { kind: 'unknown' } : chooseScreen({ panel: b.panel }), b.format ?? 'png')]));
+export function bindingScreens(
+  bindings: ReadonlyArray<{ mac: string; panel?: string; format?: TrmnlFormat }>,
+): Map<string, ScreenSpec> {
+  return new Map(
+    bindings.map((b) => [
+      normalizeMac(b.mac) ?? b.mac,
+      screenSpec(b.panel === undefined ? { kind: 'unknown' } : chooseScreen({ panel: b.panel }), b.format ?? 'png'),
+    ]),
+  );
 }
 
 function sameSize(p: PanelProfile, w: number, h: number): boolean {
@@ -114,7 +169,8 @@ function positive(n: number | null | undefined): number | null {
  * glass).
  */
 export function chooseScreen(hint: ScreenHint): ScreenChoice {
-  if (hint.panel) return { kind: 'exact', panel: loadPanel(hint.panel), model: deviceModel(hint.model), why: 'binding' };
+  if (hint.panel)
+    return { kind: 'exact', panel: loadPanel(hint.panel), model: deviceModel(hint.model), why: 'binding' };
   const model = deviceModel(hint.model);
   const w = positive(hint.width);
   const h = positive(hint.height);

@@ -25,20 +25,25 @@ export async function pairCommand(loaded: LoadedConfig, f: PairFlags): Promise<s
   const { config, file } = loaded;
   const devices = config.trmnl?.devices ?? [];
   // Decimal digits only: Number() would take `0x10` or `1e1` for a count of minutes.
-  const minutes = f.minutes === undefined ? PAIRING_DEFAULT_MINUTES : /^\d{1,4}$/.test(f.minutes.trim()) ? Number(f.minutes) : NaN;
+  const minutes =
+    f.minutes === undefined ? PAIRING_DEFAULT_MINUTES : /^\d{1,4}$/.test(f.minutes.trim()) ? Number(f.minutes) : NaN;
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > PAIRING_MAX_MINUTES) {
     throw new PairUsageError(`--minutes must be a whole number from 1 to ${PAIRING_MAX_MINUTES}, not "${f.minutes}"`);
   }
-  if (f.display !== undefined && f.mac !== undefined) throw new PairUsageError('pair takes --display or --mac, not both');
-  if (!config.http) throw new PairUsageError(`${file} has no http section: TRMNL devices are served by the HTTP server`);
+  if (f.display !== undefined && f.mac !== undefined)
+    throw new PairUsageError('pair takes --display or --mac, not both');
+  if (!config.http)
+    throw new PairUsageError(`${file} has no http section: TRMNL devices are served by the HTTP server`);
   let chosen = devices;
   if (f.mac !== undefined) {
     const mac = normalizeMac(f.mac);
-    if (mac === null) throw new PairUsageError(`--mac must be a MAC address like AA:BB:CC:DD:EE:FF, not "${f.mac.slice(0, 40)}"`);
+    if (mac === null)
+      throw new PairUsageError(`--mac must be a MAC address like AA:BB:CC:DD:EE:FF, not "${f.mac.slice(0, 40)}"`);
     chosen = devices.filter((d) => normalizeMac(d.mac) === mac);
     if (chosen.length === 0) throw new PairUsageError(`no trmnl.devices entry has the MAC ${mac} in ${file}`);
   } else if (f.display !== undefined) {
-    if (!config.displays.some((d) => d.id === f.display)) throw new PairUsageError(`no display with id "${f.display}" in ${file}`);
+    if (!config.displays.some((d) => d.id === f.display))
+      throw new PairUsageError(`no display with id "${f.display}" in ${file}`);
     chosen = devices.filter((d) => d.display === f.display);
     if (chosen.length === 0) throw new PairUsageError(`display "${f.display}" has no TRMNL device in trmnl.devices`);
   }
@@ -50,7 +55,12 @@ export async function pairCommand(loaded: LoadedConfig, f: PairFlags): Promise<s
     await openPairingFile(pairingFile, macs, minutes, f.now);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    const hint = code === 'EACCES' || code === 'EPERM' ? ': run it as the daemon’s user, or as root' : code === 'ENOENT' ? ': state_dir does not exist yet (start the daemon once)' : '';
+    const hint =
+      code === 'EACCES' || code === 'EPERM'
+        ? ': run it as the daemon’s user, or as root'
+        : code === 'ENOENT'
+          ? ': state_dir does not exist yet (start the daemon once)'
+          : '';
     throw new Error(`cannot write ${pairingFile} (${code})${hint}`);
   }
   const until = new Date(f.now + minutes * 60_000).toISOString();

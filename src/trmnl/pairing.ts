@@ -60,7 +60,11 @@ function parsePairingFile(text: string): PairingWindow[] | null {
 }
 
 function serialize(windows: readonly PairingWindow[]): string {
-  const devices = windows.map((w) => ({ mac: w.mac, opened_at: new Date(w.openedAt).toISOString(), until: new Date(w.until).toISOString() }));
+  const devices = windows.map((w) => ({
+    mac: w.mac,
+    opened_at: new Date(w.openedAt).toISOString(),
+    until: new Date(w.until).toISOString(),
+  }));
   return `${JSON.stringify({ version: 1, devices }, null, 2)}\n`;
 }
 
@@ -68,7 +72,12 @@ function serialize(windows: readonly PairingWindow[]): string {
  * Writes `file` with pairing opened for `macs` from `now` for `minutes` (other unexpired windows kept), mode 0600.
  * Run as root for a daemon under another user (systemd's DynamicUser), the file is given to the folder's owner.
  */
-export async function openPairingFile(file: string, macs: readonly string[], minutes: number, now: number): Promise<PairingWindow[]> {
+export async function openPairingFile(
+  file: string,
+  macs: readonly string[],
+  minutes: number,
+  now: number,
+): Promise<PairingWindow[]> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return '';
     throw err;

@@ -15,7 +15,13 @@ import { header, readTrmnlHeaders, type TrmnlHeaders } from './device-headers.js
 import { DeviceLogLimit, receiveDeviceLog } from './device-log.js';
 import { TokenThrottle } from './token-throttle.js';
 import { FullRefreshPlanner } from './full-refresh.js';
-import { isButtonWake, PRESS_PENDING_REFRESH_S, PRESS_WAIT_MS, waitForPress, type ButtonOutcome } from './button-press.js';
+import {
+  isButtonWake,
+  PRESS_PENDING_REFRESH_S,
+  PRESS_WAIT_MS,
+  waitForPress,
+  type ButtonOutcome,
+} from './button-press.js';
 import { loadPanel } from '../panels/panels.js';
 import type { DeviceWake, FirmwareDecision } from './firmware-offers.js';
 
@@ -125,7 +131,10 @@ export class TrmnlApi {
       if (dev !== null && mac !== null && token !== undefined) {
         this.#refuse(req, 'W_TRMNL_PAIRING_CLOSED', { mac, display: dev.display, endpoint: '/api/setup' });
       } else {
-        this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', { mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null, endpoint: '/api/setup' });
+        this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', {
+          mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null,
+          endpoint: '/api/setup',
+        });
       }
       // One answer for both, so that setup does not tell which MACs are configured.
       sendJson(req, res, 404, {
@@ -138,8 +147,12 @@ export class TrmnlApi {
       return;
     }
     const view = this.#d.view(dev.display);
-    const img = view === null ? null : await this.#d.images.imageFor(view, this.#spec(dev, readTrmnlHeaders(req), mac, false));
-    this.#d.logger?.info({ mac, display: dev.display, fw: header(req, 'fw-version')?.slice(0, 40) ?? null }, 'TRMNL device paired');
+    const img =
+      view === null ? null : await this.#d.images.imageFor(view, this.#spec(dev, readTrmnlHeaders(req), mac, false));
+    this.#d.logger?.info(
+      { mac, display: dev.display, fw: header(req, 'fw-version')?.slice(0, 40) ?? null },
+      'TRMNL device paired',
+    );
     sendJson(req, res, 200, {
       status: 200,
       api_key: token,
@@ -150,17 +163,30 @@ export class TrmnlApi {
   }
 
   /** The device for an authenticated request, or null after answering 429/404/401/403. */
-  #authenticate(req: IncomingMessage, res: ServerResponse, what: string): { mac: string; dev: TrmnlDeviceBinding } | null {
+  #authenticate(
+    req: IncomingMessage,
+    res: ServerResponse,
+    what: string,
+  ): { mac: string; dev: TrmnlDeviceBinding } | null {
     const retryAfterS = this.#throttle.retryAfterS(req.socket.remoteAddress);
     if (retryAfterS !== null) {
       this.#refuse(req, 'W_TRMNL_TOKEN_THROTTLED', { mac: header(req, 'id')?.slice(0, 32) ?? null, endpoint: what });
-      sendJson(req, res, 429, { status: 429, message: 'too many wrong access tokens from this address: try again later' }, { 'Retry-After': retryAfterS });
+      sendJson(
+        req,
+        res,
+        429,
+        { status: 429, message: 'too many wrong access tokens from this address: try again later' },
+        { 'Retry-After': retryAfterS },
+      );
       return null;
     }
     const mac = normalizeMac(header(req, 'id'));
     const dev = this.#device(mac);
     if (mac === null || dev === null) {
-      this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', { mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null, endpoint: what });
+      this.#refuse(req, 'W_TRMNL_UNKNOWN_DEVICE', {
+        mac: mac ?? header(req, 'id')?.slice(0, 32) ?? null,
+        endpoint: what,
+      });
       sendJson(req, res, 404, { status: 404, message: 'MAC address not registered' });
       return null;
     }
@@ -190,14 +216,25 @@ export class TrmnlApi {
     const pressed = isButtonWake(h.wakeReason) ? await this.#press(dev.display) : null;
     const screen = await this.#screen(dev, spec, base);
     const refreshRate = pressed?.kind === 'pending' ? PRESS_PENDING_REFRESH_S : screen.refresh_rate;
-    const full = screen.image === null ? false : this.#fullRefresh.plan(mac, loadPanel(screen.image.panel), screen.image);
+    const full =
+      screen.image === null ? false : this.#fullRefresh.plan(mac, loadPanel(screen.image.panel), screen.image);
     this.#record(dev, mac, h, spec, refreshRate);
-    const fw = await this.#d.firmware?.decide({ mac, fwVersion: h.fwVersion, batteryPct: h.batteryPct, charging: h.charging }).catch((err: unknown) => {
-      this.#d.logger?.error({ mac, err }, 'the firmware offer could not be decided: none made');
-      return null;
-    });
+    const fw = await this.#d.firmware
+      ?.decide({ mac, fwVersion: h.fwVersion, batteryPct: h.batteryPct, charging: h.charging })
+      .catch((err: unknown) => {
+        this.#d.logger?.error({ mac, err }, 'the firmware offer could not be decided: none made');
+        return null;
+      });
     this.#d.logger?.debug(
-      { mac, display: dev.display, panel: spec.panel, filename: screen.filename || null, refresh_rate: refreshRate, full_refresh: full, button: pressed?.kind ?? null },
+      {
+        mac,
+        display: dev.display,
+        panel: spec.panel,
+        filename: screen.filename || null,
+        refresh_rate: refreshRate,
+        full_refresh: full,
+        button: pressed?.kind ?? null,
+      },
       'TRMNL display request',
     );
     sendJson(req, res, 200, {
@@ -220,7 +257,12 @@ export class TrmnlApi {
     const auth = this.#authenticate(req, res, '/api/current_screen');
     if (auth === null) return;
     const screen = await this.#screen(auth.dev, this.#spec(auth.dev, readTrmnlHeaders(req), auth.mac, false), base);
-    sendJson(req, res, 200, { status: 0, image_url: screen.image_url, filename: screen.filename, refresh_rate: screen.refresh_rate });
+    sendJson(req, res, 200, {
+      status: 0,
+      image_url: screen.image_url,
+      filename: screen.filename,
+      refresh_rate: screen.refresh_rate,
+    });
   }
 
   /** GET /api/models: the screens we draw for, each with its profile's size and greys. */
@@ -234,8 +276,16 @@ export class TrmnlApi {
     if (choice.kind === 'nearest' && warn && !this.#warnedScreens.has(mac)) {
       this.#warnedScreens.add(mac);
       this.#d.logger?.warn(
-        { code: 'W_TRMNL_SCREEN_UNKNOWN', mac, display: dev.display, model: h.model, width: choice.width, height: choice.height, panel: choice.panel.id },
-        'TRMNL: no panel profile has this device\'s screen; drawn for the largest that fits inside it (said once a device)',
+        {
+          code: 'W_TRMNL_SCREEN_UNKNOWN',
+          mac,
+          display: dev.display,
+          model: h.model,
+          width: choice.width,
+          height: choice.height,
+          panel: choice.panel.id,
+        },
+        "TRMNL: no panel profile has this device's screen; drawn for the largest that fits inside it (said once a device)",
       );
     }
     return screenSpec(choice, dev.format ?? 'png');
@@ -248,7 +298,7 @@ export class TrmnlApi {
     try {
       return await waitForPress(press(displayId), this.#d.clock, this.#d.pressWaitMs ?? PRESS_WAIT_MS);
     } catch (err) {
-      this.#d.logger?.error({ display: displayId, err }, 'a refresh by a TRMNL device\'s button failed');
+      this.#d.logger?.error({ display: displayId, err }, "a refresh by a TRMNL device's button failed");
       return { kind: 'done' };
     }
   }
@@ -274,12 +324,16 @@ export class TrmnlApi {
         at: new Date(this.#d.clock.now()),
       });
     } catch (err) {
-      this.#d.logger?.error({ err }, 'a TRMNL device\'s wake could not be recorded');
+      this.#d.logger?.error({ err }, "a TRMNL device's wake could not be recorded");
     }
   }
 
   /** The device's current image and when to come back: what /api/display and /api/current_screen both answer. */
-  async #screen(dev: TrmnlDeviceBinding, spec: ScreenSpec, base: string): Promise<{ image: TrmnlImage | null; image_url: string; filename: string; refresh_rate: number }> {
+  async #screen(
+    dev: TrmnlDeviceBinding,
+    spec: ScreenSpec,
+    base: string,
+  ): Promise<{ image: TrmnlImage | null; image_url: string; filename: string; refresh_rate: number }> {
     const view = this.#d.view(dev.display);
     let img: TrmnlImage | null = null;
     try {
@@ -287,12 +341,23 @@ export class TrmnlApi {
     } catch (err) {
       // The frame for this screen could not be drawn: the last image drawn for it stays (a failure never replaces
       // the last good picture), and the device asks again at its next wake.
-      this.#d.logger?.error({ err, display: dev.display, panel: spec.panel }, 'TRMNL: the frame could not be drawn for a device\'s screen; its last image is served');
+      this.#d.logger?.error(
+        { err, display: dev.display, panel: spec.panel },
+        "TRMNL: the frame could not be drawn for a device's screen; its last image is served",
+      );
       img = this.#d.images.current(dev.display, spec);
     }
     // Before the first frame: nothing to draw, come back in a minute (status 0 with no image draws nothing).
-    const refresh = img === null ? 60 : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
-    return { image: img, image_url: img ? imageUrl(base, dev.display, img) : '', filename: img?.filename ?? '', refresh_rate: refresh };
+    const refresh =
+      img === null
+        ? 60
+        : refreshRateFor(this.#d.nextUpdateAt(dev.display), this.#d.clock.now(), this.#d.refreshMarginS ?? 30);
+    return {
+      image: img,
+      image_url: img ? imageUrl(base, dev.display, img) : '',
+      filename: img?.filename ?? '',
+      refresh_rate: refresh,
+    };
   }
 
   async log(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -308,4 +373,3 @@ export class TrmnlApi {
 function imageUrl(base: string, displayId: string, img: Pick<TrmnlImage, 'filename' | 'format'>): string {
   return `${base}/displays/${encodeURIComponent(displayId)}/trmnl/${img.filename}.${img.format}`;
 }
-

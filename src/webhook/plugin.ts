@@ -3,7 +3,11 @@ import type { ProblemSource } from '../state/problems.js';
 import { WEBHOOK_SOURCE } from './source.js';
 
 /** How the webhook's problem reads on the status page, /healthz, state.json and the diagnostics. */
-export const WEBHOOK_PROBLEMS: ProblemSource = { source: WEBHOOK_SOURCE, label: 'Webhook', health: 'the webhook does not get the frames' };
+export const WEBHOOK_PROBLEMS: ProblemSource = {
+  source: WEBHOOK_SOURCE,
+  label: 'Webhook',
+  health: 'the webhook does not get the frames',
+};
 
 /** The webhook (`webhook:`): each new frame and its state POSTed as JSON to a URL (docs/webhook.md). */
 export const webhookPlugin: PublisherPlugin = {

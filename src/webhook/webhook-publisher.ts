@@ -73,7 +73,14 @@ export class WebhookPublisher implements Publisher {
 
   publish(view: ShownView): Promise<void> {
     const id = view.display.id;
-    const slot = this.#slots.get(id) ?? { pending: null, taken: null, sending: null, failures: 0, inflight: false, timer: null };
+    const slot = this.#slots.get(id) ?? {
+      pending: null,
+      taken: null,
+      sending: null,
+      failures: 0,
+      inflight: false,
+      timer: null,
+    };
     this.#slots.set(id, slot);
     const hash = view.frame.hash;
     if (hash === slot.taken || hash === slot.sending || hash === slot.pending?.frame.hash) return Promise.resolve();
@@ -136,7 +143,10 @@ export class WebhookPublisher implements Publisher {
     slot.failures++;
     const message = `POST to ${this.#url.origin} failed: ${words(result)}`;
     const retry = (result.kind === 'failed' || result.retry) && slot.failures < WEBHOOK_TRIES;
-    this.#o.logger.error({ display: id, code: 'E_WEBHOOK_POST', origin: this.#url.origin, tries: slot.failures, retry }, `webhook: ${message}`);
+    this.#o.logger.error(
+      { display: id, code: 'E_WEBHOOK_POST', origin: this.#url.origin, tries: slot.failures, retry },
+      `webhook: ${message}`,
+    );
     const since = new Date(this.#o.clock.now()).toISOString();
     this.#o.problems.set(id, WEBHOOK_SOURCE, 'post', { code: 'E_WEBHOOK_POST', message, since });
     if (!retry) {
@@ -160,7 +170,13 @@ export class WebhookPublisher implements Publisher {
       display: view.display.id,
       status: view.status.kind,
       state: displayState(view, this.#o.timezone),
-      frame: { hash: f.hash, width: f.width, height: f.height, content_type: 'image/png', png_base64: f.png.toString('base64') },
+      frame: {
+        hash: f.hash,
+        width: f.width,
+        height: f.height,
+        content_type: 'image/png',
+        png_base64: f.png.toString('base64'),
+      },
     };
   }
 }

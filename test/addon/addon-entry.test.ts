@@ -38,12 +38,18 @@ async function entry(options: unknown, userYaml?: string, raw?: string): Promise
   const err: string[] = [];
   const code = await runAddonEntry(
     [
-      '--options', file('options.json'),
-      '--user-config', file('outfit-display.yaml'),
-      '--out', file('config.yaml'),
-      '--key-file', file('api-key'),
-      '--output-dir', file('frames'),
-      '--state-dir', file('state'),
+      '--options',
+      file('options.json'),
+      '--user-config',
+      file('outfit-display.yaml'),
+      '--out',
+      file('config.yaml'),
+      '--key-file',
+      file('api-key'),
+      '--output-dir',
+      file('frames'),
+      '--state-dir',
+      file('state'),
     ],
     { out: (l) => out.push(l), err: (l) => err.push(l), env: {} },
   );
@@ -79,7 +85,10 @@ describe('add-on entry', () => {
   it('options with the simulated service become a daemon that draws a frame and keeps its state', async () => {
     const port = await freePort();
     // The user's file moves the HTTP server onto loopback (the add-on's 0.0.0.0:8321 would be taken or exposed here).
-    const r = await entry({ ...form, api_key: DEMO_API_KEY, api_base_url: 'simulated', timezone: 'Europe/Berlin' }, `http:\n  listen: 127.0.0.1:${port}\n`);
+    const r = await entry(
+      { ...form, api_key: DEMO_API_KEY, api_base_url: 'simulated', timezone: 'Europe/Berlin' },
+      `http:\n  listen: 127.0.0.1:${port}\n`,
+    );
     expect(r.err).toEqual([]);
     expect(r.code).toBe(EXIT.OK);
     const loaded = await loadConfig(r.file('config.yaml'), { env: {} });
@@ -105,7 +114,10 @@ describe('add-on entry', () => {
     expect(r.code).toBe(EXIT.USAGE);
     const msgs = codes(r.err);
     expect(msgs).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^E_CONFIG: option credits_per_month: /), expect.stringMatching(/^E_CONFIG: option displays\[0\]\.lon: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^E_CONFIG: option credits_per_month: /),
+        expect.stringMatching(/^E_CONFIG: option displays\[0\]\.lon: /),
+      ]),
     );
     expect(r.err.every((l) => (JSON.parse(l) as { code: string }).code === 'E_CONFIG')).toBe(true);
     await expect(stat(r.file('config.yaml'))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -113,7 +125,12 @@ describe('add-on entry', () => {
   });
 
   it('what only the loader can check is said as the option too (cron, budget, the key)', async () => {
-    const r = await entry({ ...form, api_key: '', credits_per_month: undefined, displays: [{ ...form.displays[0], schedule: 'every day' }] });
+    const r = await entry({
+      ...form,
+      api_key: '',
+      credits_per_month: undefined,
+      displays: [{ ...form.displays[0], schedule: 'every day' }],
+    });
     expect(r.code).toBe(EXIT.USAGE);
     const msgs = codes(r.err);
     expect(msgs).toEqual(
@@ -126,7 +143,9 @@ describe('add-on entry', () => {
     const noKey = await entry({ ...form, api_key: '' });
     expect(codes(noKey.err)).toEqual([expect.stringMatching(/^E_CONFIG: option api_key: .*E_SECRET_MISSING/)]);
     const none = await entry({ ...form, displays: [] });
-    expect(codes(none.err)).toEqual([expect.stringMatching(/^E_CONFIG: option displays: must list at least one display/)]);
+    expect(codes(none.err)).toEqual([
+      expect.stringMatching(/^E_CONFIG: option displays: must list at least one display/),
+    ]);
     // Nothing is left for a daemon to start with: neither the config nor the file it was checked under.
     for (const run of [r, noKey, none]) expect(await readdir(run.dir)).not.toContain('config.yaml');
     expect((await readdir(none.dir)).filter((f) => f.includes('candidate'))).toEqual([]);
@@ -142,6 +161,8 @@ describe('add-on entry', () => {
   it('a user file with a bad key is named as the file and key', async () => {
     const r = await entry(form, 'http:\n  listen: nowhere\n');
     expect(r.code).toBe(EXIT.USAGE);
-    expect(codes(r.err)).toEqual([expect.stringContaining(`E_CONFIG: ${r.file('outfit-display.yaml')}: http.listen: `)]);
+    expect(codes(r.err)).toEqual([
+      expect.stringContaining(`E_CONFIG: ${r.file('outfit-display.yaml')}: http.listen: `),
+    ]);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { ADDON_HTTP_LISTEN, convertAddonOptions, type AddonPaths } from '../../src/config/addon-options.js';
 
-const paths: AddonPaths = { keyFile: '/data/api-key', outputDir: '/data/frames', stateDir: '/data', userFile: '/config/outfit-display.yaml' };
+const paths: AddonPaths = {
+  keyFile: '/data/api-key',
+  outputDir: '/data/frames',
+  stateDir: '/data',
+  userFile: '/config/outfit-display.yaml',
+};
 
 const form = {
   api_key: 'sk_live_formkey123456',
@@ -66,7 +71,16 @@ describe('add-on options → config', () => {
     expect(c.state_dir).toBe('/data');
     expect(c.mqtt).toEqual({ url: 'mqtt://10.0.0.2:1883' });
     expect(c.displays).toEqual([
-      { id: 'hallway', name: 'Hallway', lat: 52.52, lon: 13.405, panel: 'waveshare-7in5-v2', schedule: 'auto', rotation: 90, dither: 'atkinson' },
+      {
+        id: 'hallway',
+        name: 'Hallway',
+        lat: 52.52,
+        lon: 13.405,
+        panel: 'waveshare-7in5-v2',
+        schedule: 'auto',
+        rotation: 90,
+        dither: 'atkinson',
+      },
       { id: 'kitchen', lat: 1, lon: 2 },
     ]);
     expect(parseConfig(c).ok).toBe(true);
@@ -102,7 +116,9 @@ describe('add-on options → config', () => {
         expect.stringMatching(/^option displays\[0\]\.panel: must be one of .*waveshare-7in5-v2/),
       ]),
     );
-    expect(problems({ api_key: '' })).toEqual(expect.arrayContaining(['option api_base_url: required', 'option displays: required']));
+    expect(problems({ api_key: '' })).toEqual(
+      expect.arrayContaining(['option api_base_url: required', 'option displays: required']),
+    );
     expect(problems({ ...form, api_key: 42 }).join('\n')).toMatch(/^option api_key: /);
   });
 
@@ -112,12 +128,23 @@ describe('add-on options → config', () => {
   });
 
   it("says a loader problem as the form's option or the file's key", () => {
-    const r = ok({ ...form, displays: [...form.displays, { id: 'b', lat: 1, lon: 1, panel: 'waveshare-4in2', schedule: 'x' }] }, 'displays:\n  - { id: c, lat: 1, lon: 1, rotation: 45 }\n  - { id: b, lat: 0, lon: 0, dither: nope }\n');
-    expect(r.describe('displays[1].schedule: not a valid cron expression "x"')).toBe('option displays[1].schedule: not a valid cron expression "x"');
-    expect(r.describe('displays[1].dither: must be one of "floyd-steinberg"')).toBe(`${paths.userFile}: displays[1].dither: must be one of "floyd-steinberg"`);
-    expect(r.describe('displays[2].rotation: must be one of 0, 90')).toBe(`${paths.userFile}: displays[0].rotation: must be one of 0, 90`);
+    const r = ok(
+      { ...form, displays: [...form.displays, { id: 'b', lat: 1, lon: 1, panel: 'waveshare-4in2', schedule: 'x' }] },
+      'displays:\n  - { id: c, lat: 1, lon: 1, rotation: 45 }\n  - { id: b, lat: 0, lon: 0, dither: nope }\n',
+    );
+    expect(r.describe('displays[1].schedule: not a valid cron expression "x"')).toBe(
+      'option displays[1].schedule: not a valid cron expression "x"',
+    );
+    expect(r.describe('displays[1].dither: must be one of "floyd-steinberg"')).toBe(
+      `${paths.userFile}: displays[1].dither: must be one of "floyd-steinberg"`,
+    );
+    expect(r.describe('displays[2].rotation: must be one of 0, 90')).toBe(
+      `${paths.userFile}: displays[0].rotation: must be one of 0, 90`,
+    );
     expect(r.describe('budget.credits_per_month: too big')).toBe('option credits_per_month: too big');
     expect(r.describe('budget.credits_per_day: too big')).toBe(`${paths.userFile}: budget.credits_per_day: too big`);
-    expect(r.describe('api.key_file: /data/api-key is empty (E_SECRET_EMPTY)')).toBe('option api_key: /data/api-key is empty (E_SECRET_EMPTY)');
+    expect(r.describe('api.key_file: /data/api-key is empty (E_SECRET_EMPTY)')).toBe(
+      'option api_key: /data/api-key is empty (E_SECRET_EMPTY)',
+    );
   });
 });

@@ -23,7 +23,8 @@ const ARCHES = ['armhf', 'armv7', 'aarch64', 'amd64', 'i386'];
 const STARTUP = ['initialize', 'system', 'services', 'application', 'once'];
 const BOOT = ['auto', 'manual', 'manual_only'];
 const SLUG = /^[-_.A-Za-z0-9]+$/;
-const MAP_ENTRY = /^(data|config|ssl|addons|backup|share|media|homeassistant_config|all_addon_configs|addon_config)(?::(rw|ro))?$/;
+const MAP_ENTRY =
+  /^(data|config|ssl|addons|backup|share|media|homeassistant_config|all_addon_configs|addon_config)(?::(rw|ro))?$/;
 const SERVICE = /^(mqtt|mysql):(provide|want|need)$/;
 const DOCKER_PORT = /^\d+(?:\/tcp|\/udp)?$/;
 const WATCHDOG = /^(?:https?|\[PROTO:\w+\]|tcp):\/\/\[HOST\]:(\[PORT:\d+\]|\d+).*$/;
@@ -45,25 +46,39 @@ function manifestProblems(c: Obj): string[] {
     if (typeof c[k] !== 'string' || c[k] === '') p.push(`${k}: required text`);
   }
   if (typeof c.slug === 'string' && !SLUG.test(c.slug)) p.push('slug: only letters, digits, - _ .');
-  if (!Array.isArray(c.arch) || c.arch.length === 0 || !c.arch.every((a) => ARCHES.includes(a as string))) p.push(`arch: a list of ${ARCHES.join(', ')}`);
+  if (!Array.isArray(c.arch) || c.arch.length === 0 || !c.arch.every((a) => ARCHES.includes(a as string)))
+    p.push(`arch: a list of ${ARCHES.join(', ')}`);
   if (c.url !== undefined && (typeof c.url !== 'string' || !URL.canParse(c.url))) p.push('url: not a URL');
-  if (c.startup !== undefined && !STARTUP.includes(c.startup as string)) p.push(`startup: one of ${STARTUP.join(', ')}`);
+  if (c.startup !== undefined && !STARTUP.includes(c.startup as string))
+    p.push(`startup: one of ${STARTUP.join(', ')}`);
   if (c.boot !== undefined && !BOOT.includes(c.boot as string)) p.push(`boot: one of ${BOOT.join(', ')}`);
-  for (const k of ['init', 'ingress', 'hassio_api', 'host_network']) if (c[k] !== undefined && typeof c[k] !== 'boolean') p.push(`${k}: true or false`);
+  for (const k of ['init', 'ingress', 'hassio_api', 'host_network'])
+    if (c[k] !== undefined && typeof c[k] !== 'boolean') p.push(`${k}: true or false`);
   if (c.ingress_port !== undefined && !isPort(c.ingress_port) && c.ingress_port !== 0) p.push('ingress_port: a port');
-  if (c.map !== undefined && (!Array.isArray(c.map) || !c.map.every((m) => typeof m === 'string' && MAP_ENTRY.test(m)))) p.push('map: entries like addon_config:rw');
-  if (c.services !== undefined && (!Array.isArray(c.services) || !c.services.every((s) => typeof s === 'string' && SERVICE.test(s)))) p.push('services: entries like mqtt:want');
+  if (c.map !== undefined && (!Array.isArray(c.map) || !c.map.every((m) => typeof m === 'string' && MAP_ENTRY.test(m))))
+    p.push('map: entries like addon_config:rw');
+  if (
+    c.services !== undefined &&
+    (!Array.isArray(c.services) || !c.services.every((s) => typeof s === 'string' && SERVICE.test(s)))
+  )
+    p.push('services: entries like mqtt:want');
   for (const k of ['ports', 'ports_description'] as const) {
     if (c[k] === undefined) continue;
     if (!isObj(c[k])) p.push(`${k}: a mapping`);
-    else for (const [port, v] of Object.entries(c[k])) {
-      if (!DOCKER_PORT.test(port)) p.push(`${k}.${port}: like 8321/tcp`);
-      if (k === 'ports' && v !== null && !isPort(v)) p.push(`ports.${port}: a port or null`);
-      if (k === 'ports_description' && typeof v !== 'string') p.push(`ports_description.${port}: text`);
-    }
+    else
+      for (const [port, v] of Object.entries(c[k])) {
+        if (!DOCKER_PORT.test(port)) p.push(`${k}.${port}: like 8321/tcp`);
+        if (k === 'ports' && v !== null && !isPort(v)) p.push(`ports.${port}: a port or null`);
+        if (k === 'ports_description' && typeof v !== 'string') p.push(`ports_description.${port}: text`);
+      }
   }
-  if (c.watchdog !== undefined && !WATCHDOG.test(text(c.watchdog))) p.push('watchdog: like http://[HOST]:[PORT:8321]/healthz');
-  if (c.timeout !== undefined && !(Number.isInteger(c.timeout) && (c.timeout as number) >= 10 && (c.timeout as number) <= 300)) p.push('timeout: 10..300');
+  if (c.watchdog !== undefined && !WATCHDOG.test(text(c.watchdog)))
+    p.push('watchdog: like http://[HOST]:[PORT:8321]/healthz');
+  if (
+    c.timeout !== undefined &&
+    !(Number.isInteger(c.timeout) && (c.timeout as number) >= 10 && (c.timeout as number) <= 300)
+  )
+    p.push('timeout: 10..300');
   if (c.options !== undefined && !isObj(c.options)) p.push('options: a mapping');
   if (c.schema !== undefined && c.schema !== false) p.push(...schemaProblems(c.schema, 'schema', 0));
   return p;
@@ -89,7 +104,9 @@ function optionProblems(schema: unknown, value: unknown, where: string): string[
   }
   if (isObj(schema)) {
     if (!isObj(value)) return [`${where}: a mapping`];
-    const p = Object.entries(value).flatMap(([k, v]) => (k in schema ? optionProblems(schema[k], v, `${where}.${k}`) : [`${where}.${k}: not in the schema`]));
+    const p = Object.entries(value).flatMap(([k, v]) =>
+      k in schema ? optionProblems(schema[k], v, `${where}.${k}`) : [`${where}.${k}: not in the schema`],
+    );
     for (const [k, s] of Object.entries(schema)) {
       const el = Array.isArray(s) ? s[0] : s;
       if (!(k in value) && !(typeof el === 'string' && el.endsWith('?'))) p.push(`${where}.${k}: required`);
@@ -101,9 +118,11 @@ function optionProblems(schema: unknown, value: unknown, where: string): string[
   if (!m?.groups) return [`${where}: unknown type ${typ}`];
   if (value === null || value === undefined) return [`${where}: required`];
   const g = m.groups;
-  const within = (n: number, min?: string, max?: string): boolean => (min === undefined || n >= Number(min)) && (max === undefined || n <= Number(max));
+  const within = (n: number, min?: string, max?: string): boolean =>
+    (min === undefined || n >= Number(min)) && (max === undefined || n <= Number(max));
   const ok = ((): boolean => {
-    if (typ.startsWith('str') || typ.startsWith('password')) return within(text(value).length, g.s_min ?? g.p_min, g.s_max ?? g.p_max);
+    if (typ.startsWith('str') || typ.startsWith('password'))
+      return within(text(value).length, g.s_min ?? g.p_min, g.s_max ?? g.p_max);
     if (typ.startsWith('int')) return Number.isInteger(Number(value)) && within(Number(value), g.i_min, g.i_max);
     if (typ.startsWith('float')) return Number.isFinite(Number(value)) && within(Number(value), g.f_min, g.f_max);
     if (typ.startsWith('bool')) return typeof value === 'boolean';
@@ -123,10 +142,13 @@ function translationProblems(tr: unknown, schema: Obj, where: string): string[] 
   return Object.entries(tr).flatMap(([k, t]) => {
     if (!(k in schema)) return [`${where}.${k}: not in the schema`];
     if (!isObj(t) || typeof t.name !== 'string') return [`${where}.${k}.name: required text`];
-    if (t.description !== undefined && t.description !== null && typeof t.description !== 'string') return [`${where}.${k}.description: text`];
+    if (t.description !== undefined && t.description !== null && typeof t.description !== 'string')
+      return [`${where}.${k}.description: text`];
     const inner = Array.isArray(schema[k]) ? (schema[k] as unknown[])[0] : schema[k];
     if (t.fields === undefined) return isObj(inner) ? [`${where}.${k}.fields: missing for a mapping`] : [];
-    return isObj(inner) ? translationProblems(t.fields, inner, `${where}.${k}.fields`) : [`${where}.${k}.fields: the schema has none`];
+    return isObj(inner)
+      ? translationProblems(t.fields, inner, `${where}.${k}.fields`)
+      : [`${where}.${k}.fields: the schema has none`];
   });
 }
 
@@ -167,17 +189,36 @@ describe('the add-on manifest (config.yaml)', () => {
 
   it('asks for what the converter takes, key by key (src/config/addon-options.ts)', () => {
     expect(Object.keys(schema).sort()).toEqual(Object.keys(AddonOptionsSchema.shape).sort());
-    expect(Object.keys(displaySchema).sort()).toEqual(Object.keys(AddonOptionsSchema.shape.displays.element.shape).sort());
+    expect(Object.keys(displaySchema).sort()).toEqual(
+      Object.keys(AddonOptionsSchema.shape.displays.element.shape).sort(),
+    );
   });
 });
 
 describe('the rules themselves', () => {
   it('take the type grammar the Supervisor takes, and refuse what it refuses', () => {
-    for (const ok of ['str', 'str?', 'bool', 'int(0,)?', 'int(,5)', 'float', 'float(0.5,2)', 'email', 'url', 'password', 'port', 'match(^[a-z]+$)', 'list(a|b)?', 'device', 'device(subsystem=tty)']) {
+    for (const ok of [
+      'str',
+      'str?',
+      'bool',
+      'int(0,)?',
+      'int(,5)',
+      'float',
+      'float(0.5,2)',
+      'email',
+      'url',
+      'password',
+      'port',
+      'match(^[a-z]+$)',
+      'list(a|b)?',
+      'device',
+      'device(subsystem=tty)',
+    ]) {
       expect(schemaProblems(ok, 's', 0), ok).toEqual([]);
     }
     // float(-90,90) is refused: the Supervisor's bounds are digits and dots only (why lat/lon are plain float).
-    for (const bad of ['float(-90,90)', 'string', 'int(a,b)', 'list()', 'str??']) expect(schemaProblems(bad, 's', 0), bad).toHaveLength(1);
+    for (const bad of ['float(-90,90)', 'string', 'int(a,b)', 'list()', 'str??'])
+      expect(schemaProblems(bad, 's', 0), bad).toHaveLength(1);
     expect(schemaProblems({ a: [{ b: ['str'] }] }, 's', 0)).toEqual(['s.a[0].b: nested deeper than two']);
   });
 
@@ -190,7 +231,15 @@ describe('the rules themselves', () => {
       'o.extra: not in the schema',
     ]);
     expect(optionProblems(s, { l: [] }, 'o')).toEqual(['o.n: required']);
-    expect(manifestProblems({ ...config, slug: 'outfit display', arch: ['x86'], map: ['config:rwx'], services: ['mqtt:use'] })).toEqual([
+    expect(
+      manifestProblems({
+        ...config,
+        slug: 'outfit display',
+        arch: ['x86'],
+        map: ['config:rwx'],
+        services: ['mqtt:use'],
+      }),
+    ).toEqual([
       'slug: only letters, digits, - _ .',
       `arch: a list of ${ARCHES.join(', ')}`,
       'map: entries like addon_config:rw',
@@ -216,7 +265,8 @@ describe('the add-on build (build.yaml) and translations (translations/en.yaml)'
     expect(Object.keys(tr.configuration).sort()).toEqual(Object.keys(schema).sort());
     const fields = (tr.configuration.displays as { fields: Obj }).fields;
     expect(Object.keys(fields).sort()).toEqual(Object.keys(displaySchema).sort());
-    for (const t of [...Object.values(tr.configuration), ...Object.values(fields)] as Obj[]) expect(t.description).toEqual(expect.any(String));
+    for (const t of [...Object.values(tr.configuration), ...Object.values(fields)] as Obj[])
+      expect(t.description).toEqual(expect.any(String));
     expect(Object.keys(tr.network)).toEqual(Object.keys(config.ports as Obj));
     expect(translationProblems({ nope: { name: 'x' } }, schema, 'c')).toEqual(['c.nope: not in the schema']);
   });
@@ -227,6 +277,9 @@ describe('the add-on build (build.yaml) and translations (translations/en.yaml)'
     expect(file).toMatch(/^FROM \$\{BUILD_FROM\}$/m);
     expect(file).toMatch(/^HEALTHCHECK /m);
     expect(file).toMatch(/^STOPSIGNAL SIGTERM$/m);
-    expect(readYaml(path.join(ROOT, 'config/home-assistant/repository.yaml'))).toMatchObject({ name: expect.any(String), url: expect.any(String) });
+    expect(readYaml(path.join(ROOT, 'config/home-assistant/repository.yaml'))).toMatchObject({
+      name: expect.any(String),
+      url: expect.any(String),
+    });
   });
 });

@@ -12,11 +12,14 @@ import { ANSWER } from './sample-answer.js';
  * bounded whatever the body's size.
  */
 
-
 type Kind = 'recommend' | 'recweather' | 'weather';
 
 /** The body fed to a filter in chunks cut at `cuts` (offsets), and what it keeps. */
-function filtered(body: Buffer | string, kind: Kind = 'recweather', cuts: number[] = []): { text: string; notes: { field: string; problem: string }[] } {
+function filtered(
+  body: Buffer | string,
+  kind: Kind = 'recweather',
+  cuts: number[] = [],
+): { text: string; notes: { field: string; problem: string }[] } {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const f = new AnswerFilter(kind);
   let at = 0;
@@ -33,7 +36,16 @@ const answerLike = fc.record(
     outfit: fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 2 })),
     reasoning: fc.string({ unit: 'grapheme', maxLength: 200 }),
     weather: fc.oneof(
-      fc.record({ temp: fc.double({ noNaN: true, noDefaultInfinity: true }), description: fc.string(), alerts: fc.array(fc.oneof(fc.string(), fc.record({ title: fc.string(), x: fc.jsonValue({ maxDepth: 3 }) })), { maxLength: 5 }) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          temp: fc.double({ noNaN: true, noDefaultInfinity: true }),
+          description: fc.string(),
+          alerts: fc.array(fc.oneof(fc.string(), fc.record({ title: fc.string(), x: fc.jsonValue({ maxDepth: 3 }) })), {
+            maxLength: 5,
+          }),
+        },
+        { requiredKeys: [] },
+      ),
       fc.jsonValue({ maxDepth: 3 }),
     ),
     model: fc.jsonValue({ maxDepth: 1 }),
@@ -57,17 +69,23 @@ describe('an answer within the limits comes out as it went in', () => {
 
   it('any JSON value as a whole body, and a weather body', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 5 }), fc.constantFrom<Kind>('recommend', 'weather'), fc.array(fc.nat({ max: 400 }), { maxLength: 4 }), (value, kind, cuts) => {
-        const text = ` ${JSON.stringify(value)}\n`;
-        fc.pre(Buffer.byteLength(text) < 8 * 1024);
-        expect(JSON.parse(filtered(text, kind, cuts).text)).toEqual(JSON.parse(text));
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 5 }),
+        fc.constantFrom<Kind>('recommend', 'weather'),
+        fc.array(fc.nat({ max: 400 }), { maxLength: 4 }),
+        (value, kind, cuts) => {
+          const text = ` ${JSON.stringify(value)}\n`;
+          fc.pre(Buffer.byteLength(text) < 8 * 1024);
+          expect(JSON.parse(filtered(text, kind, cuts).text)).toEqual(JSON.parse(text));
+        },
+      ),
     );
   });
 
   it('escapes and characters of every width, cut between any two bytes', () => {
     const text = JSON.stringify({ ...ANSWER, outfit: 'Schal \\ "Wolle" \u00e9\u20ac😀 \u0001', 'ke\u0022y': 'é' });
-    for (let cut = 1; cut < Buffer.byteLength(text); cut++) expect(JSON.parse(filtered(text, 'recweather', [cut]).text)).toEqual(JSON.parse(text));
+    for (let cut = 1; cut < Buffer.byteLength(text); cut++)
+      expect(JSON.parse(filtered(text, 'recweather', [cut]).text)).toEqual(JSON.parse(text));
   });
 });
 
@@ -100,17 +118,20 @@ describe('a body that is not JSON', () => {
 });
 
 describe('an answer over the limits', () => {
-  it.each(LARGE_FILLS.flatMap((fill) => ['notes', 'weather.station', 'outfit', 'reasoning', 'model', 'weather.description', 'weather.alerts'].map((field) => [fill, field] as const)))(
-    '%s in %s up to 1 MB: the bounded answer is the one the whole body gives',
-    (fill, field) => {
-      for (const bytes of [16, 4_000, 20_000, 100_000, 1_000_000]) {
-        const raw = largeFieldBody(ANSWER, { field, bytes, fill });
-        const whole = boundAnswer('recweather', JSON.parse(raw.toString('utf8'))).value;
-        const out = filtered(raw, 'recweather', [7, 4096, 65_537]);
-        expect(boundAnswer('recweather', JSON.parse(out.text)).value, `${bytes} bytes`).toEqual(whole);
-      }
-    },
-  );
+  it.each(
+    LARGE_FILLS.flatMap((fill) =>
+      ['notes', 'weather.station', 'outfit', 'reasoning', 'model', 'weather.description', 'weather.alerts'].map(
+        (field) => [fill, field] as const,
+      ),
+    ),
+  )('%s in %s up to 1 MB: the bounded answer is the one the whole body gives', (fill, field) => {
+    for (const bytes of [16, 4_000, 20_000, 100_000, 1_000_000]) {
+      const raw = largeFieldBody(ANSWER, { field, bytes, fill });
+      const whole = boundAnswer('recweather', JSON.parse(raw.toString('utf8'))).value;
+      const out = filtered(raw, 'recweather', [7, 4096, 65_537]);
+      expect(boundAnswer('recweather', JSON.parse(out.text)).value, `${bytes} bytes`).toEqual(whole);
+    }
+  });
 
   it.each(LARGE_FILLS)('%s of 20 MB beyond the spec: the filtered text stays small, and the answer reads', (fill) => {
     const raw = largeFieldBody(ANSWER, { field: 'notes', bytes: 20_000_000, fill });
@@ -128,7 +149,15 @@ describe('an answer over the limits', () => {
     const bounded = boundAnswer('recweather', JSON.parse(outfit.text)).value as typeof ANSWER;
     expect(bounded.outfit.startsWith('coat coat')).toBe(true);
 
-    const alerts = filtered(JSON.stringify({ ...ANSWER, weather: { ...ANSWER.weather, alerts: Array.from({ length: 100_000 }, (_, i) => ({ title: `Alert ${i}`, description: 'd'.repeat(100) })) } }));
+    const alerts = filtered(
+      JSON.stringify({
+        ...ANSWER,
+        weather: {
+          ...ANSWER.weather,
+          alerts: Array.from({ length: 100_000 }, (_, i) => ({ title: `Alert ${i}`, description: 'd'.repeat(100) })),
+        },
+      }),
+    );
     const kept = (JSON.parse(alerts.text) as typeof ANSWER).weather.alerts;
     expect(kept.length).toBeGreaterThan(100);
     expect(kept.length).toBeLessThan(10_000);
@@ -146,7 +175,12 @@ describe('an answer over the limits', () => {
 
   it('arrays nested 10 million deep are read past without a stack', () => {
     const depth = 10_000_000;
-    const body = Buffer.concat([Buffer.from('{"outfit": "A coat", "deep": '), Buffer.alloc(depth, '['), Buffer.alloc(depth, ']'), Buffer.from('}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"outfit": "A coat", "deep": '),
+      Buffer.alloc(depth, '['),
+      Buffer.alloc(depth, ']'),
+      Buffer.from('}'),
+    ]);
     const out = filtered(body);
     expect(JSON.parse(out.text)).toEqual({ outfit: 'A coat' });
     expect(out.notes).toEqual([expect.objectContaining({ field: 'deep', problem: 'too_large' })]);

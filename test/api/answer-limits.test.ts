@@ -22,7 +22,8 @@ import { ANSWER } from './sample-answer.js';
  */
 
 /** What the largest file we write of an answer takes: `<id>.json`, pretty-printed. */
-const written = (v: unknown): number => Buffer.byteLength(JSON.stringify({ ...(v as object), fetched_at: '2026-11-28T07:00:00.000Z' }, null, 2));
+const written = (v: unknown): number =>
+  Buffer.byteLength(JSON.stringify({ ...(v as object), fetched_at: '2026-11-28T07:00:00.000Z' }, null, 2));
 const LAST_GOOD_READ_LIMIT = 1024 * 1024 + 4096;
 
 describe('an answer within the limits', () => {
@@ -47,7 +48,13 @@ describe('an answer over the limits', () => {
     expect(value).toMatchObject(ANSWER);
   });
 
-  it.each(LARGE_FILLS.flatMap((fill) => ['notes', 'weather.station', 'outfit', 'reasoning', 'model', 'weather.description', 'weather.alerts'].map((field) => [fill, field] as const)))(
+  it.each(
+    LARGE_FILLS.flatMap((fill) =>
+      ['notes', 'weather.station', 'outfit', 'reasoning', 'model', 'weather.description', 'weather.alerts'].map(
+        (field) => [fill, field] as const,
+      ),
+    ),
+  )(
     '%s in %s, from tiny to 1 MiB: what is written stays far below the read limit, and the answer is read',
     (fill, field) => {
       for (const bytes of [16, 4_000, 20_000, 100_000, 1_000_000]) {
@@ -62,7 +69,12 @@ describe('an answer over the limits', () => {
   );
 
   it('a long outfit keeps its first characters, with an ellipsis; short listed texts keep fewer', () => {
-    const body = { ...ANSWER, outfit: 'coat '.repeat(20_000), model: 'm'.repeat(1000), weather: { ...ANSWER.weather, description: 'd'.repeat(1000) } };
+    const body = {
+      ...ANSWER,
+      outfit: 'coat '.repeat(20_000),
+      model: 'm'.repeat(1000),
+      weather: { ...ANSWER.weather, description: 'd'.repeat(1000) },
+    };
     const { value, notes } = boundAnswer('recweather', body);
     const v = value as typeof ANSWER;
     expect(v.outfit).toHaveLength(LONG_TEXT);
@@ -91,12 +103,19 @@ describe('an answer over the limits', () => {
     const { value, notes } = boundAnswer('recweather', body);
     const kept = Object.keys(value as object).filter((k) => /^f\d$/.test(k));
     expect(kept.length).toBe(Math.floor(EXTRAS_BYTES / (EXTRA_FIELD_BYTES / 2 + 20)));
-    expect(notes.map((n) => n.field)).toEqual(['huge', ...['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9'].slice(kept.length)]);
+    expect(notes.map((n) => n.field)).toEqual([
+      'huge',
+      ...['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7', 'f8', 'f9'].slice(kept.length),
+    ]);
     expect(notes.every((n) => n.problem === 'too_large')).toBe(true);
   });
 
   it('alerts: long ones cut, large objects keep their shown fields, too many dropped', () => {
-    const alerts = ['s'.repeat(5000), { title: 'Storm', description: 'd'.repeat(5000), raw: 'r'.repeat(50_000) }, ...Array.from({ length: 100 }, (_, i) => `alert ${i} ${'z'.repeat(900)}`)];
+    const alerts = [
+      's'.repeat(5000),
+      { title: 'Storm', description: 'd'.repeat(5000), raw: 'r'.repeat(50_000) },
+      ...Array.from({ length: 100 }, (_, i) => `alert ${i} ${'z'.repeat(900)}`),
+    ];
     const { value, notes } = boundAnswer('recweather', { ...ANSWER, weather: { ...ANSWER.weather, alerts } });
     const kept = (value as { weather: { alerts: unknown[] } }).weather.alerts;
     expect(kept[0]).toHaveLength(ALERT_TEXT);
@@ -130,14 +149,24 @@ describe('an answer over the limits', () => {
 });
 
 describe('the cut keeps what the frame draws', () => {
-  it.each(['inkplate-10', 'kindle-paperwhite'])('%s: a 40,000-character outfit and reasoning draw the same frame cut as whole', (panel) => {
-    const long = 'Wear a warm wool coat over a thick jumper, with a scarf, gloves and waterproof boots; take an umbrella. '.repeat(400);
-    const at = new Date('2026-11-28T07:00:00.000Z');
-    const whole = { outfit: long, reasoning: long, weather: { temp: 4, alerts: [] }, fetched_at: at.toISOString() };
-    const cut = boundAnswer('recweather', whole).value as typeof whole;
-    expect(cut.outfit.length).toBeLessThan(long.length);
-    const draw = (rec: typeof whole): Uint8Array =>
-      renderIndices({ rec, displayName: 'Hall', timezone: 'UTC', status: { kind: 'ok' }, now: at }, loadPanel(panel), { rotation: 0 }).indices;
-    expect(Buffer.compare(Buffer.from(draw(whole)), Buffer.from(draw(cut)))).toBe(0);
-  });
+  it.each(['inkplate-10', 'kindle-paperwhite'])(
+    '%s: a 40,000-character outfit and reasoning draw the same frame cut as whole',
+    (panel) => {
+      const long =
+        'Wear a warm wool coat over a thick jumper, with a scarf, gloves and waterproof boots; take an umbrella. '.repeat(
+          400,
+        );
+      const at = new Date('2026-11-28T07:00:00.000Z');
+      const whole = { outfit: long, reasoning: long, weather: { temp: 4, alerts: [] }, fetched_at: at.toISOString() };
+      const cut = boundAnswer('recweather', whole).value as typeof whole;
+      expect(cut.outfit.length).toBeLessThan(long.length);
+      const draw = (rec: typeof whole): Uint8Array =>
+        renderIndices(
+          { rec, displayName: 'Hall', timezone: 'UTC', status: { kind: 'ok' }, now: at },
+          loadPanel(panel),
+          { rotation: 0 },
+        ).indices;
+      expect(Buffer.compare(Buffer.from(draw(whole)), Buffer.from(draw(cut)))).toBe(0);
+    },
+  );
 });

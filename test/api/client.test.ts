@@ -88,7 +88,9 @@ describe('successful calls', () => {
   it('keeps fields beyond the spec instead of failing', async () => {
     sim.injectFault({ kind: 'extra_fields' });
     const rec = await client().recweather(BERLIN);
-    const extraTop = Object.keys(rec).filter((k) => !['outfit', 'reasoning', 'weather', 'model', 'generated_at'].includes(k));
+    const extraTop = Object.keys(rec).filter(
+      (k) => !['outfit', 'reasoning', 'weather', 'model', 'generated_at'].includes(k),
+    );
     expect(extraTop.length).toBeGreaterThan(0);
   });
 });
@@ -230,7 +232,9 @@ describe('liberal in what we accept: only outfit and a weather object are requir
     const rec = await c.recweather(BERLIN);
     expect(rec.weather.temp).toBeUndefined();
     expect(rec.weather.feels_like).toEqual(expect.any(Number));
-    expect(notes).toEqual([{ field: 'weather.temp', problem: 'missing', detail: 'missing', where: 'POST /recweather' }]);
+    expect(notes).toEqual([
+      { field: 'weather.temp', problem: 'missing', detail: 'missing', where: 'POST /recweather' },
+    ]);
   });
 
   it('a missing model and a mistyped generated_at are accepted and noted', async () => {
@@ -281,7 +285,9 @@ describe('transport failures', () => {
     expect(err.code).toBe('E_TIMEOUT');
     expect(err.message).toContain('no answer within 200 ms');
     sim.injectFault({ kind: 'slow', delay_ms: 400 });
-    await expect(client({ timeoutMs: 200, paidTimeoutMs: 5_000 }).recweather(BERLIN)).resolves.toMatchObject({ outfit: expect.any(String) });
+    await expect(client({ timeoutMs: 200, paidTimeoutMs: 5_000 }).recweather(BERLIN)).resolves.toMatchObject({
+      outfit: expect.any(String),
+    });
   });
 
   it('a connection reset', async () => {
@@ -326,7 +332,9 @@ describe('transport failures', () => {
     const plain = net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\n\r\n')).listen(0, '127.0.0.1');
     const closer = net.createServer((s) => s.destroy()).listen(0, '127.0.0.1');
     try {
-      await Promise.all([silent, plain, closer].map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
+      await Promise.all(
+        [silent, plain, closer].map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))),
+      );
       const url = (s: net.Server): string => `https://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`;
       const timedOut = await failure(client({ baseUrl: url(silent), connectTimeoutMs: 200 }).recweather(BERLIN));
       expect(timedOut).toMatchObject({ code: 'E_CONNECT' });
@@ -368,4 +376,3 @@ describe('an answer over what we store', () => {
     expect(notes).toEqual([expect.objectContaining({ field: 'notes', problem: 'too_large' })]);
   });
 });
-

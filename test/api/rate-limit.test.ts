@@ -35,6 +35,10 @@ describe('readRateLimit', () => {
   });
 
   it('gives null for missing or non-numeric values', () => {
-    expect(readRateLimit({ 'x-ratelimit-remaining': 'lots' }, NOW)).toEqual({ limit: null, remaining: null, observedAt: NOW });
+    expect(readRateLimit({ 'x-ratelimit-remaining': 'lots' }, NOW)).toEqual({
+      limit: null,
+      remaining: null,
+      observedAt: NOW,
+    });
   });
 });

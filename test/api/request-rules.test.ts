@@ -14,9 +14,13 @@ describe('coordinates too large to represent (lat: 1e400)', () => {
     expect(() => checkRecommendRequest({ lat, lon: 13 })).toThrow(
       'invalid request: lat must be a finite number between -90 and 90 (got a number too large to represent) (not sent)',
     );
-    expect(() => checkWeatherQuery({ lat: 0, lon: -lat })).toThrow('lon must be a finite number between -180 and 180 (got a number too small to represent)');
+    expect(() => checkWeatherQuery({ lat: 0, lon: -lat })).toThrow(
+      'lon must be a finite number between -180 and 180 (got a number too small to represent)',
+    );
     expect(() => checkWeatherQuery({ lat: Number.NaN, lon: 0 })).toThrow('(got not a number (NaN))');
-    expect(() => checkWeatherQuery({ lat: 91, lon: 0 })).toThrow('lat must be a finite number between -90 and 90 (got the number 91)');
+    expect(() => checkWeatherQuery({ lat: 91, lon: 0 })).toThrow(
+      'lat must be a finite number between -90 and 90 (got the number 91)',
+    );
   });
 
   it('the config check says the same, with the key path', async () => {
@@ -34,8 +38,12 @@ describe('coordinates too large to represent (lat: 1e400)', () => {
       );
       expect(err).toBeInstanceOf(ConfigError);
       const text = (err as ConfigError).message;
-      expect(text).toContain('displays[0].lat: must be a finite number between -90 and 90 (got a number too large to represent)');
-      expect(text).toContain('displays[0].lon: must be a finite number between -180 and 180 (got a number too small to represent)');
+      expect(text).toContain(
+        'displays[0].lat: must be a finite number between -90 and 90 (got a number too large to represent)',
+      );
+      expect(text).toContain(
+        'displays[0].lon: must be a finite number between -180 and 180 (got a number too small to represent)',
+      );
       expect(text).not.toContain('got null');
     } finally {
       await rm(dir, { recursive: true, force: true });

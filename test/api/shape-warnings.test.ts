@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ShapeWarnings, W_RESPONSE_SHAPE, W_RESPONSE_TRIMMED, type ShapeWarning } from '../../src/api/shape-warnings.js';
+import {
+  ShapeWarnings,
+  W_RESPONSE_SHAPE,
+  W_RESPONSE_TRIMMED,
+  type ShapeWarning,
+} from '../../src/api/shape-warnings.js';
 import type { ShapeNote } from '../../src/api/schemas.js';
 import { clockAt } from '../helpers/fake-clock.js';
 
@@ -9,7 +14,11 @@ const MODEL: ShapeNote = { field: 'model', problem: 'missing', detail: 'missing'
 function warnings(timezone?: string): { sw: ShapeWarnings; said: ShapeWarning[]; clock: { t: number } } {
   const said: ShapeWarning[] = [];
   const clock = { t: Date.parse('2026-11-21T07:00:00.000Z') };
-  const sw = new ShapeWarnings({ warn: (w) => said.push(w), clock: clockAt(() => clock.t), ...(timezone ? { timezone } : {}) });
+  const sw = new ShapeWarnings({
+    warn: (w) => said.push(w),
+    clock: clockAt(() => clock.t),
+    ...(timezone ? { timezone } : {}),
+  });
   return { sw, said, clock };
 }
 
@@ -51,7 +60,9 @@ describe('W_RESPONSE_SHAPE warnings', () => {
       [W_RESPONSE_TRIMMED, 'model'],
       [W_RESPONSE_TRIMMED, 'notes'],
     ]);
-    expect(said[1]?.text).toBe('W_RESPONSE_TRIMMED: POST /recweather: response field model: 900 characters, over the 200 kept; cut');
+    expect(said[1]?.text).toBe(
+      'W_RESPONSE_TRIMMED: POST /recweather: response field model: 900 characters, over the 200 kept; cut',
+    );
     expect(said[2]?.text.endsWith('; dropped')).toBe(true);
   });
 });

@@ -47,7 +47,10 @@ async function answer(json: unknown, text?: string): Promise<{ value?: unknown; 
   }
 }
 
-const withWeather = (patch: Record<string, unknown>): unknown => ({ ...SPEC_BODY, weather: { ...SPEC_BODY.weather, ...patch } });
+const withWeather = (patch: Record<string, unknown>): unknown => ({
+  ...SPEC_BODY,
+  weather: { ...SPEC_BODY.weather, ...patch },
+});
 
 describe('tolerant reader > generated_at in another valid form', () => {
   it.each([
@@ -80,7 +83,13 @@ describe('tolerant reader > readings and alerts', () => {
     expect(w.alerts).toEqual([]);
     expect(w.temp).toBeUndefined();
     expect(r.notes.map((n) => n.field)).toEqual(
-      expect.arrayContaining(['weather.temp', 'weather.feels_like', 'weather.is_day', 'weather.alerts', 'weather.source']),
+      expect.arrayContaining([
+        'weather.temp',
+        'weather.feels_like',
+        'weather.is_day',
+        'weather.alerts',
+        'weather.source',
+      ]),
     );
     expect(r.notes.every((n) => n.problem === 'missing')).toBe(true);
   });
@@ -89,12 +98,20 @@ describe('tolerant reader > readings and alerts', () => {
     const text = JSON.stringify(SPEC_BODY).replace(/"temp":[^,]+,/, '"temp":1e400,');
     const r = await answer(null, text);
     expect((r.value as { weather: { temp?: number } }).weather.temp).toBeUndefined();
-    expect(r.notes).toEqual([{ field: 'weather.temp', problem: 'wrong_type', detail: 'expected a finite number, got a number too large to represent' }]);
+    expect(r.notes).toEqual([
+      {
+        field: 'weather.temp',
+        problem: 'wrong_type',
+        detail: 'expected a finite number, got a number too large to represent',
+      },
+    ]);
   });
 
   it('alerts of another shape: objects of any fields kept; one alert outside an array taken; other items dropped', async () => {
     const nested = { properties: { headline: 'Storm' } };
-    expect(((await answer(withWeather({ alerts: [nested] }))).value as { weather: { alerts: unknown } }).weather.alerts).toEqual([nested]);
+    expect(
+      ((await answer(withWeather({ alerts: [nested] }))).value as { weather: { alerts: unknown } }).weather.alerts,
+    ).toEqual([nested]);
     const single = await answer(withWeather({ alerts: 'Flood warning' }));
     expect((single.value as { weather: { alerts: unknown } }).weather.alerts).toEqual(['Flood warning']);
     expect(single.notes).toEqual([expect.objectContaining({ field: 'weather.alerts', problem: 'other_form' })]);
@@ -104,7 +121,10 @@ describe('tolerant reader > readings and alerts', () => {
   });
 
   it('fields beyond the spec are kept; booleans and strings in other forms are taken', async () => {
-    const r = await answer({ ...withWeather({ is_day: 'false', wind_dir: 315, aqi: 12 }) as object, request_id: 'r1' });
+    const r = await answer({
+      ...(withWeather({ is_day: 'false', wind_dir: 315, aqi: 12 }) as object),
+      request_id: 'r1',
+    });
     expect(r.value).toMatchObject({ request_id: 'r1', weather: { is_day: false, wind_dir: '315', aqi: 12 } });
     expect(r.notes.map((n) => [n.field, n.problem])).toEqual([
       ['weather.wind_dir', 'other_form'],
@@ -145,9 +165,19 @@ describe('tolerant reader > a missing reading downstream', () => {
     if (!read.ok) throw new Error(read.reason);
     const stored = { ...read.value, fetched_at: '2026-01-31T07:00:01.000Z' };
     const topics = mqttTopics('outfit-display', 'homeassistant');
-    const { payload } = deviceDiscovery({ display: display('hallway'), topics, swVersion: '0.1.0', expireAfterS: 5400 });
+    const { payload } = deviceDiscovery({
+      display: display('hallway'),
+      topics,
+      swVersion: '0.1.0',
+      expireAfterS: 5400,
+    });
     const state = statePayload(stored, new Date('2026-01-31T07:30:00Z'), { kind: 'ok' }, 'Europe/Berlin');
-    expect(JSON.parse(state)).toMatchObject({ model: null, reasoning: null, generated_at: null, weather: { temp: 4, humidity_pct: null, wind_dir: null } });
+    expect(JSON.parse(state)).toMatchObject({
+      model: null,
+      reasoning: null,
+      generated_at: null,
+      weather: { temp: 4, humidity_pct: null, wind_dir: null },
+    });
     const retained = new Map<string, Buffer>([
       [topics.state('hallway'), Buffer.from(state)],
       [topics.diagnostics('hallway'), Buffer.from(diagnosticsPayload({ kind: 'ok' }, null, 'Europe/Berlin'))],
@@ -155,12 +185,32 @@ describe('tolerant reader > a missing reading downstream', () => {
     ]);
     const { problems, states } = checkStates(payload, retained);
     expect(problems).toEqual([]);
-    expect(states).toMatchObject({ temperature: '4', humidity: 'None', feels_like: 'None', uv_index: 'None', alerts: 'OFF' });
+    expect(states).toMatchObject({
+      temperature: '4',
+      humidity: 'None',
+      feels_like: 'None',
+      uv_index: 'None',
+      alerts: 'OFF',
+    });
   });
 
   it('change-aware mode compares only the readings both sides have', () => {
-    const cfg = { temp_delta: 3, rain_threshold_pct: 40, conditions: true, day_night: true, max_age_minutes: 180 } as Parameters<typeof weatherChange>[2];
-    const full = { temp: 10, feels_like: 8, temp_unit: '°C', rain_chance_pct: 10, description: 'Cloudy', is_day: true, alerts: [] };
+    const cfg = {
+      temp_delta: 3,
+      rain_threshold_pct: 40,
+      conditions: true,
+      day_night: true,
+      max_age_minutes: 180,
+    } as Parameters<typeof weatherChange>[2];
+    const full = {
+      temp: 10,
+      feels_like: 8,
+      temp_unit: '°C',
+      rain_chance_pct: 10,
+      description: 'Cloudy',
+      is_day: true,
+      alerts: [],
+    };
     expect(weatherChange(full, { alerts: [] }, cfg)).toBeNull();
     expect(weatherChange({ alerts: [] }, full, cfg)).toBeNull();
     expect(weatherChange(full, { temp: 14, alerts: [] }, cfg)).toMatch(/^temperature 10°C → 14°C/);

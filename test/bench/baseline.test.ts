@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baselineNote, movedPastBaseline, readBaseline, withRecorded, type Baseline, type BaselineEntry } from './baseline.js';
+import {
+  baselineNote,
+  movedPastBaseline,
+  readBaseline,
+  withRecorded,
+  type Baseline,
+  type BaselineEntry,
+} from './baseline.js';
 import { COLD_RENDER_CPU_LINE, COLD_RENDER_LINE as COLD, COLD_RENDER_PEAK_LINE as RSS } from './cold-render.js';
 
 /** The bench's comparison with test/bench/baseline.json (npm run bench), on hand-made baselines. */
@@ -69,7 +76,7 @@ describe('readBaseline', () => {
     return f;
   };
 
-  it('reads the committed baseline, which holds the cold render\'s time, CPU time and peak memory', () => {
+  it("reads the committed baseline, which holds the cold render's time, CPU time and peak memory", () => {
     const committed = readBaseline();
     expect(committed.lines[COLD]?.unit).toBe('ms');
     expect(committed.lines[COLD_RENDER_CPU_LINE]?.unit).toBe('ms');

@@ -64,7 +64,13 @@ const major = (version: string): string => version.split('.')[0]!;
  * The line printed under a baseline line: its ratio to the baseline, flagged `ABOVE BASELINE` or `BELOW BASELINE`
  * past the tolerance; or why it is not compared (no baseline yet, another unit, another Node major).
  */
-export function baselineNote(base: Baseline, name: string, median: number, unit: string, node = process.version): string {
+export function baselineNote(
+  base: Baseline,
+  name: string,
+  median: number,
+  unit: string,
+  node = process.version,
+): string {
   const b = base.lines[name];
   if (!b) return '  baseline: none recorded for this line (npm run bench -- --only "cold 800x480" --record-baseline)';
   const of = `${b.median.toFixed(1)} ${b.unit} on ${b.recorded}, ${b.commit}, Node ${b.node}`;
@@ -73,7 +79,11 @@ export function baselineNote(base: Baseline, name: string, median: number, unit:
   const ratio = median / b.median;
   const pct = Math.round(Math.abs(ratio - 1) * 100);
   const flag =
-    ratio > 1 + BASELINE_TOLERANCE ? `ABOVE BASELINE by ${pct} %` : ratio < 1 - BASELINE_TOLERANCE ? `BELOW BASELINE by ${pct} %` : `within ${BASELINE_TOLERANCE * 100} %`;
+    ratio > 1 + BASELINE_TOLERANCE
+      ? `ABOVE BASELINE by ${pct} %`
+      : ratio < 1 - BASELINE_TOLERANCE
+        ? `BELOW BASELINE by ${pct} %`
+        : `within ${BASELINE_TOLERANCE * 100} %`;
   return `  baseline: ${of}: x${ratio.toFixed(2)}, ${flag}`;
 }
 
@@ -83,7 +93,13 @@ export const movedPastBaseline = (note: string): boolean => / (ABOVE|BELOW) BASE
 /** The file with `lines` recorded over their earlier figures; other lines stay as they were. */
 export function withRecorded(base: Baseline, lines: Record<string, BaselineEntry>): Baseline {
   const merged = { ...base.lines, ...lines };
-  return { lines: Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]!])) };
+  return {
+    lines: Object.fromEntries(
+      Object.keys(merged)
+        .sort()
+        .map((k) => [k, merged[k]!]),
+    ),
+  };
 }
 
 /** What a recording says of where it was made: the commit, this Node, this machine, today. */

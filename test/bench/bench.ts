@@ -25,6 +25,7 @@ export interface Bench {
 /** "ok (target <= 80)", "OVER target <= 80", "UNDER target >= 5"; empty without a target. */
 export function verdict(b: Bench, value: number): string {
   if (!b.target) return '';
-  if ('max' in b.target) return value <= b.target.max ? `ok (target <= ${b.target.max})` : `OVER target <= ${b.target.max}`;
+  if ('max' in b.target)
+    return value <= b.target.max ? `ok (target <= ${b.target.max})` : `OVER target <= ${b.target.max}`;
   return value >= b.target.min ? `ok (target >= ${b.target.min})` : `UNDER target >= ${b.target.min}`;
 }

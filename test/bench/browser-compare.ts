@@ -104,7 +104,8 @@ async function measured(steps: Array<[string, string[]]>, cwd: string, watch: Wa
     const sampler = watch === 'memory' ? sampleTree(child.pid, 20) : null;
     const r = await finish(child, t0, 60_000, cmd);
     const p = sampler?.stop();
-    if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.code ?? r.signal}): ${r.stderr.slice(-1500)}`);
+    if (r.code !== 0)
+      throw new Error(`${cmd} ${args.join(' ')} failed (${r.code ?? r.signal}): ${r.stderr.slice(-1500)}`);
     if (!p) continue;
     peak.rssKb = Math.max(peak.rssKb, p.rssKb);
     peak.pssKb = Math.max(peak.pssKb, p.pssKb);
@@ -140,7 +141,11 @@ export class BrowserCompare {
   /** `outfit-display render`, as a user runs it, on this Node or on `node` (another major's binary). */
   ours(watch: Watch, node = process.execPath): Promise<WayResult> {
     const out = join(this.work, 'ours.png');
-    return measured([[node, [CLI, 'render', '--config', this.configPath, '--input', this.recPath, '--out', out]]], this.work, watch);
+    return measured(
+      [[node, [CLI, 'render', '--config', this.configPath, '--input', this.recPath, '--out', out]]],
+      this.work,
+      watch,
+    );
   }
 
   /** chromium --headless --screenshot, then ImageMagick to 1 bit; a fresh profile each run, as a cold start. */
@@ -161,7 +166,10 @@ export class BrowserCompare {
             pathToFileURL(this.pagePath).href,
           ],
         ],
-        [CONVERT, [shot, '-colorspace', 'Gray', '-dither', 'FloydSteinberg', '-monochrome', '-define', 'png:bit-depth=1', out]],
+        [
+          CONVERT,
+          [shot, '-colorspace', 'Gray', '-dither', 'FloydSteinberg', '-monochrome', '-define', 'png:bit-depth=1', out],
+        ],
       ],
       this.work,
       watch,
@@ -174,12 +182,27 @@ export class BrowserCompare {
    */
   saveImages(dir: string, convert: string): string[] {
     mkdirSync(dir, { recursive: true });
-    const [ours, browser, zoom] = ['compare-ours.png', 'compare-browser.png', 'compare-zoom.png'].map((f) => join(dir, f)) as [string, string, string];
+    const [ours, browser, zoom] = ['compare-ours.png', 'compare-browser.png', 'compare-zoom.png'].map((f) =>
+      join(dir, f),
+    ) as [string, string, string];
     copyFileSync(join(this.work, 'ours.png'), ours);
     copyFileSync(join(this.work, 'browser.png'), browser);
     // The short rule and the first line of the reasoning: at y 422 in our landscape layout, 408 on the page above.
     const strip = (y: number): string[] => ['-crop', `330x28+0+${y}`, '+repage'];
-    const r = spawnSync(convert, [ours, ...strip(422), '(', browser, ...strip(408), ')', '-append', '-scale', '300%', '-define', 'png:bit-depth=1', zoom]);
+    const r = spawnSync(convert, [
+      ours,
+      ...strip(422),
+      '(',
+      browser,
+      ...strip(408),
+      ')',
+      '-append',
+      '-scale',
+      '300%',
+      '-define',
+      'png:bit-depth=1',
+      zoom,
+    ]);
     if (r.status !== 0) throw new Error(`convert (zoom) failed: ${r.stderr.toString()}`);
     return [ours, browser, zoom];
   }

@@ -61,7 +61,10 @@ export function coldBrowserBenches(o: ColdCompareOptions): Bench[] {
       warmed = true;
     }
     const turn = cmp.browser.length % (o.nodes.length + 1);
-    for (const [watch, into] of [['time', cmp], ['memory', mem]] as const) {
+    for (const [watch, into] of [
+      ['time', cmp],
+      ['memory', mem],
+    ] as const) {
       const all = ways(watch, into);
       for (const way of [...all.slice(turn), ...all.slice(0, turn)]) await way();
     }
@@ -77,19 +80,18 @@ export function coldBrowserBenches(o: ColdCompareOptions): Bench[] {
   const interleaved = `[medians of the ${o.runs} interleaved runs above]`;
   const on = (n: NodeBinary): string => `Node ${n.major}`;
   return [
-    ...o.nodes.map(
-      (n, i): Bench => ({
-        name: `ours: \`render\` CLI process, 800x480 1-bit, ${on(n)}`,
-        group: 'browser cold',
-        unit: 'ms',
-        runs: i === 0 ? o.runs : 1,
-        ...(i === 0 ? {} : { label: `[${o.runs} runs, interleaved]` }),
-        measure: i === 0 ? compareRun : () => Promise.resolve(medOf(cmp.ours[i]!, (w) => w.ms)),
-        // The PSS of the npx binaries is higher than the running Node's: no other process maps their pages, where
-        // the running Node's are shared with this bench's own process. RSS compares the majors.
-        note: () => `  (${n.version}: peak RSS ${mbOf(oursPeak(i, (p) => p.rssKb)).toFixed(1)} MB, PSS ${mbOf(oursPeak(i, (p) => p.pssKb)).toFixed(1)} MB)`,
-      }),
-    ),
+    ...o.nodes.map((n, i): Bench => ({
+      name: `ours: \`render\` CLI process, 800x480 1-bit, ${on(n)}`,
+      group: 'browser cold',
+      unit: 'ms',
+      runs: i === 0 ? o.runs : 1,
+      ...(i === 0 ? {} : { label: `[${o.runs} runs, interleaved]` }),
+      measure: i === 0 ? compareRun : () => Promise.resolve(medOf(cmp.ours[i]!, (w) => w.ms)),
+      // The PSS of the npx binaries is higher than the running Node's: no other process maps their pages, where
+      // the running Node's are shared with this bench's own process. RSS compares the majors.
+      note: () =>
+        `  (${n.version}: peak RSS ${mbOf(oursPeak(i, (p) => p.rssKb)).toFixed(1)} MB, PSS ${mbOf(oursPeak(i, (p) => p.pssKb)).toFixed(1)} MB)`,
+    })),
     {
       name: `ours: peak memory of the process (PSS), ${on(first)}`,
       group: 'browser cold',

@@ -84,11 +84,16 @@ export class ColdRender {
     );
     rmSync(this.#peakFile, { force: true });
     const out = join(this.#work, `${panelId}.png`);
-    const r = await run(process.execPath, ['--require', this.#preload, CLI, 'render', '--config', config, '--input', this.#input, '--out', out], {
-      cwd: this.#work,
-      env: { PATH: process.env.PATH, HOME: this.#work, TMPDIR: this.#cache, BENCH_PEAK_FILE: this.#peakFile },
-    });
-    if (r.code !== 0) throw new Error(`cold render of ${panelId} failed (${r.code ?? r.signal}): ${r.stderr.slice(-1500)}`);
+    const r = await run(
+      process.execPath,
+      ['--require', this.#preload, CLI, 'render', '--config', config, '--input', this.#input, '--out', out],
+      {
+        cwd: this.#work,
+        env: { PATH: process.env.PATH, HOME: this.#work, TMPDIR: this.#cache, BENCH_PEAK_FILE: this.#peakFile },
+      },
+    );
+    if (r.code !== 0)
+      throw new Error(`cold render of ${panelId} failed (${r.code ?? r.signal}): ${r.stderr.slice(-1500)}`);
     const atExit = JSON.parse(readFileSync(this.#peakFile, 'utf8')) as { peakKb: number; cpuMs: number };
     return { ms: r.ms, ...atExit };
   }

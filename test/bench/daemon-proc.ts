@@ -129,7 +129,9 @@ export function startDaemon(configFile: string, cwd: string, node = process.exec
       }
     });
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    void exit.then((code) => reject(new Error(`the daemon exited (${code}) before it started: ${stderr.slice(-2000)}`)));
+    void exit.then((code) =>
+      reject(new Error(`the daemon exited (${code}) before it started: ${stderr.slice(-2000)}`)),
+    );
   });
   started.catch(() => undefined);
   return {

@@ -59,5 +59,13 @@ const renderStarts = renderer.starts;
 await renderer.close();
 rmSync(dir, { recursive: true, force: true });
 process.stdout.write(
-  JSON.stringify({ cycles: CYCLES * 2, fresh, ms, vmHwmKb: vmHwmKb('self'), renderHwmKb, renderStarts, heapUsedKb: process.memoryUsage().heapUsed / 1024 }),
+  JSON.stringify({
+    cycles: CYCLES * 2,
+    fresh,
+    ms,
+    vmHwmKb: vmHwmKb('self'),
+    renderHwmKb,
+    renderStarts,
+    heapUsedKb: process.memoryUsage().heapUsed / 1024,
+  }),
 );

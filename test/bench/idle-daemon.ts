@@ -35,14 +35,20 @@ export interface IdleResult {
 export async function measureIdle(o: IdleOptions): Promise<IdleResult> {
   const sim = await startServiceSim({ ratePerMinute: 1_000_000 });
   // The governor's rate limit above the first cycles' calls, so that every display has its frame at start.
-  const { dir, file } = writeDaemonConfig({ baseUrl: sim.url, schedule: '0 0 1 1 *', displays: o.displays, ratePerMinute: 600 });
+  const { dir, file } = writeDaemonConfig({
+    baseUrl: sim.url,
+    schedule: '0 0 1 1 *',
+    displays: o.displays,
+    ratePerMinute: 600,
+  });
   const d = startDaemon(file, dir, o.node);
   try {
     await within(d.started, 120_000, 'the idle daemon did not start');
     // Every display's first frame before the clock starts (start() may report ready before the last one is out).
     const frames = (): number => d.counts.get('new recommendation') ?? 0;
     for (const until = performance.now() + 120_000; frames() < o.displays; await sleep(200)) {
-      if (performance.now() > until) throw new Error(`the idle daemon has ${frames()} of ${o.displays} recommendations after 120 s`);
+      if (performance.now() > until)
+        throw new Error(`the idle daemon has ${frames()} of ${o.displays} recommendations after 120 s`);
     }
     const framed = performance.now();
     for (const until = framed + 120_000; descendants(d.pid).length > 1; await sleep(200)) {
@@ -63,7 +69,14 @@ export async function measureIdle(o: IdleOptions): Promise<IdleResult> {
     const c1 = cpuSeconds(d.pid);
     if (c0 === null || c1 === null) throw new Error('the idle daemon is gone');
     if (d.errors.length > 0) throw new Error(`the idle daemon logged errors: ${d.errors.join('\n')}`);
-    return { rssKb: median(rss), renderExitS, samples: rss.length, hwmKb: statusKb(d.pid, 'VmHWM') ?? NaN, cpuS: c1 - c0, windowS: (performance.now() - t0) / 1000 };
+    return {
+      rssKb: median(rss),
+      renderExitS,
+      samples: rss.length,
+      hwmKb: statusKb(d.pid, 'VmHWM') ?? NaN,
+      cpuS: c1 - c0,
+      windowS: (performance.now() - t0) / 1000,
+    };
   } finally {
     await d.stop();
     await sim.close();
@@ -87,7 +100,11 @@ const mb = (kb: number): number => kb / 1024;
 export function idleBenches(o: IdleBenchOptions): Bench[] {
   const byCount = new Map<number, IdleResult[]>();
   const measure = async (displays: number): Promise<IdleResult> => {
-    const r = await measureIdle({ displays, settleS: o.settleS, windowS: displays === 1 ? o.windowS : Math.min(20, o.windowS) });
+    const r = await measureIdle({
+      displays,
+      settleS: o.settleS,
+      windowS: displays === 1 ? o.windowS : Math.min(20, o.windowS),
+    });
     byCount.set(displays, [...(byCount.get(displays) ?? []), r]);
     return r;
   };
@@ -109,7 +126,10 @@ export function idleBenches(o: IdleBenchOptions): Bench[] {
       const each = rs.map((r) => mb(r.rssKb).toFixed(1)).join(', ');
       const window = `each the median of ${rs[0]?.samples ?? 0} VmRSS samples 5 s apart, ${o.settleS} s after the render process ended (${median(rs.map((r) => r.renderExitS)).toFixed(0)} s after the first frames)`;
       const hwm = `VmHWM since start ${mb(median(rs.map((r) => r.hwmKb))).toFixed(1)} MB`;
-      const growth = displays === 1 ? '' : `; ${(mb(rssOf(displays) - rssOf(1)) / (displays - 1)).toFixed(2)} MB a display more than 1`;
+      const growth =
+        displays === 1
+          ? ''
+          : `; ${(mb(rssOf(displays) - rssOf(1)) / (displays - 1)).toFixed(2)} MB a display more than 1`;
       return `  (${each}: ${window}; ${hwm}${growth})`;
     },
   });
@@ -149,7 +169,12 @@ function otherNodeRss(n: NodeBinary, o: IdleBenchOptions): Bench {
     runs: o.runs,
     label: `[${o.runs} daemon${o.runs === 1 ? '' : 's'}]`,
     async measure() {
-      const r = await measureIdle({ displays: 1, settleS: o.settleS, windowS: Math.min(20, o.windowS), node: n.execPath });
+      const r = await measureIdle({
+        displays: 1,
+        settleS: o.settleS,
+        windowS: Math.min(20, o.windowS),
+        node: n.execPath,
+      });
       results.push(r);
       return mb(r.rssKb);
     },

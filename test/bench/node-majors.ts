@@ -43,7 +43,10 @@ export function nodeMajors(majors: readonly number[] = SUPPORTED_MAJORS): NodeMa
     });
     const m = r.status === 0 ? /^(v(\d+)\.\S+) (\S+)\s*$/m.exec(r.stdout) : null;
     if (m && Number(m[2]) === major) nodes.push({ major, version: m[1]!, execPath: m[3]! });
-    else missing.push(`Node ${major}: npx -y node@${major} failed (${(r.stderr || r.error?.message || '').trim().split('\n').pop() ?? ''})`);
+    else
+      missing.push(
+        `Node ${major}: npx -y node@${major} failed (${(r.stderr || r.error?.message || '').trim().split('\n').pop() ?? ''})`,
+      );
   }
   return { nodes, missing };
 }

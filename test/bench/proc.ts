@@ -60,7 +60,10 @@ function pssKb(pid: number): number | null {
 function statFields(pid: number): string[] | null {
   const text = readOr(`/proc/${pid}/stat`);
   if (text === null) return null;
-  return text.slice(text.lastIndexOf(')') + 2).trim().split(' ');
+  return text
+    .slice(text.lastIndexOf(')') + 2)
+    .trim()
+    .split(' ');
 }
 
 /** Clock ticks a second for /proc/<pid>/stat's times (USER_HZ: 100 on every Linux we run on). */
@@ -142,7 +145,7 @@ export function descendants(rootPid: number): number[] {
     children.set(parent, [...(children.get(parent) ?? []), p]);
   }
   const out: number[] = [];
-  for (let todo = [rootPid]; todo.length > 0; ) {
+  for (let todo = [rootPid]; todo.length > 0;) {
     const p = todo.pop()!;
     out.push(p);
     todo.push(...(children.get(p) ?? []));
@@ -222,7 +225,11 @@ export interface Finished {
 }
 
 /** Runs a tracked process to its end (asynchronously: a service in this process keeps answering meanwhile). */
-export function run(command: string, args: string[], opts: SpawnOptions & { timeoutMs?: number } = {}): Promise<Finished> {
+export function run(
+  command: string,
+  args: string[],
+  opts: SpawnOptions & { timeoutMs?: number } = {},
+): Promise<Finished> {
   const t0 = performance.now();
   const child = track(command, args, opts);
   return finish(child, t0, opts.timeoutMs ?? 60_000, `${command} ${args.join(' ')}`);

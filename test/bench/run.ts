@@ -13,8 +13,23 @@ import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/pan
 import { NORMAL, STRESS_SAMPLES, sampleInput } from '../gallery/samples.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
 import { verdict, type Bench } from './bench.js';
-import { BASELINE_TOLERANCE, baselineNote, movedPastBaseline, readBaseline, recordingContext, withRecorded, writeBaseline, type BaselineEntry } from './baseline.js';
-import { COLD_RENDER_CPU_LINE, COLD_RENDER_LINE, COLD_RENDER_PEAK_LINE, ColdRender, type ColdRenderRun } from './cold-render.js';
+import {
+  BASELINE_TOLERANCE,
+  baselineNote,
+  movedPastBaseline,
+  readBaseline,
+  recordingContext,
+  withRecorded,
+  writeBaseline,
+  type BaselineEntry,
+} from './baseline.js';
+import {
+  COLD_RENDER_CPU_LINE,
+  COLD_RENDER_LINE,
+  COLD_RENDER_PEAK_LINE,
+  ColdRender,
+  type ColdRenderRun,
+} from './cold-render.js';
 import { browserToolsMissing } from './browser-compare.js';
 import { coldBrowserBenches } from './cold-browser.js';
 import { CLI, UNIT_ENV, UNIT_NODE_FLAGS, writeDaemonConfig } from './daemon-proc.js';
@@ -112,7 +127,6 @@ async function dayOfCycles(): Promise<DayResult> {
 }
 const daySamples: DayResult[] = [];
 
-
 /** The whole cycle in this process: the real daemon's runOnce over real HTTP to the simulated service, then files. */
 interface CycleRig {
   sim: RunningServiceSim;
@@ -144,7 +158,11 @@ async function cycleRigDown(): Promise<void> {
   rmSync(onceDir, { recursive: true, force: true });
 }
 
-const updated = new Date(NORMAL.fetched_at).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' });
+const updated = new Date(NORMAL.fetched_at).toLocaleTimeString('en-GB', {
+  timeZone: 'Europe/Berlin',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 // Nine rounds, not five: with five, the median ratio crossed its target from one run of the bench to the next.
 const COMPARE_RUNS = 9;
 const WARM_COMPARE_RUNS = 15;
@@ -156,8 +174,18 @@ const perPanel = listPanelIds().map((id) => loadPanel(id));
 const oneBit800x480 = (p: PanelProfile): boolean => p.png.bit_depth === 1 && p.width * p.height === 800 * 480;
 
 /** Render, quantize and encode one frame in this (warm) process; the 30 ms target is for 1-bit 800x480 frames. */
-function warmRender(name: string, group: string, p: PanelProfile, sample: 'normal' | 'long' | 'long-word', warmup: number, target = 30): Bench {
-  const input = sample === 'long-word' ? { ...sampleInput('normal'), rec: STRESS_SAMPLES['long-word']!, garments: undefined } : sampleInput(sample);
+function warmRender(
+  name: string,
+  group: string,
+  p: PanelProfile,
+  sample: 'normal' | 'long' | 'long-word',
+  warmup: number,
+  target = 30,
+): Bench {
+  const input =
+    sample === 'long-word'
+      ? { ...sampleInput('normal'), rec: STRESS_SAMPLES['long-word']!, garments: undefined }
+      : sampleInput(sample);
   return {
     name,
     group,
@@ -177,7 +205,14 @@ export const BENCHES: Bench[] = [
   warmRender('warm render+quantize+encode 800x480 (normal day)', 'warm 800x480', panel, 'normal', 5),
   warmRender('warm render+quantize+encode 800x480 (120-word outfit)', 'warm 800x480', panel, 'long', 5),
   // An outfit ending in a word of 10,400 characters: laid out in time in proportion to its length.
-  warmRender('warm render+quantize+encode 800x480 (outfit ending in a 10,400-character word)', 'warm 800x480', panel, 'long-word', 3, 200),
+  warmRender(
+    'warm render+quantize+encode 800x480 (outfit ending in a 10,400-character word)',
+    'warm 800x480',
+    panel,
+    'long-word',
+    3,
+    200,
+  ),
   ...perPanel.map((p) => warmRender(`warm render ${p.id} ${p.width}x${p.height}`, 'warm per panel', p, 'normal', 3)),
   {
     name: COLD_RENDER_LINE,
@@ -217,20 +252,18 @@ export const BENCHES: Bench[] = [
       return Promise.resolve(ofColdRuns((r) => r.cpuMs));
     },
   },
-  ...perPanel.map(
-    (p): Bench => ({
-      name: `cold render process ${p.id}`,
-      group: 'cold per panel',
-      unit: 'ms',
-      ...(oneBit800x480(p) && { target: { max: 600 } }),
-      runs: 3,
-      // The glyphs of this panel's sizes into the cache.
-      warmup: 1,
-      async measure() {
-        return (await cold.run(p.id)).ms;
-      },
-    }),
-  ),
+  ...perPanel.map((p): Bench => ({
+    name: `cold render process ${p.id}`,
+    group: 'cold per panel',
+    unit: 'ms',
+    ...(oneBit800x480(p) && { target: { max: 600 } }),
+    runs: 3,
+    // The glyphs of this panel's sizes into the cache.
+    warmup: 1,
+    async measure() {
+      return (await cold.run(p.id)).ms;
+    },
+  })),
   {
     name: 'whole cycle in the daemon: fetch -> render -> files',
     group: 'cycle',
@@ -242,10 +275,13 @@ export const BENCHES: Bench[] = [
       const t0 = performance.now();
       const results = await daemon.runOnce(undefined, 'once');
       const ms = performance.now() - t0;
-      for (const [id, r] of results) if (r.outcome !== 'fresh' || !r.published) throw new Error(`cycle of ${id}: ${r.outcome}, published ${r.published}`);
+      for (const [id, r] of results)
+        if (r.outcome !== 'fresh' || !r.published)
+          throw new Error(`cycle of ${id}: ${r.outcome}, published ${r.published}`);
       return ms;
     },
-    note: () => '  (runOnce of the real daemon in this process; real HTTP to the simulated service on 127.0.0.1, state and frames written with fsync)',
+    note: () =>
+      '  (runOnce of the real daemon in this process; real HTTP to the simulated service on 127.0.0.1, state and frames written with fsync)',
   },
   {
     name: 'cold `once` process (node start to exit)',
@@ -280,7 +316,7 @@ export const BENCHES: Bench[] = [
   {
     // The daemon and its render process share the node binary's pages, which the unit's cgroup (MemoryHigh,
     // MemoryMax) charges once: their VmRSS added counts them twice, an upper bound of what the cgroup holds.
-    name: 'peak RSS of that day, daemon and render process together, under the unit\'s memory settings',
+    name: "peak RSS of that day, daemon and render process together, under the unit's memory settings",
     group: 'day',
     unit: 'MB',
     target: { max: 200 },
@@ -311,8 +347,12 @@ async function main(): Promise<void> {
   process.stdout.write(
     `outfit-display bench (node ${process.version}, medians${only === undefined ? '' : `, --only ${JSON.stringify(only)}`})\n`,
   );
-  if (browserMissing !== null) process.stdout.write(`(the headless-browser comparison is skipped: ${browserMissing})\n`);
-  if (majors.nodes.length > 0) process.stdout.write(`(the cold comparison and the idle RSS also on ${majors.nodes.map((n) => n.version).join(', ')}, through npx)\n`);
+  if (browserMissing !== null)
+    process.stdout.write(`(the headless-browser comparison is skipped: ${browserMissing})\n`);
+  if (majors.nodes.length > 0)
+    process.stdout.write(
+      `(the cold comparison and the idle RSS also on ${majors.nodes.map((n) => n.version).join(', ')}, through npx)\n`,
+    );
   for (const m of majors.missing) process.stdout.write(`(left out: ${m})\n`);
   const baseline = readBaseline();
   const recorded: Record<string, BaselineEntry> = {};
@@ -341,10 +381,13 @@ async function main(): Promise<void> {
     }
     if (only === undefined || 'png sizes'.includes(only)) await pngSizes();
     if (moved.length > 0) {
-      process.stdout.write(`\nMoved more than ${BASELINE_TOLERANCE * 100} % from test/bench/baseline.json: ${moved.join('; ')}.\n`);
+      process.stdout.write(
+        `\nMoved more than ${BASELINE_TOLERANCE * 100} % from test/bench/baseline.json: ${moved.join('; ')}.\n`,
+      );
     }
     if (flags['record-baseline']) {
-      if (Object.keys(recorded).length === 0) process.stdout.write('\nNothing recorded: no line with a baseline ran (--only "cold 800x480" runs them).\n');
+      if (Object.keys(recorded).length === 0)
+        process.stdout.write('\nNothing recorded: no line with a baseline ran (--only "cold 800x480" runs them).\n');
       else {
         writeBaseline(withRecorded(baseline, recorded));
         process.stdout.write(`\nRecorded in test/bench/baseline.json: ${Object.keys(recorded).join('; ')}.\n`);
@@ -357,7 +400,7 @@ async function main(): Promise<void> {
 }
 
 async function pngSizes(): Promise<void> {
-  process.stdout.write('\nPNG size of each panel\'s frame (normal day / 120-word outfit):\n');
+  process.stdout.write("\nPNG size of each panel's frame (normal day / 120-word outfit):\n");
   for (const id of listPanelIds()) {
     const p = loadPanel(id);
     const normal = await renderFrame(sampleInput('normal'), p, { rotation: 0 });

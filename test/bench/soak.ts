@@ -25,7 +25,8 @@ const { values: flags } = parseArgs({
 const MINUTES = Number(flags.minutes);
 const RSS_EVERY_MS = Number(flags['rss-every-s']) * 1000;
 const PROBE_EVERY_MS = Number(flags['probe-every-ms']);
-if (!(MINUTES > 0) || !(RSS_EVERY_MS > 0) || !(PROBE_EVERY_MS > 0)) throw new Error('--minutes, --rss-every-s and --probe-every-ms must be positive');
+if (!(MINUTES > 0) || !(RSS_EVERY_MS > 0) || !(PROBE_EVERY_MS > 0))
+  throw new Error('--minutes, --rss-every-s and --probe-every-ms must be positive');
 /** "No growth": the last quarter's median RSS at most this much above the first quarter's. */
 const TOLERANCE_RATIO = 0.05;
 const TOLERANCE_MIN_KB = 4 * 1024;
@@ -55,8 +56,10 @@ async function main(): Promise<void> {
   try {
     const { httpUrl } = await within(daemon.started, 60_000, 'the daemon did not start');
     if (httpUrl === null) throw new Error('the daemon did not log its HTTP address');
-    out(`outfit-display soak (node ${process.version}): the daemon (pid ${daemon.pid}) on "* * * * * *" for ${MINUTES} min, ` +
-      `RSS every ${RSS_EVERY_MS / 1000} s, GET /healthz every ${PROBE_EVERY_MS} ms`);
+    out(
+      `outfit-display soak (node ${process.version}): the daemon (pid ${daemon.pid}) on "* * * * * *" for ${MINUTES} min, ` +
+        `RSS every ${RSS_EVERY_MS / 1000} s, GET /healthz every ${PROBE_EVERY_MS} ms`,
+    );
     const t0 = performance.now();
     const cpu0 = cpuSeconds(daemon.pid) ?? 0;
     const end = t0 + MINUTES * 60_000;
@@ -84,8 +87,10 @@ async function main(): Promise<void> {
       }
       if (now >= nextReport) {
         const last = rss.at(-1);
-        out(`  ${Math.round((now - t0) / 60_000)} min: RSS ${last ? mb(last.kb) : '?'}, ` +
-          `new recommendations ${daemon.counts.get('new recommendation') ?? 0}, deferred ${daemon.counts.get('deferred') ?? 0}`);
+        out(
+          `  ${Math.round((now - t0) / 60_000)} min: RSS ${last ? mb(last.kb) : '?'}, ` +
+            `new recommendations ${daemon.counts.get('new recommendation') ?? 0}, deferred ${daemon.counts.get('deferred') ?? 0}`,
+        );
         nextReport += 60_000;
       }
       await sleep(Math.max(0, Math.min(nextRss, nextProbe, end) - performance.now()));
@@ -107,21 +112,32 @@ async function main(): Promise<void> {
     const ms = probes.map((p) => p.ms);
     const c = (m: string): number => daemon.counts.get(m) ?? 0;
     out('');
-    out(`wall ${wallS.toFixed(0)} s; daemon CPU ${cpuS.toFixed(1)} s (${((100 * cpuS) / wallS).toFixed(1)} % of one core); exit code ${code}`);
-    out(`cycles: ${c('new recommendation')} new recommendations; ${c('deferred')} deferred by the governor; ` +
-      `${c('tick skipped: the previous cycle is still running')} ticks skipped (a cycle in flight); ` +
-      `${requests.length} requests to the service (${by(200)} x 200, ${by(429)} x 429), ` +
-      `${(requests.length / (wallS / 60)).toFixed(1)}/min; ${errors.length} error log lines before the stop`);
-    out(`RSS (${rss.length} samples): first quarter median ${mb(first)}, last quarter median ${mb(last)}, ` +
-      `min ${mb(Math.min(...rss.map((s) => s.kb)))}, max ${mb(Math.max(...rss.map((s) => s.kb)))}, VmHWM ${hwm === null ? '?' : mb(hwm)}`);
-    out(`event-loop delay, as GET /healthz turn-around (${probes.length} probes, ${probeFailures} failed): ` +
-      `median ${median(ms).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms; ` +
-      `median first quarter ${median(ms.slice(0, pq)).toFixed(1)} ms, last quarter ${median(ms.slice(-pq)).toFixed(1)} ms`);
+    out(
+      `wall ${wallS.toFixed(0)} s; daemon CPU ${cpuS.toFixed(1)} s (${((100 * cpuS) / wallS).toFixed(1)} % of one core); exit code ${code}`,
+    );
+    out(
+      `cycles: ${c('new recommendation')} new recommendations; ${c('deferred')} deferred by the governor; ` +
+        `${c('tick skipped: the previous cycle is still running')} ticks skipped (a cycle in flight); ` +
+        `${requests.length} requests to the service (${by(200)} x 200, ${by(429)} x 429), ` +
+        `${(requests.length / (wallS / 60)).toFixed(1)}/min; ${errors.length} error log lines before the stop`,
+    );
+    out(
+      `RSS (${rss.length} samples): first quarter median ${mb(first)}, last quarter median ${mb(last)}, ` +
+        `min ${mb(Math.min(...rss.map((s) => s.kb)))}, max ${mb(Math.max(...rss.map((s) => s.kb)))}, VmHWM ${hwm === null ? '?' : mb(hwm)}`,
+    );
+    out(
+      `event-loop delay, as GET /healthz turn-around (${probes.length} probes, ${probeFailures} failed): ` +
+        `median ${median(ms).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms; ` +
+        `median first quarter ${median(ms.slice(0, pq)).toFixed(1)} ms, last quarter ${median(ms.slice(-pq)).toFixed(1)} ms`,
+    );
     for (const e of errors.slice(0, 5)) out(`  error: ${e}`);
     const grew = last - first > tolerance;
-    out(`VERDICT: ${grew ? 'GROWTH' : 'no growth'}: last-quarter median RSS ${mb(last)} vs first ${mb(first)} ` +
-      `(${last >= first ? '+' : ''}${mb(last - first)}; tolerance +${mb(tolerance)}, i.e. ${TOLERANCE_RATIO * 100} % of the first, at least ${mb(TOLERANCE_MIN_KB)})`);
-    if (MINUTES < 5) out(`  (a run of ${MINUTES} min is mostly the daemon's warm-up: the verdict is meant for the 10-minute run)`);
+    out(
+      `VERDICT: ${grew ? 'GROWTH' : 'no growth'}: last-quarter median RSS ${mb(last)} vs first ${mb(first)} ` +
+        `(${last >= first ? '+' : ''}${mb(last - first)}; tolerance +${mb(tolerance)}, i.e. ${TOLERANCE_RATIO * 100} % of the first, at least ${mb(TOLERANCE_MIN_KB)})`,
+    );
+    if (MINUTES < 5)
+      out(`  (a run of ${MINUTES} min is mostly the daemon's warm-up: the verdict is meant for the 10-minute run)`);
     if (grew || probeFailures > 0 || errors.length > 0 || code !== 0) process.exitCode = 1;
   } finally {
     await daemon.stop();

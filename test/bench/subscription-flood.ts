@@ -59,7 +59,11 @@ export async function measureFlood(o: FloodOptions = FLOOD): Promise<FloodResult
     const { brokerUrl } = await within(d.started, 120_000, 'the daemon did not start');
     if (brokerUrl === null) throw new Error('the daemon logged no embedded broker URL');
     // Its first frame, when the daemon buys one at start (a display without one), before the clock starts.
-    for (const until = performance.now() + 20_000; (d.counts.get('new recommendation') ?? 0) < 1 && performance.now() < until; ) await sleep(200);
+    for (
+      const until = performance.now() + 20_000;
+      (d.counts.get('new recommendation') ?? 0) < 1 && performance.now() < until;
+    )
+      await sleep(200);
     await sleep(5000);
     const rssBeforeKb = statusKb(d.pid, 'VmRSS') ?? NaN;
     const hwmBeforeKb = statusKb(d.pid, 'VmHWM') ?? NaN;
@@ -71,7 +75,11 @@ export async function measureFlood(o: FloodOptions = FLOOD): Promise<FloodResult
     const share = Math.ceil(o.filters / o.clients);
     await Promise.all(
       Array.from({ length: o.clients }, async (_, c) => {
-        const client = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0, connectTimeout: 10_000, clientId: `flood-${c}` });
+        const client = await mqtt.connectAsync(brokerUrl, {
+          reconnectPeriod: 0,
+          connectTimeout: 10_000,
+          clientId: `flood-${c}`,
+        });
         client.on('error', () => undefined);
         clients.push(client);
         for (let n = 0; n < share && !died; n += o.perSubscribe) {
@@ -84,8 +92,9 @@ export async function measureFlood(o: FloodOptions = FLOOD): Promise<FloodResult
             died = statusKb(d.pid, 'VmRSS') === null;
             break;
           }
-          for (const code of codes) if (code === 0x80) refused += 1;
-          else granted += 1;
+          for (const code of codes)
+            if (code === 0x80) refused += 1;
+            else granted += 1;
         }
       }),
     );
@@ -93,7 +102,17 @@ export async function measureFlood(o: FloodOptions = FLOOD): Promise<FloodResult
     await sleep(3000);
     const alive = statusKb(d.pid, 'VmRSS');
     died ||= alive === null;
-    return { rssBeforeKb, hwmBeforeKb, rssAfterKb: alive, hwmKb: statusKb(d.pid, 'VmHWM'), granted, refused, sent, died, seconds };
+    return {
+      rssBeforeKb,
+      hwmBeforeKb,
+      rssAfterKb: alive,
+      hwmKb: statusKb(d.pid, 'VmHWM'),
+      granted,
+      refused,
+      sent,
+      died,
+      seconds,
+    };
   } finally {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
     await d.stop();
@@ -143,7 +162,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const alive = all.filter((r) => !r.died);
   console.log(
     `median: RSS before ${mb(median(all.map((r) => r.rssBeforeKb)))} (peak ${mb(median(all.map((r) => r.hwmBeforeKb)))})` +
-      (alive.length > 0 ? `, after ${mb(median(alive.map((r) => r.rssAfterKb ?? NaN)))}, peak ${mb(median(alive.map((r) => r.hwmKb ?? NaN)))}` : '') +
+      (alive.length > 0
+        ? `, after ${mb(median(alive.map((r) => r.rssAfterKb ?? NaN)))}, peak ${mb(median(alive.map((r) => r.hwmKb ?? NaN)))}`
+        : '') +
       `; ${all.length - alive.length} of ${all.length} daemons died`,
   );
 }

@@ -20,7 +20,17 @@ import { descendants, median, memoryOf, track } from './proc.js';
  */
 
 /** The cold comparison's dither (browser-compare.ts), from stdin to stdout. */
-const DITHER = ['png:-', '-colorspace', 'Gray', '-dither', 'FloydSteinberg', '-monochrome', '-define', 'png:bit-depth=1', 'png:-'];
+const DITHER = [
+  'png:-',
+  '-colorspace',
+  'Gray',
+  '-dither',
+  'FloydSteinberg',
+  '-monochrome',
+  '-define',
+  'png:bit-depth=1',
+  'png:-',
+];
 
 export interface BrowserFrame {
   /** setContent + screenshot + dither. */
@@ -40,7 +50,9 @@ function convertPipe(input: Buffer): Promise<Buffer> {
   child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`convert failed (${code}): ${err.slice(-1500)}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`convert failed (${code}): ${err.slice(-1500)}`)),
+    );
   });
 }
 
@@ -144,7 +156,8 @@ export function warmBrowserBenches(o: WarmCompareOptions): Bench[] {
         const total = median(b.map((x) => x.ms));
         const shot = median(b.map((x) => x.shotMs));
         const last = PNG.sync.read(b[b.length - 1]!.png);
-        if (last.width !== o.panel.width || last.height !== o.panel.height) throw new Error(`the browser's frame is ${last.width}x${last.height}`);
+        if (last.width !== o.panel.width || last.height !== o.panel.height)
+          throw new Error(`the browser's frame is ${last.width}x${last.height}`);
         return (
           `  (screenshot alone ${shot.toFixed(1)} ms: a floor for any in-process dither; chromium's ` +
           `${chromiumProcesses} processes hold ${(median(runsOf(chromiumKb)) / 1024).toFixed(0)} MB PSS)\n` +

@@ -83,7 +83,14 @@ describe('weekFigures', () => {
     const f = weekFigures({ ...base, samples, faults: [], purchases: [], errorHits: [local(9)] });
     expect(f.errors).toEqual({ hits: 1, maxStaleMin: 55 });
     // Outside the counted hours, nothing counts.
-    const night = weekFigures({ ...base, window: parseWindow('11:00-22:00'), samples, faults: [], purchases: [], errorHits: [local(9)] });
+    const night = weekFigures({
+      ...base,
+      window: parseWindow('11:00-22:00'),
+      samples,
+      faults: [],
+      purchases: [],
+      errorHits: [local(9)],
+    });
     expect(night.errors.maxStaleMin).toBe(0);
     expect(night.freshnessAll).toBe(100);
   });

@@ -74,7 +74,8 @@ export class WeekDriver {
       for (const name of ['run', 'publishCurrent']) {
         const method = methods[name];
         if (typeof method !== 'function') continue;
-        methods[name] = (...args: unknown[]): Promise<unknown> => this.#track(Promise.resolve(method.apply(cycle, args)));
+        methods[name] = (...args: unknown[]): Promise<unknown> =>
+          this.#track(Promise.resolve(method.apply(cycle, args)));
       }
     }
   }
@@ -102,7 +103,8 @@ export class WeekDriver {
     );
     for (let turns = 0; ; turns++) {
       await nextTurn();
-      if (failure !== null) throw failure instanceof Error ? failure : new Error('a start or stop failed', { cause: failure });
+      if (failure !== null)
+        throw failure instanceof Error ? failure : new Error('a start or stop failed', { cause: failure });
       if (done && this.#inFlight.size === 0) return;
       if (turns > 100_000) throw new Error('a cycle did not end within 100 000 turns');
       const pause = this.clock.nextPause();

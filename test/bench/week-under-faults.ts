@@ -115,7 +115,13 @@ export async function runWeek(c: WeekCase, seed = 21): Promise<WeekResult> {
   // WEEK_LOG=file: the daemon's log there too (WEEK_LOG_LEVEL, default info; dated by the bench's clock), to see what it did.
   const logFile = process.env.WEEK_LOG;
   const logger = logFile
-    ? pino({ level: process.env.WEEK_LOG_LEVEL ?? 'info', timestamp: () => `,"time":${clock.now()}` }, pino.multistream([{ level: 'warn', stream: logSink }, { level: 'trace', stream: pino.destination({ dest: logFile, sync: true }) }]))
+    ? pino(
+        { level: process.env.WEEK_LOG_LEVEL ?? 'info', timestamp: () => `,"time":${clock.now()}` },
+        pino.multistream([
+          { level: 'warn', stream: logSink },
+          { level: 'trace', stream: pino.destination({ dest: logFile, sync: true }) },
+        ]),
+      )
     : pino({ level: 'warn' }, logSink);
   const loaded: LoadedConfig = await loadConfig(join(dir, 'config.yaml'), { env: { OUTFIT_API_KEY: DEMO_API_KEY } });
   const ran = resolveSchedules(loaded.config, { now: WEEK }).get('hallway') ?? c.schedule;
@@ -154,16 +160,22 @@ export async function runWeek(c: WeekCase, seed = 21): Promise<WeekResult> {
   };
   const events = new Map<number, () => Promise<void> | void>([
     [at(1, '07:00'), () => sim.injectFault({ kind: 'status', status: 503, count: 1_000_000 })],
-    [at(1, '07:20'), () => {
-      sim.clearFaults();
-      armed = false;
-    }],
+    [
+      at(1, '07:20'),
+      () => {
+        sim.clearFaults();
+        armed = false;
+      },
+    ],
     [at(2, '08:00'), () => sim.setCredits(DEMO_API_KEY, 0)],
     [at(2, '12:00'), () => sim.setCredits(DEMO_API_KEY, 1_000_000)],
-    [at(3, '07:05'), async () => {
-      await down();
-      await up();
-    }],
+    [
+      at(3, '07:05'),
+      async () => {
+        await down();
+        await up();
+      },
+    ],
     [at(4, '06:30'), () => gate.refuse()],
     [at(4, '08:30'), () => gate.open()],
     [at(5, '08:00'), down],
@@ -208,15 +220,23 @@ export async function runWeek(c: WeekCase, seed = 21): Promise<WeekResult> {
 /** The figures of one schedule as text lines. */
 export function weekText(r: WeekResult): string {
   const after = r.afterFault.map(
-    (f) => `    ${f.label.padEnd(38)} ${f.staleMin === null ? 'still stale at the end of the week' : `stale ${f.staleMin} min after its end`} (bound ${f.boundMin} min)`,
+    (f) =>
+      `    ${f.label.padEnd(38)} ${f.staleMin === null ? 'still stale at the end of the week' : `stale ${f.staleMin} min after its end`} (bound ${f.boundMin} min)`,
   );
   return [
     `  ${r.name} (${r.ran}): freshness ${r.freshnessOutside.toFixed(2)} % outside the faults (${r.staleOutside} stale min), ${r.freshnessAll.toFixed(2)} % in all`,
-    ...r.staleStretches.map((s) => `    stale ${s.minutes} min from ${new Date(s.from).toLocaleString('en-GB', { timeZone: TIMEZONE, weekday: 'short', hour: '2-digit', minute: '2-digit' })} (outside the faults)`),
+    ...r.staleStretches.map(
+      (s) =>
+        `    stale ${s.minutes} min from ${new Date(s.from).toLocaleString('en-GB', { timeZone: TIMEZONE, weekday: 'short', hour: '2-digit', minute: '2-digit' })} (outside the faults)`,
+    ),
     ...after,
     `    1 % errors: ${r.errors.hits} hit, at most ${r.errors.maxStaleMin} min stale after one`,
     `    ${r.purchases} purchases, ${r.credits} credits; bought twice for a slot: ${r.twiceForSlot} (${r.wastedCredits} credits); replaced within half an interval: ${r.shortLived}`,
-    `    codes logged: ${Object.entries(r.codes).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ${r.seconds.toFixed(1)} s`,
+    `    codes logged: ${
+      Object.entries(r.codes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }; ${r.seconds.toFixed(1)} s`,
   ].join('\n');
 }
 

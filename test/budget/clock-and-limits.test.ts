@@ -23,7 +23,10 @@ describe('ClockGuard', () => {
     c.advance(9 * 60_000); // within the 2-minute slack now
     expect(g.check(seed).trusted).toBe(true);
     c.setSystemTime(BUILD_TIME_MS - 1);
-    expect(g.check(seed)).toMatchObject({ trusted: false, reason: expect.stringMatching(/before the build date/) as unknown });
+    expect(g.check(seed)).toMatchObject({
+      trusted: false,
+      reason: expect.stringMatching(/before the build date/) as unknown,
+    });
     c.setSystemTime(T + 30 * 60_000); // NTP
     expect(g.check(seed).trusted).toBe(true);
   });
@@ -105,22 +108,28 @@ describe('RateLimiter', () => {
 
   it('property: never more than the effective limit in any 60-second window', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 60 }), (gaps, limit) => {
-        const c = new FakeClock(T);
-        const r = new RateLimiter({ clock: c, limitPerMinute: limit });
-        const sent: number[] = [];
-        for (const gap of gaps) {
-          c.advance(gap);
-          const w = r.wait();
-          if (w.ms > 0) c.advance(w.ms);
-          expect(r.wait().ms).toBe(0);
-          r.take();
-          sent.push(c.monotonic());
-        }
-        for (let i = 0; i < sent.length; i++) {
-          expect(sent.filter((t) => t >= sent[i]! && t < sent[i]! + 60_000).length).toBeLessThanOrEqual(r.effectiveLimit);
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 60 }),
+        (gaps, limit) => {
+          const c = new FakeClock(T);
+          const r = new RateLimiter({ clock: c, limitPerMinute: limit });
+          const sent: number[] = [];
+          for (const gap of gaps) {
+            c.advance(gap);
+            const w = r.wait();
+            if (w.ms > 0) c.advance(w.ms);
+            expect(r.wait().ms).toBe(0);
+            r.take();
+            sent.push(c.monotonic());
+          }
+          for (let i = 0; i < sent.length; i++) {
+            expect(sent.filter((t) => t >= sent[i]! && t < sent[i]! + 60_000).length).toBeLessThanOrEqual(
+              r.effectiveLimit,
+            );
+          }
+        },
+      ),
       { numRuns: 100, seed: 3 },
     );
   });
@@ -128,7 +137,9 @@ describe('RateLimiter', () => {
 
 describe('backoff', () => {
   it('grows exponentially within bounds, with jitter in [step/2, step]', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, RETRY_BACKOFF, () => 1))).toEqual([2000, 4000, 8000, 16000, 30000, 30000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, RETRY_BACKOFF, () => 1))).toEqual([
+      2000, 4000, 8000, 16000, 30000, 30000,
+    ]);
     expect(backoffDelay(1, RETRY_BACKOFF, () => 0)).toBe(1000);
     expect(backoffDelay(50, CYCLE_BACKOFF, () => 1)).toBe(30 * 60_000);
   });
@@ -152,13 +163,22 @@ describe('spend gate', () => {
 });
 
 describe('weatherChange', () => {
-  const cfg = { temp_delta: 3, rain_threshold_pct: 50, conditions: true, day_night: true, max_age_minutes: 180, expected_change_pct: 25 };
+  const cfg = {
+    temp_delta: 3,
+    rain_threshold_pct: 50,
+    conditions: true,
+    day_night: true,
+    max_age_minutes: 180,
+    expected_change_pct: 25,
+  };
   it('names what changed enough to change what one wears, or null', () => {
     expect(weatherChange(WEATHER, { ...WEATHER, temp: 14.9 }, cfg)).toBeNull();
     expect(weatherChange(WEATHER, { ...WEATHER, temp: 15 }, cfg)).toBe('temperature 12°C → 15°C (change of 3 or more)');
     expect(weatherChange(WEATHER, { ...WEATHER, feels_like: 6 }, cfg)).toMatch(/^feels like 10°C → 6°C/);
     expect(weatherChange(WEATHER, { ...WEATHER, rain_chance_pct: 50 }, cfg)).toBe('rain chance 20% → 50% crosses 50%');
-    expect(weatherChange(WEATHER, { ...WEATHER, description: 'Light rain' }, cfg)).toBe('conditions "Partly cloudy" → "Light rain"');
+    expect(weatherChange(WEATHER, { ...WEATHER, description: 'Light rain' }, cfg)).toBe(
+      'conditions "Partly cloudy" → "Light rain"',
+    );
     expect(weatherChange(WEATHER, { ...WEATHER, description: 'Light rain' }, { ...cfg, conditions: false })).toBeNull();
     expect(weatherChange(WEATHER, { ...WEATHER, is_day: false }, cfg)).toBe('day turned to night');
     // The answer in °F is compared in °C: 53.6 °F = 12 °C.

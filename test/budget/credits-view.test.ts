@@ -37,10 +37,22 @@ describe('The honest ledger, as the owner sees it', () => {
 
   it('the frame says the account is out of credits and where to top it up, not "budget used up"', () => {
     const until = new Date(berlin('2027-01-11T11:00:00'));
-    const out = frameContent({ rec: null, displayName: 'Hall', timezone: BERLIN, status: { kind: 'credits_out', since: NOW, until }, now: NOW });
+    const out = frameContent({
+      rec: null,
+      displayName: 'Hall',
+      timezone: BERLIN,
+      status: { kind: 'credits_out', since: NOW, until },
+      now: NOW,
+    });
     expect(out.status).toMatchObject({ kind: 'credits_out', title: 'No credits left' });
     expect(out.status?.detail).toMatch(/top up in the service's web dashboard · trying again at 11:00/);
-    const own = frameContent({ rec: null, displayName: 'Hall', timezone: BERLIN, status: { kind: 'budget_exhausted', until, unknownCredits: 9 }, now: NOW });
+    const own = frameContent({
+      rec: null,
+      displayName: 'Hall',
+      timezone: BERLIN,
+      status: { kind: 'budget_exhausted', until, unknownCredits: 9 },
+      now: NOW,
+    });
     expect(own.status).toMatchObject({ title: 'Credit budget used up' });
     expect(own.status?.detail).toMatch(/9 of them unconfirmed/);
     expect(statusWords({ kind: 'credits_out', since: NOW, until })).toMatch(/account is out of credits/);

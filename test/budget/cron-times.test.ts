@@ -52,7 +52,10 @@ describe('zoned time', () => {
 
   it('maps wall times to 0, 1 or 2 instants', () => {
     expect(wallToInstants(wallOf(d('2027-03-28'), 2, 30), BERLIN)).toEqual([]);
-    expect(wallToInstants(wallOf(d('2026-10-25'), 2, 30), BERLIN)).toEqual([Date.parse('2026-10-25T00:30:00Z'), Date.parse('2026-10-25T01:30:00Z')]);
+    expect(wallToInstants(wallOf(d('2026-10-25'), 2, 30), BERLIN)).toEqual([
+      Date.parse('2026-10-25T00:30:00Z'),
+      Date.parse('2026-10-25T01:30:00Z'),
+    ]);
     expect(wallToInstants(wallOf(d('2027-01-10'), 12), BERLIN)).toEqual([Date.parse('2027-01-10T11:00:00Z')]);
   });
 
@@ -111,7 +114,15 @@ describe('CronTimes', () => {
     expect(() => new CronTimes('61 * * * *', BERLIN)).toThrow(/not a valid cron expression "61 \* \* \* \*"/);
   });
 
-  const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham', 'Asia/Kolkata', 'UTC'];
+  const zones = [
+    'Europe/Berlin',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'America/Santiago',
+    'Pacific/Chatham',
+    'Asia/Kolkata',
+    'UTC',
+  ];
   /** Days on which the zone's offset changes in 2026-2027, and the days around them. */
   const transitionDays = (tz: string): LocalDate[] => {
     const out: LocalDate[] = [];
@@ -158,7 +169,10 @@ describe('CronTimes', () => {
 describe('quietStretch: schedules that fire less than once a year', () => {
   const from = Date.UTC(2026, 10, 28, 12);
   it('February 29 goes years without firing; January 1 never more than a year', () => {
-    expect(quietStretch(new CronTimes('0 0 29 2 *', BERLIN), from)).toEqual({ days: 1460, firstDates: ['2028-02-29', '2032-02-29'] });
+    expect(quietStretch(new CronTimes('0 0 29 2 *', BERLIN), from)).toEqual({
+      days: 1460,
+      firstDates: ['2028-02-29', '2032-02-29'],
+    });
     expect(quietStretch(new CronTimes('0 7 1 1 *', BERLIN), from).days).toBeLessThanOrEqual(366);
     expect(quietStretch(new CronTimes('*/10 * * * *', BERLIN), from).days).toBe(0);
   });
@@ -168,6 +182,8 @@ describe('quietStretch: schedules that fire less than once a year', () => {
     const berlinQuiet = quietStretch(new CronTimes('30 2 29 3 *', BERLIN), from2036);
     expect(berlinQuiet.days).toBeGreaterThan(366);
     expect(berlinQuiet.firstDates[0]).toBe('2038-03-29');
-    expect(quietStretch(new CronTimes('30 2 29 3 *', 'UTC'), from2036)).toMatchObject({ firstDates: ['2037-03-29', '2038-03-29'] });
+    expect(quietStretch(new CronTimes('30 2 29 3 *', 'UTC'), from2036)).toMatchObject({
+      firstDates: ['2037-03-29', '2038-03-29'],
+    });
   });
 });

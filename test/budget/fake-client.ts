@@ -33,7 +33,10 @@ export interface Call {
   wall: number;
 }
 
-export function fakeClient(clock: FakeClock, script: Answer[] = []): {
+export function fakeClient(
+  clock: FakeClock,
+  script: Answer[] = [],
+): {
   client: OutfitClient;
   calls: Call[];
   script: Answer[];

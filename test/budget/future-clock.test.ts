@@ -20,7 +20,15 @@ const FUTURE = Date.UTC(2099, 0, 1, 9);
 async function plantedLedger(at: number, spent: number, extra: { rateBlockedUntil?: number } = {}): Promise<string> {
   const dir = await stateDir();
   await mkdir(dir, { recursive: true });
-  const s = { ...emptyState(at, BERLIN), daySpent: spent, monthSpent: spent, dayCharged: spent, monthCharged: spent, highWater: at, ...extra };
+  const s = {
+    ...emptyState(at, BERLIN),
+    daySpent: spent,
+    monthSpent: spent,
+    dayCharged: spent,
+    monthCharged: spent,
+    highWater: at,
+    ...extra,
+  };
   await writeFile(path.join(dir, LEDGER_FILE), JSON.stringify(toFile(s, BERLIN)));
   return dir;
 }
@@ -28,7 +36,7 @@ async function plantedLedger(at: number, spent: number, extra: { rateBlockedUnti
 const futureWarnings = (warnings: string[]): string[] => warnings.filter((w) => w.startsWith('W_LEDGER_FUTURE'));
 
 describe('a budget ledger from the future', () => {
-  it('with NTP: moved to the clock\'s day at once, its spending counted there, and the next day is a normal day', async () => {
+  it("with NTP: moved to the clock's day at once, its spending counted there, and the next day is a normal day", async () => {
     const dir = await plantedLedger(FUTURE, 15);
     const r = await rig({ budget: { credits_per_day: 30 } }, [], { dir, syncStamp: () => 1 });
     expect((await one(r)).kind).toBe('fresh');
@@ -58,7 +66,11 @@ describe('a budget ledger from the future', () => {
     r.clock.advance(HOUR + 60_000);
     // Believed: the ledger moves to the clock's day, counting all its day held (12) as spent today, so today's
     // budget is used up until midnight, and then days run as they should.
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'day', until: new Date(berlin('2027-01-13T00:00:00')) });
+    expect(await one(r)).toMatchObject({
+      kind: 'budget_exhausted',
+      scope: 'day',
+      until: new Date(berlin('2027-01-13T00:00:00')),
+    });
     const status = r.governor.status();
     expect(status.warnings.some((w) => w.startsWith('W_CLOCK_UNTRUSTED'))).toBe(false);
     expect(futureWarnings(status.warnings)).toHaveLength(1);

@@ -34,16 +34,29 @@ export async function rig(
   const config = makeConfig(raw);
   const counting = countingClock(clock);
   const fake = fakeClient(clock, script);
-  const governor = new Governor({ config, stateDir: dir, client: fake.client, clock: counting.clock, random: () => 0.5, ...(opts.logger && { logger: opts.logger }), ...(opts.syncStamp && { syncStamp: opts.syncStamp }) });
+  const governor = new Governor({
+    config,
+    stateDir: dir,
+    client: fake.client,
+    clock: counting.clock,
+    random: () => 0.5,
+    ...(opts.logger && { logger: opts.logger }),
+    ...(opts.syncStamp && { syncStamp: opts.syncStamp }),
+  });
   await governor.load();
-  const fetch = (reason: FetchReason = 'schedule', id?: string, last: StoredRecommendation | null = null): Promise<FetchOutcome> => {
+  const fetch = (
+    reason: FetchReason = 'schedule',
+    id?: string,
+    last: StoredRecommendation | null = null,
+  ): Promise<FetchOutcome> => {
     const d = config.displays.find((x) => x.id === (id ?? config.displays[0]!.id))!;
     return governor.fetch(d, reason, last);
   };
   const run = (...ps: Array<Promise<FetchOutcome>>): Promise<FetchOutcome[]> => drive(clock, counting.pending, ps);
-  const ledger = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
+  const ledger = async (): Promise<Record<string, unknown>> =>
+    JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
   return { clock, governor, dir, config, fake, fetch, run, ledger };
 }
 
-export const one = async (r: Rig, reason?: FetchReason, last?: StoredRecommendation | null): Promise<FetchOutcome> => (await r.run(r.fetch(reason, undefined, last)))[0]!;
-
+export const one = async (r: Rig, reason?: FetchReason, last?: StoredRecommendation | null): Promise<FetchOutcome> =>
+  (await r.run(r.fetch(reason, undefined, last)))[0]!;

@@ -1,7 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, CreditsExhaustedError, KeyRejectedError, RateLimitedError, ServiceError, TimeoutError, HttpStatusError } from '../../src/api/errors.js';
+import {
+  AbortedError,
+  CreditsExhaustedError,
+  KeyRejectedError,
+  RateLimitedError,
+  ServiceError,
+  TimeoutError,
+  HttpStatusError,
+} from '../../src/api/errors.js';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
@@ -12,10 +20,12 @@ import { one, rig, START } from './governor-rig.js';
 describe('Governor: the budget', () => {
   it('writes the charge to disk before the request goes out', async () => {
     let onDisk: unknown;
-    const r = await rig({}, [async () => {
-      onDisk = (await r.ledger()).day_spent;
-      return rec();
-    }]);
+    const r = await rig({}, [
+      async () => {
+        onDisk = (await r.ledger()).day_spent;
+        return rec();
+      },
+    ]);
     expect((await one(r)).kind).toBe('fresh');
     expect(onDisk).toBe(3);
     expect(r.governor.status()).toMatchObject({ spentToday: 3, spentMonth: 3, leftToday: 197 });
@@ -35,7 +45,11 @@ describe('Governor: the budget', () => {
   it('stops at the monthly budget until the next month', async () => {
     const r = await rig({ budget: { credits_per_month: 5 } });
     expect((await one(r)).kind).toBe('fresh');
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', until: new Date(berlin('2027-02-01T00:00:00')), scope: 'month' });
+    expect(await one(r)).toMatchObject({
+      kind: 'budget_exhausted',
+      until: new Date(berlin('2027-02-01T00:00:00')),
+      scope: 'month',
+    });
   });
 
   it('lets refreshes spend only the reserve, and keeps the reserve from scheduled ticks', async () => {
@@ -61,7 +75,10 @@ describe('Governor: the budget', () => {
     const r = await rig({ budget: { credits_per_day: 30, credits_per_month: 1000 } });
     await one(r);
     await writeFile(path.join(r.dir, LEDGER_FILE), '{"version":1,"timezone":"Europe/Ber');
-    const again = await rig({ budget: { credits_per_day: 30, credits_per_month: 1000 } }, [], { dir: r.dir, clock: r.clock });
+    const again = await rig({ budget: { credits_per_day: 30, credits_per_month: 1000 } }, [], {
+      dir: r.dir,
+      clock: r.clock,
+    });
     const s = again.governor.status();
     expect(s.spentToday).toBe(30);
     expect(s.spentMonth).toBe(30 * 11); // the most the daily budget allowed from the 1st to the 11th
@@ -71,7 +88,9 @@ describe('Governor: the budget', () => {
 
   it('warns at start when fixed schedules exceed the budget', async () => {
     const r = await rig({ budget: { credits_per_day: 10 } });
-    expect(r.governor.status().warnings[0]).toMatch(/^W_OVER_BUDGET: .*densest schedules that fit: hallway: "0 6-22\/8 \* \* \*"/);
+    expect(r.governor.status().warnings[0]).toMatch(
+      /^W_OVER_BUDGET: .*densest schedules that fit: hallway: "0 6-22\/8 \* \* \*"/,
+    );
   });
 });
 
@@ -86,17 +105,25 @@ describe('Governor: concurrency and the disk', () => {
 
   it('no request when the ledger cannot be written', async () => {
     const r = await rig({}, [], { dir: '/proc/no-such-dir-for-outfit' });
-    expect(await one(r)).toMatchObject({ kind: 'deferred', reason: expect.stringMatching(/^cannot write the budget ledger/) as unknown });
+    expect(await one(r)).toMatchObject({
+      kind: 'deferred',
+      reason: expect.stringMatching(/^cannot write the budget ledger/) as unknown,
+    });
     expect(r.fake.calls).toHaveLength(0);
-    expect(r.governor.status().storeProblem).toMatchObject({ code: 'E_STATE_WRITE', file: '/proc/no-such-dir-for-outfit/budget-ledger.json' });
+    expect(r.governor.status().storeProblem).toMatchObject({
+      code: 'E_STATE_WRITE',
+      file: '/proc/no-such-dir-for-outfit/budget-ledger.json',
+    });
   });
 
   it('an abort mid-request keeps the charge (it may have been processed)', async () => {
     const ac = new AbortController();
-    const r = await rig({}, [() => {
-      ac.abort();
-      return Promise.reject(new AbortedError('aborted'));
-    }]);
+    const r = await rig({}, [
+      () => {
+        ac.abort();
+        return Promise.reject(new AbortedError('aborted'));
+      },
+    ]);
     const d = r.config.displays[0]!;
     const [out] = await r.run(r.governor.fetch(d, 'schedule', null, ac.signal));
     expect(out).toMatchObject({ kind: 'failed', error: { code: 'E_ABORTED' } });
@@ -123,7 +150,11 @@ describe('Governor: failures', () => {
   });
 
   it('5xx: sent once, counted as unknown, not sent again in the cycle; then a cycle backoff', async () => {
-    const r = await rig({}, [new ServiceError('503', { status: 503 }), new TimeoutError('t'), new ServiceError('500', { status: 500 })]);
+    const r = await rig({}, [
+      new ServiceError('503', { status: 503 }),
+      new TimeoutError('t'),
+      new ServiceError('500', { status: 500 }),
+    ]);
     const out = await one(r);
     expect(out.kind).toBe('failed');
     expect(r.fake.calls.map((c) => c.mono)).toEqual([0]);
@@ -144,15 +175,34 @@ describe('Governor: failures', () => {
   });
 
   it('402: the account is out of credits: asked again after an hour, not before; a top-up recovers the same day', async () => {
-    const r = await rig({}, [new CreditsExhaustedError('402 insufficient credits', { status: 402 }), new CreditsExhaustedError('402', { status: 402 })]);
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 3_600_000) });
+    const r = await rig({}, [
+      new CreditsExhaustedError('402 insufficient credits', { status: 402 }),
+      new CreditsExhaustedError('402', { status: 402 }),
+    ]);
+    expect(await one(r)).toMatchObject({
+      kind: 'budget_exhausted',
+      scope: 'credits',
+      until: new Date(START + 3_600_000),
+    });
     r.clock.advance(30 * 60_000);
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 3_600_000) });
+    expect(await one(r)).toMatchObject({
+      kind: 'budget_exhausted',
+      scope: 'credits',
+      until: new Date(START + 3_600_000),
+    });
     expect(r.fake.calls).toHaveLength(1);
     r.clock.advance(30 * 60_000);
-    expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits', until: new Date(START + 2 * 3_600_000) });
+    expect(await one(r)).toMatchObject({
+      kind: 'budget_exhausted',
+      scope: 'credits',
+      until: new Date(START + 2 * 3_600_000),
+    });
     expect(r.fake.calls).toHaveLength(2);
-    expect(r.governor.status()).toMatchObject({ spentToday: 0, refusedToday: 2, creditsOut: { since: new Date(START) } });
+    expect(r.governor.status()).toMatchObject({
+      spentToday: 0,
+      refusedToday: 2,
+      creditsOut: { since: new Date(START) },
+    });
     r.clock.advance(3_600_000); // topped up meanwhile
     expect((await one(r)).kind).toBe('fresh');
     expect(r.governor.status()).toMatchObject({ creditsOut: null, chargedToday: 3 });
@@ -161,7 +211,10 @@ describe('Governor: failures', () => {
 
   it('402: a restart or reload (SIGHUP) and the refresh button ask the empty account again at once', async () => {
     const raw = { budget: { credits_per_day: 200, refresh_reserve_credits: 9 } };
-    const r = await rig(raw, [new CreditsExhaustedError('402', { status: 402 }), new CreditsExhaustedError('402', { status: 402 })]);
+    const r = await rig(raw, [
+      new CreditsExhaustedError('402', { status: 402 }),
+      new CreditsExhaustedError('402', { status: 402 }),
+    ]);
     expect(await one(r)).toMatchObject({ kind: 'budget_exhausted', scope: 'credits' });
     expect(await one(r, 'refresh')).toMatchObject({ kind: 'budget_exhausted', scope: 'credits' });
     expect(r.fake.calls).toHaveLength(2);
@@ -200,8 +253,16 @@ describe('Governor: one rate limiter for all displays', () => {
 });
 
 describe('Governor: change-aware mode', () => {
-  const last = (weather = WEATHER, ageMin = 30): StoredRecommendation => ({ ...rec(weather), fetched_at: new Date(START - ageMin * 60_000).toISOString() });
-  const cfg = { budget: { credits_per_day: 100, refresh_reserve_credits: 10 }, displays: [{ id: 'hall', lat: 50, lon: 10, schedule: '*/30 * * * *', change_aware: { temp_delta: 3, max_age_minutes: 120 } }] };
+  const last = (weather = WEATHER, ageMin = 30): StoredRecommendation => ({
+    ...rec(weather),
+    fetched_at: new Date(START - ageMin * 60_000).toISOString(),
+  });
+  const cfg = {
+    budget: { credits_per_day: 100, refresh_reserve_credits: 10 },
+    displays: [
+      { id: 'hall', lat: 50, lon: 10, schedule: '*/30 * * * *', change_aware: { temp_delta: 3, max_age_minutes: 120 } },
+    ],
+  };
 
   it('keeps the outfit when the weather did not change enough (1 credit)', async () => {
     const r = await rig(cfg, [{ ...WEATHER, temp: 13.5 }]);
@@ -229,7 +290,9 @@ describe('Governor: the clock', () => {
     expect((await one(r)).kind).toBe('fresh');
     expect((await one(r)).kind).toBe('fresh');
     expect(await one(r)).toMatchObject({ kind: 'deferred' }); // 9 spent in the last known day
-    expect(r.governor.status().warnings.some((w) => w.startsWith('W_CLOCK_UNTRUSTED: the clock (2001-01-01'))).toBe(true);
+    expect(r.governor.status().warnings.some((w) => w.startsWith('W_CLOCK_UNTRUSTED: the clock (2001-01-01'))).toBe(
+      true,
+    );
     r.clock.setSystemTime(berlin('2027-01-12T08:00:00')); // NTP: it is the next day
     expect(r.governor.status().spentToday).toBe(6); // what was spent while the clock was wrong is carried
     const o = await one(r);

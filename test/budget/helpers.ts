@@ -36,7 +36,9 @@ export function berlin(local: string): number {
   const guess = Date.parse(`${local}Z`);
   for (const off of [1, 2]) {
     const t = guess - off * 3_600_000;
-    const back = new Intl.DateTimeFormat('sv-SE', { timeZone: BERLIN, dateStyle: 'short', timeStyle: 'medium' }).format(t);
+    const back = new Intl.DateTimeFormat('sv-SE', { timeZone: BERLIN, dateStyle: 'short', timeStyle: 'medium' }).format(
+      t,
+    );
     if (back.replace(' ', 'T').startsWith(local)) return t;
   }
   throw new Error(`no such Berlin time: ${local}`);

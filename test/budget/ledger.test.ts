@@ -27,7 +27,15 @@ describe('Ledger', () => {
     ledger.charge(2, true, true);
     await ledger.flush();
     const file = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as Record<string, unknown>;
-    expect(file).toMatchObject({ version: 2, timezone: BERLIN, day: '2027-01-11', day_spent: 5, day_refresh_spent: 2, month: '2027-01', month_spent: 5 });
+    expect(file).toMatchObject({
+      version: 2,
+      timezone: BERLIN,
+      day: '2027-01-11',
+      day_spent: 5,
+      day_refresh_spent: 2,
+      month: '2027-01',
+      month_spent: 5,
+    });
     expect(await readdir(dir)).toEqual([LEDGER_FILE]); // no temp file left
     const again = await fresh(dir);
     expect(again.ledger.state).toMatchObject({ daySpent: 5, monthSpent: 5, dayRefreshSpent: 2 });
@@ -101,7 +109,23 @@ describe('Ledger', () => {
   it.each([
     ['truncated', '{"version":1,"timezone":"Europe/Berlin","day":"2027-01-11","day_sp'],
     ['not a ledger', '{"version":2}'],
-    ['negative', JSON.stringify({ version: 1, timezone: BERLIN, day: '2027-01-11', day_spent: -5, day_refresh_spent: 0, month: '2027-01', month_spent: 0, high_water: 0, untrusted_carry: 0, exhausted_period: null, rate_blocked_until: null, updated_at: '' })],
+    [
+      'negative',
+      JSON.stringify({
+        version: 1,
+        timezone: BERLIN,
+        day: '2027-01-11',
+        day_spent: -5,
+        day_refresh_spent: 0,
+        month: '2027-01',
+        month_spent: 0,
+        high_water: 0,
+        untrusted_carry: 0,
+        exhausted_period: null,
+        rate_blocked_until: null,
+        updated_at: '',
+      }),
+    ],
     ['empty', ''],
   ])('counts a %s file as the whole budget spent, keeps it aside, never crashes', async (_name, text) => {
     const dir = await stateDir();
@@ -126,13 +150,44 @@ describe('Ledger', () => {
   });
 
   it('merges two states to the later periods and the larger spending', () => {
-    const base: LedgerState = { day: '2027-01-11', daySpent: 5, dayRefreshSpent: 0, month: '2027-01', monthSpent: 50, highWater: 1, untrustedCarry: 0, dayCharged: 0, monthCharged: 0, dayUnknown: 5, monthUnknown: 50, dayRefused: 0, monthRefused: 0, creditsOut: null, rateBlockedUntil: null, recentSends: [], lastBought: { hall: 3 }, lastPaid: {}, backoff: { failures: 1, until: 100 }, inFlight: [] };
+    const base: LedgerState = {
+      day: '2027-01-11',
+      daySpent: 5,
+      dayRefreshSpent: 0,
+      month: '2027-01',
+      monthSpent: 50,
+      highWater: 1,
+      untrustedCarry: 0,
+      dayCharged: 0,
+      monthCharged: 0,
+      dayUnknown: 5,
+      monthUnknown: 50,
+      dayRefused: 0,
+      monthRefused: 0,
+      creditsOut: null,
+      rateBlockedUntil: null,
+      recentSends: [],
+      lastBought: { hall: 3 },
+      lastPaid: {},
+      backoff: { failures: 1, until: 100 },
+      inFlight: [],
+    };
     expect(mergeStates(base, { ...base, daySpent: 7, monthSpent: 40 })).toMatchObject({ daySpent: 7, monthSpent: 50 });
     // The longer failure backoff of the two, and every request still in flight in either.
-    expect(mergeStates(base, { ...base, backoff: { failures: 2, until: 400 }, inFlight: [9] })).toMatchObject({ backoff: { failures: 2, until: 400 }, inFlight: [9] });
+    expect(mergeStates(base, { ...base, backoff: { failures: 2, until: 400 }, inFlight: [9] })).toMatchObject({
+      backoff: { failures: 2, until: 400 },
+      inFlight: [9],
+    });
     // Each display's last purchase: the later of the two.
-    expect(mergeStates(base, { ...base, lastBought: { hall: 2, kitchen: 1 } }).lastBought).toEqual({ hall: 3, kitchen: 1 });
-    expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({ day: '2027-01-12', daySpent: 1, monthSpent: 50 });
+    expect(mergeStates(base, { ...base, lastBought: { hall: 2, kitchen: 1 } }).lastBought).toEqual({
+      hall: 3,
+      kitchen: 1,
+    });
+    expect(mergeStates(base, { ...base, day: '2027-01-12', daySpent: 1 })).toMatchObject({
+      day: '2027-01-12',
+      daySpent: 1,
+      monthSpent: 50,
+    });
   });
 
   it('a write that fails rejects the charge promise (no request without a record)', async () => {
@@ -156,7 +211,14 @@ describe('a write-ahead record that cannot be written', () => {
       expect(r.ok).toBe(false);
       expect(ledger.problem?.code).toBe('E_STATE_WRITE');
     }
-    expect(ledger.state).toMatchObject({ daySpent: 3, monthSpent: 3, dayUnknown: 3, monthUnknown: 3, dayRefreshSpent: 0, recentSends: [NOW] });
+    expect(ledger.state).toMatchObject({
+      daySpent: 3,
+      monthSpent: 3,
+      dayUnknown: 3,
+      monthUnknown: 3,
+      dayRefreshSpent: 0,
+      recentSends: [NOW],
+    });
 
     await rm(blocker, { recursive: true });
     await ledger.flush();

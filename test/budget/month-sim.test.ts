@@ -10,7 +10,17 @@ import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
-import { BERLIN, berlin, cancellableSleep, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from './helpers.js';
+import {
+  BERLIN,
+  berlin,
+  cancellableSleep,
+  chargedPerPeriod,
+  countingClock,
+  makeConfig,
+  prng,
+  stateDir,
+  turn,
+} from './helpers.js';
 
 /**
  * A month of the daemon's budget and schedule in a few seconds: FakeClock timers, the real simulated service over
@@ -40,11 +50,20 @@ describe('31 simulated days against the simulated service', () => {
     const trueNow = (): number => T0 + clock.monotonic();
     const simTimers = countingClock(clock);
     const simSleep = cancellableSleep(simTimers);
-    sim = await startServiceSim({ clock: { ...simTimers.clock, now: trueNow }, ratePerMinute: RATE, sleep: simSleep.sleep });
+    sim = await startServiceSim({
+      clock: { ...simTimers.clock, now: trueNow },
+      ratePerMinute: RATE,
+      sleep: simSleep.sleep,
+    });
     const dir = await stateDir();
     const config = makeConfig({
       api: { base_url: sim.url },
-      budget: { credits_per_day: PER_DAY, credits_per_month: PER_MONTH, rate_limit_per_minute: RATE, refresh_reserve_credits: RESERVE },
+      budget: {
+        credits_per_day: PER_DAY,
+        credits_per_month: PER_MONTH,
+        rate_limit_per_minute: RATE,
+        refresh_reserve_credits: RESERVE,
+      },
       displays: [
         { id: 'hallway', lat: 52.52, lon: 13.405, schedule: '*/20 6-22 * * *' },
         {
@@ -150,9 +169,17 @@ describe('31 simulated days against the simulated service', () => {
     /** At each power cut, what is on disk already counts at least what the service charged in its day and month. */
     let crashChecks = 0;
     const checkDisk = async (): Promise<void> => {
-      const onDisk = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as { day: string; month: string; day_spent: number; month_spent: number };
+      const onDisk = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as {
+        day: string;
+        month: string;
+        day_spent: number;
+        month_spent: number;
+      };
       const charged = (key: (p: ReturnType<typeof localParts>) => string, period: string): number =>
-        sim!.stats().requests.filter((r) => key(localParts(r.time, BERLIN)) === period).reduce((n, r) => n + r.creditsCharged, 0);
+        sim!
+          .stats()
+          .requests.filter((r) => key(localParts(r.time, BERLIN)) === period)
+          .reduce((n, r) => n + r.creditsCharged, 0);
       expect(onDisk.day_spent).toBeGreaterThanOrEqual(charged(dateKey, onDisk.day));
       expect(onDisk.month_spent).toBeGreaterThanOrEqual(charged(monthKeyOf, onDisk.month));
       crashChecks++;
@@ -197,7 +224,10 @@ describe('31 simulated days against the simulated service', () => {
         },
       });
     }
-    events.push({ at: berlin('2027-04-02T10:00:00'), run: () => sim!.injectFault({ kind: 'status', status: 402, error: 'insufficient credits' }) });
+    events.push({
+      at: berlin('2027-04-02T10:00:00'),
+      run: () => sim!.injectFault({ kind: 'status', status: 402, error: 'insufficient credits' }),
+    });
     // Refresh presses: a few a day, sometimes mashed five times within a second.
     for (let t = T0; t < END; t += 3 * HOUR) {
       const at = t + Math.floor(rand() * 3 * HOUR);
@@ -208,26 +238,35 @@ describe('31 simulated days against the simulated service', () => {
       }
     }
     // Clock steps on the device.
-    const jump = (at: number, to: (now: number) => number): Ev => ({ at, run: () => clock.setSystemTime(to(clock.now())) });
+    const jump = (at: number, to: (now: number) => number): Ev => ({
+      at,
+      run: () => clock.setSystemTime(to(clock.now())),
+    });
     events.push(jump(berlin('2027-03-23T22:30:00'), (n) => n - 3 * HOUR)); // stepped back across midnight...
     events.push(jump(berlin('2027-03-24T02:00:00'), () => berlin('2027-03-24T02:00:00'))); // ...NTP puts it right
     events.push(jump(berlin('2027-04-05T12:00:00'), (n) => n + 15 * 60_000)); // a wrong step forward...
     events.push(jump(berlin('2027-04-05T13:00:00'), () => berlin('2027-04-05T13:00:00'))); // ...undone
     // A boot without RTC: crash, restart at 2001, NTP after 20 minutes.
-    events.push({ at: berlin('2027-03-26T09:00:00'), run: async () => {
-      await crash();
-      clock.setSystemTime(Date.UTC(2001, 0, 1));
-      proc = await boot();
-    } });
+    events.push({
+      at: berlin('2027-03-26T09:00:00'),
+      run: async () => {
+        await crash();
+        clock.setSystemTime(Date.UTC(2001, 0, 1));
+        proc = await boot();
+      },
+    });
     events.push(jump(berlin('2027-03-26T09:20:00'), () => berlin('2027-03-26T09:20:00')));
     // Power cuts at random points (not on the daylight-saving day, whose ticks are counted below).
     for (let k = 0; k < 8; k++) {
       let at = T0 + Math.floor(rand() * 31 * DAY);
       if (dstDay(at) || dstDay(at + HOUR)) at += 2 * DAY;
-      events.push({ at, run: async () => {
-        await crash();
-        proc = await boot();
-      } });
+      events.push({
+        at,
+        run: async () => {
+          await crash();
+          proc = await boot();
+        },
+      });
     }
     events.sort((a, b) => a.at - b.at);
 
@@ -269,11 +308,17 @@ describe('31 simulated days against the simulated service', () => {
       const ra = retryAfters[k];
       const waitMs = ra === null || ra === undefined ? 60_000 : Number(ra) * 1000;
       const early = reqs.filter((x) => x.time > r.time && x.time < r.time + waitMs);
-      expect(early, `request within Retry-After ${ra ?? '(none: 60 s)'} of the 429 at ${new Date(r.time).toISOString()}`).toEqual([]);
+      expect(
+        early,
+        `request within Retry-After ${ra ?? '(none: 60 s)'} of the 429 at ${new Date(r.time).toISOString()}`,
+      ).toEqual([]);
     });
 
     // The ledger never counts less than the service charged.
-    const ledger = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as { month: string; month_spent: number };
+    const ledger = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as {
+      month: string;
+      month_spent: number;
+    };
     expect(ledger.month).toBe('2027-04');
     expect(ledger.month_spent).toBeGreaterThanOrEqual(perMonth.get('2027-04') ?? 0);
 
@@ -283,7 +328,13 @@ describe('31 simulated days against the simulated service', () => {
     const onDst = (id: string): number => ticks.filter((t) => t.id === id && dstDay(t.at)).length;
     expect(onDst('hallway')).toBe(51);
     expect(onDst('bedroom')).toBe(46);
-    for (const kind of ['schedule:fresh', 'schedule:unchanged', 'schedule:budget_exhausted', 'schedule:failed', 'refresh:budget_exhausted']) {
+    for (const kind of [
+      'schedule:fresh',
+      'schedule:unchanged',
+      'schedule:budget_exhausted',
+      'schedule:failed',
+      'refresh:budget_exhausted',
+    ]) {
       expect(outcomes[kind], kind).toBeGreaterThan(0);
     }
   }, 120_000);

@@ -24,19 +24,22 @@ const sentFaults: Array<[string, () => ApiError, 'charged' | 'unknown']> = [
 ];
 
 describe('Paying once: a request that was sent is never bought again in the cycle', () => {
-  it.each(sentFaults)('%s: one request, counted, the next try after the failure backoff', async (_name, fault, result) => {
-    const r = await rig({}, [fault(), fault(), fault()]);
-    expect(await one(r)).toMatchObject({ kind: 'failed' });
-    expect(r.fake.calls).toHaveLength(1);
-    const s = r.governor.status();
-    expect(s.spentToday).toBe(3);
-    expect(result === 'charged' ? s.chargedToday : s.unknownToday).toBe(3);
-    expect(await one(r)).toMatchObject({ kind: 'deferred' });
-    expect(r.fake.calls).toHaveLength(1);
-    r.clock.advance(60_000); // the first failure backoff: 30-60 s
-    expect(await one(r)).toMatchObject({ kind: 'failed' });
-    expect(r.fake.calls).toHaveLength(2);
-  });
+  it.each(sentFaults)(
+    '%s: one request, counted, the next try after the failure backoff',
+    async (_name, fault, result) => {
+      const r = await rig({}, [fault(), fault(), fault()]);
+      expect(await one(r)).toMatchObject({ kind: 'failed' });
+      expect(r.fake.calls).toHaveLength(1);
+      const s = r.governor.status();
+      expect(s.spentToday).toBe(3);
+      expect(result === 'charged' ? s.chargedToday : s.unknownToday).toBe(3);
+      expect(await one(r)).toMatchObject({ kind: 'deferred' });
+      expect(r.fake.calls).toHaveLength(1);
+      r.clock.advance(60_000); // the first failure backoff: 30-60 s
+      expect(await one(r)).toMatchObject({ kind: 'failed' });
+      expect(r.fake.calls).toHaveLength(2);
+    },
+  );
 
   it('a request that never reached the service (connection refused, DNS, connect timeout) is sent again at once and costs nothing', async () => {
     const r = await rig({}, [new ConnectError('ECONNREFUSED'), new ConnectError('UND_ERR_CONNECT_TIMEOUT')]);
@@ -63,7 +66,14 @@ describe('Paying once: the honest ledger', () => {
     expect((await one(r)).kind).toBe('failed');
     expect(r.governor.status()).toMatchObject({ spentToday: 6, chargedToday: 3, unknownToday: 3, refusedToday: 1 });
     await r.governor.flush();
-    expect(await r.ledger()).toMatchObject({ version: 2, day_spent: 6, day_charged: 3, day_unknown: 3, day_refused: 1, month_unknown: 3 });
+    expect(await r.ledger()).toMatchObject({
+      version: 2,
+      day_spent: 6,
+      day_charged: 3,
+      day_unknown: 3,
+      day_refused: 1,
+      month_unknown: 3,
+    });
   });
 
   it('reads a version-1 ledger: its spending counts as unknown, its 402 as an empty account asked again at once', async () => {
@@ -84,7 +94,12 @@ describe('Paying once: the honest ledger', () => {
     };
     await writeFile(path.join(r0.dir, LEDGER_FILE), JSON.stringify(v1));
     const r = await rig({}, [], { dir: r0.dir, clock: r0.clock });
-    expect(r.governor.status()).toMatchObject({ spentToday: 12, unknownToday: 12, spentMonth: 40, creditsOut: { since: new Date(START - 60_000) } });
+    expect(r.governor.status()).toMatchObject({
+      spentToday: 12,
+      unknownToday: 12,
+      spentMonth: 40,
+      creditsOut: { since: new Date(START - 60_000) },
+    });
     expect((await one(r)).kind).toBe('fresh');
     expect(r.governor.status()).toMatchObject({ spentToday: 15, chargedToday: 3, creditsOut: null });
   });

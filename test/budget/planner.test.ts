@@ -10,7 +10,12 @@ import type { Config } from '../../src/config/schema.js';
 import { makeConfig } from './helpers.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12); // the horizon: 2026-11 to 2027-10
-const display = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id, lat: 52.52, lon: 13.405, ...extra });
+const display = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  id,
+  lat: 52.52,
+  lon: 13.405,
+  ...extra,
+});
 
 function exampleConfig(): Config {
   const r = parseConfig(parse(readFileSync('config/example.yaml', 'utf8')));
@@ -31,7 +36,11 @@ describe('planConfig on config/example.yaml (parsed by parseConfig)', () => {
     const kitchen = report.displays.find((d) => d.id === 'kitchen')!;
     expect(kitchen.configured).toBe('auto');
     expect(kitchen.schedule).toBe('0 6-22 * * *');
-    expect(report.months).toEqual(['2026-11', '2026-12', ...Array.from({ length: 10 }, (_, i) => `2027-${String(i + 1).padStart(2, '0')}`)]);
+    expect(report.months).toEqual([
+      '2026-11',
+      '2026-12',
+      ...Array.from({ length: 10 }, (_, i) => `2027-${String(i + 1).padStart(2, '0')}`),
+    ]);
     expect(overBudget(report)).toBe(false);
     expect(report.warnings).toEqual([]);
   });
@@ -45,13 +54,21 @@ describe('planConfig on config/example.yaml (parsed by parseConfig)', () => {
   });
 
   it('matches resolveSchedules', () => {
-    expect(resolveSchedules(exampleConfig(), { now: NOW })).toEqual(new Map([['hallway', '*/30 6-22 * * *'], ['kitchen', '0 6-22 * * *']]));
+    expect(resolveSchedules(exampleConfig(), { now: NOW })).toEqual(
+      new Map([
+        ['hallway', '*/30 6-22 * * *'],
+        ['kitchen', '0 6-22 * * *'],
+      ]),
+    );
   });
 });
 
 describe('planConfig', () => {
   it('enumerates daylight-saving days: 23 and 25 hourly ticks', () => {
-    const r = planConfig(makeConfig({ budget: { credits_per_day: 100 }, displays: [display('a', { schedule: '0 * * * *' })] }), { now: NOW });
+    const r = planConfig(
+      makeConfig({ budget: { credits_per_day: 100 }, displays: [display('a', { schedule: '0 * * * *' })] }),
+      { now: NOW },
+    );
     const a = r.displays[0]!;
     expect(a.calls.maxDay).toBe(25);
     expect(a.calls.maxDayDate).toBe('2027-10-31');
@@ -65,16 +82,24 @@ describe('planConfig', () => {
   it('is over budget when the worst day exceeds, and proposes the densest schedules that fit', () => {
     const config = makeConfig({
       budget: { credits_per_day: 120, refresh_reserve_credits: 6 },
-      displays: [display('a', { schedule: '*/10 6-22 * * *' }), display('b', { schedule: '*/15 * * * *', endpoint: 'recommend' })],
+      displays: [
+        display('a', { schedule: '*/10 6-22 * * *' }),
+        display('b', { schedule: '*/15 * * * *', endpoint: 'recommend' }),
+      ],
     });
     const r = planConfig(config, { now: NOW });
     expect(overBudget(r)).toBe(true);
     expect(r.proposal).not.toBeNull();
-    const fixed = makeConfig({ ...config, displays: config.displays.map((d) => ({ ...d, schedule: r.proposal!.get(d.id)! })) });
+    const fixed = makeConfig({
+      ...config,
+      displays: config.displays.map((d) => ({ ...d, schedule: r.proposal!.get(d.id)! })),
+    });
     const again = planConfig(fixed, { now: NOW });
     expect(overBudget(again)).toBe(false);
     expect(again.total.credits.maxDay).toBeLessThanOrEqual(114);
-    expect(r.warnings[0]).toMatch(/^W_OVER_BUDGET: the schedules need up to \d+ credits a day \(\d{4}-\d{2}-\d{2}\) against 114 a day/);
+    expect(r.warnings[0]).toMatch(
+      /^W_OVER_BUDGET: the schedules need up to \d+ credits a day \(\d{4}-\d{2}-\d{2}\) against 114 a day/,
+    );
     expect(r.warnings[0]).toContain('densest schedules that fit: a: "');
     const text = formatPlan(r);
     expect(text).toContain('OVER BUDGET');
@@ -90,7 +115,10 @@ describe('planConfig', () => {
     expect(r.budget.monthAllowance?.[r.months.indexOf('2027-02')]).toBe(3000 - 2 * 28);
     expect(r.total.credits.maxMonth).toBe(27 * 31);
     expect(overBudget(r)).toBe(false);
-    const tight = planConfig(makeConfig({ ...config, budget: { credits_per_month: 27 * 31 + 2 * 31 - 1, refresh_reserve_credits: 2 } }), { now: NOW });
+    const tight = planConfig(
+      makeConfig({ ...config, budget: { credits_per_month: 27 * 31 + 2 * 31 - 1, refresh_reserve_credits: 2 } }),
+      { now: NOW },
+    );
     expect(tight.overMonth).toBe(true);
     expect(tight.overDay).toBe(false);
   });
@@ -102,9 +130,13 @@ describe('planConfig', () => {
     });
     const chosen = resolveSchedules(config, { now: NOW }).get('a')!;
     const cands = candidateSchedules(activeHourList('06:00-23:00'));
-    expect(planConfig(makeConfig({ ...config, displays: [display('a', { schedule: chosen })] }), { now: NOW }).overDay).toBe(false);
+    expect(
+      planConfig(makeConfig({ ...config, displays: [display('a', { schedule: chosen })] }), { now: NOW }).overDay,
+    ).toBe(false);
     const denser = cands[cands.indexOf(chosen) - 1]!;
-    expect(planConfig(makeConfig({ ...config, displays: [display('a', { schedule: denser })] }), { now: NOW }).overDay).toBe(true);
+    expect(
+      planConfig(makeConfig({ ...config, displays: [display('a', { schedule: denser })] }), { now: NOW }).overDay,
+    ).toBe(true);
     expect(chosen).toBe('*/30 6-22 * * *'); // 34 ticks = 102 credits; every 20 min would be 153
   });
 
@@ -121,14 +153,18 @@ describe('planConfig', () => {
     expect(overBudget(r)).toBe(false);
     const a = r.displays[1]!;
     const b = r.displays[2]!;
-    expect(Math.abs(a.calls.typicalDay - b.calls.typicalDay)).toBeLessThanOrEqual(Math.max(a.calls.typicalDay, b.calls.typicalDay) / 2);
+    expect(Math.abs(a.calls.typicalDay - b.calls.typicalDay)).toBeLessThanOrEqual(
+      Math.max(a.calls.typicalDay, b.calls.typicalDay) / 2,
+    );
     expect(r.total.credits.maxDay).toBeGreaterThan(200);
   });
 
   it('accounts for change-aware displays: worst case and the expected saving', () => {
     const config = makeConfig({
       budget: { credits_per_day: 300, weather_credit_cost: 1 },
-      displays: [display('a', { schedule: '*/30 6-22 * * *', change_aware: { max_age_minutes: 180, expected_change_pct: 25 } })],
+      displays: [
+        display('a', { schedule: '*/30 6-22 * * *', change_aware: { max_age_minutes: 180, expected_change_pct: 25 } }),
+      ],
     });
     const r = planConfig(config, { now: NOW });
     const a = r.displays[0]!;
@@ -144,7 +180,13 @@ describe('planConfig', () => {
   });
 
   it('warns when schedules can put more requests in one minute than the rate limit', () => {
-    const r = planConfig(makeConfig({ budget: { credits_per_day: 100000, rate_limit_per_minute: 2 }, displays: [display('a', { schedule: '*/10 * * * * *' })] }), { now: NOW });
+    const r = planConfig(
+      makeConfig({
+        budget: { credits_per_day: 100000, rate_limit_per_minute: 2 },
+        displays: [display('a', { schedule: '*/10 * * * * *' })],
+      }),
+      { now: NOW },
+    );
     expect(r.warnings.some((w) => w.startsWith('W_RATE_PEAK: up to 6 requests'))).toBe(true);
   });
 });

@@ -84,7 +84,9 @@ describe('Scheduler', () => {
     await r.advance(2 * HOUR);
     expect(r.maxRunning()).toBe(1);
     // 12:10 runs until 12:45; 12:20, 12:30 and 12:40 are missed: one catch-up (for 12:40) at 12:45, and so on.
-    expect(r.ticks.slice(0, 3).map((t) => [new Date(t.scheduledFor).toISOString(), new Date(t.startedAt).toISOString()])).toEqual([
+    expect(
+      r.ticks.slice(0, 3).map((t) => [new Date(t.scheduledFor).toISOString(), new Date(t.startedAt).toISOString()]),
+    ).toEqual([
       [new Date(berlin('2027-03-27T12:10:00')).toISOString(), new Date(berlin('2027-03-27T12:10:00')).toISOString()],
       [new Date(berlin('2027-03-27T12:40:00')).toISOString(), new Date(berlin('2027-03-27T12:45:00')).toISOString()],
       [new Date(berlin('2027-03-27T13:20:00')).toISOString(), new Date(berlin('2027-03-27T13:20:00')).toISOString()],
@@ -115,7 +117,11 @@ describe('Scheduler', () => {
     expect(r.ticks).toHaveLength(1);
     expect(r.ticks[0]!.scheduledFor).toBe(berlin('2027-03-27T15:00:00'));
     await r.advance(20 * MIN);
-    expect(r.ticks.map((t) => t.scheduledFor)).toEqual([berlin('2027-03-27T15:00:00'), berlin('2027-03-27T15:10:00'), berlin('2027-03-27T15:20:00')]);
+    expect(r.ticks.map((t) => t.scheduledFor)).toEqual([
+      berlin('2027-03-27T15:00:00'),
+      berlin('2027-03-27T15:10:00'),
+      berlin('2027-03-27T15:20:00'),
+    ]);
   });
 
   it('a clock stepped back: no stall, no burst', async () => {
@@ -127,7 +133,8 @@ describe('Scheduler', () => {
     const after = r.ticks.slice(3);
     expect(after.length).toBeGreaterThanOrEqual(5); // keeps ticking on the new time
     const starts = r.ticks.map((t) => t.startedAt);
-    for (let i = 1; i < starts.length; i++) expect(Math.abs(starts[i]! - starts[i - 1]!)).toBeGreaterThanOrEqual(5 * MIN);
+    for (let i = 1; i < starts.length; i++)
+      expect(Math.abs(starts[i]! - starts[i - 1]!)).toBeGreaterThanOrEqual(5 * MIN);
   });
 
   it('a clock stepped back in the middle of a wake (after the tick started, before the timer is set): no stall', async () => {
@@ -138,7 +145,10 @@ describe('Scheduler', () => {
     const ticks: number[] = [];
     let stepped = false;
     const scheduler = new Scheduler({
-      config: makeConfig({ budget: { credits_per_day: 100_000 }, displays: [{ id: 'hall', lat: 50, lon: 10, schedule: '*/10 * * * *' }] }),
+      config: makeConfig({
+        budget: { credits_per_day: 100_000 },
+        displays: [{ id: 'hall', lat: 50, lon: 10, schedule: '*/10 * * * *' }],
+      }),
       clock,
       onTick: (_id, scheduledFor) => {
         ticks.push(scheduledFor.getTime());
@@ -164,7 +174,10 @@ describe('Scheduler', () => {
   });
 
   it('uses the derived schedule of an auto display', async () => {
-    const r = rig('', { perDay: 200, displays: [{ id: 'k', lat: 50, lon: 10, schedule: 'auto', active_hours: '06:00-23:00' }] });
+    const r = rig('', {
+      perDay: 200,
+      displays: [{ id: 'k', lat: 50, lon: 10, schedule: 'auto', active_hours: '06:00-23:00' }],
+    });
     r.scheduler.start();
     // 200 credits a day at 3 a call within 06:00-23:00: every 20 minutes (51 calls, 153 credits).
     expect(r.scheduler.nextRun('k')).toEqual(new Date(berlin('2027-03-27T12:20:00')));
@@ -173,7 +186,12 @@ describe('Scheduler', () => {
 
   it('reports unhealthy when a timer fires far too late', () => {
     let mono = 0;
-    const stuck = { now: () => berlin('2027-03-27T12:00:00') + mono, monotonic: () => mono, setTimeout: () => 1, clearTimeout: () => undefined };
+    const stuck = {
+      now: () => berlin('2027-03-27T12:00:00') + mono,
+      monotonic: () => mono,
+      setTimeout: () => 1,
+      clearTimeout: () => undefined,
+    };
     const scheduler = new Scheduler({ config: makeConfig(), clock: stuck, onTick: () => Promise.resolve() });
     scheduler.start();
     mono += 60_000;
@@ -210,7 +228,12 @@ describe('A slot that was not served is tried again; downtime is made up at star
   it('a daily slot whose purchase failed is tried again when the backoff ends, until it has its answer', async () => {
     // 07:00 fails (retry at 07:01), 07:01 is deferred (retry at 07:03), 07:03 buys.
     const retries = [at('07:01:00'), at('07:03:00')];
-    const r = rig(DAILY, { start: at('06:00:00'), answers: true, answeredAt: at('06:00:00') - 23 * HOUR, outcome: (n) => (n < 2 ? { retryAt: new Date(retries[n]!) } : undefined) });
+    const r = rig(DAILY, {
+      start: at('06:00:00'),
+      answers: true,
+      answeredAt: at('06:00:00') - 23 * HOUR,
+      outcome: (n) => (n < 2 ? { retryAt: new Date(retries[n]!) } : undefined),
+    });
     r.scheduler.start();
     await r.advance(HOUR + 30_000);
     expect(r.scheduler.nextRun('hall')).toEqual(new Date(at('07:01:00')));
@@ -226,7 +249,10 @@ describe('A slot that was not served is tried again; downtime is made up at star
   });
 
   it('a retry that would come after the next tick is left to that tick', async () => {
-    const r = rig('0 * * * *', { start: at('06:59:00'), outcome: (n) => (n === 0 ? { retryAt: new Date(at('08:30:00')) } : undefined) });
+    const r = rig('0 * * * *', {
+      start: at('06:59:00'),
+      outcome: (n) => (n === 0 ? { retryAt: new Date(at('08:30:00')) } : undefined),
+    });
     r.scheduler.start();
     await r.advance(2 * HOUR);
     expect(r.ticks.map((t) => t.startedAt)).toEqual([at('07:00:00'), at('08:00:00')]);
@@ -242,14 +268,18 @@ describe('A slot that was not served is tried again; downtime is made up at star
     expect(r.scheduler.nextRun('hall')).toEqual(new Date(berlin('2027-03-28T07:00:00')));
   });
 
-  it('a start with a fresh answer buys nothing; one at night outside the schedule\'s hours waits for its first slot', async () => {
+  it("a start with a fresh answer buys nothing; one at night outside the schedule's hours waits for its first slot", async () => {
     const fresh = rig('*/30 6-22 * * *', { start: at('10:40:00'), answers: true, answeredAt: at('10:30:05') });
     expect(fresh.scheduler.start().size).toBe(0);
     await fresh.advance(10 * MIN);
     expect(fresh.ticks).toEqual([]);
 
     // An answer of yesterday evening, at night: the 22:30 slot's interval has ended; the 06:00 slot buys.
-    const night = rig('*/30 6-22 * * *', { start: at('02:00:00'), answers: true, answeredAt: at('02:00:00') - 4 * HOUR });
+    const night = rig('*/30 6-22 * * *', {
+      start: at('02:00:00'),
+      answers: true,
+      answeredAt: at('02:00:00') - 4 * HOUR,
+    });
     expect(night.scheduler.start().size).toBe(0);
     await night.advance(4 * HOUR);
     expect(night.ticks.map((t) => t.startedAt)).toEqual([at('06:00:00')]);

@@ -18,7 +18,18 @@ import { until } from '../helpers/until.js';
  */
 
 /** What `npm run build` reads (tsconfig.build.json's include and what it imports), and the demo's config. */
-const CLONE = ['package.json', 'tsconfig.json', 'tsconfig.build.json', '.rolldown.config.js', '.ci/bundle.js', '.ci/build-id.js', 'src', 'display', 'test', 'config'];
+const CLONE = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  '.rolldown.config.js',
+  '.ci/bundle.js',
+  '.ci/build-id.js',
+  'src',
+  'display',
+  'test',
+  'config',
+];
 
 let clone = '';
 let child: ChildProcess | null = null;
@@ -71,11 +82,15 @@ beforeAll(async () => {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   child.once('exit', (code) => (exited = code));
   const output = (): string => `stdout:\n${stdout.slice(-3000)}\nstderr:\n${stderr.slice(-3000)}`;
-  await until('the demo daemon to say it started (or to end)', () => / INFO {2}daemon started/.test(stdout) || exited !== undefined, {
-    timeoutMs: 240_000,
-    everyMs: 250,
-    context: output,
-  });
+  await until(
+    'the demo daemon to say it started (or to end)',
+    () => / INFO {2}daemon started/.test(stdout) || exited !== undefined,
+    {
+      timeoutMs: 240_000,
+      everyMs: 250,
+      context: output,
+    },
+  );
   expect(exited, output()).toBeUndefined();
 }, 300_000);
 
@@ -94,10 +109,17 @@ function ours(): string[] {
 }
 
 describe('npm start in a fresh clone', () => {
-  it('the build prints nothing: before the daemon\'s first line, only npm\'s echo of the start script; stderr is empty', async () => {
-    const pkg = JSON.parse(await readFile(path.join(clone, 'package.json'), 'utf8')) as { name: string; version: string; scripts: { start: string } };
+  it("the build prints nothing: before the daemon's first line, only npm's echo of the start script; stderr is empty", async () => {
+    const pkg = JSON.parse(await readFile(path.join(clone, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      scripts: { start: string };
+    };
     const before = stdout.slice(0, stdout.indexOf('frame:'));
-    expect(before.split('\n').filter((l) => l.trim() !== '')).toEqual([`> ${pkg.name}@${pkg.version} start`, `> ${pkg.scripts.start}`]);
+    expect(before.split('\n').filter((l) => l.trim() !== '')).toEqual([
+      `> ${pkg.name}@${pkg.version} start`,
+      `> ${pkg.scripts.start}`,
+    ]);
     expect(stderr).toBe('');
   });
 

@@ -63,7 +63,9 @@ describe('the glyph cache of `render`', () => {
     const file = await readFile(cache);
     const stamp = stampOf(file);
     const glyphs = decodeGlyphs(file, stamp)!;
-    const inked = new Map([...glyphs].map(([k, bm]) => [k, { ...bm, bits: bm.bits.map(() => 1), cover: bm.cover.map(() => 255) }]));
+    const inked = new Map(
+      [...glyphs].map(([k, bm]) => [k, { ...bm, bits: bm.bits.map(() => 1), cover: bm.cover.map(() => 255) }]),
+    );
     await writeFile(cache, encodeGlyphs(stamp, inked));
     expect(await render(tmp)).not.toEqual(first);
     // Written for another build: not read, and replaced by this one's.

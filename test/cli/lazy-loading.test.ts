@@ -24,7 +24,10 @@ const HEAVY: [string, RegExp][] = [
   ['mqtt', /\/node_modules\/mqtt\//],
   ['the HTTP publisher', /\/src\/http\//],
   ['the MQTT publisher', /\/src\/mqtt\//],
-  ['the panel publisher, drivers and bus libraries', /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index\.js))|\/node_modules\/(spi-device|node-libgpiod)\//],
+  [
+    'the panel publisher, drivers and bus libraries',
+    /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index\.js))|\/node_modules\/(spi-device|node-libgpiod)\//,
+  ],
   // The client takes undici's index (its public door), which brings fetch, WebSocket, the caches and the mocks along:
   // only the commands that talk to the service may pay for it.
   ['undici', /\/node_modules\/undici\//],
@@ -37,8 +40,19 @@ const REC = {
   outfit: 'A light jacket over a T-shirt, jeans and trainers.',
   reasoning: 'Mild and sunny.',
   weather: {
-    temp: 18.5, feels_like: 17.9, temp_unit: '°C', humidity_pct: 52, wind_speed: 11, wind_speed_unit: 'km/h',
-    wind_dir: 'SW', description: 'Sunny', rain_chance_pct: 5, uv_index: 5, is_day: true, alerts: [], source: 'test',
+    temp: 18.5,
+    feels_like: 17.9,
+    temp_unit: '°C',
+    humidity_pct: 52,
+    wind_speed: 11,
+    wind_speed_unit: 'km/h',
+    wind_dir: 'SW',
+    description: 'Sunny',
+    rain_chance_pct: 5,
+    uv_index: 5,
+    is_day: true,
+    alerts: [],
+    source: 'test',
   },
   model: 'outfit-test',
   generated_at: '2026-05-02T08:00:00.000Z',
@@ -74,7 +88,7 @@ beforeAll(async () => {
       "import { pathToFileURL } from 'node:url';",
       `register(${JSON.stringify(pathToFileURL(hook).href)}, { data: { out: process.env.LOADS_FILE } });`,
       'const required = createRequire(import.meta.url).cache;',
-      '// At its end, the files the process loaded with require, as URLs like the hook\'s, and the native addons in it,',
+      "// At its end, the files the process loaded with require, as URLs like the hook's, and the native addons in it,",
       '// as files (canvas.node is loaded with require, not resolved by the hook).',
       "process.on('exit', () => {",
       "  const files = Object.keys(required).filter((f) => !f.endsWith('.node')).map((f) => pathToFileURL(f).href);",
@@ -97,10 +111,16 @@ function sourcesOf(file: string): string[] {
  * Runs the CLI as shipped with the hook: the modules it loaded (source files, node_modules files, Node's own
  * `node:` modules) and the native addons mapped into it, as paths; and the bundle's files it loaded, as URLs.
  */
-async function loadsOf(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; loaded: string[]; files: string[] }> {
+async function loadsOf(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stderr: string; loaded: string[]; files: string[] }> {
   const loads = path.join(dir, `${name}.loads`);
   await writeFile(loads, '');
-  const res = await runCli(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads, ...env } });
+  const res = await runCli(args, {
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADS_FILE: loads, ...env },
+  });
   const lines = [...new Set((await readFile(loads, 'utf8')).split('\n').filter(Boolean))];
   const files = lines.filter((l) => l.startsWith('file:'));
   const loaded = lines.flatMap((l) => (l.startsWith('file:') ? sourcesOf(fileURLToPath(l)) : [l]));
@@ -113,22 +133,37 @@ function heavyIn(loaded: string[]): string[] {
 
 const COMMANDS: [string, () => string[], RegExp][] = [
   ['help', () => ['--help'], /\/src\/cli\/usage\.js$/],
-  ['render', () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')], /\/src\/cli\/render-file\.js$/],
+  [
+    'render',
+    () => ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'out.png')],
+    /\/src\/cli\/render-file\.js$/,
+  ],
   ['plan', () => ['plan', '--config', config], /\/src\/budget\/planner\.js$/],
   ['check-config', () => ['check-config', '--config', config], /\/src\/config\/load\.js$/],
 ];
 
 describe('each command loads only what it uses', () => {
-  it.each(COMMANDS)('%s loads none of the simulator, the simulated service, the broker, mqtt, the HTTP server or undici', async (name, args, own) => {
-    const { code, stderr, loaded } = await loadsOf(name, args());
-    expect(code, stderr).toBe(0);
-    // The positive sign first: the hook saw the command's own module, so an empty list is no pass.
-    expect(loaded.some((u) => own.test(u))).toBe(true);
-    expect(heavyIn(loaded)).toEqual([]);
-  });
+  it.each(COMMANDS)(
+    '%s loads none of the simulator, the simulated service, the broker, mqtt, the HTTP server or undici',
+    async (name, args, own) => {
+      const { code, stderr, loaded } = await loadsOf(name, args());
+      expect(code, stderr).toBe(0);
+      // The positive sign first: the hook saw the command's own module, so an empty list is no pass.
+      expect(loaded.some((u) => own.test(u))).toBe(true);
+      expect(heavyIn(loaded)).toEqual([]);
+    },
+  );
 
   it('render loads canvas with its native addon and the layout; check-config, plan and --help load nothing of drawing', async () => {
-    const drawn = await loadsOf('render-draw', ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'draw.png')]);
+    const drawn = await loadsOf('render-draw', [
+      'render',
+      '--config',
+      config,
+      '--input',
+      path.join(dir, 'rec.json'),
+      '--out',
+      path.join(dir, 'draw.png'),
+    ]);
     expect(drawn.code, drawn.stderr).toBe(0);
     expect(drawn.loaded.some((f) => /\/canvas\.node$/.test(f))).toBe(true);
     expect(drawn.loaded.some((f) => /\/src\/render\/layout\/layout-wide\.js$/.test(f))).toBe(true);
@@ -139,16 +174,29 @@ describe('each command loads only what it uses', () => {
     ] as const) {
       const res = await loadsOf(name, [...args]);
       expect(res.code, res.stderr).toBe(0);
-      expect(res.loaded.filter((f) => DRAWING.test(f)), name).toEqual([]);
+      expect(
+        res.loaded.filter((f) => DRAWING.test(f)),
+        name,
+      ).toEqual([]);
     }
   });
 
   it('a plain render of a display with an "auto" schedule loads no planner; one with --status does', async () => {
     const auto = await tempConfig(
-      simulatedConfig({ displays: ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-7in5-v2'].join('\n') }),
+      simulatedConfig({
+        displays: ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-7in5-v2'].join('\n'),
+      }),
     );
     const planner = (loaded: string[]) => loaded.filter((f) => /\/src\/budget\/planner\.js$/.test(f));
-    const args = ['render', '--config', auto.file, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'auto.png')];
+    const args = [
+      'render',
+      '--config',
+      auto.file,
+      '--input',
+      path.join(dir, 'rec.json'),
+      '--out',
+      path.join(dir, 'auto.png'),
+    ];
     const withStatus = await loadsOf('render-status', [...args, '--status', 'service_error']);
     expect(withStatus.code, withStatus.stderr).toBe(0);
     expect(planner(withStatus.loaded)).toHaveLength(1);
@@ -169,7 +217,12 @@ describe('each command loads only what it uses', () => {
     expect(loaded.some((u) => /\/src\/service-sim\/server\.js$/.test(u))).toBe(true);
     // The client through undici's index, not through files inside it.
     expect(loaded.some((u) => /\/node_modules\/undici\/index\.js$/.test(u))).toBe(true);
-    const publishers = [/\/src\/mqtt\/mqtt-publisher\.js$/, /\/src\/http\/http-publisher\.js$/, /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//, /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/];
+    const publishers = [
+      /\/src\/mqtt\/mqtt-publisher\.js$/,
+      /\/src\/http\/http-publisher\.js$/,
+      /\/node_modules\/(mqtt|aedes|spi-device|node-libgpiod)\//,
+      /\/src\/epd\/(panel-publisher|real-bus|drivers\/(?!index))/,
+    ];
     expect(loaded.filter((u) => publishers.some((re) => re.test(u)))).toEqual([]);
   });
 });
@@ -178,22 +231,33 @@ describe('each command loads only what it uses', () => {
 const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 describe('the compile cache', () => {
-  it.runIf(hasCache)('a second render compiles the command line and the drawing from the cache (it is on before they load)', async () => {
-    const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-lazy-cc-'));
-    const args = ['render', '--config', config, '--input', path.join(dir, 'rec.json'), '--out', path.join(dir, 'cc.png')];
-    expect((await runCli(args, { env: { TMPDIR: tmp } })).code).toBe(0);
-    // Node says which files it read from the cache (NODE_DEBUG_NATIVE=COMPILE_CACHE, on stderr).
-    const second = await loadsOf('render-cc', args, { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
-    expect(second.code, second.stderr).toBe(0);
-    const cached = (source: RegExp): boolean => {
-      const file = second.files.find((u) => sourcesOf(fileURLToPath(u)).some((s) => source.test(s)));
-      expect(file, String(source)).toBeDefined();
-      // Node names a CommonJS file (the bundle's chunks) by its path: "cache for <path> was accepted".
-      return second.stderr.split('\n').some((l) => l.includes(`${fileURLToPath(file!)} was accepted`));
-    };
-    expect(cached(/\/src\/cli\.js$/)).toBe(true);
-    expect(cached(/\/src\/render\/layout\/layout-wide\.js$/)).toBe(true);
-  });
+  it.runIf(hasCache)(
+    'a second render compiles the command line and the drawing from the cache (it is on before they load)',
+    async () => {
+      const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-lazy-cc-'));
+      const args = [
+        'render',
+        '--config',
+        config,
+        '--input',
+        path.join(dir, 'rec.json'),
+        '--out',
+        path.join(dir, 'cc.png'),
+      ];
+      expect((await runCli(args, { env: { TMPDIR: tmp } })).code).toBe(0);
+      // Node says which files it read from the cache (NODE_DEBUG_NATIVE=COMPILE_CACHE, on stderr).
+      const second = await loadsOf('render-cc', args, { TMPDIR: tmp, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+      expect(second.code, second.stderr).toBe(0);
+      const cached = (source: RegExp): boolean => {
+        const file = second.files.find((u) => sourcesOf(fileURLToPath(u)).some((s) => source.test(s)));
+        expect(file, String(source)).toBeDefined();
+        // Node names a CommonJS file (the bundle's chunks) by its path: "cache for <path> was accepted".
+        return second.stderr.split('\n').some((l) => l.includes(`${fileURLToPath(file!)} was accepted`));
+      };
+      expect(cached(/\/src\/cli\.js$/)).toBe(true);
+      expect(cached(/\/src\/render\/layout\/layout-wide\.js$/)).toBe(true);
+    },
+  );
 });
 
 describe('flags are checked per command', () => {

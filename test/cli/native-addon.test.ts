@@ -3,7 +3,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addonMismatch, assertCanvasFits, canvasAddon, readElfNeeded, type AddonCheckOptions } from '../../src/shared/native-addon.js';
+import {
+  addonMismatch,
+  assertCanvasFits,
+  canvasAddon,
+  readElfNeeded,
+  type AddonCheckOptions,
+} from '../../src/shared/native-addon.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 /**
@@ -39,7 +45,18 @@ beforeAll(() => {
   gcc('-o', 'debian-node', 'main.c', '-Wl,--no-as-needed', '-L.', '-l:libnode.so.115');
   // 32-bit: no 32-bit C library here, so nothing of it is linked in (-nostdlib); the ELF is a real ELF32 all the same.
   gcc('-m32', '-shared', '-fPIC', '-nostdlib', '-Wl,-soname,libnode.so.108', '-o', 'libnode32.so.108', 'lib.c');
-  gcc('-m32', '-shared', '-fPIC', '-nostdlib', '-o', 'addon32.node', 'addon.c', '-Wl,--no-as-needed', '-L.', '-l:libnode32.so.108');
+  gcc(
+    '-m32',
+    '-shared',
+    '-fPIC',
+    '-nostdlib',
+    '-o',
+    'addon32.node',
+    'addon.c',
+    '-Wl,--no-as-needed',
+    '-L.',
+    '-l:libnode32.so.108',
+  );
   writeFileSync(f('not-elf.node'), '#!/bin/sh\necho this is not an ELF file\n');
 }, 60_000);
 
@@ -62,7 +79,14 @@ function options(addon: string, over: Partial<AddonCheckOptions> = {}): AddonChe
 
 describe('reading DT_NEEDED from an ELF file', () => {
   it('names what readelf names, in order, for addons, executables and libraries, 64 and 32 bit', () => {
-    const files = [f('addon-108.node'), f('plain.node'), f('debian-node'), f('addon32.node'), process.execPath, '/bin/ls'];
+    const files = [
+      f('addon-108.node'),
+      f('plain.node'),
+      f('debian-node'),
+      f('addon32.node'),
+      process.execPath,
+      '/bin/ls',
+    ];
     const canvas = canvasAddon(ROOT);
     if (canvas !== null && existsSync(canvas.addon)) files.push(canvas.addon);
     for (const file of files) expect(readElfNeeded(file), file).toEqual(readelfNeeded(file));
@@ -89,16 +113,22 @@ describe('an addon built for another Node (E_NATIVE_ADDON)', () => {
     expect(err?.message).toContain('rebuild canvas');
     expect(addonMismatch(options(f('addon32.node')))?.code).toBe('E_NATIVE_ADDON');
     // In a clone, the set-up to run again is the clone's own.
-    expect(addonMismatch(options(f('addon-108.node'), { projectDir: ROOT }))?.message).toContain(`run \`bash .ci/setup\` in ${ROOT},`);
+    expect(addonMismatch(options(f('addon-108.node'), { projectDir: ROOT }))?.message).toContain(
+      `run \`bash .ci/setup\` in ${ROOT},`,
+    );
   });
 
   it('refuses libnode.so.115 in a separate Node 20 build too (same NODE_MODULE_VERSION, another runtime)', () => {
-    expect(addonMismatch(options(f('addon-115.node'), { version: 'v20.20.2', modules: '115' }))?.code).toBe('E_NATIVE_ADDON');
+    expect(addonMismatch(options(f('addon-115.node'), { version: 'v20.20.2', modules: '115' }))?.code).toBe(
+      'E_NATIVE_ADDON',
+    );
   });
 
   it('accepts an addon linked to the libnode its own Node is built on (Debian\u2019s nodejs running Debian\u2019s build)', () => {
     expect(readElfNeeded(f('debian-node'))).toContain('libnode.so.115');
-    expect(addonMismatch(options(f('addon-115.node'), { execPath: f('debian-node'), version: 'v20.19.2', modules: '115' }))).toBeNull();
+    expect(
+      addonMismatch(options(f('addon-115.node'), { execPath: f('debian-node'), version: 'v20.19.2', modules: '115' })),
+    ).toBeNull();
   });
 
   it('accepts an addon that links nothing of Node\u2019s, a file it cannot read, and the canvas installed here', () => {

@@ -24,7 +24,10 @@ describe('once against the simulated service', () => {
     const png = PNG.sync.read(await readFile(path.join(dir, 'frames/hallway.png')));
     expect([png.width, png.height]).toEqual([800, 480]);
     const rec = JSON.parse(await readFile(path.join(dir, 'frames/hallway.json'), 'utf8')) as Record<string, unknown>;
-    expect(rec).toMatchObject({ outfit: expect.any(String), weather: expect.objectContaining({ source: expect.any(String) }) });
+    expect(rec).toMatchObject({
+      outfit: expect.any(String),
+      weather: expect.objectContaining({ source: expect.any(String) }),
+    });
     expect(Date.parse(rec.fetched_at as string)).toBeGreaterThan(Date.now() - 60_000);
     // Nothing half-written is left behind.
     expect((await readdir(path.join(dir, 'frames'))).sort()).toEqual(['hallway.json', 'hallway.png']);
@@ -34,7 +37,9 @@ describe('once against the simulated service', () => {
     const sim = await startSimProcess();
     try {
       const displays = ['kitchen', 'hallway']
-        .map((id) => `  - id: ${id}\n    lat: 48.1\n    lon: 11.6\n    panel: waveshare-4in2\n    schedule: "0 7 * * *"`)
+        .map(
+          (id) => `  - id: ${id}\n    lat: 48.1\n    lon: 11.6\n    panel: waveshare-4in2\n    schedule: "0 7 * * *"`,
+        )
         .join('\n');
       const { dir, file } = await tempConfig(simulatedConfig({ baseUrl: sim.url, keyFile: 'key', displays }));
       await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
@@ -49,7 +54,10 @@ describe('once against the simulated service', () => {
       const png = PNG.sync.read(await readFile(path.join(dir, 'frames/kitchen.png')));
       expect([png.width, png.height]).toEqual([400, 300]);
       const paths = (await sim.stats()).requests.map((r) => [r.path, r.status]);
-      expect(paths).toEqual([['/v1/recweather', 500], ['/v1/recweather', 200]]);
+      expect(paths).toEqual([
+        ['/v1/recweather', 500],
+        ['/v1/recweather', 200],
+      ]);
     } finally {
       await sim.stop();
     }

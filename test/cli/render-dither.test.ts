@@ -5,7 +5,15 @@ import { ALERT } from '../gallery/samples.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 
 const displays = (dither: string): string =>
-  ['  - id: hallway', '    name: Hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl-4grey', `    dither: ${dither}`, '    schedule: "*/30 * * * *"'].join('\n');
+  [
+    '  - id: hallway',
+    '    name: Hallway',
+    '    lat: 52.52',
+    '    lon: 13.405',
+    '    panel: trmnl-4grey',
+    `    dither: ${dither}`,
+    '    schedule: "*/30 * * * *"',
+  ].join('\n');
 
 describe('render uses the display’s dither', () => {
   it('draws with displays[].dither, as the daemon does, and says so in its JSON', async () => {

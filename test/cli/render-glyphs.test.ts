@@ -19,6 +19,9 @@ describe('render and characters no bundled font has', () => {
       .map((l) => JSON.parse(l) as { code?: string; codePoint?: string })
       .filter((l) => l.code === 'W_GLYPH_MISSING');
     expect(warned.map((l) => l.codePoint)).toEqual(['U+96E8 (雨)', 'U+8863 (衣)']);
-    expect((JSON.parse(await readFile(json, 'utf8')) as { missing_glyphs: string[] }).missing_glyphs).toEqual(['U+96E8 (雨)', 'U+8863 (衣)']);
+    expect((JSON.parse(await readFile(json, 'utf8')) as { missing_glyphs: string[] }).missing_glyphs).toEqual([
+      'U+96E8 (雨)',
+      'U+8863 (衣)',
+    ]);
   });
 });

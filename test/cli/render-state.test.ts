@@ -9,7 +9,20 @@ import { decodePng } from '../render/decode.js';
 const REC = {
   outfit: 'A warm coat over a jumper, jeans and boots. Take gloves and a scarf.',
   reasoning: 'Cold and grey with a chance of rain later.',
-  weather: { temp: 3.5, feels_like: 0.4, temp_unit: '°C', humidity_pct: 80, wind_speed: 14, wind_speed_unit: 'km/h', wind_dir: 'W', description: 'Overcast', rain_chance_pct: 40, uv_index: 1, is_day: true, alerts: [] },
+  weather: {
+    temp: 3.5,
+    feels_like: 0.4,
+    temp_unit: '°C',
+    humidity_pct: 80,
+    wind_speed: 14,
+    wind_speed_unit: 'km/h',
+    wind_dir: 'W',
+    description: 'Overcast',
+    rain_chance_pct: 40,
+    uv_index: 1,
+    is_day: true,
+    alerts: [],
+  },
   model: 'outfit-test',
   generated_at: '2026-11-28T06:59:00.000Z',
   fetched_at: '2026-11-28T07:00:00.000Z',
@@ -45,7 +58,11 @@ async function frame(args: string[], extra = ''): Promise<{ code: number | null;
   const res = await runCli(['render', '--config', file, '--input', input, '--out', out, ...args]);
   if (res.code !== 0) return { code: res.code, stderr: res.stderr, texts: '' };
   const json = JSON.parse(await readFile(out, 'utf8')) as { texts: string[] };
-  return { code: res.code, stderr: res.stderr, texts: json.texts.join(' | ').replace(/\s+/g, ' ').replace(/ \| ·/g, ' ·') };
+  return {
+    code: res.code,
+    stderr: res.stderr,
+    texts: json.texts.join(' | ').replace(/\s+/g, ' ').replace(/ \| ·/g, ' ·'),
+  };
 }
 
 describe('render --now and --status', () => {
@@ -69,7 +86,10 @@ describe('render --now and --status', () => {
     ['credits_out', /No credits left/],
     ['budget_exhausted', /Credit budget used up · until Sun 29 Nov 00:00/],
   ])('--status %s draws the band the daemon draws in that state', async (status, shown) => {
-    const res = await frame(['--now', '2026-11-28T11:30:00Z', '--status', status], 'http:\n  listen: 0.0.0.0:8321\n  public_url: http://192.168.1.5:8321');
+    const res = await frame(
+      ['--now', '2026-11-28T11:30:00Z', '--status', status],
+      'http:\n  listen: 0.0.0.0:8321\n  public_url: http://192.168.1.5:8321',
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.texts).toMatch(shown);
@@ -83,7 +103,19 @@ describe('render --now and --status', () => {
     await writeFile(input, JSON.stringify(REC));
     const png = async (status: string): Promise<Buffer> => {
       const out = path.join(dir, `${status}.png`);
-      const res = await runCli(['render', '--config', file, '--input', input, '--out', out, '--now', '2026-11-28T07:05:00Z', '--status', status]);
+      const res = await runCli([
+        'render',
+        '--config',
+        file,
+        '--input',
+        input,
+        '--out',
+        out,
+        '--now',
+        '2026-11-28T07:05:00Z',
+        '--status',
+        status,
+      ]);
       expect(res.code).toBe(0);
       return decodePng(await readFile(out)).data;
     };
@@ -96,7 +128,9 @@ describe('render --now and --status', () => {
   it('refuses a status or a time it does not know, naming the flag and what it takes (usage: exit 2)', async () => {
     const status = await frame(['--status', 'broken']);
     expect(status.code).toBe(2);
-    expect(status.stderr).toContain('--status must be one of ok, stale, service_error, unreachable, key_rejected, credits_out, budget_exhausted');
+    expect(status.stderr).toContain(
+      '--status must be one of ok, stale, service_error, unreachable, key_rejected, credits_out, budget_exhausted',
+    );
     const now = await frame(['--now', 'yesterday']);
     expect(now.code).toBe(2);
     expect(now.stderr).toContain('--now must be an ISO 8601 time');

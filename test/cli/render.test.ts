@@ -56,7 +56,12 @@ describe('render (offline, no credits)', () => {
     const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    const json = JSON.parse(await readFile(out, 'utf8')) as { garments: unknown; texts: string[]; sizes: { outfit: { px: number; arc_minutes: number } }; layout: string };
+    const json = JSON.parse(await readFile(out, 'utf8')) as {
+      garments: unknown;
+      texts: string[];
+      sizes: { outfit: { px: number; arc_minutes: number } };
+      layout: string;
+    };
     expect(Array.isArray(json.garments)).toBe(true);
     expect(json.layout).toBe('landscape');
     expect(json.texts.join(' ')).toContain('Take sunglasses.');

@@ -31,11 +31,24 @@ const childrenOf = (pid: number): number[] =>
 /** Whether canvas's native addon is mapped into a process. */
 const hasCanvas = (pid: number): boolean => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('canvas.node');
 
-async function startDaemon(): Promise<{ pid: number; dir: string; output: () => string; exited: Promise<number | null>; kill: (s: NodeJS.Signals) => void }> {
+async function startDaemon(): Promise<{
+  pid: number;
+  dir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+  kill: (s: NodeJS.Signals) => void;
+}> {
   const { dir, file } = await tempConfig(simulatedConfig());
   // The key where a daemon takes it from, and once more under a name nothing knows: neither reaches the child.
   // With the systemd unit's node flags, compilers off (--no-opt): the child gets them less those.
-  const child = startNodeCli(['run', '--config', file], { nodeArgs: UNIT_NODE_FLAGS, env: { OUTFIT_API_KEY: DEMO_API_KEY, SOMETHING_ELSE: `x${DEMO_API_KEY}x`, TMPDIR: await mkdtemp(path.join(tmpdir(), 'outfit-run-tmp-')) } });
+  const child = startNodeCli(['run', '--config', file], {
+    nodeArgs: UNIT_NODE_FLAGS,
+    env: {
+      OUTFIT_API_KEY: DEMO_API_KEY,
+      SOMETHING_ELSE: `x${DEMO_API_KEY}x`,
+      TMPDIR: await mkdtemp(path.join(tmpdir(), 'outfit-run-tmp-')),
+    },
+  });
   const { output, exited } = watchProcess(child);
   return { pid: child.pid!, dir, output, exited, kill: (s) => child.kill(s) };
 }

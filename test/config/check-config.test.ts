@@ -18,7 +18,9 @@ const yaml = (displays: string[], extra: string[] = []): string =>
 
 describe('check-config', () => {
   it('exits 2 on an http.listen port above 65535, naming the key (run would fail to listen)', async () => {
-    const { dir, file } = await tempConfig(yaml(['  - id: hallway', '    lat: 1', '    lon: 2'], ['http:', '  listen: 127.0.0.1:99999']));
+    const { dir, file } = await tempConfig(
+      yaml(['  - id: hallway', '    lat: 1', '    lon: 2'], ['http:', '  listen: 127.0.0.1:99999']),
+    );
     try {
       const r = await runCli(['check-config', '--config', file]);
       expect(r.code).toBe(2);
@@ -28,7 +30,7 @@ describe('check-config', () => {
     }
   });
 
-  it('reports a duplicate display id together with another display\'s problems and names the allowed rotations', async () => {
+  it("reports a duplicate display id together with another display's problems and names the allowed rotations", async () => {
     const { dir, file } = await tempConfig(
       yaml([
         '  - id: hallway',
@@ -61,7 +63,12 @@ describe('check-config', () => {
 
   it('exits 2 on an output_dir that is a file and a state_dir under a file, naming each key; `run` refuses the same before it starts anything', async () => {
     const port = await freePort();
-    const { dir, file } = await tempConfig(yaml(['  - id: hallway', '    lat: 1', '    lon: 2'], ['http:', `  listen: 127.0.0.1:${port}`]).replace('state_dir: state', 'state_dir: blocker/state'));
+    const { dir, file } = await tempConfig(
+      yaml(['  - id: hallway', '    lat: 1', '    lon: 2'], ['http:', `  listen: 127.0.0.1:${port}`]).replace(
+        'state_dir: state',
+        'state_dir: blocker/state',
+      ),
+    );
     try {
       // The probe's case: a file where the frames folder should be (passed check-config, then stopped the daemon: EEXIST).
       await writeFile(path.join(dir, 'frames'), 'not a folder\n');
@@ -69,8 +76,20 @@ describe('check-config', () => {
       const r = await runCli(['check-config', '--config', file]);
       expect(r.code).toBe(2);
       const lines = r.stderr.split('\n').map((l) => l.trim());
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^output_dir: "${path.join(dir, 'frames')}" is a file, not a folder: move it away, or set output_dir to a folder`)));
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^state_dir: "${path.join(dir, 'blocker', 'state')}" cannot be created: "${path.join(dir, 'blocker')}" on its path is a file`)));
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^output_dir: "${path.join(dir, 'frames')}" is a file, not a folder: move it away, or set output_dir to a folder`,
+          ),
+        ),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^state_dir: "${path.join(dir, 'blocker', 'state')}" cannot be created: "${path.join(dir, 'blocker')}" on its path is a file`,
+          ),
+        ),
+      );
 
       // `run` with the same config: exit 2 at once, nothing started (no state folder, no HTTP server, no frames).
       const run = await runCli(['run', '--config', file]);
@@ -92,13 +111,21 @@ describe('check-config', () => {
 
 /** A config with one display (`schedule`), `budget` lines and `http` lines of its own. */
 const config = (o: { budget?: string[]; schedule?: string; http?: string[] }): string =>
-  yaml(['  - id: hallway', '    lat: 1', '    lon: 2', ...(o.schedule === undefined ? [] : [`    schedule: "${o.schedule}"`])], o.http ?? []).replace(
-    '  credits_per_day: 100\n',
-    `${(o.budget ?? ['  credits_per_day: 100']).join('\n')}\n`,
-  );
+  yaml(
+    [
+      '  - id: hallway',
+      '    lat: 1',
+      '    lon: 2',
+      ...(o.schedule === undefined ? [] : [`    schedule: "${o.schedule}"`]),
+    ],
+    o.http ?? [],
+  ).replace('  credits_per_day: 100\n', `${(o.budget ?? ['  credits_per_day: 100']).join('\n')}\n`);
 
 /** check-config (or another command) on `text`, the folder removed after. */
-async function cli(text: string, command = 'check-config'): Promise<{ code: number | null; stdout: string; stderr: string; lines: string[] }> {
+async function cli(
+  text: string,
+  command = 'check-config',
+): Promise<{ code: number | null; stdout: string; stderr: string; lines: string[] }> {
   const { dir, file } = await tempConfig(text);
   try {
     const r = await runCli([command, '--config', file]);
@@ -112,10 +139,14 @@ describe('check-config: configs that can never work', () => {
   it('a refresh reserve not below the daily or the monthly budget is a config problem at budget.refresh_reserve_credits', async () => {
     const day = await cli(config({ budget: ['  credits_per_day: 50', '  refresh_reserve_credits: 50'] }));
     expect(day.code).toBe(2);
-    expect(day.lines).toContainEqual(expect.stringMatching(/^budget\.refresh_reserve_credits: 50 is not below budget\.credits_per_day \(50\)/));
+    expect(day.lines).toContainEqual(
+      expect.stringMatching(/^budget\.refresh_reserve_credits: 50 is not below budget\.credits_per_day \(50\)/),
+    );
     const month = await cli(config({ budget: ['  credits_per_month: 300', '  refresh_reserve_credits: 400'] }));
     expect(month.code).toBe(2);
-    expect(month.lines).toContainEqual(expect.stringMatching(/^budget\.refresh_reserve_credits: 400 is not below budget\.credits_per_month \(300\)/));
+    expect(month.lines).toContainEqual(
+      expect.stringMatching(/^budget\.refresh_reserve_credits: 400 is not below budget\.credits_per_month \(300\)/),
+    );
     const below = await cli(config({ budget: ['  credits_per_day: 50', '  refresh_reserve_credits: 49'] }));
     expect(below.code, below.stderr).toBe(0);
   });
@@ -126,7 +157,9 @@ describe('check-config: configs that can never work', () => {
     expect(rare.lines).toContainEqual(expect.stringMatching(/^warning: W_SCHEDULE_RARE: displays\[0\]\.schedule: /));
     expect(rare.stdout).toContain('; 1 warning)');
     // Both day fields must match: New Year's Day on a Monday comes once in several years.
-    expect((await cli(config({ schedule: '0 7 1 1 1' }))).lines).toContainEqual(expect.stringMatching(/^warning: W_SCHEDULE_RARE: displays\[0\]\.schedule: /));
+    expect((await cli(config({ schedule: '0 7 1 1 1' }))).lines).toContainEqual(
+      expect.stringMatching(/^warning: W_SCHEDULE_RARE: displays\[0\]\.schedule: /),
+    );
     const yearly = await cli(config({ schedule: '0 7 1 1 *' }));
     expect(yearly.code).toBe(0);
     expect(yearly.stderr).not.toContain('W_SCHEDULE_RARE');
@@ -196,17 +229,25 @@ describe('check-config: configs that can never work', () => {
 
   it('a port held by a second outfit-display that runs (dist/cli.js run) is E_HTTP_LISTEN; once it stops, the same config passes', async () => {
     const port = await freePort();
-    const first = await tempConfig(simulatedConfig().replace('output_dir:', `http:\n  listen: 127.0.0.1:${port}\noutput_dir:`));
+    const first = await tempConfig(
+      simulatedConfig().replace('output_dir:', `http:\n  listen: 127.0.0.1:${port}\noutput_dir:`),
+    );
     const daemon = startCli(['run', '--config', first.file]);
     const watched = watchProcess(daemon);
     try {
-      await until('the first daemon’s /healthz', async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null, { context: watched.output });
+      await until(
+        'the first daemon’s /healthz',
+        async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null,
+        { context: watched.output },
+      );
       // Another config (its own folders) on the same port.
       const text = config({ http: ['http:', `  listen: 127.0.0.1:${port}`] });
       const check = await cli(text);
       expect(check.code, check.stderr).toBe(2);
       const line = check.lines.find((l) => l.startsWith('http.listen: '));
-      expect(line).toBe(`http.listen: cannot listen on 127.0.0.1:${port}: port ${port} is in use by another program (EADDRINUSE) (E_HTTP_LISTEN)`);
+      expect(line).toBe(
+        `http.listen: cannot listen on 127.0.0.1:${port}: port ${port} is in use by another program (EADDRINUSE) (E_HTTP_LISTEN)`,
+      );
       expect(check.lines).toContainEqual(expect.stringMatching(/^note: .* answers as an outfit-display/));
       const run = await cli(text, 'run');
       expect(run.code).toBe(1);

@@ -19,7 +19,10 @@ describe('trmnl.firmware and firmware_updates', () => {
   it('are off by default; the floor defaults to 50 %', () => {
     const off = parseConfig({ ...base, trmnl: { devices: [device] } });
     expect(off.ok && off.config.trmnl).toEqual({ devices: [expect.objectContaining({ firmware_updates: false })] });
-    const on = parseConfig({ ...base, trmnl: { devices: [{ ...device, firmware_updates: true }], firmware: { dir: '/srv/trmnl-firmware' } } });
+    const on = parseConfig({
+      ...base,
+      trmnl: { devices: [{ ...device, firmware_updates: true }], firmware: { dir: '/srv/trmnl-firmware' } },
+    });
     expect(on.ok && on.config.trmnl?.firmware).toEqual({ dir: '/srv/trmnl-firmware', battery_floor_pct: 50 });
     expect(on.ok && on.config.trmnl?.devices[0]?.firmware_updates).toBe(true);
   });
@@ -27,7 +30,10 @@ describe('trmnl.firmware and firmware_updates', () => {
   it('name their key path when wrong', () => {
     const p = problems({
       ...base,
-      trmnl: { devices: [{ ...device, firmware_updates: 'yes' }], firmware: { dir: '', battery_floor_pct: 120, checksum: true } },
+      trmnl: {
+        devices: [{ ...device, firmware_updates: 'yes' }],
+        firmware: { dir: '', battery_floor_pct: 120, checksum: true },
+      },
     });
     expect(p).toHaveLength(4);
     expect(p).toEqual(
@@ -38,7 +44,9 @@ describe('trmnl.firmware and firmware_updates', () => {
         expect.stringMatching(/^trmnl\.firmware.*checksum/),
       ]),
     );
-    expect(problems({ ...base, trmnl: { devices: [], firmware: {} } })).toEqual([expect.stringMatching(/^trmnl\.firmware\.dir: /)]);
+    expect(problems({ ...base, trmnl: { devices: [], firmware: {} } })).toEqual([
+      expect.stringMatching(/^trmnl\.firmware\.dir: /),
+    ]);
     expect(problems({ ...base, trmnl: { devices: [], firmware: { dir: '/x', battery_floor_pct: -1 } } })).toEqual([
       expect.stringMatching(/^trmnl\.firmware\.battery_floor_pct: /),
     ]);

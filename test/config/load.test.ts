@@ -43,7 +43,13 @@ describe('parseConfig', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const d = r.config.displays[0];
-    expect(d).toMatchObject({ unit: 'metric', gender: '', panel: 'waveshare-7in5-v2', rotation: 0, endpoint: 'recweather' });
+    expect(d).toMatchObject({
+      unit: 'metric',
+      gender: '',
+      panel: 'waveshare-7in5-v2',
+      rotation: 0,
+      endpoint: 'recweather',
+    });
     expect(r.config.api.timeout_s).toBe(20);
     expect(r.config.budget.rate_limit_per_minute).toBe(60);
     expect(r.config.budget.weather_credit_cost).toBe(1);
@@ -120,7 +126,14 @@ describe('parseConfig', () => {
     for (const ok of ['127.0.0.1:0', '127.0.0.1:65535', '[::1]:8321', 'localhost:1', '0.0.0.0:80']) {
       expect(listen(ok).ok, ok).toBe(true);
     }
-    for (const bad of ['127.0.0.1:99999', '127.0.0.1:65536', '999.1.1.1:80', '[fe80::1::2]:80', '127.0.0.1', 'nonsense']) {
+    for (const bad of [
+      '127.0.0.1:99999',
+      '127.0.0.1:65536',
+      '999.1.1.1:80',
+      '[fe80::1::2]:80',
+      '127.0.0.1',
+      'nonsense',
+    ]) {
       const r = listen(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.problems, bad).toEqual([expect.stringMatching(/^http\.listen: /)]);
@@ -140,7 +153,12 @@ describe('parseConfig', () => {
   });
 
   it('rejects a base_url without /v1, an unknown time zone, a missing budget, an empty display list', () => {
-    const p = problems({ api: { base_url: 'https://x.example/v2' }, budget: {}, timezone: 'Mars/Olympus', displays: [] });
+    const p = problems({
+      api: { base_url: 'https://x.example/v2' },
+      budget: {},
+      timezone: 'Mars/Olympus',
+      displays: [],
+    });
     expect(p).toEqual(
       expect.arrayContaining([
         'api.base_url: must be an http(s) URL ending with /v1, or "simulated"',
@@ -152,7 +170,11 @@ describe('parseConfig', () => {
   });
 
   it('reports required keys and wrong types', () => {
-    const p = problems({ api: { base_url: 'simulated' }, budget: { credits_per_day: 'many' }, displays: [{ id: 'a' }] });
+    const p = problems({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 'many' },
+      displays: [{ id: 'a' }],
+    });
     expect(p).toEqual(
       expect.arrayContaining([
         'budget.credits_per_day: must be a number',
@@ -170,7 +192,10 @@ describe('parseConfig', () => {
   });
 
   it('rejects a TRMNL device that names no display, or has both a token and a token file', () => {
-    const p = problems({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'kitchen', token: 'abcdefgh', token_file: 't' }] } });
+    const p = problems({
+      ...base,
+      trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'kitchen', token: 'abcdefgh', token_file: 't' }] },
+    });
     expect(p).toEqual(
       expect.arrayContaining([
         'trmnl.devices[0]: set token_file or token, not both',
@@ -178,7 +203,9 @@ describe('parseConfig', () => {
       ]),
     );
     // Neither is fine here: the token may come from the systemd credential (test/config/secrets.test.ts).
-    expect(parseConfig({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'hallway' }] } }).ok).toBe(true);
+    expect(parseConfig({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'hallway' }] } }).ok).toBe(
+      true,
+    );
   });
 
   it('formats key paths the way a user reads them', () => {
@@ -228,7 +255,9 @@ describe('loadConfig', () => {
     await writeFile(path.join(dir, 'key'), 'sk_live_abc\n');
     await chmod(path.join(dir, 'key'), 0o644);
     const loaded = await loadConfig(await writeConfig(dir, yaml), { env: {} });
-    expect(loaded.warnings).toEqual([`W_SECRET_READABLE: api.key_file: ${path.join(dir, 'key')} is readable by every user on this machine; chmod 600 it`]);
+    expect(loaded.warnings).toEqual([
+      `W_SECRET_READABLE: api.key_file: ${path.join(dir, 'key')} is readable by every user on this machine; chmod 600 it`,
+    ]);
   });
 
   it('is a config error when a real service has no key at all', async () => {

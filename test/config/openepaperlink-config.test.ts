@@ -14,9 +14,15 @@ describe('openepaperlink config', () => {
   it('takes an access point and tags with their display and panel', () => {
     const r = parseConfig({
       ...base,
-      openepaperlink: { access_point: 'http://192.168.1.60', tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }] },
+      openepaperlink: {
+        access_point: 'http://192.168.1.60',
+        tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }],
+      },
     });
-    expect(r.ok && r.config.openepaperlink).toEqual({ access_point: 'http://192.168.1.60', tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }] });
+    expect(r.ok && r.config.openepaperlink).toEqual({
+      access_point: 'http://192.168.1.60',
+      tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }],
+    });
   });
 
   it('names each bad key: the URL, a MAC that is not 16 hex digits, a duplicate MAC, an unknown display and panel', () => {
@@ -47,16 +53,41 @@ describe('openepaperlink config', () => {
 
   it('refuses a login in access_point without repeating it, and a path, query or fragment alike', () => {
     const problem = (access_point: string): string[] => {
-      const r = parseConfig({ ...base, openepaperlink: { access_point, tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }] } });
+      const r = parseConfig({
+        ...base,
+        openepaperlink: {
+          access_point,
+          tags: [{ mac: '0000021EEF5A3B1C', display: 'hallway', panel: 'oepl-2in9-bwr' }],
+        },
+      });
       return r.ok ? [] : r.problems;
     };
-    for (const url of ['http://owner:pw-9f3c@192.168.1.60', 'http://owner@192.168.1.60/', 'https://:pw-9f3c@ap.local', 'http://@192.168.1.60']) {
+    for (const url of [
+      'http://owner:pw-9f3c@192.168.1.60',
+      'http://owner@192.168.1.60/',
+      'https://:pw-9f3c@ap.local',
+      'http://@192.168.1.60',
+    ]) {
       const p = problem(url);
-      expect(p, url).toEqual(['openepaperlink.access_point: must not carry a login (user:password@host): the access point takes none, so remove it']);
+      expect(p, url).toEqual([
+        'openepaperlink.access_point: must not carry a login (user:password@host): the access point takes none, so remove it',
+      ]);
     }
-    for (const url of ['http://192.168.1.60/imgupload', 'http://192.168.1.60?x=1', 'http://192.168.1.60/?x=1', 'http://192.168.1.60#x', 'http://', 'http://ap local']) {
-      expect(problem(url), url).toEqual([expect.stringMatching(/^openepaperlink\.access_point: must be an absolute http\(s\) base URL such as http:\/\/192\.168\.1\.60, without a path, query or fragment$/)]);
+    for (const url of [
+      'http://192.168.1.60/imgupload',
+      'http://192.168.1.60?x=1',
+      'http://192.168.1.60/?x=1',
+      'http://192.168.1.60#x',
+      'http://',
+      'http://ap local',
+    ]) {
+      expect(problem(url), url).toEqual([
+        expect.stringMatching(
+          /^openepaperlink\.access_point: must be an absolute http\(s\) base URL such as http:\/\/192\.168\.1\.60, without a path, query or fragment$/,
+        ),
+      ]);
     }
-    for (const url of ['http://192.168.1.60', 'http://192.168.1.60/', 'https://ap.local:8443', 'http://[fe80::1]:8080']) expect(problem(url), url).toEqual([]);
+    for (const url of ['http://192.168.1.60', 'http://192.168.1.60/', 'https://ap.local:8443', 'http://[fe80::1]:8080'])
+      expect(problem(url), url).toEqual([]);
   });
 });

@@ -6,7 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { envWithoutSecrets, MAX_SECRET_BYTES, SECRET_PROBLEM_CODES, SECRET_WARNING_CODES, trmnlCredentialName } from '../../src/config/secrets.js';
+import {
+  envWithoutSecrets,
+  MAX_SECRET_BYTES,
+  SECRET_PROBLEM_CODES,
+  SECRET_WARNING_CODES,
+  trmnlCredentialName,
+} from '../../src/config/secrets.js';
 import { startServiceSim, type RunningServiceSim } from '../helpers/service-sim.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -85,15 +91,28 @@ describe('secret files are checked at load', () => {
     const c = await setup(['  key_file: key']);
     const creds = c.at('creds');
     await mkdir(creds);
-    for (const bad of [`${KEY_A} ${KEY_B}`, `${KEY_A}\t${KEY_B}`, `${KEY_A}\r\n${KEY_B}`, `${KEY_A}\u0000${KEY_B}`, `${KEY_A}\u00a0${KEY_B}`, `${KEY_A}é`]) {
+    for (const bad of [
+      `${KEY_A} ${KEY_B}`,
+      `${KEY_A}\t${KEY_B}`,
+      `${KEY_A}\r\n${KEY_B}`,
+      `${KEY_A}\u0000${KEY_B}`,
+      `${KEY_A}\u00a0${KEY_B}`,
+      `${KEY_A}é`,
+    ]) {
       await writeFile(c.at('key'), `${bad}\n`, { mode: 0o600 });
       const fromFile = await problemsOf(loadConfig(c.file, { env: {} }));
-      expect(fromFile, JSON.stringify(bad)).toEqual([expect.stringMatching(/^api\.key_file: .*\(E_SECRET_CHARACTERS\)$/)]);
+      expect(fromFile, JSON.stringify(bad)).toEqual([
+        expect.stringMatching(/^api\.key_file: .*\(E_SECRET_CHARACTERS\)$/),
+      ]);
       const fromEnv = await problemsOf(loadConfig(c.file, { env: { OUTFIT_API_KEY: bad } }));
-      expect(fromEnv).toEqual([expect.stringMatching(/^environment variable OUTFIT_API_KEY: .*\(E_SECRET_CHARACTERS\)$/)]);
+      expect(fromEnv).toEqual([
+        expect.stringMatching(/^environment variable OUTFIT_API_KEY: .*\(E_SECRET_CHARACTERS\)$/),
+      ]);
       await writeFile(path.join(creds, 'outfit-api-key'), bad, { mode: 0o600 });
       const fromCred = await problemsOf(loadConfig(c.file, { env: { CREDENTIALS_DIRECTORY: creds } }));
-      expect(fromCred).toEqual([expect.stringMatching(/^systemd credential outfit-api-key: .*\(E_SECRET_CHARACTERS\)$/)]);
+      expect(fromCred).toEqual([
+        expect.stringMatching(/^systemd credential outfit-api-key: .*\(E_SECRET_CHARACTERS\)$/),
+      ]);
       expectNoSecret([...fromFile, ...fromEnv, ...fromCred].join('\n'), KEY_A, KEY_B);
     }
   });
@@ -111,14 +130,20 @@ describe('secret files are checked at load', () => {
     const cases: Array<[string, () => Promise<void>]> = [
       ['E_SECRET_EMPTY', () => writeFile(c.at('key'), ' \n', { mode: 0o600 })],
       ['E_SECRET_ENCODING', () => writeFile(c.at('key'), Buffer.from([0x73, 0x6b, 0xff, 0xfe, 0x0a]), { mode: 0o600 })],
-      ['E_SECRET_NOT_A_FILE', async () => {
-        await rm(c.at('key'), { force: true });
-        await mkdir(c.at('key'));
-      }],
-      ['E_SECRET_NOT_A_FILE', async () => {
-        await rm(c.at('key'), { recursive: true, force: true });
-        await promisify(execFile)('mkfifo', [c.at('key')]);
-      }],
+      [
+        'E_SECRET_NOT_A_FILE',
+        async () => {
+          await rm(c.at('key'), { force: true });
+          await mkdir(c.at('key'));
+        },
+      ],
+      [
+        'E_SECRET_NOT_A_FILE',
+        async () => {
+          await rm(c.at('key'), { recursive: true, force: true });
+          await promisify(execFile)('mkfifo', [c.at('key')]);
+        },
+      ],
     ];
     for (const [code, make] of cases) {
       await make();
@@ -135,12 +160,20 @@ describe('secret files are checked at load', () => {
     await writeFile(c.at('key'), '');
     await truncate(c.at('key'), 200 * 1024 * 1024);
     const p = await problemsOf(loadConfig(c.file, { env: {} }));
-    expect(p).toEqual([`api.key_file: ${c.at('key')} has ${200 * 1024 * 1024} bytes; a secret may have at most ${MAX_SECRET_BYTES} (E_SECRET_TOO_LARGE)`]);
+    expect(p).toEqual([
+      `api.key_file: ${c.at('key')} has ${200 * 1024 * 1024} bytes; a secret may have at most ${MAX_SECRET_BYTES} (E_SECRET_TOO_LARGE)`,
+    ]);
 
     // The same in `check-config` as shipped, with its peak memory (before: 895 MB), written at exit by a preload.
     const preload = path.join(path.dirname(c.file), 'max-rss.mjs');
-    await writeFile(preload, "process.on('exit', () => process.stdout.write(`maxRssKb ${process.resourceUsage().maxRSS}\\n`));\n");
-    const res = await runCli(['check-config', '--config', c.file], { env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }, timeoutMs: 30_000 });
+    await writeFile(
+      preload,
+      "process.on('exit', () => process.stdout.write(`maxRssKb ${process.resourceUsage().maxRSS}\\n`));\n",
+    );
+    const res = await runCli(['check-config', '--config', c.file], {
+      env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+      timeoutMs: 30_000,
+    });
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain(p[0]);
     const maxRssKb = Number(/^maxRssKb (\d+)$/m.exec(res.stdout)?.[1]);
@@ -151,20 +184,30 @@ describe('secret files are checked at load', () => {
   it('an environment variable over the cap is refused; an empty one counts as not set', async () => {
     const c = await setup(['  key_file: key']);
     await writeFile(c.at('key'), `${KEY_A}\n`, { mode: 0o600 });
-    const p = await problemsOf(loadConfig(c.file, { env: { OUTFIT_API_KEY: `sk_live_${'x'.repeat(MAX_SECRET_BYTES)}` } }));
+    const p = await problemsOf(
+      loadConfig(c.file, { env: { OUTFIT_API_KEY: `sk_live_${'x'.repeat(MAX_SECRET_BYTES)}` } }),
+    );
     expect(p).toEqual([expect.stringMatching(/^environment variable OUTFIT_API_KEY: .*\(E_SECRET_TOO_LARGE\)$/)]);
     expect((await loadConfig(c.file, { env: { OUTFIT_API_KEY: '' } })).secrets.apiKey).toBe(KEY_A);
   });
 
   it('the MQTT password: a line break or tab inside is refused, a space inside is kept', async () => {
-    const c = await setup(['  key_file: key', 'mqtt:', '  url: mqtt://127.0.0.1:1883', '  username: u', '  password_file: pw']);
+    const c = await setup([
+      '  key_file: key',
+      'mqtt:',
+      '  url: mqtt://127.0.0.1:1883',
+      '  username: u',
+      '  password_file: pw',
+    ]);
     await writeFile(c.at('key'), KEY_A, { mode: 0o600 });
     await writeFile(c.at('pw'), 'correct horse\nbattery staple\n', { mode: 0o600 });
     const p = await problemsOf(loadConfig(c.file, { env: {} }));
     expect(p).toEqual([expect.stringMatching(/^mqtt\.password_file: .*\(E_SECRET_CHARACTERS\)$/)]);
     expectNoSecret(p.join(''), 'correct horse', 'battery staple');
     const big = await problemsOf(loadConfig(c.file, { env: { OUTFIT_MQTT_PASSWORD: 'a\tb' } }));
-    expect(big).toEqual([expect.stringMatching(/^environment variable OUTFIT_MQTT_PASSWORD: .*\(E_SECRET_CHARACTERS\)$/)]);
+    expect(big).toEqual([
+      expect.stringMatching(/^environment variable OUTFIT_MQTT_PASSWORD: .*\(E_SECRET_CHARACTERS\)$/),
+    ]);
     await writeFile(c.at('pw'), 'correct horse battery stäple\n', { mode: 0o600 });
     expect((await loadConfig(c.file, { env: {} })).secrets.mqttPassword).toBe('correct horse battery stäple');
   });
@@ -194,7 +237,13 @@ describe('secret files are checked at load', () => {
 
 describe('the embedded broker login', () => {
   it('a refused password file is reported once, as what is wrong with it, not also as missing', async () => {
-    const c = await setup(['  key_file: key', 'mqtt:', '  url: embedded', '  username: homeassistant', '  password_file: mqtt-pw']);
+    const c = await setup([
+      '  key_file: key',
+      'mqtt:',
+      '  url: embedded',
+      '  username: homeassistant',
+      '  password_file: mqtt-pw',
+    ]);
     await writeFile(c.at('key'), KEY_A, { mode: 0o600 });
     await writeFile(c.at('mqtt-pw'), 'first\nsecond\n', { mode: 0o600 });
     const p = await problemsOf(loadConfig(c.file, { env: {} }));
@@ -225,7 +274,9 @@ describe('TRMNL tokens as systemd credentials', () => {
     await writeFile(path.join(creds, 'trmnl-aabbccddee01'), 'cred-token-01\n', { mode: 0o400 });
     await writeFile(path.join(creds, 'trmnl-aabbccddee02'), 'cred-token-02\n', { mode: 0o400 });
     const p = await problemsOf(loadConfig(c.file, { env: { CREDENTIALS_DIRECTORY: creds } }));
-    expect(p).toEqual(['trmnl.devices[2]: no token: set token_file, token, or the systemd credential trmnl-aabbccddee03 (E_SECRET_MISSING)']);
+    expect(p).toEqual([
+      'trmnl.devices[2]: no token: set token_file, token, or the systemd credential trmnl-aabbccddee03 (E_SECRET_MISSING)',
+    ]);
 
     await writeFile(path.join(creds, 'trmnl-aabbccddee03'), 'cred-token-03', { mode: 0o400 });
     const loaded = await loadConfig(c.file, { env: { CREDENTIALS_DIRECTORY: creds } });
@@ -264,15 +315,23 @@ describe('the real process with a bad key', () => {
 });
 
 describe('secret codes', () => {
-  it.each([...SECRET_PROBLEM_CODES, ...SECRET_WARNING_CODES])('%s is documented in docs/configuration.md', async (code) => {
-    const doc = await readFile(path.join(ROOT, 'docs/configuration.md'), 'utf8');
-    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
-  });
+  it.each([...SECRET_PROBLEM_CODES, ...SECRET_WARNING_CODES])(
+    '%s is documented in docs/configuration.md',
+    async (code) => {
+      const doc = await readFile(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+      expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+    },
+  );
 });
 
 describe('envWithoutSecrets (the render process’s environment)', () => {
   it('drops the variables that hold or lead to a secret, and any that holds a secret’s value; keeps the rest', () => {
-    const secrets = { apiKey: 'sk_live_abc', apiKeySource: 'x', mqttPassword: 'hunter2 x', trmnlTokens: new Map([['AA:BB', 'tok-123']]) };
+    const secrets = {
+      apiKey: 'sk_live_abc',
+      apiKeySource: 'x',
+      mqttPassword: 'hunter2 x',
+      trmnlTokens: new Map([['AA:BB', 'tok-123']]),
+    };
     const env = {
       PATH: '/usr/bin',
       TMPDIR: '/tmp',
@@ -287,6 +346,11 @@ describe('envWithoutSecrets (the render process’s environment)', () => {
     };
     expect(envWithoutSecrets(env, secrets)).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', LANG: 'de_DE.UTF-8' });
     // Without secrets (the simulated service's demo key), only the names go.
-    expect(envWithoutSecrets({ PATH: '/usr/bin', OUTFIT_API_KEY: '' }, { apiKey: null, apiKeySource: null, mqttPassword: null, trmnlTokens: new Map() })).toEqual({ PATH: '/usr/bin' });
+    expect(
+      envWithoutSecrets(
+        { PATH: '/usr/bin', OUTFIT_API_KEY: '' },
+        { apiKey: null, apiKeySource: null, mqttPassword: null, trmnlTokens: new Map() },
+      ),
+    ).toEqual({ PATH: '/usr/bin' });
   });
 });

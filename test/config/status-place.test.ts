@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { statusPlace } from '../../src/config/status-place.js';
 
 describe('where the frame says the status page is', () => {
-  const http = (listen: string, public_url?: string) => ({ listen, allowed_hosts: [], ...(public_url !== undefined && { public_url }) });
+  const http = (listen: string, public_url?: string) => ({
+    listen,
+    allowed_hosts: [],
+    ...(public_url !== undefined && { public_url }),
+  });
 
   it('is http.public_url when set, else the listen address, with the .local name for a wildcard one', () => {
-    expect(statusPlace({ http: http('0.0.0.0:8321', 'http://192.168.1.5:8321/') })).toEqual({ kind: 'page', url: 'http://192.168.1.5:8321' });
+    expect(statusPlace({ http: http('0.0.0.0:8321', 'http://192.168.1.5:8321/') })).toEqual({
+      kind: 'page',
+      url: 'http://192.168.1.5:8321',
+    });
     expect(statusPlace({ http: http('192.168.1.5:8321') })).toEqual({ kind: 'page', url: 'http://192.168.1.5:8321' });
-    expect(statusPlace({ http: http('0.0.0.0:8321'), hostName: 'kitchenpi.lan' })).toEqual({ kind: 'page', url: 'http://kitchenpi.local:8321' });
+    expect(statusPlace({ http: http('0.0.0.0:8321'), hostName: 'kitchenpi.lan' })).toEqual({
+      kind: 'page',
+      url: 'http://kitchenpi.local:8321',
+    });
     expect(statusPlace({ http: http('[::]:80'), hostName: 'pi' })).toEqual({ kind: 'page', url: 'http://pi.local' });
   });
 

@@ -8,7 +8,14 @@ const display = (id: string) => ({ id, lat: 52.52, lon: 13.405, panel: 'waveshar
 
 describe('where to look', () => {
   it('names the frame file relative to the folder run from, the status page and the embedded broker with its fallback', () => {
-    const config = { ...parsedSimulatedConfig({ displays: [display('hallway')], http: { listen: '127.0.0.1:8321' }, mqtt: { url: 'embedded' } }), output_dir: '/srv/demo/frames' };
+    const config = {
+      ...parsedSimulatedConfig({
+        displays: [display('hallway')],
+        http: { listen: '127.0.0.1:8321' },
+        mqtt: { url: 'embedded' },
+      }),
+      output_dir: '/srv/demo/frames',
+    };
     expect(whereToLook(config, '/srv/demo').split('\n')).toEqual([
       'frame:       frames/hallway.png',
       'status page: http://127.0.0.1:8321/',
@@ -27,13 +34,18 @@ describe('where to look', () => {
       output_dir: '/var/lib/outfit-display/frames',
     };
     const text = whereToLook(config, '/home/me');
-    expect(text).toContain('frames:      /var/lib/outfit-display/frames/hallway.png, /var/lib/outfit-display/frames/kitchen.png\n');
+    expect(text).toContain(
+      'frames:      /var/lib/outfit-display/frames/hallway.png, /var/lib/outfit-display/frames/kitchen.png\n',
+    );
     expect(text).toContain('status page: http://127.0.0.1:8080/\n');
     expect(text).toContain('MQTT broker: mqtt://[::1]:1884, inside the daemon\n');
   });
 
   it('an outside broker is its scheme, host and port: the login in its URL is never printed', () => {
-    const config = parsedSimulatedConfig({ displays: [display('hallway')], mqtt: { url: 'mqtts://owner:s3cret-pass@broker.lan:8883/x' } });
+    const config = parsedSimulatedConfig({
+      displays: [display('hallway')],
+      mqtt: { url: 'mqtts://owner:s3cret-pass@broker.lan:8883/x' },
+    });
     const text = whereToLook(config, '/');
     expect(text).toContain('MQTT broker: mqtts://broker.lan:8883\n');
     expect(text).not.toMatch(/owner|s3cret/);
@@ -42,6 +54,8 @@ describe('where to look', () => {
 
   it('a port the system picks (0) is left to the log, not made up', () => {
     const config = parsedSimulatedConfig({ displays: [display('hallway')], http: { listen: '127.0.0.1:0' } });
-    expect(whereToLook(config, '/')).toContain('status page: on a free port of 127.0.0.1: the log\'s "HTTP frame server listening" line names it\n');
+    expect(whereToLook(config, '/')).toContain(
+      'status page: on a free port of 127.0.0.1: the log\'s "HTTP frame server listening" line names it\n',
+    );
   });
 });

@@ -23,7 +23,14 @@ async function ledgerOf(r: DaemonRig): Promise<{ charged: number; unknown: numbe
 describe('an answer of 1, 2, 20 and 200 MB, sent for every request: one purchase each, across a restart', () => {
   it.each([1, 2, 20, 200])('%i MB', async (mb) => {
     // A field beyond the spec full of numbers, as the service may add: legal, and kept only within its limits.
-    const fault = { kind: 'large_field', path: 'recweather', field: 'samples', bytes: mb * MB, fill: 'numbers', count: 1000 };
+    const fault = {
+      kind: 'large_field',
+      path: 'recweather',
+      field: 'samples',
+      bytes: mb * MB,
+      fill: 'numbers',
+      count: 1000,
+    };
     const usable = mb * MB < 32 * 1024 * 1024;
     const r = await t.rig({ schedule: '{MM} {HH} * * *' });
     await injectFault(r, fault);
@@ -87,7 +94,9 @@ describe('a failure’s backoff outlives the process', () => {
       await injectFault(again, { kind: 'status', status: 500, path: 'recweather', count: 1000 });
       await again.daemon.start();
       // The positive sign: the start's catch-up was deferred by the backoff it read back.
-      await until('the start’s deferral', () => Promise.resolve(/backing off after failed requests/.test(again.logText())));
+      await until('the start’s deferral', () =>
+        Promise.resolve(/backing off after failed requests/.test(again.logText())),
+      );
       expect(await again.paidRequests()).toBe(0);
       await again.stop();
       dir = again.dir;
@@ -115,7 +124,9 @@ describe('a failure’s backoff outlives the process', () => {
     });
     const again = await t.rig({ dir: r.dir, at: r.clock.now() + 3_000 });
     await again.daemon.start();
-    await until('the cut-off request named', () => Promise.resolve(linesWithCode(again.logText(), 'W_PAID_REQUEST_CUT').length === 1));
+    await until('the cut-off request named', () =>
+      Promise.resolve(linesWithCode(again.logText(), 'W_PAID_REQUEST_CUT').length === 1),
+    );
     expect(await again.paidRequests()).toBe(0);
     const l = await readLedger(path.join(again.dir, 'state', 'budget-ledger.json'));
     expect(l.kind === 'ok' && l.state.inFlight).toEqual([]);

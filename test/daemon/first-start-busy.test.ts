@@ -20,7 +20,8 @@ const t = daemonTests({ broker: true });
 const HOUR = 3_600_000;
 
 /** "09:41" in the rig's zone. */
-const wallTime = (ms: number): string => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' });
+const wallTime = (ms: number): string =>
+  new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' });
 
 describe('the first start under a 429 with a long Retry-After', () => {
   it('is service_error "busy" until the wait ends on state.json, /healthz, the diagnostics and the frame; the purchase after it clears it', async () => {
@@ -39,19 +40,35 @@ describe('the first start under a 429 with a long Retry-After', () => {
 
     const st = await hallwayState(r);
     expect(st.status).toBe('service_error');
-    expect(st.status_detail).toBe(`the service asked us to wait until ${until_} (E_RATE_LIMITED: HTTP 429 with Retry-After)`);
+    expect(st.status_detail).toBe(
+      `the service asked us to wait until ${until_} (E_RATE_LIMITED: HTTP 429 with Retry-After)`,
+    );
     expect(st.last_error).toMatchObject({ code: 'E_RATE_LIMITED' });
     expect(st.outfit).toBeUndefined();
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);
-    expect(health.json<{ displays: { status: string; reason: string }[] }>().displays[0]).toMatchObject({ status: 'service_error', reason: expect.stringContaining('E_RATE_LIMITED') as unknown });
+    expect(health.json<{ displays: { status: string; reason: string }[] }>().displays[0]).toMatchObject({
+      status: 'service_error',
+      reason: expect.stringContaining('E_RATE_LIMITED') as unknown,
+    });
     await w.waitFor(() => diagnostics()?.status === 'service_error', 'diagnostics with the service error');
     expect(String(diagnostics()?.status_detail)).toContain(`until ${until_} (E_RATE_LIMITED`);
 
     // The frame says so, with the time of the next try, not "Waiting for the first outfit".
     const shown = shownView(r.daemon.views, 'hallway');
-    expect(shown.status).toMatchObject({ kind: 'service_error', problem: 'busy', retryAt: new Date(r.clock.now() + HOUR) });
-    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: shown.status, now: new Date(r.clock.now()), storeProblem: null };
+    expect(shown.status).toMatchObject({
+      kind: 'service_error',
+      problem: 'busy',
+      retryAt: new Date(r.clock.now() + HOUR),
+    });
+    const input: FrameInput = {
+      rec: null,
+      displayName: 'hallway',
+      timezone: 'Europe/Berlin',
+      status: shown.status,
+      now: new Date(r.clock.now()),
+      storeProblem: null,
+    };
     const panel = loadPanel('waveshare-4in2');
     const texts = renderIndices(input, panel, { rotation: 0 }).report.texts.join(' ');
     expect(texts).toContain('The outfit service is busy');

@@ -27,11 +27,13 @@ function problemOf(file: string, os: string): StoreProblem {
   return { code: err.code, file: err.file, message: err.message, since: '2026-01-31T07:00:00.000Z' };
 }
 
-
 describe('the first start while the state cannot be saved', () => {
   it('the daemon’s first frame says the state cannot be saved and where, not "Waiting for the first outfit"', async () => {
     // A real fault, whoever runs the test (root too): the ledger's temp file is a folder, so no write-ahead succeeds.
-    const r = await t.rig({ prepare: (dir) => mkdir(path.join(dir, 'state', 'budget-ledger.json.tmp'), { recursive: true }).then(() => undefined) });
+    const r = await t.rig({
+      prepare: (dir) =>
+        mkdir(path.join(dir, 'state', 'budget-ledger.json.tmp'), { recursive: true }).then(() => undefined),
+    });
     await r.daemon.start();
     expect(await r.paidRequests()).toBe(0);
     const problem = r.daemon.governor.storeProblem;
@@ -41,7 +43,14 @@ describe('the first start while the state cannot be saved', () => {
 
     // What the frame shows: the published frame is the one drawn with the cause, and that one says it in words.
     const cycle = r.daemon.cycles.get('hallway')!;
-    const input: FrameInput = { rec: null, displayName: 'hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: new Date(r.clock.now()), storeProblem: problem };
+    const input: FrameInput = {
+      rec: null,
+      displayName: 'hallway',
+      timezone: 'Europe/Berlin',
+      status: { kind: 'ok' },
+      now: new Date(r.clock.now()),
+      storeProblem: problem,
+    };
     const panel = loadPanel(cycle.display.panel);
     const opts = { rotation: cycle.display.rotation, dither: cycle.display.dither };
     const texts = renderIndices(input, panel, opts).report.texts.join(' ');
@@ -53,7 +62,10 @@ describe('the first start while the state cannot be saved', () => {
 
     // And every other place an owner looks.
     const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
-    expect(state.state_problem).toMatchObject({ code: 'E_STATE_WRITE', file: path.join(r.dir, 'state', 'budget-ledger.json') });
+    expect(state.state_problem).toMatchObject({
+      code: 'E_STATE_WRITE',
+      file: path.join(r.dir, 'state', 'budget-ledger.json'),
+    });
     expect(state.status).toBe('ok');
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);
@@ -74,7 +86,12 @@ describe('the first start while the state cannot be saved', () => {
       render: displayRenderOptions(hallway, { timezone: 'UTC' }),
       store: new LastGoodStore('/nonexistent-outfit-state'),
       // The governor's answer while the ledger cannot be written: nothing is bought.
-      fetch: () => Promise.resolve({ kind: 'deferred', until: new Date(clock.now() + 60_000), reason: 'the credit ledger cannot be written' }),
+      fetch: () =>
+        Promise.resolve({
+          kind: 'deferred',
+          until: new Date(clock.now() + 60_000),
+          reason: 'the credit ledger cannot be written',
+        }),
       publishers: [out],
       board: side.board,
       views: side.views,
@@ -86,25 +103,44 @@ describe('the first start while the state cannot be saved', () => {
     });
     await cycle.run('schedule');
     expect(out.updates).toHaveLength(1);
-    const input: FrameInput = { rec: null, displayName: 'Hallway', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(clock.now()), storeProblem: problem };
+    const input: FrameInput = {
+      rec: null,
+      displayName: 'Hallway',
+      timezone: 'UTC',
+      status: { kind: 'ok' },
+      now: new Date(clock.now()),
+      storeProblem: problem,
+    };
     const texts = renderIndices(input, loadPanel('waveshare-4in2'), { rotation: 0 }).report.texts.join(' ');
     expect(texts).toContain('Cannot save state');
     expect(texts).toContain('/var/lib/outfit-display is read-only');
     expect(texts).not.toContain('EROFS');
-    expect(out.updates[0]!.frame.hash).toBe((await renderFrame(input, loadPanel('waveshare-4in2'), { rotation: 0 })).hash);
+    expect(out.updates[0]!.frame.hash).toBe(
+      (await renderFrame(input, loadPanel('waveshare-4in2'), { rotation: 0 })).hash,
+    );
 
     // The state can be saved again: the waiting screen is back until the next purchase (no cause left to name).
     problem = null;
     await cycle.run('schedule');
     expect(out.updates).toHaveLength(2);
-    expect(out.updates[1]!.frame.hash).toBe((await renderFrame({ ...input, storeProblem: null }, loadPanel('waveshare-4in2'), { rotation: 0 })).hash);
+    expect(out.updates[1]!.frame.hash).toBe(
+      (await renderFrame({ ...input, storeProblem: null }, loadPanel('waveshare-4in2'), { rotation: 0 })).hash,
+    );
   });
 
   it.each(BUILT_IN_LOCALES)('%s: the cause is in the display’s language, for each kind of OS reason', (code) => {
     const locale = localeFor(code);
     const l = locale.labels;
     const words = (os: string) =>
-      frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'ok' }, now: new Date(0), locale, storeProblem: problemOf('/srv/state/last/x.json', os) }).status;
+      frameContent({
+        rec: null,
+        displayName: 'x',
+        timezone: 'UTC',
+        status: { kind: 'ok' },
+        now: new Date(0),
+        locale,
+        storeProblem: problemOf('/srv/state/last/x.json', os),
+      }).status;
     const cases: [string, string][] = [
       ['EROFS', l.state_read_only],
       ['ENOSPC', l.state_full],
@@ -120,6 +156,16 @@ describe('the first start while the state cannot be saved', () => {
       expect(s?.detail, os).not.toContain(os);
     }
     // A frame with an outfit, or with a status of its own, is not changed by it.
-    expect(frameContent({ rec: null, displayName: 'x', timezone: 'UTC', status: { kind: 'key_rejected', message: 'bad key' }, now: new Date(0), locale, storeProblem: problemOf('/s/l.json', 'EROFS') }).status?.kind).toBe('key_rejected');
+    expect(
+      frameContent({
+        rec: null,
+        displayName: 'x',
+        timezone: 'UTC',
+        status: { kind: 'key_rejected', message: 'bad key' },
+        now: new Date(0),
+        locale,
+        storeProblem: problemOf('/s/l.json', 'EROFS'),
+      }).status?.kind,
+    ).toBe('key_rejected');
   });
 });

@@ -19,7 +19,6 @@ const t = daemonTests({ broker: false });
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-
 const state = hallwayState;
 
 describe('a slot whose purchase failed', () => {
@@ -76,7 +75,8 @@ describe('a slot deferred by the service', () => {
 
 describe('downtime is made up at start', () => {
   it('a start two days after the last answer buys once at start; a restart right after buys nothing', async () => {
-    const planted = (dir: string, start: number): Promise<void> => plantLastGood(dir, 'An outfit from two days ago.', new Date(start - 48 * HOUR).toISOString());
+    const planted = (dir: string, start: number): Promise<void> =>
+      plantLastGood(dir, 'An outfit from two days ago.', new Date(start - 48 * HOUR).toISOString());
     const r = await t.rig({ schedule: '{MM} {HH} * * *', prepare: planted });
     await r.daemon.start();
     await until('the start to make up the slot', async () => (await r.paidRequests()) === 1);
@@ -88,10 +88,16 @@ describe('downtime is made up at start', () => {
     await r.daemon.stop();
 
     // The same folder, seconds later: the answer is fresh, nothing is bought.
-    const again = await t.rig({ schedule: '{MM} {HH} * * *', prepare: async (dir) => {
-      await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
-      await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), JSON.stringify({ ...st, fetched_at: new Date(r.clock.now()).toISOString() }));
-    } });
+    const again = await t.rig({
+      schedule: '{MM} {HH} * * *',
+      prepare: async (dir) => {
+        await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
+        await writeFile(
+          path.join(dir, 'state', 'last', 'hallway.json'),
+          JSON.stringify({ ...st, fetched_at: new Date(r.clock.now()).toISOString() }),
+        );
+      },
+    });
     await again.daemon.start();
     expect(await again.paidRequests()).toBe(0);
   });
@@ -116,7 +122,8 @@ describe('pacing by the clock', () => {
     expect(refresh).toBeGreaterThanOrEqual(Math.max(60, untilNextS));
     expect(refresh).toBeLessThanOrEqual(Math.max(60, untilNextS + 60));
     // The minutes up to that slot (at most five of them) buy nothing.
-    for (let left = Math.min(5 * MIN, next - r.clock.now() - 1000); left > 0; left -= MIN) r.clock.advance(Math.min(MIN, left));
+    for (let left = Math.min(5 * MIN, next - r.clock.now() - 1000); left > 0; left -= MIN)
+      r.clock.advance(Math.min(MIN, left));
     expect(await r.paidRequests()).toBe(paid);
   });
 });
@@ -134,7 +141,10 @@ describe('stale is a status, computed from time', () => {
     r.clock.advance(24 * HOUR - MIN);
     r.clock.advance(MIN);
     await until('the next slot tried', async () => (await r.paidRequests()) === 2);
-    await until('its outcome recorded', async () => Date.parse(String((await state(r)).next_update_at)) > r.clock.now() + 30 * MIN);
+    await until(
+      'its outcome recorded',
+      async () => Date.parse(String((await state(r)).next_update_at)) > r.clock.now() + 30 * MIN,
+    );
     const before = await state(r);
     expect([before.status, before.stale, before.stale_since]).toEqual(['ok', false, null]);
     const frameBefore = (await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers.etag;
@@ -147,7 +157,9 @@ describe('stale is a status, computed from time', () => {
     });
     expect(after.stale).toBe(true);
     // The slot was half a minute before the first purchase (the rig starts 30 s into it).
-    expect(Date.parse(String(after.stale_since))).toBe(Date.parse(String(before.fetched_at)) - 30_000 + 24 * HOUR + 10 * MIN);
+    expect(Date.parse(String(after.stale_since))).toBe(
+      Date.parse(String(before.fetched_at)) - 30_000 + 24 * HOUR + 10 * MIN,
+    );
     expect((await httpRequest(`${r.http}/displays/hallway/frame.png`)).headers.etag).not.toBe(frameBefore);
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);

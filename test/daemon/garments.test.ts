@@ -16,7 +16,10 @@ describe('garments for automations', () => {
     const r = await t.rig({ mqttUrl: t.broker().url });
     await r.daemon.runOnce('hallway', 'schedule');
 
-    const file = JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8')) as { outfit: string; garments: string[] };
+    const file = JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8')) as {
+      outfit: string;
+      garments: string[];
+    };
     const want = garmentsOf(file.outfit);
     // The simulated service's outfits always name something to wear.
     expect(want.length).toBeGreaterThan(0);

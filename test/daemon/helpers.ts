@@ -72,13 +72,20 @@ export async function daemonRig(opts: RigOptions = {}): Promise<DaemonRig> {
   // leaving it to a slot due seconds later, whatever the time the test runs at.
   const start = opts.at ?? Math.floor(Date.now() / 600_000) * 600_000 + 30_000;
   const [hh, mm] = new Date(start).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour12: false }).split(':');
-  const schedule = (opts.schedule ?? '*/10 * * * *').replaceAll('{HH}', String(Number(hh))).replaceAll('{MM}', String(Number(mm)));
+  const schedule = (opts.schedule ?? '*/10 * * * *')
+    .replaceAll('{HH}', String(Number(hh)))
+    .replaceAll('{MM}', String(Number(mm)));
   const yaml = configYaml({
     ...(opts.api ? { api: [opts.api] } : {}),
     creditsPerDay: 3000,
     ...(opts.budget ? { budget: [opts.budget] } : {}),
     displays: [{ id: 'hallway', panel: 'waveshare-4in2', schedule, more: opts.display ?? [] }],
-    sections: ['http:', `  listen: 127.0.0.1:${port}`, ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []), ...(opts.sections ?? [])],
+    sections: [
+      'http:',
+      `  listen: 127.0.0.1:${port}`,
+      ...(opts.mqttUrl ? ['mqtt:', `  url: ${opts.mqttUrl}`] : []),
+      ...(opts.sections ?? []),
+    ],
   });
   await writeFile(path.join(dir, 'config.yaml'), yaml);
   await opts.prepare?.(dir, start);
@@ -128,7 +135,20 @@ export async function plantLastGood(dir: string, outfit: string, at: string): Pr
   const rec = {
     outfit,
     reasoning: 'planted',
-    weather: { temp: 5, feels_like: 3, temp_unit: '°C', humidity_pct: 50, wind_speed: 10, wind_speed_unit: 'km/h', wind_dir: 'N', description: 'Cloudy', rain_chance_pct: 10, uv_index: 1, is_day: true, alerts: [] },
+    weather: {
+      temp: 5,
+      feels_like: 3,
+      temp_unit: '°C',
+      humidity_pct: 50,
+      wind_speed: 10,
+      wind_speed_unit: 'km/h',
+      wind_dir: 'N',
+      description: 'Cloudy',
+      rain_chance_pct: 10,
+      uv_index: 1,
+      is_day: true,
+      alerts: [],
+    },
     model: 'planted',
     generated_at: at,
     fetched_at: at,
@@ -163,7 +183,10 @@ export function linesWithCode(text: string, code: string): Record<string, unknow
  * The hooks every daemon test file needs: a Mosquitto for the file (when `broker` is asked for), and the rig of each
  * test stopped after it. `rig()` builds a rig that is stopped after the test.
  */
-export function daemonTests(opts: { broker: boolean }): { broker: () => Mosquitto; rig: (o?: RigOptions) => Promise<DaemonRig> } {
+export function daemonTests(opts: { broker: boolean }): {
+  broker: () => Mosquitto;
+  rig: (o?: RigOptions) => Promise<DaemonRig>;
+} {
   let broker: Mosquitto | null = null;
   let current: DaemonRig | null = null;
   if (opts.broker) {

@@ -41,7 +41,10 @@ afterEach(async () => {
 async function start(): Promise<{ broker: HostileBroker; daemon: Daemon }> {
   const broker = await startHostileBroker();
   const port = await freePort();
-  const yaml = simulatedConfig().replace('output_dir:', `http:\n  listen: 127.0.0.1:${port}\nmqtt:\n  url: ${broker.url}\noutput_dir:`);
+  const yaml = simulatedConfig().replace(
+    'output_dir:',
+    `http:\n  listen: 127.0.0.1:${port}\nmqtt:\n  url: ${broker.url}\noutput_dir:`,
+  );
   const { dir, file } = await tempConfig(yaml);
   const child = startCli(['run', '--config', file], { cwd: dir });
   let out = '';
@@ -56,7 +59,10 @@ async function start(): Promise<{ broker: HostileBroker; daemon: Daemon }> {
 async function sigterm(d: Daemon): Promise<{ code: number | null; ms: number }> {
   const t0 = performance.now();
   d.child.kill('SIGTERM');
-  const code = await Promise.race([d.exited, new Promise<'alive'>((resolve) => setTimeout(() => resolve('alive'), 15_000))]);
+  const code = await Promise.race([
+    d.exited,
+    new Promise<'alive'>((resolve) => setTimeout(() => resolve('alive'), 15_000)),
+  ]);
   if (code === 'alive') throw new Error(`still running 15 s after SIGTERM\n${d.output().slice(-3000)}`);
   return { code, ms: performance.now() - t0 };
 }
@@ -66,11 +72,18 @@ describe('a broker that never answers SUBSCRIBE cannot hold the daemon', () => {
     const { broker, daemon } = await start();
     const context = { context: () => daemon.output().slice(-3000) };
     await until('the SUBSCRIBE at the broker', () => broker.received('subscribe') >= 1, context);
-    await until('the frame file', () => existsSync(path.join(daemon.dir, 'frames', 'hallway.png')), { timeoutMs: SUBACK_TIMEOUT_MS + 15_000, ...context });
-    const health = await until('/healthz 200', async () => {
-      const res = await httpRequest(`${daemon.http}/healthz`).catch(() => null);
-      return res?.status === 200 ? res : null;
-    }, context);
+    await until('the frame file', () => existsSync(path.join(daemon.dir, 'frames', 'hallway.png')), {
+      timeoutMs: SUBACK_TIMEOUT_MS + 15_000,
+      ...context,
+    });
+    const health = await until(
+      '/healthz 200',
+      async () => {
+        const res = await httpRequest(`${daemon.http}/healthz`).catch(() => null);
+        return res?.status === 200 ? res : null;
+      },
+      context,
+    );
     expect(health.status).toBe(200);
     expect(daemon.output()).toContain('"code":"W_MQTT_SUBACK_TIMEOUT"');
     const { code, ms } = await sigterm(daemon);
@@ -80,7 +93,9 @@ describe('a broker that never answers SUBSCRIBE cannot hold the daemon', () => {
 
   it('SIGTERM in the middle of a start held by the broker ends the process with exit 0', async () => {
     const { broker, daemon } = await start();
-    await until('the SUBSCRIBE at the broker', () => broker.received('subscribe') >= 1, { context: () => daemon.output().slice(-3000) });
+    await until('the SUBSCRIBE at the broker', () => broker.received('subscribe') >= 1, {
+      context: () => daemon.output().slice(-3000),
+    });
     const { code, ms } = await sigterm(daemon);
     expect(code).toBe(0);
     expect(ms).toBeLessThan(8_000);

@@ -18,7 +18,13 @@ describe("the daemon's frames in the config's locale", () => {
     });
     await rig.daemon.runOnce('hallway');
     const update = rig.published.at(-1)!;
-    const input = { rec: update.rec, displayName: 'hallway', timezone: 'Europe/Berlin', status: update.status, now: new Date(rig.clock.now()) };
+    const input = {
+      rec: update.rec,
+      displayName: 'hallway',
+      timezone: 'Europe/Berlin',
+      status: update.status,
+      now: new Date(rig.clock.now()),
+    };
     const panel = loadPanel('waveshare-4in2');
     const german = await renderFrame({ ...input, locale: localeFor('de') }, panel, { rotation: 0 });
     const english = await renderFrame(input, panel, { rotation: 0 });

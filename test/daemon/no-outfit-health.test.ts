@@ -38,7 +38,9 @@ async function health(r: DaemonRig): Promise<{ status: number; body: HealthBody 
 /** Moves the fake clock past the slot and waits until its purchase is on show (/healthz 200). */
 async function pastTheSlot(r: DaemonRig): Promise<void> {
   r.clock.advance(60_000);
-  await until('the slot’s outfit on show (/healthz 200)', async () => (await health(r)).status === 200, { context: () => r.logText().slice(-3000) });
+  await until('the slot’s outfit on show (/healthz 200)', async () => (await health(r)).status === 200, {
+    context: () => r.logText().slice(-3000),
+  });
 }
 
 describe('/healthz while no outfit is on show', () => {
@@ -75,7 +77,12 @@ describe('/healthz while no outfit is on show', () => {
     expect((await httpRequest(`${r.http}/`)).text()).toContain('E_STATE_READ');
     await w.waitFor(() => {
       const d = w.latest('outfit-display/hallway/diagnostics');
-      return d !== undefined && String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).startsWith('E_STATE_READ');
+      return (
+        d !== undefined &&
+        String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).startsWith(
+          'E_STATE_READ',
+        )
+      );
     }, 'diagnostics with E_STATE_READ');
     expect(linesWithCode(r.logText(), 'E_STATE_READ').some((l) => l.level === 50)).toBe(true);
 
@@ -84,7 +91,9 @@ describe('/healthz while no outfit is on show', () => {
     expect(await r.paidRequests()).toBe(1);
     expect((JSON.parse(await readFile(file(r.dir), 'utf8')) as { outfit: string }).outfit.length).toBeGreaterThan(0);
     expect((await health(r)).body.displays[0]?.state_problem).toBeNull();
-    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
+    expect(
+      (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem,
+    ).toBeNull();
     expect((await httpRequest(`${r.http}/`)).text()).not.toContain('E_STATE_READ');
     await w.waitFor(() => {
       const d = w.latest('outfit-display/hallway/diagnostics');
@@ -100,7 +109,11 @@ describe('/healthz while no outfit is on show', () => {
     const h = await health(r);
     expect(h.status).toBe(503);
     const slot = new Date(r.clock.now() + 30_000).toISOString();
-    expect(h.body.displays[0]).toMatchObject({ ok: false, state_problem: null, reason: `no outfit on show yet: the next update is due ${slot}` });
+    expect(h.body.displays[0]).toMatchObject({
+      ok: false,
+      state_problem: null,
+      reason: `no outfit on show yet: the next update is due ${slot}`,
+    });
     await pastTheSlot(r);
     expect(await r.paidRequests()).toBe(1);
     expect((await health(r)).body.displays[0]).toMatchObject({ ok: true, reason: 'last cycle succeeded' });
@@ -113,10 +126,17 @@ describe('the daemon process restarted with its last good file corrupt', () => {
     const { dir, file } = await tempConfig('');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const paid = async (): Promise<number> => (await sim.stats()).requests.filter((q) => /\/(recweather|recommend)$/.test(q.path)).length;
+    const paid = async (): Promise<number> =>
+      (await sim.stats()).requests.filter((q) => /\/(recweather|recommend)$/.test(q.path)).length;
     try {
       await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
-      await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }).replace('output_dir:', `http:\n  listen: 127.0.0.1:${port}\noutput_dir:`));
+      await writeFile(
+        file,
+        simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }).replace(
+          'output_dir:',
+          `http:\n  listen: 127.0.0.1:${port}\noutput_dir:`,
+        ),
+      );
       const healthOf = async (): Promise<{ status: number; body: HealthBody } | null> => {
         const res = await httpRequest(`${url}/healthz`).catch(() => null);
         return res === null ? null : { status: res.status, body: res.json<HealthBody>() };
@@ -137,13 +157,19 @@ describe('the daemon process restarted with its last good file corrupt', () => {
       const second = startCli(['run', '--config', file]);
       const two = watchProcess(second);
       try {
-        const h = await until('/healthz of the restarted daemon', async () => {
-          const got = await healthOf();
-          return got !== null && got.body.displays[0]?.reason !== 'no frame yet' ? got : null;
-        }, { context: two.output });
+        const h = await until(
+          '/healthz of the restarted daemon',
+          async () => {
+            const got = await healthOf();
+            return got !== null && got.body.displays[0]?.reason !== 'no frame yet' ? got : null;
+          },
+          { context: two.output },
+        );
         expect(h.status).toBe(503);
         expect(h.body.displays[0]).toMatchObject({ id: 'hallway', ok: false, last_success_at: null });
-        expect(h.body.displays[0]?.state_problem).toMatch(new RegExp(`^E_STATE_READ: ${last.replaceAll('/', '\\/')}: not JSON`));
+        expect(h.body.displays[0]?.state_problem).toMatch(
+          new RegExp(`^E_STATE_READ: ${last.replaceAll('/', '\\/')}: not JSON`),
+        );
         expect(h.body.displays[0]?.reason).toContain('no outfit on show yet: the next update is due');
         const state = (await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>();
         expect(state.state_problem).toMatchObject({ code: 'E_STATE_READ', file: last });

@@ -62,7 +62,9 @@ describe('the daemon feeding OpenEPaperLink tags', () => {
       return h.status === 503 ? h.json<{ displays: Array<{ tag_problem?: string }> }>() : null;
     });
     expect(health.displays[0]!.tag_problem).toMatch(new RegExp(`^E_OEPL_MAC_UNKNOWN: tag ${unknown}: `));
-    const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: { code: string; mac: string } | null }>();
+    const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{
+      tag_problem: { code: string; mac: string } | null;
+    }>();
     expect(state.tag_problem).toMatchObject({ code: 'E_OEPL_MAC_UNKNOWN', mac: unknown });
     const page = (await httpRequest(`${r.http}/`)).text();
     expect(page).toContain('OpenEPaperLink');
@@ -89,35 +91,58 @@ describe('the daemon feeding OpenEPaperLink tags', () => {
     try {
       const r = await t.rig({
         mqttUrl: t.broker().url,
-        sections: ['openepaperlink:', `  access_point: ${ap.url}`, '  tags:', `    - { mac: "${mac}", display: hallway, panel: oepl-2in9-bwr }`],
+        sections: [
+          'openepaperlink:',
+          `  access_point: ${ap.url}`,
+          '  tags:',
+          `    - { mac: "${mac}", display: hallway, panel: oepl-2in9-bwr }`,
+        ],
       });
       ap.script.push('reset', ...Array<409>(30).fill(409));
       expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('fresh');
       await until('the first try', () => ap!.uploads.length === 1);
       // Two tries are not yet a problem.
       await until('the second try', () => (r.clock.advance(1_000), ap!.uploads.length === 2), { everyMs: 20 });
-      expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem).toBeNull();
+      expect(
+        (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem,
+      ).toBeNull();
       await until('the third try', () => (r.clock.advance(1_000), ap!.uploads.length === 3), { everyMs: 20 });
 
       const state = await until('state.json with the tag problem', async () => {
-        const st = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: { code: string; mac: string; message: string } | null }>();
+        const st = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{
+          tag_problem: { code: string; mac: string; message: string } | null;
+        }>();
         return st.tag_problem === null ? null : st;
       });
       expect(state.tag_problem).toMatchObject({ code: 'E_OEPL_UNREACHABLE', mac });
-      expect(state.tag_problem!.message).toMatch(/^no picture taken in 3 tries since .*\(the last: 409 Come back later\)$/);
+      expect(state.tag_problem!.message).toMatch(
+        /^no picture taken in 3 tries since .*\(the last: 409 Come back later\)$/,
+      );
       const health = await httpRequest(`${r.http}/healthz`);
       expect(health.status).toBe(503);
-      expect(health.json<{ displays: Array<{ tag_problem?: string }> }>().displays[0]!.tag_problem).toMatch(new RegExp(`^E_OEPL_UNREACHABLE: tag ${mac}: no picture taken in 3 tries`));
+      expect(health.json<{ displays: Array<{ tag_problem?: string }> }>().displays[0]!.tag_problem).toMatch(
+        new RegExp(`^E_OEPL_UNREACHABLE: tag ${mac}: no picture taken in 3 tries`),
+      );
       const page = (await httpRequest(`${r.http}/`)).text();
       expect(page).toContain('OpenEPaperLink');
       expect(page).toContain('E_OEPL_UNREACHABLE');
-      await w.waitFor(() => diag()?.tag_problem?.startsWith(`E_OEPL_UNREACHABLE: tag ${mac}: `) === true, 'diagnostics with the tag problem');
+      await w.waitFor(
+        () => diag()?.tag_problem?.startsWith(`E_OEPL_UNREACHABLE: tag ${mac}: `) === true,
+        'diagnostics with the tag problem',
+      );
       expect(linesWithCode(r.logText(), 'E_OEPL_UNREACHABLE').filter((l) => l.level === 50)).toHaveLength(1);
 
       // The access point takes pictures again: the next try clears the problem everywhere.
       ap.script.length = 0;
-      await until('a push taken', () => (r.clock.advance(1_000), ap!.uploads.some((u) => u.answered === 200)), { everyMs: 20 });
-      await until('state.json without the tag problem', async () => (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem === null);
+      await until('a push taken', () => (r.clock.advance(1_000), ap!.uploads.some((u) => u.answered === 200)), {
+        everyMs: 20,
+      });
+      await until(
+        'state.json without the tag problem',
+        async () =>
+          (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ tag_problem: unknown }>().tag_problem ===
+          null,
+      );
       const healthy = await httpRequest(`${r.http}/healthz`);
       expect(healthy.json<{ displays: Array<{ tag_problem?: string }> }>().displays[0]!.tag_problem).toBeUndefined();
       expect(healthy.status).toBe(200);

@@ -21,7 +21,6 @@ async function failNext(r: DaemonRig, status: number, count: number): Promise<vo
   await injectFault(r, { kind: 'status', status, count });
 }
 
-
 /** The newest message on a topic sent while the watcher listened (not one left retained by an earlier test). */
 function live(w: Watcher, topic: string): Json | null {
   const m = [...w.all].reverse().find((x) => x.topic === topic && !x.retain);
@@ -29,13 +28,27 @@ function live(w: Watcher, topic: string): Json | null {
 }
 
 /** What each publisher shows of hallway, once MQTT's diagnostics say `status`. */
-async function everywhere(r: DaemonRig, w: Watcher | null, status: string): Promise<{ state: Json; row: DisplayRow; health: Json; mqttState: Json | null; diagnostics: Json | null }> {
+async function everywhere(
+  r: DaemonRig,
+  w: Watcher | null,
+  status: string,
+): Promise<{ state: Json; row: DisplayRow; health: Json; mqttState: Json | null; diagnostics: Json | null }> {
   if (w !== null) await w.waitFor(() => live(w, DIAGNOSTICS)?.status === status, `diagnostics saying ${status}`);
   const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Json>();
   const health = (await httpRequest(`${r.http}/healthz`)).json<Json>();
   const display = r.daemon.views.view('hallway')!.display;
-  const [row] = displayRows({ displays: [display], timezone: TZ, clock: r.clock, views: r.daemon.views }, r.daemon.views, (x) => x);
-  return { state, row: row!, health, mqttState: w === null ? null : live(w, STATE), diagnostics: w === null ? null : live(w, DIAGNOSTICS) };
+  const [row] = displayRows(
+    { displays: [display], timezone: TZ, clock: r.clock, views: r.daemon.views },
+    r.daemon.views,
+    (x) => x,
+  );
+  return {
+    state,
+    row: row!,
+    health,
+    mqttState: w === null ? null : live(w, STATE),
+    diagnostics: w === null ? null : live(w, DIAGNOSTICS),
+  };
 }
 
 describe('one view of a display on every publisher', () => {
@@ -46,7 +59,12 @@ describe('one view of a display on every publisher', () => {
     expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('failed');
 
     const { state, row, health, mqttState, diagnostics } = await everywhere(r, w, 'key_rejected');
-    expect(state).toMatchObject({ status: 'key_rejected', stale: true, last_success_at: null, last_error: { code: 'E_KEY_REJECTED' } });
+    expect(state).toMatchObject({
+      status: 'key_rejected',
+      stale: true,
+      last_success_at: null,
+      last_error: { code: 'E_KEY_REJECTED' },
+    });
     expect(state.outfit).toBeUndefined();
     expect(row.page).toMatchObject({ status: 'key_rejected', outfit: null, lastSuccess: 'never', healthy: false });
     expect(row.page.lastError).toMatch(/^E_KEY_REJECTED: /);
@@ -65,8 +83,18 @@ describe('one view of a display on every publisher', () => {
     const fresh = await everywhere(r, w, 'ok');
     const outfit = fresh.state.outfit as string;
     expect(outfit.length).toBeGreaterThan(0);
-    expect(fresh.mqttState).toMatchObject({ outfit, fetched_at: fresh.state.fetched_at, next_update_at: fresh.state.next_update_at, stale: false });
-    expect(fresh.state).toMatchObject({ status: 'ok', stale: false, last_success_at: fresh.state.fetched_at, last_error: null });
+    expect(fresh.mqttState).toMatchObject({
+      outfit,
+      fetched_at: fresh.state.fetched_at,
+      next_update_at: fresh.state.next_update_at,
+      stale: false,
+    });
+    expect(fresh.state).toMatchObject({
+      status: 'ok',
+      stale: false,
+      last_success_at: fresh.state.fetched_at,
+      last_error: null,
+    });
     expect(fresh.row.page).toMatchObject({ outfit, status: 'ok', healthy: true, lastError: null });
     expect(fresh.row.page.lastSuccess).toBe(formatWhen(fresh.state.last_success_at as string, TZ, r.clock.now()));
     expect(fresh.health).toMatchObject({ ok: true });
@@ -83,7 +111,12 @@ describe('one view of a display on every publisher', () => {
       last_success_at: fresh.state.last_success_at,
       last_error: { code: 'E_KEY_REJECTED' },
     });
-    expect(failed.mqttState).toMatchObject({ outfit, fetched_at: fresh.state.fetched_at, next_update_at: failed.state.next_update_at, stale: true });
+    expect(failed.mqttState).toMatchObject({
+      outfit,
+      fetched_at: fresh.state.fetched_at,
+      next_update_at: failed.state.next_update_at,
+      stale: true,
+    });
     expect(failed.diagnostics).toMatchObject({ status: 'key_rejected', status_detail: failed.state.status_detail });
     expect(failed.row.page).toMatchObject({ outfit, status: 'key_rejected' });
     // Ten minutes old: still within its freshness, on /healthz as on the page.
@@ -105,7 +138,11 @@ describe('one view of a display on every publisher', () => {
     // Shown, as better than nothing, but its age is unknown: it must not count as fresh data anywhere (read over HTTP
     // only, as an owner would).
     const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Json>();
-    expect(state).toMatchObject({ outfit: 'A planted outfit from the future.', status: 'key_rejected', last_success_at: null });
+    expect(state).toMatchObject({
+      outfit: 'A planted outfit from the future.',
+      status: 'key_rejected',
+      last_success_at: null,
+    });
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);
     expect(health.json<{ reason: string }>().reason).toContain('no good data yet');
@@ -129,9 +166,12 @@ describe('one view of a display on every publisher', () => {
     expect((await httpRequest(`${r.http}/`)).text()).toContain('No frame yet.');
     let done = false;
     void run.finally(() => (done = true));
-    await vi.waitFor(() => {
-      r.clock.advance(1_000);
-      expect(done).toBe(true);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        r.clock.advance(1_000);
+        expect(done).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('frame files that cannot be written', () => {
     const w = await watch(t.broker().url, ['outfit-display/hallway/diagnostics']);
     const png = (dir: string): string => path.join(dir, 'frames', 'hallway.png');
     // A real fault, whoever runs the test (root too): the rename over the frame's name meets a folder (EISDIR).
-    const r = await t.rig({ mqttUrl: t.broker().url, prepare: (dir) => mkdir(path.join(png(dir), 'in-the-way'), { recursive: true }).then(() => undefined) });
+    const r = await t.rig({
+      mqttUrl: t.broker().url,
+      prepare: (dir) => mkdir(path.join(png(dir), 'in-the-way'), { recursive: true }).then(() => undefined),
+    });
     const first = await r.daemon.runOnce('hallway', 'schedule');
     expect(first.get('hallway')?.outcome).toBe('fresh');
 
@@ -44,17 +47,28 @@ describe('frame files that cannot be written', () => {
     expect(r.published.length).toBeGreaterThan(0);
 
     const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
-    expect(state.output_problem).toMatchObject({ code: 'E_OUTPUT_WRITE', file: png(r.dir), message: expect.stringContaining('EISDIR') as unknown });
+    expect(state.output_problem).toMatchObject({
+      code: 'E_OUTPUT_WRITE',
+      file: png(r.dir),
+      message: expect.stringContaining('EISDIR') as unknown,
+    });
     expect(state.state_problem).toBeNull();
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);
-    expect(health.json<{ displays: { output_problem: string }[] }>().displays[0]!.output_problem).toMatch(/^E_OUTPUT_WRITE: cannot write .*hallway\.png \(EISDIR\)$/);
+    expect(health.json<{ displays: { output_problem: string }[] }>().displays[0]!.output_problem).toMatch(
+      /^E_OUTPUT_WRITE: cannot write .*hallway\.png \(EISDIR\)$/,
+    );
     const page = (await httpRequest(`${r.http}/`)).text();
     expect(page).toContain('Frame files');
     expect(page).toContain('E_OUTPUT_WRITE');
     await w.waitFor(() => {
       const d = w.latest('outfit-display/hallway/diagnostics');
-      return d !== undefined && String((JSON.parse(d.payload.toString()) as { output_problem: unknown }).output_problem).startsWith('E_OUTPUT_WRITE');
+      return (
+        d !== undefined &&
+        String((JSON.parse(d.payload.toString()) as { output_problem: unknown }).output_problem).startsWith(
+          'E_OUTPUT_WRITE',
+        )
+      );
     }, 'diagnostics with the output problem');
     expect(linesWithCode(r.logText(), 'E_OUTPUT_WRITE').some((l) => l.level === 50)).toBe(true);
 
@@ -64,11 +78,15 @@ describe('frame files that cannot be written', () => {
     await r.daemon.runOnce('hallway', 'schedule');
     expect((await stat(png(r.dir))).isFile()).toBe(true);
     expect(JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8'))).toHaveProperty('outfit');
-    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem).toBeNull();
+    expect(
+      (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem,
+    ).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
     await w.waitFor(() => {
       const d = w.latest('outfit-display/hallway/diagnostics');
-      return d !== undefined && (JSON.parse(d.payload.toString()) as { output_problem: unknown }).output_problem === null;
+      return (
+        d !== undefined && (JSON.parse(d.payload.toString()) as { output_problem: unknown }).output_problem === null
+      );
     }, 'diagnostics without the output problem');
     await w.close();
   });
@@ -86,7 +104,9 @@ describe('an output_dir removed while the daemon runs', () => {
     expect(await r.daemon.refresh('hallway')).toMatchObject({ published: true });
     expect((await stat(png)).isFile()).toBe(true);
     expect(JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8'))).toHaveProperty('outfit');
-    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem).toBeNull();
+    expect(
+      (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem,
+    ).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
     expect((await httpRequest(`${r.http}/displays/hallway/frame.png`)).status).toBe(200);
     expect(linesWithCode(r.logText(), 'E_OUTPUT_WRITE')).toEqual([]);
@@ -112,11 +132,23 @@ describe('a full output_dir (ENOSPC, injected)', () => {
       outputDir: path.join(dir, 'frames'),
       timezone: 'UTC',
       // A disk that is full while `full`: the open of the temp file fails as the kernel's would.
-      write: (file, data) => (full ? Promise.reject(Object.assign(new Error(`ENOSPC: no space left on device, open '${file}'`), { code: 'ENOSPC' })) : writeFileAtomic(file, data)),
+      write: (file, data) =>
+        full
+          ? Promise.reject(
+              Object.assign(new Error(`ENOSPC: no space left on device, open '${file}'`), { code: 'ENOSPC' }),
+            )
+          : writeFileAtomic(file, data),
     });
     const board = new DisplayBoard({ clock });
     const views = new DisplayViews({ board, displays: [hallway], clock });
-    const http = new HttpPublisher({ listen: '127.0.0.1:0', displays: [hallway], timezone: 'UTC', clock, views, logger });
+    const http = new HttpPublisher({
+      listen: '127.0.0.1:0',
+      displays: [hallway],
+      timezone: 'UTC',
+      clock,
+      views,
+      logger,
+    });
     servers.push(http);
     await files.start();
     await http.start();
@@ -138,13 +170,19 @@ describe('a full output_dir (ENOSPC, injected)', () => {
     const url = http.url!;
     const state = (await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>();
     expect(state.outfit).toBe('Outfit number 1.');
-    expect(state.output_problem).toMatchObject({ code: 'E_OUTPUT_WRITE', file: path.join(dir, 'frames', 'hallway.png'), message: expect.stringContaining('(ENOSPC)') as unknown });
+    expect(state.output_problem).toMatchObject({
+      code: 'E_OUTPUT_WRITE',
+      file: path.join(dir, 'frames', 'hallway.png'),
+      message: expect.stringContaining('(ENOSPC)') as unknown,
+    });
     expect((await httpRequest(`${url}/displays/hallway/frame.png`)).status).toBe(200);
     const health = await httpRequest(`${url}/healthz`);
     expect(health.status).toBe(503);
     expect(health.text()).toContain('frame files cannot be written: E_OUTPUT_WRITE');
     const v = views.view('hallway')!;
-    const diag = JSON.parse(diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { outputProblem: v.outputProblem })) as { output_problem: string };
+    const diag = JSON.parse(diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { outputProblem: v.outputProblem })) as {
+      output_problem: string;
+    };
     expect(diag.output_problem).toMatch(/^E_OUTPUT_WRITE: cannot write .*hallway\.png \(ENOSPC\)$/);
     const since = (state.output_problem as { since: string }).since;
 
@@ -158,8 +196,12 @@ describe('a full output_dir (ENOSPC, injected)', () => {
     full = false;
     clock.advance(60_000);
     await cycle.run('schedule');
-    expect(JSON.parse(await readFile(path.join(dir, 'frames', 'hallway.json'), 'utf8'))).toMatchObject({ outfit: 'Outfit number 3.' });
-    expect((await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem).toBeNull();
+    expect(JSON.parse(await readFile(path.join(dir, 'frames', 'hallway.json'), 'utf8'))).toMatchObject({
+      outfit: 'Outfit number 3.',
+    });
+    expect(
+      (await httpRequest(`${url}/displays/hallway/state.json`)).json<Record<string, unknown>>().output_problem,
+    ).toBeNull();
     expect((await httpRequest(`${url}/healthz`)).status).toBe(200);
     expect(text()).toContain('frame files can be written again');
   });
@@ -178,7 +220,11 @@ describe('an output_dir that cannot be made at start', () => {
       const hallway = display('hallway', { panel: 'waveshare-4in2' });
       const side = testViews({ displays: [hallway] });
       const u = update(hallway, 1);
-      await expect(files.publish(side.show(u))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE', file: outputDir, message: expect.stringContaining('(ENOTDIR)') as unknown });
+      await expect(files.publish(side.show(u))).rejects.toMatchObject({
+        code: 'E_OUTPUT_WRITE',
+        file: outputDir,
+        message: expect.stringContaining('(ENOTDIR)') as unknown,
+      });
       await rm(path.join(dir, 'mnt'));
       await files.publish(side.show(u));
       expect((await stat(path.join(outputDir, 'hallway.png'))).isFile()).toBe(true);
@@ -216,10 +262,16 @@ describe('a write whose rename the disk refused', () => {
       await writeFile(path.join(outputDir, '.kitchen.png.fedcba987654.tmp'), 'another writer');
       readOnly = true;
       await expect(files.publish(side.show(update(hallway, 2)))).rejects.toMatchObject({ code: 'E_OUTPUT_WRITE' });
-      expect((await readdir(outputDir)).filter((n) => n.startsWith('.hallway'))).toEqual(['.hallway.png.0123456789ab.tmp']);
+      expect((await readdir(outputDir)).filter((n) => n.startsWith('.hallway'))).toEqual([
+        '.hallway.png.0123456789ab.tmp',
+      ]);
       readOnly = false;
       await files.publish(side.show(update(hallway, 3)));
-      expect((await readdir(outputDir)).sort()).toEqual(['.kitchen.png.fedcba987654.tmp', 'hallway.json', 'hallway.png']);
+      expect((await readdir(outputDir)).sort()).toEqual([
+        '.kitchen.png.fedcba987654.tmp',
+        'hallway.json',
+        'hallway.png',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

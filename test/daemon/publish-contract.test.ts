@@ -13,7 +13,6 @@ const t = daemonTests({ broker: false });
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-
 const state = hallwayState;
 
 describe('what a publisher is handed', () => {
@@ -31,7 +30,16 @@ describe('what a publisher is handed', () => {
     expect(handed.lastSuccessAt).toBe(view.lastSuccessAt);
     expect(handed.lastSuccessAt).toBe(handed.rec?.fetched_at);
     // Every field the publishers need is in it, with the view's rules applied (none hidden, none left out).
-    expect(handed).toMatchObject({ status: { kind: 'ok' }, stale: false, staleSince: null, storeProblem: null, outputProblem: null, refreshRefused: null, lastError: null, panel: null });
+    expect(handed).toMatchObject({
+      status: { kind: 'ok' },
+      stale: false,
+      staleSince: null,
+      storeProblem: null,
+      outputProblem: null,
+      refreshRefused: null,
+      lastError: null,
+      panel: null,
+    });
     expect(handed.nextUpdateAt?.getTime()).toBeGreaterThan(r.clock.now());
   });
 

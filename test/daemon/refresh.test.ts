@@ -47,12 +47,21 @@ describe('refresh with no reserve (the default)', () => {
       return d !== undefined && (JSON.parse(d.payload.toString()) as Diagnostics).refresh_refused !== null;
     }, 'the refusal in the diagnostics');
     const diag = JSON.parse(w.latest('outfit-display/hallway/diagnostics')!.payload.toString()) as Diagnostics;
-    expect(diag).toMatchObject({ status: 'ok', refresh_available: false, refresh_unavailable_reason: expect.stringContaining('refresh_reserve_credits') });
+    expect(diag).toMatchObject({
+      status: 'ok',
+      refresh_available: false,
+      refresh_unavailable_reason: expect.stringContaining('refresh_reserve_credits'),
+    });
 
     const discovery = w.all.find((m) => m.topic.startsWith('homeassistant/device/') && m.payload.length > 0);
-    const button = (JSON.parse(discovery!.payload.toString()) as { components: Record<string, Record<string, unknown>> }).components.refresh!;
+    const button = (
+      JSON.parse(discovery!.payload.toString()) as { components: Record<string, Record<string, unknown>> }
+    ).components.refresh!;
     expect(button.availability_mode).toBe('all');
-    expect(button.availability).toContainEqual({ topic: 'outfit-display/hallway/diagnostics', value_template: "{{ 'online' if value_json.refresh_available else 'offline' }}" });
+    expect(button.availability).toContainEqual({
+      topic: 'outfit-display/hallway/diagnostics',
+      value_template: "{{ 'online' if value_json.refresh_available else 'offline' }}",
+    });
     expect(button.json_attributes_topic).toBe('outfit-display/hallway/diagnostics');
 
     // The status page: no button, the reason instead; a POST (even from the page's own origin) is refused.
@@ -60,7 +69,10 @@ describe('refresh with no reserve (the default)', () => {
     expect(page).not.toContain('/displays/hallway/refresh');
     expect(page).toContain('refresh_reserve_credits is 0');
     const host = new URL(r.http).host;
-    const post = await httpRequest(`${r.http}/displays/hallway/refresh`, { method: 'POST', headers: { Origin: r.http, Host: host } });
+    const post = await httpRequest(`${r.http}/displays/hallway/refresh`, {
+      method: 'POST',
+      headers: { Origin: r.http, Host: host },
+    });
     expect(post.status).toBe(409);
     await w.close();
   });

@@ -30,7 +30,6 @@ afterEach(async () => {
 
 const t = daemonTests({ broker: true });
 
-
 describe('a frame the render process cannot draw', () => {
   it('keeps the last good frame and state on every publisher; the answer bought is drawn with the next frame', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'render-failure-'));
@@ -42,7 +41,14 @@ describe('a frame the render process cannot draw', () => {
     const out = keeper();
     let failing = false;
     const draw: DrawFrame = (o, state, as) =>
-      failing ? Promise.reject(new RenderError('E_RENDER_PROCESS', 'the render process was ended by SIGKILL while drawing a frame (twice)')) : drawInProcess(o, state, as);
+      failing
+        ? Promise.reject(
+            new RenderError(
+              'E_RENDER_PROCESS',
+              'the render process was ended by SIGKILL while drawing a frame (twice)',
+            ),
+          )
+        : drawInProcess(o, state, as);
     const fresh = { ...NORMAL, outfit: 'A raincoat and wellies: rain all afternoon.' };
     const { cycle, side } = testCycle({ display: hallway, clock, draw, store, rec: fresh, publishers: [out] });
     expect(await cycle.restore()).toBe(true);
@@ -55,8 +61,16 @@ describe('a frame the render process cannot draw', () => {
     // The publishers are told why the frame was not replaced; what they are handed is still the frame on the wall and
     // the answer it shows.
     expect(out.updates).toHaveLength(2);
-    expect(out.updates[1]).toMatchObject({ frame: { hash: before.frame.hash }, rec: { outfit: NORMAL.outfit }, renderProblem: { code: 'E_RENDER_PROCESS' }, lastError: { code: 'E_RENDER_PROCESS' } });
-    expect(side.views.view('hallway')).toMatchObject({ frame: { hash: before.frame.hash }, rec: { outfit: NORMAL.outfit } });
+    expect(out.updates[1]).toMatchObject({
+      frame: { hash: before.frame.hash },
+      rec: { outfit: NORMAL.outfit },
+      renderProblem: { code: 'E_RENDER_PROCESS' },
+      lastError: { code: 'E_RENDER_PROCESS' },
+    });
+    expect(side.views.view('hallway')).toMatchObject({
+      frame: { hash: before.frame.hash },
+      rec: { outfit: NORMAL.outfit },
+    });
     // What was bought is kept (a restart would show it).
     expect((await store.load('hallway')).rec?.outfit).toBe(fresh.outfit);
 
@@ -101,19 +115,28 @@ describe('a frame the render process cannot draw, in the daemon', () => {
     expect(good.render_problem ?? null).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
 
-    for (const [m, code] of [['dies', 'E_RENDER_PROCESS'], ['freezes', 'E_RENDER_TIMEOUT']] as const) {
+    for (const [m, code] of [
+      ['dies', 'E_RENDER_PROCESS'],
+      ['freezes', 'E_RENDER_TIMEOUT'],
+    ] as const) {
       mode = m;
       r.clock.advance(10 * 60_000);
       await r.daemon.runOnce('hallway', 'schedule');
       const st = await hallwayState(r);
       // The last good frame and the answer it shows stay; beside them, why no newer frame came.
-      expect(st.render_problem).toMatchObject({ code, message: expect.any(String) as unknown, since: expect.any(String) as unknown });
+      expect(st.render_problem).toMatchObject({
+        code,
+        message: expect.any(String) as unknown,
+        since: expect.any(String) as unknown,
+      });
       expect(st.last_error).toMatchObject({ code });
       expect((st.frame as { hash: string }).hash).toBe((good.frame as { hash: string }).hash);
       expect(st.fetched_at).toBe(good.fetched_at);
       const health = await httpRequest(`${r.http}/healthz`);
       expect(health.status).toBe(503);
-      expect(health.json<{ displays: { render_problem: string }[] }>().displays[0]!.render_problem.startsWith(`${code}: `)).toBe(true);
+      expect(
+        health.json<{ displays: { render_problem: string }[] }>().displays[0]!.render_problem.startsWith(`${code}: `),
+      ).toBe(true);
       const page = (await httpRequest(`${r.http}/`)).text();
       expect(page).toContain('Drawing');
       expect(page).toContain(code);

@@ -22,7 +22,6 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-
 const HOUR = 3_600_000;
 
 async function rig(o: { fetched: number; staleAfterMs: number; outcome: FetchOutcome; next: number }) {
@@ -62,8 +61,15 @@ describe('a failed purchase on the frame', () => {
   it('an outfit out of date and a 5xx: the frame carries both the age and the service error, with the retry time', async () => {
     const now = manualClock().now();
     const retryAt = new Date(now + 5 * 60_000);
-    const err = new ServiceError('POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway', { status: 502 });
-    const r = await rig({ fetched: now - 3 * HOUR, staleAfterMs: HOUR, outcome: { kind: 'failed', error: err, retryAt }, next: now + HOUR });
+    const err = new ServiceError('POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway', {
+      status: 502,
+    });
+    const r = await rig({
+      fetched: now - 3 * HOUR,
+      staleAfterMs: HOUR,
+      outcome: { kind: 'failed', error: err, retryAt },
+      next: now + HOUR,
+    });
     const result = await r.cycle.run('schedule');
     expect(result.retryAt).toEqual(retryAt);
     const shown = r.out.updates.at(-1)!;
@@ -79,7 +85,16 @@ describe('a failed purchase on the frame', () => {
   it('a current outfit and a refused connection: "unreachable", no age badge, the next slot when no retry comes before it', async () => {
     const now = manualClock().now();
     const next = now + 10 * 60_000;
-    const r = await rig({ fetched: now - 10 * 60_000, staleAfterMs: HOUR, outcome: { kind: 'failed', error: new ConnectError('connect ECONNREFUSED 127.0.0.1:9'), retryAt: new Date(now + 20 * 60_000) }, next });
+    const r = await rig({
+      fetched: now - 10 * 60_000,
+      staleAfterMs: HOUR,
+      outcome: {
+        kind: 'failed',
+        error: new ConnectError('connect ECONNREFUSED 127.0.0.1:9'),
+        retryAt: new Date(now + 20 * 60_000),
+      },
+      next,
+    });
     await r.cycle.run('schedule');
     const shown = r.out.updates.at(-1)!;
     expect(shown.stale).toBe(false);
@@ -88,8 +103,17 @@ describe('a failed purchase on the frame', () => {
 
   it('no answer in time is the service failing, worded as such', async () => {
     const now = manualClock().now();
-    const r = await rig({ fetched: now, staleAfterMs: HOUR, outcome: { kind: 'failed', error: new TimeoutError('no answer within 30 s') }, next: now + HOUR });
+    const r = await rig({
+      fetched: now,
+      staleAfterMs: HOUR,
+      outcome: { kind: 'failed', error: new TimeoutError('no answer within 30 s') },
+      next: now + HOUR,
+    });
     await r.cycle.run('schedule');
-    expect(r.out.updates.at(-1)!.status).toMatchObject({ kind: 'service_error', problem: 'no_answer', retryAt: new Date(now + HOUR) });
+    expect(r.out.updates.at(-1)!.status).toMatchObject({
+      kind: 'service_error',
+      problem: 'no_answer',
+      retryAt: new Date(now + HOUR),
+    });
   });
 });

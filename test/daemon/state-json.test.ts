@@ -19,7 +19,10 @@ describe('the state JSON', () => {
     const r = await t.rig({ mqttUrl: t.broker().url });
     await r.daemon.runOnce('hallway', 'schedule');
 
-    const file = JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8')) as Record<string, unknown>;
+    const file = JSON.parse(await readFile(path.join(r.dir, 'frames', 'hallway.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const page = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
     const retained = await readRetained(t.broker().url, ['outfit-display/hallway/state']);
     const mqtt = JSON.parse(retained.get('outfit-display/hallway/state')!.toString()) as Record<string, unknown>;
@@ -31,7 +34,11 @@ describe('the state JSON', () => {
       expect(page[key], `state.json ${key}`).toEqual(file[key]);
     }
     for (const key of Object.keys(mqtt)) expect(page[key], `state.json ${key}`).toEqual(mqtt[key]);
-    expect(Object.keys(mqtt).filter((k) => !(k in file)).sort()).toEqual(['next_update_at', 'stale', 'stale_since']);
+    expect(
+      Object.keys(mqtt)
+        .filter((k) => !(k in file))
+        .sort(),
+    ).toEqual(['next_update_at', 'stale', 'stale_since']);
 
     // The shared fields, made one way: times with the zone's offset, null for a missing reading, garments, staleness.
     expect(file.fetched_at).toMatch(ZONED);
@@ -49,10 +56,22 @@ describe('the state JSON', () => {
   it('gives times with the zone offset and, before the first frame, only the times (stale)', () => {
     const rec = { outfit: 'A coat.', weather: { alerts: [] }, fetched_at: '2026-01-31T07:00:01.000Z' };
     const since = new Date('2026-01-31T09:00:00.000Z');
-    const state = displayState({ rec, status: { kind: 'ok' }, nextUpdateAt: new Date('2026-01-31T10:00:00.000Z'), staleSince: since }, 'Europe/Berlin');
-    expect(state).toMatchObject({ fetched_at: '2026-01-31T08:00:01.000+01:00', next_update_at: '2026-01-31T11:00:00.000+01:00', stale: true, stale_since: '2026-01-31T10:00:00.000+01:00' });
+    const state = displayState(
+      { rec, status: { kind: 'ok' }, nextUpdateAt: new Date('2026-01-31T10:00:00.000Z'), staleSince: since },
+      'Europe/Berlin',
+    );
+    expect(state).toMatchObject({
+      fetched_at: '2026-01-31T08:00:01.000+01:00',
+      next_update_at: '2026-01-31T11:00:00.000+01:00',
+      stale: true,
+      stale_since: '2026-01-31T10:00:00.000+01:00',
+    });
     expect(state.weather).toMatchObject({ temp: null, uv_index: null, alerts: [] });
     expect(state).toMatchObject({ reasoning: null, model: null, generated_at: null, garments: ['coat'] });
-    expect(displayState({ rec: null, nextUpdateAt: null }, 'Europe/Berlin')).toEqual({ next_update_at: null, stale: true, stale_since: null });
+    expect(displayState({ rec: null, nextUpdateAt: null }, 'Europe/Berlin')).toEqual({
+      next_update_at: null,
+      stale: true,
+      stale_since: null,
+    });
   });
 });

@@ -41,20 +41,25 @@ describe('state that cannot be saved', () => {
     // Reported, with the code, on state.json, /healthz (503 naming the cause), the status page, and MQTT diagnostics.
     const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>();
     expect(state.outfit).toBe(json.outfit);
-    expect(state.state_problem).toMatchObject({ code: 'E_STATE_WRITE', file: path.join(r.dir, 'state', 'last', 'hallway.json') });
+    expect(state.state_problem).toMatchObject({
+      code: 'E_STATE_WRITE',
+      file: path.join(r.dir, 'state', 'last', 'hallway.json'),
+    });
     const health = await httpRequest(`${r.http}/healthz`);
     expect(health.status).toBe(503);
     expect(health.text()).toContain('E_STATE_WRITE');
     expect(health.text()).toContain('hallway.json');
     const page = (await httpRequest(`${r.http}/`)).text();
     expect(page).toContain('E_STATE_WRITE');
-    await w.waitFor(
-      () => {
-        const d = w.latest('outfit-display/hallway/diagnostics');
-        return d !== undefined && String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).startsWith('E_STATE_WRITE');
-      },
-      'diagnostics with the state problem',
-    );
+    await w.waitFor(() => {
+      const d = w.latest('outfit-display/hallway/diagnostics');
+      return (
+        d !== undefined &&
+        String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).startsWith(
+          'E_STATE_WRITE',
+        )
+      );
+    }, 'diagnostics with the state problem');
     expect(linesWithCode(r.logText(), 'E_STATE_WRITE').some((l) => l.level === 50)).toBe(true);
 
     // No second purchase within the interval (10 min schedule): a tick, a catch-up or a restart-less retry waits.
@@ -81,7 +86,10 @@ describe('state that cannot be saved', () => {
     const w = await watch(t.broker().url, ['outfit-display/hallway/diagnostics']);
     // The ledger's temp file a directory: every write of the ledger fails, as in a read-only or full state folder.
     const blocker = (dir: string): string => path.join(dir, 'state', 'budget-ledger.json.tmp');
-    const r = await t.rig({ mqttUrl: t.broker().url, prepare: (dir) => mkdir(blocker(dir), { recursive: true }).then(() => undefined) });
+    const r = await t.rig({
+      mqttUrl: t.broker().url,
+      prepare: (dir) => mkdir(blocker(dir), { recursive: true }).then(() => undefined),
+    });
     const first = await r.daemon.runOnce('hallway', 'schedule');
     expect(first.get('hallway')?.outcome).toBe('deferred');
     expect(await r.paidRequests()).toBe(0);
@@ -96,7 +104,12 @@ describe('state that cannot be saved', () => {
     expect((await httpRequest(`${r.http}/`)).text()).toContain('budget-ledger.json');
     await w.waitFor(() => {
       const d = w.latest('outfit-display/hallway/diagnostics');
-      return d !== undefined && String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).includes('budget-ledger.json');
+      return (
+        d !== undefined &&
+        String((JSON.parse(d.payload.toString()) as { state_problem: unknown }).state_problem).includes(
+          'budget-ledger.json',
+        )
+      );
     }, 'diagnostics naming the ledger');
 
     // Two more ticks while the folder stays unwritable: deferred, nothing sent, nothing counted.
@@ -111,9 +124,15 @@ describe('state that cannot be saved', () => {
     expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('fresh');
     expect(await r.paidRequests()).toBe(1);
     // The ledger counts what was sent: one purchase of 3 credits, none of the three that were never sent.
-    const counted = JSON.parse(await readFile(ledger, 'utf8')) as { day_spent: number; day_unknown: number; day_charged: number };
+    const counted = JSON.parse(await readFile(ledger, 'utf8')) as {
+      day_spent: number;
+      day_unknown: number;
+      day_charged: number;
+    };
     expect(counted).toMatchObject({ day_spent: 3, day_charged: 3, day_unknown: 0 });
-    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
+    expect(
+      (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem,
+    ).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
     await w.close();
   });
@@ -145,22 +164,35 @@ describe('last good files that cannot be trusted', () => {
       prepare: async (dir) => {
         await mkdir(path.join(dir, 'state', 'last'), { recursive: true });
         // 5 MB of a valid-looking recommendation: parsing it whole took a probe's RSS to 350 MB.
-        const huge = JSON.stringify({ outfit: 'x'.repeat(5_000_000), weather: {}, fetched_at: new Date().toISOString() });
+        const huge = JSON.stringify({
+          outfit: 'x'.repeat(5_000_000),
+          weather: {},
+          fetched_at: new Date().toISOString(),
+        });
         await writeFile(path.join(dir, 'state', 'last', 'hallway.json'), huge);
       },
     });
     await r.daemon.start();
-    const ignored = linesWithCode(r.logText(), 'E_STATE_READ').filter((l) => (l.err as { code?: string } | undefined)?.code === 'E_STATE_READ');
-    expect(ignored.map((l) => String((l.err as { message?: string }).message))).toEqual([expect.stringMatching(/5000\d+ bytes, more than a last good file can be/)]);
+    const ignored = linesWithCode(r.logText(), 'E_STATE_READ').filter(
+      (l) => (l.err as { code?: string } | undefined)?.code === 'E_STATE_READ',
+    );
+    expect(ignored.map((l) => String((l.err as { message?: string }).message))).toEqual([
+      expect.stringMatching(/5000\d+ bytes, more than a last good file can be/),
+    ]);
     expect(await r.paidRequests()).toBe(1);
-    expect((await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem).toBeNull();
+    expect(
+      (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<Record<string, unknown>>().state_problem,
+    ).toBeNull();
     expect((await httpRequest(`${r.http}/healthz`)).status).toBe(200);
   });
 });
 
 describe('codes', () => {
   const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...STORE_ERROR_CODES, ...STORE_WARNING_CODES, ...REFRESH_WARNING_CODES])('%s is documented in docs/reliability.md', (code) => {
-    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
-  });
+  it.each([...STORE_ERROR_CODES, ...STORE_WARNING_CODES, ...REFRESH_WARNING_CODES])(
+    '%s is documented in docs/reliability.md',
+    (code) => {
+      expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+    },
+  );
 });

@@ -55,7 +55,8 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
   let supervisor: StandIn;
 
   beforeAll(async () => {
-    if (MOSQUITTO_BIN === null || !hasMosquittoPasswd()) throw new Error('mosquitto is not installed: run bash .ci/setup --tests');
+    if (MOSQUITTO_BIN === null || !hasMosquittoPasswd())
+      throw new Error('mosquitto is not installed: run bash .ci/setup --tests');
     broker = await startMosquitto({ users: { addons: PASSWORD } });
   });
   afterAll(async () => broker.dispose());
@@ -72,15 +73,28 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
       status: 200,
       body: {
         result: 'ok',
-        data: { host: '127.0.0.1', port: broker.port, ssl: false, protocol: '3.1.1', username: 'addons', password: PASSWORD, addon: 'core_mosquitto' },
+        data: {
+          host: '127.0.0.1',
+          port: broker.port,
+          ssl: false,
+          protocol: '3.1.1',
+          username: 'addons',
+          password: PASSWORD,
+          addon: 'core_mosquitto',
+        },
       },
     };
-    const w = await watch(broker.url, ['outfit-display/#', 'homeassistant/device/+/config'], { username: 'addons', password: PASSWORD });
+    const w = await watch(broker.url, ['outfit-display/#', 'homeassistant/device/+/config'], {
+      username: 'addons',
+      password: PASSWORD,
+    });
     try {
       const r = await t.rig({ env: { SUPERVISOR_TOKEN: TOKEN }, supervisorUrl: supervisor.url });
       await r.daemon.runOnce('hallway', 'schedule');
       await w.waitFor(
-        (all) => all.some((m) => m.topic === 'outfit-display/hallway/state') && all.some((m) => m.topic.startsWith('homeassistant/device/')),
+        (all) =>
+          all.some((m) => m.topic === 'outfit-display/hallway/state') &&
+          all.some((m) => m.topic.startsWith('homeassistant/device/')),
         'state and discovery on the Supervisor’s broker',
       );
       expect(supervisor.requests).toEqual([expect.objectContaining({ path: '/services/mqtt' })]);
@@ -119,14 +133,20 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
   });
 
   it('an answer of another shape counts as unreachable, and its password is not logged', async () => {
-    supervisor.answer = { status: 200, body: { result: 'ok', data: { host: 'evil/path@x', port: 1883, password: PASSWORD } } };
+    supervisor.answer = {
+      status: 200,
+      body: { result: 'ok', data: { host: 'evil/path@x', port: 1883, password: PASSWORD } },
+    };
     const r = await t.rig({ env: { SUPERVISOR_TOKEN: TOKEN }, supervisorUrl: supervisor.url });
     expect(linesWithCode(r.logText(), 'W_SUPERVISOR_UNREACHABLE')).toHaveLength(1);
     expect(r.logText()).not.toContain(PASSWORD);
   });
 
   it('ssl makes it mqtts; an IPv6 host is bracketed; an empty password is none; a 403 is no service', async () => {
-    supervisor.answer = { status: 200, body: { result: 'ok', data: { host: '::1', port: 8883, ssl: true, username: 'u', password: '' } } };
+    supervisor.answer = {
+      status: 200,
+      body: { result: 'ok', data: { host: '::1', port: 8883, ssl: true, username: 'u', password: '' } },
+    };
     expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toEqual({
       kind: 'found',
       url: 'mqtts://[::1]:8883',
@@ -135,14 +155,22 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
       addon: null,
     });
     supervisor.answer = { status: 403, body: { result: 'error', message: 'No access to mqtt service!' } };
-    expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toMatchObject({ kind: 'none', status: 403 });
+    expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toMatchObject({
+      kind: 'none',
+      status: 403,
+    });
     supervisor.answer = { status: 502, body: null };
-    expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toMatchObject({ kind: 'unreachable' });
+    expect(await lookupSupervisorMqtt({ token: TOKEN, baseUrl: supervisor.url })).toMatchObject({
+      kind: 'unreachable',
+    });
   });
 
   it('an answer of 300 MB (valid JSON, padded) is read to 64 KiB only: unreachable, the connection closed, memory flat', async () => {
     const total = 300 * 1024 * 1024;
-    const head = JSON.stringify({ result: 'ok', data: { host: '127.0.0.1', port: broker.port, username: 'addons', password: PASSWORD } });
+    const head = JSON.stringify({
+      result: 'ok',
+      data: { host: '127.0.0.1', port: broker.port, username: 'addons', password: PASSWORD },
+    });
     const pad = Buffer.alloc(64 * 1024, 0x20);
     let sent = -1;
     // Made as it is sent, never held: the head, then spaces as the socket drains, until the client leaves.
@@ -162,10 +190,18 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const m = await memoryPeak(() => lookupSupervisorMqtt({ token: TOKEN, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 20_000 }));
+      const m = await memoryPeak(() =>
+        lookupSupervisorMqtt({
+          token: TOKEN,
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          timeoutMs: 20_000,
+        }),
+      );
       expect(m.value).toMatchObject({ kind: 'unreachable', reason: expect.stringContaining('over 64 KiB') as unknown });
       await until('the stand-in saw the connection close', () => sent >= 0);
-      console.log(`Supervisor answer of 300 MB: ${(sent / 1024 / 1024).toFixed(1)} MB written before the lookup closed the connection; peak growth RSS ${m.rssMb.toFixed(1)} MB, heap+external ${m.heapMb.toFixed(1)} MB`);
+      console.log(
+        `Supervisor answer of 300 MB: ${(sent / 1024 / 1024).toFixed(1)} MB written before the lookup closed the connection; peak growth RSS ${m.rssMb.toFixed(1)} MB, heap+external ${m.heapMb.toFixed(1)} MB`,
+      );
       expect(sent).toBeLessThan(total / 10);
       expect(m.rssMb).toBeLessThan(48);
       expect(m.heapMb).toBeLessThan(48);
@@ -177,7 +213,11 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
 
   it('without SUPERVISOR_TOKEN, or with an mqtt section, the Supervisor is not asked', async () => {
     await t.rig({ env: {}, supervisorUrl: supervisor.url });
-    await t.rig({ env: { SUPERVISOR_TOKEN: TOKEN }, supervisorUrl: supervisor.url, mqttUrl: `mqtt://addons:${PASSWORD}@127.0.0.1:${broker.port}` });
+    await t.rig({
+      env: { SUPERVISOR_TOKEN: TOKEN },
+      supervisorUrl: supervisor.url,
+      mqttUrl: `mqtt://addons:${PASSWORD}@127.0.0.1:${broker.port}`,
+    });
     expect(supervisor.requests).toEqual([]);
   });
 });

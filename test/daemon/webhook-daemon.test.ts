@@ -28,21 +28,31 @@ describe('the daemon with a webhook', () => {
       return m === undefined ? null : (JSON.parse(m.payload.toString()) as { problems?: string[] });
     };
     try {
-      const r = await t.rig({ mqttUrl: t.broker().url, sections: ['webhook:', `  url: ${receiver.url}/hook/s3cr3t-id`] });
+      const r = await t.rig({
+        mqttUrl: t.broker().url,
+        sections: ['webhook:', `  url: ${receiver.url}/hook/s3cr3t-id`],
+      });
       receiver.script.push(500);
       expect((await r.daemon.runOnce('hallway', 'schedule')).get('hallway')?.outcome).toBe('fresh');
       await until('the first POST', () => receiver!.posts.length === 1);
       const health = await until('/healthz with the webhook problem', async () => {
         const h = await httpRequest(`${r.http}/healthz`);
-        return h.status === 503 ? h.json<{ displays: Array<{ reason: string; problems: Array<{ source: string; code: string }> }> }>() : null;
+        return h.status === 503
+          ? h.json<{ displays: Array<{ reason: string; problems: Array<{ source: string; code: string }> }> }>()
+          : null;
       });
       expect(health.displays[0]!.problems).toMatchObject([{ source: 'webhook', code: 'E_WEBHOOK_POST' }]);
       expect(health.displays[0]!.reason).toContain('the webhook does not get the frames: E_WEBHOOK_POST: ');
-      const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{ problems: Array<{ source: string; code: string }> }>();
+      const state = (await httpRequest(`${r.http}/displays/hallway/state.json`)).json<{
+        problems: Array<{ source: string; code: string }>;
+      }>();
       expect(state.problems).toMatchObject([{ source: 'webhook', code: 'E_WEBHOOK_POST' }]);
       expect((await httpRequest(`${r.http}/`)).text()).toContain('<th>Webhook</th>');
       // The problem came after the publish round: MQTT hears of it through the views and sends the diagnostics again.
-      await w.waitFor(() => diag()?.problems?.some((p) => p.startsWith('E_WEBHOOK_POST: ')) === true, 'diagnostics with the webhook problem');
+      await w.waitFor(
+        () => diag()?.problems?.some((p) => p.startsWith('E_WEBHOOK_POST: ')) === true,
+        'diagnostics with the webhook problem',
+      );
       expect(JSON.stringify(diag())).not.toContain('s3cr3t');
 
       // The retry, on the daemon's clock, is taken: the problem is gone everywhere.

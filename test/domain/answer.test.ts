@@ -26,7 +26,9 @@ describe('reading an answer', () => {
     expect(first.condition).toBe(conditionOf(r.weather));
     expect(first.condition).toBe('sleet');
     expect(readAnswer(r)).toBe(first);
-    expect(Object.isFrozen(first) && Object.isFrozen(first.garments) && Object.isFrozen(first.garmentView.wear)).toBe(true);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.garments) && Object.isFrozen(first.garmentView.wear)).toBe(
+      true,
+    );
   });
 
   it('reads another answer, and an answer whose outfit was replaced, anew', () => {
@@ -42,12 +44,20 @@ describe('reading an answer', () => {
   it('is what the frame and the state JSON show, not a second reading', () => {
     const r = rec();
     const reading = readAnswer(r);
-    const content = frameContent({ rec: r, displayName: 'Hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: new Date('2026-01-31T07:05:00Z') });
+    const content = frameContent({
+      rec: r,
+      displayName: 'Hallway',
+      timezone: 'Europe/Berlin',
+      status: { kind: 'ok' },
+      now: new Date('2026-01-31T07:05:00Z'),
+    });
     expect(content.garments).toBe(reading.garments);
     expect(content.condition).toBe('sleet');
     const state = displayState({ rec: r, status: { kind: 'ok' }, nextUpdateAt: null }, 'Europe/Berlin');
     expect(state.garments).toBe(reading.garments);
     expect(state.wear).toBe(reading.garmentView.wear);
-    expect(JSON.parse(statePayload(r, null, { kind: 'ok' }, 'Europe/Berlin'))).toMatchObject({ garments: [...reading.garments] });
+    expect(JSON.parse(statePayload(r, null, { kind: 'ok' }, 'Europe/Berlin'))).toMatchObject({
+      garments: [...reading.garments],
+    });
   });
 });

@@ -5,7 +5,12 @@ import { tempConfig } from '../helpers/cli.js';
 
 /** `displays[].attached`: checked with the rest of the config, every problem named by its key path. */
 
-const base = (displays: unknown[]) => ({ api: { base_url: 'simulated' }, budget: { credits_per_day: 10 }, timezone: 'Europe/Berlin', displays });
+const base = (displays: unknown[]) => ({
+  api: { base_url: 'simulated' },
+  budget: { credits_per_day: 10 },
+  timezone: 'Europe/Berlin',
+  displays,
+});
 const display = (id: string, panel: string, attached: unknown) => ({ id, lat: 52.5, lon: 13.4, panel, attached });
 
 function problems(raw: unknown): string[] {
@@ -16,7 +21,12 @@ function problems(raw: unknown): string[] {
 describe('displays[].attached', () => {
   it('takes the board defaults: /dev/spidev0.0, 180 s apart, a full refresh daily', () => {
     const r = parseConfig(base([display('a', 'waveshare-2in9', {})]));
-    expect(r.ok && r.config.displays[0]!.attached).toEqual({ pins: {}, spi_device: '/dev/spidev0.0', min_interval_s: 180, full_refresh_hours: 24 });
+    expect(r.ok && r.config.displays[0]!.attached).toEqual({
+      pins: {},
+      spi_device: '/dev/spidev0.0',
+      min_interval_s: 180,
+      full_refresh_hours: 24,
+    });
   });
 
   it('refuses a panel with no driver, a pin out of range, an unknown key, a daily refresh over 24 h', () => {
@@ -27,20 +37,43 @@ describe('displays[].attached', () => {
         display('c', 'waveshare-4in2', { capture: 'y.jsonl', wiring: 1, full_refresh_hours: 48 }),
       ]),
     );
-    expect(p.some((m) => m.startsWith('displays[0].attached') && m.includes('no driver for the trmnl panel'))).toBe(true);
+    expect(p.some((m) => m.startsWith('displays[0].attached') && m.includes('no driver for the trmnl panel'))).toBe(
+      true,
+    );
     expect(p.some((m) => m.startsWith('displays[1].attached.pins.busy'))).toBe(true);
     expect(p.some((m) => m.startsWith('displays[2].attached') && m.includes('wiring'))).toBe(true);
     expect(p.some((m) => m.startsWith('displays[2].attached.full_refresh_hours'))).toBe(true);
   });
 
   it('one attached panel per SPI device (capture files aside)', () => {
-    const p = problems(base([display('a', 'waveshare-2in9', {}), display('b', 'waveshare-4in2', { capture: 'b.jsonl' }), display('c', 'waveshare-4in2', {})]));
-    expect(p).toEqual([expect.stringMatching(/^displays\[2\]\.attached.*\/dev\/spidev0\.0 is already the panel of displays\[0\]/)]);
+    const p = problems(
+      base([
+        display('a', 'waveshare-2in9', {}),
+        display('b', 'waveshare-4in2', { capture: 'b.jsonl' }),
+        display('c', 'waveshare-4in2', {}),
+      ]),
+    );
+    expect(p).toEqual([
+      expect.stringMatching(/^displays\[2\]\.attached.*\/dev\/spidev0\.0 is already the panel of displays\[0\]/),
+    ]);
   });
 
   it('a relative capture file is beside the config file', async () => {
     const { dir, file } = await tempConfig(
-      ['api:', '  base_url: simulated', 'budget:', '  credits_per_day: 10', 'displays:', '  - id: a', '    lat: 1', '    lon: 1', '    panel: waveshare-2in9', '    attached:', '      capture: panel/a.jsonl', ''].join('\n'),
+      [
+        'api:',
+        '  base_url: simulated',
+        'budget:',
+        '  credits_per_day: 10',
+        'displays:',
+        '  - id: a',
+        '    lat: 1',
+        '    lon: 1',
+        '    panel: waveshare-2in9',
+        '    attached:',
+        '      capture: panel/a.jsonl',
+        '',
+      ].join('\n'),
     );
     const loaded = await loadConfig(file);
     expect(loaded.config.displays[0]!.attached?.capture).toBe(path.join(dir, 'panel', 'a.jsonl'));

@@ -63,25 +63,32 @@ async function error(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(FAMILIES)('$panelId', (f) => {
-  it.each(CASES)('the first full refresh of the %s frame is the vendor stream, op for op, and the model shows the frame', async (c) => {
-    const image = storedFrame(f.panelId, c);
-    const bus = new CaptureBus();
-    await f.create({ bus }).showFull(image);
-    const reference = vendorStream(f.panelId, c);
-    expect(bus.ops.length).toBe(reference.length);
-    bus.ops.forEach((op, i) => expect(op, `op ${i}`).toEqual(reference[i]));
-    expect(bytesSent(bus.ops)).toBe(f.bytes);
+  it.each(CASES)(
+    'the first full refresh of the %s frame is the vendor stream, op for op, and the model shows the frame',
+    async (c) => {
+      const image = storedFrame(f.panelId, c);
+      const bus = new CaptureBus();
+      await f.create({ bus }).showFull(image);
+      const reference = vendorStream(f.panelId, c);
+      expect(bus.ops.length).toBe(reference.length);
+      bus.ops.forEach((op, i) => expect(op, `op ${i}`).toEqual(reference[i]));
+      expect(bytesSent(bus.ops)).toBe(f.bytes);
 
-    const model = f.model();
-    model.applyAll(bus.ops);
-    expect(model.refreshes).toBe(1);
-    expect(model.powered).toBe(false);
-    expect(model.deepSleep).toBe(f.sleeps);
-    expect(Buffer.from(model.glass()).equals(Buffer.from(image.indices))).toBe(true);
-  });
+      const model = f.model();
+      model.applyAll(bus.ops);
+      expect(model.refreshes).toBe(1);
+      expect(model.powered).toBe(false);
+      expect(model.deepSleep).toBe(f.sleeps);
+      expect(Buffer.from(model.glass()).equals(Buffer.from(image.indices))).toBe(true);
+    },
+  );
 
   it('the frames differ, so a stream that ignored the picture would not pass', () => {
-    expect(Buffer.from(storedFrame(f.panelId, 'normal').indices).equals(Buffer.from(storedFrame(f.panelId, 'error').indices))).toBe(false);
+    expect(
+      Buffer.from(storedFrame(f.panelId, 'normal').indices).equals(
+        Buffer.from(storedFrame(f.panelId, 'error').indices),
+      ),
+    ).toBe(false);
     expect(vendorStream(f.panelId, 'normal')).not.toEqual(vendorStream(f.panelId, 'error'));
   });
 
@@ -94,7 +101,9 @@ describe.each(FAMILIES)('$panelId', (f) => {
     const bus = new CaptureBus();
     await f.create({ bus }).showFull({ width: panel.width, height: panel.height, indices });
     const ram = bus.ops.find((op): op is Extract<CaptureOp, { op: 'cmd' }> => op.op === 'cmd' && op.cmd === 0x10)!.data;
-    const expected = panel.palette.map((e) => (f.native[e.name]! * 16 + f.native.white!).toString(16).padStart(2, '0')).join('');
+    const expected = panel.palette
+      .map((e) => (f.native[e.name]! * 16 + f.native.white!).toString(16).padStart(2, '0'))
+      .join('');
     expect(ram.slice(0, expected.length)).toBe(expected);
     expect(ram.length).toBe(panel.width * panel.height);
     expect(Object.keys(f.native).sort()).toEqual(panel.palette.map((e) => e.name).sort());
@@ -132,7 +141,9 @@ describe.each(FAMILIES)('$panelId', (f) => {
     model.applyAll(ended);
     expect(model.deepSleep).toBe(true);
     // Without the reset, the deep-sleep command would come while BUSY, which the chip does not take.
-    expect(() => f.model().applyAll(ended.filter((op, i) => !(op.op === 'reset' && i > 0)))).toThrow(/command-while-busy/);
+    expect(() => f.model().applyAll(ended.filter((op, i) => !(op.op === 'reset' && i > 0)))).toThrow(
+      /command-while-busy/,
+    );
     // The same driver tries again from a reset: the vendor stream once more.
     const next = bus.ops.length;
     await driver.showFull(storedFrame(f.panelId, 'normal'));
@@ -185,9 +196,13 @@ describe.each(FAMILIES)('$panelId', (f) => {
   it('refuses a frame of another size or palette with E_PANEL_FRAME and sends nothing', async () => {
     const bus = new CaptureBus();
     const driver = f.create({ bus });
-    await expect(driver.showFull({ width: 480, height: 800, indices: new Uint8Array(480 * 800) })).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
+    await expect(
+      driver.showFull({ width: 480, height: 800, indices: new Uint8Array(480 * 800) }),
+    ).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
     const n = loadPanel(f.panelId).palette.length;
-    await expect(driver.showFull({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(n) })).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
+    await expect(
+      driver.showFull({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(n) }),
+    ).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
     expect(bus.ops).toEqual([]);
   });
 });
@@ -207,7 +222,9 @@ describe('deep sleep between refreshes', () => {
     const model = new Spectra6Model({ panel: loadPanel('inky-impression-7in3') });
     model.applyAll(bus.ops);
     expect(model.refreshes).toBe(2);
-    expect(Buffer.from(model.glass()).equals(Buffer.from(storedFrame('inky-impression-7in3', 'error').indices))).toBe(true);
+    expect(Buffer.from(model.glass()).equals(Buffer.from(storedFrame('inky-impression-7in3', 'error').indices))).toBe(
+      true,
+    );
   });
 
   it('the 7.3" F: display() then sleep() is already deep sleep; sleep() and close() send nothing more', async () => {
@@ -221,7 +238,9 @@ describe('deep sleep between refreshes', () => {
   });
 
   it('a driver asked for another panel refuses', () => {
-    expect(() => createAcep7Driver('inky-impression-7in3', { bus: new CaptureBus() })).toThrow(/not a ACeP|not an? ACeP/);
+    expect(() => createAcep7Driver('inky-impression-7in3', { bus: new CaptureBus() })).toThrow(
+      /not a ACeP|not an? ACeP/,
+    );
     expect(() => createSpectra6Driver('waveshare-7in3-f', { bus: new CaptureBus() })).toThrow(/Spectra 6/);
   });
 });
@@ -239,14 +258,26 @@ describe('the colour controller models refuse what the hardware would not take',
       ['too few data bytes', [...awake, cmd(0x00, '5f')], 'incomplete-data'],
       ['a command before any reset', [cmd(0x00, '5f69')], 'command-before-reset'],
       ['a command while BUSY after power on', [...awake, cmd(0x04), cmd(0x00, '5f69')], 'command-while-busy'],
-      ['a command while BUSY during a refresh', [...powered, frame('11'), cmd(0x12, '00'), cmd(0x02, '00')], 'command-while-busy'],
+      [
+        'a command while BUSY during a refresh',
+        [...powered, frame('11'), cmd(0x12, '00'), cmd(0x02, '00')],
+        'command-while-busy',
+      ],
       ['a refresh before power on', [...awake, frame('11'), cmd(0x12, '00')], 'refresh-before-power-on'],
       ['RAM written past its window', [...awake, cmd(0x10, '11'.repeat(192_001))], 'ram-outside-window'],
-      ['RAM written past its window in a second run', [...awake, frame('11'), { op: 'data', data: '11' }], 'ram-outside-window'],
+      [
+        'RAM written past its window in a second run',
+        [...awake, frame('11'), { op: 'data', data: '11' }],
+        'ram-outside-window',
+      ],
       ['a resolution beyond the glass', [...awake, cmd(0x61, '03200200')], 'window-beyond-glass'],
       ['a RAM value that is no colour', [...powered, frame('77'), cmd(0x12, '00')], 'not-a-colour'],
       ['deep sleep without its check code', [...awake, cmd(0x07, '00')], 'bad-check-code'],
-      ['a command after deep sleep without a reset', [...awake, cmd(0x07, 'a5'), cmd(0x00, '5f69')], 'command-after-deep-sleep'],
+      [
+        'a command after deep sleep without a reset',
+        [...awake, cmd(0x07, 'a5'), cmd(0x00, '5f69')],
+        'command-after-deep-sleep',
+      ],
       ['an unknown command', [...awake, cmd(0x99)], 'unknown-command'],
     ])('%s', (_name, ops, reason) => {
       expect(refusal(f.model(), ops)).toBe(reason);
@@ -255,7 +286,17 @@ describe('the colour controller models refuse what the hardware would not take',
     it('takes a frame written in two runs, and a reset wakes it from deep sleep', () => {
       const half = '11'.repeat(96_000);
       const model = f.model();
-      expect(refusal(model, [...powered, cmd(0x10, half), { op: 'data', data: half }, cmd(0x12, '00'), { op: 'busy' }, cmd(0x07, 'a5'), ...awake])).toBe('accepted');
+      expect(
+        refusal(model, [
+          ...powered,
+          cmd(0x10, half),
+          { op: 'data', data: half },
+          cmd(0x12, '00'),
+          { op: 'busy' },
+          cmd(0x07, 'a5'),
+          ...awake,
+        ]),
+      ).toBe('accepted');
       expect(model.refreshes).toBe(1);
     });
   });

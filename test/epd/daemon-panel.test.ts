@@ -36,7 +36,14 @@ afterEach(async () => {
 async function config(extra: string[] = []): Promise<{ dir: string; file: string; port: number; capture: string }> {
   const port = await freePort();
   const yaml = configYaml({
-    displays: [{ id: 'hall', panel: PANEL, schedule: '0 6 * * *', more: ['attached:', '  capture: capture/hall.jsonl', ...extra] }],
+    displays: [
+      {
+        id: 'hall',
+        panel: PANEL,
+        schedule: '0 6 * * *',
+        more: ['attached:', '  capture: capture/hall.jsonl', ...extra],
+      },
+    ],
     sections: ['http:', `  listen: 127.0.0.1:${port}`],
   });
   const { dir, file } = await tempConfig(yaml);
@@ -86,7 +93,9 @@ describe('the daemon drives an attached panel (capture bus)', () => {
 
 describe('the optional bus libraries', () => {
   it('are loaded from node_modules at run time, with their own native addons (the build copies none of them)', async () => {
-    const libs = ['spi-device', 'node-libgpiod'].filter((lib) => existsSync(path.join(ROOT, 'node_modules', lib, 'package.json')));
+    const libs = ['spi-device', 'node-libgpiod'].filter((lib) =>
+      existsSync(path.join(ROOT, 'node_modules', lib, 'package.json')),
+    );
     const c = await config();
     // At exit, the native addons mapped into the process.
     const addons = path.join(c.dir, 'addons');
@@ -96,7 +105,9 @@ describe('the optional bus libraries', () => {
       "import { appendFileSync, readFileSync } from 'node:fs';\n" +
         "process.on('exit', () => appendFileSync(process.env.ADDONS_FILE, readFileSync('/proc/self/maps', 'utf8')));\n",
     );
-    const info = await runCli(['panel', 'info', '--panel', PANEL], { env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`, ADDONS_FILE: addons } });
+    const info = await runCli(['panel', 'info', '--panel', PANEL], {
+      env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}`, ADDONS_FILE: addons },
+    });
     expect(info.code, info.stderr).toBe(0);
     const mapped = readFileSync(addons, 'utf8');
     for (const lib of libs) {
@@ -122,7 +133,9 @@ describe('outfit-display panel', () => {
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     const glass = glassOf(out);
-    expect(Buffer.from(glass.indices).equals(Buffer.from(panelImageFromPng(readFileSync(frame), loadPanel(PANEL)).indices))).toBe(true);
+    expect(
+      Buffer.from(glass.indices).equals(Buffer.from(panelImageFromPng(readFileSync(frame), loadPanel(PANEL)).indices)),
+    ).toBe(true);
 
     const wrong = path.resolve(import.meta.dirname, 'frames', 'waveshare-4in2-normal.png');
     const bad = await runCli(['panel', 'show', '--panel', PANEL, '--capture', path.join(c.dir, 'bad.jsonl'), wrong]);
@@ -157,11 +170,19 @@ describe('outfit-display panel', () => {
     expect(info.stdout).toContain('Spectra 6');
     expect(info.stdout).toContain('board:      inky, SPI clock 1 MHz');
     expect(info.stdout).toContain('RST GPIO 27, DC GPIO 22, BUSY GPIO 17, PWR none, CS GPIO 8');
-    if (!existsSync('/dev/spidev0.0')) expect(info.stdout).toMatch(/spi: +E_PANEL_BUS: no SPI device \/dev\/spidev0\.0: SPI is not enabled/);
+    if (!existsSync('/dev/spidev0.0'))
+      expect(info.stdout).toMatch(/spi: +E_PANEL_BUS: no SPI device \/dev\/spidev0\.0: SPI is not enabled/);
     // Installed and loading under this Node; under another major than the one they were built for (CI's later runs
     // over one install), the fix instead.
-    const loads = await import('node-libgpiod').then(() => true, () => false);
-    expect(info.stdout).toContain(loads ? 'libraries:  spi-device installed; node-libgpiod installed' : 'libraries:  spi-device built for another Node.js (npm rebuild spi-device); node-libgpiod built for another Node.js (npm rebuild node-libgpiod)');
+    const loads = await import('node-libgpiod').then(
+      () => true,
+      () => false,
+    );
+    expect(info.stdout).toContain(
+      loads
+        ? 'libraries:  spi-device installed; node-libgpiod installed'
+        : 'libraries:  spi-device built for another Node.js (npm rebuild spi-device); node-libgpiod built for another Node.js (npm rebuild node-libgpiod)',
+    );
   });
 
   it('without SPI on this machine: exit 1 with E_PANEL_BUS naming the fix', async () => {
@@ -170,6 +191,8 @@ describe('outfit-display panel', () => {
     // This machine has no /dev/spidev0.0 (a Pi with SPI enabled would show the frame).
     if (existsSync('/dev/spidev0.0')) return;
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/E_PANEL_BUS: no SPI device \/dev\/spidev0\.0: SPI is not enabled; enable SPI: add dtparam=spi=on/);
+    expect(res.stderr).toMatch(
+      /E_PANEL_BUS: no SPI device \/dev\/spidev0\.0: SPI is not enabled; enable SPI: add dtparam=spi=on/,
+    );
   });
 });

@@ -32,7 +32,14 @@ const side = testViews({ displays: [] });
 /** The view of `display` showing the frame `name`, as its cycle hands it to the publishers. */
 function update(display: ReturnType<typeof DisplaySchema.parse>, name: string): ShownView {
   const bytes = png(name);
-  const frame = { width: 800, height: 480, png: bytes, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(bytes).digest('hex') };
+  const frame = {
+    width: 800,
+    height: 480,
+    png: bytes,
+    bmp: null,
+    raw: Buffer.alloc(0),
+    hash: createHash('sha256').update(bytes).digest('hex'),
+  };
   return side.show(shownState(display, frame));
 }
 
@@ -42,11 +49,24 @@ function setup(
   dir = mkdtempSync(path.join(tmpdir(), 'panel-pub-')),
 ) {
   const capture = path.join(dir, 'bus.jsonl');
-  const display = DisplaySchema.parse({ id: 'hall', lat: 52.5, lon: 13.4, panel: PANEL, attached: { capture, ...attached } });
+  const display = DisplaySchema.parse({
+    id: 'hall',
+    lat: 52.5,
+    lon: 13.4,
+    panel: PANEL,
+    attached: { capture, ...attached },
+  });
   const clock = new FakeClock();
   const status = new PanelStatusBoard();
   const { logger } = capturingLogger();
-  const pub = new PanelPublisher({ displays: [display], clock, logger, status, stateDir: path.join(dir, 'state'), ...(driverFactory && { driverFactory }) });
+  const pub = new PanelPublisher({
+    displays: [display],
+    clock,
+    logger,
+    status,
+    stateDir: path.join(dir, 'state'),
+    ...(driverFactory && { driverFactory }),
+  });
   /** The glass after every op written so far, and how many refreshes it took. */
   const glass = () => {
     const model = controllerModel(PANEL);
@@ -66,7 +86,11 @@ describe('PanelPublisher', () => {
     await pub.idle();
     expect(glass().refreshes).toBe(1);
     expect(Buffer.from(glass().indices).equals(Buffer.from(expected('normal')))).toBe(true);
-    expect(status.get('hall')).toMatchObject({ panel: PANEL, problem: null, lastRefreshAt: new Date(Date.UTC(2026, 0, 1)).toISOString() });
+    expect(status.get('hall')).toMatchObject({
+      panel: PANEL,
+      problem: null,
+      lastRefreshAt: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+    });
     // The same frame again (a cycle with nothing new): no refresh.
     await pub.publish(update(display, 'normal'));
     await pub.idle();
@@ -186,15 +210,27 @@ describe('PanelPublisher', () => {
 });
 
 describe('PanelPublisher with an Inky Impression (Spectra 6)', () => {
-  it('sleeps the panel between refreshes, although Pimoroni\'s show() leaves it awake', async () => {
+  it("sleeps the panel between refreshes, although Pimoroni's show() leaves it awake", async () => {
     const INKY = 'inky-impression-7in3';
     const dir = mkdtempSync(path.join(tmpdir(), 'panel-pub-inky-'));
     const capture = path.join(dir, 'bus.jsonl');
     const display = DisplaySchema.parse({ id: 'kitchen', lat: 52.5, lon: 13.4, panel: INKY, attached: { capture } });
-    const pub = new PanelPublisher({ displays: [display], clock: new FakeClock(), logger: capturingLogger().logger, status: new PanelStatusBoard() });
+    const pub = new PanelPublisher({
+      displays: [display],
+      clock: new FakeClock(),
+      logger: capturingLogger().logger,
+      status: new PanelStatusBoard(),
+    });
     await pub.start();
     const bytes = readFileSync(path.join(FRAMES, `${INKY}-normal.png`));
-    const frame = { width: 800, height: 480, png: bytes, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(bytes).digest('hex') };
+    const frame = {
+      width: 800,
+      height: 480,
+      png: bytes,
+      bmp: null,
+      raw: Buffer.alloc(0),
+      hash: createHash('sha256').update(bytes).digest('hex'),
+    };
     await pub.publish(side.show(shownState(display, frame)));
     await pub.idle();
     const ops = parseCapture(readFileSync(capture, 'utf8'));
@@ -205,7 +241,9 @@ describe('PanelPublisher with an Inky Impression (Spectra 6)', () => {
     const model = controllerModel(INKY);
     model.applyAll(ops);
     expect(model.deepSleep).toBe(true);
-    expect(Buffer.from(model.glass()).equals(Buffer.from(panelImageFromPng(bytes, loadPanel(INKY)).indices))).toBe(true);
+    expect(Buffer.from(model.glass()).equals(Buffer.from(panelImageFromPng(bytes, loadPanel(INKY)).indices))).toBe(
+      true,
+    );
     await pub.stop();
   });
 });

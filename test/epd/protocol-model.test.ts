@@ -26,10 +26,34 @@ interface Chip {
 }
 
 const CHIPS: Chip[] = [
-  { panelId: 'waveshare-7in5-v2', model: () => new Uc8179Model({ panel: loadPanel('waveshare-7in5-v2') }), awake: [{ op: 'reset' }], busying: cmd(0x04), sleep: cmd(0x07, 'a5') },
-  { panelId: 'waveshare-2in13', model: () => new Ssd168xModel({ panel: loadPanel('waveshare-2in13') }), awake: [{ op: 'reset' }], busying: cmd(0x12), sleep: cmd(0x10, '01') },
-  { panelId: 'waveshare-7in3-f', model: () => new Acep7Model({ panel: loadPanel('waveshare-7in3-f') }), awake: [{ op: 'reset' }, { op: 'busy' }], busying: cmd(0x04), sleep: cmd(0x07, 'a5') },
-  { panelId: 'inky-impression-7in3', model: () => new Spectra6Model({ panel: loadPanel('inky-impression-7in3') }), awake: [{ op: 'reset' }, { op: 'busy' }], busying: cmd(0x04), sleep: cmd(0x07, 'a5') },
+  {
+    panelId: 'waveshare-7in5-v2',
+    model: () => new Uc8179Model({ panel: loadPanel('waveshare-7in5-v2') }),
+    awake: [{ op: 'reset' }],
+    busying: cmd(0x04),
+    sleep: cmd(0x07, 'a5'),
+  },
+  {
+    panelId: 'waveshare-2in13',
+    model: () => new Ssd168xModel({ panel: loadPanel('waveshare-2in13') }),
+    awake: [{ op: 'reset' }],
+    busying: cmd(0x12),
+    sleep: cmd(0x10, '01'),
+  },
+  {
+    panelId: 'waveshare-7in3-f',
+    model: () => new Acep7Model({ panel: loadPanel('waveshare-7in3-f') }),
+    awake: [{ op: 'reset' }, { op: 'busy' }],
+    busying: cmd(0x04),
+    sleep: cmd(0x07, 'a5'),
+  },
+  {
+    panelId: 'inky-impression-7in3',
+    model: () => new Spectra6Model({ panel: loadPanel('inky-impression-7in3') }),
+    awake: [{ op: 'reset' }, { op: 'busy' }],
+    busying: cmd(0x04),
+    sleep: cmd(0x07, 'a5'),
+  },
 ];
 
 describe.each(CHIPS)('$panelId controller model intake', (c) => {
@@ -44,7 +68,9 @@ describe.each(CHIPS)('$panelId controller model intake', (c) => {
     expect(refusal(c.model(), [...c.awake, { op: 'data', data: '00' }])).toBe('data-before-command');
     const m = c.model();
     expect(refusal(m, [...c.awake, cmd(0x99)])).toBe('unknown-command');
-    expect(() => c.model().applyAll([...c.awake, cmd(0x99)])).toThrow(new RegExp(` model: op ${c.awake.length}: command 0x99 .*\\(unknown-command\\)$`));
+    expect(() => c.model().applyAll([...c.awake, cmd(0x99)])).toThrow(
+      new RegExp(` model: op ${c.awake.length}: command 0x99 .*\\(unknown-command\\)$`),
+    );
     expect(() => c.model().applyAll([...c.awake, cmd(0x99)])).toThrow(PanelProtocolError);
   });
 

@@ -2,7 +2,14 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtForAnotherNode, busyTimeout, gpioChipError, gpioLineError, libraryMissing, spiOpenError } from '../../src/epd/bus-errors.js';
+import {
+  builtForAnotherNode,
+  busyTimeout,
+  gpioChipError,
+  gpioLineError,
+  libraryMissing,
+  spiOpenError,
+} from '../../src/epd/bus-errors.js';
 import { decodeInkyEeprom, describeInkyEeprom } from '../../src/epd/inky-eeprom.js';
 import { DEFAULT_PINS, defaultBoard, LINE_SETUP, resolvePins } from '../../src/epd/pins.js';
 import { openRealBus } from '../../src/epd/real-bus.js';
@@ -35,7 +42,9 @@ const pins = DEFAULT_PINS['waveshare-hat'];
 describe('openRealBus', () => {
   it('no SPI device: E_PANEL_BUS naming dtparam=spi=on and raspi-config', async () => {
     const device = path.join(tmp(), 'spidev0.0');
-    const err = await openRealBus({ spiDevice: device, spiHz: 4e6, pins, lines: LINE_SETUP['waveshare-hat'] }).catch((e: unknown) => e);
+    const err = await openRealBus({ spiDevice: device, spiHz: 4e6, pins, lines: LINE_SETUP['waveshare-hat'] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'E_PANEL_BUS' });
     expect((err as Error).message).toContain(device);
     expect((err as Error).message).toContain('dtparam=spi=on');
@@ -45,7 +54,9 @@ describe('openRealBus', () => {
   it('an SPI device but no GPIO chip of the header: E_PANEL_BUS from node-libgpiod, saying which chips there are', async () => {
     const device = path.join(tmp(), 'spidev0.0');
     writeFileSync(device, '');
-    const err = await openRealBus({ spiDevice: device, spiHz: 4e6, pins, lines: LINE_SETUP['waveshare-hat'] }).catch((e: unknown) => e);
+    const err = await openRealBus({ spiDevice: device, spiHz: 4e6, pins, lines: LINE_SETUP['waveshare-hat'] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'E_PANEL_BUS' });
     if (!(await loadsHere('node-libgpiod'))) {
       expect((err as Error).message).toContain('npm rebuild node-libgpiod');
@@ -58,7 +69,11 @@ describe('openRealBus', () => {
 
 describe('bus errors name the fix', () => {
   it('permission denied on the SPI device or a GPIO chip: the spi and gpio groups', () => {
-    for (const e of [spiOpenError('/dev/spidev0.0', { code: 'EACCES' }), gpioChipError('/dev/gpiochip0', { code: 'EACCES' }), gpioLineError('rst', 17, { code: 'EPERM' })]) {
+    for (const e of [
+      spiOpenError('/dev/spidev0.0', { code: 'EACCES' }),
+      gpioChipError('/dev/gpiochip0', { code: 'EACCES' }),
+      gpioLineError('rst', 17, { code: 'EPERM' }),
+    ]) {
       expect(e.code).toBe('E_PANEL_PERMISSION');
       expect(e.message).toContain('usermod -aG spi,gpio');
     }
@@ -81,7 +96,12 @@ describe('bus errors name the fix', () => {
   });
 
   it('a library not installed: E_PANEL_BUS with the npm install and libgpiod-dev', () => {
-    const other = libraryMissing('spi-device', new Error("The module 'spidev.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 127."));
+    const other = libraryMissing(
+      'spi-device',
+      new Error(
+        "The module 'spidev.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 127.",
+      ),
+    );
     expect(other).toMatchObject({ code: 'E_PANEL_BUS' });
     expect(other.message).toContain('npm rebuild spi-device');
     const e = libraryMissing('node-libgpiod', new Error('Cannot find module'));
@@ -100,7 +120,13 @@ describe('pins', () => {
   });
 
   it('overrides replace single pins; one pin for two roles is refused naming both', () => {
-    expect(resolvePins('waveshare-hat', { busy: 5, pwr: null })).toEqual({ rst: 17, dc: 25, busy: 5, pwr: null, cs: null });
+    expect(resolvePins('waveshare-hat', { busy: 5, pwr: null })).toEqual({
+      rst: 17,
+      dc: 25,
+      busy: 5,
+      pwr: null,
+      cs: null,
+    });
     expect(() => resolvePins('waveshare-hat', { busy: 17 })).toThrow(/GPIO 17 is given for both rst and busy/);
   });
 });
@@ -128,7 +154,10 @@ describe("the Inky's EEPROM", () => {
 
   it('on a machine without I2C: says so and how to enable it, through the real i2c-bus library', async () => {
     if (existsSync('/dev/i2c-1')) return;
-    if (!(await loadsHere('i2c-bus'))) return void expect(await describeInkyEeprom(1)).toBe('not read: the optional library i2c-bus was built for another Node.js (npm rebuild i2c-bus)');
+    if (!(await loadsHere('i2c-bus')))
+      return void expect(await describeInkyEeprom(1)).toBe(
+        'not read: the optional library i2c-bus was built for another Node.js (npm rebuild i2c-bus)',
+      );
     expect(await describeInkyEeprom(1)).toMatch(/^not read: no \/dev\/i2c-1 \(enable I2C: dtparam=i2c_arm=on/);
   });
 });

@@ -1,11 +1,19 @@
 import { expect } from 'vitest';
-import { PanelProtocolError, type IntakeReason, type ModelOp, type ProtocolModel } from '../../display/controllers/protocol-model.js';
+import {
+  PanelProtocolError,
+  type IntakeReason,
+  type ModelOp,
+  type ProtocolModel,
+} from '../../display/controllers/protocol-model.js';
 
 /**
  * Feeds a controller model a hand-made stream: 'accepted', or the reason it refused, checked to be E_PANEL_PROTOCOL
  * at the stream's last op (each case ends with the op that breaks the rule).
  */
-export function refusal<R extends string>(model: ProtocolModel<R>, ops: readonly ModelOp[]): R | IntakeReason | 'accepted' {
+export function refusal<R extends string>(
+  model: ProtocolModel<R>,
+  ops: readonly ModelOp[],
+): R | IntakeReason | 'accepted' {
   try {
     model.applyAll(ops);
     return 'accepted';

@@ -32,24 +32,27 @@ function refused(ops: ModelOp[], panelId = 'waveshare-2in13') {
 }
 
 describe.each(panelIdsOfFamily('ssd168x'))('%s', (panelId) => {
-  it.each(CASES)('the first full refresh of the %s frame is the vendor stream, op for op, and the model shows the frame', async (c) => {
-    const image = storedFrame(panelId, c);
-    const ops = await capture(panelId, image);
-    const reference = vendorStream(panelId, c);
-    expect(ops.length).toBe(reference.length);
-    ops.forEach((op, i) => expect(op, `op ${i}`).toEqual(reference[i]));
+  it.each(CASES)(
+    'the first full refresh of the %s frame is the vendor stream, op for op, and the model shows the frame',
+    async (c) => {
+      const image = storedFrame(panelId, c);
+      const ops = await capture(panelId, image);
+      const reference = vendorStream(panelId, c);
+      expect(ops.length).toBe(reference.length);
+      ops.forEach((op, i) => expect(op, `op ${i}`).toEqual(reference[i]));
 
-    const seen: Uint8Array[] = [];
-    const model = new Ssd168xModel({ panel: loadPanel(panelId), onRefresh: (glass) => seen.push(glass) });
-    const white = loadPanel(panelId).palette.findIndex((e) => e.name === 'white');
-    expect(model.glass().every((v) => v === white)).toBe(true);
-    model.applyAll(ops);
-    expect(model.refreshes).toBe(1);
-    expect(model.deepSleep).toBe(true);
-    expect(Buffer.from(model.glass()).equals(Buffer.from(image.indices))).toBe(true);
-    expect(seen.length).toBe(1);
-    expect(Buffer.from(seen[0]!).equals(Buffer.from(image.indices))).toBe(true);
-  });
+      const seen: Uint8Array[] = [];
+      const model = new Ssd168xModel({ panel: loadPanel(panelId), onRefresh: (glass) => seen.push(glass) });
+      const white = loadPanel(panelId).palette.findIndex((e) => e.name === 'white');
+      expect(model.glass().every((v) => v === white)).toBe(true);
+      model.applyAll(ops);
+      expect(model.refreshes).toBe(1);
+      expect(model.deepSleep).toBe(true);
+      expect(Buffer.from(model.glass()).equals(Buffer.from(image.indices))).toBe(true);
+      expect(seen.length).toBe(1);
+      expect(Buffer.from(seen[0]!).equals(Buffer.from(image.indices))).toBe(true);
+    },
+  );
 
   it('the frames differ, so a stream that ignored the picture would not pass', () => {
     const [a, b] = [storedFrame(panelId, 'normal'), storedFrame(panelId, 'error')];
@@ -94,7 +97,8 @@ describe.each(panelIdsOfFamily('ssd168x'))('%s', (panelId) => {
     const white = loadPanel(panelId).palette.findIndex((e) => e.rgb === '#ffffff');
     expect(model.glass().every((v) => v === white)).toBe(true);
     expect(bus.ops.at(-1)).toEqual({ op: 'cmd', cmd: 0x10, data: '01' });
-    for (const op of bus.ops) if (op.op === 'cmd' && (op.cmd === 0x24 || op.cmd === 0x26)) expect(/^(ff)+$/.test(op.data)).toBe(true);
+    for (const op of bus.ops)
+      if (op.op === 'cmd' && (op.cmd === 0x24 || op.cmd === 0x26)) expect(/^(ff)+$/.test(op.data)).toBe(true);
   });
 });
 
@@ -122,7 +126,9 @@ describe('ssd168x driver', () => {
   });
 
   it('sends the stated number of bytes per full refresh', async () => {
-    const sent = await Promise.all(panelIdsOfFamily('ssd168x').map(async (id) => bytesSent(await capture(id, storedFrame(id, 'normal')))));
+    const sent = await Promise.all(
+      panelIdsOfFamily('ssd168x').map(async (id) => bytesSent(await capture(id, storedFrame(id, 'normal')))),
+    );
     // 2.13": 16 x 250 RAM bytes + 33; 2.9": 16 x 296 + 153-byte waveform + 40; 4.2": 2 x 50 x 300 + 28.
     expect(sent).toEqual([4033, 4929, 30028]);
   });
@@ -136,12 +142,28 @@ describe('ssd168x controller model refuses what the hardware would not take', ()
   it.each<[string, ModelOp[], Ssd168xProtocolReason]>([
     ['data before a command', [{ op: 'reset' }, { op: 'data', data: 'ff' }], 'data-before-command'],
     ['a command while BUSY (after SWRESET)', [{ op: 'reset' }, cmd(0x12), cmd(0x11, '03')], 'command-while-busy'],
-    ['a command while BUSY (during a refresh)', [...init, cmd(0x22, 'f7'), cmd(0x20), cmd(0x10, '01')], 'command-while-busy'],
+    [
+      'a command while BUSY (during a refresh)',
+      [...init, cmd(0x22, 'f7'), cmd(0x20), cmd(0x10, '01')],
+      'command-while-busy',
+    ],
     ['a command after deep sleep without a reset', [...init, cmd(0x10, '01'), cmd(0x12)], 'command-after-deep-sleep'],
-    ['a refresh before power on', [...init, cmd(0x32, '00'.repeat(153)), cmd(0x22, '04'), cmd(0x20)], 'refresh-before-power-on'],
+    [
+      'a refresh before power on',
+      [...init, cmd(0x32, '00'.repeat(153)), cmd(0x22, '04'), cmd(0x20)],
+      'refresh-before-power-on',
+    ],
     ['a refresh with no waveform', [...init, cmd(0x22, 'c7'), cmd(0x20)], 'refresh-without-waveform'],
-    ['RAM written past its window', [...init, cmd(0x44, '000f'), cmd(0x45, '00000000'), cmd(0x4e, '00'), cmd(0x4f, '0000'), cmd(0x24, row + 'ff')], 'ram-outside-window'],
-    ['RAM written with the cursor outside the window', [...init, cmd(0x44, '0001'), cmd(0x4e, '05'), cmd(0x24, 'ff')], 'ram-outside-window'],
+    [
+      'RAM written past its window',
+      [...init, cmd(0x44, '000f'), cmd(0x45, '00000000'), cmd(0x4e, '00'), cmd(0x4f, '0000'), cmd(0x24, row + 'ff')],
+      'ram-outside-window',
+    ],
+    [
+      'RAM written with the cursor outside the window',
+      [...init, cmd(0x44, '0001'), cmd(0x4e, '05'), cmd(0x24, 'ff')],
+      'ram-outside-window',
+    ],
     ['a window beyond the RAM', [...init, cmd(0x45, '00002801')], 'window-outside-ram'],
     ['an unknown command', [...init, cmd(0x99)], 'unknown-command'],
     ['a wrong data length', [...init, cmd(0x11, '0303')], 'bad-data-length'],
@@ -157,7 +179,9 @@ describe('ssd168x controller model refuses what the hardware would not take', ()
   });
 
   it('takes a whole window written exactly, and a reset wakes it from deep sleep', () => {
-    expect(refused([...init, cmd(0x44, '000f'), cmd(0x45, '00000000'), cmd(0x4e, '00'), cmd(0x4f, '0000'), cmd(0x24, row)])).toBe('accepted');
+    expect(
+      refused([...init, cmd(0x44, '000f'), cmd(0x45, '00000000'), cmd(0x4e, '00'), cmd(0x4f, '0000'), cmd(0x24, row)]),
+    ).toBe('accepted');
     expect(refused([...init, cmd(0x10, '01'), { op: 'reset' }, cmd(0x12), { op: 'busy' }])).toBe('accepted');
   });
 });

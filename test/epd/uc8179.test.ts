@@ -76,7 +76,11 @@ describe('UC8179 drivers against the vendor', () => {
   it('the B frames really carry red, so its second plane is exercised', () => {
     const red = loadPanel('waveshare-7in5-b').palette.findIndex((e) => e.name === 'red');
     expect(storedFrame('waveshare-7in5-b', 'error').indices.includes(red)).toBe(true);
-    expect(vendorStream('waveshare-7in5-b', 'error').some((op) => op.op === 'cmd' && op.cmd === 0x13 && /[^0]/.test(op.data))).toBe(true);
+    expect(
+      vendorStream('waveshare-7in5-b', 'error').some(
+        (op) => op.op === 'cmd' && op.cmd === 0x13 && /[^0]/.test(op.data),
+      ),
+    ).toBe(true);
   });
 
   it('bytes per full refresh: 96033 on the 7.5" V2, 96031 on the B (two 48000-byte planes and the commands)', () => {
@@ -86,7 +90,11 @@ describe('UC8179 drivers against the vendor', () => {
 });
 
 describe('UC8179 driver', () => {
-  const white = (_panelId: string): PanelImage => ({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(1) });
+  const white = (_panelId: string): PanelImage => ({
+    width: 800,
+    height: 480,
+    indices: new Uint8Array(800 * 480).fill(1),
+  });
 
   for (const panelId of panelIdsOfFamily('uc8179')) {
     it(`${panelId}: BUSY never idle ends in E_PANEL_BUSY_TIMEOUT, the panel reset and in deep sleep; the next try sends the whole stream`, async () => {
@@ -101,7 +109,11 @@ describe('UC8179 driver', () => {
       );
       expect(err).toBeInstanceOf(EpdError);
       expect((err as EpdError).code).toBe('E_PANEL_BUSY_TIMEOUT');
-      expect(waits[0]).toEqual({ busyWhen: 'low', pollCommand: 0x71, timeoutMs: panelId === 'waveshare-7in5-b' ? 64_000 : 30_000 });
+      expect(waits[0]).toEqual({
+        busyWhen: 'low',
+        pollCommand: 0x71,
+        timeoutMs: panelId === 'waveshare-7in5-b' ? 64_000 : 30_000,
+      });
       const failed = bus.ops.slice();
       expect(failed.findIndex((op) => op.op === 'cmd' && op.cmd === 0x12)).toBeGreaterThan(0);
       expect(failed.slice(-2)).toEqual([{ op: 'reset' }, { op: 'cmd', cmd: 0x07, data: 'a5' }]);
@@ -118,7 +130,9 @@ describe('UC8179 driver', () => {
   it('a timeout on the first wait (power on) also ends with the deep-sleep command; busyTimeoutMs is passed on', async () => {
     const waits: BusyWait[] = [];
     const bus = new CaptureBus({ idle: (w) => (waits.push(w), false) });
-    await expect(createUc8179Driver('waveshare-7in5-v2', { bus, busyTimeoutMs: 1234 }).showFull(white('waveshare-7in5-v2'))).rejects.toMatchObject({ code: 'E_PANEL_BUSY_TIMEOUT' });
+    await expect(
+      createUc8179Driver('waveshare-7in5-v2', { bus, busyTimeoutMs: 1234 }).showFull(white('waveshare-7in5-v2')),
+    ).rejects.toMatchObject({ code: 'E_PANEL_BUSY_TIMEOUT' });
     expect(waits.map((w) => w.timeoutMs)).toEqual([1234]);
     expect(bus.ops.some((op) => op.op === 'cmd' && (op.cmd === 0x10 || op.cmd === 0x13))).toBe(false);
     expect(bus.ops.at(-1)).toEqual({ op: 'cmd', cmd: 0x07, data: 'a5' });
@@ -129,7 +143,9 @@ describe('UC8179 driver', () => {
     it(`${panelId}: clear() sends the vendor's Clear() planes (0x10 all 0xff, 0x13 all 0x00) and leaves white glass`, async () => {
       const bus = new CaptureBus();
       await createUc8179Driver(panelId, { bus }).clear();
-      const planes = bus.ops.filter((op): op is Extract<CaptureOp, { op: 'cmd' }> => op.op === 'cmd' && (op.cmd === 0x10 || op.cmd === 0x13));
+      const planes = bus.ops.filter(
+        (op): op is Extract<CaptureOp, { op: 'cmd' }> => op.op === 'cmd' && (op.cmd === 0x10 || op.cmd === 0x13),
+      );
       expect(planes.map((p) => [p.cmd, p.data.length / 2])).toEqual([
         [0x10, 48_000],
         [0x13, 48_000],
@@ -144,8 +160,12 @@ describe('UC8179 driver', () => {
   it('a frame of another size or palette is E_PANEL_FRAME, and nothing reaches the bus', async () => {
     const bus = new CaptureBus();
     const driver = createUc8179Driver('waveshare-7in5-v2', { bus });
-    await expect(driver.showFull({ width: 480, height: 800, indices: new Uint8Array(480 * 800) })).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
-    await expect(driver.showFull({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(2) })).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
+    await expect(
+      driver.showFull({ width: 480, height: 800, indices: new Uint8Array(480 * 800) }),
+    ).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
+    await expect(
+      driver.showFull({ width: 800, height: 480, indices: new Uint8Array(800 * 480).fill(2) }),
+    ).rejects.toMatchObject({ code: 'E_PANEL_FRAME' });
     expect(bus.ops).toEqual([]);
   });
 
@@ -167,9 +187,17 @@ describe('UC8179 controller model refuses what the chip would not take', () => {
   const ON: CaptureOp[] = [{ op: 'reset' }, c(0x04), { op: 'busy' }];
   const cases: { reason: string; ops: ModelOp[]; at: number }[] = [
     { reason: 'data-before-command', ops: [{ op: 'reset' }, { op: 'data', data: '1f' }], at: 1 },
-    { reason: 'data-before-command', ops: [{ op: 'reset' }, c(0x00, '1f'), { op: 'reset' }, { op: 'data', data: '1f' }], at: 3 },
+    {
+      reason: 'data-before-command',
+      ops: [{ op: 'reset' }, c(0x00, '1f'), { op: 'reset' }, { op: 'data', data: '1f' }],
+      at: 3,
+    },
     { reason: 'data-without-command', ops: [{ op: 'reset' }, c(0x00, '1f'), { op: 'data', data: '1f' }], at: 2 },
-    { reason: 'ram-outside-window', ops: [{ op: 'reset' }, c(0x13, '00'.repeat(47_999)), { op: 'data', data: '0000' }], at: 2 },
+    {
+      reason: 'ram-outside-window',
+      ops: [{ op: 'reset' }, c(0x13, '00'.repeat(47_999)), { op: 'data', data: '0000' }],
+      at: 2,
+    },
     { reason: 'data-without-command', ops: [{ op: 'reset' }, c(0x04, '17')], at: 1 },
     { reason: 'data-without-command', ops: [{ op: 'reset' }, c(0x00, '1f1f')], at: 1 },
     { reason: 'window-beyond-glass', ops: [{ op: 'reset' }, c(0x61, '0000')], at: 1 },
@@ -180,7 +208,11 @@ describe('UC8179 controller model refuses what the chip would not take', () => {
     { reason: 'refresh-before-power-on', ops: [{ op: 'reset' }, c(0x13, '00'), c(0x12)], at: 2 },
     { reason: 'refresh-before-power-on', ops: [...ON, c(0x02), { op: 'busy' }, c(0x12)], at: 5 },
     { reason: 'ram-outside-window', ops: [{ op: 'reset' }, c(0x13, '00'.repeat(48_001))], at: 1 },
-    { reason: 'ram-outside-window', ops: [{ op: 'reset' }, c(0x61, '019000f0'), c(0x10, '00'.repeat(50 * 240 + 1))], at: 2 },
+    {
+      reason: 'ram-outside-window',
+      ops: [{ op: 'reset' }, c(0x61, '019000f0'), c(0x10, '00'.repeat(50 * 240 + 1))],
+      at: 2,
+    },
     { reason: 'window-beyond-glass', ops: [{ op: 'reset' }, c(0x61, '032801e0')], at: 1 },
     { reason: 'command-after-deep-sleep', ops: [...ON, c(0x02), { op: 'busy' }, c(0x07, 'a5'), c(0x04)], at: 6 },
   ];
@@ -201,14 +233,33 @@ describe('UC8179 controller model refuses what the chip would not take', () => {
   it('a further data run continues the RAM write, and onRefresh gets the new glass', () => {
     const seen: Uint8Array[] = [];
     const m = new Uc8179Model({ panel: loadPanel('waveshare-7in5-v2'), onRefresh: (g) => seen.push(g) });
-    m.applyAll([...ON, c(0x00, '1f'), c(0x50, '1007'), c(0x13, 'ff'.repeat(24_000)), { op: 'data', data: '00'.repeat(24_000) }, c(0x12)]);
+    m.applyAll([
+      ...ON,
+      c(0x00, '1f'),
+      c(0x50, '1007'),
+      c(0x13, 'ff'.repeat(24_000)),
+      { op: 'data', data: '00'.repeat(24_000) },
+      c(0x12),
+    ]);
     expect(seen.length).toBe(1);
     expect(seen[0]!.indexOf(1)).toBe(240 * 800); // black (0) down to row 240, white (1) below
   });
 
   it('a reset wakes it from deep sleep; a wrong check code leaves it awake', () => {
     const m = model('waveshare-7in5-v2');
-    m.applyAll([...ON, c(0x02), { op: 'busy' }, c(0x07, '00'), c(0x04), { op: 'busy' }, c(0x02), { op: 'busy' }, c(0x07, 'a5'), { op: 'reset' }, c(0x04)]);
+    m.applyAll([
+      ...ON,
+      c(0x02),
+      { op: 'busy' },
+      c(0x07, '00'),
+      c(0x04),
+      { op: 'busy' },
+      c(0x02),
+      { op: 'busy' },
+      c(0x07, 'a5'),
+      { op: 'reset' },
+      c(0x04),
+    ]);
     expect(m.deepSleep).toBe(false);
     expect(m.busy).toBe(true);
   });
@@ -229,7 +280,9 @@ describe('UC8179 controller model refuses what the chip would not take', () => {
 
   it('the vendor stream with the picture mirrored by the panel setting (UD, SHL cleared) lands mirrored', () => {
     const image = storedFrame('waveshare-7in5-v2', 'normal');
-    const ops = vendorStream('waveshare-7in5-v2', 'normal').map((op) => (op.op === 'cmd' && op.cmd === 0x00 ? c(0x00, '13') : op));
+    const ops = vendorStream('waveshare-7in5-v2', 'normal').map((op) =>
+      op.op === 'cmd' && op.cmd === 0x00 ? c(0x00, '13') : op,
+    );
     const m = model('waveshare-7in5-v2');
     m.applyAll(ops);
     const glass = m.glass();

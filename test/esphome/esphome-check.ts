@@ -22,7 +22,8 @@ export function parseEsphomeYaml(text: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Secret) && !(v instanceof Lambda);
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Secret) && !(v instanceof Lambda);
 const SUBST = /^\$\{[a-z_]+\}|^\$[a-z_]+/;
 const DURATION = /^(never|\d+(\.\d+)?(ms|s|min|h|d))$/;
 
@@ -56,7 +57,10 @@ function checkKind(kind: Kind, v: unknown, path: string, out: string[]): void {
     duration: (x) => typeof x === 'string' && DURATION.test(x),
     bytes: (x) => Number.isInteger(x) || (typeof x === 'string' && /^\d+(kB|B)?$/.test(x)),
     url: (x) => typeof x === 'string' && /^https?:\/\//.test(x),
-    pin: (x) => (typeof x === 'string' && /^GPIO\d+$/.test(x)) || Number.isInteger(x) || (isMap(x) && (checkMap(PIN_MAP, x, path, out), true)),
+    pin: (x) =>
+      (typeof x === 'string' && /^GPIO\d+$/.test(x)) ||
+      Number.isInteger(x) ||
+      (isMap(x) && (checkMap(PIN_MAP, x, path, out), true)),
   };
   if (!ok[kind](v)) out.push(`${path}: ${JSON.stringify(v)} is not a ${kind}`);
 }
@@ -78,7 +82,8 @@ function checkMap(schema: Schema, v: unknown, path: string, out: string[]): void
 function checkAutomation(v: unknown, path: string, out: string[]): void {
   let actions: unknown = v;
   if (isMap(v)) {
-    for (const k of Object.keys(v)) if (k !== 'then' && k !== 'priority') out.push(`${path}.${k}: not a key of an automation`);
+    for (const k of Object.keys(v))
+      if (k !== 'then' && k !== 'priority') out.push(`${path}.${k}: not a key of an automation`);
     actions = v.then;
   }
   if (!Array.isArray(actions)) return void out.push(`${path}: a list of actions is expected`);
@@ -98,7 +103,8 @@ export function checkEsphomeConfig(cfg: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(cfg)) {
     if (k === 'substitutions') {
-      if (!isMap(v) || Object.values(v).some((x) => typeof x !== 'string' && !(x instanceof Secret))) out.push('substitutions: a mapping of strings is expected');
+      if (!isMap(v) || Object.values(v).some((x) => typeof x !== 'string' && !(x instanceof Secret)))
+        out.push('substitutions: a mapping of strings is expected');
     } else if (k === 'ota') checkKind({ list: OTA }, v, k, out);
     else if (k === 'online_image') checkKind({ list: ONLINE_IMAGE }, v, k, out);
     else if (k === 'globals') checkKind({ list: COMPONENTS.globals! }, v, k, out);
@@ -110,7 +116,8 @@ export function checkEsphomeConfig(cfg: Record<string, unknown>): string[] {
           const s = DISPLAYS[platform];
           if (s === undefined) return void out.push(`display[${i}].platform: ${platform} is not a platform we know`);
           checkMap(s, d, `display[${i}]`, out);
-          if (isMap(d) && !s.models.includes(String(d.model))) out.push(`display[${i}].model: ${String(d.model)} is not a ${platform} model`);
+          if (isMap(d) && !s.models.includes(String(d.model)))
+            out.push(`display[${i}].model: ${String(d.model)} is not a ${platform} model`);
         });
     } else if (COMPONENTS[k] !== undefined) checkMap(COMPONENTS[k], v === null ? {} : v, k, out);
     else out.push(`${k}: not a component we know`);

@@ -76,13 +76,17 @@ export function glassBlack(img: OnBits, colorOn: Colour, colorOff: Colour, platf
 export function frameBlack(png: Buffer): { width: number; height: number; black: Uint8Array } {
   const p = PNG.sync.read(png);
   const black = new Uint8Array(p.width * p.height);
-  for (let i = 0; i < black.length; i++) black[i] = p.data[i * 4]! + p.data[i * 4 + 1]! + p.data[i * 4 + 2]! < 384 ? 1 : 0;
+  for (let i = 0; i < black.length; i++)
+    black[i] = p.data[i * 4]! + p.data[i * 4 + 1]! + p.data[i * 4 + 2]! < 384 ? 1 : 0;
   return { width: p.width, height: p.height, black };
 }
 
 /** The draw call of a YAML's display lambda, `it.image(0, 0, id(x)[, ON, OFF])`. */
 export function drawCall(lambda: string): { colorOn: Colour; colorOff: Colour } {
-  const m = /it\.image\(\s*0\s*,\s*0\s*,\s*id\(\w+\)\s*(?:,\s*(COLOR_ON|COLOR_OFF)\s*,\s*(COLOR_ON|COLOR_OFF)\s*)?\)/.exec(lambda);
+  const m =
+    /it\.image\(\s*0\s*,\s*0\s*,\s*id\(\w+\)\s*(?:,\s*(COLOR_ON|COLOR_OFF)\s*,\s*(COLOR_ON|COLOR_OFF)\s*)?\)/.exec(
+      lambda,
+    );
   if (m === null) throw new Error(`no it.image call in ${lambda}`);
   return { colorOn: (m[1] as Colour | undefined) ?? 'COLOR_ON', colorOff: (m[2] as Colour | undefined) ?? 'COLOR_OFF' };
 }

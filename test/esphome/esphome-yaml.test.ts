@@ -12,7 +12,12 @@ const text = (f: string) => readFileSync(path.join(DIR, f), 'utf8');
 
 describe('config/esphome YAMLs', () => {
   it('are the four the docs name', () => {
-    expect(files.sort()).toEqual(['reterminal-e1001.yaml', 'waveshare-2in9.yaml', 'waveshare-7in5-v2-battery.yaml', 'waveshare-7in5-v2.yaml']);
+    expect(files.sort()).toEqual([
+      'reterminal-e1001.yaml',
+      'waveshare-2in9.yaml',
+      'waveshare-7in5-v2-battery.yaml',
+      'waveshare-7in5-v2.yaml',
+    ]);
   });
 
   it.each(files)('%s parses, with !secret and !lambda tags', (f) => {
@@ -49,7 +54,9 @@ describe('config/esphome YAMLs', () => {
     const img = (cfg.online_image as Record<string, unknown>[])[0]!;
     const enter = JSON.stringify(img.on_download_finished);
     expect(enter).toContain('deep_sleep.enter');
-    const sleep = ((img.on_download_finished as { then: Record<string, { sleep_duration?: unknown }>[] }).then[2]!['deep_sleep.enter']!).sleep_duration;
+    const sleep = (img.on_download_finished as { then: Record<string, { sleep_duration?: unknown }>[] }).then[2]![
+      'deep_sleep.enter'
+    ]!.sleep_duration;
     expect(sleep).toBeInstanceOf(Lambda);
     expect((sleep as Lambda).code).toContain('id(sleep_s) * 1000');
   });

@@ -23,7 +23,10 @@ export function diagnostics(s: Scenario, after = 0): Diagnostics | undefined {
   return m === undefined ? undefined : (JSON.parse(m.payload.toString()) as Diagnostics);
 }
 
-export function mqttState(s: Scenario, after = 0): (Record<string, unknown> & { fetched_at: string; stale: boolean; outfit: string }) | undefined {
+export function mqttState(
+  s: Scenario,
+  after = 0,
+): (Record<string, unknown> & { fetched_at: string; stale: boolean; outfit: string }) | undefined {
   const m = s.latest(TOPIC.state, after);
   return m === undefined ? undefined : (JSON.parse(m.payload.toString()) as ReturnType<typeof mqttState>);
 }
@@ -48,13 +51,22 @@ export async function settledFrame(s: Scenario, status: string, afterMsg: number
     const files = await s.frameFiles();
     const img = s.latest(TOPIC.image, afterMsg);
     const diag = diagnostics(s, afterMsg);
-    if (files.pngHash !== st.frame.hash || img === undefined || sha256(img.payload) !== st.frame.hash || diag?.status !== status) return null;
+    if (
+      files.pngHash !== st.frame.hash ||
+      img === undefined ||
+      sha256(img.payload) !== st.frame.hash ||
+      diag?.status !== status
+    )
+      return null;
     return st;
   });
 }
 
 /** (a) The last good Recommendation is what the files, HTTP and MQTT still hold; returns the JSON file's text. */
-export async function expectLastGoodKept(s: Scenario, failedAt: number): Promise<{ jsonText: string; fetchedAt: string }> {
+export async function expectLastGoodKept(
+  s: Scenario,
+  failedAt: number,
+): Promise<{ jsonText: string; fetchedAt: string }> {
   const files = await s.frameFiles();
   expect(files.json, 'the JSON file of the last good recommendation').not.toBeNull();
   const json = files.json as { fetched_at: string; outfit: string };
@@ -112,7 +124,9 @@ export async function expectRecovery(
         // The file is written just after the log line; the line may still be on its way through the pipe.
         const late = await s.waitLog((l) => l.msg === GOOD, { after: o.after, timeoutMs: 3000 }).catch(() => undefined);
         if (late !== undefined) return late;
-        throw new Error(`the JSON file changed during the fault, before any good recommendation:\n${files.jsonText ?? '(gone)'}`);
+        throw new Error(
+          `the JSON file changed during the fault, before any good recommendation:\n${files.jsonText ?? '(gone)'}`,
+        );
       }
       return null;
     },
@@ -144,12 +158,18 @@ export async function expectLedgerCovers(s: Scenario): Promise<void> {
   // between the two reads is in the ledger if it is in the service's count.
   const charged = await s.charged();
   const ledger = await s.ledger();
-  expect(ledger.day_spent, `ledger ${JSON.stringify(ledger)} against ${charged} charged`).toBeGreaterThanOrEqual(charged);
+  expect(ledger.day_spent, `ledger ${JSON.stringify(ledger)} against ${charged} charged`).toBeGreaterThanOrEqual(
+    charged,
+  );
 }
 
 /** Waits for `n` more scheduled cycles of the display to start (the schedule keeps running). */
 export async function waitTicks(s: Scenario, n: number, after = s.mark()): Promise<void> {
-  await s.until(`${n} more cycles`, () => s.countLogs((l) => l.msg === 'cycle started' && l.display === DISPLAY, { after }) >= n, 30_000);
+  await s.until(
+    `${n} more cycles`,
+    () => s.countLogs((l) => l.msg === 'cycle started' && l.display === DISPLAY, { after }) >= n,
+    30_000,
+  );
 }
 
 /** What one fault cost, from the fault to the first good frame after it (the column of test/RELIABILITY.md). */
@@ -185,17 +205,30 @@ export async function failedCycle(
   expect(failed.err?.code, JSON.stringify(failed)).toBe(code);
   if (detail) expect(failed.err?.message).toMatch(detail);
   // Sent once: not sent again in the same cycle (the retry loop's line, with its attempt and delay, never came).
-  expect(s.logs.filter((l) => l.i >= mark && l.i <= failed.i && l.part === 'budget' && l.attempt !== undefined && l.delayMs !== undefined)).toEqual([]);
+  expect(
+    s.logs.filter(
+      (l) =>
+        l.i >= mark && l.i <= failed.i && l.part === 'budget' && l.attempt !== undefined && l.delayMs !== undefined,
+    ),
+  ).toEqual([]);
   const failedAt = instant(failed.time);
 
   const kept = await expectLastGoodKept(s, failedAt);
   // "Unreachable" only when no connection was made; once the service was reached, the service failed.
-  await expectErrorVisible(s, { status: code === 'E_CONNECT' ? 'unreachable' : 'service_error', code, afterMsg: msgMark });
+  await expectErrorVisible(s, {
+    status: code === 'E_CONNECT' ? 'unreachable' : 'service_error',
+    code,
+    afterMsg: msgMark,
+  });
   // The service saw the one faulted request (a slow one is recorded when its answer would have gone).
-  const calls = await s.until('the faulted request in the service log', async () => {
-    const c = await s.calls();
-    return c.some((r) => r.fault !== undefined) ? c : null;
-  }, 30_000);
+  const calls = await s.until(
+    'the faulted request in the service log',
+    async () => {
+      const c = await s.calls();
+      return c.some((r) => r.fault !== undefined) ? c : null;
+    },
+    30_000,
+  );
   const faulted = calls.filter((c) => c.fault !== undefined);
   expect(faulted).toHaveLength(1);
   // During the failure backoff nothing is sent: the ledger is still. Good requests are counted and billed 3 each.

@@ -133,9 +133,13 @@ export class Matrix {
     this.#fns.set(name, fn);
     // The scenario asserts as it runs (all of them at once, started in beforeAll); the test waits for it to end
     // without a failure, and that wait is its own assertion (the setup file wants one in every test).
-    it(name, async () => {
-      await expect(this.#running.get(name) ?? Promise.reject(new Error('not started'))).resolves.toBeUndefined();
-    }, timeoutMs);
+    it(
+      name,
+      async () => {
+        await expect(this.#running.get(name) ?? Promise.reject(new Error('not started'))).resolves.toBeUndefined();
+      },
+      timeoutMs,
+    );
   }
 }
 
@@ -305,11 +309,18 @@ export class Scenario {
     const o = this.opts;
     return configYaml({
       baseUrl: this.sim.url,
-      api: [`key_file: ${this.keyFile}`, `timeout_s: ${o.timeoutS ?? 10}`, `response_timeout_s: ${o.responseTimeoutS ?? 10}`, 'connect_timeout_s: 5'],
+      api: [
+        `key_file: ${this.keyFile}`,
+        `timeout_s: ${o.timeoutS ?? 10}`,
+        `response_timeout_s: ${o.responseTimeoutS ?? 10}`,
+        'connect_timeout_s: 5',
+      ],
       creditsPerDay: o.creditsPerDay ?? 200_000,
       ...(o.paceOverBudget === undefined ? {} : { budget: [`pace_over_budget: ${o.paceOverBudget}`] }),
       timezone: this.timezone,
-      displays: [{ id: DISPLAY, name: 'Hallway', panel: o.panel ?? 'waveshare-4in2', schedule: o.schedule ?? '*/2 * * * * *' }],
+      displays: [
+        { id: DISPLAY, name: 'Hallway', panel: o.panel ?? 'waveshare-4in2', schedule: o.schedule ?? '*/2 * * * * *' },
+      ],
       sections: ['mqtt:', `  url: ${this.broker.url}`, `  base_topic: ${BASE}`, 'http:', '  listen: 127.0.0.1:0'],
       outputDir: this.outputDir,
       stateDir: this.stateDir,
@@ -321,7 +332,8 @@ export class Scenario {
 
   /** Starts `run` and (unless `wait: false`) waits until its HTTP server listens (before its first cycle). */
   async start(opts: { wait?: boolean } = {}): Promise<void> {
-    if (this.child !== null && this.child.exitCode === null && this.child.signalCode === null) throw new Error('already running');
+    if (this.child !== null && this.child.exitCode === null && this.child.signalCode === null)
+      throw new Error('already running');
     this.run++;
     const run = this.run;
     this.httpUrl = null;
@@ -356,7 +368,11 @@ export class Scenario {
     createInterface({ input: child.stdout! }).on('line', (line) => this.#onLine(line, run));
     child.stderr?.on('data', (d: Buffer) => (this.#raw += `[stderr ${run}] ${d.toString()}`));
     if (opts.wait === false) return;
-    await this.waitLog((l) => l.msg === 'HTTP frame server listening', { run, timeoutMs: 30_000, what: 'the HTTP server' });
+    await this.waitLog((l) => l.msg === 'HTTP frame server listening', {
+      run,
+      timeoutMs: 30_000,
+      what: 'the HTTP server',
+    });
   }
 
   /** Starts the daemon (few at a time) and waits for its first good recommendation. */
@@ -481,7 +497,11 @@ export class Scenario {
   }
 
   /** Waits for `until` with this scenario's output in the failure message. */
-  until<T>(what: string, fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  until<T>(
+    what: string,
+    fn: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+    timeoutMs = 20_000,
+  ): Promise<T> {
     return until(what, fn, { timeoutMs, context: () => this.tail() });
   }
 
@@ -490,9 +510,13 @@ export class Scenario {
   async #startRecorder(): Promise<void> {
     const client = mqtt.connect(this.broker.url, { reconnectPeriod: 250, connectTimeout: 5000 });
     this.#recorder = client;
-    client.on('message', (topic, payload, packet) => this.messages.push({ topic, payload, retain: packet.retain, at: Date.now() }));
+    client.on('message', (topic, payload, packet) =>
+      this.messages.push({ topic, payload, retain: packet.retain, at: Date.now() }),
+    );
     client.on('error', () => undefined);
-    await new Promise<void>((resolve) => client.once('connect', () => client.subscribe('#', { qos: 1 }, () => resolve())));
+    await new Promise<void>((resolve) =>
+      client.once('connect', () => client.subscribe('#', { qos: 1 }, () => resolve())),
+    );
   }
 
   /** The newest message the recorder saw on `topic` (after message index `after`). */
@@ -515,7 +539,11 @@ export class Scenario {
     try {
       await this.until('an MQTT connection', () => client.connected, timeoutMs);
       await new Promise<void>((resolve) => client.subscribe([...topics], { qos: 1 }, () => resolve()));
-      await this.until(`retained ${topics.filter((t) => !got.has(t)).join(', ')}`, () => topics.every((t) => got.has(t)), timeoutMs);
+      await this.until(
+        `retained ${topics.filter((t) => !got.has(t)).join(', ')}`,
+        () => topics.every((t) => got.has(t)),
+        timeoutMs,
+      );
       return got;
     } finally {
       client.end(true);
@@ -546,7 +574,12 @@ export class Scenario {
   }
 
   /** The frame files as they are now; null for a file that does not exist. Throws on a torn file. */
-  async frameFiles(): Promise<{ png: Buffer | null; pngHash: string | null; json: Record<string, unknown> | null; jsonText: string | null }> {
+  async frameFiles(): Promise<{
+    png: Buffer | null;
+    pngHash: string | null;
+    json: Record<string, unknown> | null;
+    jsonText: string | null;
+  }> {
     const root = this.outRoot();
     const png = await readFile(path.join(root, `${DISPLAY}.png`)).catch(nullIfMissing);
     const jsonText = await readFile(path.join(root, `${DISPLAY}.json`), 'utf8').catch(nullIfMissing);
@@ -596,7 +629,10 @@ export class Scenario {
     if (opts.newerThan === undefined) return names;
     const newer: string[] = [];
     for (const n of names) {
-      const mtime = await stat(path.join(dir, n)).then((st) => st.mtimeMs, () => Infinity);
+      const mtime = await stat(path.join(dir, n)).then(
+        (st) => st.mtimeMs,
+        () => Infinity,
+      );
       if (mtime > opts.newerThan) newer.push(n);
     }
     return newer;
@@ -664,7 +700,8 @@ export class Scenario {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ billing }),
     });
-    if (res.status !== 200) throw new Error(`the simulated service refused billing ${billing}: ${res.status} ${res.text()}`);
+    if (res.status !== 200)
+      throw new Error(`the simulated service refused billing ${billing}: ${res.status} ${res.text()}`);
   }
 
   /** Credits the service actually charged, in all. */

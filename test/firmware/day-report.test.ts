@@ -17,7 +17,13 @@ const FROM = Date.parse('2026-03-10T12:00:00Z');
 
 describe('the day report', () => {
   it('our refresh_rate wakes once a new frame; the stock 15 minutes wake about three times as often and last fewer days', () => {
-    const r = dayReport({ schedule: SCHEDULE, timezone: 'Europe/Berlin', panel: loadPanel('trmnl'), power: TRMNL_POWER, from: FROM });
+    const r = dayReport({
+      schedule: SCHEDULE,
+      timezone: 'Europe/Berlin',
+      panel: loadPanel('trmnl'),
+      power: TRMNL_POWER,
+      from: FROM,
+    });
     expect(r.date).toBe('2026-03-11');
     const [ours, stock] = r.rows;
     expect(ours).toMatchObject({ policy: 'refresh_rate', wakes: 34, new_frames: 34, wakes_per_new_frame: 1 });
@@ -34,7 +40,13 @@ describe('the day report', () => {
   it('each model has its own day: the X and the Kindle on their own batteries and panels', () => {
     const days = (['og', 'og_plus', 'x', 'kindle'] as const).map((n) => {
       const m = simModel(n)!;
-      return dayReport({ schedule: SCHEDULE, timezone: 'Europe/Berlin', panel: loadPanel(m.model.panel), power: m.power, from: FROM });
+      return dayReport({
+        schedule: SCHEDULE,
+        timezone: 'Europe/Berlin',
+        panel: loadPanel(m.model.panel),
+        power: m.power,
+        from: FROM,
+      });
     });
     for (const d of days) expect(d.rows[0]).toMatchObject({ wakes: 34, wakes_per_new_frame: 1 });
     const [og, plus, x, kindle] = days.map((d) => d.rows[0].days_per_charge);
@@ -65,13 +77,22 @@ describe('simulate --day', () => {
   it('--day --wakes 0 prints the table and writes it to summary.json, without a daemon', async () => {
     out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-day-'));
     const lines: string[] = [];
-    const code = await runSimulateCommand(loaded, { display: 'hallway', model: 'x', day: true, wakes: '0', out }, { log: (l) => lines.push(l), error: (l) => lines.push(l), signal: new AbortController().signal });
+    const code = await runSimulateCommand(
+      loaded,
+      { display: 'hallway', model: 'x', day: true, wakes: '0', out },
+      { log: (l) => lines.push(l), error: (l) => lines.push(l), signal: new AbortController().signal },
+    );
     expect(code).toBe(0);
     // The display's schedule is `auto`: the report takes the default.
     expect(lines.join('\n')).toContain(`"${SCHEDULE}"`);
     expect(lines.join('\n')).toMatch(/stock, every 15 min/);
     const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8')) as SimSummary;
-    expect(summary).toMatchObject({ model: 'x', panel: 'trmnl-x', wakes: 0, day: { schedule: SCHEDULE, panel: 'trmnl-x', capacity_mah: 5000 } });
+    expect(summary).toMatchObject({
+      model: 'x',
+      panel: 'trmnl-x',
+      wakes: 0,
+      day: { schedule: SCHEDULE, panel: 'trmnl-x', capacity_mah: 5000 },
+    });
     expect(summary.day!.rows.map((r) => r.policy)).toEqual(['refresh_rate', 'stock_15min']);
   });
 
@@ -85,12 +106,16 @@ describe('simulate --day', () => {
     [{ day: true, schedule: 'every morning', wakes: '0' }, /the day report: not a valid cron expression/],
   ])('%o is bad usage (exit 2)', async (flags, message) => {
     const errors: string[] = [];
-    const code = await runSimulateCommand(loaded, { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags }, { log: () => undefined, error: (l) => errors.push(l), signal: new AbortController().signal });
+    const code = await runSimulateCommand(
+      loaded,
+      { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags },
+      { log: () => undefined, error: (l) => errors.push(l), signal: new AbortController().signal },
+    );
     expect(code).toBe(2);
     expect(errors.join('\n')).toMatch(message);
   });
 
-  it('every --model resolves to the daemon\'s panel for its Model header', () => {
+  it("every --model resolves to the daemon's panel for its Model header", () => {
     expect(simModelNames().map((n) => [n, simModel(n)?.header, simModel(n)?.model.panel])).toEqual([
       ['og', 'og', 'trmnl'],
       ['og_plus', 'og_plus', 'trmnl-4grey'],
@@ -102,7 +127,16 @@ describe('simulate --day', () => {
   });
 
   it('flags become options: the model picks its transport, --button lists presses', () => {
-    const o = simulatorOptions(loaded, { display: 'hallway', model: 'kindle', battery: '57', button: '2,5', sensors: undefined }, '/work');
-    expect(o).toMatchObject({ via: 'http', batteryPct: 57, buttonWakes: [2, 5], model: { name: 'kindle', header: null, via: 'http' } });
+    const o = simulatorOptions(
+      loaded,
+      { display: 'hallway', model: 'kindle', battery: '57', button: '2,5', sensors: undefined },
+      '/work',
+    );
+    expect(o).toMatchObject({
+      via: 'http',
+      batteryPct: 57,
+      buttonWakes: [2, 5],
+      model: { name: 'kindle', header: null, via: 'http' },
+    });
   });
 });

@@ -8,10 +8,25 @@ import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { display, patternFrame } from '../http/fixtures.js';
 
 /** A PNG chunk with a right CRC (pngjs writes the file; this rewrites one chunk of it). */
-function rgbaPng(width: number, height: number, fill: [number, number, number, number], opts: { colorType?: number; bitDepth?: 8 | 16 } = {}): Buffer {
-  const png = new PNG({ width, height, colorType: (opts.colorType ?? 6) as 6, bitDepth: opts.bitDepth ?? 8, inputHasAlpha: true });
+function rgbaPng(
+  width: number,
+  height: number,
+  fill: [number, number, number, number],
+  opts: { colorType?: number; bitDepth?: 8 | 16 } = {},
+): Buffer {
+  const png = new PNG({
+    width,
+    height,
+    colorType: (opts.colorType ?? 6) as 6,
+    bitDepth: opts.bitDepth ?? 8,
+    inputHasAlpha: true,
+  });
   for (let i = 0; i < width * height; i++) png.data.set(fill, i * 4);
-  return PNG.sync.write(png, { colorType: (opts.colorType ?? 6) as 6, bitDepth: opts.bitDepth ?? 8, inputHasAlpha: true });
+  return PNG.sync.write(png, {
+    colorType: (opts.colorType ?? 6) as 6,
+    bitDepth: opts.bitDepth ?? 8,
+    inputHasAlpha: true,
+  });
 }
 
 describe('the device PNG decoder (not the encoder that made the frames)', () => {
@@ -23,13 +38,19 @@ describe('the device PNG decoder (not the encoder that made the frames)', () => 
       const theirs = PNG.sync.read(f.png);
       expect([mine.width, mine.height], id).toEqual([theirs.width, theirs.height]);
       for (let p = 0; p < mine.width * mine.height; p += 97) {
-        expect([mine.rgb[p * 3], mine.rgb[p * 3 + 1], mine.rgb[p * 3 + 2]], `${id} pixel ${p}`).toEqual([theirs.data[p * 4], theirs.data[p * 4 + 1], theirs.data[p * 4 + 2]]);
+        expect([mine.rgb[p * 3], mine.rgb[p * 3 + 1], mine.rgb[p * 3 + 2]], `${id} pixel ${p}`).toEqual([
+          theirs.data[p * 4],
+          theirs.data[p * 4 + 1],
+          theirs.data[p * 4 + 2],
+        ]);
       }
     }
   });
 
   it('reads RGB, RGBA (over white) and 16-bit files from other encoders', () => {
-    expect(decodePng(rgbaPng(3, 2, [10, 20, 30, 255], { colorType: 2 })).rgb.subarray(0, 3)).toEqual(Uint8Array.from([10, 20, 30]));
+    expect(decodePng(rgbaPng(3, 2, [10, 20, 30, 255], { colorType: 2 })).rgb.subarray(0, 3)).toEqual(
+      Uint8Array.from([10, 20, 30]),
+    );
     expect(decodePng(rgbaPng(3, 2, [0, 0, 0, 0])).rgb.subarray(0, 3)).toEqual(Uint8Array.from([255, 255, 255]));
     const deep = rgbaPng(2, 2, [200, 100, 50, 255], { colorType: 2, bitDepth: 16 });
     const theirs = PNG.sync.read(deep).data;
@@ -57,13 +78,57 @@ describe('the firmware’s checks: bad frames are reported as the device would, 
     ['not a PNG signature', () => Buffer.from('<html>not an image</html>'), 'image/png', 'PNG_WRONG_FORMAT'],
     ['a PNG sent as text/plain (the firmware then reads a BMP)', () => good.png, 'text/plain', 'BMP_NOT_BMP'],
     ['truncated', () => good.png.subarray(0, Math.floor(good.png.length / 2)), 'image/png', 'PNG_DECODE_ERR'],
-    ['a flipped byte (bad CRC)', () => { const b = Buffer.from(good.png); b[good.png.length - 30]! ^= 0xff; return b; }, 'image/png', 'PNG_DECODE_ERR'],
-    ['random bytes after the signature', () => Buffer.concat([good.png.subarray(0, 8), Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919) & 255))]), 'image/png', 'PNG_DECODE_ERR'],
-    ['the wrong size', () => patternFrame(display('s', { panel: 'waveshare-4in2' }), 1).png, 'image/png', 'PNG_BAD_SIZE'],
-    ['2-bit grey on a 1-bit panel', () => patternFrame(display('g', { panel: 'trmnl-4grey' }), 1).png, 'image/png', 'PNG_BAD_DEPTH'],
-    ['colours the panel does not have', () => rgbaPng(800, 480, [200, 0, 0, 255], { colorType: 2 }), 'image/png', 'PNG_BAD_DEPTH'],
-    ['a 1-bit BMP of the wrong size', () => patternFrame(display('b', { panel: 'waveshare-4in2' }), 1).bmp!, 'image/bmp', 'BMP_BAD_SIZE'],
-    ['a BMP with a red palette', () => { const b = Buffer.from(good.bmp!); b[54 + 4 + 2] = 0; return b; }, null, 'BMP_COLOR_SCHEME_FAILED'],
+    [
+      'a flipped byte (bad CRC)',
+      () => {
+        const b = Buffer.from(good.png);
+        b[good.png.length - 30]! ^= 0xff;
+        return b;
+      },
+      'image/png',
+      'PNG_DECODE_ERR',
+    ],
+    [
+      'random bytes after the signature',
+      () =>
+        Buffer.concat([good.png.subarray(0, 8), Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919) & 255))]),
+      'image/png',
+      'PNG_DECODE_ERR',
+    ],
+    [
+      'the wrong size',
+      () => patternFrame(display('s', { panel: 'waveshare-4in2' }), 1).png,
+      'image/png',
+      'PNG_BAD_SIZE',
+    ],
+    [
+      '2-bit grey on a 1-bit panel',
+      () => patternFrame(display('g', { panel: 'trmnl-4grey' }), 1).png,
+      'image/png',
+      'PNG_BAD_DEPTH',
+    ],
+    [
+      'colours the panel does not have',
+      () => rgbaPng(800, 480, [200, 0, 0, 255], { colorType: 2 }),
+      'image/png',
+      'PNG_BAD_DEPTH',
+    ],
+    [
+      'a 1-bit BMP of the wrong size',
+      () => patternFrame(display('b', { panel: 'waveshare-4in2' }), 1).bmp!,
+      'image/bmp',
+      'BMP_BAD_SIZE',
+    ],
+    [
+      'a BMP with a red palette',
+      () => {
+        const b = Buffer.from(good.bmp!);
+        b[54 + 4 + 2] = 0;
+        return b;
+      },
+      null,
+      'BMP_COLOR_SCHEME_FAILED',
+    ],
     ['a BMP whose pixels lie past the end', () => good.bmp!.subarray(0, 30_000), 'image/bmp', 'BMP_INVALID_OFFSET'],
   ];
   for (const [what, bytes, type, code] of cases) {
@@ -90,7 +155,12 @@ describe('the firmware’s checks: bad frames are reported as the device would, 
     ihdr.writeUInt32BE(800, 0);
     ihdr.writeUInt32BE(480, 4);
     ihdr[8] = 1;
-    const bomb = Buffer.concat([good.png.subarray(0, 8), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(20_000_000))), chunk('IEND', Buffer.alloc(0))]);
+    const bomb = Buffer.concat([
+      good.png.subarray(0, 8),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(20_000_000))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
     expect(bomb.length).toBeLessThan(90_000);
     const r = checkImage(bomb, 'image/png', trmnl, view, limits);
     expect(r).toMatchObject({ ok: false, code: 'PNG_DECODE_ERR' });

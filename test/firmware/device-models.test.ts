@@ -40,7 +40,11 @@ describe('the simulator plays each device', () => {
     const hallway = display('hallway', { panel });
     const book = new DeviceBook({ clock: clockAt(() => clock.now()) });
     cleanup.push(() => Promise.resolve(book.close()));
-    const pViews = testViews({ displays: [hallway], clock: clockAt(() => clock.now()), nextUpdateAt: () => new Date(clock.now() + 20 * 60_000) });
+    const pViews = testViews({
+      displays: [hallway],
+      clock: clockAt(() => clock.now()),
+      nextUpdateAt: () => new Date(clock.now() + 20 * 60_000),
+    });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
@@ -60,7 +64,12 @@ describe('the simulator plays each device', () => {
   }
 
   /** A device of `model` as runSimulator builds it, without the files. */
-  function trmnlDevice(m: SimModel, url: string, clock: Clock, extra: Partial<ConstructorParameters<typeof Device>[0]> = {}): Device {
+  function trmnlDevice(
+    m: SimModel,
+    url: string,
+    clock: Clock,
+    extra: Partial<ConstructorParameters<typeof Device>[0]> = {},
+  ): Device {
     const panel = loadPanel(m.model.panel);
     return new Device({
       panel,
@@ -79,31 +88,61 @@ describe('the simulator plays each device', () => {
   /** The image the server serves a device of `model` now, as the device downloads it. */
   async function currentImage(url: string, model: string, width: number, height: number): Promise<Buffer> {
     const auth = { ID: MAC, 'Access-Token': TOKEN };
-    const screen = (await (await fetch(`${url}/api/current_screen`, { headers: { ...auth, Model: model, Width: String(width), Height: String(height) } })).json()) as { image_url: string };
+    const screen = (await (
+      await fetch(`${url}/api/current_screen`, {
+        headers: { ...auth, Model: model, Width: String(width), Height: String(height) },
+      })
+    ).json()) as { image_url: string };
     return Buffer.from(await (await fetch(screen.image_url, { headers: auth })).arrayBuffer());
   }
 
-  it('TRMNL X: sends Model x, 1872x1404 and Percent-Charged; gets a 1872x1404 grey image, and the glass equals it', { timeout: 30_000 }, async () => {
-    const { publish, url, clock, book, hallway } = await server();
-    await publish(update(hallway, 1));
-    const d = trmnlDevice(simModel('x')!, url, clock);
-    const w = await d.wake();
-    expect(w).toMatchObject({ outcome: 'refreshed', refresh: 'full', refresh_ms: 1500, new_frame: true, image: { width: 1872, height: 1404 } });
-    expect(w.image!.bit_depth).toBeLessThanOrEqual(4);
-    const served = await currentImage(url, 'x', 1872, 1404);
-    expect(PNG.sync.read(served)).toMatchObject({ width: 1872, height: 1404 });
-    expect(rgba(d.panel.glassPng()).equals(rgba(served))).toBe(true);
-    expect(book.get('hallway', `trmnl-${MAC.replaceAll(':', '').toLowerCase()}`)).toMatchObject({ model: 'x', panel: 'trmnl-x', batteryPct: 100, charging: false, usbPower: false, wakeReason: 'timer' });
-  });
+  it(
+    'TRMNL X: sends Model x, 1872x1404 and Percent-Charged; gets a 1872x1404 grey image, and the glass equals it',
+    { timeout: 30_000 },
+    async () => {
+      const { publish, url, clock, book, hallway } = await server();
+      await publish(update(hallway, 1));
+      const d = trmnlDevice(simModel('x')!, url, clock);
+      const w = await d.wake();
+      expect(w).toMatchObject({
+        outcome: 'refreshed',
+        refresh: 'full',
+        refresh_ms: 1500,
+        new_frame: true,
+        image: { width: 1872, height: 1404 },
+      });
+      expect(w.image!.bit_depth).toBeLessThanOrEqual(4);
+      const served = await currentImage(url, 'x', 1872, 1404);
+      expect(PNG.sync.read(served)).toMatchObject({ width: 1872, height: 1404 });
+      expect(rgba(d.panel.glassPng()).equals(rgba(served))).toBe(true);
+      expect(book.get('hallway', `trmnl-${MAC.replaceAll(':', '').toLowerCase()}`)).toMatchObject({
+        model: 'x',
+        panel: 'trmnl-x',
+        batteryPct: 100,
+        charging: false,
+        usbPower: false,
+        wakeReason: 'timer',
+      });
+    },
+  );
 
   it('og_plus gets a 2-bit image, always a full refresh; og gets 1-bit and honours maximum_compatibility', async () => {
     const { p, publish, url, clock, book, hallway } = await server();
     await publish(update(hallway, 1));
     const plus = trmnlDevice(simModel('og_plus')!, url, clock);
-    expect(await plus.wake()).toMatchObject({ refresh: 'full', refresh_ms: 3500, image: { width: 800, height: 480, bit_depth: 2 } });
+    expect(await plus.wake()).toMatchObject({
+      refresh: 'full',
+      refresh_ms: 3500,
+      image: { width: 800, height: 480, bit_depth: 2 },
+    });
     expect(rgba(plus.panel.glassPng()).equals(rgba(await currentImage(url, 'og_plus', 800, 480)))).toBe(true);
     // Percent-Charged is the X's alone: the OG's percent comes from its voltage.
-    expect(book.list('hallway')[0]).toMatchObject({ model: 'og_plus', panel: 'trmnl-4grey', batteryPct: 100, charging: false });
+    expect(book.list('hallway')[0]).toMatchObject({
+      model: 'og_plus',
+      panel: 'trmnl-4grey',
+      batteryPct: 100,
+      charging: false,
+    });
 
     // The same MAC pairs again as another board.
     p.pairing.open([MAC]);
@@ -124,7 +163,16 @@ describe('the simulator plays each device', () => {
     await publish(u);
     const m = simModel('kindle')!;
     const panel = loadPanel(m.model.panel);
-    const d = new Device({ panel, width: 1072, height: 1448, transport: new HttpTransport({ baseUrl: url, displayId: 'hallway', kindle: true }), clock, maxImageBytes: m.model.maxBytes, power: m.power, startPct: 57 });
+    const d = new Device({
+      panel,
+      width: 1072,
+      height: 1448,
+      transport: new HttpTransport({ baseUrl: url, displayId: 'hallway', kindle: true }),
+      clock,
+      maxImageBytes: m.model.maxBytes,
+      power: m.power,
+      startPct: 57,
+    });
     const w1 = await d.wake();
     expect(w1).toMatchObject({ outcome: 'refreshed', image: { width: 1072, height: 1448, bit_depth: 8 } });
     expect(rgba(d.panel.glassPng()).equals(rgba(u.frame.png))).toBe(true);
@@ -158,9 +206,25 @@ describe('the simulator plays each device', () => {
     const frames = [update(hallway, 1).frame.png, update(hallway, 2).frame.png];
     // The daemon's answer to a press whose purchase outlasts its 8 s wait (button-press.ts), without waiting 8 s.
     const answers: FetchOutcome[] = [
-      { kind: 'image', bytes: frames[0]!, contentType: 'image/png', filename: 'outfit-1', downloaded: true, refreshRateS: 1800, note: '' },
+      {
+        kind: 'image',
+        bytes: frames[0]!,
+        contentType: 'image/png',
+        filename: 'outfit-1',
+        downloaded: true,
+        refreshRateS: 1800,
+        note: '',
+      },
       { kind: 'unchanged', refreshRateS: 30, note: 'still running' },
-      { kind: 'image', bytes: frames[1]!, contentType: 'image/png', filename: 'outfit-2', downloaded: true, refreshRateS: 1800, note: '' },
+      {
+        kind: 'image',
+        bytes: frames[1]!,
+        contentType: 'image/png',
+        filename: 'outfit-2',
+        downloaded: true,
+        refreshRateS: 1800,
+        note: '',
+      },
     ];
     const reasons: string[] = [];
     const transport: Transport = {
@@ -171,14 +235,24 @@ describe('the simulator plays each device', () => {
       },
       close: () => Promise.resolve(),
     };
-    const d = new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport, clock: fastClock(), maxImageBytes: 90_000, buttonWakes: new Set([2]) });
+    const d = new Device({
+      panel: loadPanel('trmnl'),
+      width: 800,
+      height: 480,
+      transport,
+      clock: fastClock(),
+      maxImageBytes: 90_000,
+      buttonWakes: new Set([2]),
+    });
     const records = [await d.wake(), await d.wake(), await d.wake()];
     expect(reasons).toEqual(['timer', 'button', 'timer']);
     expect(records[1]).toMatchObject({ press: { new_frame: 'next_wake' }, sleep_s: 30, new_frame: false });
     expect(records[2]).toMatchObject({ press: null, after_press: { new_frame: true }, new_frame: true });
     expect(pressesOf(records)).toEqual([{ wake: 2, new_frame: 'next_wake' }]);
     // Had the next wake brought nothing, the press came to nothing.
-    expect(pressesOf([records[0]!, records[1]!, { ...records[2]!, after_press: { new_frame: false } }])).toEqual([{ wake: 2, new_frame: 'none' }]);
+    expect(pressesOf([records[0]!, records[1]!, { ...records[2]!, after_press: { new_frame: false } }])).toEqual([
+      { wake: 2, new_frame: 'none' },
+    ]);
   });
 
   it('--sensors reach the book in the firmware format (temperature, humidity, carbon_dioxide)', async () => {
@@ -194,14 +268,24 @@ describe('the simulator plays each device', () => {
       config,
       displayId: 'hallway',
       model: simModel('reterminal_e1001')!,
-      sensors: [{ key: 'temperature', value: 21.5 }, { key: 'humidity', value: 40 }, { key: 'co2', value: 612 }],
+      sensors: [
+        { key: 'temperature', value: 21.5 },
+        { key: 'humidity', value: 40 },
+        { key: 'co2', value: 612 },
+      ],
       buttonWakes: [1],
       wakes: 2,
       outDir: out,
       baseUrl: url,
       clock: fastClock(),
     });
-    expect(r.summary).toMatchObject({ model: 'reterminal_e1001', panel: 'trmnl-4grey', wakes: 2, new_frames: 1, presses: [{ wake: 1, new_frame: 'this_wake' }] });
+    expect(r.summary).toMatchObject({
+      model: 'reterminal_e1001',
+      panel: 'trmnl-4grey',
+      wakes: 2,
+      new_frames: 1,
+      presses: [{ wake: 1, new_frame: 'this_wake' }],
+    });
     expect(book.list('hallway')[0]!.sensors).toEqual([
       { kind: 'temperature', value: 21.5, unit: '°C', source: 'Sensirion SCD41' },
       { kind: 'humidity', value: 40, unit: '%', source: 'Sensirion SCD41' },

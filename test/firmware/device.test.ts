@@ -48,7 +48,11 @@ describe('the simulated device against the real HTTP server', () => {
       if (e.kind === 'report') telemetry.push(e.device);
     });
     const cap = capturingLogger();
-    const pViews = testViews({ displays: [hallway], clock: clockAt(() => clock.now()), nextUpdateAt: () => new Date(clock.now() + 20 * 60_000) });
+    const pViews = testViews({
+      displays: [hallway],
+      clock: clockAt(() => clock.now()),
+      nextUpdateAt: () => new Date(clock.now() + 20 * 60_000),
+    });
     const p = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
@@ -80,7 +84,13 @@ describe('the simulated device against the real HTTP server', () => {
     const u1 = update(hallway, 1);
     await publish(u1);
     const w1 = await d.wake();
-    expect(w1).toMatchObject({ outcome: 'refreshed', refresh: 'full', refresh_ms: 3000, via: 'http', image: { format: 'png', bit_depth: 1 } });
+    expect(w1).toMatchObject({
+      outcome: 'refreshed',
+      refresh: 'full',
+      refresh_ms: 3000,
+      via: 'http',
+      image: { format: 'png', bit_depth: 1 },
+    });
     expect(w1.sleep_s).toBe(20 * 60 + 30);
     expect(rgba(d.panel.glassPng()).equals(rgba(u1.frame.png))).toBe(true);
     const w2 = await d.wake();
@@ -134,7 +144,15 @@ describe('the simulated device against the real HTTP server', () => {
     const { publish, url } = await server();
     await publish(update(hallway, 1));
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-    const d = new Device({ panel: loadPanel('trmnl'), width: 800, height: 480, transport: new HttpTransport({ baseUrl: url, displayId: 'hallway' }), clock, maxImageBytes: 90_000, speed: 60 });
+    const d = new Device({
+      panel: loadPanel('trmnl'),
+      width: 800,
+      height: 480,
+      transport: new HttpTransport({ baseUrl: url, displayId: 'hallway' }),
+      clock,
+      maxImageBytes: 90_000,
+      speed: 60,
+    });
     const ac = new AbortController();
     const seen: string[] = [];
     const run = d.run(Infinity, (r) => seen.push(r.at), ac.signal);
@@ -160,7 +178,12 @@ describe('the simulated device against the real HTTP server', () => {
     const w1 = await d.wake();
     expect(t.registered).toBe(true);
     expect(t.friendlyId).toMatch(/^[0-9A-F]{6}$/);
-    expect(w1).toMatchObject({ via: 'trmnl', outcome: 'refreshed', refresh: 'full', image: { filename: `outfit-${u1.frame.hash.slice(0, 8)}`, downloaded: true } });
+    expect(w1).toMatchObject({
+      via: 'trmnl',
+      outcome: 'refreshed',
+      refresh: 'full',
+      image: { filename: `outfit-${u1.frame.hash.slice(0, 8)}`, downloaded: true },
+    });
     expect(w1.sleep_s).toBe(20 * 60 + 30);
     expect(rgba(d.panel.glassPng()).equals(rgba(u1.frame.png))).toBe(true);
     expect(telemetry[0]).toMatchObject({ mac: MAC, batteryVoltage: 4.2, rssi: -58, fwVersion: '1.6.2' });
@@ -182,11 +205,18 @@ describe('the simulated device against the real HTTP server', () => {
     const { publish, url, clock } = await server(tokens);
     await publish(update(hallway, 1));
     const stranger = device(new TrmnlTransport({ baseUrl: url, mac: '11:22:33:44:55:66' }), clock);
-    expect(await stranger.wake()).toMatchObject({ outcome: 'error', error: { code: 'MAC_NOT_REGISTERED' }, sleep_s: 15 });
+    expect(await stranger.wake()).toMatchObject({
+      outcome: 'error',
+      error: { code: 'MAC_NOT_REGISTERED' },
+      sleep_s: 15,
+    });
     const d = device(new TrmnlTransport({ baseUrl: url, mac: MAC }), clock);
     expect((await d.wake()).outcome).toBe('refreshed');
     tokens.set(MAC, 'a-new-token-9876543210');
-    expect(await d.wake()).toMatchObject({ outcome: 'error', error: { code: 'HTTPS_RESPONSE_CODE_INVALID', message: 'HTTP Client failed with error: (403)' } });
+    expect(await d.wake()).toMatchObject({
+      outcome: 'error',
+      error: { code: 'HTTPS_RESPONSE_CODE_INVALID', message: 'HTTP Client failed with error: (403)' },
+    });
   });
 
   it('MQTT: the retained image, then unchanged', async () => {
@@ -196,7 +226,11 @@ describe('the simulated device against the real HTTP server', () => {
     const u = update(hallway, 4);
     const pub = await mqtt.connectAsync(broker.url);
     await pub.publishAsync('od-sim/hallway/image', u.frame.png, { retain: true, qos: 1 });
-    await pub.publishAsync('od-sim/hallway/state', JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }), { retain: true, qos: 1 });
+    await pub.publishAsync(
+      'od-sim/hallway/state',
+      JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }),
+      { retain: true, qos: 1 },
+    );
     await pub.endAsync();
     const d = device(new MqttTransport({ url: broker.url, baseTopic: 'od-sim', displayId: 'hallway', clock }), clock);
     const w1 = await d.wake();
@@ -211,7 +245,11 @@ describe('the simulated device against the real HTTP server', () => {
     const clock = fastClock(); // January 2026, far from the real time
     const pub = await mqtt.connectAsync(broker.url);
     await pub.publishAsync('od-clk/hallway/image', update(hallway, 5).frame.png, { retain: true, qos: 1 });
-    await pub.publishAsync('od-clk/hallway/state', JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }), { retain: true, qos: 1 });
+    await pub.publishAsync(
+      'od-clk/hallway/state',
+      JSON.stringify({ next_update_at: new Date(clock.now() + 600_000).toISOString() }),
+      { retain: true, qos: 1 },
+    );
     await pub.endAsync();
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-sim-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
@@ -233,11 +271,33 @@ describe('the simulated device against the real HTTP server', () => {
       displays: [{ id: 'hallway', lat: 52.5, lon: 13.4, panel: 'trmnl' }],
       trmnl: { devices: [{ mac: MAC, display: 'hallway', token: TOKEN }] },
     });
-    const result = await runSimulator({ config, displayId: 'hallway', via: 'trmnl', wakes: 3, outDir: out, baseUrl: url, clock });
+    const result = await runSimulator({
+      config,
+      displayId: 'hallway',
+      via: 'trmnl',
+      wakes: 3,
+      outDir: out,
+      baseUrl: url,
+      clock,
+    });
     expect(result).toMatchObject({ refreshed: 1, errors: 0, webUrl: null });
-    expect((await readdir(out)).sort()).toEqual(['glass.png', 'summary.json', 'timeline.jsonl', 'wake-0001.png', 'wake-0002.png', 'wake-0003.png']);
-    const lines = (await readFile(path.join(out, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { n: number; glass: string; refresh: string });
-    expect(lines.map((l) => [l.n, l.glass, l.refresh])).toEqual([[1, 'wake-0001.png', 'full'], [2, 'wake-0002.png', 'none'], [3, 'wake-0003.png', 'none']]);
+    expect((await readdir(out)).sort()).toEqual([
+      'glass.png',
+      'summary.json',
+      'timeline.jsonl',
+      'wake-0001.png',
+      'wake-0002.png',
+      'wake-0003.png',
+    ]);
+    const lines = (await readFile(path.join(out, 'timeline.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { n: number; glass: string; refresh: string });
+    expect(lines.map((l) => [l.n, l.glass, l.refresh])).toEqual([
+      [1, 'wake-0001.png', 'full'],
+      [2, 'wake-0002.png', 'none'],
+      [3, 'wake-0003.png', 'none'],
+    ]);
     expect(result.estBatteryDays).toBeGreaterThan(100);
   });
 });

@@ -38,15 +38,28 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
 
   it.each(['http', 'trmnl'] as const)('via %s: the glass PNG equals the daemon’s frame', async (via) => {
     const yaml = simulatedConfig({
-      displays: ['  - id: hallway', '    name: Hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', `    schedule: "${awaySchedule()}"`].join('\n'),
-    }).replace('log_level: debug', `log_level: silent\ntrmnl:\n  devices:\n    - mac: "${MAC}"\n      display: hallway\n      token: ${TOKEN}`);
+      displays: [
+        '  - id: hallway',
+        '    name: Hallway',
+        '    lat: 52.52',
+        '    lon: 13.405',
+        '    panel: trmnl',
+        `    schedule: "${awaySchedule()}"`,
+      ].join('\n'),
+    }).replace(
+      'log_level: debug',
+      `log_level: silent\ntrmnl:\n  devices:\n    - mac: "${MAC}"\n      display: hallway\n      token: ${TOKEN}`,
+    );
     const t = await tempConfig(yaml);
     dir = t.dir;
     const loaded = await loadConfig(t.file, { env: {} });
     const { config, secrets } = loaded;
     let d: Daemon | null = null;
     // A publisher built outside the daemon reads the daemon's views, as the daemon's own publishers do.
-    const views: DisplayViewSource = { view: (id) => d?.views.view(id) ?? null, budget: () => d?.views.budget() ?? null };
+    const views: DisplayViewSource = {
+      view: (id) => d?.views.view(id) ?? null,
+      budget: () => d?.views.budget() ?? null,
+    };
     const http = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: config.displays,
@@ -69,7 +82,15 @@ describe('daemon → HTTP / TRMNL → firmware simulator', () => {
     const out = path.join(t.dir, `sim-${via}`);
     // The owner opens pairing (outfit-display pair, the status page), so the device's first wake gets its token.
     if (via === 'trmnl') http.pairing.open([MAC]);
-    const result = await runSimulator({ config, displayId: 'hallway', via, wakes: 2, outDir: out, baseUrl: http.url!, maxSleepS: 0 });
+    const result = await runSimulator({
+      config,
+      displayId: 'hallway',
+      via,
+      wakes: 2,
+      outDir: out,
+      baseUrl: http.url!,
+      maxSleepS: 0,
+    });
     expect(result.records.map((r) => [r.outcome, r.refresh])).toEqual([
       ['refreshed', 'full'],
       ['unchanged', 'none'],

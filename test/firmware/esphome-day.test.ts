@@ -18,7 +18,13 @@ describe('a day of the battery ESPHome variant', () => {
     const panel = loadPanel('waveshare-7in5-v2');
     const bmp = patternFrame(display('hallway', { panel: panel.id }), 1).bmp!;
     expect(bmp.length).toBe(48_062);
-    const r = dayReport({ schedule: SCHEDULE, timezone: 'Europe/Berlin', panel, power: TRMNL_POWER, from: Date.parse('2026-03-10T12:00:00Z') });
+    const r = dayReport({
+      schedule: SCHEDULE,
+      timezone: 'Europe/Berlin',
+      panel,
+      power: TRMNL_POWER,
+      from: Date.parse('2026-03-10T12:00:00Z'),
+    });
     const [served, fixed] = r.rows;
     const sleepTxt = 5; // "1830\n" at most 6 ("27030\n"); counted as 5 a wake
     const servedBytes = served.wakes * (bmp.length + sleepTxt);
@@ -27,6 +33,11 @@ describe('a day of the battery ESPHome variant', () => {
     expect(served.wakes).toBeLessThanOrEqual(36);
     expect(fixed.wakes).toBeGreaterThanOrEqual(95);
     expect(servedBytes * 2.5).toBeLessThan(fixedBytes);
-    console.log(JSON.stringify({ served: { wakes: served.wakes, new_frames: served.new_frames, bytes: servedBytes, mah: served.mah_per_day }, fixed15: { wakes: fixed.wakes, new_frames: fixed.new_frames, bytes: fixedBytes, mah: fixed.mah_per_day } }));
+    console.log(
+      JSON.stringify({
+        served: { wakes: served.wakes, new_frames: served.new_frames, bytes: servedBytes, mah: served.mah_per_day },
+        fixed15: { wakes: fixed.wakes, new_frames: fixed.new_frames, bytes: fixedBytes, mah: fixed.mah_per_day },
+      }),
+    );
   });
 });

@@ -36,7 +36,10 @@ describe('the ESPHome transport of the simulator', () => {
   async function setup() {
     const clock = fastClock();
     // The display updates on the half hour, as a "*/30 * * * *" schedule.
-    const s = await servePublisher({ displays: [hallway, desk], clock, started }, { nextUpdateAt: () => new Date(Math.ceil((clock.t + 1) / HALF_HOUR) * HALF_HOUR) });
+    const s = await servePublisher(
+      { displays: [hallway, desk], clock, started },
+      { nextUpdateAt: () => new Date(Math.ceil((clock.t + 1) / HALF_HOUR) * HALF_HOUR) },
+    );
     await s.publish(update(hallway, 4));
     await s.publish(update(desk, 6));
     const out = await mkdtemp(path.join(tmpdir(), 'outfit-esphome-'));
@@ -50,24 +53,48 @@ describe('the ESPHome transport of the simulator', () => {
     return { s, clock, out, config };
   }
 
-  it.each(['hallway', 'desk'])('%s: the glass shows the frame right side up with black as black; then 304s on the fixed interval', async (id) => {
-    const { s, clock, out, config } = await setup();
-    const r = await runSimulator({ config, displayId: id, via: 'esphome', wakes: 3, outDir: out, baseUrl: s.url, clock });
-    expect(r.records.map((w) => [w.outcome, w.sleep_s])).toEqual([
-      ['refreshed', 900],
-      ['unchanged', 900],
-      ['unchanged', 900],
-    ]);
-    const glass = dark(await readFile(path.join(out, 'wake-0001.png')));
-    const frame = dark((await fetch(`${s.url}/displays/${id}/frame.png`).then((x) => x.arrayBuffer()).then((b) => Buffer.from(b))));
-    expect([glass.w, glass.h]).toEqual([frame.w, frame.h]);
-    expect(frame.black.includes(1) && frame.black.includes(0)).toBe(true);
-    expect(glass.black).toEqual(frame.black);
-  });
+  it.each(['hallway', 'desk'])(
+    '%s: the glass shows the frame right side up with black as black; then 304s on the fixed interval',
+    async (id) => {
+      const { s, clock, out, config } = await setup();
+      const r = await runSimulator({
+        config,
+        displayId: id,
+        via: 'esphome',
+        wakes: 3,
+        outDir: out,
+        baseUrl: s.url,
+        clock,
+      });
+      expect(r.records.map((w) => [w.outcome, w.sleep_s])).toEqual([
+        ['refreshed', 900],
+        ['unchanged', 900],
+        ['unchanged', 900],
+      ]);
+      const glass = dark(await readFile(path.join(out, 'wake-0001.png')));
+      const frame = dark(
+        await fetch(`${s.url}/displays/${id}/frame.png`)
+          .then((x) => x.arrayBuffer())
+          .then((b) => Buffer.from(b)),
+      );
+      expect([glass.w, glass.h]).toEqual([frame.w, frame.h]);
+      expect(frame.black.includes(1) && frame.black.includes(0)).toBe(true);
+      expect(glass.black).toEqual(frame.black);
+    },
+  );
 
   it('--deep-sleep sleeps the served seconds and downloads on every wake (no ETag survives deep sleep)', async () => {
     const { s, clock, out, config } = await setup();
-    const r = await runSimulator({ config, displayId: 'hallway', via: 'esphome', deepSleep: true, wakes: 3, outDir: out, baseUrl: s.url, clock });
+    const r = await runSimulator({
+      config,
+      displayId: 'hallway',
+      via: 'esphome',
+      deepSleep: true,
+      wakes: 3,
+      outDir: out,
+      baseUrl: s.url,
+      clock,
+    });
     // 07:00 → next update 07:30: 1800 s + the 30 s margin; each later wake lands 30 s after an update plus its awake time.
     expect(r.records[0]).toMatchObject({ outcome: 'refreshed', sleep_s: 1830 });
     expect(r.records.every((w) => w.image?.downloaded === true && w.sleep_s > 1700 && w.sleep_s <= 1830)).toBe(true);
@@ -75,7 +102,13 @@ describe('the ESPHome transport of the simulator', () => {
 
   it('with the waveshare_epaper fix on epaper_spi (COLOR_OFF, COLOR_ON) the glass is inverted (the trap)', async () => {
     const { s } = await setup();
-    const t = new EsphomeTransport({ baseUrl: s.url, displayId: 'hallway', format: 'bmp', deepSleep: false, draw: { driver: 'epaper_spi', colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' } });
+    const t = new EsphomeTransport({
+      baseUrl: s.url,
+      displayId: 'hallway',
+      format: 'bmp',
+      deepSleep: false,
+      draw: { driver: 'epaper_spi', colorOn: 'COLOR_OFF', colorOff: 'COLOR_ON' },
+    });
     const o = await t.fetch();
     expect(o.kind).toBe('image');
     const served = Buffer.from(await (await fetch(`${s.url}/displays/hallway/frame.bmp`)).arrayBuffer());

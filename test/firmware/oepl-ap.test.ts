@@ -36,7 +36,13 @@ describe("the simulator's OpenEPaperLink access point", () => {
     ];
     const uploads: OeplUpload[] = [];
     // The access point knows only the first tag.
-    const ap = await startOeplAp({ tags: [{ mac: tags[0]!.mac, panel: loadPanel(tags[0]!.panel) }], outDir: out, host: '127.0.0.1', port: 0, onUpload: (u) => uploads.push(u) });
+    const ap = await startOeplAp({
+      tags: [{ mac: tags[0]!.mac, panel: loadPanel(tags[0]!.panel) }],
+      outDir: out,
+      host: '127.0.0.1',
+      port: 0,
+      onUpload: (u) => uploads.push(u),
+    });
     cleanup.push(() => ap.close());
     const d = display('hall', { panel: 'waveshare-7in5-v2', name: 'Hallway' });
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
@@ -48,7 +54,15 @@ describe("the simulator's OpenEPaperLink access point", () => {
       drawn.set(as!.panel.id, f);
       return f;
     };
-    const pub = new OeplPublisher({ accessPoint: ap.url, tags: tags.map((t) => ({ ...t, display: 'hall' })), render: { timezone: 'Europe/Berlin' }, draw, status, clock, logger: capturingLogger().logger });
+    const pub = new OeplPublisher({
+      accessPoint: ap.url,
+      tags: tags.map((t) => ({ ...t, display: 'hall' })),
+      render: { timezone: 'Europe/Berlin' },
+      draw,
+      status,
+      clock,
+      logger: capturingLogger().logger,
+    });
     cleanup.push(() => pub.stop());
     await pub.start();
     await pub.publish(side.show(update(d, 1, { rec: rec() })));
@@ -58,7 +72,11 @@ describe("the simulator's OpenEPaperLink access point", () => {
       [tags[0]!.mac, 'shown'],
       [tags[1]!.mac, 'refused'],
     ]);
-    expect(uploads.find((u) => u.mac === tags[1]!.mac)!.outcome).toEqual({ kind: 'refused', status: 400, reason: 'mac not found' });
+    expect(uploads.find((u) => u.mac === tags[1]!.mac)!.outcome).toEqual({
+      kind: 'refused',
+      status: 400,
+      reason: 'mac not found',
+    });
     expect(status.get('hall')).toMatchObject({ mac: tags[1]!.mac, code: 'E_OEPL_MAC_UNKNOWN' });
 
     const shown = uploads.find((u) => u.mac === tags[0]!.mac)!;
@@ -79,21 +97,32 @@ describe("the simulator's OpenEPaperLink access point", () => {
     if (process.env.OEPL_GLASS_OUT) await copyFile(glassFile, process.env.OEPL_GLASS_OUT);
   }, 30_000);
 
-  it('simulate --via oepl: listens where access_point says, shows the display\'s tags, ends after --wakes pictures', async () => {
+  it("simulate --via oepl: listens where access_point says, shows the display's tags, ends after --wakes pictures", async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'oepl-sim-'));
     cleanup.push(() => rm(out, { recursive: true, force: true }));
     const port = await freePort();
     const tag = { mac: '0000021EEF5A3B1C', display: 'hall', panel: 'oepl-4in2-bwr' };
     const config = { openepaperlink: { access_point: `http://127.0.0.1:${port}`, tags: [tag] } };
     const lines: string[] = [];
-    const io = { log: (l: string) => lines.push(l), error: (l: string) => lines.push(l), signal: new AbortController().signal };
+    const io = {
+      log: (l: string) => lines.push(l),
+      error: (l: string) => lines.push(l),
+      signal: new AbortController().signal,
+    };
     expect(await runOeplAp(config, { display: 'kitchen' }, io, loadPanel)).toBe(2);
     const running = runOeplAp(config, { display: 'hall', out }, io, loadPanel);
     await until('the access point listening', () => lines.some((l) => l.startsWith('OpenEPaperLink access point on')));
     const d = display('hall', { panel: 'waveshare-7in5-v2' });
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const side = testViews({ displays: [d], clock });
-    const pub = new OeplPublisher({ accessPoint: config.openepaperlink.access_point, tags: [tag], render: { timezone: 'Europe/Berlin' }, status: new TagStatusBoard(), clock, logger: capturingLogger().logger });
+    const pub = new OeplPublisher({
+      accessPoint: config.openepaperlink.access_point,
+      tags: [tag],
+      render: { timezone: 'Europe/Berlin' },
+      status: new TagStatusBoard(),
+      clock,
+      logger: capturingLogger().logger,
+    });
     cleanup.push(() => pub.stop());
     await pub.publish(side.show(update(d, 1, { rec: rec() })));
     expect(await running).toBe(0);

@@ -22,7 +22,19 @@ describe('the panel model: refresh rules and ghosting', () => {
     kinds.push(p.show(frame(40, 20, (x) => x < 5)).kind);
     kinds.push(p.show(frame(40, 20, (x) => x < 5)).kind);
     for (let i = 1; i <= 9; i++) kinds.push(p.show(frame(40, 20, (x) => x === i)).kind);
-    expect(kinds).toEqual(['full', 'none', 'partial', 'partial', 'partial', 'partial', 'partial', 'partial', 'partial', 'full', 'partial']);
+    expect(kinds).toEqual([
+      'full',
+      'none',
+      'partial',
+      'partial',
+      'partial',
+      'partial',
+      'partial',
+      'partial',
+      'partial',
+      'full',
+      'partial',
+    ]);
   });
 
   it('times come from the profile; grey and colour panels always refresh fully', () => {
@@ -48,7 +60,8 @@ describe('the panel model: refresh rules and ghosting', () => {
     const glass = p.glassRgb();
     expect(glass[0]).toBe(Math.round(255 * (1 - GHOST_PER_PARTIAL))); // a faint grey where the black was
     expect(glass[3]).toBe(255);
-    for (let i = 0; i < 10; i++) p.show(Uint8Array.from(i % 2 ? [1, 1, 1, 1] : [0, 1, 1, 1]).map((v, k) => (k === 3 ? i % 2 : v)));
+    for (let i = 0; i < 10; i++)
+      p.show(Uint8Array.from(i % 2 ? [1, 1, 1, 1] : [0, 1, 1, 1]).map((v, k) => (k === 3 ? i % 2 : v)));
     expect(p.ghostMax()).toBeLessThanOrEqual(GHOST_MAX);
     // the 8th update since the last full one was full: the residue is gone
     const fresh = new PanelSim(loadPanel('trmnl'), 2, 1);
@@ -71,7 +84,8 @@ describe('the panel model: refresh rules and ghosting', () => {
     const panel = loadPanel('waveshare-7in3-f');
     const p = new PanelSim(panel, panel.palette.length, 1);
     p.show(Uint8Array.from(panel.palette.map((_, i) => i)));
-    const hex = (d: Buffer, i: number): string => `#${[0, 1, 2].map((k) => d[i * 4 + k]!.toString(16).padStart(2, '0')).join('')}`;
+    const hex = (d: Buffer, i: number): string =>
+      `#${[0, 1, 2].map((k) => d[i * 4 + k]!.toString(16).padStart(2, '0')).join('')}`;
     const ink = PNG.sync.read(p.inkPng()).data;
     const glass = PNG.sync.read(p.glassPng()).data;
     panel.palette.forEach((e, i) => {

@@ -42,7 +42,15 @@ describe('simulate --via panel', () => {
   it('shows the glass the capture leaves, turned as mounted', async () => {
     const { dir, config, image } = await setup();
     const out = path.join(dir, 'sim');
-    const r = await runSimulator({ config, displayId: 'hall', via: 'panel', wakes: 1, outDir: out, intervalS: 1, speed: 1000 });
+    const r = await runSimulator({
+      config,
+      displayId: 'hall',
+      via: 'panel',
+      wakes: 1,
+      outDir: out,
+      intervalS: 1,
+      speed: 1000,
+    });
     expect(r.refreshed).toBe(1);
     const glass = PNG.sync.read(readFileSync(path.join(out, 'glass.png')));
     // Mounted at 90: the glass as seen is 128 wide and 296 high.
@@ -66,6 +74,8 @@ describe('simulate --via panel', () => {
   it('without attached.capture --via panel is a setup error naming the key', async () => {
     const { config } = await setup();
     const plain = { ...config, displays: config.displays.map((d) => ({ ...d, attached: undefined })) };
-    await expect(runSimulator({ config: plain, displayId: 'hall', via: 'panel', wakes: 1, outDir: '/nonexistent' })).rejects.toThrow(/attached\.capture/);
+    await expect(
+      runSimulator({ config: plain, displayId: 'hall', via: 'panel', wakes: 1, outDir: '/nonexistent' }),
+    ).rejects.toThrow(/attached\.capture/);
   });
 });

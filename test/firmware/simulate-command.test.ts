@@ -15,8 +15,29 @@ const loaded: LoadedConfig = {
 
 describe('simulate flags', () => {
   it('turns flags into simulator options', () => {
-    const o = simulatorOptions(loaded, { display: 'hallway', wakes: '3', via: 'trmnl', speed: '60', 'max-sleep': '5', 'web-port': '0', mac: 'AA:BB:CC:DD:EE:FF' }, '/work');
-    expect(o).toMatchObject({ displayId: 'hallway', wakes: 3, via: 'trmnl', speed: 60, maxSleepS: 5, webPort: 0, outDir: '/work/simulator-hallway', mac: 'AA:BB:CC:DD:EE:FF' });
+    const o = simulatorOptions(
+      loaded,
+      {
+        display: 'hallway',
+        wakes: '3',
+        via: 'trmnl',
+        speed: '60',
+        'max-sleep': '5',
+        'web-port': '0',
+        mac: 'AA:BB:CC:DD:EE:FF',
+      },
+      '/work',
+    );
+    expect(o).toMatchObject({
+      displayId: 'hallway',
+      wakes: 3,
+      via: 'trmnl',
+      speed: 60,
+      maxSleepS: 5,
+      webPort: 0,
+      outDir: '/work/simulator-hallway',
+      mac: 'AA:BB:CC:DD:EE:FF',
+    });
   });
 
   it.each([
@@ -31,11 +52,15 @@ describe('simulate flags', () => {
     [{ via: 'panel' }, /--via panel needs display "hallway" to have attached\.capture/],
   ])('%o is bad usage (exit 2) with a message', async (flags, message) => {
     const errors: string[] = [];
-    const code = await runSimulateCommand(loaded, { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags }, {
-      log: () => undefined,
-      error: (l) => errors.push(l),
-      signal: new AbortController().signal,
-    });
+    const code = await runSimulateCommand(
+      loaded,
+      { display: 'hallway', wakes: '1', out: '/tmp/never-written', ...flags },
+      {
+        log: () => undefined,
+        error: (l) => errors.push(l),
+        signal: new AbortController().signal,
+      },
+    );
     expect(code).toBe(2);
     expect(errors.join('\n')).toMatch(message);
   });

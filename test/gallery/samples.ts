@@ -12,7 +12,17 @@ import type { GarmentId } from '../../src/domain/garments.js';
 
 export type SampleCase = 'normal' | 'alert' | 'long' | 'error' | 'short' | 'forty' | 'old' | 'offline' | 'key';
 /** 'old', 'offline' and 'key': the states a wall shows besides a good day and a 502, on every panel. */
-export const SAMPLE_CASES: readonly SampleCase[] = ['normal', 'alert', 'long', 'error', 'short', 'forty', 'old', 'offline', 'key'];
+export const SAMPLE_CASES: readonly SampleCase[] = [
+  'normal',
+  'alert',
+  'long',
+  'error',
+  'short',
+  'forty',
+  'old',
+  'offline',
+  'key',
+];
 
 export const SAMPLE_NOW = new Date('2026-01-31T06:45:00.000Z');
 export const SAMPLE_TIMEZONE = 'Europe/Berlin';
@@ -74,7 +84,16 @@ export const LONG: StoredRecommendation = {
   outfit: LONG_OUTFIT,
   reasoning:
     'It is \u22124 °C and feels like \u22129 °C in a north-north-easterly wind with light snow showers, so every layer counts; snow is likely, and the pavements will be icy.',
-  weather: { ...NORMAL.weather, temp: -3.6, feels_like: -9.1, description: 'Light snow showers', wind_dir: 'NNE', wind_speed: 23, rain_chance_pct: 60, humidity_pct: 88 },
+  weather: {
+    ...NORMAL.weather,
+    temp: -3.6,
+    feels_like: -9.1,
+    description: 'Light snow showers',
+    wind_dir: 'NNE',
+    wind_speed: 23,
+    rain_chance_pct: 60,
+    humidity_pct: 88,
+  },
 };
 
 /** Exactly 10 words. */
@@ -84,7 +103,17 @@ export const SHORT: StoredRecommendation = {
   ...NORMAL,
   outfit: SHORT_OUTFIT,
   reasoning: 'Mild and sunny with a light breeze.',
-  weather: { ...NORMAL.weather, temp: 19.6, feels_like: 19, description: 'Sunny', wind_speed: 9, wind_dir: 'S', rain_chance_pct: 5, humidity_pct: 48, uv_index: 6.4 },
+  weather: {
+    ...NORMAL.weather,
+    temp: 19.6,
+    feels_like: 19,
+    description: 'Sunny',
+    wind_speed: 9,
+    wind_dir: 'S',
+    rain_chance_pct: 5,
+    humidity_pct: 48,
+    uv_index: 6.4,
+  },
 };
 
 /** Exactly 40 words. */
@@ -95,7 +124,15 @@ export const FORTY: StoredRecommendation = {
   ...NORMAL,
   outfit: FORTY_OUTFIT,
   reasoning: 'It is 2 °C and feels like \u22122 °C in the wind; rain is likely after noon.',
-  weather: { ...NORMAL.weather, temp: 2.4, feels_like: -1.8, description: 'Light rain', rain_chance_pct: 70, humidity_pct: 90, wind_speed: 19 },
+  weather: {
+    ...NORMAL.weather,
+    temp: 2.4,
+    feels_like: -1.8,
+    description: 'Light rain',
+    rain_chance_pct: 70,
+    humidity_pct: 90,
+    wind_speed: 19,
+  },
 };
 
 /**
@@ -103,7 +140,10 @@ export const FORTY: StoredRecommendation = {
  * that ends in a word of 10,400 characters without a space, drawn cut, never a crash.
  */
 export const STRESS_SAMPLES: Readonly<Record<string, StoredRecommendation>> = {
-  'long-word': { ...NORMAL, outfit: `Wear a warm wool coat and boots, and ${'Thunderstormswithheavyhail'.repeat(400)}` },
+  'long-word': {
+    ...NORMAL,
+    outfit: `Wear a warm wool coat and boots, and ${'Thunderstormswithheavyhail'.repeat(400)}`,
+  },
 };
 
 /** What each sample outfit names (the garment reader's answer, fixed here). */
@@ -120,11 +160,22 @@ export const SAMPLE_GARMENTS: Readonly<Record<SampleCase, GarmentId[]>> = {
 };
 
 /** The outfit of the evening before, seen at 07:05: out of date by its schedule. */
-const EVENING = { rec: { ...NORMAL, fetched_at: '2026-01-30T19:00:00.000Z' }, now: new Date('2026-01-31T07:05:00.000Z'), stale: true } as const;
+const EVENING = {
+  rec: { ...NORMAL, fetched_at: '2026-01-30T19:00:00.000Z' },
+  now: new Date('2026-01-31T07:05:00.000Z'),
+  stale: true,
+} as const;
 
 /** A sample case's frame input, in `locale` (default English): the labels change, the service's texts do not. */
 export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Locale): FrameInput {
-  const base = { displayName, timezone: SAMPLE_TIMEZONE, now: SAMPLE_NOW, status: { kind: 'ok' } as const, garments: SAMPLE_GARMENTS[c], locale };
+  const base = {
+    displayName,
+    timezone: SAMPLE_TIMEZONE,
+    now: SAMPLE_NOW,
+    status: { kind: 'ok' } as const,
+    garments: SAMPLE_GARMENTS[c],
+    locale,
+  };
   switch (c) {
     case 'normal':
       return { ...base, rec: NORMAL };
@@ -143,15 +194,35 @@ export function sampleInput(c: SampleCase, displayName = 'Hallway', locale?: Loc
         rec: { ...NORMAL, fetched_at: '2026-01-30T19:00:00.000Z' },
         now: new Date('2026-01-31T07:05:00.000Z'),
         stale: true,
-        status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T07:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway' },
+        status: {
+          kind: 'service_error',
+          problem: 'error',
+          since: new Date('2026-01-31T07:00:00.000Z'),
+          retryAt: new Date('2026-01-31T07:12:00.000Z'),
+          message: 'POST /recweather: HTTP 502: non-JSON error body (text/html): 502 Bad Gateway',
+        },
       };
     case 'old':
       // The evening's outfit, and no purchase since (the 07:00 slot brought nothing): drawn out of date, no error.
       return { ...base, ...EVENING, status: { kind: 'stale', since: new Date(EVENING.rec.fetched_at) } };
     case 'offline':
-      return { ...base, ...EVENING, status: { kind: 'unreachable', since: new Date('2026-01-31T07:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'connect ECONNREFUSED 192.0.2.1:443' } };
+      return {
+        ...base,
+        ...EVENING,
+        status: {
+          kind: 'unreachable',
+          since: new Date('2026-01-31T07:00:00.000Z'),
+          retryAt: new Date('2026-01-31T07:12:00.000Z'),
+          message: 'connect ECONNREFUSED 192.0.2.1:443',
+        },
+      };
     case 'key':
       // The key was refused at 07:00: the wall sends its reader to the status page, by its address.
-      return { ...base, ...EVENING, status: { kind: 'key_rejected', message: 'Invalid API key' }, statusPlace: { kind: 'page', url: 'http://outfit.local:8321' } };
+      return {
+        ...base,
+        ...EVENING,
+        status: { kind: 'key_rejected', message: 'Invalid API key' },
+        statusPlace: { kind: 'page', url: 'http://outfit.local:8321' },
+      };
   }
 }

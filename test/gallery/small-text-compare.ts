@@ -75,14 +75,32 @@ export function oursLine(font: FontId, size: number, text: string): LineBitmap {
 }
 
 /** FreeType's hinted 1-bit rendering (test/tools/freetype-mono.py) of each of `texts`, and FreeType's version. */
-export function freetypeLines(font: FontId, size: number, texts: readonly string[]): { version: string; lines: LineBitmap[] } {
+export function freetypeLines(
+  font: FontId,
+  size: number,
+  texts: readonly string[],
+): { version: string; lines: LineBitmap[] } {
   const script = join(packageRoot(), 'test', 'tools', 'freetype-mono.py');
-  const run = spawnSync('/usr/bin/python3', [script], { input: JSON.stringify({ font: fontFile(font), size, lines: texts }), encoding: 'utf8', maxBuffer: 64 << 20 });
+  const run = spawnSync('/usr/bin/python3', [script], {
+    input: JSON.stringify({ font: fontFile(font), size, lines: texts }),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (run.error || run.status !== 0) {
-    throw new Error(`FreeType's reference rendering needs Debian's /usr/bin/python3 with python3-pil (.ci/setup --tests): ${run.error?.message ?? run.stderr.trim()}`);
+    throw new Error(
+      `FreeType's reference rendering needs Debian's /usr/bin/python3 with python3-pil (.ci/setup --tests): ${run.error?.message ?? run.stderr.trim()}`,
+    );
   }
-  const out = JSON.parse(run.stdout) as { freetype: string; lines: { width: number; height: number; baseline: number; rows: string[] }[] };
-  const lines = out.lines.map((l) => ({ width: l.width, height: l.height, baseline: l.baseline, bits: Uint8Array.from(l.rows.join(''), (c) => (c === '1' ? 1 : 0)) }));
+  const out = JSON.parse(run.stdout) as {
+    freetype: string;
+    lines: { width: number; height: number; baseline: number; rows: string[] }[];
+  };
+  const lines = out.lines.map((l) => ({
+    width: l.width,
+    height: l.height,
+    baseline: l.baseline,
+    bits: Uint8Array.from(l.rows.join(''), (c) => (c === '1' ? 1 : 0)),
+  }));
   return { version: out.freetype, lines };
 }
 
@@ -115,15 +133,28 @@ export function ocrLines(lines: readonly LineBitmap[], zoom = 4): string[] {
   try {
     const files = lines.map((l, i) => {
       const pad = 8;
-      const framed: LineBitmap = { width: l.width + 2 * pad, height: l.height + 2 * pad, baseline: l.baseline + pad, bits: new Uint8Array((l.width + 2 * pad) * (l.height + 2 * pad)) };
-      for (let y = 0; y < l.height; y++) framed.bits.set(l.bits.subarray(y * l.width, (y + 1) * l.width), (y + pad) * framed.width + pad);
+      const framed: LineBitmap = {
+        width: l.width + 2 * pad,
+        height: l.height + 2 * pad,
+        baseline: l.baseline + pad,
+        bits: new Uint8Array((l.width + 2 * pad) * (l.height + 2 * pad)),
+      };
+      for (let y = 0; y < l.height; y++)
+        framed.bits.set(l.bits.subarray(y * l.width, (y + 1) * l.width), (y + pad) * framed.width + pad);
       const f = join(dir, `${i}.png`);
       writeFileSync(f, linesPng([framed], zoom));
       return f;
     });
     writeFileSync(join(dir, 'list.txt'), files.join('\n') + '\n');
-    const run = spawnSync('tesseract', [join(dir, 'list.txt'), 'stdout', '--psm', '7', '-l', 'eng', '--dpi', '300'], { encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-    if (run.error || run.status !== 0) throw new Error(`the OCR check needs Debian's tesseract-ocr and tesseract-ocr-eng (.ci/setup --tests): ${run.error?.message ?? run.stderr.trim()}`);
+    const run = spawnSync('tesseract', [join(dir, 'list.txt'), 'stdout', '--psm', '7', '-l', 'eng', '--dpi', '300'], {
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    });
+    if (run.error || run.status !== 0)
+      throw new Error(
+        `the OCR check needs Debian's tesseract-ocr and tesseract-ocr-eng (.ci/setup --tests): ${run.error?.message ?? run.stderr.trim()}`,
+      );
     // One page a form feed; each page's line ends in a newline.
     const pages = run.stdout.split('\f').map((p) => p.trim());
     return lines.map((_, i) => pages[i] ?? '');
@@ -137,7 +168,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -175,7 +207,10 @@ export function gapRuns(l: LineBitmap): [number, number][] {
  * A line's word gaps (the blank columns right after each word before a space, found from the line drawn up to
  * that word, `prefixes`) and its widest gap inside a word, px.
  */
-export function wordAndLetterGaps(line: LineBitmap, prefixes: readonly LineBitmap[]): { word: number[]; letter: number } {
+export function wordAndLetterGaps(
+  line: LineBitmap,
+  prefixes: readonly LineBitmap[],
+): { word: number[]; letter: number } {
   const runs = gapRuns(line);
   const starts = prefixes.map((p) => inkColumns(p).lastIndexOf(true) + 1);
   const word = starts.map((s) => runs.find(([from]) => from === s)?.[1] ?? 0);
@@ -194,7 +229,11 @@ export function stemWidth(l: LineBitmap, up: number): number {
 }
 
 /** The lines of the gallery's side-by-side images: the issue's words, as a frame would set them. */
-export const SAMPLE_LINES = ['warm and km/h, Hallway Light 8:30 AM', 'overall rain and half-sleeve, feels like', 'Severe storm warning. Updated 06:58'];
+export const SAMPLE_LINES = [
+  'warm and km/h, Hallway Light 8:30 AM',
+  'overall rain and half-sleeve, feels like',
+  'Severe storm warning. Updated 06:58',
+];
 /** The faces the side-by-side images show, each ours then FreeType's. */
 const SAMPLE_FONTS: FontId[] = ['regular', 'bold', 'condensed'];
 
@@ -208,8 +247,16 @@ function rule(width: number): LineBitmap {
  * the same lines by FreeType's hinted 1-bit rendering, and a double rule before the next face.
  */
 export function sideBySidePng(size: number): Buffer {
-  const blocks = SAMPLE_FONTS.map((font) => ({ ours: SAMPLE_LINES.map((t) => oursLine(font, size, t)), freetype: freetypeLines(font, size, SAMPLE_LINES).lines }));
+  const blocks = SAMPLE_FONTS.map((font) => ({
+    ours: SAMPLE_LINES.map((t) => oursLine(font, size, t)),
+    freetype: freetypeLines(font, size, SAMPLE_LINES).lines,
+  }));
   const width = Math.max(...blocks.flatMap((b) => [...b.ours, ...b.freetype].map((l) => l.width)));
-  const lines = blocks.flatMap((b, i) => [...(i > 0 ? [rule(width), rule(width)] : []), ...b.ours, rule(width), ...b.freetype]);
+  const lines = blocks.flatMap((b, i) => [
+    ...(i > 0 ? [rule(width), rule(width)] : []),
+    ...b.ours,
+    rule(width),
+    ...b.freetype,
+  ]);
   return linesPng(lines, 4, 2);
 }

@@ -17,7 +17,12 @@ describe('zoomed crops', () => {
       expect(r.y + r.h).toBeLessThanOrEqual(d.height);
       const frame = decodePng(encodeFramePng(panel, d.width, d.height, d.indices));
       const zoom = decodePng(zoomCrop({ panel, frame: d, rect: r }));
-      expect([zoom.width, zoom.height, zoom.bitDepth, zoom.colorType]).toEqual([r.w * 4, r.h * 4, frame.bitDepth, frame.colorType]);
+      expect([zoom.width, zoom.height, zoom.bitDepth, zoom.colorType]).toEqual([
+        r.w * 4,
+        r.h * 4,
+        frame.bitDepth,
+        frame.colorType,
+      ]);
       let ink = 0;
       let wrong = 0;
       for (let y = 0; y < zoom.height; y++) {

@@ -23,12 +23,16 @@ export interface ZoomCropOptions {
 export function zoomCrop(opts: ZoomCropOptions): Buffer {
   const { panel, frame } = opts;
   const factor = opts.factor ?? 4;
-  if (!Number.isInteger(factor) || factor < 2 || factor > 8) throw new RangeError(`zoomCrop: factor must be a whole number from 2 to 8, got ${factor}`);
+  if (!Number.isInteger(factor) || factor < 2 || factor > 8)
+    throw new RangeError(`zoomCrop: factor must be a whole number from 2 to 8, got ${factor}`);
   const x0 = Math.max(0, Math.floor(opts.rect.x));
   const y0 = Math.max(0, Math.floor(opts.rect.y));
   const x1 = Math.min(frame.width, Math.ceil(opts.rect.x + opts.rect.w));
   const y1 = Math.min(frame.height, Math.ceil(opts.rect.y + opts.rect.h));
-  if (x1 <= x0 || y1 <= y0) throw new RangeError(`zoomCrop: rectangle ${JSON.stringify(opts.rect)} is outside the ${frame.width}x${frame.height} frame`);
+  if (x1 <= x0 || y1 <= y0)
+    throw new RangeError(
+      `zoomCrop: rectangle ${JSON.stringify(opts.rect)} is outside the ${frame.width}x${frame.height} frame`,
+    );
   const w = (x1 - x0) * factor;
   const h = (y1 - y0) * factor;
   const out = new Uint8Array(w * h);
@@ -43,7 +47,11 @@ export function zoomCrop(opts: ZoomCropOptions): Buffer {
  * The rectangle around the first line of a frame's smallest text, with a margin, at most `maxW` x `maxH` px:
  * on most layouts the top band's "Updated" line or the display's name; null when the frame has no text.
  */
-export function smallestTextRect(frame: Pick<DetailedFrame, 'width' | 'height' | 'smallestText'>, maxW = 200, maxH = 48): Rect | null {
+export function smallestTextRect(
+  frame: Pick<DetailedFrame, 'width' | 'height' | 'smallestText'>,
+  maxW = 200,
+  maxH = 48,
+): Rect | null {
   const s = frame.smallestText;
   if (!s) return null;
   const margin = Math.ceil(s.size / 2);

@@ -72,7 +72,12 @@ export async function tempConfig(yaml: string): Promise<{ dir: string; file: str
  */
 export function awaySchedule(now = new Date()): string {
   const at = new Date(now.getTime() + 12 * 3_600_000);
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const part = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return `${part('minute')} ${part('hour')} * * *`;
 }
@@ -82,7 +87,9 @@ export function simulatedConfig(opts: { baseUrl?: string; keyFile?: string; disp
   return configYaml({
     ...(opts.baseUrl !== undefined && { baseUrl: opts.baseUrl }),
     ...(opts.keyFile ? { api: [`key_file: ${opts.keyFile}`] } : {}),
-    displays: opts.displays ?? [{ id: 'hallway', name: 'Hallway', panel: 'waveshare-7in5-v2', schedule: awaySchedule() }],
+    displays: opts.displays ?? [
+      { id: 'hallway', name: 'Hallway', panel: 'waveshare-7in5-v2', schedule: awaySchedule() },
+    ],
     logLevel: 'debug',
   });
 }

@@ -32,7 +32,11 @@ function now() {
 
 globalThis.Date = new Proxy(RealDate, {
   construct(target, args, newTarget) {
-    return Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget === globalThis.Date ? target : newTarget);
+    return Reflect.construct(
+      target,
+      args.length === 0 ? [now()] : args,
+      newTarget === globalThis.Date ? target : newTarget,
+    );
   },
   apply() {
     return new RealDate(now()).toString();

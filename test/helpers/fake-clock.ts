@@ -120,7 +120,8 @@ export class FakeClock implements Clock {
 
   #earliest(): Timer | undefined {
     let best: Timer | undefined;
-    for (const t of this.#timers) if (best === undefined || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
+    for (const t of this.#timers)
+      if (best === undefined || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
     return best;
   }
 }

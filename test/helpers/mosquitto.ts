@@ -11,7 +11,8 @@ import { freePort } from './free-port.js';
  * Every broker started here is killed when the test process exits, whatever happens.
  */
 
-export const MOSQUITTO_BIN = ['/usr/sbin/mosquitto', '/usr/local/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p)) ?? null;
+export const MOSQUITTO_BIN =
+  ['/usr/sbin/mosquitto', '/usr/local/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p)) ?? null;
 
 export function hasMosquittoPasswd(): boolean {
   try {
@@ -117,7 +118,9 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Mosqu
     const file = path.join(dir, 'passwd');
     const entries = Object.entries(opts.users);
     entries.forEach(([user, pw], i) => {
-      execFileSync('mosquitto_passwd', i === 0 ? ['-b', '-c', file, user, pw] : ['-b', file, user, pw], { stdio: 'ignore' });
+      execFileSync('mosquitto_passwd', i === 0 ? ['-b', '-c', file, user, pw] : ['-b', file, user, pw], {
+        stdio: 'ignore',
+      });
     });
   }
   const logs: string[] = [];

@@ -9,5 +9,10 @@ export type SimulatedConfigSections = Omit<z.input<typeof ConfigSchema>, 'api' |
  * displays and sections (mqtt, trmnl, http) the test adds: what the firmware simulator's tests start from.
  */
 export function parsedSimulatedConfig(sections: SimulatedConfigSections): Config {
-  return ConfigSchema.parse({ api: { base_url: 'simulated' }, budget: { credits_per_day: 100 }, timezone: 'Europe/Berlin', ...sections });
+  return ConfigSchema.parse({
+    api: { base_url: 'simulated' },
+    budget: { credits_per_day: 100 },
+    timezone: 'Europe/Berlin',
+    ...sections,
+  });
 }

@@ -30,7 +30,12 @@ export function polygonGlyph(polygons: readonly (readonly Point[])[]): PolygonGl
 
 /** A rectangle, clockwise on screen (y down); `reversed` draws it the other way (a counter inside another). */
 export function rect(x0: number, y0: number, x1: number, y1: number, reversed = false): Point[] {
-  const pts: Point[] = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  const pts: Point[] = [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
   return reversed ? pts.reverse() : pts;
 }
 
@@ -46,7 +51,8 @@ export function thresholded({ scan }: PolygonGlyph, width: number, height: numbe
     for (let s = 0; s < m; s += 2) {
       for (let c = 0; c < width * N; c++) {
         const x = (c + 0.5) / N;
-        if (x >= scan.found[s]! && x < scan.found[s + 1]!) acc[Math.floor(r / N) * width + Math.floor(c / N)]! += 1 / (N * N);
+        if (x >= scan.found[s]! && x < scan.found[s + 1]!)
+          acc[Math.floor(r / N) * width + Math.floor(c / N)]! += 1 / (N * N);
       }
     }
   }
@@ -58,6 +64,7 @@ export function thresholded({ scan }: PolygonGlyph, width: number, height: numbe
 /** The bitmap as rows of '#' (ink) and '.', for readable failure messages. */
 export function picture(bm: GlyphBitmap): string {
   const rows: string[] = [];
-  for (let y = 0; y < bm.height; y++) rows.push(Array.from(bm.bits.subarray(y * bm.width, (y + 1) * bm.width), (b) => (b ? '#' : '.')).join(''));
+  for (let y = 0; y < bm.height; y++)
+    rows.push(Array.from(bm.bits.subarray(y * bm.width, (y + 1) * bm.width), (b) => (b ? '#' : '.')).join(''));
   return rows.join('\n');
 }

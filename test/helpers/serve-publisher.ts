@@ -4,7 +4,8 @@ import { capturingLogger } from './capturing-logger.js';
 import { testViews, type ShownState, type TestViewsOptions } from './views.js';
 
 /** What a test may change about the server it gets: the publisher's options, and the views' schedule and budget. */
-export type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> & Pick<TestViewsOptions, 'nextUpdateAt' | 'budget'>;
+export type ServeOptions = Partial<Omit<HttpPublisherOptions, 'views'>> &
+  Pick<TestViewsOptions, 'nextUpdateAt' | 'budget'>;
 
 export interface ServeSetup<C extends HttpPublisherOptions['clock']> {
   displays: DisplayConfig[];
@@ -20,7 +21,10 @@ export interface ServeSetup<C extends HttpPublisherOptions['clock']> {
  * views the server is given. `publish` does what a display's cycle does (records its state, then hands the server
  * the display's view); `record` only records it. Its log lines are captured in `logs`.
  */
-export async function servePublisher<C extends HttpPublisherOptions['clock']>(setup: ServeSetup<C>, over: ServeOptions = {}) {
+export async function servePublisher<C extends HttpPublisherOptions['clock']>(
+  setup: ServeSetup<C>,
+  over: ServeOptions = {},
+) {
   const { displays, clock } = setup;
   const { nextUpdateAt, budget, ...opts } = over;
   const cap = capturingLogger();

@@ -59,13 +59,18 @@ export async function startControlledSim(): Promise<ControlledSim> {
       if (msg.url !== undefined) resolve(msg.url);
       else if (msg.id !== undefined) replies.get(msg.id)?.({ ok: msg.ok === true, error: msg.error });
     });
-    child.once('exit', (code) => reject(new Error(`the simulated service exited (${String(code)}) before it listened:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the simulated service exited (${String(code)}) before it listened:\n${stderr}`)),
+    );
   });
   let nextId = 1;
   const command = (cmd: Record<string, unknown>): Promise<void> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      const timer = setTimeout(() => reject(new Error(`the simulated service did not answer ${JSON.stringify(cmd.op)}`)), 5000);
+      const timer = setTimeout(
+        () => reject(new Error(`the simulated service did not answer ${JSON.stringify(cmd.op)}`)),
+        5000,
+      );
       replies.set(id, (r) => {
         clearTimeout(timer);
         replies.delete(id);

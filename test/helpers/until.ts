@@ -22,7 +22,9 @@ export async function until<T>(
     async () => {
       const v = await fn();
       if (v === undefined || v === null || v === false) {
-        throw new Error(`timed out after ${opts.timeoutMs ?? 20_000} ms waiting for ${what}${opts.context ? `\n${opts.context()}` : ''}`);
+        throw new Error(
+          `timed out after ${opts.timeoutMs ?? 20_000} ms waiting for ${what}${opts.context ? `\n${opts.context()}` : ''}`,
+        );
       }
       return v;
     },

@@ -52,7 +52,10 @@ export function testViews(o: TestViewsOptions): TestViews {
     ...(budget !== undefined && { budget: () => fullBudget(budget()) }),
     ...(o.panelStatus !== undefined && { panelStatus: o.panelStatus }),
     ...(o.tagProblem !== undefined && { tagProblem: o.tagProblem }),
-    ...(o.problems !== undefined && { problems: (id: string) => o.problems!.list(id), onChange: (l: (id: string) => void) => o.problems!.onChange(l) }),
+    ...(o.problems !== undefined && {
+      problems: (id: string) => o.problems!.list(id),
+      onChange: (l: (id: string) => void) => o.problems!.onChange(l),
+    }),
     ...(o.sources !== undefined && { sources: o.sources }),
   });
   return {
@@ -71,7 +74,11 @@ export function testViews(o: TestViewsOptions): TestViews {
 export type ShownState = DisplayState & { readonly frame: Frame };
 
 /** A display's state with a frame, as a cycle records it; the answer's own time counts as its last success. */
-export function shownState(display: DisplayConfig, frame: Frame, over: Partial<Omit<DisplayState, 'frame'>> = {}): ShownState {
+export function shownState(
+  display: DisplayConfig,
+  frame: Frame,
+  over: Partial<Omit<DisplayState, 'frame'>> = {},
+): ShownState {
   const rec = over.rec ?? null;
   return {
     display,
@@ -109,5 +116,11 @@ export function shownView(views: Pick<DisplayViewSource, 'view'>, displayId: str
 /** A publisher that keeps every view it is handed, for tests that drive a cycle. */
 export function keeper(): Publisher & { updates: ShownView[] } {
   const updates: ShownView[] = [];
-  return { name: 'keeper', updates, start: () => Promise.resolve(), publish: (u) => Promise.resolve(void updates.push(u)), stop: () => Promise.resolve() };
+  return {
+    name: 'keeper',
+    updates,
+    start: () => Promise.resolve(),
+    publish: (u) => Promise.resolve(void updates.push(u)),
+    stop: () => Promise.resolve(),
+  };
 }

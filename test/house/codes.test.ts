@@ -22,7 +22,12 @@ const CODE = /(?<![A-Za-z0-9_])[EW]_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g;
 function codeLiterals(file: string, source: string): Set<string> {
   const found = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteralLike(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       for (const m of node.text.matchAll(CODE)) found.add(m[0]);
     }
     ts.forEachChild(node, visit);
@@ -61,7 +66,7 @@ describe('the registry of codes', () => {
       [
         "// W_IN_A_COMMENT, 'W_QUOTED_IN_A_COMMENT'",
         '/** E_IN_A_DOC_COMMENT */',
-        "const a = { code: 'W_SINGLE' }, b = \"E_DOUBLE\";",
+        'const a = { code: \'W_SINGLE\' }, b = "E_DOUBLE";',
         'const c = `E_PLAIN_TEMPLATE`, d = `W_HEAD: ${a} E_MIDDLE ${b} W_TAIL`;',
         'const e = constants.R_OK | constants.W_OK, E_NAME = 1, f = "MY_E_SUFFIX ERR_TLS_X E_lower W_";',
       ].join('\n'),
@@ -79,7 +84,9 @@ describe('the registry of codes', () => {
   });
 
   it('holds every code written in src/ and display/', () => {
-    const unregistered = [...tree()].filter(([code]) => !registered.has(code)).map(([code, files]) => `${code} (${files.join(', ')})`);
+    const unregistered = [...tree()]
+      .filter(([code]) => !registered.has(code))
+      .map(([code, files]) => `${code} (${files.join(', ')})`);
     expect(unregistered).toEqual([]);
   });
 
@@ -100,12 +107,19 @@ describe('the registry of codes', () => {
       '} as const satisfies Record<string, CodeEntry>;',
     ].join('\n');
     expect(readCodeGroups(source)).toEqual([
-      { title: 'First (src/a)', codes: [{ code: 'E_ONE', kind: 'error', meaning: 'one' }, { code: 'W_TWO', kind: 'warning', meaning: "it's two" }] },
+      {
+        title: 'First (src/a)',
+        codes: [
+          { code: 'E_ONE', kind: 'error', meaning: 'one' },
+          { code: 'W_TWO', kind: 'warning', meaning: "it's two" },
+        ],
+      },
       { title: 'Second (src/b)', codes: [{ code: 'E_THREE', kind: 'error', meaning: 'three' }] },
     ]);
     const groups = readCodeGroups(readFileSync(REGISTRY, 'utf8'));
     expect(groups.flatMap((g) => g.codes.map((c) => c.code))).toEqual(Object.keys(CODES));
-    for (const c of groups.flatMap((g) => g.codes)) expect(c, c.code).toEqual({ code: c.code, ...CODES[c.code as keyof typeof CODES] });
+    for (const c of groups.flatMap((g) => g.codes))
+      expect(c, c.code).toEqual({ code: c.code, ...CODES[c.code as keyof typeof CODES] });
   });
 
   it('every code has a row in docs/errors.md, and it names no code that is not registered', () => {
@@ -115,13 +129,22 @@ describe('the registry of codes', () => {
   });
 
   it('docs/errors.md is what `npm run docs:errors` writes from the registry', () => {
-    expect(readFileSync(ERRORS_DOC, 'utf8'), 'docs/errors.md is out of date: run `npm run docs:errors`').toBe(generateErrorsDoc(ROOT));
+    expect(readFileSync(ERRORS_DOC, 'utf8'), 'docs/errors.md is out of date: run `npm run docs:errors`').toBe(
+      generateErrorsDoc(ROOT),
+    );
   });
 
   it('the README and the other docs pages name no code that is not registered', () => {
-    const pages = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const unknown = pages.flatMap((page) =>
-      [...new Set(readFileSync(path.join(ROOT, page), 'utf8').match(CODE))].filter((code) => !registered.has(code)).map((code) => `${code} (${page})`),
+      [...new Set(readFileSync(path.join(ROOT, page), 'utf8').match(CODE))]
+        .filter((code) => !registered.has(code))
+        .map((code) => `${code} (${page})`),
     );
     expect(unknown).toEqual([]);
   });

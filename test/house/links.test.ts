@@ -11,7 +11,13 @@ import { headingSlug, markdownHeadings } from '../tools/errors-doc.js';
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** The link targets of a Markdown text: `[text](target)` and `![alt](target)`, outside fenced code and code spans. */
 function linkTargets(text: string): string[] {
@@ -40,18 +46,22 @@ function anchors(file: string): Set<string> {
 function brokenLink(page: string, target: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
   const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-  const file = pathPart === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), decodeURI(pathPart));
+  const file =
+    pathPart === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), decodeURI(pathPart));
   if (!file.startsWith(ROOT + path.sep) && file !== ROOT) return `${target}: outside the repository`;
   if (!existsSync(file)) return `${target}: no such file`;
   if (anchor === undefined || anchor === '') return undefined;
-  if (statSync(file).isDirectory() || !file.endsWith('.md')) return `${target}: an anchor on a file that is not Markdown`;
+  if (statSync(file).isDirectory() || !file.endsWith('.md'))
+    return `${target}: an anchor on a file that is not Markdown`;
   return anchors(file).has(decodeURIComponent(anchor)) ? undefined : `${target}: no heading with that anchor`;
 }
 
 describe('links in the README and docs/', () => {
   it('makes anchors as GitHub does', () => {
     expect(headingSlug("The owner's language")).toBe('the-owners-language');
-    expect(headingSlug('Devices that pull: HTTP, TRMNL, and the firmware simulator')).toBe('devices-that-pull-http-trmnl-and-the-firmware-simulator');
+    expect(headingSlug('Devices that pull: HTTP, TRMNL, and the firmware simulator')).toBe(
+      'devices-that-pull-http-trmnl-and-the-firmware-simulator',
+    );
     expect(headingSlug('The frame: read from 2 m')).toBe('the-frame-read-from-2-m');
     expect(headingSlug('The outfit service (src/api)')).toBe('the-outfit-service-srcapi');
     const heads = markdownHeadings('# A\n\n```sh\n# not a heading\n```\n## `B` and [c](x.md)\n## A\n');

@@ -15,14 +15,45 @@ import { attachablePanelIds, listPanelIds } from '../../src/panels/panels.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GALLERY = path.join(ROOT, 'display', 'gallery');
-const PAGES = ['README.md', 'display/README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  'display/README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
 
 /** Each "fourteen e-ink panels", "14 panels", "the twelve panels" of a page, as [the words, the number]. */
 function panelCounts(text: string): [string, number][] {
   const re = new RegExp(`\\b(${WORDS.join('|')}|\\d+) (?:e-ink )?(?:panels|panel profiles)\\b`, 'gi');
-  return [...text.matchAll(re)].map((m) => [m[0], /^\d+$/.test(m[1]!) ? Number(m[1]) : WORDS.indexOf(m[1]!.toLowerCase())]);
+  return [...text.matchAll(re)].map((m) => [
+    m[0],
+    /^\d+$/.test(m[1]!) ? Number(m[1]) : WORDS.indexOf(m[1]!.toLowerCase()),
+  ]);
 }
 
 describe('the panels, listed and counted', () => {
@@ -30,16 +61,24 @@ describe('the panels, listed and counted', () => {
     expect(galleryPanels()).toEqual(listPanelIds());
   });
 
-  it.each(listPanelIds())('the gallery shows %s: its section in display/gallery/README.md and its English frames', (id) => {
-    const index = readFileSync(path.join(GALLERY, 'README.md'), 'utf8');
-    expect(index).toMatch(new RegExp(`^## .+ \\(\`${id}\`, \\d+x\\d+\\)$`, 'm'));
-    const missing = SAMPLE_CASES.map((c) => `${id}-${c}.png`).filter((f) => !existsSync(path.join(GALLERY, f)));
-    expect(missing, 'npm run gallery makes them').toEqual([]);
-  });
+  it.each(listPanelIds())(
+    'the gallery shows %s: its section in display/gallery/README.md and its English frames',
+    (id) => {
+      const index = readFileSync(path.join(GALLERY, 'README.md'), 'utf8');
+      expect(index).toMatch(new RegExp(`^## .+ \\(\`${id}\`, \\d+x\\d+\\)$`, 'm'));
+      const missing = SAMPLE_CASES.map((c) => `${id}-${c}.png`).filter((f) => !existsSync(path.join(GALLERY, f)));
+      expect(missing, 'npm run gallery makes them').toEqual([]);
+    },
+  );
 
   it('every count of panels in README.md and docs/ is the number of profiles', () => {
-    const counts = PAGES.filter((p) => existsSync(path.join(ROOT, p))).flatMap((p) => panelCounts(readFileSync(path.join(ROOT, p), 'utf8')).map(([words, n]) => ({ page: p, words, n })));
-    expect(counts.some((c) => c.page === 'README.md'), 'README.md says how many panels have a profile').toBe(true);
+    const counts = PAGES.filter((p) => existsSync(path.join(ROOT, p))).flatMap((p) =>
+      panelCounts(readFileSync(path.join(ROOT, p), 'utf8')).map(([words, n]) => ({ page: p, words, n })),
+    );
+    expect(
+      counts.some((c) => c.page === 'README.md'),
+      'README.md says how many panels have a profile',
+    ).toBe(true);
     expect(counts.filter((c) => c.n !== listPanelIds().length)).toEqual([]);
   });
 

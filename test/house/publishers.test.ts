@@ -32,6 +32,13 @@ describe('the publishers’ registry', () => {
 
   it('has its recipe in docs/recipes.md, naming the registry and the contract', () => {
     const recipe = readFileSync('docs/recipes.md', 'utf8');
-    for (const f of ['src/daemon/publisher-registry.ts', 'src/publish/plugin.ts', 'src/shared/codes.ts', 'src/config/schema.ts', 'test/tiers.ts']) expect(recipe).toContain(f);
+    for (const f of [
+      'src/daemon/publisher-registry.ts',
+      'src/publish/plugin.ts',
+      'src/shared/codes.ts',
+      'src/config/schema.ts',
+      'test/tiers.ts',
+    ])
+      expect(recipe).toContain(f);
   });
 });

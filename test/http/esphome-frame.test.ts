@@ -6,7 +6,15 @@ import { encodeBmp1 } from '../../src/render/encode/bmp.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
 import { parseEsphomeYaml } from '../esphome/esphome-check.js';
-import { drawCall, esphomeBmpBinary, esphomePngBinary, frameBlack, glassBlack, type OnBits, type Platform } from '../esphome/esphome-decode.js';
+import {
+  drawCall,
+  esphomeBmpBinary,
+  esphomePngBinary,
+  frameBlack,
+  glassBlack,
+  type OnBits,
+  type Platform,
+} from '../esphome/esphome-decode.js';
 import { display, manualClock, update } from './fixtures.js';
 
 /**
@@ -24,12 +32,18 @@ function yamlOf(file: string): { url: string; format: string; lambda: string; di
   const img = (cfg.online_image as Record<string, string>[])[0]!;
   const subst = cfg.substitutions as Record<string, string>;
   const disp = (cfg.display as Record<string, string>[])[0]!;
-  return { url: img.url!, format: img.format!, lambda: disp.lambda!, displayId: subst.display_id!, platform: disp.platform as Platform };
+  return {
+    url: img.url!,
+    format: img.format!,
+    lambda: disp.lambda!,
+    displayId: subst.display_id!,
+    platform: disp.platform as Platform,
+  };
 }
 
 const differing = (a: Uint8Array, b: Uint8Array): number => a.reduce((n, v, i) => n + (v === b[i] ? 0 : 1), 0);
 
-describe('ESPHome: the served frame by ESPHome\'s rules', () => {
+describe("ESPHome: the served frame by ESPHome's rules", () => {
   const started: HttpPublisher[] = [];
   afterEach(async () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
@@ -37,7 +51,10 @@ describe('ESPHome: the served frame by ESPHome\'s rules', () => {
 
   async function serve(next: Date | null = null) {
     const clock = manualClock();
-    const s = await servePublisher({ displays: [hallway, desk, kitchen], clock, started }, { nextUpdateAt: () => next });
+    const s = await servePublisher(
+      { displays: [hallway, desk, kitchen], clock, started },
+      { nextUpdateAt: () => next },
+    );
     await s.publish(update(hallway, 3));
     await s.publish(update(desk, 5));
     await s.publish(update(kitchen, 2));
@@ -74,7 +91,7 @@ describe('ESPHome: the served frame by ESPHome\'s rules', () => {
     expect(differing(glass, frame.black)).toBeGreaterThan(0);
   });
 
-  it('sleep.txt and next.json answer X-Refresh-Rate\'s seconds, the next update and the frame\'s ETag', async () => {
+  it("sleep.txt and next.json answer X-Refresh-Rate's seconds, the next update and the frame's ETag", async () => {
     const next = new Date(Date.parse('2026-01-31T07:30:00.000Z'));
     const s = await serve(next);
     const txt = await httpRequest(`${s.url}/displays/hallway/sleep.txt`);
@@ -85,15 +102,25 @@ describe('ESPHome: the served frame by ESPHome\'s rules', () => {
     expect(expected).toBe(30 * 60 + 30);
     const frame = await httpRequest(`${s.url}/displays/hallway/frame.bmp`);
     expect(Number(frame.headers['x-refresh-rate'])).toBe(expected);
-    const json = (await httpRequest(`${s.url}/displays/hallway/next.json`)).json<{ sleep_s: number; next_update_at: string; etag: string }>();
-    expect(json).toEqual({ sleep_s: expected, next_update_at: '2026-01-31T07:30:00.000Z', etag: (await httpRequest(`${s.url}/displays/hallway/frame.png`)).headers.etag });
+    const json = (await httpRequest(`${s.url}/displays/hallway/next.json`)).json<{
+      sleep_s: number;
+      next_update_at: string;
+      etag: string;
+    }>();
+    expect(json).toEqual({
+      sleep_s: expected,
+      next_update_at: '2026-01-31T07:30:00.000Z',
+      etag: (await httpRequest(`${s.url}/displays/hallway/frame.png`)).headers.etag,
+    });
     s.clock.advance(29 * 60_000);
     expect((await httpRequest(`${s.url}/displays/hallway/sleep.txt`)).text().trim()).toBe('90');
   });
 
   it('the wake endpoint keeps the Host check and answers only for configured displays', async () => {
     const s = await serve();
-    expect((await httpRequest(`${s.url}/displays/hallway/sleep.txt`, { headers: { Host: 'evil.example' } })).status).toBe(421);
+    expect(
+      (await httpRequest(`${s.url}/displays/hallway/sleep.txt`, { headers: { Host: 'evil.example' } })).status,
+    ).toBe(421);
     expect((await httpRequest(`${s.url}/displays/nobody/sleep.txt`)).status).toBe(404);
     expect((await httpRequest(`${s.url}/displays/hallway/sleep.txt`, { method: 'POST' })).status).toBe(405);
     // No schedule known: the default X-Refresh-Rate (30 minutes), never nothing.

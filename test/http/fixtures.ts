@@ -12,7 +12,15 @@ import { clockAt } from '../helpers/fake-clock.js';
 /** Displays, Recommendations and real (small, quick) frames for the HTTP and firmware tests. */
 
 export function display(id: string, over: Record<string, unknown> = {}): DisplayConfig {
-  return DisplaySchema.parse({ id, name: id[0]!.toUpperCase() + id.slice(1), lat: 52.52, lon: 13.405, panel: 'trmnl', schedule: '*/30 * * * *', ...over });
+  return DisplaySchema.parse({
+    id,
+    name: id[0]!.toUpperCase() + id.slice(1),
+    lat: 52.52,
+    lon: 13.405,
+    panel: 'trmnl',
+    schedule: '*/30 * * * *',
+    ...over,
+  });
 }
 
 export function rec(over: { outfit?: string; fetchedAt?: string } = {}): StoredRecommendation {
@@ -47,7 +55,10 @@ export function rec(over: { outfit?: string; fetchedAt?: string } = {}): StoredR
 export function patternFrame(d: DisplayConfig, seed: number): Frame {
   const panel = loadPanel(d.panel);
   const { width, height } = viewSize(panel, d.rotation);
-  const white = Math.max(0, panel.palette.findIndex((e) => e.rgb === '#ffffff'));
+  const white = Math.max(
+    0,
+    panel.palette.findIndex((e) => e.rgb === '#ffffff'),
+  );
   const indices = new Uint8Array(width * height).fill(white);
   const bx = (seed * 37) % Math.max(1, width - 40);
   const by = (seed * 23) % Math.max(1, height - 20);
@@ -55,7 +66,8 @@ export function patternFrame(d: DisplayConfig, seed: number): Frame {
     for (let x = 0; x < width; x++) {
       const inBlock = x >= bx && x < bx + 40 && y >= by && y < by + 20;
       const stripe = (x + y * 3 + seed) % 97 === 0;
-      if (inBlock || stripe) indices[y * width + x] = (seed + x) % panel.palette.length === white ? 0 : (seed + x) % panel.palette.length;
+      if (inBlock || stripe)
+        indices[y * width + x] = (seed + x) % panel.palette.length === white ? 0 : (seed + x) % panel.palette.length;
     }
   }
   return encodeFrame(panel, d.rotation, { width, height, indices });
@@ -70,7 +82,9 @@ export function update(d: DisplayConfig, seed: number, over: Partial<Omit<Displa
 export { capturingLogger } from '../helpers/capturing-logger.js';
 
 /** A clock the test moves. */
-export function manualClock(start = Date.parse('2026-01-31T07:00:00.000Z')): Clock & { advance: (ms: number) => void; set: (t: number) => void } {
+export function manualClock(
+  start = Date.parse('2026-01-31T07:00:00.000Z'),
+): Clock & { advance: (ms: number) => void; set: (t: number) => void } {
   let t = start;
   return { ...clockAt(() => t), advance: (ms) => (t += ms), set: (v) => (t = v) };
 }

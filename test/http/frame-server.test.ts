@@ -49,9 +49,13 @@ describe('HTTP frame server over a real socket', () => {
       expect(r.body.length).toBe(0);
       expect(r.headers.etag).toBe(etag);
     }
-    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': '"nope"' } })).status).toBe(200);
+    expect(
+      (await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-None-Match': '"nope"' } })).status,
+    ).toBe(200);
     const lm = first.headers['last-modified'] as string;
-    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status).toBe(304);
+    expect(
+      (await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status,
+    ).toBe(304);
 
     // The same frame again later keeps its Last-Modified; a new frame gets a new ETag and time.
     clock.advance(60_000);
@@ -65,7 +69,9 @@ describe('HTTP frame server over a real socket', () => {
     expect(second.body.equals(u2.frame.png)).toBe(true);
     expect(second.headers.etag).not.toBe(etag);
     expect(second.headers['last-modified']).toBe(new Date(clock.now()).toUTCString());
-    expect((await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status).toBe(200);
+    expect(
+      (await httpRequest(`${url}/displays/hallway/frame.png`, { headers: { 'If-Modified-Since': lm } })).status,
+    ).toBe(200);
   });
 
   it('serves the BMP of a black/white panel, 404 for a colour panel, 503 before a frame, 404 for an unknown display', async () => {
@@ -79,7 +85,9 @@ describe('HTTP frame server over a real socket', () => {
     expect(bmp.headers['content-type']).toBe('image/bmp');
     expect(bmp.body.equals(u.frame.bmp!)).toBe(true);
     expect(bmp.body.length).toBe(48_062);
-    const cached = await httpRequest(`${url}/displays/hallway/frame.bmp`, { headers: { 'If-None-Match': bmp.headers.etag as string } });
+    const cached = await httpRequest(`${url}/displays/hallway/frame.bmp`, {
+      headers: { 'If-None-Match': bmp.headers.etag as string },
+    });
     expect(cached.status).toBe(304);
     expect((await httpRequest(`${url}/displays/kitchen/frame.bmp`)).status).toBe(404);
     expect((await httpRequest(`${url}/displays/attic/frame.png`)).status).toBe(404);
@@ -99,7 +107,13 @@ describe('HTTP frame server over a real socket', () => {
       next_update_at: '2026-01-31T08:30:00.000+01:00',
       stale: false,
       status: 'ok',
-      frame: { hash: u.frame.hash, width: 800, height: 480, png: '/displays/hallway/frame.png', bmp: '/displays/hallway/frame.bmp' },
+      frame: {
+        hash: u.frame.hash,
+        width: 800,
+        height: 480,
+        png: '/displays/hallway/frame.png',
+        bmp: '/displays/hallway/frame.bmp',
+      },
     });
   });
 
@@ -150,7 +164,14 @@ describe('HTTP frame server over a real socket', () => {
     const cap = capturingLogger();
     const { url, publish } = await serve({
       nextUpdateAt: () => new Date('2026-01-31T07:30:00.000Z'),
-      budget: () => ({ spentToday: 12, leftToday: 188, spentMonth: 120, leftMonth: null, rateRemaining: 57, warnings: [] }),
+      budget: () => ({
+        spentToday: 12,
+        leftToday: 188,
+        spentMonth: 120,
+        leftMonth: null,
+        rateRemaining: 57,
+        warnings: [],
+      }),
       secrets: [apiKey],
       logger: cap.logger,
     });
@@ -166,7 +187,9 @@ describe('HTTP frame server over a real socket', () => {
     const html = r.text();
     expect(html).toContain('name="viewport"');
     expect(html).toMatch(/<img src="\/displays\/hallway\/frame\.png\?v=[0-9a-f]{12}"/);
-    expect(html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;img src=x onerror=alert(1)&#62;');
+    expect(html).toContain(
+      '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;img src=x onerror=alert(1)&#62;',
+    );
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<b>bad');
     expect(html).not.toContain(apiKey);
@@ -181,12 +204,21 @@ describe('HTTP frame server over a real socket', () => {
     const refresh = vi.fn(() => Promise.resolve(null));
     const { url } = await serve({ refresh });
     const host = new URL(url).host;
-    const foreign = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { Origin: 'http://evil.example' } });
+    const foreign = await httpRequest(`${url}/displays/hallway/refresh`, {
+      method: 'POST',
+      headers: { Origin: 'http://evil.example' },
+    });
     expect(foreign.status).toBe(403);
-    const crossSite = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    const crossSite = await httpRequest(`${url}/displays/hallway/refresh`, {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
     expect(refresh).not.toHaveBeenCalled();
-    const ok = await httpRequest(`${url}/displays/hallway/refresh`, { method: 'POST', headers: { Origin: `http://${host}` } });
+    const ok = await httpRequest(`${url}/displays/hallway/refresh`, {
+      method: 'POST',
+      headers: { Origin: `http://${host}` },
+    });
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/?refreshed=hallway');
     await vi.waitFor(() => expect(refresh).toHaveBeenCalledWith('hallway'));

@@ -41,7 +41,11 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
         displays: [hallway],
         clock: manualClock(),
         started,
-        defaults: { trmnlDevices: [{ mac: MAC, display: 'hallway' }], trmnlTokens: new Map([[MAC, TOKEN]]), refresh: () => Promise.resolve(null) },
+        defaults: {
+          trmnlDevices: [{ mac: MAC, display: 'hallway' }],
+          trmnlTokens: new Map([[MAC, TOKEN]]),
+          refresh: () => Promise.resolve(null),
+        },
       },
       over,
     );
@@ -64,7 +68,13 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
       ['POST', '/trmnl/AA-BB-CC-DD-EE-01/pair', {}],
       ['GET', '/nope', {}],
     ];
-    for (const host of ['rebind.attacker.example:8321', 'rebind.attacker.example', '203.0.113.9', '[2001:db8::1]:80', 'a b']) {
+    for (const host of [
+      'rebind.attacker.example:8321',
+      'rebind.attacker.example',
+      '203.0.113.9',
+      '[2001:db8::1]:80',
+      'a b',
+    ]) {
       for (const [method, path, headers] of cases) {
         const r = await httpRequest(`${url}${path}`, { method, headers: { ...headers, Host: host } });
         expect(r.status, `${method} ${path} Host: ${host}`).toBe(421);
@@ -81,12 +91,21 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
   it('a request with two Host headers gets 400 (W_HTTP_HOST_DUPLICATE), whichever comes first; one Host is answered', async () => {
     const { url, logs } = await serve();
     const host = new URL(url).host;
-    for (const hosts of [[host, 'evil.example'], [host, host], ['evil.example', host]]) {
-      const answer = await rawRequest(url, `GET /displays/hallway/frame.png HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
+    for (const hosts of [
+      [host, 'evil.example'],
+      [host, host],
+      ['evil.example', host],
+    ]) {
+      const answer = await rawRequest(
+        url,
+        `GET /displays/hallway/frame.png HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`,
+      );
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     }
     // The same request with one Host line: the frame.
-    expect(await rawRequest(url, `GET /displays/hallway/frame.png HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(
+      await rawRequest(url, `GET /displays/hallway/frame.png HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+    ).toMatch(/^HTTP\/1\.1 200 /);
     expect(logs()).toContain('"code":"W_HTTP_HOST_DUPLICATE"');
   });
 
@@ -113,7 +132,9 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     for (const host of hosts) {
       const r = await httpRequest(`${url}/api/display`, { headers: { ...device, Host: host } });
       expect(r.status, host).toBe(200);
-      expect(r.json<{ image_url: string }>().image_url.startsWith(`http://${host}/displays/hallway/trmnl/`), host).toBe(true);
+      expect(r.json<{ image_url: string }>().image_url.startsWith(`http://${host}/displays/hallway/trmnl/`), host).toBe(
+        true,
+      );
     }
     // HTTP/1.0 without a Host: answered, and the image URL is the socket's own address.
     const raw = await withoutHost(url, '/healthz');
@@ -124,7 +145,9 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     const { url } = await serve({ publicUrl: 'http://frames.example:9000/' });
     const r = await httpRequest(`${url}/api/display`, { headers: { ...device, Host: 'frames.example:9000' } });
     expect(r.status).toBe(200);
-    expect(r.json<{ image_url: string }>().image_url).toMatch(/^http:\/\/frames\.example:9000\/displays\/hallway\/trmnl\//);
+    expect(r.json<{ image_url: string }>().image_url).toMatch(
+      /^http:\/\/frames\.example:9000\/displays\/hallway\/trmnl\//,
+    );
     const local = await httpRequest(`${url}/api/display`, { headers: device });
     expect(local.json<{ image_url: string }>().image_url).toMatch(/^http:\/\/frames\.example:9000\//);
   });
@@ -135,7 +158,16 @@ describe('Host check (DNS rebinding, foreign image URLs)', () => {
     const check = new HostCheck({
       clock: clockAt(() => t),
       hostname: () => 'Pi-Kitchen.lan',
-      interfaces: () => ({ eth0: addrs.map((address): os.NetworkInterfaceInfo => ({ address, netmask: '', family: 'IPv4', mac: '', internal: false, cidr: null })) }),
+      interfaces: () => ({
+        eth0: addrs.map((address): os.NetworkInterfaceInfo => ({
+          address,
+          netmask: '',
+          family: 'IPv4',
+          mac: '',
+          internal: false,
+          cidr: null,
+        })),
+      }),
     });
     expect(check.check('192.168.1.5:8321', undefined).ok).toBe(true);
     expect(check.check('pi-kitchen:80', undefined).ok).toBe(true);

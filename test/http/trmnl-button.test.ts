@@ -66,7 +66,10 @@ describe('the device’s button is a refresh', () => {
     dir = t.dir;
     const loaded = await loadConfig(t.file, { env: {} });
     let d: Daemon | null = null;
-    const views: DisplayViewSource = { view: (id) => d?.views.view(id) ?? null, budget: () => d?.views.budget() ?? null };
+    const views: DisplayViewSource = {
+      view: (id) => d?.views.view(id) ?? null,
+      budget: () => d?.views.budget() ?? null,
+    };
     const http = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: loaded.config.displays,
@@ -83,7 +86,8 @@ describe('the device’s button is a refresh', () => {
     await http.start();
     d = daemon = await buildDaemon({ loaded, logger: pinoLogger({ level: 'silent' }), publishers: [http] });
     expect((await daemon.runOnce('hallway')).get('hallway')).toMatchObject({ outcome: 'fresh', published: true });
-    const ask = async (source: string) => (await httpRequest(`${http.url!}/api/display`, { headers: wake(source) })).json<DisplayJson>();
+    const ask = async (source: string) =>
+      (await httpRequest(`${http.url!}/api/display`, { headers: wake(source) })).json<DisplayJson>();
     const spent = () => daemon!.views.budget()?.spentToday ?? null;
     return { http, ask, spent, daemon };
   }
@@ -112,7 +116,10 @@ describe('the device’s button is a refresh', () => {
     // says why where Home Assistant's would (state.json's refresh_refused, the diagnostics).
     for (let i = 0; i < 10; i++) await ask(i % 2 === 0 ? 'button' : 'ext0');
     expect(spent()).toBe(before! + 3);
-    const state = (await httpRequest(`${http.url!}/displays/hallway/state.json`)).json<{ refresh_refused: { message: string } | null; devices: Array<{ wake_reason: string }> }>();
+    const state = (await httpRequest(`${http.url!}/displays/hallway/state.json`)).json<{
+      refresh_refused: { message: string } | null;
+      devices: Array<{ wake_reason: string }>;
+    }>();
     expect(state.refresh_refused?.message).toMatch(/too soon/);
     expect(state.devices[0]?.wake_reason).toBe('ext0');
   });
@@ -123,7 +130,9 @@ describe('the device’s button is a refresh', () => {
     const pressed = await ask('button');
     expect(pressed.filename).toMatch(/^outfit-/);
     expect(spent()).toBe(before);
-    const state = (await httpRequest(`${http.url!}/displays/hallway/state.json`)).json<{ refresh_refused: { message: string } | null }>();
+    const state = (await httpRequest(`${http.url!}/displays/hallway/state.json`)).json<{
+      refresh_refused: { message: string } | null;
+    }>();
     expect(state.refresh_refused?.message).toMatch(/refresh_reserve_credits is 0/);
   });
 });

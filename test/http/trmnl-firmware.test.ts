@@ -43,7 +43,10 @@ describe('TRMNL firmware updates', () => {
 
   /** The daemon's HTTP server for a config with `firmware` under trmnl: (null: none) and the devices' extra lines. */
   async function serve(opts: { firmware?: string[] | null; allowed?: boolean } = {}) {
-    const firmware = opts.firmware === undefined ? ['  firmware:', '    dir: firmware', '    battery_floor_pct: 40'] : (opts.firmware ?? []);
+    const firmware =
+      opts.firmware === undefined
+        ? ['  firmware:', '    dir: firmware', '    battery_floor_pct: 40']
+        : (opts.firmware ?? []);
     const { dir, file } = await tempConfig(
       configYaml({
         displays: [
@@ -86,7 +89,14 @@ describe('TRMNL firmware updates', () => {
     const url = publishers.find((p): p is HttpPublisher => p instanceof HttpPublisher)!.url!;
     const wake = async (headers: Record<string, string> = {}, mac = MAC, token = TOKEN): Promise<DisplayAnswer> => {
       const r = await httpRequest(`${url}/api/display`, {
-        headers: { ID: mac, 'Access-Token': token, 'FW-Version': '1.6.2', 'Percent-Charged': '80', 'Battery-Charging': 'false', ...headers },
+        headers: {
+          ID: mac,
+          'Access-Token': token,
+          'FW-Version': '1.6.2',
+          'Percent-Charged': '80',
+          'Battery-Charging': 'false',
+          ...headers,
+        },
       });
       expect(r.status).toBe(200);
       return r.json<DisplayAnswer>();
@@ -98,11 +108,18 @@ describe('TRMNL firmware updates', () => {
     const none = await serve({ firmware: null });
     expect(none.loaded.config.trmnl?.firmware).toBeUndefined();
     expect(none.loaded.config.trmnl?.devices[1]?.firmware_updates).toBe(false);
-    expect(await none.wake({ 'Battery-Charging': 'true' })).toMatchObject({ status: 0, update_firmware: false, firmware_url: null });
+    expect(await none.wake({ 'Battery-Charging': 'true' })).toMatchObject({
+      status: 0,
+      update_firmware: false,
+      firmware_url: null,
+    });
     expect((await httpRequest(`${none.url}/trmnl/firmware/1.7.3.bin`)).status).toBe(404);
 
     const notAllowed = await serve({ allowed: false });
-    expect(await notAllowed.wake({ 'Battery-Charging': 'true' })).toMatchObject({ update_firmware: false, firmware_url: null });
+    expect(await notAllowed.wake({ 'Battery-Charging': 'true' })).toMatchObject({
+      update_firmware: false,
+      firmware_url: null,
+    });
     expect(await notAllowed.wake({}, OTHER, OTHER_TOKEN)).toMatchObject({ update_firmware: false, firmware_url: null });
     expect((await httpRequest(`${notAllowed.url}/trmnl/firmware/1.7.3.bin`)).status).toBe(404);
   });
@@ -113,7 +130,10 @@ describe('TRMNL firmware updates', () => {
     // Below the floor and not charging; then the same version: no offer.
     expect(await wake({ 'Percent-Charged': '39' })).toMatchObject({ update_firmware: false, firmware_url: null });
     expect(await wake({ 'Percent-Charged': '', 'Battery-Voltage': '' })).toMatchObject({ update_firmware: false });
-    expect(await wake({ 'FW-Version': '1.7.3', 'Battery-Charging': 'true' })).toMatchObject({ update_firmware: false, firmware_url: null });
+    expect(await wake({ 'FW-Version': '1.7.3', 'Battery-Charging': 'true' })).toMatchObject({
+      update_firmware: false,
+      firmware_url: null,
+    });
     // Charging, whatever the charge.
     const offer = await wake({ 'Percent-Charged': '5', 'Battery-Charging': 'true' });
     expect(offer).toMatchObject({ status: 0, update_firmware: true, firmware_url: `${url}/trmnl/firmware/1.7.3.bin` });
@@ -130,7 +150,12 @@ describe('TRMNL firmware updates', () => {
     expect([head.status, Number(head.headers['content-length']), head.body.length]).toEqual([200, IMAGE.length, 0]);
 
     // Unknown versions, a file of the folder never offered, and what is no version: 404.
-    for (const p of ['/trmnl/firmware/9.9.9.bin', '/trmnl/firmware/1.6.0.bin', '/trmnl/firmware/..%2Fconfig.yaml.bin', '/trmnl/firmware/1.7.3']) {
+    for (const p of [
+      '/trmnl/firmware/9.9.9.bin',
+      '/trmnl/firmware/1.6.0.bin',
+      '/trmnl/firmware/..%2Fconfig.yaml.bin',
+      '/trmnl/firmware/1.7.3',
+    ]) {
       expect((await httpRequest(`${url}${p}`)).status, p).toBe(404);
     }
     expect((await httpRequest(offer.firmware_url!, { method: 'POST' })).status).toBe(405);
@@ -147,7 +172,9 @@ describe('TRMNL firmware updates', () => {
     expect(logs()).toContain('W_FIRMWARE_UPDATE_FAILED');
     expect((await httpRequest(`${url}/`)).text()).toContain(`${MAC}: update to 1.7.3 failed (seen`);
     const state = (await httpRequest(`${url}/displays/hallway/state.json`)).json<{ firmware_offers: unknown[] }>();
-    expect(state.firmware_offers).toEqual([expect.objectContaining({ mac: MAC, version: '1.7.3', outcome: 'failed', failures: 1 })]);
+    expect(state.firmware_offers).toEqual([
+      expect.objectContaining({ mac: MAC, version: '1.7.3', outcome: 'failed', failures: 1 }),
+    ]);
     const porch = (await httpRequest(`${url}/displays/porch/state.json`)).json<{ firmware_offers: unknown[] }>();
     expect(porch.firmware_offers).toEqual([]);
 
@@ -161,7 +188,9 @@ describe('TRMNL firmware updates', () => {
     expect((await httpRequest(`${url}/trmnl/firmware/1.7.3.bin`)).status).toBe(200);
     clock.advance(60_000);
     expect((await wake({ 'FW-Version': '1.7.3' })).update_firmware).toBe(false);
-    expect((await httpRequest(`${url}/`)).text()).toMatch(new RegExp(`${MAC}: updated to 1.7.3 \\(seen [^<]*\\), failed once`));
+    expect((await httpRequest(`${url}/`)).text()).toMatch(
+      new RegExp(`${MAC}: updated to 1.7.3 \\(seen [^<]*\\), failed once`),
+    );
   });
 
   it('serves only its own regular files: a link out of the folder and a sparse file over the bound are neither offered nor served, each said once', async () => {
@@ -175,14 +204,20 @@ describe('TRMNL firmware updates', () => {
     await writeFile(path.join(dir, '9.9.10.bin'), Buffer.alloc(FIRMWARE_MAX_BYTES + 1, 1));
 
     // The newest file that is the folder's own and small enough is offered; the folder is listed again at later wakes.
-    expect(await wake({ 'Battery-Charging': 'true' })).toMatchObject({ update_firmware: true, firmware_url: `${url}/trmnl/firmware/1.7.3.bin` });
+    expect(await wake({ 'Battery-Charging': 'true' })).toMatchObject({
+      update_firmware: true,
+      firmware_url: `${url}/trmnl/firmware/1.7.3.bin`,
+    });
     for (let i = 0; i < 3; i++) expect((await wake({ 'Battery-Charging': 'true' })).firmware_url).toBeNull();
     for (const v of ['9.9.9', '10.0.0', '9.9.10']) {
       const r = await httpRequest(`${url}/trmnl/firmware/${v}.bin`);
       expect(r.status, v).toBe(404);
       expect(r.text()).not.toContain('secret-hash');
     }
-    const refused = logs().split('\n').filter((l) => l.includes('W_FIRMWARE_REFUSED')).map((l) => JSON.parse(l) as { file: string; reason: string });
+    const refused = logs()
+      .split('\n')
+      .filter((l) => l.includes('W_FIRMWARE_REFUSED'))
+      .map((l) => JSON.parse(l) as { file: string; reason: string });
     expect(refused.map((r) => [path.basename(r.file), r.reason]).sort()).toEqual([
       ['10.0.0.bin', 'over the size bound'],
       ['9.9.10.bin', 'over the size bound'],
@@ -221,7 +256,10 @@ describe('TRMNL firmware updates', () => {
     const dl = await httpRequest(offer.firmware_url!);
     expect(dl.status).toBe(200);
     expect(dl.body.equals(IMAGE)).toBe(true);
-    const reasons = logs().split('\n').filter((l) => l.includes('W_FIRMWARE_REFUSED')).map((l) => (JSON.parse(l) as { reason: string }).reason);
+    const reasons = logs()
+      .split('\n')
+      .filter((l) => l.includes('W_FIRMWARE_REFUSED'))
+      .map((l) => (JSON.parse(l) as { reason: string }).reason);
     expect(reasons).toEqual(['a symbolic link', 'over the size bound', 'not a regular file']);
   });
 });

@@ -63,7 +63,13 @@ describe('a frame for each device’s own screen', () => {
         clock,
         started,
         defaults: {
-          trmnlDevices: [...Object.entries(devs).map(([k, mac]) => ({ mac, display: 'hallway', ...(k === 'fixed' && { panel: 'trmnl-4grey' }) }))],
+          trmnlDevices: [
+            ...Object.entries(devs).map(([k, mac]) => ({
+              mac,
+              display: 'hallway',
+              ...(k === 'fixed' && { panel: 'trmnl-4grey' }),
+            })),
+          ],
           trmnlTokens: new Map(Object.values(devs).map((m) => [m, TOKEN])),
           devices: book,
           ...(draw !== undefined && { draw }),
@@ -104,14 +110,59 @@ describe('a frame for each device’s own screen', () => {
   it('TRMNL X, og_plus, og, reTerminal E1001, XIAO, a Kindle on trmnl-kindle and a fixed binding each get their screen, under their byte cap', async () => {
     const { url, publish, logs } = await serve();
     await publish(update(hallway, 1, { rec: rec({ outfit: 'Raincoat, jumper and boots.' }) }));
-    const cases: Array<[string, Record<string, string>, { width: number; height: number; bitDepth: number }, number, number[] | null]> = [
-      ['TRMNL X', wake(devs.x, 'x', 1872, 1404, { 'Percent-Charged': '82', 'Battery-Charging': '1', 'USB-Connected': 'true' }), { width: 1872, height: 1404, bitDepth: 4 }, 750_000, null],
-      ['og_plus', wake(devs.ogPlus, 'og_plus', 800, 480), { width: 800, height: 480, bitDepth: 2 }, 90_000, [0, 85, 170, 255]],
+    const cases: Array<
+      [string, Record<string, string>, { width: number; height: number; bitDepth: number }, number, number[] | null]
+    > = [
+      [
+        'TRMNL X',
+        wake(devs.x, 'x', 1872, 1404, { 'Percent-Charged': '82', 'Battery-Charging': '1', 'USB-Connected': 'true' }),
+        { width: 1872, height: 1404, bitDepth: 4 },
+        750_000,
+        null,
+      ],
+      [
+        'og_plus',
+        wake(devs.ogPlus, 'og_plus', 800, 480),
+        { width: 800, height: 480, bitDepth: 2 },
+        90_000,
+        [0, 85, 170, 255],
+      ],
       ['og', wake(devs.og, 'og', 800, 480), { width: 800, height: 480, bitDepth: 1 }, 90_000, [0, 255]],
-      ['reTerminal E1001', wake(devs.e1001, 'reterminal_e1001', 800, 480), { width: 800, height: 480, bitDepth: 2 }, 90_000, null],
-      ['XIAO 7.5"', wake(devs.xiao, 'xiao_epaper_display', 800, 480), { width: 800, height: 480, bitDepth: 1 }, 90_000, [0, 255]],
-      ['trmnl-kindle', { ID: devs.kindle, 'Access-Token': TOKEN, 'battery-voltage': '3.9', 'png-width': '1072', 'png-height': '1448', rssi: '-60' }, { width: 1072, height: 1448, bitDepth: 8 }, 750_000, null],
-      ['bound to trmnl-4grey', wake(devs.fixed, 'x', 1872, 1404), { width: 800, height: 480, bitDepth: 2 }, 90_000, null],
+      [
+        'reTerminal E1001',
+        wake(devs.e1001, 'reterminal_e1001', 800, 480),
+        { width: 800, height: 480, bitDepth: 2 },
+        90_000,
+        null,
+      ],
+      [
+        'XIAO 7.5"',
+        wake(devs.xiao, 'xiao_epaper_display', 800, 480),
+        { width: 800, height: 480, bitDepth: 1 },
+        90_000,
+        [0, 255],
+      ],
+      [
+        'trmnl-kindle',
+        {
+          ID: devs.kindle,
+          'Access-Token': TOKEN,
+          'battery-voltage': '3.9',
+          'png-width': '1072',
+          'png-height': '1448',
+          rssi: '-60',
+        },
+        { width: 1072, height: 1448, bitDepth: 8 },
+        750_000,
+        null,
+      ],
+      [
+        'bound to trmnl-4grey',
+        wake(devs.fixed, 'x', 1872, 1404),
+        { width: 800, height: 480, bitDepth: 2 },
+        90_000,
+        null,
+      ],
     ];
     for (const [name, headers, want, cap, levels] of cases) {
       const { j, body } = await fetchImage(url, headers);
@@ -129,12 +180,23 @@ describe('a frame for each device’s own screen', () => {
   it("the same outfit, status and staleness on every device: the X's image is the display's state drawn for the X", async () => {
     const { url, publish, clock } = await serve();
     const data = rec({ outfit: 'Warm coat and gloves.' });
-    const down = { kind: 'unreachable', since: new Date(clock.now() - 3_600_000), message: 'connect ECONNREFUSED' } as const;
+    const down = {
+      kind: 'unreachable',
+      since: new Date(clock.now() - 3_600_000),
+      message: 'connect ECONNREFUSED',
+    } as const;
     await publish(update(hallway, 2, { rec: data, stale: true, status: down }));
     const { body } = await fetchImage(url, wake(devs.x, 'x', 1872, 1404));
     const state = { rec: data, status: down, now: new Date(clock.now()), stale: true, storeProblem: null };
-    const expected = await drawInProcess(displayRenderOptions(hallway, { timezone: 'Europe/Berlin' }), state, { panel: loadPanel('trmnl-x'), rotation: 0 });
-    const current = await drawInProcess(displayRenderOptions(hallway, { timezone: 'Europe/Berlin' }), { ...state, stale: false, status: { kind: 'ok' } }, { panel: loadPanel('trmnl-x'), rotation: 0 });
+    const expected = await drawInProcess(displayRenderOptions(hallway, { timezone: 'Europe/Berlin' }), state, {
+      panel: loadPanel('trmnl-x'),
+      rotation: 0,
+    });
+    const current = await drawInProcess(
+      displayRenderOptions(hallway, { timezone: 'Europe/Berlin' }),
+      { ...state, stale: false, status: { kind: 'ok' } },
+      { panel: loadPanel('trmnl-x'), rotation: 0 },
+    );
     const px = (png: Buffer): Buffer => PNG.sync.read(png).data;
     expect(px(body).equals(px(expected.png))).toBe(true);
     expect(px(body).equals(px(current.png))).toBe(false);
@@ -142,7 +204,10 @@ describe('a frame for each device’s own screen', () => {
 
   it('a frame that cannot be drawn for a screen leaves that screen its last image: never a 500, never a blank', async () => {
     let broken = false;
-    const draw: DrawFrame = (o, state, as) => (broken && as?.panel.id === 'trmnl-x' ? Promise.reject(new Error('canvas ran out of memory')) : drawInProcess(o, state, as));
+    const draw: DrawFrame = (o, state, as) =>
+      broken && as?.panel.id === 'trmnl-x'
+        ? Promise.reject(new Error('canvas ran out of memory'))
+        : drawInProcess(o, state, as);
     const { url, publish, logs } = await serve(draw);
     await publish(update(hallway, 5, { rec: rec({ outfit: 'First outfit.' }) }));
     const first = await fetchImage(url, wake(devs.x, 'x', 1872, 1404));
@@ -165,7 +230,11 @@ describe('a frame for each device’s own screen', () => {
       expect(h.width <= 960 && h.height <= 680).toBe(true);
       expect([h.width, h.height]).toEqual([800, 480]);
     }
-    expect(logs().split('\n').filter((l) => l.includes('W_TRMNL_SCREEN_UNKNOWN'))).toHaveLength(1);
+    expect(
+      logs()
+        .split('\n')
+        .filter((l) => l.includes('W_TRMNL_SCREEN_UNKNOWN')),
+    ).toHaveLength(1);
   });
 
   it('/api/models lists every screen we draw, in the registry’s shape', async () => {
@@ -174,13 +243,49 @@ describe('a frame for each device’s own screen', () => {
     expect(r.status).toBe(200);
     const { data } = r.json<{ data: Array<Record<string, unknown>> }>();
     const byName = new Map(data.map((m) => [m.name, m]));
-    expect(byName.get('v2')).toMatchObject({ label: 'TRMNL X', width: 1872, height: 1404, colors: 16, bit_depth: 4, mime_type: 'image/png', kind: 'trmnl', image_size_limit: 750_000, panel: 'trmnl-x' });
-    expect(byName.get('og_png')).toMatchObject({ width: 800, height: 480, colors: 2, bit_depth: 1, image_size_limit: 90_000 });
+    expect(byName.get('v2')).toMatchObject({
+      label: 'TRMNL X',
+      width: 1872,
+      height: 1404,
+      colors: 16,
+      bit_depth: 4,
+      mime_type: 'image/png',
+      kind: 'trmnl',
+      image_size_limit: 750_000,
+      panel: 'trmnl-x',
+    });
+    expect(byName.get('og_png')).toMatchObject({
+      width: 800,
+      height: 480,
+      colors: 2,
+      bit_depth: 1,
+      image_size_limit: 90_000,
+    });
     expect(byName.get('og_plus')).toMatchObject({ width: 800, height: 480, colors: 4, bit_depth: 2 });
     expect(byName.get('seeed_e1001')).toMatchObject({ kind: 'byod', colors: 4 });
     expect(byName.get('xiao_epaper_display')).toMatchObject({ kind: 'byod', colors: 2 });
-    expect(byName.get('amazon_kindle_paperwhite_7th_gen')).toMatchObject({ kind: 'kindle', width: 1448, height: 1072, rotation: 90 });
-    for (const m of data) for (const k of ['name', 'label', 'width', 'height', 'colors', 'bit_depth', 'scale_factor', 'rotation', 'mime_type', 'offset_x', 'offset_y', 'kind']) expect(m, String(m.name)).toHaveProperty(k);
+    expect(byName.get('amazon_kindle_paperwhite_7th_gen')).toMatchObject({
+      kind: 'kindle',
+      width: 1448,
+      height: 1072,
+      rotation: 90,
+    });
+    for (const m of data)
+      for (const k of [
+        'name',
+        'label',
+        'width',
+        'height',
+        'colors',
+        'bit_depth',
+        'scale_factor',
+        'rotation',
+        'mime_type',
+        'offset_x',
+        'offset_y',
+        'kind',
+      ])
+        expect(m, String(m.name)).toHaveProperty(k);
     expect((await httpRequest(`${url}/api/models`, { method: 'POST' })).status).toBe(405);
   });
 
@@ -195,7 +300,18 @@ describe('a frame for each device’s own screen', () => {
       // A wake with nothing new: the firmware redraws nothing, so nothing is counted or asked.
       expect((await fetchImage(url, wake(devs.og, 'og', 800, 480))).j.maximum_compatibility).toBeUndefined();
     }
-    expect(flags).toEqual([true, undefined, undefined, undefined, undefined, undefined, undefined, undefined, true, undefined]);
+    expect(flags).toEqual([
+      true,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      true,
+      undefined,
+    ]);
     expect(xFlags.every((f) => f === undefined)).toBe(true);
     // The stale badge appears: a full refresh at once, so it does not ghost when it goes.
     await publish(update(hallway, 30, { rec: rec({ outfit: 'Outfit number 10.' }), stale: true }));
@@ -207,11 +323,35 @@ describe('a frame for each device’s own screen', () => {
   it('what each device said is kept: state.json and the status page show battery, charging, sensors and the screen drawn for', async () => {
     const { url, publish } = await serve();
     await publish(update(hallway, 4, { rec: rec() }));
-    const sensors = 'make=Sensirion;model=SCD41;kind=carbon_dioxide;value=612;unit=parts_per_million;created_at=1767225600,make=Sensirion;model=SCD41;kind=temperature;value=21.500000;unit=celsius;created_at=1767225600';
-    await fetchImage(url, wake(devs.x, 'x', 1872, 1404, { 'Percent-Charged': '82', 'Battery-Charging': '1', 'USB-Connected': 'true', SENSORS: sensors }));
-    const state = (await httpRequest(`${url}/displays/hallway/state.json`)).json<{ devices: Array<Record<string, unknown>> }>();
+    const sensors =
+      'make=Sensirion;model=SCD41;kind=carbon_dioxide;value=612;unit=parts_per_million;created_at=1767225600,make=Sensirion;model=SCD41;kind=temperature;value=21.500000;unit=celsius;created_at=1767225600';
+    await fetchImage(
+      url,
+      wake(devs.x, 'x', 1872, 1404, {
+        'Percent-Charged': '82',
+        'Battery-Charging': '1',
+        'USB-Connected': 'true',
+        SENSORS: sensors,
+      }),
+    );
+    const state = (await httpRequest(`${url}/displays/hallway/state.json`)).json<{
+      devices: Array<Record<string, unknown>>;
+    }>();
     expect(state.devices).toEqual([
-      expect.objectContaining({ key: 'trmnl-aabbcc000001', model: 'x', panel: 'trmnl-x', battery_pct: 82, battery_voltage: 3.95, charging: true, usb_power: true, rssi: -58, fw_version: '1.7.2', wake_reason: 'timer', sensors: { carbon_dioxide: 612, temperature: 21.5 }, available: true }),
+      expect.objectContaining({
+        key: 'trmnl-aabbcc000001',
+        model: 'x',
+        panel: 'trmnl-x',
+        battery_pct: 82,
+        battery_voltage: 3.95,
+        charging: true,
+        usb_power: true,
+        rssi: -58,
+        fw_version: '1.7.2',
+        wake_reason: 'timer',
+        sensors: { carbon_dioxide: 612, temperature: 21.5 },
+        available: true,
+      }),
     ]);
     const page = (await httpRequest(`${url}/`)).text();
     expect(page).toContain('TRMNL X AA:BB:CC:00:00:01');

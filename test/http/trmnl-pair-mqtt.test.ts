@@ -73,10 +73,15 @@ describe('the Home Assistant pairing button', () => {
     const setup = () => httpRequest(`${http.url!}/api/setup/`, { headers: { ID: MAC } });
 
     await seed.waitFor((all) => all.some((m) => m.topic.endsWith(`${base}_hallway/config`)), 'the hallway discovery');
-    const discovery = (topic: string) => JSON.parse(seed.latest(topic)!.payload.toString()) as { components: Record<string, Record<string, unknown>> };
+    const discovery = (topic: string) =>
+      JSON.parse(seed.latest(topic)!.payload.toString()) as { components: Record<string, Record<string, unknown>> };
     const hallway = discovery(`ha-pair/device/${base}_hallway/config`);
     expect(checkDeviceDiscovery(`ha-pair/device/${base}_hallway/config`, hallway, 'ha-pair')).toEqual([]);
-    expect(hallway.components.device_pair).toMatchObject({ platform: 'button', command_topic: `${base}/hallway/pair`, retain: false });
+    expect(hallway.components.device_pair).toMatchObject({
+      platform: 'button',
+      command_topic: `${base}/hallway/pair`,
+      retain: false,
+    });
     expect(hallway.components.refresh).toMatchObject({ platform: 'button' }); // existing entities keep their ids
     await seed.waitFor((all) => all.some((m) => m.topic.endsWith(`${base}_porch/config`)), 'the porch discovery');
     expect(discovery(`ha-pair/device/${base}_porch/config`).components.device_pair).toBeUndefined();
@@ -107,10 +112,13 @@ describe('the embedded broker and the pairing button', () => {
       topics: mqttTopics('outfit-display', 'homeassistant'),
       limits: DEFAULT_BROKER_LIMITS,
     });
-    const press = (topic: string, retain = false, payload = 'PRESS') => policy.authorizePublish('guest', 'ha', { topic, payload: Buffer.from(payload), retain });
+    const press = (topic: string, retain = false, payload = 'PRESS') =>
+      policy.authorizePublish('guest', 'ha', { topic, payload: Buffer.from(payload), retain });
     expect(press('outfit-display/hallway/pair')).toBeNull();
     expect(press('outfit-display/hallway/pair', true)?.code).toBe('E_MQTT_NOT_ALLOWED');
-    expect(press('outfit-display/hallway/pair', false, 'x'.repeat(DEFAULT_BROKER_LIMITS.refreshBytes + 1))?.code).toBe('E_MQTT_NOT_ALLOWED');
+    expect(press('outfit-display/hallway/pair', false, 'x'.repeat(DEFAULT_BROKER_LIMITS.refreshBytes + 1))?.code).toBe(
+      'E_MQTT_NOT_ALLOWED',
+    );
     expect(press('outfit-display/hallway/device')?.code).toBe('E_MQTT_NOT_ALLOWED');
   });
 });

@@ -47,7 +47,8 @@ describe('TRMNL pairing', () => {
     );
   }
 
-  const setup = (url: string, mac = MAC) => httpRequest(`${url}/api/setup/`, { headers: { ID: mac, 'FW-Version': '1.6.2', Model: 'og' } });
+  const setup = (url: string, mac = MAC) =>
+    httpRequest(`${url}/api/setup/`, { headers: { ID: mac, 'FW-Version': '1.6.2', Model: 'og' } });
   const codes = (logs: () => string): string[] =>
     logs()
       .split('\n')
@@ -69,8 +70,23 @@ describe('TRMNL pairing', () => {
 
     // The firmware simulator, like the device, shows the server's message: how to open pairing.
     const sim = new TrmnlTransport({ baseUrl: url, mac: MAC });
-    const wake = { batteryVolts: 4.1, rssi: -60, refreshRateS: 900, fwVersion: '1.6.2', model: 'og', width: 800, height: 480, batteryPct: 91.7, wakeReason: 'timer' as const, extra: null };
-    expect(await sim.fetch(wake)).toMatchObject({ kind: 'error', code: 'MAC_NOT_REGISTERED', message: expect.stringContaining('outfit-display pair') as unknown });
+    const wake = {
+      batteryVolts: 4.1,
+      rssi: -60,
+      refreshRateS: 900,
+      fwVersion: '1.6.2',
+      model: 'og',
+      width: 800,
+      height: 480,
+      batteryPct: 91.7,
+      wakeReason: 'timer' as const,
+      extra: null,
+    };
+    expect(await sim.fetch(wake)).toMatchObject({
+      kind: 'error',
+      code: 'MAC_NOT_REGISTERED',
+      message: expect.stringContaining('outfit-display pair') as unknown,
+    });
     expect(sim.registered).toBe(false);
 
     p.pairing.open([MAC]);
@@ -105,7 +121,9 @@ describe('TRMNL pairing', () => {
     await openPairingFile(file, [MAC, OTHER_MAC], 5, clock.now());
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     // The status page shows it, read from the file.
-    expect((await httpRequest(`${url}/`)).text()).toMatch(/Pair TRMNL AA:BB:CC:DD:EE:01 \(5 minutes\)<\/button> <small>pairing open until/);
+    expect((await httpRequest(`${url}/`)).text()).toMatch(
+      /Pair TRMNL AA:BB:CC:DD:EE:01 \(5 minutes\)<\/button> <small>pairing open until/,
+    );
     expect((await setup(url)).json()).toMatchObject({ status: 200, api_key: TOKEN });
     expect((await setup(url)).status).toBe(404);
     const left = JSON.parse(await readFile(file, 'utf8')) as { devices: { mac: string }[] };
@@ -127,14 +145,25 @@ describe('TRMNL pairing', () => {
     expect(codes(second.logs).filter((c) => c === 'W_PAIRING_FILE')).toHaveLength(2);
     // A hand-made window longer than the CLI allows is ignored.
     const now = second.clock.now();
-    await writeFile(file, JSON.stringify({ version: 1, devices: [{ mac: MAC, opened_at: new Date(now).toISOString(), until: new Date(now + 86_400_000).toISOString() }] }), { mode: 0o600 });
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        devices: [
+          { mac: MAC, opened_at: new Date(now).toISOString(), until: new Date(now + 86_400_000).toISOString() },
+        ],
+      }),
+      { mode: 0o600 },
+    );
     expect((await setup(second.url)).status).toBe(404);
     expect(logs()).not.toContain(TOKEN);
   });
 
   /** The pairing form's token for `dashed` (AA-BB-…) on a status page, as a browser would send it back. */
   const formToken = (page: string, dashed: string): string => {
-    const m = new RegExp(`action="/trmnl/${dashed}/pair"><input type="hidden" name="token" value="([^"]+)">`).exec(page);
+    const m = new RegExp(`action="/trmnl/${dashed}/pair"><input type="hidden" name="token" value="([^"]+)">`).exec(
+      page,
+    );
     if (m === null) throw new Error(`no pairing form for ${dashed} on the page`);
     return m[1]!;
   };
@@ -144,7 +173,11 @@ describe('TRMNL pairing', () => {
   });
   const pairPost = (url: string, opts: { token?: string; headers?: Record<string, string> } = {}) => {
     const f = opts.token === undefined ? { body: '', headers: {} } : form(opts.token);
-    return httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, { method: 'POST', body: f.body, headers: { ...f.headers, ...opts.headers } });
+    return httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`, {
+      method: 'POST',
+      body: f.body,
+      headers: { ...f.headers, ...opts.headers },
+    });
   };
 
   it('the status page has a pairing button per TRMNL device; its POST opens pairing only with the page’s own form token, from its own origin', async () => {
@@ -173,7 +206,9 @@ describe('TRMNL pairing', () => {
     const host = new URL(url).host;
     expect((await pairPost(url, { token, headers: { Origin: 'http://evil.example', Host: host } })).status).toBe(403);
     expect((await setup(url)).status).toBe(404);
-    expect((await httpRequest(`${url}/trmnl/11-22-33-44-55-66/pair`, { method: 'POST', headers: { Origin: url } })).status).toBe(404);
+    expect(
+      (await httpRequest(`${url}/trmnl/11-22-33-44-55-66/pair`, { method: 'POST', headers: { Origin: url } })).status,
+    ).toBe(404);
     expect((await httpRequest(`${url}/trmnl/AA-BB-CC-DD-EE-01/pair`)).status).toBe(405);
 
     // The page's own form, as a browser sends it (no Origin header is needed): pairing opens.
@@ -200,57 +235,76 @@ describe('TRMNL pairing', () => {
     expect(logs()).not.toContain(TOKEN);
   });
 
-  it('`outfit-display pair` opens pairing for the chosen devices through <state_dir>/pairing.json; bad flags exit 2', { timeout: 60_000 }, async () => {
-    const displays = ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl', '  - id: porch', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl'].join('\n');
-    const trmnl = `http:\n  listen: 127.0.0.1:0\ntrmnl:\n  devices:\n    - mac: "${MAC.toLowerCase()}"\n      display: hallway\n      token: ${TOKEN}\n    - mac: "${OTHER_MAC}"\n      display: porch\n      token: ${OTHER_TOKEN}\n`;
-    const { dir, file } = await tempConfig(simulatedConfig({ displays }) + trmnl);
-    await mkdir(path.join(dir, 'state'));
-    const r = await runCli(['pair', '--config', file, '--display', 'hallway', '--minutes', '3']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`pairing open for ${MAC} (display hallway)`);
-    expect(r.stdout).not.toContain(TOKEN);
-    const written = JSON.parse(await readFile(path.join(dir, 'state', PAIRING_FILE), 'utf8')) as { devices: { mac: string; opened_at: string; until: string }[] };
-    expect(written.devices.map((d) => d.mac)).toEqual([MAC]);
-    const w = written.devices[0]!;
-    expect(Date.parse(w.until) - Date.parse(w.opened_at)).toBe(3 * 60_000);
-    // The daemon's HTTP server, built from the same config, sees it.
-    const loaded = await loadConfig(file);
-    const { p, url, clock } = await serve({ pairingFile: path.join(loaded.config.state_dir, PAIRING_FILE) });
-    clock.set(Date.parse(w.opened_at) + 1_000);
-    expect((await setup(url)).json()).toMatchObject({ status: 200, api_key: TOKEN });
-    await p.stop();
+  it(
+    '`outfit-display pair` opens pairing for the chosen devices through <state_dir>/pairing.json; bad flags exit 2',
+    { timeout: 60_000 },
+    async () => {
+      const displays = [
+        '  - id: hallway',
+        '    lat: 52.52',
+        '    lon: 13.405',
+        '    panel: trmnl',
+        '  - id: porch',
+        '    lat: 52.52',
+        '    lon: 13.405',
+        '    panel: trmnl',
+      ].join('\n');
+      const trmnl = `http:\n  listen: 127.0.0.1:0\ntrmnl:\n  devices:\n    - mac: "${MAC.toLowerCase()}"\n      display: hallway\n      token: ${TOKEN}\n    - mac: "${OTHER_MAC}"\n      display: porch\n      token: ${OTHER_TOKEN}\n`;
+      const { dir, file } = await tempConfig(simulatedConfig({ displays }) + trmnl);
+      await mkdir(path.join(dir, 'state'));
+      const r = await runCli(['pair', '--config', file, '--display', 'hallway', '--minutes', '3']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`pairing open for ${MAC} (display hallway)`);
+      expect(r.stdout).not.toContain(TOKEN);
+      const written = JSON.parse(await readFile(path.join(dir, 'state', PAIRING_FILE), 'utf8')) as {
+        devices: { mac: string; opened_at: string; until: string }[];
+      };
+      expect(written.devices.map((d) => d.mac)).toEqual([MAC]);
+      const w = written.devices[0]!;
+      expect(Date.parse(w.until) - Date.parse(w.opened_at)).toBe(3 * 60_000);
+      // The daemon's HTTP server, built from the same config, sees it.
+      const loaded = await loadConfig(file);
+      const { p, url, clock } = await serve({ pairingFile: path.join(loaded.config.state_dir, PAIRING_FILE) });
+      clock.set(Date.parse(w.opened_at) + 1_000);
+      expect((await setup(url)).json()).toMatchObject({ status: 200, api_key: TOKEN });
+      await p.stop();
 
-    const byMac = await runCli(['pair', '--config', file, '--mac', OTHER_MAC.replace(/:/g, '-')]);
-    expect(byMac.code, byMac.stderr).toBe(0);
-    for (const bad of [
-      ['--mac', '11:22:33:44:55:66'],
-      ['--minutes', '61'],
-      ['--minutes', '0x10'],
-      ['--minutes', '1e1'],
-      ['--display', 'hallway', '--mac', MAC],
-    ]) {
-      const b = await runCli(['pair', '--config', file, ...bad]);
-      expect(b.code, `${bad.join(' ')}: ${b.stderr}`).toBe(2);
-    }
-  });
+      const byMac = await runCli(['pair', '--config', file, '--mac', OTHER_MAC.replace(/:/g, '-')]);
+      expect(byMac.code, byMac.stderr).toBe(0);
+      for (const bad of [
+        ['--mac', '11:22:33:44:55:66'],
+        ['--minutes', '61'],
+        ['--minutes', '0x10'],
+        ['--minutes', '1e1'],
+        ['--display', 'hallway', '--mac', MAC],
+      ]) {
+        const b = await runCli(['pair', '--config', file, ...bad]);
+        expect(b.code, `${bad.join(' ')}: ${b.stderr}`).toBe(2);
+      }
+    },
+  );
 });
 
 describe('TRMNL tokens from a file', () => {
-  it('a token_file needs the inline token’s 8 characters: exit 2 naming the file, never its content', { timeout: 30_000 }, async () => {
-    const displays = ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl'].join('\n');
-    const { dir, file } = await tempConfig(
-      `${simulatedConfig({ displays })}http:\n  listen: 127.0.0.1:0\ntrmnl:\n  devices:\n    - mac: "${MAC}"\n      display: hallway\n      token_file: short.token\n`,
-    );
-    const tokenFile = path.join(dir, 'short.token');
-    await writeFile(tokenFile, 'Qx7!a2\n', { mode: 0o600 });
-    const r = await runCli(['check-config', '--config', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('E_SECRET_TOO_SHORT');
-    expect(r.stderr).toContain(tokenFile);
-    expect(r.stderr + r.stdout).not.toContain('Qx7!a2');
-    // Eight characters are enough, as for an inline token.
-    await writeFile(tokenFile, 'Qx7!a2b9\n');
-    const loaded = await loadConfig(file, { env: {} });
-    expect(loaded.secrets.trmnlTokens.get(MAC)).toBe('Qx7!a2b9');
-  });
+  it(
+    'a token_file needs the inline token’s 8 characters: exit 2 naming the file, never its content',
+    { timeout: 30_000 },
+    async () => {
+      const displays = ['  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: trmnl'].join('\n');
+      const { dir, file } = await tempConfig(
+        `${simulatedConfig({ displays })}http:\n  listen: 127.0.0.1:0\ntrmnl:\n  devices:\n    - mac: "${MAC}"\n      display: hallway\n      token_file: short.token\n`,
+      );
+      const tokenFile = path.join(dir, 'short.token');
+      await writeFile(tokenFile, 'Qx7!a2\n', { mode: 0o600 });
+      const r = await runCli(['check-config', '--config', file]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('E_SECRET_TOO_SHORT');
+      expect(r.stderr).toContain(tokenFile);
+      expect(r.stderr + r.stdout).not.toContain('Qx7!a2');
+      // Eight characters are enough, as for an inline token.
+      await writeFile(tokenFile, 'Qx7!a2b9\n');
+      const loaded = await loadConfig(file, { env: {} });
+      expect(loaded.secrets.trmnlTokens.get(MAC)).toBe('Qx7!a2b9');
+    },
+  );
 });

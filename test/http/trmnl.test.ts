@@ -105,7 +105,9 @@ describe('TRMNL device endpoints', () => {
     expect((await httpRequest(`${url}/api/setup`)).status).toBe(404);
     // Before any frame the setup image is a blank 1-bit PNG.
     p.pairing.open([BMP_MAC]);
-    const porchSetup = (await httpRequest(`${url}/api/setup`, { headers: { ID: BMP_MAC } })).json<{ image_url: string }>();
+    const porchSetup = (await httpRequest(`${url}/api/setup`, { headers: { ID: BMP_MAC } })).json<{
+      image_url: string;
+    }>();
     expect(porchSetup.image_url).toBe(`${url}/trmnl/setup.png`);
     const blank = PNG.sync.read((await httpRequest(porchSetup.image_url)).body);
     expect([blank.width, blank.height]).toEqual([800, 480]);
@@ -148,13 +150,18 @@ describe('TRMNL device endpoints', () => {
 
   it('display: the frame as a 1-bit 800x480 PNG under 90 KB, a new filename for every new image, refresh_rate aiming at the next update', async () => {
     let next: Date | null = new Date('2026-01-31T07:30:00.000Z');
-    const { publish, url, clock, telemetry } = await serve({ nextUpdateAt: () => next, allowedHosts: ['outfit.local'] });
+    const { publish, url, clock, telemetry } = await serve({
+      nextUpdateAt: () => next,
+      allowedHosts: ['outfit.local'],
+    });
     const none = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
     expect(none).toMatchObject({ status: 0, image_url: '', filename: '', refresh_rate: 60 });
 
     const u1 = update(hallway, 1);
     await publish(u1);
-    const r = await httpRequest(`${url}/api/display`, { headers: { ...device(MAC, TOKEN), Host: 'outfit.local:8321' } });
+    const r = await httpRequest(`${url}/api/display`, {
+      headers: { ...device(MAC, TOKEN), Host: 'outfit.local:8321' },
+    });
     expect(r.status).toBe(200);
     const j = r.json<DisplayJson>();
     expect(j).toMatchObject({ status: 0, update_firmware: false, firmware_url: null, reset_firmware: false });
@@ -165,7 +172,20 @@ describe('TRMNL device endpoints', () => {
     expect(j.refresh_rate).toBe(30 * 60 + 30);
     expect(j.image_url_timeout).toBe(30);
     noSecret(r);
-    expect(telemetry.at(-1)).toEqual(['hallway', expect.objectContaining({ key: 'trmnl-aabbccddee01', mac: MAC, batteryVoltage: 4.05, batteryPct: 87.5, rssi: -61, fwVersion: '1.6.2', model: 'og', panel: 'trmnl', periodS: 30 * 60 + 30 })]);
+    expect(telemetry.at(-1)).toEqual([
+      'hallway',
+      expect.objectContaining({
+        key: 'trmnl-aabbccddee01',
+        mac: MAC,
+        batteryVoltage: 4.05,
+        batteryPct: 87.5,
+        rssi: -61,
+        fwVersion: '1.6.2',
+        model: 'og',
+        panel: 'trmnl',
+        periodS: 30 * 60 + 30,
+      }),
+    ]);
 
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`, { headers: device(MAC, TOKEN) });
     expect(img.status).toBe(200);
@@ -176,7 +196,9 @@ describe('TRMNL device endpoints', () => {
 
     // The same frame keeps its name; a new one gets a new name, and the old name still downloads for a while.
     await publish(update(hallway, 1));
-    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().filename).toBe(j.filename);
+    expect(
+      (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().filename,
+    ).toBe(j.filename);
     await publish(update(hallway, 2));
     const j2 = (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>();
     expect(j2.filename).not.toBe(j.filename);
@@ -184,18 +206,26 @@ describe('TRMNL device endpoints', () => {
 
     // refresh_rate is bounded, and a default when no update is planned.
     clock.set(Date.parse('2026-01-31T07:29:50.000Z'));
-    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(60);
+    expect(
+      (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate,
+    ).toBe(60);
     next = new Date('2026-02-05T07:30:00.000Z');
-    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(86_400);
+    expect(
+      (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate,
+    ).toBe(86_400);
     next = null;
-    expect((await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate).toBe(1_800);
+    expect(
+      (await httpRequest(`${url}/api/display`, { headers: device(MAC, TOKEN) })).json<DisplayJson>().refresh_rate,
+    ).toBe(1_800);
   });
 
   it('a device configured for BMP gets the 48,062-byte 1-bit BMP of a black/white display', async () => {
     const { publish, url } = await serve({ publicUrl: 'http://frames.example:9000/' });
     const u = update(porch, 3);
     await publish(u);
-    const j = (await httpRequest(`${url}/api/display`, { headers: device(BMP_MAC, tokens.get(BMP_MAC)) })).json<DisplayJson>();
+    const j = (
+      await httpRequest(`${url}/api/display`, { headers: device(BMP_MAC, tokens.get(BMP_MAC)) })
+    ).json<DisplayJson>();
     expect(j.image_url).toBe(`http://frames.example:9000/displays/porch/trmnl/${j.filename}.bmp`);
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
     expect(img.body.equals(u.frame.bmp!)).toBe(true);
@@ -206,11 +236,15 @@ describe('TRMNL device endpoints', () => {
   it('a colour display is rendered again for the 1-bit TRMNL panel from the same data', async () => {
     const { publish, url } = await serve();
     await publish(update(kitchen, 4, { rec: rec({ outfit: 'Raincoat and boots.' }) }));
-    const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
+    const j = (
+      await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })
+    ).json<DisplayJson>();
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
     expect(img.headers['content-type']).toBe('image/png');
     expect(img.body.length).toBeLessThanOrEqual(90_000);
-    expect([img.body.readUInt32BE(16), img.body.readUInt32BE(20), img.body[24], img.body[25]]).toEqual([800, 480, 1, 0]);
+    expect([img.body.readUInt32BE(16), img.body.readUInt32BE(20), img.body[24], img.body[25]]).toEqual([
+      800, 480, 1, 0,
+    ]);
     const decoded = PNG.sync.read(img.body);
     const greys = new Set<number>();
     for (let i = 0; i < decoded.data.length; i += 4) greys.add(decoded.data[i]!);
@@ -219,16 +253,24 @@ describe('TRMNL device endpoints', () => {
 
   it("a display's TRMNL copy is drawn in the display's own language (a de display's TRMNL device shows German)", async () => {
     const de = localeFor('de');
-    const { publish, url, clock } = await serve({ render: { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) } });
+    const { publish, url, clock } = await serve({
+      render: { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) },
+    });
     const data = rec({ outfit: 'Raincoat and boots.' });
     await publish(update(kitchen, 4, { rec: data }));
-    const j = (await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })).json<DisplayJson>();
+    const j = (
+      await httpRequest(`${url}/api/display`, { headers: device(COLOUR_MAC, tokens.get(COLOUR_MAC)) })
+    ).json<DisplayJson>();
     const img = await httpRequest(`${url}${new URL(j.image_url).pathname}`);
     // The same state drawn for the TRMNL panel through the one place that builds a display's render options: in
     // German it is this image, pixel for pixel; in English it is not.
     const state = { rec: data, status: { kind: 'ok' } as const, now: new Date(clock.now()) };
     const as = { panel: loadPanel('trmnl'), rotation: 0 as const };
-    const german = await drawInProcess(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) }), state, as);
+    const german = await drawInProcess(
+      displayRenderOptions(kitchen, { timezone: 'Europe/Berlin', locales: new Map([['kitchen', de]]) }),
+      state,
+      as,
+    );
     const english = await drawInProcess(displayRenderOptions(kitchen, { timezone: 'Europe/Berlin' }), state, as);
     const pixels = (png: Buffer): Buffer => PNG.sync.read(png).data;
     expect(pixels(img.body).equals(pixels(german.png))).toBe(true);
@@ -237,15 +279,29 @@ describe('TRMNL device endpoints', () => {
 
   it('log: authenticated like display, 204, only known fields reach our log', async () => {
     const { url, logs } = await serve();
-    const body = JSON.stringify({ logs: [{ message: 'wifi weak', level: 'warn', battery_voltage: 3.9, wifi_signal: -80, secret_extra: 'zzz' }] });
-    const ok = await httpRequest(`${url}/api/log`, { method: 'POST', headers: { ...device(MAC, TOKEN), 'Content-Type': 'application/json' }, body });
+    const body = JSON.stringify({
+      logs: [{ message: 'wifi weak', level: 'warn', battery_voltage: 3.9, wifi_signal: -80, secret_extra: 'zzz' }],
+    });
+    const ok = await httpRequest(`${url}/api/log`, {
+      method: 'POST',
+      headers: { ...device(MAC, TOKEN), 'Content-Type': 'application/json' },
+      body,
+    });
     expect(ok.status).toBe(204);
     const old = JSON.stringify({ log: { logs_array: [{ message: 'old format' }] } });
-    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: old })).status).toBe(204);
-    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, 'wrong-token-123'), body })).status).toBe(403);
-    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: 'not json' })).status).toBe(400);
+    expect(
+      (await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: old })).status,
+    ).toBe(204);
+    expect(
+      (await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, 'wrong-token-123'), body })).status,
+    ).toBe(403);
+    expect(
+      (await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: 'not json' })).status,
+    ).toBe(400);
     const big = JSON.stringify({ logs: [{ message: 'x'.repeat(300 * 1024) }] });
-    expect((await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: big })).status).toBe(413);
+    expect(
+      (await httpRequest(`${url}/api/log`, { method: 'POST', headers: device(MAC, TOKEN), body: big })).status,
+    ).toBe(413);
     expect(logs()).toContain('wifi weak');
     expect(logs()).toContain('old format');
     expect(logs()).not.toContain('zzz');

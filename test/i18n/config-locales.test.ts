@@ -55,11 +55,26 @@ describe('the locale key', () => {
 
   it('refuses an unknown locale, naming the key, the value and the known ones', async () => {
     const p = await problems(await configDir('locale: tlh\n'));
-    expect(p).toEqual([expect.stringMatching(/^locale: unknown locale "tlh" \(known: en, en-US, de, fr, es, it, nl, pl, sv\)$/)]);
-    const r = parseConfig({ api: { base_url: 'simulated' }, budget: { credits_per_day: 1 }, displays: [{ id: 'a', lat: 0, lon: 0, locale: 'xx' }] });
-    expect(r.ok ? [] : r.problems).toEqual([expect.stringContaining('displays[0].locale: unknown locale "xx" (known: en,')]);
-    const bad = parseConfig({ api: { base_url: 'simulated' }, budget: { credits_per_day: 1 }, displays: [{ id: 'a', lat: 0, lon: 0 }], locale: 'de_DE!' });
-    expect(bad.ok ? [] : bad.problems).toEqual(expect.arrayContaining([expect.stringContaining('locale: must be a locale code')]));
+    expect(p).toEqual([
+      expect.stringMatching(/^locale: unknown locale "tlh" \(known: en, en-US, de, fr, es, it, nl, pl, sv\)$/),
+    ]);
+    const r = parseConfig({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 1 },
+      displays: [{ id: 'a', lat: 0, lon: 0, locale: 'xx' }],
+    });
+    expect(r.ok ? [] : r.problems).toEqual([
+      expect.stringContaining('displays[0].locale: unknown locale "xx" (known: en,'),
+    ]);
+    const bad = parseConfig({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 1 },
+      displays: [{ id: 'a', lat: 0, lon: 0 }],
+      locale: 'de_DE!',
+    });
+    expect(bad.ok ? [] : bad.problems).toEqual(
+      expect.arrayContaining([expect.stringContaining('locale: must be a locale code')]),
+    );
   });
 });
 
@@ -72,7 +87,9 @@ labels:
 `;
 
   it('adds a language without code: its labels, its Intl tag, and English with W_LOCALE_LABELS_MISSING for the rest', async () => {
-    const loaded = await loadConfig(await configDir('locale: pt\n', { 'pt.yaml': PT, 'README.md': 'not a locale' }), { env: {} });
+    const loaded = await loadConfig(await configDir('locale: pt\n', { 'pt.yaml': PT, 'README.md': 'not a locale' }), {
+      env: {},
+    });
     const pt = loaded.locales?.get('hallway');
     expect(pt).toMatchObject({ code: 'pt', tag: 'pt-PT' });
     expect(pt?.labels.feels_like).toBe('Sensação {temp}');
@@ -83,25 +100,43 @@ labels:
     // feels_like is in the file; its short form (a newer label) is not.
     expect(warning).not.toMatch(/feels_like(?!_short)/);
     expect(warning).toContain('feels_like_short');
-    const c = frameContent({ rec: NORMAL, displayName: 'Hall', timezone: SAMPLE_TIMEZONE, status: { kind: 'ok' }, now: SAMPLE_NOW, locale: pt! });
+    const c = frameContent({
+      rec: NORMAL,
+      displayName: 'Hall',
+      timezone: SAMPLE_TIMEZONE,
+      status: { kind: 'ok' },
+      now: SAMPLE_NOW,
+      locale: pt!,
+    });
     expect(c.updated).toBe('07:30');
     expect(formatNumber(2.5, pt)).toBe('2,5');
   });
 
   it('falls back to the built-in language of its tag, and may replace a built-in locale', async () => {
     const loaded = await loadConfig(
-      await configDir('locale: de-AT\n', { 'de-AT.yaml': 'labels:\n  updated: "Stand: {time}"\n', 'fr.json': '{"labels": {"feels_like": "Température ressentie {temp}"}}' }),
+      await configDir('locale: de-AT\n', {
+        'de-AT.yaml': 'labels:\n  updated: "Stand: {time}"\n',
+        'fr.json': '{"labels": {"feels_like": "Température ressentie {temp}"}}',
+      }),
       { env: {} },
     );
-    expect(loaded.locales?.get('hallway')).toMatchObject({ tag: 'de-AT', labels: { updated: 'Stand: {time}', feels_like: 'Gefühlt {temp}' } });
-    expect(loaded.locales?.get('kitchen')?.labels).toMatchObject({ feels_like: 'Température ressentie {temp}', updated: 'Mis à jour {time}' });
+    expect(loaded.locales?.get('hallway')).toMatchObject({
+      tag: 'de-AT',
+      labels: { updated: 'Stand: {time}', feels_like: 'Gefühlt {temp}' },
+    });
+    expect(loaded.locales?.get('kitchen')?.labels).toMatchObject({
+      feels_like: 'Température ressentie {temp}',
+      updated: 'Mis à jour {time}',
+    });
     expect(loaded.warnings.filter((w) => w.startsWith('W_LOCALE_LABELS_MISSING'))).toHaveLength(2);
   });
 
   it('comes from locales_dir when the config names one', async () => {
     const file = await configDir('locales_dir: my-languages\nlocale: pt\n', { 'pt.yml': PT }, 'my-languages');
     expect((await loadConfig(file, { env: {} })).locales?.get('hallway')?.code).toBe('pt');
-    expect(await problems(await configDir('locales_dir: nowhere\n'))).toEqual([expect.stringMatching(/^locales_dir: cannot read .*nowhere: ENOENT$/)]);
+    expect(await problems(await configDir('locales_dir: nowhere\n'))).toEqual([
+      expect.stringMatching(/^locales_dir: cannot read .*nowhere: ENOENT$/),
+    ]);
   });
 
   it('is refused, with every problem named, for unknown labels, placeholders and tags', async () => {
@@ -114,8 +149,12 @@ labels:
         expect.stringMatching(/pt\.yaml: labels\.stale_badge: must not be empty$/),
       ]),
     );
-    const placeholder = await problems(await configDir('locale: pt\n', { 'pt.yaml': 'labels:\n  updated: "Atualizado {hora}"\n' }));
-    expect(placeholder).toEqual([expect.stringMatching(/pt\.yaml: labels\.updated: unknown placeholder \{hora\} \(this label can use \{time\}\)$/)]);
+    const placeholder = await problems(
+      await configDir('locale: pt\n', { 'pt.yaml': 'labels:\n  updated: "Atualizado {hora}"\n' }),
+    );
+    expect(placeholder).toEqual([
+      expect.stringMatching(/pt\.yaml: labels\.updated: unknown placeholder \{hora\} \(this label can use \{time\}\)$/),
+    ]);
     const yaml = await problems(await configDir('locale: pt\n', { 'pt.yaml': 'labels: [unclosed\n' }));
     expect(yaml).toEqual([expect.stringContaining('pt.yaml: ')]);
   });

@@ -29,7 +29,8 @@ describe('every warn and error log line carries a code', () => {
   it('through every fault of the service, a state file that cannot be saved and a revoked key', async () => {
     const r = await t.rig({
       api: 'timeout_s: 0.3\n  response_timeout_s: 0.3',
-      prepare: (dir) => mkdir(path.join(dir, 'state', 'last', 'hallway.json'), { recursive: true }).then(() => undefined),
+      prepare: (dir) =>
+        mkdir(path.join(dir, 'state', 'last', 'hallway.json'), { recursive: true }).then(() => undefined),
     });
     const sim = simHttpControl(r.daemon.baseUrl);
     const faults: Record<string, unknown>[] = [
@@ -59,14 +60,25 @@ describe('every warn and error log line carries a code', () => {
     const lines = logLines(r.logText());
     const codes = new Set(lines.map((l) => l.err?.code ?? l.code));
     // The faults were met (not a run in which nothing went wrong): each of these was logged.
-    for (const code of ['E_SERVICE', 'E_RATE_LIMITED', 'E_BAD_RESPONSE', 'E_TIMEOUT', 'E_STATE_WRITE', 'E_KEY_REJECTED', 'W_RESPONSE_SHAPE']) {
+    for (const code of [
+      'E_SERVICE',
+      'E_RATE_LIMITED',
+      'E_BAD_RESPONSE',
+      'E_TIMEOUT',
+      'E_STATE_WRITE',
+      'E_KEY_REJECTED',
+      'W_RESPONSE_SHAPE',
+    ]) {
       expect(codes, code).toContain(code);
     }
     expect(codeless(lines)).toEqual([]);
   });
 
   it('with a budget ledger that cannot be written', async () => {
-    const r = await t.rig({ prepare: (dir) => mkdir(path.join(dir, 'state', 'budget-ledger.json.tmp'), { recursive: true }).then(() => undefined) });
+    const r = await t.rig({
+      prepare: (dir) =>
+        mkdir(path.join(dir, 'state', 'budget-ledger.json.tmp'), { recursive: true }).then(() => undefined),
+    });
     await cycle(r, 'schedule');
     const lines = logLines(r.logText());
     expect(lines.map((l) => l.err?.code)).toContain('E_STATE_WRITE');

@@ -15,10 +15,13 @@ function sink(isTTY: boolean): { stream: PassThrough & { isTTY?: boolean }; text
 
 describe('one shape for a failure in the log', () => {
   it('an Error: type, message, code and its safe fields; never a request, headers or a cause', () => {
-    const err = Object.assign(new ServiceError('HTTP 503: upstream model overloaded', { status: 503, cause: new Error('socket') }), {
-      request: { headers: { authorization: 'Bearer sk_live_secret' } },
-      headers: { 'access-token': 'tok' },
-    });
+    const err = Object.assign(
+      new ServiceError('HTTP 503: upstream model overloaded', { status: 503, cause: new Error('socket') }),
+      {
+        request: { headers: { authorization: 'Bearer sk_live_secret' } },
+        headers: { 'access-token': 'tok' },
+      },
+    );
     expect(serializeError(err)).toEqual({
       type: 'ServiceError',
       message: 'HTTP 503: upstream model overloaded',
@@ -26,7 +29,10 @@ describe('one shape for a failure in the log', () => {
       status: 503,
       retryable: true,
     });
-    expect(serializeError(new RateLimitedError('HTTP 429', 2000))).toMatchObject({ code: 'E_RATE_LIMITED', retryAfterMs: 2000 });
+    expect(serializeError(new RateLimitedError('HTTP 429', 2000))).toMatchObject({
+      code: 'E_RATE_LIMITED',
+      retryAfterMs: 2000,
+    });
   });
 
   it('anything else: its text as the message', () => {
@@ -37,10 +43,18 @@ describe('one shape for a failure in the log', () => {
   it('the logger applies it to `err` in every line, in child loggers too', () => {
     const s = sink(false);
     const log = createLogger({ level: 'info', secrets: [], destination: s.stream, env: {} });
-    const err = Object.assign(new Error('cannot save'), { code: 'E_STATE_WRITE', req: { headers: { authorization: 'x' } } });
+    const err = Object.assign(new Error('cannot save'), {
+      code: 'E_STATE_WRITE',
+      req: { headers: { authorization: 'x' } },
+    });
     log.child({ part: 'cycle' }).error({ err, display: 'hallway' }, 'cycle failed');
     const line = JSON.parse(s.text()) as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'error', part: 'cycle', display: 'hallway', err: { type: 'Error', message: 'cannot save', code: 'E_STATE_WRITE' } });
+    expect(line).toMatchObject({
+      level: 'error',
+      part: 'cycle',
+      display: 'hallway',
+      err: { type: 'Error', message: 'cannot save', code: 'E_STATE_WRITE' },
+    });
     expect(s.text()).not.toContain('authorization');
     expect(s.text()).not.toContain('stack');
   });
@@ -56,7 +70,11 @@ describe('no secret in a log line: the one redactor over every line', () => {
     const err = Object.assign(new Error(`HTTP 401: invalid API key ${KEY}`), { code: 'E_KEY_REJECTED' });
     log.child({ part: 'api' }).error({ err, sent: { header: `Bearer ${KEY}`, list: [PASSWORD] } }, `rejected ${KEY}`);
     log.warn({ code: 'W_X', reason: `connack: bad password ${PASSWORD}` }, 'MQTT refused');
-    const lines = s.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = s
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({
       msg: 'rejected [redacted]',
       err: { code: 'E_KEY_REJECTED', message: 'HTTP 401: invalid API key [redacted]' },
@@ -69,7 +87,10 @@ describe('no secret in a log line: the one redactor over every line', () => {
 
   it('on a terminal too', () => {
     const s = sink(true);
-    createLogger({ level: 'info', secrets: [KEY], destination: s.stream, env: {} }).error({ err: new Error(`bad ${KEY}`) }, 'failed');
+    createLogger({ level: 'info', secrets: [KEY], destination: s.stream, env: {} }).error(
+      { err: new Error(`bad ${KEY}`) },
+      'failed',
+    );
     expect(s.text()).toMatch(/ ERROR failed \(bad \[redacted\]\)\n$/);
   });
 
@@ -81,14 +102,21 @@ describe('no secret in a log line: the one redactor over every line', () => {
     addLogSecrets(child, [KEY]);
     log.info(`after ${KEY}`);
     child.child({ part: 'mqtt' }).info({ key: KEY }, 'child');
-    const lines = s.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = s
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.msg)).toEqual([`before ${KEY}`, 'after [redacted]', 'child']);
     expect(lines[2]).toMatchObject({ key: '[redacted]' });
   });
 
   it('a line without secrets is written as pino wrote it', () => {
     const s = sink(false);
-    createLogger({ level: 'info', secrets: [KEY], destination: s.stream, env: {} }).info({ path: 'C:\\dir "x"' }, 'plain');
+    createLogger({ level: 'info', secrets: [KEY], destination: s.stream, env: {} }).info(
+      { path: 'C:\\dir "x"' },
+      'plain',
+    );
     expect(JSON.parse(s.text())).toMatchObject({ path: 'C:\\dir "x"', msg: 'plain' });
   });
 });
@@ -99,17 +127,23 @@ describe('log format', () => {
     expect(logFormat({}, true)).toBe('pretty');
     expect(logFormat({ OUTFIT_LOG_FORMAT: 'json' }, true)).toBe('json');
     expect(logFormat({ OUTFIT_LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
-    expect(() => logFormat({ OUTFIT_LOG_FORMAT: 'yaml' }, false)).toThrow(expect.objectContaining({ code: 'E_CONFIG', file: 'OUTFIT_LOG_FORMAT' }));
+    expect(() => logFormat({ OUTFIT_LOG_FORMAT: 'yaml' }, false)).toThrow(
+      expect.objectContaining({ code: 'E_CONFIG', file: 'OUTFIT_LOG_FORMAT' }),
+    );
   });
 
   it('on a terminal: one line of time, level, part, message, code, then the other fields', () => {
     const s = sink(true);
     const log = createLogger({ level: 'info', secrets: [], destination: s.stream, env: {} });
-    log.child({ part: 'budget' }).warn({ err: new ServiceError('HTTP 500: oops', { status: 500 }), attempt: 2 }, 'request not sent: trying again');
+    log
+      .child({ part: 'budget' })
+      .warn({ err: new ServiceError('HTTP 500: oops', { status: 500 }), attempt: 2 }, 'request not sent: trying again');
     log.child({ part: 'api' }).warn({ code: 'W_RESPONSE_SHAPE', field: 'weather.temp' }, 'accepted');
     log.info('started');
     const lines = s.text().split('\n');
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARN {2}budget: request not sent: trying again \[E_SERVICE\] \(HTTP 500: oops\) {2}attempt=2$/);
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARN {2}budget: request not sent: trying again \[E_SERVICE\] \(HTTP 500: oops\) {2}attempt=2$/,
+    );
     expect(lines[1]).toMatch(/ WARN {2}api: accepted \[W_RESPONSE_SHAPE\] {2}field=weather\.temp$/);
     expect(lines[2]).toMatch(/ INFO {2}started$/);
     expect(lines[3]).toBe('');
@@ -121,7 +155,10 @@ describe('log format', () => {
     createLogger({ level: 'info', secrets: [], destination: json.stream, env: {} }).warn({ code: 'W_X' }, 'hello');
     expect(JSON.parse(json.text())).toMatchObject({ level: 'warn', code: 'W_X', msg: 'hello', app: 'outfit-display' });
     const forced = sink(false);
-    createLogger({ level: 'info', secrets: [], destination: forced.stream, env: { OUTFIT_LOG_FORMAT: 'pretty' } }).warn({ code: 'W_X' }, 'hello');
+    createLogger({ level: 'info', secrets: [], destination: forced.stream, env: { OUTFIT_LOG_FORMAT: 'pretty' } }).warn(
+      { code: 'W_X' },
+      'hello',
+    );
     expect(forced.text()).toMatch(/ WARN {2}hello \[W_X\]\n$/);
   });
 

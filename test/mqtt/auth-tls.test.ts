@@ -91,11 +91,36 @@ describe('mqtts:// with a CA file and a client certificate', () => {
     const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
     ossl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=outfit-test-ca');
     writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    for (const [name, subj] of [['server', '/CN=127.0.0.1'], ['client', '/CN=outfit-display']] as const) {
+    for (const [name, subj] of [
+      ['server', '/CN=127.0.0.1'],
+      ['client', '/CN=outfit-display'],
+    ] as const) {
       ossl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj);
-      ossl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...(name === 'server' ? ['-extfile', 'server.ext'] : []));
+      ossl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '2',
+        ...(name === 'server' ? ['-extfile', 'server.ext'] : []),
+      );
     }
-    broker = await startMosquitto({ tls: { caFile: file('ca.crt'), certFile: file('server.crt'), keyFile: file('server.key'), requireCertificate: true } });
+    broker = await startMosquitto({
+      tls: {
+        caFile: file('ca.crt'),
+        certFile: file('server.crt'),
+        keyFile: file('server.key'),
+        requireCertificate: true,
+      },
+    });
   });
   afterAll(async () => {
     await broker?.dispose();
@@ -105,12 +130,24 @@ describe('mqtts:// with a CA file and a client certificate', () => {
   it('connects with the CA and client certificate files and publishes', async () => {
     const tls = { ca_file: file('ca.crt'), cert_file: file('client.crt'), key_file: file('client.key') };
     const pViews = testViews({ displays: [hallway] });
-    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, tls), password: null, displays: [hallway], views: pViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
+    const p = new MqttPublisher({
+      mqtt: mqttConfig(broker.url, tls),
+      password: null,
+      displays: [hallway],
+      views: pViews.views,
+      timezone: 'UTC',
+      logger: silentLogger(),
+      onRefresh: () => undefined,
+    });
     try {
       await p.start();
       expect(p.connected).toBe(true);
       await p.publish(pViews.show(update(hallway, rec(), 'tls')));
-      const w = await watch(broker.url, ['outfit-display/hallway/state'], { ca: readFileSync(file('ca.crt')), cert: readFileSync(file('client.crt')), key: readFileSync(file('client.key')) });
+      const w = await watch(broker.url, ['outfit-display/hallway/state'], {
+        ca: readFileSync(file('ca.crt')),
+        cert: readFileSync(file('client.crt')),
+        key: readFileSync(file('client.key')),
+      });
       await w.waitFor((all) => all.length > 0, 'state over TLS');
       await w.close();
     } finally {
@@ -120,12 +157,29 @@ describe('mqtts:// with a CA file and a client certificate', () => {
 
   it('is refused without a client certificate, and names a missing file by its config key', async () => {
     const pViews = testViews({ displays: [hallway] });
-    const p = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('ca.crt') }), password: null, displays: [hallway], views: pViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined, backoff: { initialMs: 50, maxMs: 100 } });
+    const p = new MqttPublisher({
+      mqtt: mqttConfig(broker.url, { ca_file: file('ca.crt') }),
+      password: null,
+      displays: [hallway],
+      views: pViews.views,
+      timezone: 'UTC',
+      logger: silentLogger(),
+      onRefresh: () => undefined,
+      backoff: { initialMs: 50, maxMs: 100 },
+    });
     await p.start();
     expect(p.connected).toBe(false);
     await p.stop();
     const missingViews = testViews({ displays: [hallway] });
-    const missing = new MqttPublisher({ mqtt: mqttConfig(broker.url, { ca_file: file('nope.crt') }), password: null, displays: [hallway], views: missingViews.views, timezone: 'UTC', logger: silentLogger(), onRefresh: () => undefined });
+    const missing = new MqttPublisher({
+      mqtt: mqttConfig(broker.url, { ca_file: file('nope.crt') }),
+      password: null,
+      displays: [hallway],
+      views: missingViews.views,
+      timezone: 'UTC',
+      logger: silentLogger(),
+      onRefresh: () => undefined,
+    });
     await expect(missing.start()).rejects.toThrow(/mqtt\.ca_file: cannot read .*nope\.crt \(ENOENT\)/);
     await missing.stop();
   });

@@ -25,7 +25,12 @@ export async function outsider(url: string, opts: IClientOptions = {}): Promise<
 }
 
 /** Publishes with QoS 1 and tells whether the broker acknowledged it or closed the connection instead. */
-export function publishOutcome(o: Outsider, topic: string, payload: string | Buffer, retain: boolean): Promise<'acked' | 'closed'> {
+export function publishOutcome(
+  o: Outsider,
+  topic: string,
+  payload: string | Buffer,
+  retain: boolean,
+): Promise<'acked' | 'closed'> {
   const acked = new Promise<'acked'>((resolve) => {
     o.client.publish(topic, payload, { qos: 1, retain }, (err) => {
       if (!err) resolve('acked');
@@ -39,7 +44,12 @@ export function publishOutcome(o: Outsider, topic: string, payload: string | Buf
  * so the positive sign that they have come is the retained `marker` (a topic the daemon always retains), asked for
  * in a second SUBSCRIBE after the first.
  */
-export async function retainedOf(url: string, topic: string, marker: string, opts: IClientOptions = {}): Promise<Buffer | undefined> {
+export async function retainedOf(
+  url: string,
+  topic: string,
+  marker: string,
+  opts: IClientOptions = {},
+): Promise<Buffer | undefined> {
   const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5000, ...opts });
   try {
     let found: Buffer | undefined;

@@ -20,9 +20,10 @@ afterAll(async () => {
   await Promise.all([broker.dispose(), sim.stop()]);
 });
 
-
 /** The real daemon process, publishing to the test's Mosquitto, polling the test's simulated service. */
-async function startDaemon(extra = ''): Promise<{ child: ChildProcess; exited: Promise<unknown>; output: () => string }> {
+async function startDaemon(
+  extra = '',
+): Promise<{ child: ChildProcess; exited: Promise<unknown>; output: () => string }> {
   const { dir, file } = await tempConfig('');
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   const yaml = simulatedConfig({ baseUrl: sim.url, keyFile: 'key' })
@@ -108,14 +109,34 @@ describe('the daemon process and the broker', () => {
       await until('the display’s discovery with the pairing button', () =>
         (seen.get('homeassistant/device/outfit-display_hallway/config')?.at(-1) ?? '').includes('device_pair'),
       );
-      await until('the HTTP server', async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null);
+      await until(
+        'the HTTP server',
+        async () => (await httpRequest(`http://127.0.0.1:${port}/healthz`).catch(() => null)) !== null,
+      );
       const res = await httpRequest(`http://127.0.0.1:${port}/api/display`, {
-        headers: { ID: mac, 'Access-Token': 'trmnl-token-0123', 'Battery-Voltage': '3.91', RSSI: '-61', 'FW-Version': '1.5.2', Model: 'og', 'Update-Source': 'timer' },
+        headers: {
+          ID: mac,
+          'Access-Token': 'trmnl-token-0123',
+          'Battery-Voltage': '3.91',
+          RSSI: '-61',
+          'FW-Version': '1.5.2',
+          Model: 'og',
+          'Update-Source': 'timer',
+        },
       });
       expect(res.status).toBe(200);
       await until('the device’s state and discovery', () => seen.has(state) && seen.has(configTopic));
-      expect(JSON.parse(seen.get(state)?.at(-1) ?? '{}')).toMatchObject({ battery_voltage: 3.91, battery_pct: 75.8, rssi: -61, fw_version: '1.5.2', model: 'og' });
-      const config = JSON.parse(seen.get(configTopic)?.at(-1) ?? '{}') as { device: { via_device?: string }; components: Record<string, { state_topic?: string; device_class?: string }> };
+      expect(JSON.parse(seen.get(state)?.at(-1) ?? '{}')).toMatchObject({
+        battery_voltage: 3.91,
+        battery_pct: 75.8,
+        rssi: -61,
+        fw_version: '1.5.2',
+        model: 'og',
+      });
+      const config = JSON.parse(seen.get(configTopic)?.at(-1) ?? '{}') as {
+        device: { via_device?: string };
+        components: Record<string, { state_topic?: string; device_class?: string }>;
+      };
       expect(config.device.via_device).toBe('outfit-display_hallway');
       expect(config.components.battery).toMatchObject({ device_class: 'battery', state_topic: state });
       expect(seen.get(`${state}/availability`)?.at(-1)).toBe('online');

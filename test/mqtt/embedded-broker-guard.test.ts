@@ -23,7 +23,14 @@ afterEach(async () => {
 });
 
 /** The daemon's side: the publisher with its embedded broker, one display published. */
-async function daemonSide(over: { mqtt?: Partial<MqttConfig>; password?: string | null; clientId?: string; onRefresh?: (id: string) => void } = {}) {
+async function daemonSide(
+  over: {
+    mqtt?: Partial<MqttConfig>;
+    password?: string | null;
+    clientId?: string;
+    onRefresh?: (id: string) => void;
+  } = {},
+) {
   const log = capturingLogger();
   const pViews = testViews({ displays: [hallway], budget });
   const p = new MqttPublisher({
@@ -41,7 +48,11 @@ async function daemonSide(over: { mqtt?: Partial<MqttConfig>; password?: string 
   running.push(p);
   await p.start();
   await p.publish(pViews.show(update(hallway, rec(), 'daemon')));
-  const w = await watch(p.url, [STATE], over.mqtt?.username ? { username: over.mqtt.username, password: over.password ?? '' } : {});
+  const w = await watch(
+    p.url,
+    [STATE],
+    over.mqtt?.username ? { username: over.mqtt.username, password: over.password ?? '' } : {},
+  );
   await w.waitFor((all) => all.some((m) => m.topic === STATE), 'the daemon’s state');
   await w.close();
   return { p, log, pViews };
@@ -134,8 +145,14 @@ describe('embedded broker: limits', () => {
     const { p, pViews } = await daemonSide();
     const png = randomBytes(2 * 1024 * 1024);
     const u = update(hallway, rec(), 'big');
-    await p.publish(pViews.show({ ...u, frame: { ...u.frame, png, hash: createHash('sha256').update(png).digest('hex') } }));
-    await expect.poll(async () => (await retainedOf(p.url, 'outfit-display/hallway/image', STATUS))?.equals(png), { timeout: 5000 }).toBe(true);
+    await p.publish(
+      pViews.show({ ...u, frame: { ...u.frame, png, hash: createHash('sha256').update(png).digest('hex') } }),
+    );
+    await expect
+      .poll(async () => (await retainedOf(p.url, 'outfit-display/hallway/image', STATUS))?.equals(png), {
+        timeout: 5000,
+      })
+      .toBe(true);
   });
 });
 
@@ -143,9 +160,15 @@ describe('embedded broker: a login for Home Assistant (mqtt.username)', () => {
   it('lets in only that login and the daemon; the login reads and presses refresh but cannot write state', async () => {
     const refreshes: string[] = [];
     const password = 'ha-secret-pw-4711';
-    const { p, log } = await daemonSide({ mqtt: { username: 'homeassistant' }, password, onRefresh: (id) => refreshes.push(id) });
+    const { p, log } = await daemonSide({
+      mqtt: { username: 'homeassistant' },
+      password,
+      onRefresh: (id) => refreshes.push(id),
+    });
     await expect(outsider(p.url)).rejects.toThrow(/Bad username or password/i);
-    await expect(outsider(p.url, { username: 'homeassistant', password: 'wrong' })).rejects.toThrow(/Bad username or password/i);
+    await expect(outsider(p.url, { username: 'homeassistant', password: 'wrong' })).rejects.toThrow(
+      /Bad username or password/i,
+    );
     const ha = await outsider(p.url, { username: 'homeassistant', password });
     expect(await publishOutcome(ha, 'outfit-display/hallway/refresh', 'PRESS', false)).toBe('acked');
     await expect.poll(() => refreshes).toEqual(['hallway']);

@@ -66,7 +66,9 @@ describe('the daemon’s embedded broker, probed from outside', () => {
     await o.end();
     const after = procMb(pid, 'VmRSS');
     const peak = procMb(pid, 'VmHWM');
-    console.log(`embedded broker probe: ${PROBE_MB} MB retained → ${outcome}; daemon RSS ${before} MB before, ${after} MB after, peak ${peak} MB`);
+    console.log(
+      `embedded broker probe: ${PROBE_MB} MB retained → ${outcome}; daemon RSS ${before} MB before, ${after} MB after, peak ${peak} MB`,
+    );
     expect(outcome).toBe('closed');
     expect(await retainedOf(url, 'probe/big', STATUS)).toBeUndefined();
     expect(after - before).toBeLessThan(32);
@@ -93,7 +95,9 @@ describe('the daemon’s embedded broker, probed from outside', () => {
       }),
     );
     const after = procMb(pid, 'VmRSS');
-    console.log(`embedded broker probe: 100,000 filters → ${granted} granted; daemon RSS ${before} MB before, ${after} MB after`);
+    console.log(
+      `embedded broker probe: 100,000 filters → ${granted} granted; daemon RSS ${before} MB before, ${after} MB after`,
+    );
     expect(clients.every((o) => !o.isClosed())).toBe(true);
     expect(granted).toBeLessThanOrEqual(4000 + 4 * 50);
     // The memory itself is the bench's (`npm run bench -- --only flood`, under the unit's node flags): here, without

@@ -12,7 +12,11 @@ import { capturingLogger } from './fixtures.js';
  * SUBSCRIBE, again and again, until the daemon ran out of heap. Real broker, real sockets, mqtt.js clients.
  */
 
-const { guestSubscriptionsPerClient: PER_CLIENT, guestSubscriptionsTotal: TOTAL, guestSubscriptionsGuaranteed: GUARANTEED } = DEFAULT_BROKER_LIMITS;
+const {
+  guestSubscriptionsPerClient: PER_CLIENT,
+  guestSubscriptionsTotal: TOTAL,
+  guestSubscriptionsGuaranteed: GUARANTEED,
+} = DEFAULT_BROKER_LIMITS;
 const REFUSED = 128;
 
 let cleanup: (() => Promise<unknown>)[] = [];
@@ -58,7 +62,8 @@ async function subscribe(client: MqttClient, filters: string[]): Promise<{ grant
   return { granted: codes.length - refused, refused };
 }
 
-const flood = (who: string, round: number): string[] => Array.from({ length: 3000 }, (_, i) => `flood/${who}/${round}/${i}`);
+const flood = (who: string, round: number): string[] =>
+  Array.from({ length: 3000 }, (_, i) => `flood/${who}/${round}/${i}`);
 
 describe('embedded broker: subscriptions of other clients are bounded', () => {
   it('a flood gets 0x80 beyond the limits, logged once a client; Home Assistant and the daemon still subscribe and talk', async () => {
@@ -89,10 +94,22 @@ describe('embedded broker: subscriptions of other clients are bounded', () => {
 
     // Home Assistant's handful is taken whatever the flood holds, and so are the daemon's own.
     const ha = await guest(b.url);
-    const haFilters = ['homeassistant/status', 'homeassistant/device/+/config', 'outfit-display/status', 'outfit-display/hallway/state', 'outfit-display/hallway/image'];
+    const haFilters = [
+      'homeassistant/status',
+      'homeassistant/device/+/config',
+      'outfit-display/status',
+      'outfit-display/hallway/state',
+      'outfit-display/hallway/image',
+    ];
     expect(await subscribe(ha.client, haFilters)).toEqual({ granted: haFilters.length, refused: 0 });
     const got: string[] = [];
-    const daemon = new MqttConnection({ url: b.url, ...login(b), clientId: 'daemon-under-flood', statusTopic: 'outfit-display/status', logger: capturingLogger().logger });
+    const daemon = new MqttConnection({
+      url: b.url,
+      ...login(b),
+      clientId: 'daemon-under-flood',
+      statusTopic: 'outfit-display/status',
+      logger: capturingLogger().logger,
+    });
     cleanup.push(() => daemon.stop());
     daemon.subscribe('outfit-display/hallway/refresh');
     daemon.subscribe('homeassistant/status');

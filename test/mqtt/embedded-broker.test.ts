@@ -6,7 +6,17 @@ import { simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
-import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+import {
+  budget,
+  capturingLogger,
+  display,
+  mqttConfig,
+  readRetained,
+  rec,
+  silentLogger,
+  update,
+  watch,
+} from './fixtures.js';
 import { testViews } from '../helpers/views.js';
 
 const hallway = display('hallway');
@@ -33,7 +43,13 @@ describe('embedded broker (mqtt.url: embedded)', () => {
       // publish() does not wait for the broker's acknowledgements: read until the display's topics are there.
       const retained = await vi.waitFor(async () => {
         const got = await readRetained(p.url, ['#']);
-        expect([...got.keys()]).toEqual(expect.arrayContaining(['outfit-display/hallway/state', 'outfit-display/hallway/image', 'outfit-display/hallway/diagnostics']));
+        expect([...got.keys()]).toEqual(
+          expect.arrayContaining([
+            'outfit-display/hallway/state',
+            'outfit-display/hallway/image',
+            'outfit-display/hallway/diagnostics',
+          ]),
+        );
         return got;
       });
       expect(retained.get('outfit-display/status')?.toString()).toBe('online');
@@ -59,7 +75,9 @@ describe('embedded broker (mqtt.url: embedded)', () => {
       const w = await watch(b.url, ['x']);
       await w.close();
       await b.close();
-      await expect(startEmbeddedBroker({ port: taken, fallbackToFreePort: false })).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+      await expect(startEmbeddedBroker({ port: taken, fallbackToFreePort: false })).rejects.toThrow(
+        /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/,
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -88,7 +106,12 @@ describe('embedded broker (mqtt.url: embedded)', () => {
   });
 
   it('mqtt.embedded is checked: host:port, and only with url: embedded', () => {
-    const base = { api: { base_url: 'simulated' }, budget: { credits_per_day: 10 }, timezone: 'UTC', displays: [{ id: 'a', name: 'A', lat: 1, lon: 2, panel: 'trmnl', schedule: '0 * * * *' }] };
+    const base = {
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 10 },
+      timezone: 'UTC',
+      displays: [{ id: 'a', name: 'A', lat: 1, lon: 2, panel: 'trmnl', schedule: '0 * * * *' }],
+    };
     const issues = (mqtt: unknown): string[] => {
       const r = ConfigSchema.safeParse({ ...base, mqtt });
       return r.success ? [] : r.error.issues.map((i) => i.path.join('.'));
@@ -99,8 +122,13 @@ describe('embedded broker (mqtt.url: embedded)', () => {
   });
 
   it('a login for other clients (mqtt.username) without a password is a config error naming the key', async () => {
-    const { file } = await tempConfig(simulatedConfig().replace('output_dir:', 'mqtt:\n  url: embedded\n  username: homeassistant\noutput_dir:'));
-    await expect(loadConfig(file, { env: {} })).rejects.toMatchObject({ code: 'E_CONFIG', message: expect.stringContaining('mqtt.username') as string });
+    const { file } = await tempConfig(
+      simulatedConfig().replace('output_dir:', 'mqtt:\n  url: embedded\n  username: homeassistant\noutput_dir:'),
+    );
+    await expect(loadConfig(file, { env: {} })).rejects.toMatchObject({
+      code: 'E_CONFIG',
+      message: expect.stringContaining('mqtt.username') as string,
+    });
     const ok = await loadConfig(file, { env: { OUTFIT_MQTT_PASSWORD: 'ha-secret-pw-4711' } });
     expect(ok.secrets.mqttPassword).toBe('ha-secret-pw-4711');
   });

@@ -28,7 +28,9 @@ export function display(id: string, over: Partial<DisplayConfig> = {}): DisplayC
   };
 }
 
-export function rec(over: { outfit?: string; imperial?: boolean; alerts?: unknown[]; fetchedAt?: string } = {}): StoredRecommendation {
+export function rec(
+  over: { outfit?: string; imperial?: boolean; alerts?: unknown[]; fetchedAt?: string } = {},
+): StoredRecommendation {
   const imperial = over.imperial ?? false;
   return {
     outfit: over.outfit ?? 'Light jacket, jeans and trainers.',
@@ -56,17 +58,40 @@ export function rec(over: { outfit?: string; imperial?: boolean; alerts?: unknow
 
 /** A frame whose png is a PNG signature and some bytes (the MQTT layer never decodes it). */
 export function frame(tag: string): Frame {
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`frame:${tag}`)]);
-  return { width: 800, height: 480, png, bmp: null, raw: Buffer.alloc(0), hash: createHash('sha256').update(png).digest('hex') };
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.from(`frame:${tag}`),
+  ]);
+  return {
+    width: 800,
+    height: 480,
+    png,
+    bmp: null,
+    raw: Buffer.alloc(0),
+    hash: createHash('sha256').update(png).digest('hex'),
+  };
 }
 
 /** A display's state as its cycle records it (record it with testViews().show() and publish the view). */
-export function update(d: DisplayConfig, r: StoredRecommendation | null, tag: string, status: FrameStatus = { kind: 'ok' }): ShownState {
+export function update(
+  d: DisplayConfig,
+  r: StoredRecommendation | null,
+  tag: string,
+  status: FrameStatus = { kind: 'ok' },
+): ShownState {
   return shownState(d, frame(tag), { rec: r, status, nextUpdateAt: new Date('2026-01-31T07:30:00.000Z') });
 }
 
 export function mqttConfig(url: string, over: Partial<MqttConfig> = {}): MqttConfig {
-  return { url, username: '', password_file: '', base_topic: 'outfit-display', discovery_prefix: 'homeassistant', discovery: true, ...over };
+  return {
+    url,
+    username: '',
+    password_file: '',
+    base_topic: 'outfit-display',
+    discovery_prefix: 'homeassistant',
+    discovery: true,
+    ...over,
+  };
 }
 
 export const budget = () => ({
@@ -127,7 +152,11 @@ export async function watch(url: string, filters: string[], opts: IClientOptions
  * retained messages before it reads the client's next packet, so they all come before the marker; the embedded
  * broker streams them from memory as it acknowledges the SUBSCRIBE, well before the marker's round trip.
  */
-export async function readRetained(url: string, filters: string[], opts: IClientOptions = {}): Promise<Map<string, Buffer>> {
+export async function readRetained(
+  url: string,
+  filters: string[],
+  opts: IClientOptions = {},
+): Promise<Map<string, Buffer>> {
   const w = await watch(url, filters, opts);
   const marker = `test-marker/${randomUUID()}`;
   await w.client.subscribeAsync(marker, { qos: 1 });

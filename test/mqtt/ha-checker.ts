@@ -7,12 +7,107 @@
  * through a small evaluator of the template forms the publisher is allowed to use.
  */
 
-export const ROOT_KEYS = new Set(['device', 'origin', 'components', 'availability', 'availability_mode', 'availability_template', 'availability_topic', 'payload_available', 'payload_not_available', 'state_topic', 'command_topic', 'qos', 'encoding', 'message_expiry_interval']);
-export const DEVICE_KEYS = new Set(['identifiers', 'connections', 'manufacturer', 'model', 'model_id', 'name', 'hw_version', 'serial_number', 'sw_version', 'via_device', 'suggested_area', 'configuration_url']);
+export const ROOT_KEYS = new Set([
+  'device',
+  'origin',
+  'components',
+  'availability',
+  'availability_mode',
+  'availability_template',
+  'availability_topic',
+  'payload_available',
+  'payload_not_available',
+  'state_topic',
+  'command_topic',
+  'qos',
+  'encoding',
+  'message_expiry_interval',
+]);
+export const DEVICE_KEYS = new Set([
+  'identifiers',
+  'connections',
+  'manufacturer',
+  'model',
+  'model_id',
+  'name',
+  'hw_version',
+  'serial_number',
+  'sw_version',
+  'via_device',
+  'suggested_area',
+  'configuration_url',
+]);
 const ORIGIN_KEYS = new Set(['name', 'sw_version', 'support_url']);
 const ENTITY_PLATFORMS = new Set(['binary_sensor', 'button', 'image', 'sensor']);
-const SENSOR_CLASSES = new Set(['apparent_power', 'aqi', 'area', 'atmospheric_pressure', 'battery', 'carbon_dioxide', 'carbon_monoxide', 'current', 'data_rate', 'data_size', 'date', 'distance', 'duration', 'energy', 'enum', 'frequency', 'gas', 'humidity', 'illuminance', 'irradiance', 'moisture', 'monetary', 'power', 'power_factor', 'precipitation', 'precipitation_intensity', 'pressure', 'signal_strength', 'sound_pressure', 'speed', 'temperature', 'timestamp', 'voltage', 'volume', 'weight', 'wind_direction', 'wind_speed']);
-const BINARY_CLASSES = new Set(['battery', 'battery_charging', 'carbon_monoxide', 'cold', 'connectivity', 'door', 'garage_door', 'gas', 'heat', 'light', 'lock', 'moisture', 'motion', 'moving', 'occupancy', 'opening', 'plug', 'power', 'presence', 'problem', 'running', 'safety', 'smoke', 'sound', 'tamper', 'update', 'vibration', 'window']);
+const SENSOR_CLASSES = new Set([
+  'apparent_power',
+  'aqi',
+  'area',
+  'atmospheric_pressure',
+  'battery',
+  'carbon_dioxide',
+  'carbon_monoxide',
+  'current',
+  'data_rate',
+  'data_size',
+  'date',
+  'distance',
+  'duration',
+  'energy',
+  'enum',
+  'frequency',
+  'gas',
+  'humidity',
+  'illuminance',
+  'irradiance',
+  'moisture',
+  'monetary',
+  'power',
+  'power_factor',
+  'precipitation',
+  'precipitation_intensity',
+  'pressure',
+  'signal_strength',
+  'sound_pressure',
+  'speed',
+  'temperature',
+  'timestamp',
+  'voltage',
+  'volume',
+  'weight',
+  'wind_direction',
+  'wind_speed',
+]);
+const BINARY_CLASSES = new Set([
+  'battery',
+  'battery_charging',
+  'carbon_monoxide',
+  'cold',
+  'connectivity',
+  'door',
+  'garage_door',
+  'gas',
+  'heat',
+  'light',
+  'lock',
+  'moisture',
+  'motion',
+  'moving',
+  'occupancy',
+  'opening',
+  'plug',
+  'power',
+  'presence',
+  'problem',
+  'running',
+  'safety',
+  'smoke',
+  'sound',
+  'tamper',
+  'update',
+  'vibration',
+  'window',
+]);
 export const DEVICE_CLASS_UNITS: Record<string, Set<string>> = {
   temperature: new Set(['°C', '°F', 'K']),
   humidity: new Set(['%']),
@@ -34,7 +129,8 @@ const validTopic = (t: unknown, wildcards: boolean) =>
 
 export function checkDeviceDiscovery(topic: string, payload: unknown, prefix = 'homeassistant'): string[] {
   const p: string[] = [];
-  if (!new RegExp(`^${prefix}/device/[a-zA-Z0-9_-]+/config$`).test(topic)) p.push(`topic ${topic}: not <prefix>/device/<[a-zA-Z0-9_-]+>/config`);
+  if (!new RegExp(`^${prefix}/device/[a-zA-Z0-9_-]+/config$`).test(topic))
+    p.push(`topic ${topic}: not <prefix>/device/<[a-zA-Z0-9_-]+>/config`);
   if (!isObj(payload)) return [...p, 'payload is not a JSON object'];
   for (const k of Object.keys(payload)) if (!ROOT_KEYS.has(k)) p.push(`root: extra key "${k}" not allowed`);
   const dev = payload.device;
@@ -42,9 +138,12 @@ export function checkDeviceDiscovery(topic: string, payload: unknown, prefix = '
   else {
     for (const k of Object.keys(dev)) if (!DEVICE_KEYS.has(k)) p.push(`device: extra key "${k}" not allowed`);
     const ids = dev.identifiers;
-    if (!(Array.isArray(ids) && ids.length > 0 && ids.every((i) => typeof i === 'string'))) p.push('device: needs identifiers (strings)');
-    if ('configuration_url' in dev && !isHttpUrl(dev.configuration_url)) p.push('device.configuration_url: must be http(s)');
-    for (const [k, v] of Object.entries(dev)) if (k !== 'identifiers' && k !== 'connections' && typeof v !== 'string') p.push(`device.${k}: must be a string`);
+    if (!(Array.isArray(ids) && ids.length > 0 && ids.every((i) => typeof i === 'string')))
+      p.push('device: needs identifiers (strings)');
+    if ('configuration_url' in dev && !isHttpUrl(dev.configuration_url))
+      p.push('device.configuration_url: must be http(s)');
+    for (const [k, v] of Object.entries(dev))
+      if (k !== 'identifiers' && k !== 'connections' && typeof v !== 'string') p.push(`device.${k}: must be a string`);
   }
   const origin = payload.origin;
   if (!isObj(origin)) p.push('origin: required object');
@@ -76,23 +175,32 @@ export function checkDeviceDiscovery(topic: string, payload: unknown, prefix = '
 function checkComponent(_key: string, c: Obj): string[] {
   const p: string[] = [];
   const platform = c.platform;
-  if (typeof platform !== 'string' || !ENTITY_PLATFORMS.has(platform)) return [`platform ${str(platform)} not supported here`];
+  if (typeof platform !== 'string' || !ENTITY_PLATFORMS.has(platform))
+    return [`platform ${str(platform)} not supported here`];
   if (typeof c.unique_id !== 'string' || c.unique_id === '') p.push('unique_id: required');
   if ('object_id' in c) p.push('object_id: deprecated, use default_entity_id');
-  if (typeof c.default_entity_id !== 'string' || !ENTITY_ID.test(c.default_entity_id) || !c.default_entity_id.startsWith(`${platform}.`)) {
+  if (
+    typeof c.default_entity_id !== 'string' ||
+    !ENTITY_ID.test(c.default_entity_id) ||
+    !c.default_entity_id.startsWith(`${platform}.`)
+  ) {
     p.push(`default_entity_id: must be a valid "${platform}.<id>", got ${str(c.default_entity_id)}`);
   }
   if ('availability' in c && 'availability_topic' in c) p.push('availability and availability_topic are exclusive');
   const av = c.availability;
-  const hasAv = (Array.isArray(av) && av.length > 0 && av.every((a) => isObj(a) && validTopic(a.topic, true))) || validTopic(c.availability_topic, true);
+  const hasAv =
+    (Array.isArray(av) && av.length > 0 && av.every((a) => isObj(a) && validTopic(a.topic, true))) ||
+    validTopic(c.availability_topic, true);
   if (!hasAv) p.push('availability: required on every entity');
   if ('name' in c && c.name !== null && typeof c.name !== 'string') p.push('name: string or null');
   if ('qos' in c && ![0, 1, 2].includes(c.qos as number)) p.push('qos: 0, 1 or 2');
   if ('expire_after' in c) {
     if (platform !== 'sensor' && platform !== 'binary_sensor') p.push('expire_after: only sensors and binary sensors');
-    if (!Number.isInteger(c.expire_after) || (c.expire_after as number) <= 0) p.push('expire_after: positive integer seconds');
+    if (!Number.isInteger(c.expire_after) || (c.expire_after as number) <= 0)
+      p.push('expire_after: positive integer seconds');
   }
-  if ('json_attributes_topic' in c && !validTopic(c.json_attributes_topic, true)) p.push('json_attributes_topic: invalid');
+  if ('json_attributes_topic' in c && !validTopic(c.json_attributes_topic, true))
+    p.push('json_attributes_topic: invalid');
   for (const t of ['value_template', 'json_attributes_template']) {
     if (t in c) {
       try {
@@ -111,10 +219,16 @@ function checkComponent(_key: string, c: Obj): string[] {
       if (dc !== undefined && !SENSOR_CLASSES.has(str(dc))) p.push(`device_class ${str(dc)} unknown`);
       if (sc !== undefined && !STATE_CLASSES.has(str(sc))) p.push(`state_class ${str(sc)} unknown`);
       if (sc === 'measurement_angle' && unit !== '°') p.push('measurement_angle needs unit °');
-      if (typeof dc === 'string' && unit !== undefined && DEVICE_CLASS_UNITS[dc] && !DEVICE_CLASS_UNITS[dc].has(str(unit))) {
+      if (
+        typeof dc === 'string' &&
+        unit !== undefined &&
+        DEVICE_CLASS_UNITS[dc] &&
+        !DEVICE_CLASS_UNITS[dc].has(str(unit))
+      ) {
         p.push(`unit ${str(unit)} is not valid with device class ${dc}`);
       }
-      if ((dc === 'timestamp' || dc === 'date' || dc === 'enum') && (unit !== undefined || sc !== undefined)) p.push(`${dc}: no unit, no state_class`);
+      if ((dc === 'timestamp' || dc === 'date' || dc === 'enum') && (unit !== undefined || sc !== undefined))
+        p.push(`${dc}: no unit, no state_class`);
       if ('options' in c) {
         if (dc !== 'enum') p.push('options only with device_class enum');
         if (!Array.isArray(c.options) || c.options.length === 0) p.push('options: non-empty list');
@@ -129,7 +243,8 @@ function checkComponent(_key: string, c: Obj): string[] {
       const n = ['image_topic', 'url_topic'].filter((k) => k in c).length;
       if (n !== 1) p.push('exactly one of image_topic / url_topic');
       if ('content_type' in c && 'url_topic' in c) p.push('content_type not with url_topic');
-      if ('image_topic' in c && !/^image\/[a-z0-9.+-]+$/.test(str(c.content_type ?? 'image/jpeg'))) p.push('content_type: image/<type>');
+      if ('image_topic' in c && !/^image\/[a-z0-9.+-]+$/.test(str(c.content_type ?? 'image/jpeg')))
+        p.push('content_type: image/<type>');
       break;
     }
     case 'button':
@@ -189,7 +304,8 @@ export function parseTemplate(t: string): (v: unknown) => string {
   return (v) => pyStr(expr(v));
 }
 
-const truthy = (x: unknown) => !(x === null || x === false || x === 0 || x === '' || (Array.isArray(x) && x.length === 0));
+const truthy = (x: unknown) =>
+  !(x === null || x === false || x === 0 || x === '' || (Array.isArray(x) && x.length === 0));
 function pyStr(x: unknown): string {
   if (x === null) return 'None';
   if (x === true) return 'True';
@@ -200,14 +316,21 @@ function pyStr(x: unknown): string {
 }
 
 /** What HA would make of each entity's retained state: problems, and the state a component shows. */
-export function checkStates(payload: { components: Record<string, Obj> }, retained: Map<string, Buffer>): { problems: string[]; states: Record<string, string> } {
+export function checkStates(
+  payload: { components: Record<string, Obj> },
+  retained: Map<string, Buffer>,
+): { problems: string[]; states: Record<string, string> } {
   const problems: string[] = [];
   const states: Record<string, string> = {};
   for (const [key, c] of Object.entries(payload.components)) {
     if (c.platform === 'image') {
       const img = retained.get(str(c.image_topic));
       if (!img) problems.push(`${key}: no retained image`);
-      else if (c.content_type === 'image/png' && !img.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) problems.push(`${key}: not a PNG`);
+      else if (
+        c.content_type === 'image/png' &&
+        !img.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+      )
+        problems.push(`${key}: not a PNG`);
       continue;
     }
     if (c.platform === 'button') continue;
@@ -235,14 +358,21 @@ export function checkStates(payload: { components: Record<string, Obj> }, retain
 
 function storeProblems(c: Obj, state: string): string[] {
   if (c.platform === 'binary_sensor') {
-    return [c.payload_on ?? 'ON', c.payload_off ?? 'OFF'].includes(state) ? [] : [`binary state "${state}" is neither payload_on nor payload_off`];
+    return [c.payload_on ?? 'ON', c.payload_off ?? 'OFF'].includes(state)
+      ? []
+      : [`binary state "${state}" is neither payload_on nor payload_off`];
   }
   if (state === 'None') return [];
   const dc = c.device_class;
-  if (dc === 'timestamp') return ISO_WITH_OFFSET.test(state) && !Number.isNaN(Date.parse(state)) ? [] : [`timestamp "${state}" is not ISO-8601 with an offset`];
+  if (dc === 'timestamp')
+    return ISO_WITH_OFFSET.test(state) && !Number.isNaN(Date.parse(state))
+      ? []
+      : [`timestamp "${state}" is not ISO-8601 with an offset`];
   if (dc === 'enum') return (c.options as string[]).includes(state) ? [] : [`"${state}" is not one of the options`];
   if (dc !== undefined || c.unit_of_measurement !== undefined || c.state_class !== undefined) {
     return state.trim() !== '' && Number.isFinite(Number(state)) ? [] : [`numeric sensor got "${state}"`];
   }
-  return Array.from(state).length <= 255 ? [] : [`state of ${Array.from(state).length} characters (HA keeps at most 255)`];
+  return Array.from(state).length <= 255
+    ? []
+    : [`state of ${Array.from(state).length} characters (HA keeps at most 255)`];
 }

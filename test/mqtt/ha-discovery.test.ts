@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dataTopicsOf, deviceDiscovery, entitySlug, haTempUnit, haWindUnit, isOurDevice } from '../../src/mqtt/ha-discovery.js';
+import {
+  dataTopicsOf,
+  deviceDiscovery,
+  entitySlug,
+  haTempUnit,
+  haWindUnit,
+  isOurDevice,
+} from '../../src/mqtt/ha-discovery.js';
 import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
 import { isoWithOffset } from '../../src/time/zoned-time.js';
 import { mqttTopics, refreshTarget } from '../../src/mqtt/topics.js';
@@ -28,9 +35,32 @@ describe('Home Assistant device discovery', () => {
     });
     expect(payload.origin).toEqual({ name: 'outfit-display', sw_version: '0.1.0' });
     expect(Object.keys(payload.components)).toEqual([
-      'frame', 'temperature', 'feels_like', 'humidity', 'wind_speed', 'wind_direction', 'rain_chance', 'uv_index',
-      'conditions', 'daytime', 'alerts', 'outfit', 'garments', 'umbrella', 'sunscreen', 'last_update', 'next_update', 'status', 'credits_spent_today',
-      'credits_left_today', 'credits_left_month', 'rate_limit_remaining', 'state_problem', 'render_problem', 'stale', 'refresh',
+      'frame',
+      'temperature',
+      'feels_like',
+      'humidity',
+      'wind_speed',
+      'wind_direction',
+      'rain_chance',
+      'uv_index',
+      'conditions',
+      'daytime',
+      'alerts',
+      'outfit',
+      'garments',
+      'umbrella',
+      'sunscreen',
+      'last_update',
+      'next_update',
+      'status',
+      'credits_spent_today',
+      'credits_left_today',
+      'credits_left_month',
+      'rate_limit_remaining',
+      'state_problem',
+      'render_problem',
+      'stale',
+      'refresh',
     ]);
     expect(payload.components.frame).toEqual({
       platform: 'image',
@@ -51,7 +81,11 @@ describe('Home Assistant device discovery', () => {
       state_class: 'measurement',
       expire_after: 5400,
     });
-    expect(payload.components.refresh).toMatchObject({ platform: 'button', command_topic: 'outfit-display/hallway/refresh', retain: false });
+    expect(payload.components.refresh).toMatchObject({
+      platform: 'button',
+      command_topic: 'outfit-display/hallway/refresh',
+      retain: false,
+    });
     expect(payload.components.last_update).not.toHaveProperty('expire_after');
     expect(JSON.stringify(payload)).not.toContain('object_id');
   });
@@ -59,10 +93,19 @@ describe('Home Assistant device discovery', () => {
   it('passes the HA checker for metric, imperial, unknown units and without expire_after', () => {
     const cases = [
       discovery(),
-      discovery({ display: display('porch', { unit: 'imperial', name: 'Front porch' }), tempUnit: '°F', windUnit: 'mph' }),
+      discovery({
+        display: display('porch', { unit: 'imperial', name: 'Front porch' }),
+        tempUnit: '°F',
+        windUnit: 'mph',
+      }),
       discovery({ tempUnit: 'C', windUnit: 'kph' }),
       discovery({ tempUnit: 'Réaumur', windUnit: 'furlongs/fortnight', expireAfterS: null }),
-      deviceDiscovery({ display: display('a-b_c'), topics: mqttTopics('home/outfit/', 'ha/'), swVersion: 'unknown', supportUrl: 'https://example.org/outfit' }),
+      deviceDiscovery({
+        display: display('a-b_c'),
+        topics: mqttTopics('home/outfit/', 'ha/'),
+        swVersion: 'unknown',
+        supportUrl: 'https://example.org/outfit',
+      }),
     ];
     for (const { topic, payload } of cases) {
       const prefix = topic.split('/device/')[0];
@@ -95,7 +138,16 @@ describe('Home Assistant device discovery', () => {
     bad.components.outfit!.default_entity_id = 'binary_sensor.outfit';
     bad.components.last_update!.unit_of_measurement = 's';
     const problems = checkDeviceDiscovery('homeassistant/device/outfit-display_hallway/config', bad).join('\n');
-    for (const expected of ['extra key "area"', 'origin.name', 'unit C is not valid', 'exactly one of image_topic', 'object_id', 'uv_index: availability', 'outfit: default_entity_id', 'timestamp: no unit']) {
+    for (const expected of [
+      'extra key "area"',
+      'origin.name',
+      'unit C is not valid',
+      'exactly one of image_topic',
+      'object_id',
+      'uv_index: availability',
+      'outfit: default_entity_id',
+      'timestamp: no unit',
+    ]) {
       expect(problems).toContain(expected);
     }
   });
@@ -106,7 +158,16 @@ describe('Home Assistant device discovery', () => {
     const { payload } = discovery();
     const retained = new Map<string, Buffer>([
       [topics.state('hallway'), Buffer.from(statePayload(r, new Date('2026-01-31T07:30:00Z'), { kind: 'ok' }, TZ))],
-      [topics.diagnostics('hallway'), Buffer.from(diagnosticsPayload({ kind: 'ok' }, { spentToday: 3, leftToday: 197, leftMonth: Infinity, rateRemaining: 59 }, TZ))],
+      [
+        topics.diagnostics('hallway'),
+        Buffer.from(
+          diagnosticsPayload(
+            { kind: 'ok' },
+            { spentToday: 3, leftToday: 197, leftMonth: Infinity, rateRemaining: 59 },
+            TZ,
+          ),
+        ),
+      ],
       [topics.image('hallway'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1])],
     ]);
     const { problems, states } = checkStates(payload, retained);
@@ -136,20 +197,43 @@ describe('state, diagnostics and topics', () => {
 
   it('state is the Recommendation plus fetched_at, next_update_at and stale', () => {
     const r = rec();
-    const state = JSON.parse(statePayload(r, null, { kind: 'stale', since: new Date() }, TZ)) as Record<string, unknown>;
-    expect(state).toMatchObject({ outfit: r.outfit, reasoning: r.reasoning, model: r.model, weather: r.weather, generated_at: r.generated_at });
+    const state = JSON.parse(statePayload(r, null, { kind: 'stale', since: new Date() }, TZ)) as Record<
+      string,
+      unknown
+    >;
+    expect(state).toMatchObject({
+      outfit: r.outfit,
+      reasoning: r.reasoning,
+      model: r.model,
+      weather: r.weather,
+      generated_at: r.generated_at,
+    });
     expect(state).toMatchObject({ fetched_at: '2026-01-31T08:00:01.000+01:00', next_update_at: null, stale: true });
   });
 
   it('diagnostics carry the status and the budget, null where there is no figure', () => {
     const until = new Date('2026-02-01T00:00:00Z');
-    const d = JSON.parse(diagnosticsPayload({ kind: 'budget_exhausted', until }, null, 'UTC')) as Record<string, unknown>;
-    expect(d).toMatchObject({ status: 'budget_exhausted', status_until: '2026-02-01T00:00:00.000+00:00', credits_spent_today: null, rate_limit_remaining: null });
+    const d = JSON.parse(diagnosticsPayload({ kind: 'budget_exhausted', until }, null, 'UTC')) as Record<
+      string,
+      unknown
+    >;
+    expect(d).toMatchObject({
+      status: 'budget_exhausted',
+      status_until: '2026-02-01T00:00:00.000+00:00',
+      credits_spent_today: null,
+      rate_limit_remaining: null,
+    });
   });
 
   it('finds the display of a refresh topic and nothing else', () => {
     expect(refreshTarget(topics, 'outfit-display/hallway/refresh')).toBe('hallway');
-    for (const t of ['outfit-display/Hallway/refresh', 'outfit-display//refresh', 'outfit-display/a/b/refresh', 'other/hallway/refresh', 'outfit-display/hallway/refresh/x']) {
+    for (const t of [
+      'outfit-display/Hallway/refresh',
+      'outfit-display//refresh',
+      'outfit-display/a/b/refresh',
+      'other/hallway/refresh',
+      'outfit-display/hallway/refresh/x',
+    ]) {
       expect(refreshTarget(topics, t), t).toBeNull();
     }
   });
@@ -159,12 +243,28 @@ describe('state, diagnostics and topics', () => {
     expect(isOurDevice(topics, topic, payload)).toBe(true);
     expect(isOurDevice(topics, topic, { ...payload, origin: { name: 'zigbee2mqtt' } })).toBe(false);
     expect(isOurDevice(topics, 'homeassistant/device/zigbee_hallway/config', payload)).toBe(false);
-    expect(dataTopicsOf(payload, topics).sort()).toEqual(['outfit-display/hallway/diagnostics', 'outfit-display/hallway/image', 'outfit-display/hallway/state']);
+    expect(dataTopicsOf(payload, topics).sort()).toEqual([
+      'outfit-display/hallway/diagnostics',
+      'outfit-display/hallway/image',
+      'outfit-display/hallway/state',
+    ]);
   });
 
   it('maps units and slugs the way HA wants them', () => {
-    expect([haTempUnit('°C'), haTempUnit('F'), haTempUnit('kelvin'), haTempUnit('x'), haTempUnit(null)]).toEqual(['°C', '°F', 'K', null, null]);
-    expect([haWindUnit('km/h'), haWindUnit('MPH'), haWindUnit('m/s'), haWindUnit('knots'), haWindUnit('')]).toEqual(['km/h', 'mph', 'm/s', 'kn', null]);
+    expect([haTempUnit('°C'), haTempUnit('F'), haTempUnit('kelvin'), haTempUnit('x'), haTempUnit(null)]).toEqual([
+      '°C',
+      '°F',
+      'K',
+      null,
+      null,
+    ]);
+    expect([haWindUnit('km/h'), haWindUnit('MPH'), haWindUnit('m/s'), haWindUnit('knots'), haWindUnit('')]).toEqual([
+      'km/h',
+      'mph',
+      'm/s',
+      'kn',
+      null,
+    ]);
     expect(entitySlug('Outfit-Display__Hall/way_')).toBe('outfit_display_hall_way');
   });
 });

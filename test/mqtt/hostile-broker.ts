@@ -23,7 +23,24 @@ export interface HostileBroker {
   close(): Promise<void>;
 }
 
-const TYPES = ['', 'connect', 'connack', 'publish', 'puback', 'pubrec', 'pubrel', 'pubcomp', 'subscribe', 'suback', 'unsubscribe', 'unsuback', 'pingreq', 'pingresp', 'disconnect', 'auth'];
+const TYPES = [
+  '',
+  'connect',
+  'connack',
+  'publish',
+  'puback',
+  'pubrec',
+  'pubrel',
+  'pubcomp',
+  'subscribe',
+  'suback',
+  'unsubscribe',
+  'unsuback',
+  'pingreq',
+  'pingresp',
+  'disconnect',
+  'auth',
+];
 
 /** Each complete packet in `buf` from `at`: its first byte, its body and where the next begins; null if incomplete. */
 function nextPacket(buf: Buffer, at: number): { first: number; body: Buffer; end: number } | null {
@@ -70,7 +87,8 @@ export async function startHostileBroker(opts: HostileBrokerOptions = {}): Promi
         const type = TYPES[p.first >> 4] ?? '?';
         counts.set(type, (counts.get(type) ?? 0) + 1);
         if (type === 'connect') socket.write(Buffer.from([0x20, 0x02, 0x00, 0x00]));
-        if (type === 'subscribe' && counts.get(type)! >= (opts.answerSubscribeFrom ?? Infinity)) socket.write(suback(p.body));
+        if (type === 'subscribe' && counts.get(type)! >= (opts.answerSubscribeFrom ?? Infinity))
+          socket.write(suback(p.body));
         if (type === 'pingreq') socket.write(Buffer.from([0xd0, 0x00]));
         if (type === 'publish' && ((p.first >> 1) & 3) === 1) {
           // The packet id follows the topic (2-byte length, then the topic).

@@ -3,7 +3,11 @@ import { MqttIncomingLimit } from '../../src/mqtt/incoming-limit.js';
 import { mqttPacket as packet } from '../helpers/mqtt-bytes.js';
 
 describe('MqttIncomingLimit', () => {
-  async function feed(bytes: Buffer, limit: number, step: number): Promise<{ passed: Buffer; skipped: number[]; error: { code?: string } | null }> {
+  async function feed(
+    bytes: Buffer,
+    limit: number,
+    step: number,
+  ): Promise<{ passed: Buffer; skipped: number[]; error: { code?: string } | null }> {
     const skipped: number[] = [];
     const guard = new MqttIncomingLimit({ limit, onSkip: (n) => skipped.push(n) });
     const out: Buffer[] = [];
@@ -29,6 +33,8 @@ describe('MqttIncomingLimit', () => {
 
   it('fails the stream on any other packet over the limit, or a length of more than 4 bytes', async () => {
     expect((await feed(packet(0x90, 5000), 1000, 1)).error).toMatchObject({ code: 'E_MQTT_TOO_LARGE' });
-    expect((await feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]), 1000, 1)).error).toMatchObject({ code: 'E_MQTT_MALFORMED' });
+    expect((await feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]), 1000, 1)).error).toMatchObject({
+      code: 'E_MQTT_MALFORMED',
+    });
   });
 });

@@ -3,7 +3,10 @@ import { MqttFrameLimit } from '../../src/mqtt/frame-limit.js';
 import { mqttHeader as header, mqttPacket as packet } from '../helpers/mqtt-bytes.js';
 
 /** Feeds the bytes one at a time (the worst split) and collects what passes, or the error. */
-async function feed(guard: MqttFrameLimit, bytes: Buffer): Promise<{ passed: Buffer; error: { code?: string } | null }> {
+async function feed(
+  guard: MqttFrameLimit,
+  bytes: Buffer,
+): Promise<{ passed: Buffer; error: { code?: string } | null }> {
   const out: Buffer[] = [];
   guard.on('data', (c: Buffer) => out.push(c));
   let error: { code?: string } | null = null;

@@ -3,7 +3,17 @@ import type { deviceDiscovery } from '../../src/mqtt/ha-discovery.js';
 import { MqttPublisher, type MqttPublisherOptions } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
-import { budget, capturingLogger, display, mqttConfig, readRetained, rec, silentLogger, update, watch } from './fixtures.js';
+import {
+  budget,
+  capturingLogger,
+  display,
+  mqttConfig,
+  readRetained,
+  rec,
+  silentLogger,
+  update,
+  watch,
+} from './fixtures.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews, type TestViews } from '../helpers/views.js';
 import type { DisplayState } from '../../src/state/display-state.js';
@@ -60,7 +70,14 @@ describe('MQTT publisher against Mosquitto', () => {
     expect(p.connected).toBe(true);
     const long = 'Thermal base layer, fleece, waterproof shell, '.repeat(10);
     await publish(p, update(hallway, rec({ outfit: long, alerts: [{ title: 'Gale warning' }] }), 'h1'));
-    await publish(p, update(porch, rec({ imperial: true }), 'p1', { kind: 'unreachable', since: new Date('2026-01-31T06:00:00Z'), message: 'timeout' }));
+    await publish(
+      p,
+      update(porch, rec({ imperial: true }), 'p1', {
+        kind: 'unreachable',
+        since: new Date('2026-01-31T06:00:00Z'),
+        message: 'timeout',
+      }),
+    );
 
     // publish() does not wait for the broker's acknowledgements, so a watcher may get some topics live (not flagged
     // retained): once all nine have reached the broker, read what it keeps retained.
@@ -72,8 +89,16 @@ describe('MQTT publisher against Mosquitto', () => {
     expect(retained.size).toBe(9);
     expect(retained.get(`${base}/status`)?.toString()).toBe('online');
     expect(retained.get(`${base}/hallway/image`)).toEqual(update(hallway, null, 'h1').frame.png);
-    expect(JSON.parse(retained.get(`${base}/porch/state`)!.toString())).toMatchObject({ stale: true, weather: { temp_unit: '°F' } });
-    expect(JSON.parse(retained.get(`${base}/porch/diagnostics`)!.toString())).toMatchObject({ status: 'unreachable', status_detail: 'timeout', credits_spent_today: 12, rate_limit_remaining: 57 });
+    expect(JSON.parse(retained.get(`${base}/porch/state`)!.toString())).toMatchObject({
+      stale: true,
+      weather: { temp_unit: '°F' },
+    });
+    expect(JSON.parse(retained.get(`${base}/porch/diagnostics`)!.toString())).toMatchObject({
+      status: 'unreachable',
+      status_detail: 'timeout',
+      credits_spent_today: 12,
+      rate_limit_remaining: 57,
+    });
 
     for (const d of [hallway, porch]) {
       const topic = `ha-retained/device/${base}_${d.id}/config`;
@@ -83,7 +108,9 @@ describe('MQTT publisher against Mosquitto', () => {
       expect(problems).toEqual([]);
       expect(Array.from(states.outfit ?? '').length).toBeLessThanOrEqual(255);
     }
-    const porchConfig = JSON.parse(retained.get(`ha-retained/device/${base}_porch/config`)!.toString()) as ReturnType<typeof deviceDiscovery>['payload'];
+    const porchConfig = JSON.parse(retained.get(`ha-retained/device/${base}_porch/config`)!.toString()) as ReturnType<
+      typeof deviceDiscovery
+    >['payload'];
     expect(porchConfig.components.temperature).toMatchObject({ unit_of_measurement: '°F', expire_after: 9000 });
     expect(porchConfig.components.wind_speed).toMatchObject({ unit_of_measurement: 'mph' });
   });
@@ -116,7 +143,11 @@ describe('MQTT publisher against Mosquitto', () => {
 
     clock.runNext();
     await w.waitFor((all) => all.length >= 3, 're-sent configs and state');
-    expect(w.all.map((m) => m.topic).sort()).toEqual(['ha-online/device/od-ha_hallway/config', 'ha-online/device/od-ha_porch/config', 'od-ha/hallway/state']);
+    expect(w.all.map((m) => m.topic).sort()).toEqual([
+      'ha-online/device/od-ha_hallway/config',
+      'ha-online/device/od-ha_porch/config',
+      'od-ha/hallway/state',
+    ]);
     expect(w.all.every((m) => !m.retain)).toBe(true); // live copies of retained messages
     await w.close();
   });
@@ -138,7 +169,13 @@ describe('MQTT publisher against Mosquitto', () => {
     calls.length = 0;
     await seed.client.publishAsync(`${base}/hallway/refresh`, '', { retain: true, qos: 1 });
 
-    for (const t of [`${base}/attic/refresh`, `${base}/Hallway/refresh`, `${base}/hallway/refresh/x`, `${base}//refresh`, `${base}/hallway/refreshx`]) {
+    for (const t of [
+      `${base}/attic/refresh`,
+      `${base}/Hallway/refresh`,
+      `${base}/hallway/refresh/x`,
+      `${base}//refresh`,
+      `${base}/hallway/refreshx`,
+    ]) {
       await seed.client.publishAsync(t, 'PRESS', { qos: 1 });
     }
     await seed.client.publishAsync(`${base}/hallway/refresh`, 'PRESS', { qos: 1 });
@@ -153,7 +190,11 @@ describe('MQTT publisher against Mosquitto', () => {
 
   it('a failing onRefresh is logged, not thrown', async () => {
     const { logger, text } = capturingLogger();
-    const p = make({ mqtt: mqttConfig(broker.url, { base_topic: 'od-refresh-fail' }), logger, onRefresh: () => Promise.reject(new Error('no budget')) });
+    const p = make({
+      mqtt: mqttConfig(broker.url, { base_topic: 'od-refresh-fail' }),
+      logger,
+      onRefresh: () => Promise.reject(new Error('no budget')),
+    });
     await p.start();
     const w = await watch(broker.url, []);
     await w.client.publishAsync('od-refresh-fail/hallway/refresh', 'PRESS', { qos: 1 });
@@ -172,7 +213,10 @@ describe('MQTT publisher against Mosquitto', () => {
     await publish(first, update(attic, rec(), 'a1'));
     const foreign = await watch(broker.url, []);
     const other = { device: { identifiers: ['z'] }, origin: { name: 'zigbee2mqtt' }, components: {} };
-    await foreign.client.publishAsync('ha-removal/device/od-removal_zigbee/config', JSON.stringify(other), { retain: true, qos: 1 });
+    await foreign.client.publishAsync('ha-removal/device/od-removal_zigbee/config', JSON.stringify(other), {
+      retain: true,
+      qos: 1,
+    });
     await first.stop();
     const before = await readRetained(broker.url, ['ha-removal/#', 'od-removal/#']);
     expect([...before.keys()]).toContain('ha-removal/device/od-removal_attic/config');
@@ -180,14 +224,18 @@ describe('MQTT publisher against Mosquitto', () => {
 
     const second = make({ mqtt: mq, displays: [hallway] });
     await second.start();
-    await expect.poll(async () => [...(await readRetained(broker.url, ['ha-removal/#', 'od-removal/#'])).keys()].sort(), { timeout: 10_000 }).toEqual([
-      'ha-removal/device/od-removal_hallway/config',
-      'ha-removal/device/od-removal_zigbee/config',
-      'od-removal/hallway/diagnostics',
-      'od-removal/hallway/image',
-      'od-removal/hallway/state',
-      'od-removal/status',
-    ]);
+    await expect
+      .poll(async () => [...(await readRetained(broker.url, ['ha-removal/#', 'od-removal/#'])).keys()].sort(), {
+        timeout: 10_000,
+      })
+      .toEqual([
+        'ha-removal/device/od-removal_hallway/config',
+        'ha-removal/device/od-removal_zigbee/config',
+        'od-removal/hallway/diagnostics',
+        'od-removal/hallway/image',
+        'od-removal/hallway/state',
+        'od-removal/status',
+      ]);
     await foreign.client.publishAsync('ha-removal/device/od-removal_zigbee/config', '', { retain: true, qos: 1 });
     await foreign.close();
   });
@@ -198,12 +246,20 @@ describe('MQTT publisher against Mosquitto', () => {
     await on.start();
     await publish(on, update(hallway, rec(), 'h1'));
     await on.stop();
-    expect([...(await readRetained(broker.url, ['ha-toggle/#'])).keys()]).toEqual(['ha-toggle/device/od-toggle_hallway/config']);
+    expect([...(await readRetained(broker.url, ['ha-toggle/#'])).keys()]).toEqual([
+      'ha-toggle/device/od-toggle_hallway/config',
+    ]);
     const off = make({ mqtt: mq, displays: [hallway], haDiscovery: () => false });
     await off.start();
     await publish(off, update(hallway, rec(), 'h2'));
-    await expect.poll(async () => [...(await readRetained(broker.url, ['ha-toggle/#'])).keys()], { timeout: 10_000 }).toEqual([]);
-    expect([...(await readRetained(broker.url, ['od-toggle/hallway/#'])).keys()].sort()).toEqual(['od-toggle/hallway/diagnostics', 'od-toggle/hallway/image', 'od-toggle/hallway/state']);
+    await expect
+      .poll(async () => [...(await readRetained(broker.url, ['ha-toggle/#'])).keys()], { timeout: 10_000 })
+      .toEqual([]);
+    expect([...(await readRetained(broker.url, ['od-toggle/hallway/#'])).keys()].sort()).toEqual([
+      'od-toggle/hallway/diagnostics',
+      'od-toggle/hallway/image',
+      'od-toggle/hallway/state',
+    ]);
   });
 
   it('publishes offline (retained) on a clean stop', async () => {

@@ -13,7 +13,9 @@ const hallway = display('hallway');
 describe('reconnect backoff and the offline outbox', () => {
   it('doubles the delay up to the maximum, with jitter between half and all of it', () => {
     const b = { initialMs: 1000, maxMs: 60_000 };
-    expect([0, 1, 2, 3, 6, 7, 50].map((a) => backoffDelay(a, b, () => 1))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+    expect([0, 1, 2, 3, 6, 7, 50].map((a) => backoffDelay(a, b, () => 1))).toEqual([
+      1000, 2000, 4000, 8000, 60_000, 60_000, 60_000,
+    ]);
     expect(backoffDelay(2, b, () => 0)).toBe(2000);
   });
 
@@ -126,7 +128,9 @@ describe('start()', () => {
     const { Aedes } = await import('aedes');
     const { createServer } = await import('node:net');
     const mqtt = await import('mqtt');
-    const aedes = await Aedes.createBroker({ authorizeSubscribe: (_client, sub, done) => void setTimeout(() => done(null, sub), 400) });
+    const aedes = await Aedes.createBroker({
+      authorizeSubscribe: (_client, sub, done) => void setTimeout(() => done(null, sub), 400),
+    });
     const server = createServer((socket) => aedes.handle(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `mqtt://127.0.0.1:${(server.address() as { port: number }).port}`;

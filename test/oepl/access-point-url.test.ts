@@ -15,11 +15,19 @@ function yaml(accessPoint: string): string {
     creditsPerDay: 100,
     timezone: 'UTC',
     displays: [{ id: 'hallway' }],
-    sections: ['openepaperlink:', `  access_point: "${accessPoint}"`, '  tags:', '    - { mac: "0000021EEF5A3B1C", display: hallway, panel: oepl-2in9-bwr }'],
+    sections: [
+      'openepaperlink:',
+      `  access_point: "${accessPoint}"`,
+      '  tags:',
+      '    - { mac: "0000021EEF5A3B1C", display: hallway, panel: oepl-2in9-bwr }',
+    ],
   });
 }
 
-async function checkConfig(accessPoint: string, command = 'check-config'): Promise<{ code: number | null; out: string }> {
+async function checkConfig(
+  accessPoint: string,
+  command = 'check-config',
+): Promise<{ code: number | null; out: string }> {
   const { dir, file } = await tempConfig(yaml(accessPoint));
   try {
     const r = await runCli([command, '--config', file]);
@@ -41,10 +49,17 @@ describe('openepaperlink.access_point through check-config', () => {
   });
 
   it('a query or a fragment is refused like a path; the base URL alone passes', async () => {
-    for (const url of ['http://192.168.1.60/?token=x', 'http://192.168.1.60?x=1', 'http://192.168.1.60#tag', 'http://192.168.1.60/api']) {
+    for (const url of [
+      'http://192.168.1.60/?token=x',
+      'http://192.168.1.60?x=1',
+      'http://192.168.1.60#tag',
+      'http://192.168.1.60/api',
+    ]) {
       const r = await checkConfig(url);
       expect(r.code, url).toBe(2);
-      expect(r.out, url).toMatch(/openepaperlink\.access_point: must be an absolute http\(s\) base URL such as http:\/\/192\.168\.1\.60, without a path, query or fragment/);
+      expect(r.out, url).toMatch(
+        /openepaperlink\.access_point: must be an absolute http\(s\) base URL such as http:\/\/192\.168\.1\.60, without a path, query or fragment/,
+      );
     }
     const ok = await checkConfig('http://192.168.1.60/');
     expect(ok.out).not.toContain('openepaperlink');

@@ -23,7 +23,10 @@ export interface Upload {
 }
 
 /** The parts of a multipart/form-data body: name, filename (files only) and bytes. */
-export function parseMultipart(body: Buffer, contentType: string): Array<{ name: string; filename: string | null; type: string | null; data: Buffer }> {
+export function parseMultipart(
+  body: Buffer,
+  contentType: string,
+): Array<{ name: string; filename: string | null; type: string | null; data: Buffer }> {
   const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   if (!m) throw new Error(`no boundary in ${contentType}`);
   const delim = Buffer.from(`--${m[1] ?? m[2]!}`);
@@ -97,9 +100,17 @@ export async function startFakeAp(): Promise<FakeAp> {
       const body = await bodyOf(req);
       const parts = parseMultipart(body, req.headers['content-type'] ?? '');
       const file = parts.find((p) => p.filename !== null);
-      const fields = Object.fromEntries(parts.filter((p) => p.filename === null).map((p) => [p.name, p.data.toString('utf8')]));
+      const fields = Object.fromEntries(
+        parts.filter((p) => p.filename === null).map((p) => [p.name, p.data.toString('utf8')]),
+      );
       const answer: Answer = unknown.has(fields.mac ?? '') ? 'mac_unknown' : (script.shift() ?? 200);
-      uploads.push({ fields, file: file?.data ?? Buffer.alloc(0), filename: file?.filename ?? '', contentType: file?.type ?? '', answered: answer });
+      uploads.push({
+        fields,
+        file: file?.data ?? Buffer.alloc(0),
+        filename: file?.filename ?? '',
+        contentType: file?.type ?? '',
+        answered: answer,
+      });
       if (answer === 'reset') return void req.socket.destroy();
       if (answer === 500) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
       if (answer === 'huge') return streamHuge(res, ap.hugeBytes, (sent) => ap.hugeSent.push(sent));
@@ -108,8 +119,10 @@ export async function startFakeAp(): Promise<FakeAp> {
         return void res.once('close', () => clearTimeout(t));
       }
       if (answer === 409) return void res.writeHead(409, { 'content-type': 'text/plain' }).end('Come back later');
-      if (answer === 'mac_unknown') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('mac not found');
-      if (answer === 'mac_unknown_200') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Error while saving: mac not found');
+      if (answer === 'mac_unknown')
+        return void res.writeHead(400, { 'content-type': 'text/plain' }).end('mac not found');
+      if (answer === 'mac_unknown_200')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Error while saving: mac not found');
       res.writeHead(200, { 'content-type': 'text/plain' }).end('Ok, saved');
     })();
   });
@@ -120,6 +133,10 @@ export async function startFakeAp(): Promise<FakeAp> {
     uploads,
     script,
     unknown,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -31,7 +31,12 @@ async function setup(o: { uploadTimeoutMs?: number; url?: (apUrl: string) => str
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
   const status = new TagStatusBoard();
-  const side = testViews({ displays: [d], clock, nextUpdateAt: () => new Date(clock.now() + 30 * 60_000), tagProblem: (id) => status.get(id) });
+  const side = testViews({
+    displays: [d],
+    clock,
+    nextUpdateAt: () => new Date(clock.now() + 30 * 60_000),
+    tagProblem: (id) => status.get(id),
+  });
   const cap = capturingLogger();
   const pub = new OeplPublisher({
     accessPoint: o.url?.(ap.url) ?? ap.url,
@@ -108,7 +113,11 @@ describe('an access point that misbehaves', () => {
     expect(s.ap.uploads).toHaveLength(2);
     expect(s.status.get('hall')).toBeNull();
     s.clock.advance(1);
-    expect(s.status.get('hall')).toMatchObject({ mac: MAC, code: 'E_OEPL_UNREACHABLE', since: new Date(start).toISOString() });
+    expect(s.status.get('hall')).toMatchObject({
+      mac: MAC,
+      code: 'E_OEPL_UNREACHABLE',
+      since: new Date(start).toISOString(),
+    });
     expect(s.status.get('hall')!.message).toContain('no answer within 0.3 s');
     s.clock.advance(60 * 60_000);
     await s.pub.settled();
@@ -134,7 +143,9 @@ describe('an access point that misbehaves', () => {
     await until('the third try', () => s.ap.uploads.length === 3);
     await s.pub.settled();
     expect(s.status.get('hall')).toMatchObject({ mac: MAC, code: 'E_OEPL_UNREACHABLE' });
-    expect(s.status.get('hall')!.message).toMatch(/^no picture taken in 3 tries since 2026-01-31T07:00:00\.000Z \(the last: /);
+    expect(s.status.get('hall')!.message).toMatch(
+      /^no picture taken in 3 tries since 2026-01-31T07:00:00\.000Z \(the last: /,
+    );
     s.clock.advance(4 * RETRY_FIRST_MS);
     await until('the fourth try', () => s.ap.uploads.length === 4);
     await s.pub.settled();

@@ -60,7 +60,7 @@ function agreement(jpg: Buffer, frame: Frame, panel: PanelProfile): { width: num
 
 /** A JPEG's start-of-frame marker: 0xC0 is baseline. */
 function sofMarker(jpg: Buffer): number | null {
-  for (let i = 2; i < jpg.length - 1; ) {
+  for (let i = 2; i < jpg.length - 1;) {
     if (jpg[i] !== 0xff) return null;
     const m = jpg[i + 1]!;
     if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) return m;
@@ -69,13 +69,20 @@ function sofMarker(jpg: Buffer): number | null {
   return null;
 }
 
-async function setup(o: { clock?: FakeClock; tags?: ReadonlyArray<{ mac: string; panel: string }>; stateDir?: string } = {}) {
+async function setup(
+  o: { clock?: FakeClock; tags?: ReadonlyArray<{ mac: string; panel: string }>; stateDir?: string } = {},
+) {
   const ap = await startFakeAp();
   cleanup.push(() => ap.close());
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = o.clock ?? new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
   const status = new TagStatusBoard();
-  const side = testViews({ displays: [d], clock, nextUpdateAt: () => new Date(clock.now() + 30 * 60_000), tagProblem: (id) => status.get(id) });
+  const side = testViews({
+    displays: [d],
+    clock,
+    nextUpdateAt: () => new Date(clock.now() + 30 * 60_000),
+    tagProblem: (id) => status.get(id),
+  });
   const drawn: Array<{ panel: string; frame: Frame }> = [];
   const draw: DrawFrame = async (opts, state, as) => {
     const frame = await drawInProcess(opts, state, as);
@@ -99,7 +106,7 @@ async function setup(o: { clock?: FakeClock; tags?: ReadonlyArray<{ mac: string;
 }
 
 describe('OpenEPaperLink publisher', () => {
-  it("pushes each tag a baseline JPEG of its size that comes back to the drawn frame (≥ 99.5 %), with mac, dither=0 and ttl; once per picture", async () => {
+  it('pushes each tag a baseline JPEG of its size that comes back to the drawn frame (≥ 99.5 %), with mac, dither=0 and ttl; once per picture', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'oepl-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const s = await setup({ stateDir: dir });
@@ -117,7 +124,9 @@ describe('OpenEPaperLink publisher', () => {
       const a = agreement(up.file, frame, panel);
       expect([a.width, a.height]).toEqual([panel.width, panel.height]);
       expect(a.share).toBeGreaterThanOrEqual(0.995);
-      figures.push(`${t.panel} ${a.width}x${a.height}: ${up.file.length} bytes, ${(a.share * 100).toFixed(3)} % of pixels as drawn`);
+      figures.push(
+        `${t.panel} ${a.width}x${a.height}: ${up.file.length} bytes, ${(a.share * 100).toFixed(3)} % of pixels as drawn`,
+      );
     }
     console.log(`OEPL figures:\n${figures.join('\n')}`);
     // The same state again (and a new frame of the display whose picture for the tags is the same): nothing sent.
@@ -129,9 +138,13 @@ describe('OpenEPaperLink publisher', () => {
     await s.pub.settled();
     expect(s.ap.uploads).toHaveLength(2 * TAGS.length);
     // What was accepted survives a restart: a new publisher does not push the same pictures again.
-    expect(Object.keys(JSON.parse(await readFile(path.join(dir, PUSHED_FILE), 'utf8')) as object).sort()).toEqual(TAGS.map((t) => t.mac).sort());
+    expect(Object.keys(JSON.parse(await readFile(path.join(dir, PUSHED_FILE), 'utf8')) as object).sort()).toEqual(
+      TAGS.map((t) => t.mac).sort(),
+    );
     const again = await setup({ stateDir: dir });
-    await again.pub.publish(again.side.show(update(again.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })));
+    await again.pub.publish(
+      again.side.show(update(again.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })),
+    );
     await again.pub.settled();
     expect(again.ap.uploads).toHaveLength(0);
   }, 60_000);
@@ -178,7 +191,14 @@ describe('OpenEPaperLink publisher', () => {
 
   it('an unknown MAC is a problem of the display on /healthz and state.json, not a crash; the next frame clears it', async () => {
     const s = await setup({ tags: [TAGS[0], TAGS[1]] });
-    const http = new HttpPublisher({ listen: '127.0.0.1:0', displays: [s.d], views: s.side.views, timezone: 'Europe/Berlin', clock: s.clock, logger: capturingLogger().logger });
+    const http = new HttpPublisher({
+      listen: '127.0.0.1:0',
+      displays: [s.d],
+      views: s.side.views,
+      timezone: 'Europe/Berlin',
+      clock: s.clock,
+      logger: capturingLogger().logger,
+    });
     await http.start();
     cleanup.push(() => http.stop());
     s.ap.script.push('mac_unknown', 200);
@@ -192,11 +212,15 @@ describe('OpenEPaperLink publisher', () => {
     expect(health.status).toBe(503);
     const h = JSON.parse(health.text()) as { displays: Array<{ tag_problem?: string; reason: string }> };
     expect(h.displays[0]!.tag_problem).toMatch(new RegExp(`^E_OEPL_MAC_UNKNOWN: tag ${unknownMac}: `));
-    const state = JSON.parse((await httpRequest(`${http.url!}/displays/hall/state.json`)).text()) as { tag_problem: { code: string; mac: string } | null };
+    const state = JSON.parse((await httpRequest(`${http.url!}/displays/hall/state.json`)).text()) as {
+      tag_problem: { code: string; mac: string } | null;
+    };
     expect(state.tag_problem).toMatchObject({ code: 'E_OEPL_MAC_UNKNOWN', mac: unknownMac });
     expect(s.logs()).toContain('E_OEPL_MAC_UNKNOWN');
     // Home Assistant's diagnostics (MQTT) carry it too.
-    const diag = JSON.parse(diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { tagProblem: s.side.views.view('hall')!.tagProblem })) as { tag_problem: string | null };
+    const diag = JSON.parse(
+      diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { tagProblem: s.side.views.view('hall')!.tagProblem }),
+    ) as { tag_problem: string | null };
     expect(diag.tag_problem).toMatch(new RegExp(`^E_OEPL_MAC_UNKNOWN: tag ${unknownMac}: `));
     // The owner pairs the tag: the next picture goes through and the problem is gone.
     await s.pub.publish(s.side.show(update(s.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })));

@@ -29,12 +29,37 @@ describe('a panel profile', () => {
 
   it.each([
     ['no controller', (p: Record<string, unknown>) => delete p.controller, /controller: required/],
-    ['an unknown family', (p: Record<string, unknown>) => (p.controller = { family: 'it8951', pi_header: false }), /controller\.family: must be one of "uc8179", "ssd168x", "acep7", "spectra6", "device-firmware"/],
-    ['a driver family without its vendor driver', (p: Record<string, unknown>) => (p.controller = { family: 'uc8179', pi_header: true, board: 'waveshare-hat' }), /controller\.vendor_driver: required for the uc8179 family/],
-    ['the header without a board', (p: Record<string, unknown>) => (p.controller = { family: 'uc8179', vendor_driver: 'epd7in5_V2', pi_header: true }), /controller\.board: required with pi_header: true/],
-    ['a device-firmware panel on the header', (p: Record<string, unknown>) => (p.controller = { family: 'device-firmware', pi_header: true, board: 'inky' }), /controller\.pi_header: a device-firmware panel is driven by its device/],
-    ['an unknown key', (p: Record<string, unknown>) => (p.controller = { family: 'device-firmware', pi_header: false, chip: 'x' }), /controller\.chip: unknown key/],
-    ['an id that is not its file name', (p: Record<string, unknown>) => (p.id = 'other'), /id: says "other", the file name says/],
+    [
+      'an unknown family',
+      (p: Record<string, unknown>) => (p.controller = { family: 'it8951', pi_header: false }),
+      /controller\.family: must be one of "uc8179", "ssd168x", "acep7", "spectra6", "device-firmware"/,
+    ],
+    [
+      'a driver family without its vendor driver',
+      (p: Record<string, unknown>) => (p.controller = { family: 'uc8179', pi_header: true, board: 'waveshare-hat' }),
+      /controller\.vendor_driver: required for the uc8179 family/,
+    ],
+    [
+      'the header without a board',
+      (p: Record<string, unknown>) =>
+        (p.controller = { family: 'uc8179', vendor_driver: 'epd7in5_V2', pi_header: true }),
+      /controller\.board: required with pi_header: true/,
+    ],
+    [
+      'a device-firmware panel on the header',
+      (p: Record<string, unknown>) => (p.controller = { family: 'device-firmware', pi_header: true, board: 'inky' }),
+      /controller\.pi_header: a device-firmware panel is driven by its device/,
+    ],
+    [
+      'an unknown key',
+      (p: Record<string, unknown>) => (p.controller = { family: 'device-firmware', pi_header: false, chip: 'x' }),
+      /controller\.chip: unknown key/,
+    ],
+    [
+      'an id that is not its file name',
+      (p: Record<string, unknown>) => (p.id = 'other'),
+      /id: says "other", the file name says/,
+    ],
   ])('refuses %s, naming the file and the key', (_what, change, message) => {
     const file = variant('bad', change);
     let err: unknown;
@@ -49,6 +74,13 @@ describe('a panel profile', () => {
   });
 
   it('names the available panels for an unknown id', () => {
-    expect(() => loadPanel('waveshare-9in9')).toThrow(expect.objectContaining({ code: 'E_PANEL_PROFILE', message: expect.stringMatching(/unknown panel "waveshare-9in9"; available panels: .*waveshare-7in5-v2/) as unknown }));
+    expect(() => loadPanel('waveshare-9in9')).toThrow(
+      expect.objectContaining({
+        code: 'E_PANEL_PROFILE',
+        message: expect.stringMatching(
+          /unknown panel "waveshare-9in9"; available panels: .*waveshare-7in5-v2/,
+        ) as unknown,
+      }),
+    );
   });
 });

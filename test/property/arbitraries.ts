@@ -34,7 +34,10 @@ export function mutationsOf(values: fc.Arbitrary<unknown>): fc.Arbitrary<Mutatio
   return fc.record({
     path: fc.array(fc.nat(), { maxLength: 5 }),
     op: fc.constantFrom('replace', 'delete', 'add'),
-    key: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'id', 'schedule', 'weather')),
+    key: fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'id', 'schedule', 'weather'),
+    ),
     value: values,
   });
 }
@@ -42,7 +45,14 @@ export function mutationsOf(values: fc.Arbitrary<unknown>): fc.Arbitrary<Mutatio
 /** Mutations with any value at all (Maps, Dates, BigInts, null-prototype objects...). */
 export const mutationArb: fc.Arbitrary<Mutation> = mutationsOf(
   fc.oneof(
-    fc.anything({ maxDepth: 2, withNullPrototype: true, withBigInt: true, withDate: true, withMap: true, withSet: true }),
+    fc.anything({
+      maxDepth: 2,
+      withNullPrototype: true,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+    }),
     fc.double(),
     fc.string(),
     fc.constantFrom(null, undefined, true, 0, -1, 1e309, '', '  ', 'auto', 'simulated', '*/5 * * * *'),
@@ -51,7 +61,10 @@ export const mutationArb: fc.Arbitrary<Mutation> = mutationsOf(
 
 /** Mutations that keep a value JSON. */
 export const jsonMutationArb: fc.Arbitrary<Mutation> = mutationsOf(
-  fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, true, 0, -1, '', ' ', [], {}, 'NaN', '2026-01-31T07:00:00.000Z')),
+  fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom(null, true, 0, -1, '', ' ', [], {}, 'NaN', '2026-01-31T07:00:00.000Z'),
+  ),
 );
 
 const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => typeof v === 'object' && v !== null;
@@ -77,7 +90,12 @@ export function mutate(root: unknown, mutations: readonly Mutation[]): unknown {
     }
     const target = parent === null || at === null ? copy : parent[at];
     if (m.op === 'add' && isContainer(target) && !Array.isArray(target)) {
-      Object.defineProperty(target, m.key, { value: structuredClone(m.value), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(target, m.key, {
+        value: structuredClone(m.value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else if (parent !== null && at !== null) {
       if (m.op === 'delete') delete parent[at];
       else parent[at] = structuredClone(m.value);

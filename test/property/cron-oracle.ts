@@ -129,11 +129,22 @@ function item(min: number, max: number, values: fc.Arbitrary<number>): fc.Arbitr
     { arbitrary: values.map(String), weight: 4 },
     { arbitrary: fc.tuple(values, values).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`), weight: 2 },
     { arbitrary: fc.integer({ min: 1, max: max - min + 1 }).map((k) => `*/${k}`), weight: 2 },
-    { arbitrary: fc.tuple(values, values, fc.integer({ min: 1, max: 12 })).map(([a, b, k]) => `${Math.min(a, b)}-${Math.max(a, b)}/${k}`), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(values, values, fc.integer({ min: 1, max: 12 }))
+        .map(([a, b, k]) => `${Math.min(a, b)}-${Math.max(a, b)}/${k}`),
+      weight: 2,
+    },
   );
 }
 
-function field(min: number, max: number, values: fc.Arbitrary<number>, extra: fc.Arbitrary<string>[] = [], star = 1): fc.Arbitrary<string> {
+function field(
+  min: number,
+  max: number,
+  values: fc.Arbitrary<number>,
+  extra: fc.Arbitrary<string>[] = [],
+  star = 1,
+): fc.Arbitrary<string> {
   const one = fc.oneof(item(min, max, values), ...extra);
   return fc.oneof(
     { arbitrary: fc.constant('*'), weight: star },
@@ -144,7 +155,12 @@ function field(min: number, max: number, values: fc.Arbitrary<number>, extra: fc
 /** Seconds kept coarse: a few values a minute at most. */
 const secondsField = fc.oneof(
   fc.constantFrom('0', '30', '0,30', '*/20', '15-45/15', '59', '0-59/30'),
-  fc.array(fc.integer({ min: 0, max: 5 }).map((k) => String(k * 10)), { minLength: 1, maxLength: 3 }).map((xs) => [...new Set(xs)].join(',')),
+  fc
+    .array(
+      fc.integer({ min: 0, max: 5 }).map((k) => String(k * 10)),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((xs) => [...new Set(xs)].join(',')),
 );
 
 export interface CronOptions {
@@ -158,11 +174,31 @@ export function cronArb(opts: CronOptions = {}): fc.Arbitrary<string> {
     ? fc.oneof(fc.integer({ min: 0, max: 59 }).map(String), fc.constantFrom('0,30', '*/15', '10-50/20', '0,45'))
     : field(0, 59, fc.integer({ min: 0, max: 59 }));
   // Hours lean towards 0-4, where daylight-saving changes happen.
-  const hour = field(0, 23, fc.oneof(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 4 })), [], opts.sparse ? 0 : 1);
+  const hour = field(
+    0,
+    23,
+    fc.oneof(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 4 })),
+    [],
+    opts.sparse ? 0 : 1,
+  );
   const dom = field(1, 31, fc.integer({ min: 1, max: 31 }), [fc.constantFrom('L', 'LW', '15W', '1W', 'L-2')], 8);
-  const month = field(1, 12, fc.integer({ min: 1, max: 12 }), [fc.constantFrom('jan', 'mar', 'oct', 'nov', 'mar-oct', 'sep-dec')], 6);
-  const dow = field(0, 7, fc.integer({ min: 0, max: 7 }), [fc.constantFrom('mon-fri', 'sat,sun', 'sun', '5#2', '0#1', '1L', '6L')], 6);
-  const withSeconds = opts.sparse ? fc.option(fc.constantFrom('0', '30', '0,30'), { nil: undefined, freq: 3 }) : fc.option(secondsField, { nil: undefined, freq: 3 });
+  const month = field(
+    1,
+    12,
+    fc.integer({ min: 1, max: 12 }),
+    [fc.constantFrom('jan', 'mar', 'oct', 'nov', 'mar-oct', 'sep-dec')],
+    6,
+  );
+  const dow = field(
+    0,
+    7,
+    fc.integer({ min: 0, max: 7 }),
+    [fc.constantFrom('mon-fri', 'sat,sun', 'sun', '5#2', '0#1', '1L', '6L')],
+    6,
+  );
+  const withSeconds = opts.sparse
+    ? fc.option(fc.constantFrom('0', '30', '0,30'), { nil: undefined, freq: 3 })
+    : fc.option(secondsField, { nil: undefined, freq: 3 });
   return fc
     .tuple(withSeconds, minute, hour, dom, month, dow)
     .map(([s, ...rest]) => [...(s === undefined ? [] : [s]), ...rest].join(' '))

@@ -8,8 +8,44 @@ import fc from 'fast-check';
  */
 
 export const HOSTILE_PIECES: readonly string[] = [
-  'a', 'W', 'm', 'i', 'é', 'e\u0301', '\u0301', '\u0308\u0323', '雨', '한', 'מ', 'ע', 'م', 'ع', 'لا', '\u064e', 'ท', '\u0e48', '\u0e34',
-  '1', '٣', '🧥', '👩🏽‍🦰', '☂️', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u200f', '\u202e', '\u2066', '\u00ad', '/', '.', '-', '?', '=',
+  'a',
+  'W',
+  'm',
+  'i',
+  'é',
+  'e\u0301',
+  '\u0301',
+  '\u0308\u0323',
+  '雨',
+  '한',
+  'מ',
+  'ע',
+  'م',
+  'ع',
+  'لا',
+  '\u064e',
+  'ท',
+  '\u0e48',
+  '\u0e34',
+  '1',
+  '٣',
+  '🧥',
+  '👩🏽‍🦰',
+  '☂️',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '\u200f',
+  '\u202e',
+  '\u2066',
+  '\u00ad',
+  '/',
+  '.',
+  '-',
+  '?',
+  '=',
 ];
 
 /** `length` code points of `pieces`, chosen in turn by a small linear congruential generator from `seed`. */
@@ -33,7 +69,10 @@ export interface HostileWord {
 
 /** Which pieces a word is made of (some of them, or one alone: a run of a single mark) and its seed. */
 export const hostileWordArb: fc.Arbitrary<HostileWord> = fc.record({
-  pieces: fc.oneof(fc.subarray([...HOSTILE_PIECES], { minLength: 1 }), fc.constantFrom(...HOSTILE_PIECES).map((p) => [p])),
+  pieces: fc.oneof(
+    fc.subarray([...HOSTILE_PIECES], { minLength: 1 }),
+    fc.constantFrom(...HOSTILE_PIECES).map((p) => [p]),
+  ),
   seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
 });
 

@@ -31,32 +31,51 @@ describe('an outfit ending in a word thousands of characters long', () => {
     expect(FLAGS.some((f) => /^--max-old-space-size=\d+$/.test(f))).toBe(true);
   });
 
-  it('is drawn in a frame under the service render process\'s heap cap', { timeout: timeout(180_000) }, async () => {
+  it("is drawn in a frame under the service render process's heap cap", { timeout: timeout(180_000) }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'outfit-long-word-'));
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(hostileWordArb, fc.integer({ min: 1_000, max: 20_000 }), fc.constantFrom(...PANELS), async (w, length, panelId) => {
-        const k = n++;
-        const config = path.join(dir, `config-${k}.yaml`);
-        const input = path.join(dir, `rec-${k}.json`);
-        const out = path.join(dir, `frame-${k}.png`);
-        await writeFile(
-          config,
-          ['api: { base_url: simulated }', 'budget: { credits_per_day: 100 }', 'timezone: Europe/Berlin', 'displays:', `  - { id: hall, name: Hall, lat: 52.5, lon: 13.4, panel: ${panelId} }`, ''].join('\n'),
-        );
-        await writeFile(input, JSON.stringify({ ...NORMAL, outfit: outfitEndingIn(w, length) }));
-        const res = await run(process.execPath, [...FLAGS, CLI, 'render', '--config', config, '--input', input, '--out', out], {
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: dir },
-          timeout: 60_000,
-        }).then(
-          () => ({ code: 0 as number | string | undefined, stderr: '' }),
-          (err: { code?: number | string; signal?: string; stderr?: string }) => ({ code: err.code ?? err.signal, stderr: err.stderr ?? '' }),
-        );
-        expect(res.code, res.stderr.slice(-2_000)).toBe(0);
-        const png = PNG.sync.read(await readFile(out));
-        const panel = loadPanel(panelId);
-        expect([png.width, png.height].sort()).toEqual([panel.width, panel.height].sort());
-      }),
+      fc.asyncProperty(
+        hostileWordArb,
+        fc.integer({ min: 1_000, max: 20_000 }),
+        fc.constantFrom(...PANELS),
+        async (w, length, panelId) => {
+          const k = n++;
+          const config = path.join(dir, `config-${k}.yaml`);
+          const input = path.join(dir, `rec-${k}.json`);
+          const out = path.join(dir, `frame-${k}.png`);
+          await writeFile(
+            config,
+            [
+              'api: { base_url: simulated }',
+              'budget: { credits_per_day: 100 }',
+              'timezone: Europe/Berlin',
+              'displays:',
+              `  - { id: hall, name: Hall, lat: 52.5, lon: 13.4, panel: ${panelId} }`,
+              '',
+            ].join('\n'),
+          );
+          await writeFile(input, JSON.stringify({ ...NORMAL, outfit: outfitEndingIn(w, length) }));
+          const res = await run(
+            process.execPath,
+            [...FLAGS, CLI, 'render', '--config', config, '--input', input, '--out', out],
+            {
+              env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: dir },
+              timeout: 60_000,
+            },
+          ).then(
+            () => ({ code: 0 as number | string | undefined, stderr: '' }),
+            (err: { code?: number | string; signal?: string; stderr?: string }) => ({
+              code: err.code ?? err.signal,
+              stderr: err.stderr ?? '',
+            }),
+          );
+          expect(res.code, res.stderr.slice(-2_000)).toBe(0);
+          const png = PNG.sync.read(await readFile(out));
+          const panel = loadPanel(panelId);
+          expect([png.width, png.height].sort()).toEqual([panel.width, panel.height].sort());
+        },
+      ),
       { numRuns: runs(6), endOnFailure: true },
     );
   });

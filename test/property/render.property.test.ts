@@ -30,7 +30,13 @@ function familyOf(p: PanelProfile): string {
 }
 const FAMILIES: Record<string, string[]> = {};
 for (const id of listPanelIds()) (FAMILIES[familyOf(loadPanel(id))] ??= []).push(id);
-const RUNS: Record<string, number> = { 'black/white, small': 60, 'black/white, large': 45, colour: 40, grey: 36, 'over 2 million pixels': 8 };
+const RUNS: Record<string, number> = {
+  'black/white, small': 60,
+  'black/white, large': 45,
+  colour: 40,
+  grey: 36,
+  'over 2 million pixels': 8,
+};
 
 const anyText = (maxLength: number): fc.Arbitrary<string> =>
   fc.oneof(
@@ -39,7 +45,30 @@ const anyText = (maxLength: number): fc.Arbitrary<string> =>
     { arbitrary: fc.lorem({ maxCount: Math.max(1, Math.floor(maxLength / 6)), mode: 'words' }), weight: 2 },
     {
       arbitrary: fc
-        .array(fc.constantFrom('Mantel', 'Regenjacke', '雨', 'מעיל', 'معطف', '🧥', '☂️', '👩🏽‍🦰', 'e\u0301', '\u200b', '\u202e', '\t', '\n', '\r\n', '\u0000', '\uD800', ' ', 'W'.repeat(40), '—'), { maxLength: 60 })
+        .array(
+          fc.constantFrom(
+            'Mantel',
+            'Regenjacke',
+            '雨',
+            'מעיל',
+            'معطف',
+            '🧥',
+            '☂️',
+            '👩🏽‍🦰',
+            'e\u0301',
+            '\u200b',
+            '\u202e',
+            '\t',
+            '\n',
+            '\r\n',
+            '\u0000',
+            '\uD800',
+            ' ',
+            'W'.repeat(40),
+            '—',
+          ),
+          { maxLength: 60 },
+        )
         .map((xs) => xs.join(' ')),
       weight: 2,
     },
@@ -49,7 +78,22 @@ const anyText = (maxLength: number): fc.Arbitrary<string> =>
 const anyNumber = fc.oneof(
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 2 },
   { arbitrary: fc.integer({ min: -200, max: 200 }), weight: 3 },
-  { arbitrary: fc.constantFrom(0, -0, 0.5, -0.5, 99.95, 1e21, -1e21, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      0,
+      -0,
+      0.5,
+      -0.5,
+      99.95,
+      1e21,
+      -1e21,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      2 ** 53,
+    ),
+    weight: 1,
+  },
 );
 
 const alertArb: fc.Arbitrary<string | Record<string, unknown>> = fc.oneof(
@@ -68,7 +112,11 @@ const alertArb: fc.Arbitrary<string | Record<string, unknown>> = fc.oneof(
   ),
 );
 
-const isoDate = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true });
+const isoDate = fc.date({
+  min: new Date('1970-01-01T00:00:00Z'),
+  max: new Date('2100-01-01T00:00:00Z'),
+  noInvalidDate: true,
+});
 
 const recArb: fc.Arbitrary<StoredRecommendation> = fc.record({
   outfit: anyText(1500),
@@ -103,7 +151,10 @@ const statusArb: fc.Arbitrary<FrameStatus> = fc.oneof(
 
 const inputArb: fc.Arbitrary<FrameInput> = fc.record({
   rec: fc.option(recArb, { nil: null, freq: 6 }),
-  displayName: fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }), fc.constantFrom('Hallway', 'x', '  ', '🧥🧥🧥')),
+  displayName: fc.oneof(
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }),
+    fc.constantFrom('Hallway', 'x', '  ', '🧥🧥🧥'),
+  ),
   timezone: fc.constantFrom(...ZONES),
   status: statusArb,
   now: isoDate,
@@ -117,10 +168,12 @@ const optionsArb = fc.record({
 });
 
 function paletteSet(panel: PanelProfile): Set<number> {
-  return new Set(panel.palette.map((e) => {
-    const [r, g, b] = hexToRgb(e.rgb);
-    return (r << 16) | (g << 8) | b;
-  }));
+  return new Set(
+    panel.palette.map((e) => {
+      const [r, g, b] = hexToRgb(e.rgb);
+      return (r << 16) | (g << 8) | b;
+    }),
+  );
 }
 
 /** Pixels (at most a few) whose colour is not in the palette, or not opaque. */
@@ -129,7 +182,10 @@ function offPalette(png: PNG, allowed: Set<number>): string[] {
   const d = png.data;
   for (let i = 0; i < d.length && bad.length < 5; i += 4) {
     const rgb = (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!;
-    if (!allowed.has(rgb) || d[i + 3] !== 255) bad.push(`#${rgb.toString(16).padStart(6, '0')}/${d[i + 3]} at (${(i / 4) % png.width}, ${Math.floor(i / 4 / png.width)})`);
+    if (!allowed.has(rgb) || d[i + 3] !== 255)
+      bad.push(
+        `#${rgb.toString(16).padStart(6, '0')}/${d[i + 3]} at (${(i / 4) % png.width}, ${Math.floor(i / 4 / png.width)})`,
+      );
   }
   return bad;
 }
@@ -143,21 +199,25 @@ describe('every pixel of a frame is in its panel palette, for any Recommendation
   });
 
   for (const [family, ids] of Object.entries(FAMILIES)) {
-    it(`${family}: ${ids.join(', ')}`, async () => {
-      const panels = ids.map(loadPanel);
-      await fc.assert(
-        fc.asyncProperty(fc.nat(ids.length - 1), inputArb, optionsArb, async (which, input, opts) => {
-          const panel = panels[which]!;
-          const frame = await renderFrame(input, panel, opts);
-          const size = viewSize(panel, opts.rotation);
-          expect([frame.width, frame.height]).toEqual([size.width, size.height]);
-          expect(frame.hash).toBe(createHash('sha256').update(frame.png).digest('hex'));
-          const png = PNG.sync.read(frame.png);
-          expect([png.width, png.height]).toEqual([size.width, size.height]);
-          expect(offPalette(png, paletteSet(panel)), `${panel.id} rotation ${opts.rotation}`).toEqual([]);
-        }),
-        { numRuns: runs(RUNS[family]!) },
-      );
-    }, timeout(60_000));
+    it(
+      `${family}: ${ids.join(', ')}`,
+      async () => {
+        const panels = ids.map(loadPanel);
+        await fc.assert(
+          fc.asyncProperty(fc.nat(ids.length - 1), inputArb, optionsArb, async (which, input, opts) => {
+            const panel = panels[which]!;
+            const frame = await renderFrame(input, panel, opts);
+            const size = viewSize(panel, opts.rotation);
+            expect([frame.width, frame.height]).toEqual([size.width, size.height]);
+            expect(frame.hash).toBe(createHash('sha256').update(frame.png).digest('hex'));
+            const png = PNG.sync.read(frame.png);
+            expect([png.width, png.height]).toEqual([size.width, size.height]);
+            expect(offPalette(png, paletteSet(panel)), `${panel.id} rotation ${opts.rotation}`).toEqual([]);
+          }),
+          { numRuns: runs(RUNS[family]!) },
+        );
+      },
+      timeout(60_000),
+    );
   }
 });

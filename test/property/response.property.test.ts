@@ -12,12 +12,7 @@ import {
   RateLimitedError,
   ServiceError,
 } from '../../src/api/errors.js';
-import {
-  RecommendationSchema,
-  WEATHER_READINGS,
-  WeatherSchema,
-  type ShapeNote,
-} from '../../src/api/schemas.js';
+import { RecommendationSchema, WEATHER_READINGS, WeatherSchema, type ShapeNote } from '../../src/api/schemas.js';
 import { NORMAL } from '../gallery/samples.js';
 import { jsonMutationArb, mutate, runs, timeout } from './arbitraries.js';
 import { clockAt } from '../helpers/fake-clock.js';
@@ -81,12 +76,26 @@ function withOddNumbers(json: string, seed: number): string {
   return json.replace(/(:\s*)-?\d+(\.\d+)?([eE][+-]?\d+)?/, `$1${odd}`);
 }
 
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 
 const headersArb: fc.Arbitrary<Record<string, string>> = fc.record(
   {
-    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', ''),
-    'retry-after': fc.oneof(printable, fc.nat(100_000).map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()), fc.constantFrom('-3', '1.5', '0', ' 7 ', 'Wed, 21 Oct 2015 07:28:00 GMT')),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/html',
+      'text/plain',
+      '',
+    ),
+    'retry-after': fc.oneof(
+      printable,
+      fc.nat(100_000).map(String),
+      fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+      fc.constantFrom('-3', '1.5', '0', ' 7 ', 'Wed, 21 Oct 2015 07:28:00 GMT'),
+    ),
     'x-ratelimit-limit': fc.oneof(printable, fc.nat().map(String)),
     'x-ratelimit-remaining': fc.oneof(printable, fc.integer().map(String)),
   },
@@ -96,13 +105,42 @@ const headersArb: fc.Arbitrary<Record<string, string>> = fc.record(
 /** Bodies: the valid resource with random fields replaced, deleted or added; any JSON; JSON cut short; not JSON. */
 function bodyArb(ep: Endpoint): fc.Arbitrary<string> {
   return fc.oneof(
-    { arbitrary: fc.array(jsonMutationArb, { maxLength: 3 }).map((ms) => JSON.stringify(mutate(validBody(ep), ms)) ?? ''), weight: 4 },
-    { arbitrary: fc.tuple(fc.array(jsonMutationArb, { maxLength: 2 }), fc.nat()).map(([ms, s]) => withOddNumbers(JSON.stringify(mutate(validBody(ep), ms)) ?? '', s)), weight: 2 },
+    {
+      arbitrary: fc
+        .array(jsonMutationArb, { maxLength: 3 })
+        .map((ms) => JSON.stringify(mutate(validBody(ep), ms)) ?? ''),
+      weight: 4,
+    },
+    {
+      arbitrary: fc
+        .tuple(fc.array(jsonMutationArb, { maxLength: 2 }), fc.nat())
+        .map(([ms, s]) => withOddNumbers(JSON.stringify(mutate(validBody(ep), ms)) ?? '', s)),
+      weight: 2,
+    },
     { arbitrary: fc.json({ maxDepth: 3 }), weight: 2 },
-    { arbitrary: fc.nat().map((n) => { const t = JSON.stringify(validBody(ep)); return t.slice(0, n % t.length); }), weight: 1 },
+    {
+      arbitrary: fc.nat().map((n) => {
+        const t = JSON.stringify(validBody(ep));
+        return t.slice(0, n % t.length);
+      }),
+      weight: 1,
+    },
     { arbitrary: fc.string({ maxLength: 80 }), weight: 1 },
     { arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString('latin1')), weight: 1 },
-    { arbitrary: fc.constantFrom('', '\uFEFF{}', 'null', '[]', '"x"', '<html><title>502 Bad Gateway</title></html>', '{"error":"invalid API key"}', '{"error":"insufficient credits"}', '{"error": 42}'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '',
+        '\uFEFF{}',
+        'null',
+        '[]',
+        '"x"',
+        '<html><title>502 Bad Gateway</title></html>',
+        '{"error":"invalid API key"}',
+        '{"error":"insufficient credits"}',
+        '{"error": 42}',
+      ),
+      weight: 1,
+    },
   );
 }
 
@@ -144,10 +182,13 @@ function checkAccepted(ep: Endpoint, value: unknown, seen: ShapeNote[]): void {
     if (v !== undefined) expect(typeof v, k).toBe(type);
     if (typeof v === 'number') expect(Number.isFinite(v), k).toBe(true);
   }
-  expect(Array.isArray(w.alerts) && (w.alerts as unknown[]).every((a) => typeof a === 'string' || isObject(a))).toBe(true);
+  expect(Array.isArray(w.alerts) && (w.alerts as unknown[]).every((a) => typeof a === 'string' || isObject(a))).toBe(
+    true,
+  );
   if (ep !== 'weather') {
     for (const k of ['reasoning', 'model']) if (rec[k] !== undefined) expect(typeof rec[k], k).toBe('string');
-    if (rec.generated_at !== undefined) expect(typeof rec.generated_at === 'string' && !Number.isNaN(Date.parse(rec.generated_at))).toBe(true);
+    if (rec.generated_at !== undefined)
+      expect(typeof rec.generated_at === 'string' && !Number.isNaN(Date.parse(rec.generated_at))).toBe(true);
   }
   for (const n of seen) {
     const name = n.field.startsWith(prefix) ? n.field.slice(prefix.length) : n.field;
@@ -172,65 +213,81 @@ function checkError(error: unknown): ApiError {
 }
 
 describe('the response parser: a valid resource or its own typed error, never anything else', () => {
-  it('on a 200 with any body: resolves exactly when outfit and weather are there, else rejects with E_BAD_RESPONSE', async () => {
-    let good = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...ENDPOINTS).chain((ep) => fc.tuple(fc.constant(ep), bodyArb(ep), headersArb)),
-        async ([ep, body, headers]) => {
-          next = { status: 200, body, headers };
-          notes = [];
-          const r = await outcome(ep);
-          expect(r.error === undefined, `${ep} ${body}`).toBe(hasRequired(ep, body));
-          if (r.error === undefined) {
-            good++;
-            expect(SCHEMAS[ep].safeParse(r.value).success).toBe(true);
-            checkAccepted(ep, r.value, notes);
-          } else {
-            const err = checkError(r.error);
-            expect(err).toBeInstanceOf(BadResponseError);
-            expect(err.status).toBe(200);
-            const field = (err as BadResponseError).field;
-            expect(field === null || (typeof field === 'string' && field.length > 0)).toBe(true);
-          }
-        },
-      ),
-      { numRuns: runs(400) },
-    );
-    expect(good).toBeGreaterThan(10);
-  }, timeout(30_000));
-
-  it('on any status with any headers and body: the typed error the status calls for', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...ENDPOINTS).chain((ep) =>
-          fc.tuple(
-            fc.constant(ep),
-            fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(201, 299, 301, 400, 401, 402, 403, 404, 409, 415, 422, 429, 500, 502, 503, 504)),
-            bodyArb(ep),
-            headersArb,
-          ),
+  it(
+    'on a 200 with any body: resolves exactly when outfit and weather are there, else rejects with E_BAD_RESPONSE',
+    async () => {
+      let good = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...ENDPOINTS).chain((ep) => fc.tuple(fc.constant(ep), bodyArb(ep), headersArb)),
+          async ([ep, body, headers]) => {
+            next = { status: 200, body, headers };
+            notes = [];
+            const r = await outcome(ep);
+            expect(r.error === undefined, `${ep} ${body}`).toBe(hasRequired(ep, body));
+            if (r.error === undefined) {
+              good++;
+              expect(SCHEMAS[ep].safeParse(r.value).success).toBe(true);
+              checkAccepted(ep, r.value, notes);
+            } else {
+              const err = checkError(r.error);
+              expect(err).toBeInstanceOf(BadResponseError);
+              expect(err.status).toBe(200);
+              const field = (err as BadResponseError).field;
+              expect(field === null || (typeof field === 'string' && field.length > 0)).toBe(true);
+            }
+          },
         ),
-        async ([ep, status, body, headers]) => {
-          // A status without a body by definition carries none.
-          next = { status, body: [204, 205, 304].includes(status) ? '' : body, headers };
-          const r = await outcome(ep);
-          if (status >= 200 && status <= 299) {
-            if (r.error !== undefined) expect(checkError(r.error)).toBeInstanceOf(BadResponseError);
-            else expect(SCHEMAS[ep].safeParse(r.value).success).toBe(true);
-            return;
-          }
-          expect(r.error, `HTTP ${status} resolved`).toBeDefined();
-          const err = checkError(r.error);
-          expect(err.status).toBe(status);
-          expect(expectedClass(status, next.body).some((c) => err instanceof c), `${err.constructor.name} for HTTP ${status}`).toBe(true);
-          if (err instanceof RateLimitedError) {
-            expect(Number.isFinite(err.retryAfterMs)).toBe(true);
-            expect(err.retryAfterMs).toBeGreaterThanOrEqual(0);
-          }
-        },
-      ),
-      { numRuns: runs(400) },
-    );
-  }, timeout(30_000));
+        { numRuns: runs(400) },
+      );
+      expect(good).toBeGreaterThan(10);
+    },
+    timeout(30_000),
+  );
+
+  it(
+    'on any status with any headers and body: the typed error the status calls for',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .constantFrom(...ENDPOINTS)
+            .chain((ep) =>
+              fc.tuple(
+                fc.constant(ep),
+                fc.oneof(
+                  fc.integer({ min: 200, max: 599 }),
+                  fc.constantFrom(201, 299, 301, 400, 401, 402, 403, 404, 409, 415, 422, 429, 500, 502, 503, 504),
+                ),
+                bodyArb(ep),
+                headersArb,
+              ),
+            ),
+          async ([ep, status, body, headers]) => {
+            // A status without a body by definition carries none.
+            next = { status, body: [204, 205, 304].includes(status) ? '' : body, headers };
+            const r = await outcome(ep);
+            if (status >= 200 && status <= 299) {
+              if (r.error !== undefined) expect(checkError(r.error)).toBeInstanceOf(BadResponseError);
+              else expect(SCHEMAS[ep].safeParse(r.value).success).toBe(true);
+              return;
+            }
+            expect(r.error, `HTTP ${status} resolved`).toBeDefined();
+            const err = checkError(r.error);
+            expect(err.status).toBe(status);
+            expect(
+              expectedClass(status, next.body).some((c) => err instanceof c),
+              `${err.constructor.name} for HTTP ${status}`,
+            ).toBe(true);
+            if (err instanceof RateLimitedError) {
+              expect(Number.isFinite(err.retryAfterMs)).toBe(true);
+              expect(err.retryAfterMs).toBeGreaterThanOrEqual(0);
+            }
+          },
+        ),
+        { numRuns: runs(400) },
+      );
+    },
+    timeout(30_000),
+  );
 });

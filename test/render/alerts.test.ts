@@ -40,7 +40,15 @@ describe('how severe an alert is', () => {
   });
 
   it('orders the alerts most severe first, an unknown one before a minor one, the service’s order among equals', () => {
-    const alerts = frameAlerts(['Pollen advisory', 'Flood watch', { event: 'Extreme heat warning', severity: 'Extreme' }, 'Something odd', 'Gale warning', 'Wind advisory', 'gale warning']);
+    const alerts = frameAlerts([
+      'Pollen advisory',
+      'Flood watch',
+      { event: 'Extreme heat warning', severity: 'Extreme' },
+      'Something odd',
+      'Gale warning',
+      'Wind advisory',
+      'gale warning',
+    ]);
     expect(alerts.map((a) => [a.text, a.severity])).toEqual([
       ['Extreme heat warning', 'extreme'],
       ['Gale warning', 'severe'],
@@ -55,10 +63,18 @@ describe('how severe an alert is', () => {
 /** Three alerts in the service's order: an advisory, an extreme warning, a watch. */
 const MIXED: FrameInput = {
   ...sampleInput('alert'),
-  rec: { ...ALERT, weather: { ...ALERT.weather, alerts: ['Pollen advisory', { event: 'Extreme heat warning', severity: 'Extreme' }, 'Flood watch'] } },
+  rec: {
+    ...ALERT,
+    weather: {
+      ...ALERT.weather,
+      alerts: ['Pollen advisory', { event: 'Extreme heat warning', severity: 'Extreme' }, 'Flood watch'],
+    },
+  },
 };
 
-const WALL = listPanelIds().filter((id) => renderIndices(sampleInput('alert'), loadPanel(id), { rotation: 0 }).report.layout !== 'small');
+const WALL = listPanelIds().filter(
+  (id) => renderIndices(sampleInput('alert'), loadPanel(id), { rotation: 0 }).report.layout !== 'small',
+);
 
 /** The share of dark pixels (luminance below half) in a box of the decoded frame. */
 function darkShare(png: DecodedPng, x0: number, y0: number, x1: number, y1: number): number {
@@ -91,7 +107,14 @@ describe('alerts on the wall panels', () => {
       expect(json.sizes.alert!.px, where).toBeGreaterThanOrEqual(typeScale('wall', d.scale.ppi).reading);
       expect(json.sizes.alert!.arc_minutes, where).toBeGreaterThanOrEqual(7.7);
       // Bold for a warning and a watch, regular for an advisory.
-      expect(d.report.alerts.map((a) => a.font), where).toEqual(d.report.layout === 'portrait' ? ['condensed-bold', 'condensed-bold', 'condensed'] : ['condensed-bold', 'condensed-bold']);
+      expect(
+        d.report.alerts.map((a) => a.font),
+        where,
+      ).toEqual(
+        d.report.layout === 'portrait'
+          ? ['condensed-bold', 'condensed-bold', 'condensed']
+          : ['condensed-bold', 'condensed-bold'],
+      );
     }
   });
 

@@ -64,6 +64,16 @@ describe('drawing Arabic', () => {
     expect(draw('بيت').equals(each('\ufe96\ufef4\ufe91'))).toBe(true);
     expect(draw('بيت').equals(each('بيت'))).toBe(false);
     // A number inside Arabic keeps its order: "rain 5 mm" with the words joined and right to left.
-    expect(hex(visualOrder(shapeArabic('مطر 15 مم', has)))).toEqual(['FEE2', 'FEE3', '20', '31', '35', '20', 'FEAE', 'FEC4', 'FEE3']);
+    expect(hex(visualOrder(shapeArabic('مطر 15 مم', has)))).toEqual([
+      'FEE2',
+      'FEE3',
+      '20',
+      '31',
+      '35',
+      '20',
+      'FEAE',
+      'FEC4',
+      'FEE3',
+    ]);
   });
 });

@@ -10,7 +10,11 @@ describe("the frame's date", () => {
   // 23:30 UTC on Friday is already Saturday in Berlin: the display's zone decides the day.
   const now = new Date('2026-11-27T23:30:00.000Z');
   // The sample's outfit made a quarter of an hour before: a current one (an outfit days old is withdrawn).
-  const at = <T extends { rec: { fetched_at: string } | null }>(input: T): T => ({ ...input, now, rec: input.rec && { ...input.rec, fetched_at: '2026-11-27T23:15:00.000Z' } });
+  const at = <T extends { rec: { fetched_at: string } | null }>(input: T): T => ({
+    ...input,
+    now,
+    rec: input.rec && { ...input.rec, fetched_at: '2026-11-27T23:15:00.000Z' },
+  });
 
   it("is written in the display's language and time zone", () => {
     expect(formatDate(now, 'Europe/Berlin')).toEqual({ long: 'Saturday 28 November', short: 'Sat 28 Nov' });
@@ -24,16 +28,23 @@ describe("the frame's date", () => {
     ['waveshare-7in5-v2', 90],
     ['inkplate-10', 0],
   ] as const)('%s at %i°: shows in the band, whole, beside the name and the time', (panel, rotation) => {
-    const { report } = renderIndices(at(sampleInput('normal', 'Hallway', localeFor('de'))), loadPanel(panel), { rotation });
+    const { report } = renderIndices(at(sampleInput('normal', 'Hallway', localeFor('de'))), loadPanel(panel), {
+      rotation,
+    });
     expect(report.texts).toContain('Samstag, 28. November');
     expect(report.texts).toContain('Hallway');
   });
 
   it('takes no room from a 120-word outfit on the 7.5": it is drawn as it is without the date', () => {
     for (const rotation of [0, 90] as const) {
-      const draw = (name: string) => renderIndices(at({ ...sampleInput('long', name), rec: LONG }), loadPanel('waveshare-7in5-v2'), { rotation }).report;
+      const draw = (name: string) =>
+        renderIndices(at({ ...sampleInput('long', name), rec: LONG }), loadPanel('waveshare-7in5-v2'), { rotation })
+          .report;
       const withDate = draw('Hallway');
-      expect(withDate.texts.some((t) => t === 'Saturday 28 November' || t === 'Sat 28 Nov'), `${rotation}°`).toBe(true);
+      expect(
+        withDate.texts.some((t) => t === 'Saturday 28 November' || t === 'Sat 28 Nov'),
+        `${rotation}°`,
+      ).toBe(true);
       // A name that leaves the date no room: the same outfit, line for line, at the same sizes.
       const without = draw('The downstairs hallway by the front door of the old house, '.repeat(3));
       expect(without.texts.join(' '), `${rotation}°`).not.toMatch(/Saturday|Sat 28/);

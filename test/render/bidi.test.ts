@@ -79,13 +79,20 @@ describe('fitted text with right-to-left words', () => {
     expect(Buffer.from(surface.text.index).equals(Buffer.from(whole.index))).toBe(true);
   });
 
-  it("draws each line of an English paragraph left to right, also a line that starts with a Hebrew word", () => {
+  it('draws each line of an English paragraph left to right, also a line that starts with a Hebrew word', () => {
     expect(baseDirection('Wear a coat: שלום')).toBe('ltr');
     expect(baseDirection('12 שלום coat')).toBe('rtl');
     const panel = loadPanel('waveshare-7in5-v2');
     const palette = matchPalette(panel);
     const { surface } = createSurface(400, 80, panel, palette, 1, typeScale('wall', ppiOf(panel)));
-    const fitted = fitText({ text: 'Wear a warm coat today שלום coat', font: 'regular', width: 300, height: 70, maxSize: 24, minSize: 24 });
+    const fitted = fitText({
+      text: 'Wear a warm coat today שלום coat',
+      font: 'regular',
+      width: 300,
+      height: 70,
+      maxSize: 24,
+      minSize: 24,
+    });
     expect(fitted.lines.map((l) => l.text)).toEqual(['Wear a warm coat today', 'שלום coat']);
     drawFitted(surface, fitted, 10, 0, '#000000');
     const second = new TextLayer(400, 80, palette);

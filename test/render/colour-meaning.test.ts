@@ -11,9 +11,26 @@ import { NORMAL, sampleInput, SAMPLE_NOW } from '../gallery/samples.js';
 
 /** Colour only where it asks for action, and marks in exact inks: counted in the frames' palette indices. */
 
-const input = (rec: StoredRecommendation): FrameInput => ({ rec, displayName: 'Hallway', timezone: 'Europe/Berlin', status: { kind: 'ok' }, now: SAMPLE_NOW });
-const mild = { ...NORMAL.weather, temp: 15, feels_like: 14, rain_chance_pct: 10, uv_index: 2, description: 'Partly cloudy', alerts: [] };
-const withWeather = (w: Partial<StoredRecommendation['weather']>): StoredRecommendation => ({ ...NORMAL, weather: { ...mild, ...w } });
+const input = (rec: StoredRecommendation): FrameInput => ({
+  rec,
+  displayName: 'Hallway',
+  timezone: 'Europe/Berlin',
+  status: { kind: 'ok' },
+  now: SAMPLE_NOW,
+});
+const mild = {
+  ...NORMAL.weather,
+  temp: 15,
+  feels_like: 14,
+  rain_chance_pct: 10,
+  uv_index: 2,
+  description: 'Partly cloudy',
+  alerts: [],
+};
+const withWeather = (w: Partial<StoredRecommendation['weather']>): StoredRecommendation => ({
+  ...NORMAL,
+  weather: { ...mild, ...w },
+});
 
 function count(panel: PanelProfile, rec: StoredRecommendation, colour: string): number {
   const i = panel.palette.findIndex((e) => e.name === colour);
@@ -25,11 +42,25 @@ function day(w: Partial<StoredRecommendation['weather']>, garments: GarmentId[])
   return { ...sampleInput('normal'), garments, rec: withWeather(w) };
 }
 /** 18 °C, 10 % rain, UV 2, no alert: the row ends with the tick. */
-const BENIGN = day({ temp: 18, feels_like: 18, rain_chance_pct: 10, uv_index: 2 }, ['jacket', 'trousers', 'closed-shoes']);
+const BENIGN = day({ temp: 18, feels_like: 18, rain_chance_pct: 10, uv_index: 2 }, [
+  'jacket',
+  'trousers',
+  'closed-shoes',
+]);
 /** 0 % rain and UV 1, with rain, cold and sun gear in the row: nothing of it is asked for. */
-const ZERO = day({ temp: 16, feels_like: 15, rain_chance_pct: 0, uv_index: 1, description: 'Clear' }, ['raincoat', 'umbrella', 'warm-hat', 'gloves', 'sunglasses', 'sunscreen']);
+const ZERO = day({ temp: 16, feels_like: 15, rain_chance_pct: 0, uv_index: 1, description: 'Clear' }, [
+  'raincoat',
+  'umbrella',
+  'warm-hat',
+  'gloves',
+  'sunglasses',
+  'sunscreen',
+]);
 /** Freezing (−4 °C, feels −9), 90 % rain, UV 8 and an alert: every action at once. */
-const ACTION = day({ temp: -4, feels_like: -9, rain_chance_pct: 90, uv_index: 8, description: 'Sleet', alerts: ['Ice storm warning'] }, ['umbrella', 'warm-hat', 'gloves', 'sunglasses', 'sunscreen', 'coat', 'boots']);
+const ACTION = day(
+  { temp: -4, feels_like: -9, rain_chance_pct: 90, uv_index: 8, description: 'Sleet', alerts: ['Ice storm warning'] },
+  ['umbrella', 'warm-hat', 'gloves', 'sunglasses', 'sunscreen', 'coat', 'boots'],
+);
 
 /** Pixels of each palette colour, by name (colours absent are left out). */
 function inksOf(panel: PanelProfile, frame: FrameInput): Record<string, number> {
@@ -40,8 +71,10 @@ function inksOf(panel: PanelProfile, frame: FrameInput): Record<string, number> 
   }
   return out;
 }
-const colours = (inks: Record<string, number>): string[] => Object.keys(inks).filter((n) => n !== 'black' && n !== 'white').sort();
-
+const colours = (inks: Record<string, number>): string[] =>
+  Object.keys(inks)
+    .filter((n) => n !== 'black' && n !== 'white')
+    .sort();
 
 const F = loadPanel('waveshare-7in3-f');
 const B = loadPanel('waveshare-7in5-b');
@@ -105,7 +138,8 @@ describe('colour only where it asks for action', () => {
   it('gives colour to no meaning that asks for nothing, on any panel', () => {
     for (const id of listPanelIds()) {
       const m = meaningInks(loadPanel(id));
-      for (const quiet of ['cold', 'rain', 'snow', 'sun', 'uv'] as const) expect(m[quiet], `${id} ${quiet}`).toEqual({ stroke: null, fill: null });
+      for (const quiet of ['cold', 'rain', 'snow', 'sun', 'uv'] as const)
+        expect(m[quiet], `${id} ${quiet}`).toEqual({ stroke: null, fill: null });
     }
   });
 
@@ -113,8 +147,22 @@ describe('colour only where it asks for action', () => {
     const m = meaningInks(F);
     const byCss = new Map(F.palette.map((e) => [`rgb(${hexToRgb(e.ink ?? e.rgb).join(',')})`, e.name]));
     const name = (css: string | null): string | null => (css === null ? null : (byCss.get(css) ?? css));
-    expect(Object.fromEntries(ACTIONS.map((a) => [a, name(m[a].stroke)]))).toEqual({ freezing: 'red', heat: 'red', 'rain-high': null, 'uv-high': null, alert: 'red', ok: 'green' });
-    expect(Object.fromEntries(ACTIONS.map((a) => [a, name(m[a].fill)]))).toEqual({ freezing: null, heat: null, 'rain-high': 'blue', 'uv-high': 'yellow', alert: null, ok: null });
+    expect(Object.fromEntries(ACTIONS.map((a) => [a, name(m[a].stroke)]))).toEqual({
+      freezing: 'red',
+      heat: 'red',
+      'rain-high': null,
+      'uv-high': null,
+      alert: 'red',
+      ok: 'green',
+    });
+    expect(Object.fromEntries(ACTIONS.map((a) => [a, name(m[a].fill)]))).toEqual({
+      freezing: null,
+      heat: null,
+      'rain-high': 'blue',
+      'uv-high': 'yellow',
+      alert: null,
+      ok: null,
+    });
     // Every garment under every action: blue and yellow are areas inside an ink outline, never a line on paper:
     // no such pixel has paper beside it. Blue only on wet gear and yellow only on sun gear.
     const white = at(F, 'white');
@@ -124,13 +172,21 @@ describe('colour only where it asks for action', () => {
         const picto = drawingFor(GARMENT_PICTOGRAMS[id], size);
         for (const a of ACTIONS) {
           const px = drawAlone(F, picto, size, a);
-          for (const [ink, only] of [[at(F, 'blue'), 'rain-high'], [at(F, 'yellow'), 'uv-high']] as const) {
+          for (const [ink, only] of [
+            [at(F, 'blue'), 'rain-high'],
+            [at(F, 'yellow'), 'uv-high'],
+          ] as const) {
             let n = 0;
             for (let y = 0; y < size; y++) {
               for (let x = 0; x < size; x++) {
                 if (px[y * size + x] !== ink) continue;
                 n++;
-                const around = [x > 0 ? px[y * size + x - 1] : white, x < size - 1 ? px[y * size + x + 1] : white, y > 0 ? px[(y - 1) * size + x] : white, y < size - 1 ? px[(y + 1) * size + x] : white];
+                const around = [
+                  x > 0 ? px[y * size + x - 1] : white,
+                  x < size - 1 ? px[y * size + x + 1] : white,
+                  y > 0 ? px[(y - 1) * size + x] : white,
+                  y < size - 1 ? px[(y + 1) * size + x] : white,
+                ];
                 expect(around.includes(white), `${id} at ${size} px, ${a}: (${x}, ${y}) beside paper`).toBe(false);
               }
             }
@@ -147,7 +203,10 @@ describe('colour only where it asks for action', () => {
     const blue = at(F, 'blue');
     const yellow = at(F, 'yellow');
     const white = at(F, 'white');
-    for (const [name, picto, tint, ink] of [['umbrella', UMBRELLA, 'rain-high', blue], ['uv', UV_SUN, 'uv-high', yellow]] as const) {
+    for (const [name, picto, tint, ink] of [
+      ['umbrella', UMBRELLA, 'rain-high', blue],
+      ['uv', UV_SUN, 'uv-high', yellow],
+    ] as const) {
       for (const size of [24, 32, 48]) {
         const px = drawAlone(F, picto, size, tint);
         let filled = 0;

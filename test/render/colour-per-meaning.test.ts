@@ -16,7 +16,15 @@ const CHROMATIC = ['red', 'orange', 'yellow', 'green', 'blue'];
 const COLOUR_PANELS = listPanelIds().filter((id) => loadPanel(id).palette.some((e) => CHROMATIC.includes(e.name)));
 const WARNING = ['red', 'orange', 'yellow'];
 
-const mild = { ...NORMAL.weather, temp: 15, feels_like: 14, rain_chance_pct: 10, uv_index: 2, description: 'Partly cloudy', alerts: [] };
+const mild = {
+  ...NORMAL.weather,
+  temp: 15,
+  feels_like: 14,
+  rain_chance_pct: 10,
+  uv_index: 2,
+  description: 'Partly cloudy',
+  alerts: [],
+};
 /** A day asking for one thing, with gear for everything in the row, so a colour on any of it is seen. */
 const day = (w: Partial<StoredRecommendation['weather']>): FrameInput => ({
   ...sampleInput('normal'),
@@ -26,7 +34,14 @@ const day = (w: Partial<StoredRecommendation['weather']>): FrameInput => ({
 
 /** The meanings, each on a day that asks for it alone, and the one colour each may show. */
 const MEANINGS = {
-  'all is well': { input: { ...sampleInput('normal'), garments: ['jacket', 'trousers', 'closed-shoes'], rec: { ...NORMAL, weather: { ...mild, temp: 18, feels_like: 18 } } }, ink: 'green' },
+  'all is well': {
+    input: {
+      ...sampleInput('normal'),
+      garments: ['jacket', 'trousers', 'closed-shoes'],
+      rec: { ...NORMAL, weather: { ...mild, temp: 18, feels_like: 18 } },
+    },
+    ink: 'green',
+  },
   danger: { input: day({ alerts: ['Gale warning'] }), ink: 'red' },
   freezing: { input: day({ temp: -4, feels_like: -9 }), ink: 'red' },
   heat: { input: day({ temp: 33, feels_like: 35 }), ink: 'red' },
@@ -42,36 +57,51 @@ function coloursOf(panel: PanelProfile, input: FrameInput): Set<string> {
 
 describe('colour for meaning', () => {
   it('is tried on the five colour panels', () => {
-    expect(COLOUR_PANELS.sort()).toEqual(['inky-impression-7in3', 'oepl-2in9-bwr', 'oepl-4in2-bwr', 'waveshare-7in3-f', 'waveshare-7in5-b']);
+    expect(COLOUR_PANELS.sort()).toEqual([
+      'inky-impression-7in3',
+      'oepl-2in9-bwr',
+      'oepl-4in2-bwr',
+      'waveshare-7in3-f',
+      'waveshare-7in5-b',
+    ]);
   });
 
-  it.each(COLOUR_PANELS)('%s: each meaning shows in its own colour or in ink, and no colour says two meanings', (id) => {
-    const panel = loadPanel(id);
-    for (const [meaning, { input, ink }] of Object.entries(MEANINGS)) {
-      const colours = [...coloursOf(panel, input)];
-      expect(colours.filter((c) => c !== ink), `${id}, ${meaning}`).toEqual([]);
-    }
-    // Red says danger (alerts, freezing, heat) on every colour panel; the F and the Inky show wet in blue, strong sun
-    // in yellow and all is well in green as well.
-    expect(coloursOf(panel, MEANINGS.danger.input)).toEqual(new Set(['red']));
-    if (panel.palette.some((e) => e.name === 'blue')) {
-      expect(coloursOf(panel, MEANINGS.wet.input), id).toEqual(new Set(['blue']));
-      expect(coloursOf(panel, MEANINGS['strong sun'].input), id).toEqual(new Set(['yellow']));
-      expect(coloursOf(panel, MEANINGS['all is well'].input), id).toEqual(new Set(['green']));
-    }
-  });
+  it.each(COLOUR_PANELS)(
+    '%s: each meaning shows in its own colour or in ink, and no colour says two meanings',
+    (id) => {
+      const panel = loadPanel(id);
+      for (const [meaning, { input, ink }] of Object.entries(MEANINGS)) {
+        const colours = [...coloursOf(panel, input)];
+        expect(
+          colours.filter((c) => c !== ink),
+          `${id}, ${meaning}`,
+        ).toEqual([]);
+      }
+      // Red says danger (alerts, freezing, heat) on every colour panel; the F and the Inky show wet in blue, strong sun
+      // in yellow and all is well in green as well.
+      expect(coloursOf(panel, MEANINGS.danger.input)).toEqual(new Set(['red']));
+      if (panel.palette.some((e) => e.name === 'blue')) {
+        expect(coloursOf(panel, MEANINGS.wet.input), id).toEqual(new Set(['blue']));
+        expect(coloursOf(panel, MEANINGS['strong sun'].input), id).toEqual(new Set(['yellow']));
+        expect(coloursOf(panel, MEANINGS['all is well'].input), id).toEqual(new Set(['green']));
+      }
+    },
+  );
 
-  it.each(COLOUR_PANELS)("%s: the service's state is never in a warning colour (error, no connection, refused key, an old outfit)", (id) => {
-    const panel = loadPanel(id);
-    const cases: FrameCase[] = ['error', 'offline', 'key', 'old', 'badge', 'badge-error', 'no-outfit'];
-    for (const c of cases) {
-      // The sample's weather (4 °C, 10 % rain, UV 1, no alert) asks for nothing in colour: what colour there is, is
-      // the state's.
-      const input = caseInput(c, localeFor('en'));
-      const colours = [...coloursOf(panel, input)].filter((n) => WARNING.includes(n));
-      expect(colours, `${id}, ${c}`).toEqual([]);
-    }
-  });
+  it.each(COLOUR_PANELS)(
+    "%s: the service's state is never in a warning colour (error, no connection, refused key, an old outfit)",
+    (id) => {
+      const panel = loadPanel(id);
+      const cases: FrameCase[] = ['error', 'offline', 'key', 'old', 'badge', 'badge-error', 'no-outfit'];
+      for (const c of cases) {
+        // The sample's weather (4 °C, 10 % rain, UV 1, no alert) asks for nothing in colour: what colour there is, is
+        // the state's.
+        const input = caseInput(c, localeFor('en'));
+        const colours = [...coloursOf(panel, input)].filter((n) => WARNING.includes(n));
+        expect(colours, `${id}, ${c}`).toEqual([]);
+      }
+    },
+  );
 
   it.each(listPanelIds())('%s: two meanings in the same role are at least ΔE00 30 apart in the measured inks', (id) => {
     const panel = loadPanel(id);
@@ -87,7 +117,11 @@ describe('colour for meaning', () => {
       const names = [...inks.values()];
       expect(new Set(names).size, `${id} ${role}: ${[...inks].join(' ')}`).toBe(names.length);
       for (const [i, a] of names.entries()) {
-        for (const b of names.slice(i + 1)) expect(inkDistance(glassRgb(panel, a)!, glassRgb(panel, b)!), `${id} ${role}: ${a} and ${b}`).toBeGreaterThanOrEqual(MEANING_MIN_DELTA_E);
+        for (const b of names.slice(i + 1))
+          expect(
+            inkDistance(glassRgb(panel, a)!, glassRgb(panel, b)!),
+            `${id} ${role}: ${a} and ${b}`,
+          ).toBeGreaterThanOrEqual(MEANING_MIN_DELTA_E);
       }
     }
     expect(m.freezing).toEqual(m.alert);

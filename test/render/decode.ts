@@ -16,7 +16,13 @@ export function decodePng(buf: Buffer): DecodedPng {
   const png = PNG.sync.read(buf);
   // pngjs reports the file's own header fields in its metadata
   const meta = png as unknown as { depth?: number; colorType?: number };
-  return { width: png.width, height: png.height, bitDepth: meta.depth ?? buf[24]!, colorType: meta.colorType ?? buf[25]!, data: png.data };
+  return {
+    width: png.width,
+    height: png.height,
+    bitDepth: meta.depth ?? buf[24]!,
+    colorType: meta.colorType ?? buf[25]!,
+    data: png.data,
+  };
 }
 
 /** IHDR fields read straight from the bytes. */
@@ -43,7 +49,14 @@ export function offPalette(decoded: DecodedPng, panel: PanelProfile, limit = 5):
 }
 
 /** A minimal BMP reader for 1-bit files: header fields and pixel bits (1 = palette entry 1). */
-export function readBmp1(buf: Buffer): { width: number; height: number; bitsPerPixel: number; offset: number; palette: number[]; pixel(x: number, y: number): number } {
+export function readBmp1(buf: Buffer): {
+  width: number;
+  height: number;
+  bitsPerPixel: number;
+  offset: number;
+  palette: number[];
+  pixel(x: number, y: number): number;
+} {
   if (buf.toString('ascii', 0, 2) !== 'BM') throw new Error('not a BMP');
   const width = buf.readInt32LE(18);
   const height = buf.readInt32LE(22);

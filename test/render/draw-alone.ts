@@ -13,5 +13,13 @@ export function drawAlone(panel: PanelProfile, picto: Pictogram, size: number, t
   drawPictogram(surface, picto, 0, 0, size, tint);
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, size, size).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, size, size).data;
-  return quantize({ width: size, height: size, text: surface.text.index, crisp, tone, palette, dither: 'floyd-steinberg' });
+  return quantize({
+    width: size,
+    height: size,
+    text: surface.text.index,
+    crisp,
+    tone,
+    palette,
+    dither: 'floyd-steinberg',
+  });
 }

@@ -13,31 +13,54 @@ const depth = fc.constantFrom(1 as const, 2 as const, 4 as const, 8 as const);
 describe('PNG writer, read back by pngjs', () => {
   it('greyscale at 1, 2, 4 and 8 bits round-trips every sample', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 37 }), fc.integer({ min: 1, max: 23 }), depth, fc.integer(), (w, h, d, seed) => {
-        const max = 2 ** d - 1;
-        const samples = Uint8Array.from({ length: w * h }, (_, i) => Math.abs((seed + i * 2654435761) % (max + 1)));
-        const png = encodePng({ width: w, height: h, colourType: 'grey', bitDepth: d, samples });
-        expect(pngHeader(png)).toEqual({ width: w, height: h, bitDepth: d, colourType: 0 });
-        const dec = decodePng(png);
-        for (let i = 0; i < w * h; i++) {
-          const v = Math.round((samples[i]! * 255) / max);
-          expect([dec.data[i * 4], dec.data[i * 4 + 1], dec.data[i * 4 + 2], dec.data[i * 4 + 3]]).toEqual([v, v, v, 255]);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 37 }),
+        fc.integer({ min: 1, max: 23 }),
+        depth,
+        fc.integer(),
+        (w, h, d, seed) => {
+          const max = 2 ** d - 1;
+          const samples = Uint8Array.from({ length: w * h }, (_, i) => Math.abs((seed + i * 2654435761) % (max + 1)));
+          const png = encodePng({ width: w, height: h, colourType: 'grey', bitDepth: d, samples });
+          expect(pngHeader(png)).toEqual({ width: w, height: h, bitDepth: d, colourType: 0 });
+          const dec = decodePng(png);
+          for (let i = 0; i < w * h; i++) {
+            const v = Math.round((samples[i]! * 255) / max);
+            expect([dec.data[i * 4], dec.data[i * 4 + 1], dec.data[i * 4 + 2], dec.data[i * 4 + 3]]).toEqual([
+              v,
+              v,
+              v,
+              255,
+            ]);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('indexed colour round-trips every pixel through the palette', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 29 }), fc.integer({ min: 1, max: 17 }), depth, fc.integer({ min: 1, max: 256 }), (w, h, d, n0) => {
-        const n = Math.min(n0, 2 ** d);
-        const palette = Array.from({ length: n }, (_, i) => [(i * 37) & 255, (i * 91) & 255, (i * 13 + 5) & 255] as const);
-        const samples = Uint8Array.from({ length: w * h }, (_, i) => (i * 7 + 3) % n);
-        const dec = decodePng(encodePng({ width: w, height: h, colourType: 'indexed', bitDepth: d, samples, palette }));
-        expect(dec.colorType).toBe(3);
-        for (let i = 0; i < w * h; i++) expect([...dec.data.subarray(i * 4, i * 4 + 3)]).toEqual([...palette[samples[i]!]!]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 29 }),
+        fc.integer({ min: 1, max: 17 }),
+        depth,
+        fc.integer({ min: 1, max: 256 }),
+        (w, h, d, n0) => {
+          const n = Math.min(n0, 2 ** d);
+          const palette = Array.from(
+            { length: n },
+            (_, i) => [(i * 37) & 255, (i * 91) & 255, (i * 13 + 5) & 255] as const,
+          );
+          const samples = Uint8Array.from({ length: w * h }, (_, i) => (i * 7 + 3) % n);
+          const dec = decodePng(
+            encodePng({ width: w, height: h, colourType: 'indexed', bitDepth: d, samples, palette }),
+          );
+          expect(dec.colorType).toBe(3);
+          for (let i = 0; i < w * h; i++)
+            expect([...dec.data.subarray(i * 4, i * 4 + 3)]).toEqual([...palette[samples[i]!]!]);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -45,7 +68,9 @@ describe('PNG writer, read back by pngjs', () => {
   it('computes the same CRC-32 as zlib, and rejects samples that do not fit', () => {
     const data = Buffer.from('IHDR and some bytes');
     expect(crc32(data)).toBe(zlibCrc32(data));
-    expect(() => encodePng({ width: 1, height: 1, colourType: 'grey', bitDepth: 2, samples: Uint8Array.of(4) })).toThrow(/exceeds 2 bits/);
+    expect(() =>
+      encodePng({ width: 1, height: 1, colourType: 'grey', bitDepth: 2, samples: Uint8Array.of(4) }),
+    ).toThrow(/exceeds 2 bits/);
   });
 
   it('writes adaptive filters for 8-bit grey that pngjs undoes', () => {
@@ -77,7 +102,7 @@ describe('BMP writer', () => {
   it('pads odd widths to 4 bytes a row', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 70 }), fc.integer({ min: 1, max: 9 }), (w, h) => {
-        const bits = Uint8Array.from({ length: w * h }, (_, i) => (i * 5) % 3 === 0 ? 1 : 0);
+        const bits = Uint8Array.from({ length: w * h }, (_, i) => ((i * 5) % 3 === 0 ? 1 : 0));
         const bmp = encodeBmp1({ width: w, height: h, bits });
         expect(bmp.length).toBe(62 + Math.ceil(w / 32) * 4 * h);
         const r = readBmp1(bmp);
@@ -152,7 +177,9 @@ describe('raw framebuffers in native order', () => {
         let r: { pixels: Uint8Array; width: number; height: number } = { pixels: src, width: w, height: h };
         for (let k = 0; k < 4; k++) r = rotatePixels(r.pixels, r.width, r.height, 90);
         expect([...r.pixels]).toEqual([...src]);
-        expect([...rotatePixels(src, w, h, 180).pixels]).toEqual([...rotatePixels(rotatePixels(src, w, h, 90).pixels, h, w, 90).pixels]);
+        expect([...rotatePixels(src, w, h, 180).pixels]).toEqual([
+          ...rotatePixels(rotatePixels(src, w, h, 90).pixels, h, w, 90).pixels,
+        ]);
       }),
     );
   });

@@ -16,9 +16,23 @@ export const BADGE_CASES: readonly BadgeCase[] = ['badge', 'badge-error'];
 export function badgeInput(c: BadgeCase, locale: Locale): FrameInput {
   const base = sampleInput('normal', 'Hallway', locale);
   const made = '2026-01-31T04:00:00.000Z';
-  const input: FrameInput = { ...base, rec: { ...base.rec!, fetched_at: made }, stale: true, status: { kind: 'stale', since: new Date(made) } };
+  const input: FrameInput = {
+    ...base,
+    rec: { ...base.rec!, fetched_at: made },
+    stale: true,
+    status: { kind: 'stale', since: new Date(made) },
+  };
   if (c === 'badge') return input;
-  return { ...input, status: { kind: 'service_error', problem: 'error', since: new Date('2026-01-31T06:00:00.000Z'), retryAt: new Date('2026-01-31T07:12:00.000Z'), message: 'HTTP 502' } };
+  return {
+    ...input,
+    status: {
+      kind: 'service_error',
+      problem: 'error',
+      since: new Date('2026-01-31T06:00:00.000Z'),
+      retryAt: new Date('2026-01-31T07:12:00.000Z'),
+      message: 'HTTP 502',
+    },
+  };
 }
 
 /**
@@ -37,7 +51,16 @@ export const ALL_CASES: readonly FrameCase[] = [...SAMPLE_CASES, ...BADGE_CASES,
 export function caseInput(c: FrameCase, locale: Locale): FrameInput {
   if (c === 'no-outfit') {
     const since = new Date('2026-01-30T19:00:00.000Z');
-    return { ...sampleInput('normal', 'Hallway', locale), rec: null, status: { kind: 'unreachable', since, retryAt: new Date('2026-01-31T07:00:00.000Z'), message: 'connect ECONNREFUSED' } };
+    return {
+      ...sampleInput('normal', 'Hallway', locale),
+      rec: null,
+      status: {
+        kind: 'unreachable',
+        since,
+        retryAt: new Date('2026-01-31T07:00:00.000Z'),
+        message: 'connect ECONNREFUSED',
+      },
+    };
   }
   return c === 'badge' || c === 'badge-error' ? badgeInput(c, locale) : sampleInput(c, 'Hallway', locale);
 }

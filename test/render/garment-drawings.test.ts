@@ -22,7 +22,8 @@ const bw = loadPanel('waveshare-7in5-v2');
 const INK = bw.palette.findIndex((e) => e.name === 'black');
 
 /** One pictogram alone at `size` px: 1 where it is ink. */
-const inkOf = (picto: Pictogram, size: number): Uint8Array => drawAlone(bw, picto, size).map((v) => (v === INK ? 1 : 0));
+const inkOf = (picto: Pictogram, size: number): Uint8Array =>
+  drawAlone(bw, picto, size).map((v) => (v === INK ? 1 : 0));
 
 const WALL = (layout: string): boolean => layout === 'landscape' || layout === 'portrait';
 
@@ -67,7 +68,8 @@ describe('garment drawings', () => {
       for (let y = 0; y + block <= 86 && !solid; y++) {
         for (let x = 0; x + block <= 86 && !solid; x++) {
           let all = true;
-          for (let k = 0; k < block * block && all; k++) all = bits[(y + Math.floor(k / block)) * 86 + x + (k % block)] === 1;
+          for (let k = 0; k < block * block && all; k++)
+            all = bits[(y + Math.floor(k / block)) * 86 + x + (k % block)] === 1;
           solid = all;
         }
       }
@@ -83,7 +85,9 @@ describe('garment drawings', () => {
       expect(SMALL_GARMENTS[id], id).not.toEqual(LARGE_GARMENTS[id]);
       for (const part of SMALL_GARMENTS[id]) {
         for (const op of parsePath(part.d)) {
-          const numbers = Object.entries(op).filter(([k]) => k !== 'op' && k !== 'r').map(([, v]) => v as number);
+          const numbers = Object.entries(op)
+            .filter(([k]) => k !== 'op' && k !== 'r')
+            .map(([, v]) => v as number);
           expect(numbers.every(Number.isInteger), `${id}: ${part.d}`).toBe(true);
         }
       }

@@ -7,10 +7,16 @@ import type { GarmentId } from '../../src/domain/garments.js';
  */
 export const GARMENT_CORPUS: readonly (readonly [string, readonly GarmentId[]])[] = [
   // The simulated service's own sentences.
-  ['Dress for severe cold: a thermal base layer, a fleece mid-layer, an insulated down parka and lined trousers.', ['sweater', 'coat', 'trousers']],
+  [
+    'Dress for severe cold: a thermal base layer, a fleece mid-layer, an insulated down parka and lined trousers.',
+    ['sweater', 'coat', 'trousers'],
+  ],
   ['Wear a thermal base layer, a warm wool sweater and an insulated winter coat.', ['sweater', 'coat']],
   ['Wear a long-sleeve top, a warm sweater and a padded winter jacket.', ['shirt', 'sweater', 'coat']],
-  ['Wear a sweater under a wool coat or lined jacket, with thick tights and a skirt or trousers.', ['sweater', 'coat', 'dress-or-skirt', 'trousers']],
+  [
+    'Wear a sweater under a wool coat or lined jacket, with thick tights and a skirt or trousers.',
+    ['sweater', 'coat', 'dress-or-skirt', 'trousers'],
+  ],
   ['Wear a long-sleeve shirt with a light jacket or fleece, and jeans.', ['shirt', 'jacket', 'sweater', 'trousers']],
   ['Wear a light blouse or knit top with chinos or jeans.', ['shirt', 'sweater', 'trousers']],
   ['Wear a long-sleeve shirt or light knit with chinos or jeans.', ['shirt', 'sweater', 'trousers']],
@@ -110,22 +116,58 @@ export const GARMENT_CORPUS: readonly (readonly [string, readonly GarmentId[]])[
   ['Pick jeans or chinos and a polo.', ['trousers', 'shirt']],
   ['A coat or a thick jumper, plus gloves.', ['coat', 'sweater', 'gloves']],
   // Mixed, longer texts.
-  ['It will be wet and windy. Wear a waterproof jacket over a jumper, with jeans and wellies. An umbrella will only turn inside out, so leave it.', ['raincoat', 'sweater', 'trousers', 'boots']],
-  ['A bright, hot afternoon: a light cotton dress or shorts with a tee, sandals, a sun hat, sunglasses and plenty of SPF 50.', ['dress-or-skirt', 'shorts', 'tshirt', 'sandals', 'sun-hat', 'sunglasses', 'sunscreen']],
-  ['Freezing fog this morning. Wear a thermal layer, a wool jumper, your down coat, a scarf, a beanie and gloves; boots with grip are best.', ['sweater', 'coat', 'scarf', 'warm-hat', 'gloves', 'boots']],
+  [
+    'It will be wet and windy. Wear a waterproof jacket over a jumper, with jeans and wellies. An umbrella will only turn inside out, so leave it.',
+    ['raincoat', 'sweater', 'trousers', 'boots'],
+  ],
+  [
+    'A bright, hot afternoon: a light cotton dress or shorts with a tee, sandals, a sun hat, sunglasses and plenty of SPF 50.',
+    ['dress-or-skirt', 'shorts', 'tshirt', 'sandals', 'sun-hat', 'sunglasses', 'sunscreen'],
+  ],
+  [
+    'Freezing fog this morning. Wear a thermal layer, a wool jumper, your down coat, a scarf, a beanie and gloves; boots with grip are best.',
+    ['sweater', 'coat', 'scarf', 'warm-hat', 'gloves', 'boots'],
+  ],
   ['Mild and dry: a shirt with a light jacket and chinos; no umbrella needed.', ['shirt', 'jacket', 'trousers']],
-  ['Showers on and off: keep a compact umbrella in your bag and wear water-resistant shoes.', ['umbrella', 'closed-shoes']],
-  ["Cold but sunny. Wear a coat, a scarf and sunglasses; sunscreen isn't necessary in winter.", ['coat', 'scarf', 'sunglasses']],
-  ['Warm evening ahead. A T-shirt and jeans are enough, with a light jacket for later.', ['tshirt', 'trousers', 'jacket']],
-  ['Heavy snow: snow boots, waterproof trousers, a parka, a woolly hat and mittens.', ['boots', 'trousers', 'coat', 'warm-hat', 'gloves']],
-  ['Breezy and cool. A windbreaker over a long-sleeve top, with leggings and running shoes.', ['jacket', 'shirt', 'trousers', 'closed-shoes']],
+  [
+    'Showers on and off: keep a compact umbrella in your bag and wear water-resistant shoes.',
+    ['umbrella', 'closed-shoes'],
+  ],
+  [
+    "Cold but sunny. Wear a coat, a scarf and sunglasses; sunscreen isn't necessary in winter.",
+    ['coat', 'scarf', 'sunglasses'],
+  ],
+  [
+    'Warm evening ahead. A T-shirt and jeans are enough, with a light jacket for later.',
+    ['tshirt', 'trousers', 'jacket'],
+  ],
+  [
+    'Heavy snow: snow boots, waterproof trousers, a parka, a woolly hat and mittens.',
+    ['boots', 'trousers', 'coat', 'warm-hat', 'gloves'],
+  ],
+  [
+    'Breezy and cool. A windbreaker over a long-sleeve top, with leggings and running shoes.',
+    ['jacket', 'shirt', 'trousers', 'closed-shoes'],
+  ],
   ['Humid and hot: a linen shirt, linen trousers and loafers. Skip the blazer.', ['shirt', 'trousers', 'closed-shoes']],
   ['Thunderstorms later. Wear a rain jacket and boots; an umbrella is useless in lightning.', ['raincoat', 'boots']],
-  ['Wear layers: a vest top, a shirt and a light sweater, with jeans and sneakers.', ['tshirt', 'shirt', 'sweater', 'trousers', 'closed-shoes']],
-  ['Perfect spring weather. Wear a dress with a denim jacket and white trainers.', ['dress-or-skirt', 'jacket', 'closed-shoes']],
-  ['It is bitterly cold, so a heavy winter coat, thermal trousers, a scarf and gloves are essential.', ['coat', 'trousers', 'scarf', 'gloves']],
+  [
+    'Wear layers: a vest top, a shirt and a light sweater, with jeans and sneakers.',
+    ['tshirt', 'shirt', 'sweater', 'trousers', 'closed-shoes'],
+  ],
+  [
+    'Perfect spring weather. Wear a dress with a denim jacket and white trainers.',
+    ['dress-or-skirt', 'jacket', 'closed-shoes'],
+  ],
+  [
+    'It is bitterly cold, so a heavy winter coat, thermal trousers, a scarf and gloves are essential.',
+    ['coat', 'trousers', 'scarf', 'gloves'],
+  ],
   ['Expect drizzle: a mac or trench and shoes you do not mind getting wet.', ['raincoat', 'closed-shoes']],
-  ['Sunny with a high UV index: put on sunscreen, wear sunglasses and a cap, and choose a light tee with shorts.', ['sunscreen', 'sunglasses', 'sun-hat', 'tshirt', 'shorts']],
+  [
+    'Sunny with a high UV index: put on sunscreen, wear sunglasses and a cap, and choose a light tee with shorts.',
+    ['sunscreen', 'sunglasses', 'sun-hat', 'tshirt', 'shorts'],
+  ],
   // Misses a review found: corduroys, a garment chosen "instead of" another, "optional".
   ['Wear corduroys, a flannel shirt and a warm sweater.', ['trousers', 'shirt', 'sweater']],
   ['Cords and a jumper will do, with boots.', ['trousers', 'sweater', 'boots']],

@@ -13,7 +13,10 @@ export const GARMENT_HOLDOUT: readonly (readonly [string, readonly GarmentId[]])
   ['A rain poncho over your clothes, plus wellington boots.', ['raincoat', 'boots']],
   ['You will want gloves and a woolly hat this morning.', ['gloves', 'warm-hat']],
   ['No coat required: a hoodie will keep you comfortable.', ['sweater']],
-  ['Wear a summer dress or linen shorts with sandals; leave the jacket behind.', ['dress-or-skirt', 'shorts', 'sandals']],
+  [
+    'Wear a summer dress or linen shorts with sandals; leave the jacket behind.',
+    ['dress-or-skirt', 'shorts', 'sandals'],
+  ],
   ['Sunglasses are a must and a wide-brim hat would help.', ['sunglasses', 'sun-hat']],
   ['Put on a padded coat, a scarf and warm mittens before heading out.', ['coat', 'scarf', 'gloves']],
   ['A light rain jacket is wise; an umbrella is not needed in this wind.', ['raincoat']],

@@ -56,7 +56,7 @@ export const GARMENT_NEGATION: Corpus = [
   ['Replace your trainers with waterproof boots.', ['boots']],
   ['Favour a rain jacket over an umbrella in this wind.', ['raincoat']],
   // Worn, but not enough alone.
-  ['A T-shirt alone won\'t cut it, so add a cardigan.', ['tshirt', 'sweater']],
+  ["A T-shirt alone won't cut it, so add a cardigan.", ['tshirt', 'sweater']],
   ["A light jacket won't be enough on its own; add a scarf.", ['jacket', 'scarf']],
   ['A sweater by itself will not be enough, so wear a coat over it.', ['sweater', 'coat']],
   // Pseudo-negations: not a refusal.
@@ -87,15 +87,33 @@ export const GARMENT_NEGATION: Corpus = [
   ['In case of showers later, pack a compact umbrella.', ['umbrella']],
   ['Wear jeans and a T-shirt; if you are out late, take a jacket.', ['trousers', 'tshirt']],
   // Lists and mixed texts.
-  ['Layer up with a thermal top, a wool jumper and a down coat, and do not forget gloves and a beanie.', ['sweater', 'coat', 'gloves', 'warm-hat']],
+  [
+    'Layer up with a thermal top, a wool jumper and a down coat, and do not forget gloves and a beanie.',
+    ['sweater', 'coat', 'gloves', 'warm-hat'],
+  ],
   ['For today: jeans, a long-sleeve top and trainers. No need for a jacket.', ['trousers', 'shirt', 'closed-shoes']],
-  ['Wear a light dress with sandals; a cardigan is optional, and the umbrella can stay home.', ['dress-or-skirt', 'sandals']],
+  [
+    'Wear a light dress with sandals; a cardigan is optional, and the umbrella can stay home.',
+    ['dress-or-skirt', 'sandals'],
+  ],
   ['Grab your raincoat and wellies, but skip the umbrella; the wind will only wreck it.', ['raincoat', 'boots']],
-  ['Bundle up: a parka, a scarf, gloves and snow boots. Sunglasses are unnecessary under this overcast sky.', ['coat', 'scarf', 'gloves', 'boots']],
-  ['Sunny and 28 °C: shorts, a tee, sunscreen and a sun hat. Leave the jacket behind.', ['shorts', 'tshirt', 'sunscreen', 'sun-hat']],
-  ['Brisk but dry. A fleece over a shirt, chinos and loafers; no coat or umbrella needed.', ['sweater', 'shirt', 'trousers', 'closed-shoes']],
+  [
+    'Bundle up: a parka, a scarf, gloves and snow boots. Sunglasses are unnecessary under this overcast sky.',
+    ['coat', 'scarf', 'gloves', 'boots'],
+  ],
+  [
+    'Sunny and 28 °C: shorts, a tee, sunscreen and a sun hat. Leave the jacket behind.',
+    ['shorts', 'tshirt', 'sunscreen', 'sun-hat'],
+  ],
+  [
+    'Brisk but dry. A fleece over a shirt, chinos and loafers; no coat or umbrella needed.',
+    ['sweater', 'shirt', 'trousers', 'closed-shoes'],
+  ],
   ['Wear comfortable walking shoes rather than sandals, and bring a light jacket.', ['closed-shoes', 'jacket']],
-  ['It is −6 °C with snow falling. Wear a down coat, a beanie and insulated gloves, and steer clear of trainers.', ['coat', 'warm-hat', 'gloves']],
+  [
+    'It is −6 °C with snow falling. Wear a down coat, a beanie and insulated gloves, and steer clear of trainers.',
+    ['coat', 'warm-hat', 'gloves'],
+  ],
 ];
 
 export const GARMENT_NEGATION_HOLDOUT: Corpus = [
@@ -124,7 +142,10 @@ export const GARMENT_NEGATION_HOLDOUT: Corpus = [
   ['No doubt a coat will be needed.', ['coat']],
   ['Wear jeans, a T-shirt and sneakers; no jacket is required.', ['trousers', 'tshirt', 'closed-shoes']],
   ['Your winter coat can stay on its hook today; a fleece is enough.', ['sweater']],
-  ['Warm and bright: a sundress, sandals and sunglasses, with no need for a cardigan.', ['dress-or-skirt', 'sandals', 'sunglasses']],
+  [
+    'Warm and bright: a sundress, sandals and sunglasses, with no need for a cardigan.',
+    ['dress-or-skirt', 'sandals', 'sunglasses'],
+  ],
   ['Sleet and wind: a waterproof jacket, boots and gloves. Forget the umbrella.', ['raincoat', 'boots', 'gloves']],
   ['Cool start: a jumper and jeans, but the scarf can wait until next week.', ['sweater', 'trousers']],
   ['Heavy rain: wellies and a mac; sandals would be a poor choice.', ['boots', 'raincoat']],

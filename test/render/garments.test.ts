@@ -20,7 +20,8 @@ function score(corpus: Corpus): { precision: number; recall: number; misses: str
     tp += [...got].filter((g) => expected.has(g)).length;
     fp += extra.length;
     fn += missing.length;
-    if (extra.length + missing.length > 0) misses.push(`${text}\n   extra ${extra.join(',') || '-'}; missing ${missing.join(',') || '-'}`);
+    if (extra.length + missing.length > 0)
+      misses.push(`${text}\n   extra ${extra.join(',') || '-'}; missing ${missing.join(',') || '-'}`);
   }
   return { precision: tp / (tp + fp), recall: tp / (tp + fn), misses };
 }
@@ -29,14 +30,18 @@ describe('the garment reader', () => {
   it('reads the corpus with precision and recall of 0.95 or better', () => {
     expect(GARMENT_CORPUS.length).toBeGreaterThanOrEqual(100);
     const s = score(GARMENT_CORPUS);
-    console.log(`garments: ${GARMENT_CORPUS.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`);
+    console.log(
+      `garments: ${GARMENT_CORPUS.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`,
+    );
     expect(s.precision).toBeGreaterThanOrEqual(0.95);
     expect(s.recall).toBeGreaterThanOrEqual(0.95);
   });
 
   it('reads texts it was never tuned on with precision and recall of 0.9 or better', () => {
     const s = score(GARMENT_HOLDOUT);
-    console.log(`garments (held out): ${GARMENT_HOLDOUT.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`);
+    console.log(
+      `garments (held out): ${GARMENT_HOLDOUT.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`,
+    );
     expect(s.precision).toBeGreaterThanOrEqual(0.9);
     expect(s.recall).toBeGreaterThanOrEqual(0.9);
   });
@@ -44,14 +49,22 @@ describe('the garment reader', () => {
   /** Negation, contrast, hedging and conditionals in the phrasings language models use. */
   const report = (name: string, corpus: Corpus): ReturnType<typeof score> => {
     const s = score(corpus);
-    console.log(`garments (${name}): ${corpus.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`);
+    console.log(
+      `garments (${name}): ${corpus.length} texts, precision ${s.precision.toFixed(3)}, recall ${s.recall.toFixed(3)}${s.misses.length ? `\n${s.misses.join('\n')}` : ''}`,
+    );
     return s;
   };
 
   it('reads the negation corpus, and all corpora together, with precision 0.97 and recall 0.95 or better', () => {
     expect(GARMENT_NEGATION.length + GARMENT_NEGATION_HOLDOUT.length).toBeGreaterThanOrEqual(100);
     report('negation', GARMENT_NEGATION);
-    const all = report('combined', [...GARMENT_CORPUS, ...GARMENT_HOLDOUT, ...GARMENT_NEGATION, ...GARMENT_NEGATION_HOLDOUT, ...GARMENT_NEGATION_FRESH]);
+    const all = report('combined', [
+      ...GARMENT_CORPUS,
+      ...GARMENT_HOLDOUT,
+      ...GARMENT_NEGATION,
+      ...GARMENT_NEGATION_HOLDOUT,
+      ...GARMENT_NEGATION_FRESH,
+    ]);
     expect(all.precision).toBeGreaterThanOrEqual(0.97);
     expect(all.recall).toBeGreaterThanOrEqual(0.95);
   });
@@ -87,7 +100,11 @@ describe('the garment reader', () => {
   });
 
   it('returns ids in the vocabulary order, each once', () => {
-    expect(garmentsOf('Gloves, a coat, more gloves and an umbrella, then a coat again.')).toEqual(['coat', 'gloves', 'umbrella']);
+    expect(garmentsOf('Gloves, a coat, more gloves and an umbrella, then a coat again.')).toEqual([
+      'coat',
+      'gloves',
+      'umbrella',
+    ]);
   });
 
   it.each([

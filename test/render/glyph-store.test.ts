@@ -7,7 +7,7 @@ const bitmap = (left: number, top: number, width: number, height: number, seed: 
   top,
   width,
   height,
-  bits: Uint8Array.from({ length: width * height }, (_, i) => (i * seed) % 3 === 0 ? 1 : 0),
+  bits: Uint8Array.from({ length: width * height }, (_, i) => ((i * seed) % 3 === 0 ? 1 : 0)),
   cover: Uint8Array.from({ length: width * height }, (_, i) => (i * seed * 37) % 256),
 });
 
@@ -26,7 +26,11 @@ describe('glyph bitmaps on disk (glyph-store.ts)', () => {
     expect([...back!.keys()]).toEqual([...GLYPHS.keys()]);
     for (const [key, bm] of GLYPHS) {
       const got = back!.get(key)!;
-      expect({ ...got, bits: [...got.bits], cover: [...got.cover] }).toEqual({ ...bm, bits: [...bm.bits], cover: [...bm.cover] });
+      expect({ ...got, bits: [...got.bits], cover: [...got.cover] }).toEqual({
+        ...bm,
+        bits: [...bm.bits],
+        cover: [...bm.cover],
+      });
     }
   });
 

@@ -91,7 +91,8 @@ describe('the cycle', () => {
           glyphWarnings,
         }),
     );
-    for (let round = 0; round < 2; round++) for (const c of cycles) expect((await c.run('schedule')).published).toBe(true);
+    for (let round = 0; round < 2; round++)
+      for (const c of cycles) expect((await c.run('schedule')).published).toBe(true);
     const missing = lines(text()).filter((l) => l.code === 'W_GLYPH_MISSING');
     expect(missing.map((l) => l.codePoint)).toEqual(['U+96E8 (雨)', 'U+8863 (衣)']);
   });

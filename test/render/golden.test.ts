@@ -49,7 +49,8 @@ describe.each(listPanelIds())('panel %s', (id) => {
     const frame = encodeFrame(panel, 0, detailed);
     // PNG: the panel's native depth, every pixel in the palette
     const expected = EXPECTED_PNG[id];
-    if (expected === undefined) throw new Error(`test/render/golden.test.ts has no EXPECTED_PNG row for the panel ${id}`);
+    if (expected === undefined)
+      throw new Error(`test/render/golden.test.ts has no EXPECTED_PNG row for the panel ${id}`);
     const [width, height, bitDepth, colourType] = expected;
     expect(pngHeader(frame.png)).toEqual({ width, height, bitDepth, colourType });
     const png = decodePng(frame.png);
@@ -64,7 +65,10 @@ describe.each(listPanelIds())('panel %s', (id) => {
     // raw: the size the controller takes
     const nativeW = panel.native_rotation % 180 ? panel.height : panel.width;
     const nativeH = panel.native_rotation % 180 ? panel.width : panel.height;
-    const rawBytes = panel.framebuffer.planes.reduce((n, p) => n + Math.ceil((nativeW * p.bits_per_pixel) / 8) * nativeH, 0);
+    const rawBytes = panel.framebuffer.planes.reduce(
+      (n, p) => n + Math.ceil((nativeW * p.bits_per_pixel) / 8) * nativeH,
+      0,
+    );
     expect(frame.raw.length).toBe(rawBytes);
     // golden, pixel for pixel
     const file = join(GOLDEN, `${id}-${c}.png`);
@@ -72,14 +76,29 @@ describe.each(listPanelIds())('panel %s', (id) => {
       mkdirSync(GOLDEN, { recursive: true });
       const palette = panel.palette.map((e) => hexToRgb(e.rgb));
       const bits = palette.length <= 2 ? 1 : palette.length <= 4 ? 2 : palette.length <= 16 ? 4 : 8;
-      writeFileSync(file, encodePng({ width: detailed.width, height: detailed.height, colourType: 'indexed', bitDepth: bits, samples: detailed.indices, palette }));
+      writeFileSync(
+        file,
+        encodePng({
+          width: detailed.width,
+          height: detailed.height,
+          colourType: 'indexed',
+          bitDepth: bits,
+          samples: detailed.indices,
+          palette,
+        }),
+      );
       if (!update) throw new Error(`golden image ${file} was missing and has been written: look at it, then run again`);
     }
     const golden = decodePng(readFileSync(file));
     expect([golden.width, golden.height]).toEqual([png.width, png.height]);
     let diff = 0;
     for (let i = 0; i < png.data.length; i += 4) {
-      if (png.data[i] !== golden.data[i] || png.data[i + 1] !== golden.data[i + 1] || png.data[i + 2] !== golden.data[i + 2]) diff++;
+      if (
+        png.data[i] !== golden.data[i] ||
+        png.data[i + 1] !== golden.data[i + 1] ||
+        png.data[i + 2] !== golden.data[i + 2]
+      )
+        diff++;
     }
     expect(diff, `${diff} pixels differ from ${file} (UPDATE_GOLDEN=1 to accept)`).toBe(0);
   });

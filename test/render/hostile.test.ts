@@ -10,7 +10,8 @@ import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
 
 const panels = listPanelIds();
 const ROTATIONS = [0, 90] as const;
-const render = (rec: (typeof HOSTILE)[string], id: string, rotation: 0 | 90) => renderIndices(hostileInput(rec), loadPanel(id), { rotation });
+const render = (rec: (typeof HOSTILE)[string], id: string, rotation: 0 | 90) =>
+  renderIndices(hostileInput(rec), loadPanel(id), { rotation });
 
 describe('hostile inputs', () => {
   it('never draws a lone ellipsis, and keeps texts apart', () => {
@@ -19,7 +20,8 @@ describe('hostile inputs', () => {
       for (const rotation of ROTATIONS) {
         for (const [name, rec] of Object.entries(HOSTILE)) {
           const { report } = render(rec, id, rotation);
-          for (const t of report.texts) if (t.trim() === ELLIPSIS) found.push(`${id} ${rotation} ${name}: lone ellipsis`);
+          for (const t of report.texts)
+            if (t.trim() === ELLIPSIS) found.push(`${id} ${rotation} ${name}: lone ellipsis`);
           for (const c of crowded(report)) found.push(`${id} ${rotation} ${name}: ${c}`);
         }
       }
@@ -29,16 +31,23 @@ describe('hostile inputs', () => {
 
   it('breaks a 63-character URL rather than shrinking the outfit for it', () => {
     // The same outfit with the URL as words (split where it may break) is the fair measure of its size.
-    const spaced = { ...HOSTILE.url!, outfit: HOSTILE.url!.outfit.replace(HOSTILE_URL, HOSTILE_URL.replace(/([/.?&=])(?=[^/.?&=])/g, '$1 ')) };
+    const spaced = {
+      ...HOSTILE.url!,
+      outfit: HOSTILE.url!.outfit.replace(HOSTILE_URL, HOSTILE_URL.replace(/([/.?&=])(?=[^/.?&=])/g, '$1 ')),
+    };
     for (const id of panels) {
       for (const rotation of ROTATIONS) {
         const url = render(HOSTILE.url!, id, rotation);
         const words = render(spaced, id, rotation);
         const size = url.report.sizes.outfit!;
         expect(size, `${id} ${rotation}`).toBeGreaterThanOrEqual(Math.floor(words.report.sizes.outfit! * 0.9));
-        if (words.report.sizes.outfit! > url.scale.outfit) expect(size, `${id} ${rotation}`).toBeGreaterThan(url.scale.outfit);
-        const shown = [...url.report.outfit!.lines, ...(url.report.outfitRest?.lines ?? [])].map((l) => l.text).join('');
-        if (!url.report.outfit!.truncated && !url.report.outfitRest?.truncated) expect(shown.replaceAll(' ', '')).toContain(HOSTILE_URL);
+        if (words.report.sizes.outfit! > url.scale.outfit)
+          expect(size, `${id} ${rotation}`).toBeGreaterThan(url.scale.outfit);
+        const shown = [...url.report.outfit!.lines, ...(url.report.outfitRest?.lines ?? [])]
+          .map((l) => l.text)
+          .join('');
+        if (!url.report.outfit!.truncated && !url.report.outfitRest?.truncated)
+          expect(shown.replaceAll(' ', '')).toContain(HOSTILE_URL);
       }
     }
   }, 300_000);

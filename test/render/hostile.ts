@@ -17,21 +17,46 @@ export const HOSTILE_URL = 'https://weather.example.com/outfits/berlin?units=met
 const weather = NORMAL.weather;
 export const HOSTILE: Readonly<Record<string, StoredRecommendation>> = {
   url: { ...NORMAL, outfit: `Wear a warm wool coat and boots; the full list is at ${HOSTILE_URL} today.` },
-  'long-description': { ...NORMAL, weather: { ...weather, description: 'Thunderstormswithheavyhailandsquallsthroughouttheday' } },
+  'long-description': {
+    ...NORMAL,
+    weather: { ...weather, description: 'Thunderstormswithheavyhailandsquallsthroughouttheday' },
+  },
   'five-alerts': {
     ...NORMAL,
-    weather: { ...weather, alerts: ['Severe thunderstorm warning for the whole district', 'Ice', 'Gale', 'Flood watch', 'Heat'] },
+    weather: {
+      ...weather,
+      alerts: ['Severe thunderstorm warning for the whole district', 'Ice', 'Gale', 'Flood watch', 'Heat'],
+    },
   },
   'empty-outfit': { ...NORMAL, outfit: '' },
   'emoji-outfit': { ...NORMAL, outfit: ' 🧥 🧣 ' },
   'emoji-signs-outfit': { ...NORMAL, outfit: '👕 + 👖 + ☂ = 👍' },
   'full-readings': {
     ...NORMAL,
-    weather: { ...weather, temp: -12.5, feels_like: -19.5, description: 'Light snow showers', wind_speed: 118, wind_dir: 'NNW', rain_chance_pct: 100, humidity_pct: 100, uv_index: 0.4 },
+    weather: {
+      ...weather,
+      temp: -12.5,
+      feels_like: -19.5,
+      description: 'Light snow showers',
+      wind_speed: 118,
+      wind_dir: 'NNW',
+      rain_chance_pct: 100,
+      humidity_pct: 100,
+      uv_index: 0.4,
+    },
   },
   fahrenheit: {
     ...NORMAL,
-    weather: { ...weather, temp: 101.3, feels_like: 108.2, temp_unit: '°F', description: 'Light snow showers', wind_speed: 48.2, wind_speed_unit: 'mph', rain_chance_pct: 100 },
+    weather: {
+      ...weather,
+      temp: 101.3,
+      feels_like: 108.2,
+      temp_unit: '°F',
+      description: 'Light snow showers',
+      wind_speed: 48.2,
+      wind_speed_unit: 'mph',
+      rain_chance_pct: 100,
+    },
   },
 };
 

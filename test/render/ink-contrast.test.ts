@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { meaningInks } from '../../src/render/draw/colour-meaning.js';
-import { contrastRatio, glassRgb, inkContrasts, STROKE_MIN_VS_BLACK, STROKE_MIN_VS_PAPER } from '../../src/render/draw/ink-contrast.js';
+import {
+  contrastRatio,
+  glassRgb,
+  inkContrasts,
+  STROKE_MIN_VS_BLACK,
+  STROKE_MIN_VS_PAPER,
+} from '../../src/render/draw/ink-contrast.js';
 import { createSurface } from '../../src/render/draw/surface.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import { matchPalette } from '../../src/render/frame.js';
@@ -22,8 +28,18 @@ describe('ink contrast', () => {
     const f = Object.fromEntries(inkContrasts(loadPanel('waveshare-7in3-f')).map((i) => [i.name, i]));
     expect(f.blue!.vsBlack).toBeCloseTo(1.2, 1);
     expect(f.yellow!.vsPaper).toBeCloseTo(1.89, 1);
-    expect(Object.values(f).filter((i) => i.stroke).map((i) => i.name).sort()).toEqual(['green', 'orange', 'red']);
-    expect(Object.values(f).filter((i) => i.fill).map((i) => i.name).sort()).toEqual(['blue', 'green', 'orange', 'red', 'yellow']);
+    expect(
+      Object.values(f)
+        .filter((i) => i.stroke)
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual(['green', 'orange', 'red']);
+    expect(
+      Object.values(f)
+        .filter((i) => i.fill)
+        .map((i) => i.name)
+        .sort(),
+    ).toEqual(['blue', 'green', 'orange', 'red', 'yellow']);
   });
 
   it('strokes and text on every colour panel only in inks that stand apart from its black and its paper', () => {
@@ -33,7 +49,10 @@ describe('ink contrast', () => {
       const black = glassRgb(panel, 'black')!;
       const paper = glassRgb(panel, 'white')!;
       const { surface } = createSurface(8, 8, panel, matchPalette(panel), 1, typeScale('wall', 124.4));
-      const used = [...Object.values(meaningInks(panel)).map((p) => p.stroke), surface.theme.danger === surface.theme.ink ? null : surface.theme.danger];
+      const used = [
+        ...Object.values(meaningInks(panel)).map((p) => p.stroke),
+        surface.theme.danger === surface.theme.ink ? null : surface.theme.danger,
+      ];
       for (const css of used) {
         if (css === null) continue;
         strokes++;

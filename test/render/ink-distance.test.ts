@@ -22,7 +22,10 @@ describe('inkDistance', () => {
     const right = bitmap(24, (x, y) => x >= 20 && y >= 20);
     expect(inkDistance(left, right, 24)).toBe(1);
     // A 12x12 square and the same with a 4x4 hole: 16 of 144 pixels of ink differ, 16 of 576 of the square.
-    const holed = bitmap(24, (x, y) => x >= 6 && x < 18 && y >= 6 && y < 18 && !(x >= 10 && x < 14 && y >= 10 && y < 14));
+    const holed = bitmap(
+      24,
+      (x, y) => x >= 6 && x < 18 && y >= 6 && y < 18 && !(x >= 10 && x < 14 && y >= 10 && y < 14),
+    );
     expect(inkDistance(square, holed, 24)).toBeCloseTo(16 / 144, 6);
   });
 });

@@ -18,7 +18,12 @@ function enclosed(bm: GlyphBitmap): number {
       const x = i % w;
       const y = (i - x) / w;
       if (x === 0 || y === 0 || x === w - 1 || y === h - 1) edge = true;
-      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
+      for (const [nx, ny] of [
+        [x - 1, y],
+        [x + 1, y],
+        [x, y - 1],
+        [x, y + 1],
+      ] as const) {
         const j = ny * w + nx;
         if (nx >= 0 && ny >= 0 && nx < w && ny < h && !bits[j] && !seen[j]) {
           seen[j] = 1;
@@ -61,12 +66,27 @@ describe('keepCounters', () => {
 
   it('re-opens the aperture of an e that a pixel of ink closed, without cutting into its strokes', () => {
     // An e-like shape: a ring whose lower right is open (the aperture), the bar above it.
-    const glyph = polygonGlyph([[[1, 1], [7, 1], [7, 5], [3, 5], [3, 7], [7, 7], [7, 8], [1, 8]], rect(3, 3, 5, 4, true)]);
+    const glyph = polygonGlyph([
+      [
+        [1, 1],
+        [7, 1],
+        [7, 5],
+        [3, 5],
+        [3, 7],
+        [7, 7],
+        [7, 8],
+        [1, 8],
+      ],
+      rect(3, 3, 5, 4, true),
+    ]);
     const bm = thresholded(glyph, 9, 9);
     expect(enclosed(bm), picture(bm)).toBe(1);
     const strokes = Array.from(bm.bits);
     // Near-threshold pixels across the aperture's mouth seal it into a second, false counter.
-    inkOver(bm, [[6, 5], [6, 6]]);
+    inkOver(bm, [
+      [6, 5],
+      [6, 6],
+    ]);
     expect(enclosed(bm), picture(bm)).toBe(2);
     keepCounters(glyph.scan, glyph.contours, bm);
     expect(enclosed(bm), picture(bm)).toBe(1);

@@ -72,7 +72,8 @@ describe('room for what the frame says', () => {
           const cut = d.report.outfit!.truncated || (d.report.outfitRest?.truncated ?? false);
           if (!cut) continue;
           const { free, need } = roomBelowOutfit(d, paper);
-          if (free >= need) found.push(`${id} at ${rotation}° ${c}: ${free} rows free, a line needs ${need.toFixed(1)}`);
+          if (free >= need)
+            found.push(`${id} at ${rotation}° ${c}: ${free} rows free, a line needs ${need.toFixed(1)}`);
         }
       }
     }
@@ -99,7 +100,16 @@ describe('room for what the frame says', () => {
         for (const c of ['normal', 'alert', 'long', 'breeze'] as const) {
           // "breeze": the issue's "Clear and…", a long description beside the readings, which give it their spare width.
           const base = sampleInput(c === 'breeze' ? 'normal' : c);
-          const input = c === 'breeze' ? { ...base, rec: { ...base.rec!, weather: { ...base.rec!.weather, description: 'Clear and sunny with a light breeze' } } } : base;
+          const input =
+            c === 'breeze'
+              ? {
+                  ...base,
+                  rec: {
+                    ...base.rec!,
+                    weather: { ...base.rec!.weather, description: 'Clear and sunny with a light breeze' },
+                  },
+                }
+              : base;
           const d = renderIndices(input, loadPanel(id), { rotation });
           const description = input.rec!.weather.description!;
           const where = `${id} at ${rotation}° ${c}`;
@@ -154,7 +164,8 @@ describe('missing glyphs', () => {
         }
         const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
         const where = `${font} ${size} px`;
-        for (let x = left; x <= right; x++) expect(at(x, top) && at(x, bottom), `${where}: top and bottom at x ${x}`).toBe(true);
+        for (let x = left; x <= right; x++)
+          expect(at(x, top) && at(x, bottom), `${where}: top and bottom at x ${x}`).toBe(true);
         for (let y = top; y <= bottom; y++) expect(at(left, y) && at(right, y), `${where}: sides at y ${y}`).toBe(true);
         expect(at((left + right) >> 1, (top + bottom) >> 1), `${where}: hollow`).toBe(false);
       }
@@ -166,7 +177,8 @@ describe('missing glyphs', () => {
     // 10 px ("xn" too: it takes the bold's thickening off the designed gap), so the bold is checked from there.
     for (let size = 8; size <= 40; size++) {
       expect(inkedRuns(layerWith('x雨衣靴x', size, 'condensed')), `condensed ${size} px`).toBe(5);
-      if (size >= 10) expect(inkedRuns(layerWith('雨衣靴', size, 'condensed-bold')), `condensed-bold ${size} px`).toBe(3);
+      if (size >= 10)
+        expect(inkedRuns(layerWith('雨衣靴', size, 'condensed-bold')), `condensed-bold ${size} px`).toBe(3);
     }
   });
 });

@@ -73,7 +73,17 @@ describe('layouts', () => {
   });
 
   it('shows °F and mph as the response gives them', () => {
-    const rec = { ...NORMAL, weather: { ...NORMAL.weather, temp: 71.6, feels_like: 69.8, temp_unit: '°F', wind_speed: 9.3, wind_speed_unit: 'mph' } };
+    const rec = {
+      ...NORMAL,
+      weather: {
+        ...NORMAL.weather,
+        temp: 71.6,
+        feels_like: 69.8,
+        temp_unit: '°F',
+        wind_speed: 9.3,
+        wind_speed_unit: 'mph',
+      },
+    };
     for (const id of ['waveshare-7in5-v2', 'waveshare-2in9', 'kindle-paperwhite']) {
       const texts = renderIndices(input(rec), loadPanel(id), { rotation: 0 }).report.texts.join(' | ');
       expect(texts).toContain('72°F');
@@ -82,7 +92,13 @@ describe('layouts', () => {
   });
 
   it('shows alerts of any shape prominently, and nothing when there are none', () => {
-    const rec = { ...NORMAL, weather: { ...NORMAL.weather, alerts: ['Ice', { headline: 'Gale' }, { properties: { event: 'Flood' } }, { x: 1 }] } };
+    const rec = {
+      ...NORMAL,
+      weather: {
+        ...NORMAL.weather,
+        alerts: ['Ice', { headline: 'Gale' }, { properties: { event: 'Flood' } }, { x: 1 }],
+      },
+    };
     const { report } = renderIndices(input(rec), wide, { rotation: 0 });
     // One line an alert, two on 800x480, and the count of the others.
     expect(report.alerts.map((a) => a.lines.map((l) => l.text).join(' '))).toEqual(['Ice', 'Gale (+2 more)']);
@@ -97,7 +113,11 @@ describe('layouts', () => {
     const rec = { ...NORMAL, gender: 'non-binary, prefers layered fit' };
     for (const id of listPanelIds()) {
       const { report } = renderIndices(input(rec, { displayName: name }), loadPanel(id), { rotation: 0 });
-      expect(report.texts.some((t) => t === name || (t.endsWith(ELLIPSIS) && name.startsWith(t.slice(0, -1).replace(/[ ,]+$/, ''))))).toBe(true);
+      expect(
+        report.texts.some(
+          (t) => t === name || (t.endsWith(ELLIPSIS) && name.startsWith(t.slice(0, -1).replace(/[ ,]+$/, ''))),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -107,7 +127,13 @@ describe('layouts', () => {
       { kind: 'key_rejected', message: 'Invalid API key' },
       { kind: 'budget_exhausted', until: new Date('2026-02-01T00:00:00.000Z') },
       { kind: 'unreachable', since, message: 'ECONNREFUSED', retryAt: new Date('2026-01-31T06:12:00.000Z') },
-      { kind: 'service_error', problem: 'error', since, message: 'POST /recweather: HTTP 502: Bad Gateway', retryAt: null },
+      {
+        kind: 'service_error',
+        problem: 'error',
+        since,
+        message: 'POST /recweather: HTTP 502: Bad Gateway',
+        retryAt: null,
+      },
       { kind: 'stale', since },
     ];
     for (const status of statuses) {
@@ -120,10 +146,13 @@ describe('layouts', () => {
         expect(without.layout).toBe('error');
         const all = without.texts.join(' ');
         // Plain words and what happens next; the service's message and the HTTP detail stay off the glass.
-        if (status.kind === 'key_rejected') expect(all).toContain('The service refused the API key see the status page');
+        if (status.kind === 'key_rejected')
+          expect(all).toContain('The service refused the API key see the status page');
         if (status.kind === 'budget_exhausted') expect(all).toContain('Sun 1 Feb 01:00');
-        if (status.kind === 'unreachable') expect(all).toContain('No connection to the outfit service since 06:00 · trying again at 07:12');
-        if (status.kind === 'service_error') expect(all).toContain('Outfit service error since 06:00 · see the status page');
+        if (status.kind === 'unreachable')
+          expect(all).toContain('No connection to the outfit service since 06:00 · trying again at 07:12');
+        if (status.kind === 'service_error')
+          expect(all).toContain('Outfit service error since 06:00 · see the status page');
         expect(all).not.toMatch(/Invalid API key|ECONNREFUSED|HTTP 502/);
         const frame = await renderFrame(input(null, { status }), panel, { rotation: 0 });
         expect(offPalette(decodePng(frame.png), panel)).toEqual([]);
@@ -133,7 +162,13 @@ describe('layouts', () => {
 
   it('shows an outfit out of date from 2 m: a badge with its age of at least 10′ of arc, the outfit framed as old, the time never hidden by an error', () => {
     const old = { ...NORMAL, fetched_at: '2026-01-31T03:30:00.000Z' };
-    const failed: FrameInput['status'] = { kind: 'service_error', problem: 'error', since: SAMPLE_NOW, message: 'HTTP 502', retryAt: new Date('2026-01-31T06:57:00.000Z') };
+    const failed: FrameInput['status'] = {
+      kind: 'service_error',
+      problem: 'error',
+      since: SAMPLE_NOW,
+      message: 'HTTP 502',
+      retryAt: new Date('2026-01-31T06:57:00.000Z'),
+    };
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);
       for (const rotation of [0, 90] as const) {
@@ -147,13 +182,19 @@ describe('layouts', () => {
           // 10′ of arc there.
           const distance = report.layout === 'small' ? 500 : 2000;
           expect(capArcMinutes(report.badge!.size, ppiOf(panel), distance), where).toBeGreaterThanOrEqual(10);
-          if (status.kind === 'service_error') expect(report.texts.join(' ').replace(/\s+/g, ' '), where).toMatch(/Outfit service error · trying again at 07:57|Service error · retry at 07:57/);
+          if (status.kind === 'service_error')
+            expect(report.texts.join(' ').replace(/\s+/g, ' '), where).toMatch(
+              /Outfit service error · trying again at 07:57|Service error · retry at 07:57/,
+            );
         }
         // Current: no badge, no frame; an error band keeps the outfit's time.
         const fresh = renderIndices(input(NORMAL, { status: failed }), panel, { rotation }).report;
         expect(fresh.badge, id).toBeNull();
         expect(fresh.markedOld, id).toBe(false);
-        expect(fresh.texts.some((t) => t.includes('07:30')), `${id} at ${rotation}°: the outfit's time beside the error`).toBe(true);
+        expect(
+          fresh.texts.some((t) => t.includes('07:30')),
+          `${id} at ${rotation}°: the outfit's time beside the error`,
+        ).toBe(true);
       }
     }
   });
@@ -162,7 +203,10 @@ describe('layouts', () => {
     for (const id of listPanelIds()) {
       const panel = loadPanel(id);
       for (const rotation of [0, 90, 180, 270] as const) {
-        const frame = await renderFrame(sampleInput('alert'), panel, { rotation, dither: rotation === 180 ? 'atkinson' : rotation === 270 ? 'ordered' : undefined });
+        const frame = await renderFrame(sampleInput('alert'), panel, {
+          rotation,
+          dither: rotation === 180 ? 'atkinson' : rotation === 270 ? 'ordered' : undefined,
+        });
         const turned = rotation % 180 !== 0;
         expect([frame.width, frame.height]).toEqual(turned ? [panel.height, panel.width] : [panel.width, panel.height]);
         expect(offPalette(decodePng(frame.png), panel)).toEqual([]);
@@ -175,7 +219,9 @@ describe('layouts', () => {
     const b = await renderFrame(sampleInput('normal'), wide, { rotation: 0 });
     expect(b.png.equals(a.png)).toBe(true);
     expect(b.hash).toBe(a.hash);
-    const later = await renderFrame(input({ ...NORMAL, fetched_at: '2026-01-31T07:00:00.000Z' }), wide, { rotation: 0 });
+    const later = await renderFrame(input({ ...NORMAL, fetched_at: '2026-01-31T07:00:00.000Z' }), wide, {
+      rotation: 0,
+    });
     expect(later.hash).not.toBe(a.hash);
   });
 });

@@ -24,12 +24,25 @@ vi.mock('../../src/render/text/fonts.js', async (importOriginal) => {
 });
 
 /** An outfit box's request, as outfit-fit.ts makes it. */
-const box = (text: string, width: number, height: number): FitRequest => ({ text, font: 'condensed', width, height, maxSize: 40, minSize: 14, lineHeight: 1.15, lastLine: 'ink' });
+const box = (text: string, width: number, height: number): FitRequest => ({
+  text,
+  font: 'condensed',
+  width,
+  height,
+  maxSize: 40,
+  minSize: 14,
+  lineHeight: 1.15,
+  lastLine: 'ink',
+});
 /**
  * One size and room for every line: one wrap, whatever the length (a search over sizes tries as many as it needs, and
  * a text that does not fit takes one more, and its last line an ellipsis).
  */
-const oneWrap = (text: string, width: number): FitRequest => ({ ...box(text, width, 1_000_000), maxSize: 16, minSize: 16 });
+const oneWrap = (text: string, width: number): FitRequest => ({
+  ...box(text, width, 1_000_000),
+  maxSize: 16,
+  minSize: 16,
+});
 
 function workOf(req: FitRequest): number {
   counted.units = 0;
@@ -43,12 +56,18 @@ const LINEAR_SLACK = 3;
 describe('a word thousands of characters long', () => {
   it('is laid out in lines that fit the box, from the start of the text', { timeout: timeout(60_000) }, () => {
     fc.assert(
-      fc.property(hostileWordArb, fc.integer({ min: 1_000, max: 20_000 }), fc.integer({ min: 100, max: 800 }), fc.integer({ min: 60, max: 600 }), (w, length, width, height) => {
-        const f = fitText(box(outfitEndingIn(w, length), width, height));
-        expect(f.lines.length).toBeGreaterThan(0);
-        for (const line of f.lines) expect(line.width).toBeLessThanOrEqual(width + 1e-9);
-        expect(f.lines[0]!.text.startsWith('Wear')).toBe(true);
-      }),
+      fc.property(
+        hostileWordArb,
+        fc.integer({ min: 1_000, max: 20_000 }),
+        fc.integer({ min: 100, max: 800 }),
+        fc.integer({ min: 60, max: 600 }),
+        (w, length, width, height) => {
+          const f = fitText(box(outfitEndingIn(w, length), width, height));
+          expect(f.lines.length).toBeGreaterThan(0);
+          for (const line of f.lines) expect(line.width).toBeLessThanOrEqual(width + 1e-9);
+          expect(f.lines[0]!.text.startsWith('Wear')).toBe(true);
+        },
+      ),
       { numRuns: runs(25) },
     );
   });
@@ -56,16 +75,20 @@ describe('a word thousands of characters long', () => {
   // From 1,000 characters, not fewer: a word of a few hundred fits on a line or two, and what it costs is mostly what
   // the rest of the outfit costs, so ten times its length came to 32 times its work (the example below) while fitting
   // grew linearly from 1,000 on (2.3x to 2,000, 2.0x to 4,000).
-  it(`of 4,000 characters (below the cut, ${MAX_FIT_CHARS}) costs about four times one of 1,000`, { timeout: timeout(60_000) }, () => {
-    fc.assert(
-      fc.property(hostileWordArb, fc.integer({ min: 100, max: 800 }), (w: HostileWord, width) => {
-        const small = workOf(oneWrap(outfitEndingIn(w, 1_000), width));
-        const large = workOf(oneWrap(outfitEndingIn(w, 4_000), width));
-        expect(large).toBeLessThanOrEqual(4 * LINEAR_SLACK * small);
-      }),
-      { numRuns: runs(10), endOnFailure: true, examples: [[{ pieces: ['i', '\u2066'], seed: 2147483627 }, 799]] },
-    );
-  });
+  it(
+    `of 4,000 characters (below the cut, ${MAX_FIT_CHARS}) costs about four times one of 1,000`,
+    { timeout: timeout(60_000) },
+    () => {
+      fc.assert(
+        fc.property(hostileWordArb, fc.integer({ min: 100, max: 800 }), (w: HostileWord, width) => {
+          const small = workOf(oneWrap(outfitEndingIn(w, 1_000), width));
+          const large = workOf(oneWrap(outfitEndingIn(w, 4_000), width));
+          expect(large).toBeLessThanOrEqual(4 * LINEAR_SLACK * small);
+        }),
+        { numRuns: runs(10), endOnFailure: true, examples: [[{ pieces: ['i', '\u2066'], seed: 2147483627 }, 799]] },
+      );
+    },
+  );
 
   it('of 20,000 characters costs no more than about ten times one of 2,000', { timeout: timeout(60_000) }, () => {
     const w = { pieces: ['a', 'b', 'W', 'm', 'i'], seed: 41 };
@@ -75,7 +98,14 @@ describe('a word thousands of characters long', () => {
   });
 
   it(`is cut to ${MAX_FIT_CHARS} characters and an ellipsis before it is laid out, even where the box would hold more`, () => {
-    const f = fitText({ text: 'i'.repeat(MAX_FIT_CHARS * 2), font: 'condensed', width: 100_000, height: 1_000, maxSize: 10, minSize: 10 });
+    const f = fitText({
+      text: 'i'.repeat(MAX_FIT_CHARS * 2),
+      font: 'condensed',
+      width: 100_000,
+      height: 1_000,
+      maxSize: 10,
+      minSize: 10,
+    });
     const shown = f.lines.map((l) => l.text).join('');
     expect([...shown]).toHaveLength(MAX_FIT_CHARS + 1);
     expect(shown.endsWith(ELLIPSIS)).toBe(true);

@@ -20,8 +20,20 @@ const TZ = 'Europe/Berlin';
 /** Saturday 31 Jan 2026, 10:45 in Berlin. */
 const SAT = new Date('2026-01-31T09:45:00.000Z');
 const made = (iso: string): StoredRecommendation => ({ ...NORMAL, fetched_at: iso, generated_at: iso });
-const unreachable: FrameInput['status'] = { kind: 'unreachable', since: new Date('2026-01-29T07:00:00Z'), message: 'ECONNREFUSED', retryAt: new Date('2026-01-31T10:00:00Z') };
-const input = (rec: StoredRecommendation, over: Partial<FrameInput> = {}): FrameInput => ({ rec, displayName: 'Hallway', timezone: TZ, now: SAT, status: { kind: 'ok' }, ...over });
+const unreachable: FrameInput['status'] = {
+  kind: 'unreachable',
+  since: new Date('2026-01-29T07:00:00Z'),
+  message: 'ECONNREFUSED',
+  retryAt: new Date('2026-01-31T10:00:00Z'),
+};
+const input = (rec: StoredRecommendation, over: Partial<FrameInput> = {}): FrameInput => ({
+  rec,
+  displayName: 'Hallway',
+  timezone: TZ,
+  now: SAT,
+  status: { kind: 'ok' },
+  ...over,
+});
 
 describe('the age of an outfit, by the day it was made for', () => {
   it('counts calendar days in the display’s zone, not 24-hour spans', () => {
@@ -36,7 +48,8 @@ describe('the age of an outfit, by the day it was made for', () => {
   });
 
   it('is current, stale (hours), an earlier day, or withdrawn', () => {
-    const age = (iso: string | null, stale = false) => outfitAge({ made: iso === null ? null : new Date(iso), now: SAT, timeZone: TZ, stale });
+    const age = (iso: string | null, stale = false) =>
+      outfitAge({ made: iso === null ? null : new Date(iso), now: SAT, timeZone: TZ, stale });
     expect(age('2026-01-31T06:30:00Z')).toEqual({ kind: 'current' });
     expect(age('2026-01-31T06:30:00Z', true)).toEqual({ kind: 'stale', ms: 3.25 * 3_600_000 });
     expect(age('2026-01-30T22:00:00Z')).toEqual({ kind: 'past_day', days: 1 });
@@ -53,7 +66,15 @@ describe('the age of an outfit, by the day it was made for', () => {
 describe('plural forms', () => {
   it('picks the form of the language’s plural category, with a fallback to "other"', () => {
     const t = 'one: {n} dnia | few: {n} dni | many: {n} dni | other: {n} dnia';
-    expect([1, 2, 4, 5, 12, 22, 25].map((n) => plural(t, n, 'pl-PL'))).toEqual(['1 dnia', '2 dni', '4 dni', '5 dni', '12 dni', '22 dni', '25 dni']);
+    expect([1, 2, 4, 5, 12, 22, 25].map((n) => plural(t, n, 'pl-PL'))).toEqual([
+      '1 dnia',
+      '2 dni',
+      '4 dni',
+      '5 dni',
+      '12 dni',
+      '22 dni',
+      '25 dni',
+    ]);
     expect(plural('one: {n} day | other: {n} days', 1, 'en-GB')).toBe('1 day');
     expect(plural('one: {n} day | other: {n} days', 3, 'en-GB')).toBe('3 days');
     // French counts 0 and 1 as "one"; a category the template lacks falls back to "other".
@@ -70,7 +91,8 @@ describe('plural forms', () => {
     for (const key of ['outfit_days_ago', 'last_outfit_days_ago'] as const) {
       const forms = pluralForms(locale.labels[key]);
       expect(forms, `${code} ${key}`).not.toBeNull();
-      for (const category of needed) expect(forms![category] ?? forms!.other, `${code} ${key} ${category}`).toBeDefined();
+      for (const category of needed)
+        expect(forms![category] ?? forms!.other, `${code} ${key} ${category}`).toBeDefined();
       for (const form of Object.values(forms!)) expect(form, `${code} ${key}`).toContain('{n}');
     }
   });
@@ -105,60 +127,91 @@ describe('the words of an old outfit', () => {
   it('keeps the hour badge on the outfit’s own day, and no headline', () => {
     const c = frameContent(input(made('2026-01-31T06:30:00Z'), { stale: true }));
     expect(c).toMatchObject({ ageBadge: '3 h old', headline: null, old: true, updated: '07:30' });
-    expect(frameContent(input(made('2026-01-31T06:30:00Z')))).toMatchObject({ ageBadge: null, headline: null, old: false });
+    expect(frameContent(input(made('2026-01-31T06:30:00Z')))).toMatchObject({
+      ageBadge: null,
+      headline: null,
+      old: false,
+    });
   });
 
   it('withdraws an outfit more than two days past its day: no garments, no weather, the age and the reason in words', () => {
     const c = frameContent(input(made('2026-01-27T06:30:00Z'), { stale: true, status: unreachable }));
-    expect(c).toMatchObject({ outfit: null, weather: null, garments: [], row: [], readings: [], alerts: [], headline: null, old: false });
+    expect(c).toMatchObject({
+      outfit: null,
+      weather: null,
+      garments: [],
+      row: [],
+      readings: [],
+      alerts: [],
+      headline: null,
+      old: false,
+    });
     expect(c.status).toMatchObject({ kind: 'withdrawn', title: 'No current outfit', mark: 'offline' });
-    expect(c.status!.detail).toBe('last one from 4 days ago · No connection to the outfit service · trying again at 11:00');
+    expect(c.status!.detail).toBe(
+      'last one from 4 days ago · No connection to the outfit service · trying again at 11:00',
+    );
     // Without a failure (a schedule with no slot for days), the age alone; never a weekday.
     const quiet = frameContent(input(made('2026-01-28T06:30:00Z')));
-    expect(quiet.status).toMatchObject({ kind: 'withdrawn', title: 'No current outfit', detail: 'last one from 3 days ago' });
-    expect(frameContent(input(made('2026-01-28T06:30:00Z'), { locale: localeFor('pl') })).status?.detail).toBe('ostatni jest sprzed 3 dni');
-    expect(frameContent(input(made('2026-01-26T06:30:00Z'), { locale: localeFor('pl') })).status?.detail).toBe('ostatni jest sprzed 5 dni');
+    expect(quiet.status).toMatchObject({
+      kind: 'withdrawn',
+      title: 'No current outfit',
+      detail: 'last one from 3 days ago',
+    });
+    expect(frameContent(input(made('2026-01-28T06:30:00Z'), { locale: localeFor('pl') })).status?.detail).toBe(
+      'ostatni jest sprzed 3 dni',
+    );
+    expect(frameContent(input(made('2026-01-26T06:30:00Z'), { locale: localeFor('pl') })).status?.detail).toBe(
+      'ostatni jest sprzed 5 dni',
+    );
     expect(ENGLISH.code).toBe('en');
   });
 });
 
-const inside = (ink: InkBox, boxes: readonly Box[]): boolean => boxes.some((b) => ink.x >= b.x && ink.right <= b.x + b.w && ink.top >= b.y && ink.bottom <= b.y + b.h);
+const inside = (ink: InkBox, boxes: readonly Box[]): boolean =>
+  boxes.some((b) => ink.x >= b.x && ink.right <= b.x + b.w && ink.top >= b.y && ink.bottom <= b.y + b.h);
 
 describe('an old outfit on every panel', () => {
   const panels = listPanelIds();
-  it.each(panels)('%s: the headline at the outfit’s arc, whole; the weather and readings inside the old frame', (id) => {
-    const panel = loadPanel(id);
-    for (const rotation of [0, 90] as const) {
-      for (const [rec, headline] of [
-        [made('2026-01-30T06:30:00Z'), "Yesterday's outfit"],
-        [made('2026-01-29T06:30:00Z'), 'Outfit from 2 days ago'],
-      ] as const) {
-        const where = `${id} at ${rotation}°: ${headline}`;
-        const { report } = renderIndices(input(rec, { stale: true, status: unreachable }), panel, { rotation });
-        expect(report.headline?.lines.join(' '), where).toBe(headline);
-        const distance = report.layout === 'small' ? 500 : 2000;
-        // A wall panel's headline as large as its outfit (10′); a small panel's down to 11 px for a long language.
-        expect(capArcMinutes(report.headline!.size, ppiOf(panel), distance), where).toBeGreaterThanOrEqual(report.layout === 'small' ? 9 : 10);
-        expect(report.markedOld, where).toBe(true);
-        expect(report.badge, where).toBeNull();
-        // Never a weekday or a date the reader must work out.
-        expect(report.texts.join(' '), where).not.toMatch(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b|since/);
-        // The temperature's number and unit are inked apart.
-        const values = ['10%', '14 km/h', 'UV 1', '71%', '4', '°C'];
-        for (const v of values) {
-          const ink = report.inks.find((i) => i.text === v);
-          expect(ink, `${where}: ${v} drawn`).toBeDefined();
-          expect(inside(ink!, report.oldMarks), `${where}: ${v} inside the old frame`).toBe(true);
+  it.each(panels)(
+    '%s: the headline at the outfit’s arc, whole; the weather and readings inside the old frame',
+    (id) => {
+      const panel = loadPanel(id);
+      for (const rotation of [0, 90] as const) {
+        for (const [rec, headline] of [
+          [made('2026-01-30T06:30:00Z'), "Yesterday's outfit"],
+          [made('2026-01-29T06:30:00Z'), 'Outfit from 2 days ago'],
+        ] as const) {
+          const where = `${id} at ${rotation}°: ${headline}`;
+          const { report } = renderIndices(input(rec, { stale: true, status: unreachable }), panel, { rotation });
+          expect(report.headline?.lines.join(' '), where).toBe(headline);
+          const distance = report.layout === 'small' ? 500 : 2000;
+          // A wall panel's headline as large as its outfit (10′); a small panel's down to 11 px for a long language.
+          expect(capArcMinutes(report.headline!.size, ppiOf(panel), distance), where).toBeGreaterThanOrEqual(
+            report.layout === 'small' ? 9 : 10,
+          );
+          expect(report.markedOld, where).toBe(true);
+          expect(report.badge, where).toBeNull();
+          // Never a weekday or a date the reader must work out.
+          expect(report.texts.join(' '), where).not.toMatch(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b|since/);
+          // The temperature's number and unit are inked apart.
+          const values = ['10%', '14 km/h', 'UV 1', '71%', '4', '°C'];
+          for (const v of values) {
+            const ink = report.inks.find((i) => i.text === v);
+            expect(ink, `${where}: ${v} drawn`).toBeDefined();
+            expect(inside(ink!, report.oldMarks), `${where}: ${v} inside the old frame`).toBe(true);
+          }
+          const head = report.inks.find((i) => i.text === report.headline!.lines[0]);
+          expect(inside(head!, report.oldMarks), `${where}: the headline inside the old frame`).toBe(true);
         }
-        const head = report.inks.find((i) => i.text === report.headline!.lines[0]);
-        expect(inside(head!, report.oldMarks), `${where}: the headline inside the old frame`).toBe(true);
       }
-    }
-  });
+    },
+  );
 
   it.each(panels)('%s: an outfit too old to show gives way to "No current outfit", with no garments', (id) => {
     const panel = loadPanel(id);
-    const { report } = renderIndices(input(made('2026-01-27T06:30:00Z'), { stale: true, status: unreachable }), panel, { rotation: 0 });
+    const { report } = renderIndices(input(made('2026-01-27T06:30:00Z'), { stale: true, status: unreachable }), panel, {
+      rotation: 0,
+    });
     expect(report.layout).toBe('error');
     expect(report.pictograms).toEqual([]);
     const all = report.texts.join(' ').replace(/\s+/g, ' ');

@@ -10,7 +10,10 @@ describe('layout gaps', () => {
     for (const id of listPanelIds()) {
       // 180 and 270 lay out as 0 and 90 (the same shape, turned).
       for (const rotation of [0, 90] as const) {
-        const cases = [...SAMPLE_CASES.map((c) => [c, sampleInput(c)] as const), ...Object.entries(HOSTILE).map(([c, rec]) => [c, hostileInput(rec)] as const)];
+        const cases = [
+          ...SAMPLE_CASES.map((c) => [c, sampleInput(c)] as const),
+          ...Object.entries(HOSTILE).map(([c, rec]) => [c, hostileInput(rec)] as const),
+        ];
         for (const [c, input] of cases) {
           const { report } = renderIndices(input, loadPanel(id), { rotation });
           for (const f of crowded(report)) found.push(`${id} ${rotation} ${c}: ${f}`);

@@ -22,12 +22,18 @@ describe('pictograms', () => {
       const used = new Set(drawAlone(f, g.picto, 64, g.meaning ?? undefined));
       const allowed = new Set([index(f, 'black'), index(f, 'white')]);
       if (g.meaning) allowed.add(index(f, g.meaning === 'uv' ? 'orange' : g.meaning === 'ok' ? 'green' : 'blue'));
-      expect([...used].filter((i) => !allowed.has(i)), id).toEqual([]);
+      expect(
+        [...used].filter((i) => !allowed.has(i)),
+        id,
+      ).toEqual([]);
       expect(used.size, id).toBeGreaterThanOrEqual(2);
     }
     for (const [c, p] of Object.entries(CONDITION_PICTOGRAMS)) {
       const used = [...new Set(drawAlone(f, p, 96))];
-      expect(used.filter((i) => i !== index(f, 'black') && i !== index(f, 'white') && !yellowOrBlue.has(i)), c).toEqual([]);
+      expect(
+        used.filter((i) => i !== index(f, 'black') && i !== index(f, 'white') && !yellowOrBlue.has(i)),
+        c,
+      ).toEqual([]);
     }
   });
 
@@ -70,7 +76,9 @@ describe('pictograms', () => {
     expect(renderIndices(benign, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(true);
     // The same garments under a UV index of 6.4: the sun asks for something, so no tick, whatever the words say.
     expect(renderIndices({ ...sample, garments }, bw, { rotation: 0 }).report.pictograms).toEqual(garments);
-    expect(renderIndices(sampleInput('forty'), f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(false);
+    expect(renderIndices(sampleInput('forty'), f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(
+      false,
+    );
     expect(new Set(drawAlone(f, NOTHING_EXTRA.picto, 64, 'ok'))).toContain(index(f, 'green'));
   });
 
@@ -78,7 +86,9 @@ describe('pictograms', () => {
     const { report } = renderIndices({ ...sampleInput('forty'), garments: [] }, bw, { rotation: 0 });
     expect(report.pictograms).toEqual([]);
     expect(report.sizes.pictogram).toBeNull();
-    expect(report.outfit!.size).toBeGreaterThan(renderIndices(sampleInput('forty'), bw, { rotation: 0 }).report.outfit!.size);
+    expect(report.outfit!.size).toBeGreaterThan(
+      renderIndices(sampleInput('forty'), bw, { rotation: 0 }).report.outfit!.size,
+    );
   });
 
   it('names the path and the place of a command it cannot read', () => {

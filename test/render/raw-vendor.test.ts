@@ -23,7 +23,9 @@ const WRITE_RAM_BW = 0x24;
 
 /** The data of the vendor's one 0x24 write in the recorded stream. */
 function vendorRam(panelId: string, frame: string): Buffer {
-  const writes = vendorStream(panelId, frame).flatMap((op) => (op.op === 'cmd' && op.cmd === WRITE_RAM_BW ? [op.data] : []));
+  const writes = vendorStream(panelId, frame).flatMap((op) =>
+    op.op === 'cmd' && op.cmd === WRITE_RAM_BW ? [op.data] : [],
+  );
   expect(writes.length, `0x24 writes in ${panelId}-${frame}`).toBe(1);
   return Buffer.from(writes[0]!, 'hex');
 }

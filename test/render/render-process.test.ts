@@ -79,10 +79,18 @@ function freeze(pid: number): number {
   return pid;
 }
 
-async function renderProcess(o: Partial<RenderProcessOptions> = {}): Promise<{ rp: RenderProcess; tmp: string; log: ReturnType<typeof capturingLogger> }> {
+async function renderProcess(
+  o: Partial<RenderProcessOptions> = {},
+): Promise<{ rp: RenderProcess; tmp: string; log: ReturnType<typeof capturingLogger> }> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-render-process-'));
   const log = capturingLogger();
-  const rp = new RenderProcess({ clock: systemClock, env: { PATH: process.env.PATH, TMPDIR: tmp }, logger: log.logger, command: WORKER, ...o });
+  const rp = new RenderProcess({
+    clock: systemClock,
+    env: { PATH: process.env.PATH, TMPDIR: tmp },
+    logger: log.logger,
+    command: WORKER,
+    ...o,
+  });
   open.push(rp);
   return { rp, tmp, log };
 }
@@ -114,7 +122,10 @@ describe('RenderProcess', () => {
 
   it('draws the frames asked at once, each its own, in one child', async () => {
     const { rp } = await renderProcess();
-    const states = [0, 1, 2].map((i) => ({ ...STATE, rec: { ...STATE.rec!, weather: { ...STATE.rec!.weather, temp: i * 10 } } }));
+    const states = [0, 1, 2].map((i) => ({
+      ...STATE,
+      rec: { ...STATE.rec!, weather: { ...STATE.rec!.weather, temp: i * 10 } },
+    }));
     const frames = await Promise.all(states.map((s) => rp.draw(OPTIONS, s)));
     for (const [i, f] of frames.entries()) expect(f.hash).toBe((await drawInProcess(OPTIONS, states[i]!)).hash);
     expect(new Set(frames.map((f) => f.hash)).size).toBe(3);
@@ -137,20 +148,35 @@ describe('RenderProcess', () => {
     expect((await drawn).hash).toBe((await drawInProcess(OPTIONS, STATE)).hash);
     expect(rp.starts).toBe(2);
     expect(rp.pid).not.toBe(first);
-    const lines = log.text().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((e) => e.code === 'W_RENDER_RESTART')).toMatchObject([{ pid: first, why: 'was ended by SIGKILL', frames: 1 }]);
+    const lines = log
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((e) => e.code === 'W_RENDER_RESTART')).toMatchObject([
+      { pid: first, why: 'was ended by SIGKILL', frames: 1 },
+    ]);
   });
 
   it('fails with E_RENDER_PROCESS when the child dies twice, or cannot start', async () => {
     const { rp } = await renderProcess({ command: { file: process.execPath, args: ['-e', 'process.exit(3)'] } });
-    await expect(rp.draw(OPTIONS, STATE)).rejects.toMatchObject({ code: 'E_RENDER_PROCESS', message: expect.stringContaining('exited with code 3') });
+    await expect(rp.draw(OPTIONS, STATE)).rejects.toMatchObject({
+      code: 'E_RENDER_PROCESS',
+      message: expect.stringContaining('exited with code 3'),
+    });
     expect(rp.starts).toBe(2);
     const { rp: missing } = await renderProcess({ command: { file: '/nonexistent/node', args: [] } });
-    await expect(missing.draw(OPTIONS, STATE)).rejects.toMatchObject({ code: 'E_RENDER_PROCESS', message: expect.stringContaining('ENOENT') });
+    await expect(missing.draw(OPTIONS, STATE)).rejects.toMatchObject({
+      code: 'E_RENDER_PROCESS',
+      message: expect.stringContaining('ENOENT'),
+    });
   });
 
   it('kills a child that gives no answer (E_RENDER_TIMEOUT), and starts a new one for the next frame', async () => {
-    const { rp } = await renderProcess({ answerTimeoutMs: 500, command: { file: process.execPath, args: ['-e', 'process.on("message", () => {})'] } });
+    const { rp } = await renderProcess({
+      answerTimeoutMs: 500,
+      command: { file: process.execPath, args: ['-e', 'process.on("message", () => {})'] },
+    });
     const drawn = rp.draw(OPTIONS, STATE);
     const pid = rp.pid!;
     await expect(drawn).rejects.toMatchObject({ code: 'E_RENDER_TIMEOUT' });
@@ -175,7 +201,12 @@ describe('RenderProcess', () => {
     await rp.draw(OPTIONS, STATE);
     const env = readFileSync(`/proc/${rp.pid}/environ`, 'utf8').split('\0').filter(Boolean);
     // Node adds its IPC channel's own two.
-    expect(env.map((e) => e.split('=')[0]).sort()).toEqual(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'PATH', 'TMPDIR']);
+    expect(env.map((e) => e.split('=')[0]).sort()).toEqual([
+      'NODE_CHANNEL_FD',
+      'NODE_CHANNEL_SERIALIZATION_MODE',
+      'PATH',
+      'TMPDIR',
+    ]);
   });
 });
 
@@ -187,12 +218,18 @@ describe('a frozen render process', () => {
     await until('the frozen child to be told to go', () => rp.pid === null, { everyMs: 10 });
     const drawn = rp.draw(OPTIONS, STATE);
     // Checked from the moment the frame is asked: whenever a new child runs, the frozen one is gone (ESRCH).
-    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, { everyMs: 5 });
+    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, {
+      everyMs: 5,
+    });
     expect(seen.frozenAlive).toBe(false);
     expect(seen.pid).not.toBe(pid);
     expect((await drawn).width).toBe(800);
     expect(rp.starts).toBe(2);
-    const lines = log.text().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = log
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((e) => e.code === 'W_RENDER_KILLED')).toMatchObject([{ pid }]);
   });
 
@@ -202,7 +239,9 @@ describe('a frozen render process', () => {
     const pid = freeze(rp.pid!);
     await expect(drawn).rejects.toMatchObject({ code: 'E_RENDER_TIMEOUT' });
     const next = rp.draw(OPTIONS, STATE);
-    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, { everyMs: 5 });
+    const seen = await until('a new child', () => rp.pid !== null && { pid: rp.pid, frozenAlive: alive(pid) }, {
+      everyMs: 5,
+    });
     expect(seen.frozenAlive).toBe(false);
     expect((await next).width).toBe(800);
     expect(rp.starts).toBe(2);
@@ -228,18 +267,43 @@ describe('a frozen render process', () => {
 
 describe('workerNodeFlags', () => {
   it('keeps the daemon’s heap caps and preloads; drops the compilers-off and inspector flags', () => {
-    const daemon = ['--max-old-space-size=96', '--no-maglev', '--no-opt', '--no-sparkplug', '--import', 'file:///x.js', '--inspect', '--inspect-brk=0.0.0.0:9229', '--inspect-port=9230', '--inspect-wait', '--optimize-for-size'];
-    expect(workerNodeFlags(daemon)).toEqual(['--max-old-space-size=96', '--import', 'file:///x.js', '--optimize-for-size']);
+    const daemon = [
+      '--max-old-space-size=96',
+      '--no-maglev',
+      '--no-opt',
+      '--no-sparkplug',
+      '--import',
+      'file:///x.js',
+      '--inspect',
+      '--inspect-brk=0.0.0.0:9229',
+      '--inspect-port=9230',
+      '--inspect-wait',
+      '--optimize-for-size',
+    ];
+    expect(workerNodeFlags(daemon)).toEqual([
+      '--max-old-space-size=96',
+      '--import',
+      'file:///x.js',
+      '--optimize-for-size',
+    ]);
   });
 });
 
 describe('RenderProcess, a state that cannot be sent', () => {
   it('fails that frame with E_RENDER_FAILED at once; the child draws the next', async () => {
     const tmp = await mkdtemp(path.join(tmpdir(), 'outfit-render-process-'));
-    const rp = new RenderProcess({ clock: systemClock, env: { PATH: process.env.PATH, TMPDIR: tmp }, command: WORKER, idleMs: 300 });
+    const rp = new RenderProcess({
+      clock: systemClock,
+      env: { PATH: process.env.PATH, TMPDIR: tmp },
+      command: WORKER,
+      idleMs: 300,
+    });
     open.push(rp);
     const unsendable = { ...STATE, garments: [() => 'a function'] } as unknown as FrameState;
-    await expect(rp.draw(OPTIONS, unsendable)).rejects.toMatchObject({ code: 'E_RENDER_FAILED', message: expect.stringContaining('cannot be sent') });
+    await expect(rp.draw(OPTIONS, unsendable)).rejects.toMatchObject({
+      code: 'E_RENDER_FAILED',
+      message: expect.stringContaining('cannot be sent'),
+    });
     // The child started for it is not left behind: it goes when idle, like any other.
     const pid = rp.pid!;
     await until('the child started for nothing to end', () => rp.pid === null && !alive(pid));

@@ -28,7 +28,10 @@ function ink(id: FontId, text: string, size = SIZE): string {
   if (inked.length === 0) return '';
   const cols = rows.reduce((m, r) => Math.min(m, r.indexOf('#') < 0 ? Infinity : r.indexOf('#')), Infinity);
   const last = rows.reduce((m, r) => Math.max(m, r.lastIndexOf('#')), -1);
-  return rows.slice(inked[0], inked[inked.length - 1]! + 1).map((r) => r.slice(cols, last + 1)).join('\n');
+  return rows
+    .slice(inked[0], inked[inked.length - 1]! + 1)
+    .map((r) => r.slice(cols, last + 1))
+    .join('\n');
 }
 
 /** A hollow rectangle: ink all round its edge, none inside. */
@@ -36,7 +39,12 @@ function isBox(pic: string): boolean {
   const rows = pic.split('\n');
   if (rows.length < 6 || rows[0]!.length < 6) return false;
   const inner = rows.slice(2, -2).map((r) => r.slice(2, -2));
-  return /^#+$/.test(rows[0]!) && /^#+$/.test(rows[rows.length - 1]!) && rows.every((r) => r.startsWith('#') && r.endsWith('#')) && inner.every((r) => !r.includes('#'));
+  return (
+    /^#+$/.test(rows[0]!) &&
+    /^#+$/.test(rows[rows.length - 1]!) &&
+    rows.every((r) => r.startsWith('#') && r.endsWith('#')) &&
+    inner.every((r) => !r.includes('#'))
+  );
 }
 
 const DRAWN: Record<string, string> = {

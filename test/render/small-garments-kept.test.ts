@@ -14,14 +14,22 @@ import { frameContent } from '../../src/render/layout/content.js';
 function calm(input: FrameInput): FrameInput {
   const rec = input.rec!;
   const made = new Date(rec.fetched_at);
-  return { ...input, rec: { ...rec, weather: { ...rec.weather, alerts: [] } }, status: { kind: 'ok' }, stale: false, now: new Date(made.getTime() + 15 * 60_000) };
+  return {
+    ...input,
+    rec: { ...rec, weather: { ...rec.weather, alerts: [] } },
+    status: { kind: 'ok' },
+    stale: false,
+    now: new Date(made.getTime() + 15 * 60_000),
+  };
 }
 
 describe('the small panels’ garment row', () => {
   it('shows as many garments with any status, badge, headline or alert as on the calm frame, in every locale', () => {
     const found: string[] = [];
     // The 2.13", 2.9" and 4.2" (the OpenEPaperLink tags' too), each at least one way round.
-    expect(new Set(smallViews().map((v) => v.id))).toEqual(new Set(['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2', 'oepl-2in9-bwr', 'oepl-4in2-bwr']));
+    expect(new Set(smallViews().map((v) => v.id))).toEqual(
+      new Set(['waveshare-2in13', 'waveshare-2in9', 'waveshare-4in2', 'oepl-2in9-bwr', 'oepl-4in2-bwr']),
+    );
     for (const { id, panel, rotation } of smallViews()) {
       for (const code of BUILT_IN_LOCALES) {
         const locale = localeFor(code);
@@ -32,7 +40,8 @@ describe('the small panels’ garment row', () => {
           const { report } = renderIndices(input, panel, { rotation });
           const norm = renderIndices(calm(input), panel, { rotation }).report;
           const row = (r: typeof report): string => `${r.pictograms.length}+${r.pictogramsMore}`;
-          if (row(report) !== row(norm)) found.push(`${id} ${rotation}° ${code} ${c}: ${row(report)} drawn, ${row(norm)} on the calm frame`);
+          if (row(report) !== row(norm))
+            found.push(`${id} ${rotation}° ${code} ${c}: ${row(report)} drawn, ${row(norm)} on the calm frame`);
         }
       }
     }
@@ -47,7 +56,8 @@ describe('the small panels’ garment row', () => {
           const input = caseInput(c, localeFor(code));
           const { report } = renderIndices(input, panel, { rotation });
           const whole = frameContent(input).ageBadge;
-          if (report.badge?.text !== whole) found.push(`${id} ${rotation}° ${code} ${c}: "${report.badge?.text}" for "${whole}"`);
+          if (report.badge?.text !== whole)
+            found.push(`${id} ${rotation}° ${code} ${c}: "${report.badge?.text}" for "${whole}"`);
         }
       }
     }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { FontId } from '../../src/render/text/fonts.js';
-import { PHRASES, charAccuracy, freetypeLines, ocrLines, oursLine, stemWidth, wordAndLetterGaps, type LineBitmap } from '../gallery/small-text-compare.js';
+import {
+  PHRASES,
+  charAccuracy,
+  freetypeLines,
+  ocrLines,
+  oursLine,
+  stemWidth,
+  wordAndLetterGaps,
+  type LineBitmap,
+} from '../gallery/small-text-compare.js';
 
 /**
  * Small text read by a reader that is not our code: tesseract reads the words the issue found
@@ -39,14 +48,17 @@ function readAll(): { font: FontId; size: number; ours: number[]; freetype: numb
   const cases = FONTS.flatMap((font) => SIZES.map((size) => ({ font, size })));
   const ours = ocrLines(cases.flatMap(({ font, size }) => PHRASES.map((p) => oursLine(font, size, p))));
   const freetype = ocrLines(cases.flatMap(({ font, size }) => freetypeLines(font, size, PHRASES).lines));
-  const accuracy = (read: string[], k: number): number[] => PHRASES.map((p, i) => charAccuracy(p, read[k * PHRASES.length + i]!));
+  const accuracy = (read: string[], k: number): number[] =>
+    PHRASES.map((p, i) => charAccuracy(p, read[k * PHRASES.length + i]!));
   return cases.map((c, k) => ({ ...c, ours: accuracy(ours, k), freetype: accuracy(freetype, k) }));
 }
 
 /** The phrase's narrowest word gap and widest gap inside a word, in our rendering. */
 function gaps(font: FontId, size: number, phrase: string): { word: number; letter: number } {
   const words = phrase.split(' ');
-  const prefixes: LineBitmap[] = words.slice(0, -1).map((_, k) => oursLine(font, size, words.slice(0, k + 1).join(' ')));
+  const prefixes: LineBitmap[] = words
+    .slice(0, -1)
+    .map((_, k) => oursLine(font, size, words.slice(0, k + 1).join(' ')));
   const g = wordAndLetterGaps(oursLine(font, size, phrase), prefixes);
   return { word: Math.min(...g.word), letter: g.letter };
 }
@@ -74,9 +86,17 @@ describe('small text, read by tesseract beside FreeType', () => {
     const ours = ocrLines(SIZES.flatMap((size) => words.map((w) => oursLine('regular', size, w))));
     const freetype = ocrLines(SIZES.flatMap((size) => freetypeLines('regular', size, words).lines));
     const missed = (read: string[]): string[] =>
-      SIZES.flatMap((size, k) => words.flatMap((w, i) => (read[k * words.length + i]!.toLowerCase() === w.toLowerCase() ? [] : [`${size}px "${w}" read "${read[k * words.length + i]}"`])));
+      SIZES.flatMap((size, k) =>
+        words.flatMap((w, i) =>
+          read[k * words.length + i]!.toLowerCase() === w.toLowerCase()
+            ? []
+            : [`${size}px "${w}" read "${read[k * words.length + i]}"`],
+        ),
+      );
     const [o, f] = [missed(ours), missed(freetype)];
-    expect(o.length, `ours missed:\n${o.join('\n')}\nFreeType's missed:\n${f.join('\n')}`).toBeLessThanOrEqual(f.length);
+    expect(o.length, `ours missed:\n${o.join('\n')}\nFreeType's missed:\n${f.join('\n')}`).toBeLessThanOrEqual(
+      f.length,
+    );
   }, 120_000);
 });
 
@@ -87,7 +107,8 @@ describe('small text, measured', () => {
       for (const size of LAYOUT_SIZES) {
         for (const phrase of PHRASES.filter((p) => p.includes(' '))) {
           const g = gaps(font, size, phrase);
-          if (g.word < g.letter + 2) bad.push(`${font} ${size}px "${phrase}": word gap ${g.word} px, letter gap up to ${g.letter} px`);
+          if (g.word < g.letter + 2)
+            bad.push(`${font} ${size}px "${phrase}": word gap ${g.word} px, letter gap up to ${g.letter} px`);
         }
       }
     }
@@ -98,7 +119,10 @@ describe('small text, measured', () => {
     for (const font of FONTS) {
       const widths = new Map<number, number[]>();
       for (const size of LAYOUT_SIZES) {
-        widths.set(size, ['l', 'i', 'n', 'm', 'h', 'u'].map((ch) => stemWidth(oursLine(font, size, ch), 3)));
+        widths.set(
+          size,
+          ['l', 'i', 'n', 'm', 'h', 'u'].map((ch) => stemWidth(oursLine(font, size, ch), 3)),
+        );
       }
       const all = new Set([...widths.values()].flat());
       expect([...all], `${font}: ${[...widths].map(([s, w]) => `${s}px ${w.join('')}`).join(', ')}`).toHaveLength(1);

@@ -16,7 +16,12 @@ const FONTS: FontId[] = ['regular', 'bold', 'condensed', 'condensed-bold'];
  * faces (the 2.13" panel's readings at 90 degrees).
  */
 const COMMON = [11, 12, 12.375, 13, 14, 15.23, 16];
-const SIZES_OF: Record<FontId, number[]> = { regular: COMMON, bold: COMMON, condensed: [9, 10, ...COMMON], 'condensed-bold': [9, 10, ...COMMON] };
+const SIZES_OF: Record<FontId, number[]> = {
+  regular: COMMON,
+  bold: COMMON,
+  condensed: [9, 10, ...COMMON],
+  'condensed-bold': [9, 10, ...COMMON],
+};
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).filter((c) => c !== ' ');
 const ALNUM = PRINTABLE.filter((c) => /[A-Za-z0-9]/.test(c));
 /** Glyphs with closed counters, and how many (DejaVu's g is single-storey). */
@@ -39,7 +44,14 @@ interface TextModules {
 }
 
 /** Draws one glyph (or word) at pen x and crops its ink, with a one-pixel margin of ground all round. */
-function glyphAt(font: FontId, size: number, ch: string, x: number, colour = BLACK, mod: TextModules = { drawText, TextLayer }): Bitmap {
+function glyphAt(
+  font: FontId,
+  size: number,
+  ch: string,
+  x: number,
+  colour = BLACK,
+  mod: TextModules = { drawText, TextLayer },
+): Bitmap {
   const W = 80;
   const H = 60;
   const layer = new mod.TextLayer(W, H, [
@@ -64,13 +76,15 @@ function glyphAt(font: FontId, size: number, ch: string, x: number, colour = BLA
   const w = x1 - x0 + 3;
   const h = y1 - y0 + 3;
   const px = new Uint8Array(w * h);
-  for (let y = y0; y <= y1; y++) for (let xx = x0; xx <= x1; xx++) px[(y - y0 + 1) * w + xx - x0 + 1] = layer.index[y * W + xx] === 255 ? 0 : 1;
+  for (let y = y0; y <= y1; y++)
+    for (let xx = x0; xx <= x1; xx++) px[(y - y0 + 1) * w + xx - x0 + 1] = layer.index[y * W + xx] === 255 ? 0 : 1;
   return { w, h, px, left: x0 - Math.round(x) };
 }
 
 function art(b: Bitmap): string {
   const rows: string[] = [];
-  for (let y = 0; y < b.h; y++) rows.push(Array.from(b.px.subarray(y * b.w, (y + 1) * b.w), (v) => (v ? '#' : '.')).join(''));
+  for (let y = 0; y < b.h; y++)
+    rows.push(Array.from(b.px.subarray(y * b.w, (y + 1) * b.w), (v) => (v ? '#' : '.')).join(''));
   return rows.join('\n');
 }
 
@@ -80,8 +94,22 @@ function regions(b: Bitmap, value: 0 | 1): { size: number; touchesEdge: boolean 
   const out: { size: number; touchesEdge: boolean }[] = [];
   const steps =
     value === 1
-      ? [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]
-      : [[1, 0], [-1, 0], [0, 1], [0, -1]];
+      ? [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+          [1, 1],
+          [1, -1],
+          [-1, 1],
+          [-1, -1],
+        ]
+      : [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ];
   for (let i = 0; i < b.px.length; i++) {
     if (seen[i] || b.px[i] !== value) continue;
     let size = 0;
@@ -123,7 +151,13 @@ describe('small text', () => {
           for (const x of [10.25, 10.5, 10.75, 23.3]) {
             const b = glyphAt(font, size, ch, x);
             // Where it lands may differ by a pixel: a glyph's ink goes where the design has it, rounded (glyph-place.ts).
-            if (b.w !== ref.w || b.h !== ref.h || Math.abs(b.left - ref.left) > 1 || !b.px.every((v, i) => v === ref.px[i])) bad.push(`${font} ${size} "${ch}" at x=${x}`);
+            if (
+              b.w !== ref.w ||
+              b.h !== ref.h ||
+              Math.abs(b.left - ref.left) > 1 ||
+              !b.px.every((v, i) => v === ref.px[i])
+            )
+              bad.push(`${font} ${size} "${ch}" at x=${x}`);
           }
         }
       }
@@ -144,7 +178,7 @@ describe('small text', () => {
           }
         }
       }
-      expect(bad.map((b) => b.split("\n")[0])).toEqual([]);
+      expect(bad.map((b) => b.split('\n')[0])).toEqual([]);
     });
 
     it(`draws every letter and digit but i and j in one piece (${on})`, () => {
@@ -158,21 +192,33 @@ describe('small text', () => {
           }
         }
       }
-      expect(bad.map((b) => b.split("\n")[0])).toEqual([]);
+      expect(bad.map((b) => b.split('\n')[0])).toEqual([]);
     });
   }
 
   it('keeps every mark of punctuation: each glyph draws ink, and the dots of : ; ! ? and the bars of = stay apart', () => {
     // At 9-10 px the condensed bold's ! and ? have no pixel between dot and stroke; % and " touch at every small
     // size (as in bitmap fonts), so they are not counted.
-    const PIECES: Record<string, number> = { ':': 2, ';': 2, '!': 2, '?': 2, '=': 2, '-': 1, '.': 1, ',': 1, "'": 1, '_': 1 };
+    const PIECES: Record<string, number> = {
+      ':': 2,
+      ';': 2,
+      '!': 2,
+      '?': 2,
+      '=': 2,
+      '-': 1,
+      '.': 1,
+      ',': 1,
+      "'": 1,
+      _: 1,
+    };
     const bad: string[] = [];
     for (const font of FONTS) {
       for (const size of SIZES_OF[font]) {
         for (const ch of PRINTABLE) {
           const b = glyphAt(font, size, ch, 10.4);
           const want = size < 11 && (ch === '!' || ch === '?') ? undefined : PIECES[ch];
-          if (b.w === 0 || (want !== undefined && pieces(b) !== want)) bad.push(`${font} ${size} "${ch}": ${b.w === 0 ? 'nothing' : `${pieces(b)} pieces`}`);
+          if (b.w === 0 || (want !== undefined && pieces(b) !== want))
+            bad.push(`${font} ${size} "${ch}": ${b.w === 0 ? 'nothing' : `${pieces(b)} pieces`}`);
         }
       }
     }
@@ -182,7 +228,10 @@ describe('small text', () => {
   it('draws white text with the same pixels as black text, whatever was drawn before', async () => {
     // Fresh modules: white glyphs drawn first, into an empty glyph cache.
     vi.resetModules();
-    const fresh: TextModules = { ...(await import('../../src/render/text/fonts.js')), ...(await import('../../src/render/text/text-layer.js')) };
+    const fresh: TextModules = {
+      ...(await import('../../src/render/text/fonts.js')),
+      ...(await import('../../src/render/text/text-layer.js')),
+    };
     for (const font of FONTS) {
       for (const size of SIZES_OF[font]) {
         for (const word of ['cotton', 'shirt', 'storm', '06:58']) {
@@ -203,7 +252,10 @@ describe('small text', () => {
           ['rn', 'm'],
           ['0', 'O'],
         ];
-        for (const [p, q] of pairs) expect(art(glyphAt(font, size, p, 10)), `${font} ${size} ${p}/${q}`).not.toBe(art(glyphAt(font, size, q, 10)));
+        for (const [p, q] of pairs)
+          expect(art(glyphAt(font, size, p, 10)), `${font} ${size} ${p}/${q}`).not.toBe(
+            art(glyphAt(font, size, q, 10)),
+          );
       }
     }
   });

@@ -12,8 +12,15 @@ const covered = (map: (x: number) => number, stems: [number, number][], grow: nu
 
 describe('stemMap', () => {
   // The stems of an n and an m, the pen at fractional positions as a line of text puts it.
-  const n: [number, number][] = [[80, 170], [430, 520]];
-  const m: [number, number][] = [[80, 170], [400, 490], [720, 810]];
+  const n: [number, number][] = [
+    [80, 170],
+    [430, 520],
+  ];
+  const m: [number, number][] = [
+    [80, 170],
+    [400, 490],
+    [720, 810],
+  ];
 
   for (const dx of [0, 0.3, 0.5, 0.77]) {
     it(`puts every stem of an n and an m on whole pixels, all the face's weight wide (pen at ${dx})`, () => {
@@ -53,15 +60,31 @@ describe('stemsOf', () => {
     // An n as TrueType draws it: one clockwise contour, y up; the arch straight-cornered.
     const M = (x: number, y: number) => ({ type: 'M' as const, x, y });
     const L = (x: number, y: number) => ({ type: 'L' as const, x, y });
-    const outline = [M(80, 0), L(80, 500), L(520, 500), L(520, 0), L(430, 0), L(430, 420), L(170, 420), L(170, 0), L(80, 0)];
-    expect(stemsOf(outline, 1000, FIT.stemUnits)).toEqual([[80, 170], [430, 520]]);
+    const outline = [
+      M(80, 0),
+      L(80, 500),
+      L(520, 500),
+      L(520, 0),
+      L(430, 0),
+      L(430, 420),
+      L(170, 420),
+      L(170, 0),
+      L(80, 0),
+    ];
+    expect(stemsOf(outline, 1000, FIT.stemUnits)).toEqual([
+      [80, 170],
+      [430, 520],
+    ]);
   });
 });
 
 describe('barMap', () => {
   it('puts the baseline and x-height on their pixels and a bar between them on whole rows', () => {
     // Zones: baseline 0 at px 10, x-height 520 at px 3 (y down). A hyphen-like bar from 230 to 310 units.
-    const zones: [number, number][] = [[0, 10], [520, 3]];
+    const zones: [number, number][] = [
+      [0, 10],
+      [520, 3],
+    ];
     const map = barMap([[230, 310]], zones, SCALE, FIT);
     expect(map(0)).toBe(10);
     expect(map(520)).toBe(3);

@@ -7,7 +7,8 @@ import { typeScale } from '../../src/render/draw/type-scale.js';
 
 describe('the canvases between frames', () => {
   const panel = loadPanel('waveshare-7in5-v2');
-  const make = (): ReturnType<typeof createSurface> => createSurface(800, 480, panel, matchPalette(panel), 1, typeScale('wall', 124.4));
+  const make = (): ReturnType<typeof createSurface> =>
+    createSurface(800, 480, panel, matchPalette(panel), 1, typeScale('wall', 124.4));
 
   it('hold one pixel column after a frame, and the frame size again, blank, at the next', () => {
     const first = make();

@@ -31,7 +31,8 @@ function loneGreys(png: DecodedPng): number {
       const v = at(x, y);
       if (v === 0 || v === 255) continue;
       let edge = false;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (at(x + dx, y + dy) === 0 || at(x + dx, y + dy) === 255) edge = true;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) if (at(x + dx, y + dy) === 0 || at(x + dx, y + dy) === 255) edge = true;
       if (!edge) n++;
     }
   }

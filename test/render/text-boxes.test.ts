@@ -19,7 +19,11 @@ import { SAMPLE_CASES } from '../gallery/samples.js';
  * the badge's two, whose band is the fullest (badge, time, status), the screen without an outfit, and one sample case in turn, so that the locales
  * together cover every case. Small panels get every case in every locale.
  */
-const wideCases = (i: number): readonly FrameCase[] => [...BADGE_CASES, 'no-outfit', SAMPLE_CASES[i % SAMPLE_CASES.length]!];
+const wideCases = (i: number): readonly FrameCase[] => [
+  ...BADGE_CASES,
+  'no-outfit',
+  SAMPLE_CASES[i % SAMPLE_CASES.length]!,
+];
 
 /** Ink pixels of `t` outside its room or the frame (`W` x `H`), as "x,y" of the first few. */
 function inkOutside(t: TextBox, panel: PanelProfile, W: number, H: number): string[] {
@@ -67,7 +71,10 @@ describe('drawn text', () => {
             const d = renderIndices(caseInput(c, locale), panel, { rotation });
             for (const t of d.report.textBoxes) {
               const out = inkOutside(t, panel, d.width, d.height);
-              if (out.length > 0) found.push(`${id} ${rotation}° ${code} ${c} "${t.text}" ${t.size.toFixed(1)}px: ${out.length} px outside, first ${out[0]} (room ${[t.box.x, t.box.y, t.box.w, t.box.h].map((v) => v.toFixed(1)).join(' ')})`);
+              if (out.length > 0)
+                found.push(
+                  `${id} ${rotation}° ${code} ${c} "${t.text}" ${t.size.toFixed(1)}px: ${out.length} px outside, first ${out[0]} (room ${[t.box.x, t.box.y, t.box.w, t.box.h].map((v) => v.toFixed(1)).join(' ')})`,
+                );
             }
           }
         });

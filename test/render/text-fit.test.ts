@@ -29,7 +29,11 @@ function mergedWords(original: string, shown: string[], wider: (word: string) =>
  * of the last one cut by the ellipsis, where it is a word wider than the line (broken between lines), or stands alone
  * on the last line (text-fit.ts, `withEllipsis`: "Thunderst…").
  */
-function expectWholeWordPrefix(original: string, shown: string[], wider: (word: string) => boolean = () => false): void {
+function expectWholeWordPrefix(
+  original: string,
+  shown: string[],
+  wider: (word: string) => boolean = () => false,
+): void {
   const orig = words(original);
   const got = mergedWords(original, shown, wider);
   got.forEach((w, i) => {
@@ -59,25 +63,47 @@ describe('fitText', () => {
     expect(f.size).toBe(12);
     const last = f.lines[f.lines.length - 1]!;
     expect(last.text.endsWith(ELLIPSIS)).toBe(true);
-    expectWholeWordPrefix(LONG_OUTFIT, f.lines.map((l) => l.text));
+    expectWholeWordPrefix(
+      LONG_OUTFIT,
+      f.lines.map((l) => l.text),
+    );
     expect(f.height).toBeLessThanOrEqual(80);
   });
 
   it('keeps every line inside the box and every word whole (property)', () => {
     const word = fc.stringMatching(/^[A-Za-z]{1,12}[,.]?$/);
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), fc.integer({ min: 80, max: 500 }), fc.integer({ min: 20, max: 300 }), (ws, width, height) => {
-        const text = ws.join(' ');
-        const f = fitText({ text, font: 'condensed', width, height, maxSize: 30, minSize: 10 });
-        expect(f.height).toBeLessThanOrEqual(height);
-        for (const l of f.lines) {
-          expect(l.width).toBeLessThanOrEqual(width + 0.001);
-          expect(measure('condensed', f.size, l.words[l.words.length - 1]!.text) + l.words[l.words.length - 1]!.x).toBeCloseTo(l.width, 6);
-        }
-        const wider = (w: string): boolean => measure('condensed', f.size, w) > width;
-        if (!f.truncated) expect(mergedWords(text, f.lines.map((l) => l.text), wider)).toEqual(words(text));
-        else if (f.lines.length > 0 && f.lines.some((l) => l.text !== ELLIPSIS)) expectWholeWordPrefix(text, f.lines.map((l) => l.text), wider);
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 80, max: 500 }),
+        fc.integer({ min: 20, max: 300 }),
+        (ws, width, height) => {
+          const text = ws.join(' ');
+          const f = fitText({ text, font: 'condensed', width, height, maxSize: 30, minSize: 10 });
+          expect(f.height).toBeLessThanOrEqual(height);
+          for (const l of f.lines) {
+            expect(l.width).toBeLessThanOrEqual(width + 0.001);
+            expect(
+              measure('condensed', f.size, l.words[l.words.length - 1]!.text) + l.words[l.words.length - 1]!.x,
+            ).toBeCloseTo(l.width, 6);
+          }
+          const wider = (w: string): boolean => measure('condensed', f.size, w) > width;
+          if (!f.truncated)
+            expect(
+              mergedWords(
+                text,
+                f.lines.map((l) => l.text),
+                wider,
+              ),
+            ).toEqual(words(text));
+          else if (f.lines.length > 0 && f.lines.some((l) => l.text !== ELLIPSIS))
+            expectWholeWordPrefix(
+              text,
+              f.lines.map((l) => l.text),
+              wider,
+            );
+        },
+      ),
       { numRuns: 120 },
     );
   });
@@ -85,14 +111,24 @@ describe('fitText', () => {
   it('puts the ellipsis after the last whole word, never alone on a line after a broken word', () => {
     // Found by the property below (seed 967521694): "AAaaAaGMaWD" must be broken at 80 px, and its piece on the
     // last line had no room for "…" beside it, which then stood alone on that line.
-    const f = fitText({ text: 'a AaAA aaAAwaA, AAaaAaGMaWD a.', font: 'condensed', width: 80, height: 36, maxSize: 30, minSize: 10 });
+    const f = fitText({
+      text: 'a AaAA aaAAwaA, AAaaAaGMaWD a.',
+      font: 'condensed',
+      width: 80,
+      height: 36,
+      maxSize: 30,
+      minSize: 10,
+    });
     expect(f.truncated).toBe(true);
     // The broken word's last piece is cut with the ellipsis beside it (a lone "…" is never the outcome).
     expect(f.lines.map((l) => l.text)).toEqual(['a AaAA', 'aaAAwaA,', `AAaaAaGMaW${ELLIPSIS}`]);
   });
 
   it('keeps paragraphs and drops characters the fonts lack', () => {
-    expect(splitWords('Coat 🧥 and\n\nscarf\u00a0today')).toEqual([['Coat', 'and'], ['scarf', 'today']]);
+    expect(splitWords('Coat 🧥 and\n\nscarf\u00a0today')).toEqual([
+      ['Coat', 'and'],
+      ['scarf', 'today'],
+    ]);
   });
 
   it('fits one line by shrinking, then shortening', () => {
@@ -130,8 +166,22 @@ describe('line breaking', () => {
 
   it('cuts a token without break points anywhere, at the size the other words get', () => {
     const token = 'x'.repeat(70);
-    const alone = fitText({ text: 'Wear a warm coat', font: 'condensed', width: 400, height: 2000, maxSize: 60, minSize: 20 });
-    const f = fitText({ text: `Wear a warm coat ${token}`, font: 'condensed', width: 400, height: 2000, maxSize: 60, minSize: 20 });
+    const alone = fitText({
+      text: 'Wear a warm coat',
+      font: 'condensed',
+      width: 400,
+      height: 2000,
+      maxSize: 60,
+      minSize: 20,
+    });
+    const f = fitText({
+      text: `Wear a warm coat ${token}`,
+      font: 'condensed',
+      width: 400,
+      height: 2000,
+      maxSize: 60,
+      minSize: 20,
+    });
     expect(f.truncated).toBe(false);
     expect(f.size).toBe(alone.size);
     expect(f.midWord).toBe(true);
@@ -139,7 +189,14 @@ describe('line breaking', () => {
   });
 
   it('keeps an ordinary word whole by shrinking when a smaller size holds it', () => {
-    const f = fitText({ text: 'Regenwahrscheinlichkeit hoch', font: 'condensed', width: 200, height: 400, maxSize: 40, minSize: 10 });
+    const f = fitText({
+      text: 'Regenwahrscheinlichkeit hoch',
+      font: 'condensed',
+      width: 200,
+      height: 400,
+      maxSize: 40,
+      minSize: 10,
+    });
     expect(f.midWord).toBe(false);
     expect(texts(f)[0]).toBe('Regenwahrscheinlichkeit');
   });
@@ -158,7 +215,14 @@ describe('line breaking', () => {
     expect(line.truncated).toBe(true);
     expect(line.lines[0]!.text).toMatch(new RegExp(`^Thun[a-z]*${ELLIPSIS}$`));
     expect(line.width).toBeLessThanOrEqual(60);
-    const block = fitText({ text: 'Thunderstormswithhailandmore', font: 'condensed', width: 60, height: 20, maxSize: 17, minSize: 17 });
+    const block = fitText({
+      text: 'Thunderstormswithhailandmore',
+      font: 'condensed',
+      width: 60,
+      height: 20,
+      maxSize: 17,
+      minSize: 17,
+    });
     expect(texts(block)).toHaveLength(1);
     expect(texts(block)[0]).not.toBe(ELLIPSIS);
   });
@@ -177,7 +241,9 @@ describe('line breaking', () => {
         // Nothing lost (hyphens aside: a soft hyphen that breaks a line is drawn as one).
         const strip = (t: string): string => t.replace(/[\s\u00ad-]/g, '');
         expect(strip(f.lines.map((l) => l.text).join(''))).toBe(strip(text));
-        expect(f.lines.filter((l) => l.text.endsWith('-')).length).toBeLessThanOrEqual((text.match(/[\u00ad-]/g) ?? []).length);
+        expect(f.lines.filter((l) => l.text.endsWith('-')).length).toBeLessThanOrEqual(
+          (text.match(/[\u00ad-]/g) ?? []).length,
+        );
       }),
       { numRuns: 150 },
     );
@@ -187,33 +253,53 @@ describe('line breaking', () => {
 describe('the size search', () => {
   it('finds the largest size that fits, as counting down from the largest would, in a few tries', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 70 }), (min, span, threshold) => {
-        const max = min + span;
-        const tried: number[] = [];
-        const got = largestFitting(min, max, (size) => {
-          tried.push(size);
-          return size <= threshold ? `fit at ${size}` : null;
-        });
-        let expected: number | null = null;
-        for (let size = max; size >= min && expected === null; size--) if (size <= threshold) expected = size;
-        expect(got).toEqual(expected === null ? null : { size: expected, fit: `fit at ${expected}` });
-        expect(tried.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(span + 1)));
-        expect(tried.every((s) => Number.isInteger(s) && s >= min && s <= max)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 70 }),
+        (min, span, threshold) => {
+          const max = min + span;
+          const tried: number[] = [];
+          const got = largestFitting(min, max, (size) => {
+            tried.push(size);
+            return size <= threshold ? `fit at ${size}` : null;
+          });
+          let expected: number | null = null;
+          for (let size = max; size >= min && expected === null; size--) if (size <= threshold) expected = size;
+          expect(got).toEqual(expected === null ? null : { size: expected, fit: `fit at ${expected}` });
+          expect(tried.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(span + 1)));
+          expect(tried.every((s) => Number.isInteger(s) && s >= min && s <= max)).toBe(true);
+        },
+      ),
     );
   });
 
   it('gives the size at which a larger one no longer fits', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('warm', 'coat', 'scarf', 'umbrella', 'gloves', 'trainers', 'layers'), { minLength: 1, maxLength: 40 }), fc.integer({ min: 120, max: 700 }), fc.integer({ min: 40, max: 300 }), (ws, width, height) => {
-        const text = ws.join(' ');
-        const got = fitText({ text, font: 'condensed', width, height, maxSize: 60, minSize: 10 });
-        if (got.truncated || got.size === 60) return;
-        // One size larger, tried on its own: it must not fit whole, or only by cutting a word mid-word (which
-        // fitting does only at the smallest size).
-        const larger = fitText({ text, font: 'condensed', width, height, maxSize: got.size + 1, minSize: got.size + 1 });
-        expect(larger.truncated || (larger.midWord && !got.midWord)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('warm', 'coat', 'scarf', 'umbrella', 'gloves', 'trainers', 'layers'), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.integer({ min: 120, max: 700 }),
+        fc.integer({ min: 40, max: 300 }),
+        (ws, width, height) => {
+          const text = ws.join(' ');
+          const got = fitText({ text, font: 'condensed', width, height, maxSize: 60, minSize: 10 });
+          if (got.truncated || got.size === 60) return;
+          // One size larger, tried on its own: it must not fit whole, or only by cutting a word mid-word (which
+          // fitting does only at the smallest size).
+          const larger = fitText({
+            text,
+            font: 'condensed',
+            width,
+            height,
+            maxSize: got.size + 1,
+            minSize: got.size + 1,
+          });
+          expect(larger.truncated || (larger.midWord && !got.midWord)).toBe(true);
+        },
+      ),
     );
   });
 });

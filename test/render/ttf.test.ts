@@ -87,7 +87,8 @@ describe('a font file that is not whole', () => {
     const file = join(dir, 'no-glyf.ttf');
     const font = Buffer.from(readFileSync(fontFile('regular')));
     const count = font.readUInt16BE(4);
-    for (let i = 0; i < count; i++) if (font.toString('latin1', 12 + i * 16, 16 + i * 16) === 'glyf') font.write('glyX', 12 + i * 16, 'latin1');
+    for (let i = 0; i < count; i++)
+      if (font.toString('latin1', 12 + i * 16, 16 + i * 16) === 'glyf') font.write('glyX', 12 + i * 16, 'latin1');
     writeFileSync(file, font);
     expect(() => openFontFile(file)).toThrow(`${file}: not a TrueType font with outlines (no glyf table)`);
   });

@@ -25,44 +25,61 @@ function drawn(panel: PanelProfile, input: FrameInput, rotation: 0 | 90) {
 const CASES: readonly SampleCase[] = ['normal', 'forty', 'short'];
 
 describe('the 7.3" panels and the Kindle use their room as the 7.5" does', () => {
-  it.each(['waveshare-7in3-f', 'inky-impression-7in3'])('%s: every sample outfit whole on the 7.5" is whole, at 97 percent of its arc minutes at least (the 7.3" is denser)', (id) => {
-    const panel = loadPanel(id);
-    let compared = 0;
-    const cut: string[] = [];
-    for (const c of SAMPLE_CASES) {
-      for (const rotation of [0, 90] as const) {
-        const ref = drawn(REFERENCE, sampleInput(c), rotation);
-        if (!ref.whole) continue;
-        const got = drawn(panel, sampleInput(c), rotation);
-        if (!got.whole) cut.push(`${c} at ${rotation}°`);
-        else expect(got.arc, `${c} at ${rotation}°`).toBeGreaterThanOrEqual(ref.arc * 0.97);
-        compared++;
+  it.each(['waveshare-7in3-f', 'inky-impression-7in3'])(
+    '%s: every sample outfit whole on the 7.5" is whole, at 97 percent of its arc minutes at least (the 7.3" is denser)',
+    (id) => {
+      const panel = loadPanel(id);
+      let compared = 0;
+      const cut: string[] = [];
+      for (const c of SAMPLE_CASES) {
+        for (const rotation of [0, 90] as const) {
+          const ref = drawn(REFERENCE, sampleInput(c), rotation);
+          if (!ref.whole) continue;
+          const got = drawn(panel, sampleInput(c), rotation);
+          if (!got.whole) cut.push(`${c} at ${rotation}°`);
+          else expect(got.arc, `${c} at ${rotation}°`).toBeGreaterThanOrEqual(ref.arc * 0.97);
+          compared++;
+        }
       }
-    }
-    expect(compared).toBeGreaterThanOrEqual(8);
-    // The one left: yesterday's outfit under its headline, whole on the 7.5" with one line to spare at the smallest
-    // sizes, loses its last words on the 7.3", where the same arc minutes take one pixel more a line.
-    expect(cut).toEqual(['old at 0°']);
-  });
+      expect(compared).toBeGreaterThanOrEqual(8);
+      // The one left: yesterday's outfit under its headline, whole on the 7.5" with one line to spare at the smallest
+      // sizes, loses its last words on the 7.3", where the same arc minutes take one pixel more a line.
+      expect(cut).toEqual(['old at 0°']);
+    },
+  );
 
-  it.each([0, 90] as const)('the Kindle at %i° sets the normal, 30-word and 10-word outfits whole, as the 7.5" does', (rotation) => {
-    const kindle = loadPanel('kindle-paperwhite');
-    for (const c of CASES) {
-      expect(drawn(REFERENCE, sampleInput(c), rotation).whole, `7.5" ${c}`).toBe(true);
-      const got = drawn(kindle, sampleInput(c), rotation);
-      expect(got.whole, `Kindle ${c} at ${rotation}°`).toBe(true);
-      expect(got.arc, `Kindle ${c} at ${rotation}°`).toBeGreaterThanOrEqual(10);
-    }
-  });
+  it.each([0, 90] as const)(
+    'the Kindle at %i° sets the normal, 30-word and 10-word outfits whole, as the 7.5" does',
+    (rotation) => {
+      const kindle = loadPanel('kindle-paperwhite');
+      for (const c of CASES) {
+        expect(drawn(REFERENCE, sampleInput(c), rotation).whole, `7.5" ${c}`).toBe(true);
+        const got = drawn(kindle, sampleInput(c), rotation);
+        expect(got.whole, `Kindle ${c} at ${rotation}°`).toBe(true);
+        expect(got.arc, `Kindle ${c} at ${rotation}°`).toBeGreaterThanOrEqual(10);
+      }
+    },
+  );
 });
 
 describe('no lone lead-in', () => {
-  it('never sets the words before a colon apart as the outfit\'s first sentence', () => {
-    const text = 'Stay dry: a hooded waterproof shell over a fleece, quick-drying trousers, and rubber boots. Leave the umbrella at home.';
+  it("never sets the words before a colon apart as the outfit's first sentence", () => {
+    const text =
+      'Stay dry: a hooded waterproof shell over a fleece, quick-drying trousers, and rubber boots. Leave the umbrella at home.';
     let split = 0;
     // Boxes from roomy to tight: where the outfit is set in two sizes, the first is its first sentence, lead-in and all.
     for (let height = 80; height <= 400; height += 20) {
-      const fit = fitOutfit({ text, font: 'condensed', width: 300, height, maxSize: 200, minSize: 24, restMin: 14, lineHeight: 1.1, gap: 6 });
+      const fit = fitOutfit({
+        text,
+        font: 'condensed',
+        width: 300,
+        height,
+        maxSize: 200,
+        minSize: 24,
+        restMin: 14,
+        lineHeight: 1.1,
+        gap: 6,
+      });
       expect(fit.lead.lines[0]?.text, `${height} px`).toMatch(/^Stay dry: a/);
       if (fit.rest !== null) split++;
     }

@@ -96,7 +96,9 @@ async function filesUnder(dir: string): Promise<Observed[]> {
 }
 
 function responseBytes(where: string, r: RawResponse): Observed {
-  const head = `HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n\n`;
+  const head = `HTTP ${r.status}\n${Object.entries(r.headers)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join('\n')}\n\n`;
   return { where, bytes: Buffer.concat([Buffer.from(head), r.body]) };
 }
 
@@ -136,7 +138,14 @@ describe('no secret in anything the daemon shows', () => {
         budget: ['refresh_reserve_credits: 30'],
         displays: [
           { id: 'hallway', panel: 'trmnl', schedule: '0 3 1 1 *' },
-          { id: 'porch', lat: 50.94, lon: 6.96, panel: 'waveshare-2in13', schedule: '0 3 1 1 *', more: ['endpoint: recommend'] },
+          {
+            id: 'porch',
+            lat: 50.94,
+            lon: 6.96,
+            panel: 'waveshare-2in13',
+            schedule: '0 3 1 1 *',
+            more: ['endpoint: recommend'],
+          },
         ],
         sections: [
           'mqtt:',
@@ -179,13 +188,28 @@ describe('no secret in anything the daemon shows', () => {
     const observed: Observed[] = [];
 
     // --- HTTP: every endpoint, devices with the right, a wrong and no token, an unknown device --------------------
-    const get = async (p: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<RawResponse> => {
+    const get = async (
+      p: string,
+      headers: Record<string, string> = {},
+      method = 'GET',
+      body?: string,
+    ): Promise<RawResponse> => {
       const r = await httpRequest(`${url}${p}`, { method, headers, ...(body !== undefined && { body }) });
       observed.push(responseBytes(`${method} ${p} ${JSON.stringify(headers)}`, r));
       return r;
     };
     const sweep = async (): Promise<void> => {
-      for (const p of ['/', '/healthz', '/displays/hallway/state.json', '/displays/porch/state.json', '/displays/hallway/frame.png', '/displays/porch/frame.bmp', '/displays/nope/state.json', '/nope', '/api/setup/../../etc/passwd']) {
+      for (const p of [
+        '/',
+        '/healthz',
+        '/displays/hallway/state.json',
+        '/displays/porch/state.json',
+        '/displays/hallway/frame.png',
+        '/displays/porch/frame.bmp',
+        '/displays/nope/state.json',
+        '/nope',
+        '/api/setup/../../etc/passwd',
+      ]) {
         await get(p);
       }
       await get('/displays/hallway/refresh', { Origin: 'https://evil.example' }, 'POST');
@@ -209,7 +233,16 @@ describe('no secret in anything the daemon shows', () => {
     const image = await get(new URL(imageUrl).pathname);
     expect(image.headers['content-type']).toBe('image/png');
 
-    expect((await get('/api/log', { ID: MAC, 'Access-Token': TRMNL_TOKEN }, 'POST', JSON.stringify({ logs: [{ message: 'boot' }] }))).status).toBe(204);
+    expect(
+      (
+        await get(
+          '/api/log',
+          { ID: MAC, 'Access-Token': TRMNL_TOKEN },
+          'POST',
+          JSON.stringify({ logs: [{ message: 'boot' }] }),
+        )
+      ).status,
+    ).toBe(204);
 
     // Refused: no token, an empty token, an unknown device, a wrong token, a token of the right length. After five
     // wrong tokens the address is slowed (429 for a minute, every TRMNL endpoint): those answers are watched too.
@@ -247,19 +280,39 @@ describe('no secret in anything the daemon shows', () => {
       // Taken, not refused: the texts are there, each with the key replaced.
       expect(snap.rec?.outfit, cycle.display.id).toMatch(/\S.* \[redacted\]$/);
       expect(snap.rec?.weather.alerts, cycle.display.id).toHaveLength(2);
-      const input: FrameInput = { rec: snap.rec, displayName: cycle.display.name ?? cycle.display.id, timezone: 'Europe/Berlin', status: snap.status, now: new Date() };
+      const input: FrameInput = {
+        rec: snap.rec,
+        displayName: cycle.display.name ?? cycle.display.id,
+        timezone: 'Europe/Berlin',
+        status: snap.status,
+        now: new Date(),
+      };
       const drawn = renderIndices(input, loadPanel(cycle.display.panel), { rotation: cycle.display.rotation }).report;
       expect(drawn.texts.join(' ')).toContain('[redacted]');
-      observed.push({ where: `texts drawn on ${cycle.display.id}'s frame of an echoing answer`, bytes: Buffer.from(JSON.stringify(drawn.texts)) });
-      observed.push({ where: `${cycle.display.id}'s frame content of an echoing answer`, bytes: Buffer.from(JSON.stringify(frameContent(input))) });
+      observed.push({
+        where: `texts drawn on ${cycle.display.id}'s frame of an echoing answer`,
+        bytes: Buffer.from(JSON.stringify(drawn.texts)),
+      });
+      observed.push({
+        where: `${cycle.display.id}'s frame content of an echoing answer`,
+        bytes: Buffer.from(JSON.stringify(frameContent(input))),
+      });
     }
     const echoed = await get('/displays/hallway/state.json');
     expect(echoed.text()).toContain('echo_[redacted]');
-    await watcher.waitFor((all) => all.some((m) => m.topic === 'outfit-display/porch/state' && m.payload.toString().includes('[redacted]')), 'the echoing answer on MQTT');
+    await watcher.waitFor(
+      (all) => all.some((m) => m.topic === 'outfit-display/porch/state' && m.payload.toString().includes('[redacted]')),
+      'the echoing answer on MQTT',
+    );
     await sweep();
 
     // --- the service echoes the key back in its errors: a refused request, then a rejected key --------------------
-    sim.injectFault({ kind: 'status', status: 400, error: `bad request for key ${API_KEY} (Bearer ${API_KEY})`, count: 2 });
+    sim.injectFault({
+      kind: 'status',
+      status: 400,
+      error: `bad request for key ${API_KEY} (Bearer ${API_KEY})`,
+      count: 2,
+    });
     await daemon.runOnce(undefined, 'once');
     expect(shownView(daemon.views, 'hallway').status.kind).toBe('service_error');
     await sweep();
@@ -269,28 +322,61 @@ describe('no secret in anything the daemon shows', () => {
       const snap = shownView(daemon.views, cycle.display.id);
       expect(snap.status.kind, cycle.display.id).toBe('key_rejected');
       // The error screen: what the layout drew, word for word, and every text prepared for it.
-      const input: FrameInput = { rec: snap.rec, displayName: cycle.display.name ?? cycle.display.id, timezone: 'Europe/Berlin', status: snap.status, now: new Date() };
+      const input: FrameInput = {
+        rec: snap.rec,
+        displayName: cycle.display.name ?? cycle.display.id,
+        timezone: 'Europe/Berlin',
+        status: snap.status,
+        now: new Date(),
+      };
       const drawn = renderIndices(input, loadPanel(cycle.display.panel), { rotation: cycle.display.rotation }).report;
       expect(drawn.texts.join(' ')).toMatch(/key/i);
-      observed.push({ where: `texts drawn on ${cycle.display.id}'s key-rejected frame`, bytes: Buffer.from(JSON.stringify(drawn.texts)) });
-      observed.push({ where: `${cycle.display.id}'s frame content`, bytes: Buffer.from(JSON.stringify(frameContent(input))) });
-      observed.push({ where: `${cycle.display.id}'s snapshot`, bytes: Buffer.from(JSON.stringify({ ...snap, frame: null })) });
+      observed.push({
+        where: `texts drawn on ${cycle.display.id}'s key-rejected frame`,
+        bytes: Buffer.from(JSON.stringify(drawn.texts)),
+      });
+      observed.push({
+        where: `${cycle.display.id}'s frame content`,
+        bytes: Buffer.from(JSON.stringify(frameContent(input))),
+      });
+      observed.push({
+        where: `${cycle.display.id}'s snapshot`,
+        bytes: Buffer.from(JSON.stringify({ ...snap, frame: null })),
+      });
       // ...and with no outfit at all (the error layout).
-      const bare = renderIndices({ ...input, rec: null }, loadPanel(cycle.display.panel), { rotation: cycle.display.rotation }).report;
-      observed.push({ where: `texts drawn on ${cycle.display.id}'s bare error screen`, bytes: Buffer.from(JSON.stringify(bare.texts)) });
+      const bare = renderIndices({ ...input, rec: null }, loadPanel(cycle.display.panel), {
+        rotation: cycle.display.rotation,
+      }).report;
+      observed.push({
+        where: `texts drawn on ${cycle.display.id}'s bare error screen`,
+        bytes: Buffer.from(JSON.stringify(bare.texts)),
+      });
     }
     observed.push({ where: 'budget status', bytes: Buffer.from(JSON.stringify(daemon.governor.status())) });
     await sweep();
-    await watcher.waitFor((all) => all.some((m) => m.topic === 'outfit-display/hallway/diagnostics' && m.payload.toString().includes('key_rejected')), 'key_rejected diagnostics');
+    await watcher.waitFor(
+      (all) =>
+        all.some(
+          (m) => m.topic === 'outfit-display/hallway/diagnostics' && m.payload.toString().includes('key_rejected'),
+        ),
+      'key_rejected diagnostics',
+    );
 
     // Also a refresh through the status page's own form (same origin), and over MQTT: each is waited for to its end
     // (the refresh's cycle failing on the rejected key; the press right after it refused as too soon), so that what
     // they log and publish is among what is checked.
     const porchLinesSince = (mark: number): Array<Record<string, unknown>> =>
-      logText.slice(mark).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.display === 'porch');
+      logText
+        .slice(mark)
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.display === 'porch');
     let mark = logText.length;
     await get('/displays/porch/refresh', { Origin: url!, Host: new URL(url!).host }, 'POST');
-    await expect.poll(() => porchLinesSince(mark).map((l) => (l.err as { code?: string } | undefined)?.code), { timeout: 10_000 }).toContain('E_KEY_REJECTED');
+    await expect
+      .poll(() => porchLinesSince(mark).map((l) => (l.err as { code?: string } | undefined)?.code), { timeout: 10_000 })
+      .toContain('E_KEY_REJECTED');
     // E_KEY_REJECTED is logged before that cycle draws and publishes its error frame, and a press while the cycle
     // still runs shares it without a word; so the press is made again until one is refused as too soon.
     mark = logText.length;
@@ -308,11 +394,15 @@ describe('no secret in anything the daemon shows', () => {
 
     await daemon.stop();
     daemon = undefined;
-    await watcher.waitFor((all) => all.some((m) => m.topic === 'outfit-display/status' && m.payload.toString() === 'offline'), 'offline');
+    await watcher.waitFor(
+      (all) => all.some((m) => m.topic === 'outfit-display/status' && m.payload.toString() === 'offline'),
+      'offline',
+    );
 
     // --- collect and check ------------------------------------------------------------------------------------
     observed.push({ where: 'the log', bytes: Buffer.from(logText) });
-    for (const m of watcher.all) observed.push({ where: `MQTT ${m.topic}`, bytes: Buffer.concat([Buffer.from(`${m.topic}\n`), m.payload]) });
+    for (const m of watcher.all)
+      observed.push({ where: `MQTT ${m.topic}`, bytes: Buffer.concat([Buffer.from(`${m.topic}\n`), m.payload]) });
     observed.push(...(await filesUnder(path.join(dir, 'out'))));
     expect(watcher.all.length).toBeGreaterThan(20);
     expect(observed.filter((o) => o.where.startsWith('file ')).length).toBeGreaterThanOrEqual(5);
@@ -321,7 +411,9 @@ describe('no secret in anything the daemon shows', () => {
     expect(logText).toMatch(/"code":"W_TRMNL_[A-Z_]+"/);
     expect(logText).toContain('E_KEY_REJECTED');
 
-    expect(leaks(observed, { 'API key': forms(API_KEY), 'MQTT password': forms(MQTT_PASSWORD, MQTT_USER) })).toEqual([]);
+    expect(leaks(observed, { 'API key': forms(API_KEY), 'MQTT password': forms(MQTT_PASSWORD, MQTT_USER) })).toEqual(
+      [],
+    );
     // The device token only ever goes to its own device (GET /api/setup/ with its MAC).
     const notToDevice = observed.filter((o) => !o.where.startsWith(`GET /api/setup/ {"ID":"${MAC}"}`));
     expect(leaks(notToDevice, { 'TRMNL token': forms(TRMNL_TOKEN) })).toEqual([]);
@@ -352,7 +444,12 @@ describe('the HTTP server listens on loopback unless configured otherwise', () =
   }
 
   it('http.listen defaults to 127.0.0.1:8321, and the server binds 127.0.0.1 only', async () => {
-    const r = parseConfig({ api: { base_url: 'simulated' }, budget: { credits_per_day: 10 }, displays: [{ id: 'a', lat: 0, lon: 0 }], http: {} });
+    const r = parseConfig({
+      api: { base_url: 'simulated' },
+      budget: { credits_per_day: 10 },
+      displays: [{ id: 'a', lat: 0, lon: 0 }],
+      http: {},
+    });
     expect(r.ok && r.config.http?.listen).toBe('127.0.0.1:8321');
     const def = r.ok ? r.config.http!.listen : '';
     // The default port itself when it is free; another engineer's server may hold it, then the default host on any port.
@@ -387,7 +484,22 @@ describe('the real process: `once` with a rejected key', () => {
       const file = path.join(dir, 'config.yaml');
       await writeFile(
         file,
-        ['api:', `  base_url: ${sim.url}`, 'budget:', '  credits_per_day: 50', 'timezone: UTC', 'displays:', '  - id: hallway', '    lat: 52.52', '    lon: 13.405', '    panel: waveshare-2in9', 'output_dir: frames', 'state_dir: state', 'log_level: trace', ''].join('\n'),
+        [
+          'api:',
+          `  base_url: ${sim.url}`,
+          'budget:',
+          '  credits_per_day: 50',
+          'timezone: UTC',
+          'displays:',
+          '  - id: hallway',
+          '    lat: 52.52',
+          '    lon: 13.405',
+          '    panel: waveshare-2in9',
+          'output_dir: frames',
+          'state_dir: state',
+          'log_level: trace',
+          '',
+        ].join('\n'),
       );
       await chmod(file, 0o600);
       const r = await runCli(['once', '--config', file], { env: { OUTFIT_API_KEY: API_KEY }, timeoutMs: 30_000 });

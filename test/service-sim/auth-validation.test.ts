@@ -26,13 +26,25 @@ describe('authentication', () => {
     ['an empty Authorization header', { authorization: '' }, /missing API key/],
     ['a non-Bearer scheme', { authorization: `Basic ${DEMO_API_KEY}` }, /malformed Authorization header/],
     ['Bearer without a key', { authorization: 'Bearer' }, /malformed Authorization header/],
-    ['an unknown sk_live_ key', { authorization: 'Bearer sk_live_unknown_0123456789abcdef' }, /invalid API key: no such key/],
-    ['a key without the sk_live_ prefix', { authorization: 'Bearer pk_test_123' }, /invalid API key: keys begin with "sk_live_"/],
+    [
+      'an unknown sk_live_ key',
+      { authorization: 'Bearer sk_live_unknown_0123456789abcdef' },
+      /invalid API key: no such key/,
+    ],
+    [
+      'a key without the sk_live_ prefix',
+      { authorization: 'Bearer pk_test_123' },
+      /invalid API key: keys begin with "sk_live_"/,
+    ],
     ['a revoked key', { authorization: `Bearer ${REVOKED_KEY}` }, /revoked/],
   ];
   for (const [name, headers, message] of cases) {
     it(`answers 401 for ${name}, on every endpoint`, async () => {
-      for (const [method, path] of [['POST', '/v1/recommend'], ['POST', '/v1/recweather'], ['GET', '/v1/weather?lat=1&lon=2']] as const) {
+      for (const [method, path] of [
+        ['POST', '/v1/recommend'],
+        ['POST', '/v1/recweather'],
+        ['GET', '/v1/weather?lat=1&lon=2'],
+      ] as const) {
         const r = await call(sim, method, path, { key: null, headers, ...(method === 'POST' ? { body: BERLIN } : {}) });
         expect(r.status, path).toBe(401);
         expect(r.headers['content-type']).toMatch(/^application\/json/);
@@ -46,7 +58,11 @@ describe('authentication', () => {
   }
 
   it('accepts any configured key and a case-insensitive scheme', async () => {
-    const r = await call(sim, 'POST', '/v1/recweather', { key: null, headers: { authorization: `bearer ${OTHER_KEY}` }, body: BERLIN });
+    const r = await call(sim, 'POST', '/v1/recweather', {
+      key: null,
+      headers: { authorization: `bearer ${OTHER_KEY}` },
+      body: BERLIN,
+    });
     expect(r.status).toBe(200);
     RecWeatherSchema.parse(r.json());
   });
@@ -73,10 +89,22 @@ describe('POST body validation', () => {
     ['lat below -90', JSON.stringify({ lat: -91, lon: 13 }), /^lat must be between -90 and 90/],
     ['lon above 180', JSON.stringify({ lat: 52, lon: 180.01 }), /^lon must be between -180 and 180/],
     ['lon below -180', JSON.stringify({ lat: 52, lon: -200 }), /^lon must be between -180 and 180/],
-    ['an unknown unit', JSON.stringify({ lat: 52, lon: 13, unit: 'kelvin' }), /^unit must be "metric" or "imperial", got "kelvin"$/],
-    ['unit with the wrong case', JSON.stringify({ lat: 52, lon: 13, unit: 'Metric' }), /^unit must be "metric" or "imperial"/],
+    [
+      'an unknown unit',
+      JSON.stringify({ lat: 52, lon: 13, unit: 'kelvin' }),
+      /^unit must be "metric" or "imperial", got "kelvin"$/,
+    ],
+    [
+      'unit with the wrong case',
+      JSON.stringify({ lat: 52, lon: 13, unit: 'Metric' }),
+      /^unit must be "metric" or "imperial"/,
+    ],
     ['gender as a number', JSON.stringify({ lat: 52, lon: 13, gender: 1 }), /^gender must be a string, got number$/],
-    ['gender of 31 characters', JSON.stringify({ lat: 52, lon: 13, gender: 'x'.repeat(31) }), /^gender must be at most 30 characters, got 31$/],
+    [
+      'gender of 31 characters',
+      JSON.stringify({ lat: 52, lon: 13, gender: 'x'.repeat(31) }),
+      /^gender must be at most 30 characters, got 31$/,
+    ],
     ['invalid JSON', '{"lat": 52,', /^request body is not valid JSON$/],
     ['an empty body', '', /^request body is empty/],
     ['a JSON array', '[52, 13]', /^request body must be a JSON object$/],
@@ -109,7 +137,11 @@ describe('POST body validation', () => {
 
   it('answers 415 unless the Content-Type is application/json', async () => {
     for (const contentType of [null, 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx']) {
-      const r = await call(sim, 'POST', '/v1/recommend', { key: DEMO_API_KEY, raw: JSON.stringify(BERLIN), contentType });
+      const r = await call(sim, 'POST', '/v1/recommend', {
+        key: DEMO_API_KEY,
+        raw: JSON.stringify(BERLIN),
+        contentType,
+      });
       expect(r.status, String(contentType)).toBe(415);
       expect(errorOf(r)).toMatch(/Content-Type must be application\/json/);
     }

@@ -50,21 +50,24 @@ const EXPECTED: Record<BillingMode, number[]> = {
 };
 
 describe('service-sim billing', () => {
-  it.each(Object.keys(EXPECTED) as BillingMode[])('%s: bills each fault as the mode says, and stats say so', async (mode) => {
-    sim = await startSim({ keys: { [KEY]: { credits: 1000 } }, billing: mode });
-    const got: number[] = [];
-    for (const [name, fault, status] of CASES) {
-      const r = await faulted(fault);
-      expect(r.status, name).toBe(status);
-      got.push(r.billed);
-    }
-    expect(got).toEqual(EXPECTED[mode]);
-    const stats = sim.stats();
-    expect(stats.billing).toBe(mode);
-    expect(stats.creditsBilledByKey).toEqual({ [FP]: stats.creditsBilled });
-    expect(stats.creditsLeft[FP]).toBe(1000 - stats.creditsBilled);
-    expect(stats.requests.reduce((n, r) => n + r.creditsCharged, 0)).toBe(stats.creditsBilled);
-  });
+  it.each(Object.keys(EXPECTED) as BillingMode[])(
+    '%s: bills each fault as the mode says, and stats say so',
+    async (mode) => {
+      sim = await startSim({ keys: { [KEY]: { credits: 1000 } }, billing: mode });
+      const got: number[] = [];
+      for (const [name, fault, status] of CASES) {
+        const r = await faulted(fault);
+        expect(r.status, name).toBe(status);
+        got.push(r.billed);
+      }
+      expect(got).toEqual(EXPECTED[mode]);
+      const stats = sim.stats();
+      expect(stats.billing).toBe(mode);
+      expect(stats.creditsBilledByKey).toEqual({ [FP]: stats.creditsBilled });
+      expect(stats.creditsLeft[FP]).toBe(1000 - stats.creditsBilled);
+      expect(stats.requests.reduce((n, r) => n + r.creditsCharged, 0)).toBe(stats.creditsBilled);
+    },
+  );
 
   it('every-200 bills an answer the client stopped waiting for; success does not', async () => {
     for (const mode of ['every-200', 'success'] as const) {
@@ -147,7 +150,10 @@ describe('service-sim command line', () => {
       expect(await post()).toBe(200);
       expect(await post()).toBe(200);
       expect(await post()).toBe(429);
-      const stats = (await (await request(`${origin}/_sim/stats`)).body.json()) as { billing: string; creditsLeft: Record<string, number> };
+      const stats = (await (await request(`${origin}/_sim/stats`)).body.json()) as {
+        billing: string;
+        creditsLeft: Record<string, number>;
+      };
       expect(stats.billing).toBe('every-200');
       expect(stats.creditsLeft[keyFingerprint(DEMO_API_KEY)]).toBe(1);
     } finally {

@@ -25,7 +25,11 @@ describe('CORS', () => {
     sim = await startSim();
     const r = await call(sim, 'OPTIONS', '/v1/recweather', {
       key: null,
-      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
@@ -44,7 +48,11 @@ describe('CORS', () => {
   it('allows any origin on successes and on errors', async () => {
     sim = await startSim();
     const replies = [
-      await call(sim, 'POST', '/v1/recweather', { key: DEMO_API_KEY, body: BERLIN, headers: { origin: 'https://a.example' } }),
+      await call(sim, 'POST', '/v1/recweather', {
+        key: DEMO_API_KEY,
+        body: BERLIN,
+        headers: { origin: 'https://a.example' },
+      }),
       await call(sim, 'POST', '/v1/recweather', { key: DEMO_API_KEY, body: {}, headers: { origin: 'null' } }),
       await call(sim, 'POST', '/v1/recweather', { key: null, body: BERLIN }),
       await call(sim, 'GET', '/v1/missing', { key: DEMO_API_KEY }),
@@ -111,7 +119,10 @@ describe('the sliding 60-second window', () => {
     const ok = await cheap();
     expect(ok.status).toBe(200);
     expect(ok.headers['x-ratelimit-remaining']).toBe('59');
-    const charged = sim.stats().requests.filter((r) => r.status === 429).map((r) => r.creditsCharged);
+    const charged = sim
+      .stats()
+      .requests.filter((r) => r.status === 429)
+      .map((r) => r.creditsCharged);
     expect(charged).toEqual([0, 0]);
   });
 
@@ -137,7 +148,11 @@ describe('the sliding 60-second window', () => {
 
   it('counts per key: one key at its limit leaves another untouched', async () => {
     const clock = fakeClock();
-    sim = await startSim({ clock, ratePerMinute: 3, keys: { [DEMO_API_KEY]: { credits: 100 }, [KEY_B]: { credits: 100 } } });
+    sim = await startSim({
+      clock,
+      ratePerMinute: 3,
+      keys: { [DEMO_API_KEY]: { credits: 100 }, [KEY_B]: { credits: 100 } },
+    });
     for (let i = 0; i < 3; i++) expect((await cheap()).status).toBe(200);
     expect((await cheap()).status).toBe(429);
     const b = await cheap(KEY_B);

@@ -7,8 +7,18 @@ import { BERLIN, call, errorOf, fakeClock, startSim, T0 } from './helpers.js';
 import type { CallOptions } from './helpers.js';
 
 const SPEC_WEATHER_FIELDS = [
-  'alerts', 'description', 'feels_like', 'humidity_pct', 'is_day', 'rain_chance_pct',
-  'temp', 'temp_unit', 'uv_index', 'wind_dir', 'wind_speed', 'wind_speed_unit',
+  'alerts',
+  'description',
+  'feels_like',
+  'humidity_pct',
+  'is_day',
+  'rain_chance_pct',
+  'temp',
+  'temp_unit',
+  'uv_index',
+  'wind_dir',
+  'wind_speed',
+  'wind_speed_unit',
 ].sort();
 
 let sim: RunningServiceSim;
@@ -55,7 +65,13 @@ describe('POST /v1/recweather', () => {
 
   it('varies with place and time', async () => {
     const temps = new Set<number>();
-    for (const [lat, lon] of [[52.52, 13.4], [1.35, 103.8], [-33.87, 151.21], [69.65, 18.96], [30.04, 31.24]] as const) {
+    for (const [lat, lon] of [
+      [52.52, 13.4],
+      [1.35, 103.8],
+      [-33.87, 151.21],
+      [69.65, 18.96],
+      [30.04, 31.24],
+    ] as const) {
       temps.add(RecWeatherSchema.parse((await post('/v1/recweather', { body: { lat, lon } })).json()).weather.temp);
     }
     expect(temps.size).toBeGreaterThanOrEqual(4);
@@ -116,7 +132,9 @@ describe('GET /v1/weather', () => {
 describe('units on the POST endpoints', () => {
   it('defaults to metric and honours imperial', async () => {
     const metric = RecWeatherSchema.parse((await post('/v1/recweather', { body: BERLIN })).json());
-    const imperial = RecWeatherSchema.parse((await post('/v1/recweather', { body: { ...BERLIN, unit: 'imperial' } })).json());
+    const imperial = RecWeatherSchema.parse(
+      (await post('/v1/recweather', { body: { ...BERLIN, unit: 'imperial' } })).json(),
+    );
     expect(metric.weather.temp_unit).toBe('°C');
     expect(imperial.weather.temp_unit).toBe('°F');
     expect(imperial.weather.wind_speed_unit).toBe('mph');
@@ -154,8 +172,22 @@ describe('stats', () => {
     await post('/v1/recweather', { body: {} });
     const stats = sim.stats();
     expect(stats.requests).toEqual([
-      { time: T0 + 123, method: 'POST', path: '/v1/recommend', keyFingerprint: keyFingerprint(DEMO_API_KEY), status: 200, creditsCharged: 2 },
-      { time: T0 + 123, method: 'POST', path: '/v1/recweather', keyFingerprint: keyFingerprint(DEMO_API_KEY), status: 400, creditsCharged: 0 },
+      {
+        time: T0 + 123,
+        method: 'POST',
+        path: '/v1/recommend',
+        keyFingerprint: keyFingerprint(DEMO_API_KEY),
+        status: 200,
+        creditsCharged: 2,
+      },
+      {
+        time: T0 + 123,
+        method: 'POST',
+        path: '/v1/recweather',
+        keyFingerprint: keyFingerprint(DEMO_API_KEY),
+        status: 400,
+        creditsCharged: 0,
+      },
     ]);
     expect(JSON.stringify(stats)).not.toContain(DEMO_API_KEY);
     const overHttp = await call(sim, 'GET', '/_sim/stats', { key: null });

@@ -34,7 +34,10 @@ afterEach(async () => {
 });
 
 const recweather = (opts: { key?: string | null; body?: unknown } = {}): Promise<Reply> =>
-  call(sim, 'POST', '/v1/recweather', { key: opts.key === undefined ? DEMO_API_KEY : opts.key, body: opts.body ?? BERLIN });
+  call(sim, 'POST', '/v1/recweather', {
+    key: opts.key === undefined ? DEMO_API_KEY : opts.key,
+    body: opts.body ?? BERLIN,
+  });
 const weather = (): Promise<Reply> => call(sim, 'GET', '/v1/weather?lat=52.52&lon=13.405', { key: DEMO_API_KEY });
 const credits = (): number | undefined => sim.stats().creditsLeft[FP];
 
@@ -77,7 +80,12 @@ describe.each(Object.entries(modes))('faults injected %s', (_mode, inject) => {
     ]);
     const replies = [await recweather(), await recweather({ key: null }), await recweather(), await recweather()];
     expect(replies.map((r) => r.status)).toEqual([401, 402, 403, 500]);
-    expect(replies.map(errorOf)).toEqual(['invalid API key', 'insufficient credits', 'forbidden: this key may not use this endpoint', 'internal server error']);
+    expect(replies.map(errorOf)).toEqual([
+      'invalid API key',
+      'insufficient credits',
+      'forbidden: this key may not use this endpoint',
+      'internal server error',
+    ]);
     expect(credits()).toBe(START_CREDITS);
   });
 
@@ -142,11 +150,17 @@ describe.each(Object.entries(modes))('faults injected %s', (_mode, inject) => {
     await inject({ kind: 'reset' });
     await expect(recweather()).rejects.toThrow();
     expect((await recweather()).status).toBe(200);
-    expect(sim.stats().requests.map((q) => [q.status, q.fault])).toEqual([[null, 'reset'], [200, undefined]]);
+    expect(sim.stats().requests.map((q) => [q.status, q.fault])).toEqual([
+      [null, 'reset'],
+      [200, undefined],
+    ]);
   });
 
   it('missing_field: removes a top-level or dotted field from an otherwise valid body', async () => {
-    await inject([{ kind: 'missing_field', field: 'weather.temp' }, { kind: 'missing_field', field: 'outfit' }]);
+    await inject([
+      { kind: 'missing_field', field: 'weather.temp' },
+      { kind: 'missing_field', field: 'outfit' },
+    ]);
     const a = await recweather();
     expect(a.status).toBe(200);
     const parsedA = RecWeatherSchema.safeParse(a.json());
@@ -159,7 +173,11 @@ describe.each(Object.entries(modes))('faults injected %s', (_mode, inject) => {
   });
 
   it('wrong_type: sets a field to a value of the wrong type', async () => {
-    await inject([{ kind: 'wrong_type', field: 'weather.temp' }, { kind: 'wrong_type', field: 'weather.is_day' }, { kind: 'wrong_type', field: 'generated_at' }]);
+    await inject([
+      { kind: 'wrong_type', field: 'weather.temp' },
+      { kind: 'wrong_type', field: 'weather.is_day' },
+      { kind: 'wrong_type', field: 'generated_at' },
+    ]);
     const temp = (await recweather()).json() as { weather: Record<string, unknown> };
     expect(typeof temp.weather.temp).toBe('string');
     expect(Number(temp.weather.temp)).not.toBeNaN();
@@ -171,7 +189,10 @@ describe.each(Object.entries(modes))('faults injected %s', (_mode, inject) => {
   });
 
   it('extra_fields: adds unknown fields at the top level and inside weather; the schemas still accept it', async () => {
-    await inject([{ kind: 'extra_fields', path: 'recweather' }, { kind: 'extra_fields', path: 'weather' }]);
+    await inject([
+      { kind: 'extra_fields', path: 'recweather' },
+      { kind: 'extra_fields', path: 'weather' },
+    ]);
     const rec = RecWeatherSchema.parse((await recweather()).json());
     expect(rec).toHaveProperty('request_id');
     expect(rec.weather).toHaveProperty('pollen_level');

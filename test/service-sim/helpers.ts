@@ -56,7 +56,8 @@ export async function call(
   let body: string | undefined;
   if (opts.raw !== undefined) body = opts.raw;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  const contentType = opts.contentType === undefined ? (body !== undefined ? 'application/json' : null) : opts.contentType;
+  const contentType =
+    opts.contentType === undefined ? (body !== undefined ? 'application/json' : null) : opts.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
   const res = await request(`${origin}${path}`, {
     method,

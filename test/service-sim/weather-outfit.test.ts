@@ -3,12 +3,7 @@ import { RecWeatherSchema, RecommendationSchema } from './spec-schemas.js';
 import { composeOutfit, countWords, limitWords, MAX_OUTFIT_WORDS } from '../../src/service-sim/outfit.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
-import {
-  COMPASS_16,
-  simulateConditions,
-  solarElevationDeg,
-  toFullWeather,
-} from '../../src/service-sim/weather.js';
+import { COMPASS_16, simulateConditions, solarElevationDeg, toFullWeather } from '../../src/service-sim/weather.js';
 import { DESCRIPTIONS, type Conditions } from '../../src/service-sim/conditions.js';
 import { call, fakeClock, startSim } from './helpers.js';
 
@@ -49,9 +44,12 @@ describe('simulated weather', () => {
       const bad: string[] = [];
       if (['Snow', 'Light snow', 'Sleet'].includes(c.description) && c.tempC > 2) bad.push(`snow when warm: ${ctx}`);
       if (c.description === 'Thunderstorm' && c.tempC < 18) bad.push(`cold thunderstorm: ${ctx}`);
-      if (['Heavy rain', 'Thunderstorm', 'Snow'].includes(c.description) && c.rainChancePct < 75) bad.push(`dry downpour: ${ctx}`);
-      if (['Clear', 'Mostly clear', 'Partly cloudy'].includes(c.description) && c.rainChancePct >= 40) bad.push(`wet clear sky: ${ctx}`);
-      if (c.humidityPct < 0 || c.humidityPct > 100 || c.rainChancePct < 0 || c.rainChancePct > 100) bad.push(`percent out of range: ${ctx}`);
+      if (['Heavy rain', 'Thunderstorm', 'Snow'].includes(c.description) && c.rainChancePct < 75)
+        bad.push(`dry downpour: ${ctx}`);
+      if (['Clear', 'Mostly clear', 'Partly cloudy'].includes(c.description) && c.rainChancePct >= 40)
+        bad.push(`wet clear sky: ${ctx}`);
+      if (c.humidityPct < 0 || c.humidityPct > 100 || c.rainChancePct < 0 || c.rainChancePct > 100)
+        bad.push(`percent out of range: ${ctx}`);
       if (c.windKmh < 0 || c.tempC < -60 || c.tempC > 55) bad.push(`implausible: ${ctx}, wind ${c.windKmh}`);
       return bad;
     });
@@ -68,10 +66,12 @@ describe('simulated weather', () => {
   });
 
   it('is warmer at the equator than near the poles, in summer than in winter, in the afternoon than before dawn', () => {
-    const band = (lo: number, hi: number) => mean(SAMPLES.filter((s) => Math.abs(s.lat) >= lo && Math.abs(s.lat) <= hi).map((s) => s.c.tempC));
+    const band = (lo: number, hi: number) =>
+      mean(SAMPLES.filter((s) => Math.abs(s.lat) >= lo && Math.abs(s.lat) <= hi).map((s) => s.c.tempC));
     expect(band(0, 10)).toBeGreaterThan(band(30, 40) + 5);
     expect(band(30, 40)).toBeGreaterThan(band(65, 90) + 10);
-    const at = (lat: number, iso: string) => mean([0, 1, 2, 3, 4, 5, 6].map((k) => simulateConditions(lat, 0, Date.parse(iso) + k * DAY).tempC));
+    const at = (lat: number, iso: string) =>
+      mean([0, 1, 2, 3, 4, 5, 6].map((k) => simulateConditions(lat, 0, Date.parse(iso) + k * DAY).tempC));
     expect(at(50, '2026-07-10T12:00:00Z')).toBeGreaterThan(at(50, '2026-01-10T12:00:00Z') + 8);
     expect(at(-50, '2026-01-10T12:00:00Z')).toBeGreaterThan(at(-50, '2026-07-10T12:00:00Z') + 8); // southern summer
     // Diurnal cycle: 15:00 is warmer than 04:00 local solar time (lon 0: UTC is solar time).
@@ -99,7 +99,9 @@ describe('simulated weather', () => {
     const withAlerts = SAMPLES.filter((s) => toFullWeather(s.c, 'metric').alerts.length > 0).length;
     expect(withAlerts / SAMPLES.length).toBeLessThan(0.25);
     expect(alerts.some((a) => typeof a === 'string')).toBe(true);
-    expect(alerts.some((a) => typeof a === 'object' && 'event' in a && 'severity' in a && 'description' in a)).toBe(true);
+    expect(alerts.some((a) => typeof a === 'object' && 'event' in a && 'severity' in a && 'description' in a)).toBe(
+      true,
+    );
     expect(alerts.some((a) => typeof a === 'object' && 'headline' in a)).toBe(true);
     const text = JSON.stringify(alerts);
     for (const kind of ['Wind', 'Heat', 'Frost', 'Thunderstorm']) expect(text).toContain(kind);
@@ -110,7 +112,11 @@ describe('composed outfit', () => {
   it('stays within 120 words everywhere, in both units, with and without gender', () => {
     const bad: string[] = [];
     for (const { c } of SAMPLES) {
-      for (const [unit, gender] of [['metric', undefined], ['imperial', 'female'], ['metric', 'male']] as const) {
+      for (const [unit, gender] of [
+        ['metric', undefined],
+        ['imperial', 'female'],
+        ['metric', 'male'],
+      ] as const) {
         const { outfit, reasoning } = composeOutfit(c, unit, gender);
         const words = countWords(outfit);
         if (words > MAX_OUTFIT_WORDS || words < 6 || reasoning.length < 20) bad.push(`${words} words: ${outfit}`);
@@ -165,14 +171,25 @@ describe('over HTTP', () => {
   });
 
   it('keeps both endpoints within 120 words over many places and times', async () => {
-    const places = [[52.52, 13.405], [-33.87, 151.21], [64.15, -21.94], [25.2, 55.27], [-1.29, 36.82], [61.2, -149.9]] as const;
+    const places = [
+      [52.52, 13.405],
+      [-33.87, 151.21],
+      [64.15, -21.94],
+      [25.2, 55.27],
+      [-1.29, 36.82],
+      [61.2, -149.9],
+    ] as const;
     for (let month = 0; month < 12; month += 2) {
       for (const [lat, lon] of places) {
         clock.set(Date.UTC(2026, month, 10, (month * 5) % 24, 0, 0, 7));
         for (const path of ['/v1/recommend', '/v1/recweather']) {
-          const r = await call(sim, 'POST', path, { key: DEMO_API_KEY, body: { lat, lon, unit: month % 4 ? 'metric' : 'imperial' } });
+          const r = await call(sim, 'POST', path, {
+            key: DEMO_API_KEY,
+            body: { lat, lon, unit: month % 4 ? 'metric' : 'imperial' },
+          });
           expect(r.status).toBe(200);
-          const rec = path === '/v1/recommend' ? RecommendationSchema.parse(r.json()) : RecWeatherSchema.parse(r.json());
+          const rec =
+            path === '/v1/recommend' ? RecommendationSchema.parse(r.json()) : RecWeatherSchema.parse(r.json());
           expect(countWords(rec.outfit)).toBeLessThanOrEqual(120);
           expect(rec.generated_at).toBe(new Date(clock.now()).toISOString());
           if (!rec.weather.is_day) expect(rec.weather.uv_index).toBe(0);

@@ -19,7 +19,16 @@ import { LastGoodStore } from '../../src/store/last-good.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
-import { berlin, BERLIN, chargedPerPeriod, countingClock, makeConfig, prng, stateDir, turn } from '../budget/helpers.js';
+import {
+  berlin,
+  BERLIN,
+  chargedPerPeriod,
+  countingClock,
+  makeConfig,
+  prng,
+  stateDir,
+  turn,
+} from '../budget/helpers.js';
 import { pngHeader } from '../render/decode.js';
 
 /**
@@ -74,13 +83,50 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     const config = makeConfig({
       api: { base_url: sim.url },
       // Every tick until the budget is spent (not paced): this soak checks the governor's caps.
-      budget: { credits_per_day: PER_DAY, credits_per_month: PER_MONTH, rate_limit_per_minute: RATE, pace_over_budget: false },
+      budget: {
+        credits_per_day: PER_DAY,
+        credits_per_month: PER_MONTH,
+        rate_limit_per_minute: RATE,
+        pace_over_budget: false,
+      },
       displays: [
         { id: 'hallway', lat: 52.52, lon: 13.405, panel: 'waveshare-7in5-v2', schedule: '0 6-21/3 * * *' },
-        { id: 'kitchen', lat: 53.55, lon: 9.99, panel: 'waveshare-4in2', schedule: 'auto', active_hours: '07:00-22:00', endpoint: 'recommend' },
-        { id: 'bedroom', lat: 48.14, lon: 11.58, panel: 'waveshare-2in9', schedule: '0 6-21/3 * * *', change_aware: { temp_delta: 2, max_age_minutes: 240 } },
-        { id: 'porch', lat: 50.94, lon: 6.96, panel: 'waveshare-2in13', rotation: 90, schedule: '0 */3 * * *', endpoint: 'recommend', dither: 'atkinson' },
-        { id: 'study', lat: 51.34, lon: 12.37, panel: 'waveshare-7in5-b', unit: 'imperial', schedule: '0 9,18 * * *', dither: 'ordered' },
+        {
+          id: 'kitchen',
+          lat: 53.55,
+          lon: 9.99,
+          panel: 'waveshare-4in2',
+          schedule: 'auto',
+          active_hours: '07:00-22:00',
+          endpoint: 'recommend',
+        },
+        {
+          id: 'bedroom',
+          lat: 48.14,
+          lon: 11.58,
+          panel: 'waveshare-2in9',
+          schedule: '0 6-21/3 * * *',
+          change_aware: { temp_delta: 2, max_age_minutes: 240 },
+        },
+        {
+          id: 'porch',
+          lat: 50.94,
+          lon: 6.96,
+          panel: 'waveshare-2in13',
+          rotation: 90,
+          schedule: '0 */3 * * *',
+          endpoint: 'recommend',
+          dither: 'atkinson',
+        },
+        {
+          id: 'study',
+          lat: 51.34,
+          lon: 12.37,
+          panel: 'waveshare-7in5-b',
+          unit: 'imperial',
+          schedule: '0 9,18 * * *',
+          dither: 'ordered',
+        },
       ],
       state_dir: dir,
       output_dir: outputDir,
@@ -110,7 +156,8 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
         if (h.width !== size.width || h.height !== size.height || h.bitDepth !== panel.png.bit_depth) {
           frameProblems.push(`${u.display.id}: ${JSON.stringify(h)} for ${panel.id}`);
         }
-        if (createHash('sha256').update(u.frame.png).digest('hex') !== u.frame.hash) frameProblems.push(`${u.display.id}: hash`);
+        if (createHash('sha256').update(u.frame.png).digest('hex') !== u.frame.hash)
+          frameProblems.push(`${u.display.id}: hash`);
         lastHash.set(u.display.id, u.frame.hash);
         return Promise.resolve();
       },
@@ -129,7 +176,12 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
       file: path.join(dir, 'config.yaml'),
       warnings: [],
     };
-    daemon = await buildDaemon({ loaded, logger: pino({ level: 'warn' }, sink), clock: timers.clock, publishers: [checker] });
+    daemon = await buildDaemon({
+      loaded,
+      logger: pino({ level: 'warn' }, sink),
+      clock: timers.clock,
+      publishers: [checker],
+    });
 
     // Cycles in flight: the daemon's own cycles, wrapped (it calls cycle.run for every scheduled tick).
     let active = 0;
@@ -161,7 +213,8 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     // those at once and sends nothing (nothing to make up), so the rate limit (3 a minute, below the five displays)
     // first bites at the first shared tick.
     const store = new LastGoodStore(dir);
-    for (const d of config.displays) await store.save(d.id, { ...NORMAL, fetched_at: new Date(T0 - 60_000).toISOString() });
+    for (const d of config.displays)
+      await store.save(d.id, { ...NORMAL, fetched_at: new Date(T0 - 60_000).toISOString() });
     await daemon.start();
     expect(cycles).toBe(0);
     const slots = config.displays.length; // the scheduler keeps one timer a display armed at all times
@@ -219,7 +272,10 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
         },
       });
     }
-    events.push({ at: berlin('2027-03-10T12:00:00'), run: () => inject({ kind: 'status', status: 402, error: 'insufficient credits' }) });
+    events.push({
+      at: berlin('2027-03-10T12:00:00'),
+      run: () => inject({ kind: 'status', status: 402, error: 'insufficient credits' }),
+    });
 
     // Each evening: two displays' frame files decoded with pngjs (every display every 2.5 days), every pixel in its
     // palette, and the file is the newest frame; every 5 days from day 10: the heap after a forced GC.
@@ -239,12 +295,17 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
             const allowed = new Set(panel.palette.map((e) => hexToRgb(e.rgb).reduce((a, c) => (a << 8) | c, 0)));
             let off = 0;
             for (let i = 0; i < png.data.length; i += 4) {
-              if (!allowed.has((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!) || png.data[i + 3] !== 255) off++;
+              if (
+                !allowed.has((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!) ||
+                png.data[i + 3] !== 255
+              )
+                off++;
             }
             if (png.width !== size.width || png.height !== size.height || off > 0) {
               frameProblems.push(`${d.id} on day ${day}: ${png.width}x${png.height}, ${off} pixels off the palette`);
             }
-            if (createHash('sha256').update(buf).digest('hex') !== lastHash.get(d.id)) frameProblems.push(`${d.id} on day ${day}: the file is not the newest frame`);
+            if (createHash('sha256').update(buf).digest('hex') !== lastHash.get(d.id))
+              frameProblems.push(`${d.id} on day ${day}: the file is not the newest frame`);
             decoded[d.id] = (decoded[d.id] ?? 0) + 1;
           }
           if (day % 5 === 4 && day >= 9) heap.push({ day: day + 1, bytes: heapAfterGc() });
@@ -276,7 +337,9 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
 
     // --- what the service saw ---------------------------------------------------------------------------------
     const all = sim.stats().requests;
-    expect(all.length, 'the service keeps its newest 10,000 records: a longer run would lose some').toBeLessThan(10_000);
+    expect(all.length, 'the service keeps its newest 10,000 records: a longer run would lose some').toBeLessThan(
+      10_000,
+    );
     const reqs = all.filter((r) => r.path.startsWith('/v1/'));
     const { perDay, perMonth } = chargedPerPeriod(reqs, BERLIN);
     const maxDay = Math.max(...perDay.values());
@@ -305,7 +368,9 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
       outcomes,
       frameStatuses: statuses,
       decoded,
-      heapMB: heap.filter((h) => h.day % 10 === 0 || h.day === 45).map((h) => `day ${h.day}: ${(h.bytes / 2 ** 20).toFixed(1)}`),
+      heapMB: heap
+        .filter((h) => h.day % 10 === 0 || h.day === 45)
+        .map((h) => `day ${h.day}: ${(h.bytes / 2 ** 20).toFixed(1)}`),
       logLines,
       kitchenSchedule,
     };
@@ -320,7 +385,12 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     expect([...perDay.values()].filter((c) => c >= PER_DAY - 6).length).toBeGreaterThanOrEqual(10);
     expect(statuses.budget_exhausted).toBeGreaterThan(0);
     // The ledger (failed attempts count as spent there) is within the budget and never below what was charged.
-    const ledger = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as { month: string; month_spent: number; day: string; day_spent: number };
+    const ledger = JSON.parse(await readFile(path.join(dir, LEDGER_FILE), 'utf8')) as {
+      month: string;
+      month_spent: number;
+      day: string;
+      day_spent: number;
+    };
     expect(ledger.month).toBe('2027-05');
     expect(ledger.month_spent).toBeLessThanOrEqual(PER_MONTH);
     expect(ledger.month_spent).toBeGreaterThanOrEqual(perMonth.get('2027-05') ?? 0);
@@ -338,11 +408,23 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
       const ra = retryAfters[k] ?? null;
       const waitMs = ra === null ? 60_000 : /^\d+$/.test(ra) ? Number(ra) * 1000 : Math.max(0, Date.parse(ra) - r.time);
       const early = reqs.filter((x) => x.time > r.time && x.time < r.time + waitMs);
-      expect(early, `requests within Retry-After ${ra ?? '(none: 60 s)'} of the 429 at ${new Date(r.time).toISOString()}`).toEqual([]);
+      expect(
+        early,
+        `requests within Retry-After ${ra ?? '(none: 60 s)'} of the 429 at ${new Date(r.time).toISOString()}`,
+      ).toEqual([]);
     });
 
     // Faults of every kind reached the daemon, and it kept going.
-    for (const kind of ['rate_limit', 'status', 'reset', 'malformed_json', 'html_error', 'missing_field', 'wrong_type', 'extra_fields']) {
+    for (const kind of [
+      'rate_limit',
+      'status',
+      'reset',
+      'malformed_json',
+      'html_error',
+      'missing_field',
+      'wrong_type',
+      'extra_fields',
+    ]) {
       expect(applied[kind], kind).toBeGreaterThan(0);
     }
     expect(statuses.ok).toBeGreaterThan(cycles * 0.5);

@@ -18,10 +18,24 @@ describe('the problem board', () => {
     const board = new ProblemBoard();
     const heard: string[] = [];
     board.onChange((id) => heard.push(id));
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:00:00.000Z' });
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:05:00.000Z' });
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:10:00.000Z' });
-    expect(board.list('hall')).toEqual([{ source: 'webhook', code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:00:00.000Z' }]);
+    board.set('hall', 'webhook', 'post', {
+      code: 'E_WEBHOOK_POST',
+      message: 'HTTP 500',
+      since: '2026-01-31T07:00:00.000Z',
+    });
+    board.set('hall', 'webhook', 'post', {
+      code: 'E_WEBHOOK_POST',
+      message: 'HTTP 500',
+      since: '2026-01-31T07:05:00.000Z',
+    });
+    board.set('hall', 'webhook', 'post', {
+      code: 'E_WEBHOOK_POST',
+      message: 'HTTP 503',
+      since: '2026-01-31T07:10:00.000Z',
+    });
+    expect(board.list('hall')).toEqual([
+      { source: 'webhook', code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:00:00.000Z' },
+    ]);
     expect(heard).toEqual(['hall', 'hall']);
     board.set('hall', 'webhook', 'post', null);
     board.set('hall', 'webhook', 'post', null);
@@ -32,8 +46,17 @@ describe('the problem board', () => {
   it('holds the tags’ problems as one source among others (TagStatusBoard is a view of it)', () => {
     const board = new ProblemBoard();
     const tags = new TagStatusBoard(board);
-    tags.set('hall', '0000021EEF5A3B1C', { mac: '0000021EEF5A3B1C', code: 'E_OEPL_PUSH', message: 'HTTP 500', since: '2026-01-31T07:00:00.000Z' });
-    board.set('hall', 'webhook', 'post', { code: 'E_WEBHOOK_POST', message: 'HTTP 500', since: '2026-01-31T07:01:00.000Z' });
+    tags.set('hall', '0000021EEF5A3B1C', {
+      mac: '0000021EEF5A3B1C',
+      code: 'E_OEPL_PUSH',
+      message: 'HTTP 500',
+      since: '2026-01-31T07:00:00.000Z',
+    });
+    board.set('hall', 'webhook', 'post', {
+      code: 'E_WEBHOOK_POST',
+      message: 'HTTP 500',
+      since: '2026-01-31T07:01:00.000Z',
+    });
     expect(board.list('hall').map((p) => p.source)).toEqual(['tag', 'webhook']);
     expect(tags.get('hall')).toMatchObject({ mac: '0000021EEF5A3B1C', code: 'E_OEPL_PUSH' });
   });
@@ -45,9 +68,22 @@ describe('the view’s one list', () => {
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
     const problems = new ProblemBoard();
     const side = testViews({ displays: [d], clock, problems });
-    problems.set('hall', 'tag', '0000021EEF5A3B1C', { code: 'E_OEPL_MAC_UNKNOWN', message: 'mac not found', since: '2026-01-31T07:00:00.000Z', detail: { mac: '0000021EEF5A3B1C' } });
-    problems.set('hall', 'carrier-pigeon', 'x', { code: 'E_PIGEON_LOST', message: 'no pigeon came back', since: '2026-01-31T07:00:00.000Z' });
-    const v = side.show(update(d, 1, { renderProblem: { code: 'E_RENDER_TIMEOUT', message: 'no answer', since: '2026-01-31T06:00:00.000Z' } }));
+    problems.set('hall', 'tag', '0000021EEF5A3B1C', {
+      code: 'E_OEPL_MAC_UNKNOWN',
+      message: 'mac not found',
+      since: '2026-01-31T07:00:00.000Z',
+      detail: { mac: '0000021EEF5A3B1C' },
+    });
+    problems.set('hall', 'carrier-pigeon', 'x', {
+      code: 'E_PIGEON_LOST',
+      message: 'no pigeon came back',
+      since: '2026-01-31T07:00:00.000Z',
+    });
+    const v = side.show(
+      update(d, 1, {
+        renderProblem: { code: 'E_RENDER_TIMEOUT', message: 'no answer', since: '2026-01-31T06:00:00.000Z' },
+      }),
+    );
     expect(v.problems.map((p) => [p.source, p.label, p.text])).toEqual([
       ['render', 'Drawing', 'E_RENDER_TIMEOUT: no answer'],
       ['tag', 'OpenEPaperLink', 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found'],
@@ -55,17 +91,38 @@ describe('the view’s one list', () => {
     ]);
     // The fixed fields are read from the list.
     expect(v.tagProblem).toMatchObject({ mac: '0000021EEF5A3B1C', code: 'E_OEPL_MAC_UNKNOWN' });
-    const h = displayHealth({ id: 'hall', status: v.status, hasFrame: true, hasOutfit: true, lastSuccessAt: v.lastSuccessAt, staleSince: null, problems: v.problems, attached: false });
+    const h = displayHealth({
+      id: 'hall',
+      status: v.status,
+      hasFrame: true,
+      hasOutfit: true,
+      lastSuccessAt: v.lastSuccessAt,
+      staleSince: null,
+      problems: v.problems,
+      attached: false,
+    });
     expect(h.ok).toBe(false);
     expect(h.reason.split('; ')).toEqual([
       'the frame cannot be drawn (the last good one is on show): E_RENDER_TIMEOUT: no answer',
       'an OpenEPaperLink tag is not fed: E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found',
       'carrier-pigeon fails: E_PIGEON_LOST: no pigeon came back',
     ]);
-    expect(h).toMatchObject({ render_problem: 'E_RENDER_TIMEOUT: no answer', tag_problem: 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found', state_problem: null, output_problem: null });
+    expect(h).toMatchObject({
+      render_problem: 'E_RENDER_TIMEOUT: no answer',
+      tag_problem: 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found',
+      state_problem: null,
+      output_problem: null,
+    });
     expect(h).not.toHaveProperty('panel_problem');
-    const diag = JSON.parse(diagnosticsPayload(v.status, null, 'UTC', { problems: v.problems })) as Record<string, unknown>;
-    expect(diag).toMatchObject({ render_problem: 'E_RENDER_TIMEOUT: no answer', tag_problem: 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found', output_problem: null });
+    const diag = JSON.parse(diagnosticsPayload(v.status, null, 'UTC', { problems: v.problems })) as Record<
+      string,
+      unknown
+    >;
+    expect(diag).toMatchObject({
+      render_problem: 'E_RENDER_TIMEOUT: no answer',
+      tag_problem: 'E_OEPL_MAC_UNKNOWN: tag 0000021EEF5A3B1C: mac not found',
+      output_problem: null,
+    });
     expect(diag.problems).toEqual(v.problems.map((p) => p.text));
   });
 });

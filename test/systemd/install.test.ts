@@ -55,10 +55,12 @@ describe('systemd/install.sh', () => {
     await writeFile(path.join(etc, 'trmnl-hallway.token'), 'tok-3\n', { mode: 0o644 });
     const second = await install(root, log);
     expect(await readFile(path.join(etc, 'config.yaml'), 'utf8')).toContain('# edited');
-    expect(await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/mqtt-password.conf'), 'utf8')).toBe(
-      '[Service]\nLoadCredential=mqtt-password:/etc/outfit-display/mqtt-password\n',
-    );
-    expect(await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'), 'utf8')).toBe(
+    expect(
+      await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/mqtt-password.conf'), 'utf8'),
+    ).toBe('[Service]\nLoadCredential=mqtt-password:/etc/outfit-display/mqtt-password\n');
+    expect(
+      await readFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'), 'utf8'),
+    ).toBe(
       '[Service]\n' +
         'LoadCredential=trmnl-aabbccddee01:/etc/outfit-display/trmnl-aabbccddee01.token\n' +
         'LoadCredential=trmnl-aabbccddee02:/etc/outfit-display/trmnl-aabbccddee02.token\n',
@@ -93,7 +95,10 @@ describe('systemd/install.sh', () => {
     const log = path.join(root, 'systemctl.log');
     // A drop-in for TRMNL tokens that are gone: removed, as systemd would refuse to start with a missing credential.
     await mkdir(path.join(root, 'etc/systemd/system/outfit-display.service.d'), { recursive: true });
-    await writeFile(path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'), '[Service]\nLoadCredential=trmnl-aabbccddee01:/etc/outfit-display/trmnl-aabbccddee01.token\n');
+    await writeFile(
+      path.join(root, 'etc/systemd/system/outfit-display.service.d/trmnl-tokens.conf'),
+      '[Service]\nLoadCredential=trmnl-aabbccddee01:/etc/outfit-display/trmnl-aabbccddee01.token\n',
+    );
     const res = await install(root, log);
     expect(res.stdout).toContain('put your API key in');
     expect(await readFile(log, 'utf8')).not.toContain('restart');

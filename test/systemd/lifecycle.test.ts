@@ -26,8 +26,11 @@ interface Daemon {
 }
 
 /** The real daemon (`run`) under a fake systemd: a stub systemd-notify on PATH records what it is told. */
-async function startDaemon(opts: { watchdogUsec?: number; name?: string; dir?: string; stub?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Daemon> {
-  const { dir, file } = opts.dir === undefined ? await tempConfig('') : { dir: opts.dir, file: path.join(opts.dir, 'config.yaml') };
+async function startDaemon(
+  opts: { watchdogUsec?: number; name?: string; dir?: string; stub?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Daemon> {
+  const { dir, file } =
+    opts.dir === undefined ? await tempConfig('') : { dir: opts.dir, file: path.join(opts.dir, 'config.yaml') };
   await writeFile(path.join(dir, 'key'), `${DEMO_API_KEY}\n`, { mode: 0o600 });
   await writeFile(file, simulatedConfig({ baseUrl: sim.url, keyFile: 'key' }));
   const bin = path.join(dir, 'bin');
@@ -55,7 +58,6 @@ async function notified(d: Daemon): Promise<string[]> {
   }
 }
 
-
 describe('the daemon under systemd (a stub systemd-notify)', () => {
   it('READY after the first frame is published, WATCHDOG while healthy, STOPPING and exit 0 on SIGTERM', async () => {
     const d = await startDaemon({ watchdogUsec: 300_000 });
@@ -63,7 +65,10 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
     expect(ready).toMatch(/^--pid=\d+ READY=1 STATUS=1 display$/);
     // READY comes after the frame: it is already on disk.
     await expect(stat(path.join(d.dir, 'frames/hallway.png'))).resolves.toBeTruthy();
-    await until('three WATCHDOG=1', async () => (await notified(d)).filter((l) => l.endsWith('WATCHDOG=1')).length >= 3).catch(async (e: unknown) => {
+    await until(
+      'three WATCHDOG=1',
+      async () => (await notified(d)).filter((l) => l.endsWith('WATCHDOG=1')).length >= 3,
+    ).catch(async (e: unknown) => {
       throw new Error(`${String(e)}: ${(await notified(d)).join('|')} ${d.output()}`);
     });
     d.child.kill('SIGTERM');
@@ -96,7 +101,10 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
     const d = await startDaemon();
     await until('the cycle in flight', () => d.output().includes('"msg":"cycle started"'));
     // Its request has reached the service, which holds it: the slow fault is taken.
-    await until('the slow request at the service', async () => !(await sim.stats()).pendingFaults.some((f) => f.kind === 'slow'));
+    await until(
+      'the slow request at the service',
+      async () => !(await sim.stats()).pendingFaults.some((f) => f.kind === 'slow'),
+    );
     const t0 = Date.now();
     d.child.kill('SIGTERM');
     expect(await d.exited).toBe(0);
@@ -156,7 +164,8 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
     // The slowest case for the order: the RELOADING=1 child takes a while before it sends; the READY=1 child does not.
     const stub = `#!/bin/sh\ncase "$*" in *RELOADING=1*) sleep 0.3;; esac\necho "$*" >> ${notifyLog}\nenv >> ${envLog}\n`;
     const d = await startDaemon({ dir, stub, env: { OUTFIT_API_KEY: DEMO_API_KEY } });
-    const states = async (): Promise<string[]> => (await notified(d)).map((l) => l.replace(/^--pid=\d+ /, '')).filter((l) => !l.startsWith('WATCHDOG'));
+    const states = async (): Promise<string[]> =>
+      (await notified(d)).map((l) => l.replace(/^--pid=\d+ /, '')).filter((l) => !l.startsWith('WATCHDOG'));
     await until('READY=1', async () => (await states()).length === 1);
     const RELOADS = 4;
     for (let i = 1; i <= RELOADS; i++) {
@@ -165,14 +174,20 @@ describe('the daemon under systemd (a stub systemd-notify)', () => {
     }
     // A reload that the stop overtakes: its READY=1 must not follow STOPPING=1.
     d.child.kill('SIGHUP');
-    await until('the last reload under way', async () => (await states()).includes('RELOADING=1') && d.output().split('reloading the config').length > RELOADS + 1);
+    await until(
+      'the last reload under way',
+      async () =>
+        (await states()).includes('RELOADING=1') && d.output().split('reloading the config').length > RELOADS + 1,
+    );
     d.child.kill('SIGTERM');
     expect(await d.exited).toBe(0);
     const lines = await states();
     const reloads = Array.from({ length: RELOADS }, () => ['RELOADING=1', 'READY=1 STATUS=1 display']).flat();
     // The last reload may be told (RELOADING=1), not yet told, or already done when SIGTERM lands; whichever, its
     // READY=1 never follows STOPPING=1.
-    const orders = [[...reloads, 'RELOADING=1'], reloads, [...reloads, 'RELOADING=1', 'READY=1 STATUS=1 display']].map((r) => ['READY=1 STATUS=1 display', ...r, 'STOPPING=1']);
+    const orders = [[...reloads, 'RELOADING=1'], reloads, [...reloads, 'RELOADING=1', 'READY=1 STATUS=1 display']].map(
+      (r) => ['READY=1 STATUS=1 display', ...r, 'STOPPING=1'],
+    );
     expect(orders).toContainEqual(lines);
     const env = await readFile(envLog, 'utf8');
     expect(env).toContain('NOTIFY_SOCKET=');

@@ -55,7 +55,12 @@ describe('the notifier is one ordered channel', () => {
    * Children that take a random while (seeded) to send their datagram and as long again to exit, as systemd-notify
    * under load may: `delivered` is the order in which systemd would read them.
    */
-  function slowChildren(random: () => number): { delivered: string[]; envs: NodeJS.ProcessEnv[]; live: () => number; spawn: SpawnFn } {
+  function slowChildren(random: () => number): {
+    delivered: string[];
+    envs: NodeJS.ProcessEnv[];
+    live: () => number;
+    spawn: SpawnFn;
+  } {
     const delivered: string[] = [];
     const envs: NodeJS.ProcessEnv[] = [];
     let live = 0;
@@ -66,10 +71,13 @@ describe('the notifier is one ordered channel', () => {
       const sendMs = Math.floor(random() * 8);
       setTimeout(() => {
         delivered.push(args.slice(1).join(' '));
-        setTimeout(() => {
-          live -= 1;
-          for (const fn of exits) fn(0);
-        }, Math.floor(random() * 4));
+        setTimeout(
+          () => {
+            live -= 1;
+            for (const fn of exits) fn(0);
+          },
+          Math.floor(random() * 4),
+        );
       }, sendMs);
       return { on: (event, fn) => (event === 'exit' ? exits.push(fn) : undefined) };
     };
@@ -96,9 +104,15 @@ describe('the notifier is one ordered channel', () => {
     n.watchdog();
     n.status('stopping');
     // The positive sign: STOPPING=1 delivered and no child left.
-    await vi.waitFor(() => expect(kids.delivered.includes('STOPPING=1') && kids.live() === 0).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(kids.delivered.includes('STOPPING=1') && kids.live() === 0).toBe(true), {
+      timeout: 10_000,
+    });
     const states = kids.delivered.filter((m) => !m.startsWith('WATCHDOG'));
-    expect(states).toEqual(['READY=1 STATUS=1 display', ...Array.from({ length: RELOADS }, () => ['RELOADING=1', 'READY=1 STATUS=1 display']).flat(), 'STOPPING=1']);
+    expect(states).toEqual([
+      'READY=1 STATUS=1 display',
+      ...Array.from({ length: RELOADS }, () => ['RELOADING=1', 'READY=1 STATUS=1 display']).flat(),
+      'STOPPING=1',
+    ]);
     expect(kids.delivered.at(-1)).toBe('STOPPING=1');
     for (const env of kids.envs) {
       expect(env).toEqual({ NOTIFY_SOCKET: '/run/x', PATH: '/usr/bin:/bin' });
@@ -115,7 +129,14 @@ describe('the notifier is one ordered channel', () => {
       calls.push(args.slice(1).join(' '));
       return { on: () => undefined, kill: () => (killed += 1) };
     };
-    const n = createNotifier({ env: { NOTIFY_SOCKET: '/run/x' }, logger: capturing, pid: 1, spawn, clock, timeoutMs: 1000 });
+    const n = createNotifier({
+      env: { NOTIFY_SOCKET: '/run/x' },
+      logger: capturing,
+      pid: 1,
+      spawn,
+      clock,
+      timeoutMs: 1000,
+    });
     if (!n) throw new Error('no notifier');
     n.ready();
     n.watchdog();

@@ -44,33 +44,46 @@ describe('systemd/panel.conf (the unit with a panel attached)', () => {
     expect(conf).not.toMatch(/^PrivateDevices=no/m);
   });
 
-  it('install.sh installs it for a config with an attached panel, and removes it again', { timeout: 240_000 }, async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'outfit-install-panel-'));
-    const stub = path.join(root, 'systemctl-stub');
-    await writeFile(stub, '#!/bin/sh\nexit 0\n');
-    await chmod(stub, 0o755);
-    const install = () =>
-      run('bash', [path.join(ROOT, 'systemd/install.sh')], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, OUTFIT_ROOT: root, SYSTEMCTL: stub, OUTFIT_API_KEY: 'sk_live_panel_test' },
-        timeout: 120_000,
-      });
-    const dropin = path.join(root, 'etc/systemd/system/outfit-display.service.d/panel.conf');
-    const config = path.join(root, 'etc/outfit-display/config.yaml');
+  it(
+    'install.sh installs it for a config with an attached panel, and removes it again',
+    { timeout: 240_000 },
+    async () => {
+      const root = await mkdtemp(path.join(tmpdir(), 'outfit-install-panel-'));
+      const stub = path.join(root, 'systemctl-stub');
+      await writeFile(stub, '#!/bin/sh\nexit 0\n');
+      await chmod(stub, 0o755);
+      const install = () =>
+        run('bash', [path.join(ROOT, 'systemd/install.sh')], {
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            OUTFIT_ROOT: root,
+            SYSTEMCTL: stub,
+            OUTFIT_API_KEY: 'sk_live_panel_test',
+          },
+          timeout: 120_000,
+        });
+      const dropin = path.join(root, 'etc/systemd/system/outfit-display.service.d/panel.conf');
+      const config = path.join(root, 'etc/outfit-display/config.yaml');
 
-    // The example config (its `attached:` commented out): no devices for the service.
-    await install();
-    expect(existsSync(dropin)).toBe(false);
+      // The example config (its `attached:` commented out): no devices for the service.
+      await install();
+      expect(existsSync(dropin)).toBe(false);
 
-    // A display with a panel on the header: the drop-in, as in systemd/.
-    const plain = await readFile(config, 'utf8');
-    await writeFile(config, plain.replace('    # attached:', '    attached: {}\n    # attached:'));
-    const withPanel = await install();
-    expect(withPanel.stdout).toContain('a panel is attached');
-    expect(await readFile(dropin, 'utf8')).toBe(await readFile(path.join(ROOT, 'systemd/panel.conf'), 'utf8'));
+      // A display with a panel on the header: the drop-in, as in systemd/.
+      const plain = await readFile(config, 'utf8');
+      await writeFile(config, plain.replace('    # attached:', '    attached: {}\n    # attached:'));
+      const withPanel = await install();
+      expect(withPanel.stdout).toContain('a panel is attached');
+      expect(await readFile(dropin, 'utf8')).toBe(await readFile(path.join(ROOT, 'systemd/panel.conf'), 'utf8'));
 
-    // Only a capture file: no hardware, no drop-in.
-    await writeFile(config, plain.replace('    # attached:', '    attached:\n      capture: /tmp/x.jsonl\n    # attached:'));
-    await install();
-    expect(existsSync(dropin)).toBe(false);
-  });
+      // Only a capture file: no hardware, no drop-in.
+      await writeFile(
+        config,
+        plain.replace('    # attached:', '    attached:\n      capture: /tmp/x.jsonl\n    # attached:'),
+      );
+      await install();
+      expect(existsSync(dropin)).toBe(false);
+    },
+  );
 });

@@ -52,7 +52,10 @@ describe('systemd/outfit-display.service', () => {
     const { readFile } = await import('node:fs/promises');
     const flagsOf = (text: string, re: RegExp): string[] => re.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
     const unit = flagsOf(await readFile(UNIT, 'utf8'), /^ExecStart=\S+ node((?: --\S+)+) \S+cli\.js run/m);
-    const container = flagsOf(await readFile(path.join(ROOT, 'config/container/entrypoint.sh'), 'utf8'), /^exec node((?: --\S+)+) "\$app\/dist\/cli\.js" run/m);
+    const container = flagsOf(
+      await readFile(path.join(ROOT, 'config/container/entrypoint.sh'), 'utf8'),
+      /^exec node((?: --\S+)+) "\$app\/dist\/cli\.js" run/m,
+    );
     expect(unit).toContain('--max-old-space-size=96');
     expect(unit).toContain('--no-maglev');
     expect(unit).toContain('--no-opt');

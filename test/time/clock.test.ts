@@ -18,7 +18,11 @@ describe('FakeClock', () => {
     c.clearTimeout(gone);
     c.setSystemTime(T - HOUR);
     c.advance(1000);
-    expect(seen).toEqual([['a', 100], ['c', 150], ['b', 200]]);
+    expect(seen).toEqual([
+      ['a', 100],
+      ['c', 150],
+      ['b', 200],
+    ]);
     expect(c.now()).toBe(T - HOUR + 1000);
     expect(c.pendingTimers()).toBe(0);
   });

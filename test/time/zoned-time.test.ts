@@ -6,7 +6,17 @@ describe('isoWithOffset', () => {
   it('writes the instant as Intl does, with seconds only where an offset has them', () => {
     const intlIso = (d: Date, zone: string): string => {
       const parts: Record<string, string> = {};
-      const f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset' });
+      const f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'longOffset',
+      });
       for (const p of f.formatToParts(d)) parts[p.type] = p.value;
       const gmt = parts.timeZoneName!;
       return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${String(d.getUTCMilliseconds()).padStart(3, '0')}${gmt === 'GMT' ? '+00:00' : gmt.slice(3)}`;

@@ -29,9 +29,15 @@ export function readCodeGroups(source: string, file = 'codes.ts'): CodeGroup[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   let literal: ts.ObjectLiteralExpression | undefined;
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'CODES' && node.initializer) {
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === 'CODES' &&
+      node.initializer
+    ) {
       let init: ts.Expression = node.initializer;
-      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init))
+        init = init.expression;
       if (ts.isObjectLiteralExpression(init)) literal = init;
     }
     ts.forEachChild(node, visit);
@@ -47,8 +53,14 @@ export function readCodeGroups(source: string, file = 'codes.ts'): CodeGroup[] {
     const comments = ts.getLeadingCommentRanges(source, prop.getFullStart()) ?? [];
     // A group's title is a `//` comment on a line of its own; a note after the previous entry on its line is not.
     const ownLine = (pos: number): boolean => /^[ \t]*$/.test(source.slice(source.lastIndexOf('\n', pos - 1) + 1, pos));
-    const titles = comments.filter((c) => ownLine(c.pos)).map((c) => source.slice(c.pos, c.end)).filter((c) => c.startsWith('//'));
-    const title = titles.at(-1)?.replace(/^\/\/\s*/, '').trim();
+    const titles = comments
+      .filter((c) => ownLine(c.pos))
+      .map((c) => source.slice(c.pos, c.end))
+      .filter((c) => c.startsWith('//'));
+    const title = titles
+      .at(-1)
+      ?.replace(/^\/\/\s*/, '')
+      .trim();
     if (title) groups.push({ title, codes: [] });
     const field = (name: string): string => {
       const p = (prop.initializer as ts.ObjectLiteralExpression).properties.find(
@@ -151,7 +163,10 @@ names every problem. "More" links to the page that says when each happens and wh
 `;
 
 /** docs/errors.md as it must be. */
-export function errorsMarkdown(groups: readonly CodeGroup[], documented: ReadonlyMap<string, { file: string; anchor: string; heading: string }>): string {
+export function errorsMarkdown(
+  groups: readonly CodeGroup[],
+  documented: ReadonlyMap<string, { file: string; anchor: string; heading: string }>,
+): string {
   const parts = [INTRO];
   for (const group of groups) {
     parts.push(`\n## ${group.title}\n\n| code | kind | meaning | more |\n|---|---|---|---|\n`);

@@ -19,11 +19,25 @@ async function setup(files: Record<string, string> = { '1.7.3.bin': 'new firmwar
   const clock = manualClock();
   const cap = capturingLogger();
   const stateFile = path.join(root, 'firmware-offers.json');
-  const make = () => new FirmwareOffers({ dir, batteryFloorPct: 50, allowed: [MAC.toLowerCase()], stateFile, clock, logger: cap.logger });
+  const make = () =>
+    new FirmwareOffers({
+      dir,
+      batteryFloorPct: 50,
+      allowed: [MAC.toLowerCase()],
+      stateFile,
+      clock,
+      logger: cap.logger,
+    });
   return { dir, clock, logs: cap.text, stateFile, make, offers: make() };
 }
 
-const wake = (over: Partial<DeviceWake> = {}): DeviceWake => ({ mac: MAC, fwVersion: '1.6.2', batteryPct: 80, charging: false, ...over });
+const wake = (over: Partial<DeviceWake> = {}): DeviceWake => ({
+  mac: MAC,
+  fwVersion: '1.6.2',
+  batteryPct: 80,
+  charging: false,
+  ...over,
+});
 
 describe('compareVersions', () => {
   it('orders parts by their number, a longer version after its start, a suffix before its plain number', () => {
@@ -35,9 +49,18 @@ describe('compareVersions', () => {
 
 describe('FirmwareOffers.decide', () => {
   it('offers the newest well-named file to an allowed device on another version, and to no other device', async () => {
-    const { offers, dir, logs } = await setup({ '1.7.3.bin': 'a', '1.10.0.bin': 'b', '1.6.9.bin': 'c', 'bad name!.bin': 'd', 'notes.txt': 'e' });
+    const { offers, dir, logs } = await setup({
+      '1.7.3.bin': 'a',
+      '1.10.0.bin': 'b',
+      '1.6.9.bin': 'c',
+      'bad name!.bin': 'd',
+      'notes.txt': 'e',
+    });
     expect(await offers.decide(wake())).toEqual({ offer: { version: '1.10.0', path: path.join(dir, '1.10.0.bin') } });
-    expect(await offers.decide(wake({ mac: OTHER }))).toEqual({ offer: null, why: 'not allowed (firmware_updates is off)' });
+    expect(await offers.decide(wake({ mac: OTHER }))).toEqual({
+      offer: null,
+      why: 'not allowed (firmware_updates is off)',
+    });
     expect(logs()).toContain('W_FIRMWARE_FILE');
     expect(logs()).toContain('bad name!.bin');
   });
@@ -45,13 +68,19 @@ describe('FirmwareOffers.decide', () => {
   it('needs charging or a charge at the floor; an unknown charge is no offer', async () => {
     const { offers } = await setup();
     expect(await offers.decide(wake({ batteryPct: 49 }))).toEqual({ offer: null, why: 'battery 49 % under 50 %' });
-    expect(await offers.decide(wake({ batteryPct: null, charging: null }))).toEqual({ offer: null, why: 'battery unknown' });
+    expect(await offers.decide(wake({ batteryPct: null, charging: null }))).toEqual({
+      offer: null,
+      why: 'battery unknown',
+    });
     expect((await offers.decide(wake({ batteryPct: 10, charging: true }))).offer?.version).toBe('1.7.3');
   });
 
   it('the same version, no file, no version header: no offer', async () => {
     const { offers } = await setup();
-    expect(await offers.decide(wake({ fwVersion: '1.7.3' }))).toEqual({ offer: null, why: 'already on the newest firmware' });
+    expect(await offers.decide(wake({ fwVersion: '1.7.3' }))).toEqual({
+      offer: null,
+      why: 'already on the newest firmware',
+    });
     expect(await offers.decide(wake({ fwVersion: null }))).toEqual({ offer: null, why: 'firmware version unknown' });
     const empty = await setup({});
     expect(await empty.offers.decide(wake())).toEqual({ offer: null, why: 'no firmware file' });
@@ -64,9 +93,14 @@ describe('FirmwareOffers.decide', () => {
     // A restart between the offer and the next wake: the file carries the offer.
     const after = make();
     expect((await after.decide(wake({ fwVersion: '1.7.3' }))).offer).toBeNull();
-    expect(await after.rows()).toEqual([expect.objectContaining({ mac: MAC, version: '1.7.3', outcome: 'succeeded', failures: 0 })]);
+    expect(await after.rows()).toEqual([
+      expect.objectContaining({ mac: MAC, version: '1.7.3', outcome: 'succeeded', failures: 0 }),
+    ]);
     await after.flush();
-    expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({ version: 1, devices: [{ mac: MAC, version: '1.7.3', outcome: 'succeeded' }] });
+    expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({
+      version: 1,
+      devices: [{ mac: MAC, version: '1.7.3', outcome: 'succeeded' }],
+    });
   });
 
   it('a device back on its old version failed: not offered at that wake, nor until the firmware retries 24 h later', async () => {

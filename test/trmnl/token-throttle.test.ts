@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CLIENTS, TokenThrottle, WRONG_TOKEN_WINDOW_MS, WRONG_TOKENS_ALLOWED } from '../../src/trmnl/token-throttle.js';
+import {
+  MAX_CLIENTS,
+  TokenThrottle,
+  WRONG_TOKEN_WINDOW_MS,
+  WRONG_TOKENS_ALLOWED,
+} from '../../src/trmnl/token-throttle.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 
 describe('wrong TRMNL tokens, slowed per client', () => {

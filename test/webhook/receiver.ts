@@ -12,7 +12,12 @@ export type Answer = number | 'hang' | 'huge';
 export interface Received {
   path: string;
   headers: IncomingMessage['headers'];
-  body: { display: string; status: string; state: { outfit?: string; stale: boolean }; frame: { hash: string; width: number; height: number; content_type: string; png_base64: string } };
+  body: {
+    display: string;
+    status: string;
+    state: { outfit?: string; stale: boolean };
+    frame: { hash: string; width: number; height: number; content_type: string; png_base64: string };
+  };
 }
 
 export interface Receiver {
@@ -34,7 +39,11 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      posts.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'] });
+      posts.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'],
+      });
       const answer = script.shift() ?? 200;
       if (answer === 'hang') return void hanging.push(res);
       if (answer === 'huge') {

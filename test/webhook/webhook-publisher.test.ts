@@ -40,7 +40,13 @@ async function setup() {
   const d = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
   const problems = new ProblemBoard();
-  const side = testViews({ displays: [d], clock, nextUpdateAt: () => new Date(clock.now() + 30 * 60_000), problems, sources: PUBLISHER_PROBLEM_SOURCES });
+  const side = testViews({
+    displays: [d],
+    clock,
+    nextUpdateAt: () => new Date(clock.now() + 30 * 60_000),
+    problems,
+    sources: PUBLISHER_PROBLEM_SOURCES,
+  });
   const cap = capturingLogger();
   const pub = new WebhookPublisher({
     url: `${receiver.url}${SECRET_PATH}?source=outfit`,
@@ -82,13 +88,23 @@ describe('the webhook publisher', () => {
     expect(s.receiver.posts).toHaveLength(1);
     await s.pub.publish(s.side.show(update(s.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })));
     await s.pub.settled();
-    expect(s.receiver.posts.map((p) => p.body.state.outfit)).toEqual([rec().outfit, 'Raincoat, boots and an umbrella.']);
+    expect(s.receiver.posts.map((p) => p.body.state.outfit)).toEqual([
+      rec().outfit,
+      'Raincoat, boots and an umbrella.',
+    ]);
     expect(s.side.views.view('hall')!.problems).toEqual([]);
   });
 
   it('a failing receiver is the display’s problem on /healthz, state.json, the page and the diagnostics; retried with backoff; cleared when taken', async () => {
     const s = await setup();
-    const http = new HttpPublisher({ listen: '127.0.0.1:0', displays: [s.d], views: s.side.views, timezone: 'Europe/Berlin', clock: s.clock, logger: capturingLogger().logger });
+    const http = new HttpPublisher({
+      listen: '127.0.0.1:0',
+      displays: [s.d],
+      views: s.side.views,
+      timezone: 'Europe/Berlin',
+      clock: s.clock,
+      logger: capturingLogger().logger,
+    });
     await http.start();
     cleanup.push(() => http.stop());
     s.receiver.script.push(500, 503);
@@ -97,20 +113,46 @@ describe('the webhook publisher', () => {
     expect(s.receiver.posts).toHaveLength(1);
     const origin = s.receiver.url;
     const problem = s.side.views.view('hall')!.problems;
-    expect(problem).toMatchObject([{ source: 'webhook', code: 'E_WEBHOOK_POST', message: `POST to ${origin} failed: HTTP 500`, since: '2026-01-31T07:00:00.000Z' }]);
+    expect(problem).toMatchObject([
+      {
+        source: 'webhook',
+        code: 'E_WEBHOOK_POST',
+        message: `POST to ${origin} failed: HTTP 500`,
+        since: '2026-01-31T07:00:00.000Z',
+      },
+    ]);
 
     const health = await httpRequest(`${http.url!}/healthz`);
     expect(health.status).toBe(503);
     const h = health.json<{ displays: Array<{ reason: string; problems: Array<{ source: string; code: string }> }> }>();
-    expect(h.displays[0]!.reason).toContain(`the webhook does not get the frames: E_WEBHOOK_POST: POST to ${origin} failed: HTTP 500`);
-    expect(h.displays[0]!.problems).toEqual([{ source: 'webhook', code: 'E_WEBHOOK_POST', problem: `E_WEBHOOK_POST: POST to ${origin} failed: HTTP 500` }]);
-    const state = (await httpRequest(`${http.url!}/displays/hall/state.json`)).json<{ problems: unknown[]; tag_problem: unknown; output_problem: unknown }>();
-    expect(state.problems).toEqual([{ source: 'webhook', code: 'E_WEBHOOK_POST', message: `POST to ${origin} failed: HTTP 500`, since: '2026-01-31T08:00:00.000+01:00' }]);
+    expect(h.displays[0]!.reason).toContain(
+      `the webhook does not get the frames: E_WEBHOOK_POST: POST to ${origin} failed: HTTP 500`,
+    );
+    expect(h.displays[0]!.problems).toEqual([
+      { source: 'webhook', code: 'E_WEBHOOK_POST', problem: `E_WEBHOOK_POST: POST to ${origin} failed: HTTP 500` },
+    ]);
+    const state = (await httpRequest(`${http.url!}/displays/hall/state.json`)).json<{
+      problems: unknown[];
+      tag_problem: unknown;
+      output_problem: unknown;
+    }>();
+    expect(state.problems).toEqual([
+      {
+        source: 'webhook',
+        code: 'E_WEBHOOK_POST',
+        message: `POST to ${origin} failed: HTTP 500`,
+        since: '2026-01-31T08:00:00.000+01:00',
+      },
+    ]);
     // The fixed fields of the other sources stay as they are.
     expect([state.tag_problem, state.output_problem]).toEqual([null, null]);
     const page = (await httpRequest(`${http.url!}/`)).text();
-    expect(page).toMatch(/<th>Webhook<\/th><td><span class="bad">E_WEBHOOK_POST: POST to http:\/\/127\.0\.0\.1:\d+ failed: HTTP 500<\/span>/);
-    const diag = JSON.parse(diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { problems: s.side.views.view('hall')!.problems })) as { problems: string[] };
+    expect(page).toMatch(
+      /<th>Webhook<\/th><td><span class="bad">E_WEBHOOK_POST: POST to http:\/\/127\.0\.0\.1:\d+ failed: HTTP 500<\/span>/,
+    );
+    const diag = JSON.parse(
+      diagnosticsPayload({ kind: 'ok' }, null, 'UTC', { problems: s.side.views.view('hall')!.problems }),
+    ) as { problems: string[] };
     expect(diag.problems).toEqual([`E_WEBHOOK_POST: POST to ${origin} failed: HTTP 500`]);
 
     // The retry after the backoff's first step (no jitter here), then its second: taken, the problem gone.
@@ -121,7 +163,9 @@ describe('the webhook publisher', () => {
     await until('the first retry', () => s.receiver.posts.length === 2);
     await s.pub.settled();
     // Still failing: the problem keeps the time of the first failure.
-    expect(s.side.views.view('hall')!.problems).toMatchObject([{ message: `POST to ${origin} failed: HTTP 503`, since: '2026-01-31T07:00:00.000Z' }]);
+    expect(s.side.views.view('hall')!.problems).toMatchObject([
+      { message: `POST to ${origin} failed: HTTP 503`, since: '2026-01-31T07:00:00.000Z' },
+    ]);
     s.clock.advance(2 * WEBHOOK_BACKOFF.baseMs);
     await until('the second retry', () => s.receiver.posts.length === 3);
     await s.pub.settled();
@@ -141,7 +185,9 @@ describe('the webhook publisher', () => {
     await s.pub.publish(s.side.show(update(s.d, 1, { rec: rec() })));
     await s.pub.settled();
     expect(s.clock.pendingTimers()).toBe(0);
-    expect(s.side.views.view('hall')!.problems).toMatchObject([{ code: 'E_WEBHOOK_POST', message: expect.stringMatching(/HTTP 404$/) as string }]);
+    expect(s.side.views.view('hall')!.problems).toMatchObject([
+      { code: 'E_WEBHOOK_POST', message: expect.stringMatching(/HTTP 404$/) as string },
+    ]);
 
     s.receiver.script.push(...Array<Answer>(WEBHOOK_TRIES).fill(502));
     await s.pub.publish(s.side.show(update(s.d, 2, { rec: rec() })));
@@ -163,7 +209,9 @@ describe('the webhook publisher', () => {
     await until('the POST that gets no answer', () => s.receiver.posts.length === 2 + WEBHOOK_TRIES);
     s.clock.advance(10_000);
     await s.pub.settled();
-    expect(s.side.views.view('hall')!.problems).toMatchObject([{ message: `POST to ${s.receiver.url} failed: no answer in 10 s` }]);
+    expect(s.side.views.view('hall')!.problems).toMatchObject([
+      { message: `POST to ${s.receiver.url} failed: no answer in 10 s` },
+    ]);
   });
 
   it('an answer of 50 MB: at most 64 KiB read, the connection closed, the frame taken', async () => {
@@ -187,10 +235,17 @@ describe('the webhook section', () => {
   }
 
   it('refuses a login in the URL without repeating it, and the headers the POST sets itself', async () => {
-    const err = (await load(['webhook:', '  url: "https://owner:pa55word@ha.local/api/webhook/x"']).catch((e: unknown) => e)) as Error;
+    const err = (await load(['webhook:', '  url: "https://owner:pa55word@ha.local/api/webhook/x"']).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(err.message).toMatch(/webhook\.url: must not carry a login \(user:password@host\)/);
     expect(err.message).not.toContain('pa55word');
-    const headers = (await load(['webhook:', '  url: "http://ha.local:8123/api/webhook/x"', '  headers:', '    Content-Type: text/plain']).catch((e: unknown) => e)) as Error;
+    const headers = (await load([
+      'webhook:',
+      '  url: "http://ha.local:8123/api/webhook/x"',
+      '  headers:',
+      '    Content-Type: text/plain',
+    ]).catch((e: unknown) => e)) as Error;
     expect(headers.message).toMatch(/webhook\.headers\.Content-Type: is set by the webhook itself/);
     const ftp = (await load(['webhook:', '  url: "ftp://ha.local/x"']).catch((e: unknown) => e)) as Error;
     expect(ftp.message).toMatch(/webhook\.url: must be an absolute http\(s\) URL/);
@@ -210,7 +265,10 @@ describe('the webhook section', () => {
       };
       return (await buildPublishers(loaded, deps)).map((p) => p.name);
     };
-    expect(await build(['webhook:', '  url: "http://127.0.0.1:9/hook"', '  timeout_s: 5'])).toEqual(['files', 'webhook']);
+    expect(await build(['webhook:', '  url: "http://127.0.0.1:9/hook"', '  timeout_s: 5'])).toEqual([
+      'files',
+      'webhook',
+    ]);
     expect(await build([])).toEqual(['files']);
   });
 });

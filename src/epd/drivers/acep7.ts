@@ -79,5 +79,9 @@ export function createAcep7Driver(panelId: string, o: EpdDriverOptions): EpdDriv
 /** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function acep7PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   vendorVariant(panelId, 'acep7', 'ACeP 7-colour', VARIANTS);
-  return { controller: 'ACeP 7-colour (Waveshare EPD_7IN3F)', vendorFile: 'RaspberryPi_JetsonNano/python/lib/waveshare_epd/epd7in3f.py (waveshareteam/e-Paper)', busyWhen: BUSY_WHEN };
+  return {
+    controller: 'ACeP 7-colour (Waveshare EPD_7IN3F)',
+    vendorFile: 'RaspberryPi_JetsonNano/python/lib/waveshare_epd/epd7in3f.py (waveshareteam/e-Paper)',
+    busyWhen: BUSY_WHEN,
+  };
 }

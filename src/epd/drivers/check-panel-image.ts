@@ -6,7 +6,10 @@ import { EpdError } from '../epd-error.js';
  * What every family's driver checks before a byte goes to the bus: the frame is the profile's width x height, and
  * each pixel one of its palette indices. Else E_PANEL_FRAME, naming the panel, what was wrong and where.
  */
-export function checkPanelImage(profile: Pick<PanelProfile, 'id' | 'width' | 'height' | 'palette'>, image: PanelImage): void {
+export function checkPanelImage(
+  profile: Pick<PanelProfile, 'id' | 'width' | 'height' | 'palette'>,
+  image: PanelImage,
+): void {
   const { id, width, height } = profile;
   if (image.width !== width || image.height !== height || image.indices.length !== width * height) {
     throw new EpdError(

@@ -63,7 +63,14 @@ export class ColourDriver implements EpdDriver {
     const p = this.#panel;
     checkPanelImage(p, image);
     const plane = p.framebuffer.planes[0]!;
-    return packPlane(image.indices, p.width, p.height, plane.bits_per_pixel, plane.values, p.framebuffer.row_align_bytes);
+    return packPlane(
+      image.indices,
+      p.width,
+      p.height,
+      plane.bits_per_pixel,
+      plane.values,
+      p.framebuffer.row_align_bytes,
+    );
   }
 
   async showFull(image: PanelImage): Promise<void> {
@@ -75,7 +82,11 @@ export class ColourDriver implements EpdDriver {
   async clear(): Promise<void> {
     const p = this.#panel;
     const white = p.palette.findIndex((e) => e.name === 'white');
-    await this.#run(this.#family.show, this.ramBytes({ width: p.width, height: p.height, indices: new Uint8Array(p.width * p.height).fill(white) }), 'clearing');
+    await this.#run(
+      this.#family.show,
+      this.ramBytes({ width: p.width, height: p.height, indices: new Uint8Array(p.width * p.height).fill(white) }),
+      'clearing',
+    );
     this.#awake = !this.#family.showSleeps;
     await this.sleep();
   }

@@ -57,11 +57,15 @@ export function isAttachable(panelId: string): boolean {
 /** The controller family of an attachable panel; E_PANEL_BUS for a panel with no driver (it names those that have one). */
 function driverFamily(panelId: string): DriverFamily {
   if (!isAttachable(panelId)) {
-    throw new EpdError('E_PANEL_BUS', `no driver for the ${panelId} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`);
+    throw new EpdError(
+      'E_PANEL_BUS',
+      `no driver for the ${panelId} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`,
+    );
   }
   const family = loadPanel(panelId).controller.family;
   // The profile's schema allows pi_header only with a driver family.
-  if (family === 'device-firmware') throw new EpdError('E_PANEL_BUS', `${panelFile(panelId)}: controller.family: device-firmware has no driver`);
+  if (family === 'device-firmware')
+    throw new EpdError('E_PANEL_BUS', `${panelFile(panelId)}: controller.family: device-firmware has no driver`);
   return family;
 }
 

@@ -69,7 +69,19 @@ const PANELS: Readonly<Record<string, SsdPanel>> = {
     reset: { highMs: 20, lowMs: 2, afterMs: 20 },
     // init(): ReadBusy, SWRESET, ReadBusy, driver output 250 gates, data entry X+ Y+, window, cursor, border 0x05,
     // display update control (S8-S167), internal temperature sensor, ReadBusy.
-    init: ['busy', [0x12, ''], 'busy', [0x01, 'f90000'], [0x11, '03'], ...windowSteps(122, 250), ...CURSOR, [0x3c, '05'], [0x21, '0080'], [0x18, '80'], 'busy'],
+    init: [
+      'busy',
+      [0x12, ''],
+      'busy',
+      [0x01, 'f90000'],
+      [0x11, '03'],
+      ...windowSteps(122, 250),
+      ...CURSOR,
+      [0x3c, '05'],
+      [0x21, '0080'],
+      [0x18, '80'],
+      'busy',
+    ],
     planes: [0x24],
     update: 0xf7,
   },
@@ -84,8 +96,21 @@ const PANELS: Readonly<Record<string, SsdPanel>> = {
     // init(): as the 2.13" but 296 gates, no border or sensor commands, then SetLut(WS_20_30): 0x32 and ReadBusy,
     // gate level 0x3F, gate voltage 0x03, source voltages 0x04, VCOM 0x2C.
     init: [
-      'busy', [0x12, ''], 'busy', [0x01, '270100'], [0x11, '03'], ...windowSteps(128, 296), [0x21, '0080'], ...CURSOR, 'busy',
-      [0x32, WS_20_30_LUT], 'busy', [0x3f, '22'], [0x03, '17'], [0x04, '410032'], [0x2c, '36'],
+      'busy',
+      [0x12, ''],
+      'busy',
+      [0x01, '270100'],
+      [0x11, '03'],
+      ...windowSteps(128, 296),
+      [0x21, '0080'],
+      ...CURSOR,
+      'busy',
+      [0x32, WS_20_30_LUT],
+      'busy',
+      [0x3f, '22'],
+      [0x03, '17'],
+      [0x04, '410032'],
+      [0x2c, '36'],
     ],
     planes: [0x24],
     update: 0xc7,
@@ -99,7 +124,17 @@ const PANELS: Readonly<Record<string, SsdPanel>> = {
     padBit: 1,
     reset: { highMs: 100, lowMs: 2, afterMs: 100 },
     // init(): no driver output command (the SSD1683's 300 gates are its default); the second RAM bypassed as 0.
-    init: ['busy', [0x12, ''], 'busy', [0x21, '4000'], [0x3c, '05'], [0x11, '03'], ...windowSteps(400, 300), ...CURSOR, 'busy'],
+    init: [
+      'busy',
+      [0x12, ''],
+      'busy',
+      [0x21, '4000'],
+      [0x3c, '05'],
+      [0x11, '03'],
+      ...windowSteps(400, 300),
+      ...CURSOR,
+      'busy',
+    ],
     planes: [0x24, 0x26],
     update: 0xf7,
   },
@@ -154,7 +189,10 @@ class Ssd168xDriver implements EpdDriver {
     this.#profile = profile;
     this.#bus = o.bus;
     // A few times the slowest refresh the vendor documents (the profile's full_ms), and never under 10 s.
-    this.#wait = { busyWhen: 'high', timeoutMs: o.busyTimeoutMs ?? Math.max(10_000, 5 * this.#profile.refresh.full_ms) };
+    this.#wait = {
+      busyWhen: 'high',
+      timeoutMs: o.busyTimeoutMs ?? Math.max(10_000, 5 * this.#profile.refresh.full_ms),
+    };
   }
 
   async showFull(image: PanelImage): Promise<void> {

@@ -16,7 +16,10 @@ import { vendorVariant } from './vendor-variant.js';
  */
 
 /** One step of a vendor sequence: a command with its data, the vendor's pause, or its ReadBusy. */
-type Step = { kind: 'cmd'; cmd: number; data?: readonly number[] } | { kind: 'delay'; ms: number } | { kind: 'busy'; what: string };
+type Step =
+  | { kind: 'cmd'; cmd: number; data?: readonly number[] }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'busy'; what: string };
 
 /** What sets one panel of the family apart: the vendor's reset pulse, init, RAM planes and sleep. */
 interface Variant {
@@ -48,7 +51,18 @@ const VARIANTS: Readonly<Record<string, Variant>> = {
   epd7in5_V2: {
     vendorFile: 'epd7in5_V2.py',
     reset: { highMs: 20, lowMs: 2, afterMs: 20 },
-    init: [cmd(0x06, 0x17, 0x17, 0x28, 0x17), cmd(0x01, 0x07, 0x07, 0x28, 0x17), cmd(0x04), delay(100), busy('power on'), cmd(0x00, 0x1f), TRES, cmd(0x15, 0x00), cmd(0x50, 0x10, 0x07), cmd(0x60, 0x22)],
+    init: [
+      cmd(0x06, 0x17, 0x17, 0x28, 0x17),
+      cmd(0x01, 0x07, 0x07, 0x28, 0x17),
+      cmd(0x04),
+      delay(100),
+      busy('power on'),
+      cmd(0x00, 0x1f),
+      TRES,
+      cmd(0x15, 0x00),
+      cmd(0x50, 0x10, 0x07),
+      cmd(0x60, 0x22),
+    ],
     planes: [
       { black: 0, white: 1 },
       { black: 1, white: 0 },
@@ -62,7 +76,18 @@ const VARIANTS: Readonly<Record<string, Variant>> = {
   epd7in5b_V2: {
     vendorFile: 'epd7in5b_V2.py',
     reset: { highMs: 200, lowMs: 4, afterMs: 200 },
-    init: [cmd(0x01, 0x07, 0x07, 0x3f, 0x3f), cmd(0x06, 0x17, 0x17, 0x28, 0x17), cmd(0x04), delay(100), busy('power on'), cmd(0x00, 0x0f), TRES, cmd(0x15, 0x00), cmd(0x50, 0x11, 0x07), cmd(0x60, 0x22)],
+    init: [
+      cmd(0x01, 0x07, 0x07, 0x3f, 0x3f),
+      cmd(0x06, 0x17, 0x17, 0x28, 0x17),
+      cmd(0x04),
+      delay(100),
+      busy('power on'),
+      cmd(0x00, 0x0f),
+      TRES,
+      cmd(0x15, 0x00),
+      cmd(0x50, 0x11, 0x07),
+      cmd(0x60, 0x22),
+    ],
     planes: [
       { black: 0, white: 1, red: 1 },
       { black: 0, white: 0, red: 1 },
@@ -87,7 +112,11 @@ export function createUc8179Driver(panelId: string, o: EpdDriverOptions): EpdDri
 /** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
 export function uc8179PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   const { variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
-  return { controller: 'UC8179', vendorFile: `RaspberryPi_JetsonNano/python/lib/waveshare_epd/${variant.vendorFile}`, busyWhen: BUSY_WHEN };
+  return {
+    controller: 'UC8179',
+    vendorFile: `RaspberryPi_JetsonNano/python/lib/waveshare_epd/${variant.vendorFile}`,
+    busyWhen: BUSY_WHEN,
+  };
 }
 
 class Uc8179Driver implements EpdDriver {
@@ -125,7 +154,11 @@ class Uc8179Driver implements EpdDriver {
     ) as [number[], number[]];
     this.#white = names.indexOf('white');
     // A few times the slowest full refresh (the profile's refresh.full_ms), at least 30 s.
-    this.#busy = { busyWhen: BUSY_WHEN, pollCommand: STATUS_POLL, timeoutMs: o.busyTimeoutMs ?? Math.max(30_000, 4 * panel.refresh.full_ms) };
+    this.#busy = {
+      busyWhen: BUSY_WHEN,
+      pollCommand: STATUS_POLL,
+      timeoutMs: o.busyTimeoutMs ?? Math.max(30_000, 4 * panel.refresh.full_ms),
+    };
   }
 
   async showFull(image: PanelImage): Promise<void> {
@@ -146,7 +179,11 @@ class Uc8179Driver implements EpdDriver {
 
   /** init, both planes white, refresh, sleep: the same bytes as the vendor's Clear() (0x10 all 0xff, 0x13 all 0x00). */
   clear(): Promise<void> {
-    return this.showFull({ width: this.#width, height: this.#height, indices: new Uint8Array(this.#width * this.#height).fill(this.#white) });
+    return this.showFull({
+      width: this.#width,
+      height: this.#height,
+      indices: new Uint8Array(this.#width * this.#height).fill(this.#white),
+    });
   }
 
   async sleep(): Promise<void> {
@@ -167,7 +204,8 @@ class Uc8179Driver implements EpdDriver {
 
   async #run(steps: readonly Step[]): Promise<void> {
     for (const s of steps) {
-      if (s.kind === 'cmd') await this.#bus.command(s.cmd, s.data && s.data.length > 0 ? Uint8Array.from(s.data) : undefined);
+      if (s.kind === 'cmd')
+        await this.#bus.command(s.cmd, s.data && s.data.length > 0 ? Uint8Array.from(s.data) : undefined);
       else if (s.kind === 'delay') await this.#bus.delay(s.ms);
       else await this.#wait(s.what);
     }

@@ -45,9 +45,11 @@ export const pl: LocaleTable = {
     age_old: '{age} temu',
     since_day: 'od {day}',
     outfit_yesterday: 'Wczorajszy strój',
-    outfit_days_ago: 'one: Strój sprzed {n} dnia | few: Strój sprzed {n} dni | many: Strój sprzed {n} dni | other: Strój sprzed {n} dnia',
+    outfit_days_ago:
+      'one: Strój sprzed {n} dnia | few: Strój sprzed {n} dni | many: Strój sprzed {n} dni | other: Strój sprzed {n} dnia',
     no_current_outfit: 'Brak aktualnego stroju',
-    last_outfit_days_ago: 'one: ostatni jest sprzed {n} dnia | few: ostatni jest sprzed {n} dni | many: ostatni jest sprzed {n} dni | other: ostatni jest sprzed {n} dnia',
+    last_outfit_days_ago:
+      'one: ostatni jest sprzed {n} dnia | few: ostatni jest sprzed {n} dni | many: ostatni jest sprzed {n} dni | other: ostatni jest sprzed {n} dnia',
     trying_again: 'kolejna próba o {time}',
     trying_again_short: 'następna próba {time}',
     see_status_page: 'zobacz stronę stanu',

@@ -62,7 +62,9 @@ export function embeddedBrokerOptions(
   port?: number,
 ): EmbeddedBrokerOptions {
   if (mqtt.username !== '' && password === null) {
-    const err = new Error('mqtt.username: the embedded broker needs a password for this login (mqtt.password_file, OUTFIT_MQTT_PASSWORD or the credential mqtt-password)');
+    const err = new Error(
+      'mqtt.username: the embedded broker needs a password for this login (mqtt.password_file, OUTFIT_MQTT_PASSWORD or the credential mqtt-password)',
+    );
     throw Object.assign(err, { code: 'E_CONFIG' });
   }
   const listen = mqtt.embedded?.listen;
@@ -75,7 +77,6 @@ export function embeddedBrokerOptions(
     logger,
   };
 }
-
 
 /** Where the daemon itself connects: the wildcard addresses are reached through loopback. */
 function clientUrl(host: string, port: number): string {
@@ -91,7 +92,10 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
   if (opts.guestLogin && (!opts.guestLogin.username || !opts.guestLogin.password)) {
     throw new Error('embedded MQTT broker: a login for other clients needs both a username and a password');
   }
-  const daemonLogin: Login = { username: `outfit-display-daemon-${randomBytes(4).toString('hex')}`, password: randomBytes(24).toString('base64url') };
+  const daemonLogin: Login = {
+    username: `outfit-display-daemon-${randomBytes(4).toString('hex')}`,
+    password: randomBytes(24).toString('base64url'),
+  };
   const policy = new BrokerPolicy({
     daemonLogin,
     guestLogin: opts.guestLogin ?? null,
@@ -156,7 +160,11 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     authorizePublish(client, packet, done) {
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
       const role = client ? (roles.get(client) ?? null) : null;
-      const refused = policy.authorizePublish(role, who(client), { topic: packet.topic, payload, retain: packet.retain });
+      const refused = policy.authorizePublish(role, who(client), {
+        topic: packet.topic,
+        payload,
+        retain: packet.retain,
+      });
       if (refused) refuse(refused);
       done(refused);
     },
@@ -200,7 +208,10 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
       throw new Error(`embedded MQTT broker: cannot listen on ${host}:${wanted} (${code ?? (err as Error).message})`);
     }
     port = await listen(server, 0, host);
-    log?.warn({ code: 'W_MQTT_PORT_TAKEN', wanted, port }, `embedded MQTT broker: port ${wanted} is taken; using ${port} instead`);
+    log?.warn(
+      { code: 'W_MQTT_PORT_TAKEN', wanted, port },
+      `embedded MQTT broker: port ${wanted} is taken; using ${port} instead`,
+    );
   }
   const url = clientUrl(host, port);
   if (!opts.guestLogin && !/^(127\.|::1$|localhost$)/.test(host)) {
@@ -209,7 +220,10 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
       'W_MQTT_ANONYMOUS_NETWORK: the embedded MQTT broker listens beyond this machine without a login: set mqtt.username and the MQTT password',
     );
   }
-  log?.info({ url, listen: `${host}:${port}`, login: opts.guestLogin ? 'required' : 'anonymous' }, 'embedded MQTT broker started');
+  log?.info(
+    { url, listen: `${host}:${port}`, login: opts.guestLogin ? 'required' : 'anonymous' },
+    'embedded MQTT broker started',
+  );
   return {
     url,
     port,

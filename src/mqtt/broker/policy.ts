@@ -1,9 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  BrokerRefusal,
-  CONNACK_BAD_USERNAME_OR_PASSWORD,
-  CONNACK_IDENTIFIER_REJECTED,
-} from './refusal.js';
+import { BrokerRefusal, CONNACK_BAD_USERNAME_OR_PASSWORD, CONNACK_IDENTIFIER_REJECTED } from './refusal.js';
 import { refreshTarget, type MqttTopics } from '../topics.js';
 import { pairTarget } from '../pair-button.js';
 
@@ -111,17 +107,29 @@ export class BrokerPolicy {
   }
 
   /** The role of a client that sent this CONNECT, or why it is refused. */
-  authenticate(clientId: string, username: string | undefined, password: Buffer | undefined): BrokerRole | BrokerRefusal {
+  authenticate(
+    clientId: string,
+    username: string | undefined,
+    password: Buffer | undefined,
+  ): BrokerRole | BrokerRefusal {
     const { daemonLogin, guestLogin } = this.#o;
     if (username === daemonLogin.username) {
       if (!sameSecret(password, daemonLogin.password)) {
-        return new BrokerRefusal('E_MQTT_LOGIN', `MQTT client "${clientId}": wrong password for the daemon's login`, CONNACK_BAD_USERNAME_OR_PASSWORD);
+        return new BrokerRefusal(
+          'E_MQTT_LOGIN',
+          `MQTT client "${clientId}": wrong password for the daemon's login`,
+          CONNACK_BAD_USERNAME_OR_PASSWORD,
+        );
       }
       this.#daemonIds.add(clientId);
       return 'daemon';
     }
     if (this.#daemonIds.has(clientId)) {
-      return new BrokerRefusal('E_MQTT_NOT_ALLOWED', `MQTT client "${clientId}": that client id is the daemon's`, CONNACK_IDENTIFIER_REJECTED);
+      return new BrokerRefusal(
+        'E_MQTT_NOT_ALLOWED',
+        `MQTT client "${clientId}": that client id is the daemon's`,
+        CONNACK_IDENTIFIER_REJECTED,
+      );
     }
     if (guestLogin !== null && (username !== guestLogin.username || !sameSecret(password, guestLogin.password))) {
       return new BrokerRefusal(
@@ -145,7 +153,8 @@ export class BrokerPolicy {
       return null;
     }
     const refused = this.#guestRule(msg);
-    if (refused !== null) return new BrokerRefusal('E_MQTT_NOT_ALLOWED', `MQTT client ${who}: ${refused} (topic "${msg.topic}")`);
+    if (refused !== null)
+      return new BrokerRefusal('E_MQTT_NOT_ALLOWED', `MQTT client ${who}: ${refused} (topic "${msg.topic}")`);
     if (!msg.retain) return null;
     const bytes = msg.payload.length === 0 ? 0 : Buffer.byteLength(msg.topic) + msg.payload.length;
     const total = this.#guestRetainedTotal - (this.#guestRetained.get(msg.topic) ?? 0) + bytes;
@@ -169,7 +178,8 @@ export class BrokerPolicy {
       if (msg.payload.length > limits.refreshBytes) return `a button press of more than ${limits.refreshBytes} bytes`;
       return null;
     }
-    if (msg.topic === topics.base || msg.topic.startsWith(`${topics.base}/`)) return 'only the daemon writes its topics';
+    if (msg.topic === topics.base || msg.topic.startsWith(`${topics.base}/`))
+      return 'only the daemon writes its topics';
     if (msg.topic.startsWith(`${topics.prefix}/device/${topics.nodePrefix}`)) {
       // Home Assistant removes a device it was asked to delete with an empty retained config; the daemon sends it
       // again when Home Assistant next comes online.

@@ -65,10 +65,18 @@ export class SubscriptionLimit {
       return refusal('E_MQTT_FILTER_TOO_LONG', who, why);
     }
     if ((held?.size ?? 0) >= perClient) {
-      return refusal('E_MQTT_SUBSCRIPTIONS_FULL', who, `holds ${perClient} subscriptions, the most one client may (SUBACK 0x80 for the rest)`);
+      return refusal(
+        'E_MQTT_SUBSCRIPTIONS_FULL',
+        who,
+        `holds ${perClient} subscriptions, the most one client may (SUBACK 0x80 for the rest)`,
+      );
     }
     if ((held?.size ?? 0) >= guaranteed && this.#total >= total) {
-      return refusal('E_MQTT_SUBSCRIPTIONS_FULL', who, `other clients hold ${total} subscriptions together, the most the broker keeps (SUBACK 0x80 for the rest)`);
+      return refusal(
+        'E_MQTT_SUBSCRIPTIONS_FULL',
+        who,
+        `other clients hold ${total} subscriptions together, the most the broker keeps (SUBACK 0x80 for the rest)`,
+      );
     }
     if (held === undefined) this.#held.set(client, new Set([filter]));
     else held.add(filter);

@@ -63,7 +63,12 @@ export function deltaE2000([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
     if (Math.abs(h1p - h2p) <= 180) hpm = (h1p + h2p) / 2;
     else hpm = h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2;
   }
-  const T = 1 - 0.17 * Math.cos(rad(hpm - 30)) + 0.24 * Math.cos(rad(2 * hpm)) + 0.32 * Math.cos(rad(3 * hpm + 6)) - 0.2 * Math.cos(rad(4 * hpm - 63));
+  const T =
+    1 -
+    0.17 * Math.cos(rad(hpm - 30)) +
+    0.24 * Math.cos(rad(2 * hpm)) +
+    0.32 * Math.cos(rad(3 * hpm + 6)) -
+    0.2 * Math.cos(rad(4 * hpm - 63));
   const dTheta = 30 * Math.exp(-(((hpm - 275) / 25) ** 2));
   const Rc = 2 * Math.sqrt(Cpm ** 7 / (Cpm ** 7 + 25 ** 7));
   const Sl = 1 + (0.015 * (Lpm - 50) ** 2) / Math.sqrt(20 + (Lpm - 50) ** 2);

@@ -33,17 +33,7 @@ import { inkDistance, MEANING_MIN_DELTA_E } from './colour-difference.js';
  * has room for a fill (a sun's disc, an umbrella's canopy), and are drawn in ink and paper.
  */
 export type Meaning =
-  | 'cold'
-  | 'freezing'
-  | 'heat'
-  | 'rain'
-  | 'rain-high'
-  | 'snow'
-  | 'sun'
-  | 'uv'
-  | 'uv-high'
-  | 'alert'
-  | 'ok';
+  'cold' | 'freezing' | 'heat' | 'rain' | 'rain-high' | 'snow' | 'sun' | 'uv' | 'uv-high' | 'alert' | 'ok';
 
 /** The actions the weather can ask for (and 'ok', the tick's). */
 export type Action = 'freezing' | 'heat' | 'rain-high' | 'uv-high' | 'alert' | 'ok';
@@ -62,8 +52,18 @@ export type MeaningInks = Readonly<Record<Meaning, Paint>>;
 type Painted = 'alert' | 'rain-high' | 'uv-high' | 'ok';
 
 /** Per meaning, the one ink that may say it, in lines and text, and as a fill inside a black outline. */
-const STROKE_CHOICE: Readonly<Record<Painted, string | null>> = { alert: 'red', 'rain-high': 'blue', 'uv-high': null, ok: 'green' };
-const FILL_CHOICE: Readonly<Record<Painted, string | null>> = { alert: null, 'rain-high': 'blue', 'uv-high': 'yellow', ok: null };
+const STROKE_CHOICE: Readonly<Record<Painted, string | null>> = {
+  alert: 'red',
+  'rain-high': 'blue',
+  'uv-high': null,
+  ok: 'green',
+};
+const FILL_CHOICE: Readonly<Record<Painted, string | null>> = {
+  alert: null,
+  'rain-high': 'blue',
+  'uv-high': 'yellow',
+  ok: null,
+};
 
 /** Which meaning keeps its colour where two would look alike: danger first, then wet, strong sun, all is well. */
 const MEANING_RANK: readonly Painted[] = ['alert', 'rain-high', 'uv-high', 'ok'];
@@ -76,7 +76,8 @@ export function meaningInks(panel: PanelProfile): MeaningInks {
     const rgb = name === null ? null : glassRgb(panel, name);
     return rgb ? `rgb(${rgb[0]},${rgb[1]},${rgb[2]})` : null;
   };
-  const pick = (name: string | null, ok: keyof Paint): string | null => (inks.some((i) => i.name === name && i[ok]) ? name : null);
+  const pick = (name: string | null, ok: keyof Paint): string | null =>
+    inks.some((i) => i.name === name && i[ok]) ? name : null;
   const given: Record<keyof Paint, string[]> = { stroke: [], fill: [] };
   // Ranked meanings first: an ink too like one already given to another meaning (in the same role) is not used.
   const apart = (name: string | null, kind: keyof Paint): string | null => {
@@ -87,7 +88,11 @@ export function meaningInks(panel: PanelProfile): MeaningInks {
     return name;
   };
   const paints = new Map<Painted, Paint>();
-  for (const a of MEANING_RANK) paints.set(a, { stroke: css(apart(pick(STROKE_CHOICE[a], 'stroke'), 'stroke')), fill: css(apart(pick(FILL_CHOICE[a], 'fill'), 'fill')) });
+  for (const a of MEANING_RANK)
+    paints.set(a, {
+      stroke: css(apart(pick(STROKE_CHOICE[a], 'stroke'), 'stroke')),
+      fill: css(apart(pick(FILL_CHOICE[a], 'fill'), 'fill')),
+    });
   const danger = paints.get('alert') ?? NONE;
   return {
     cold: NONE,
@@ -131,7 +136,9 @@ export function uvMeaning(index: number | undefined): Meaning {
 export function weatherActions(w: DemandFields | null): ReadonlySet<Action> {
   const acts = new Set<Action>();
   if (w === null) return acts;
-  const temps = [celsiusOf(w.temp, w.temp_unit), celsiusOf(w.feels_like, w.temp_unit)].filter((c): c is number => c !== null);
+  const temps = [celsiusOf(w.temp, w.temp_unit), celsiusOf(w.feels_like, w.temp_unit)].filter(
+    (c): c is number => c !== null,
+  );
   if (temps.some((c) => c <= T.freezingC)) acts.add('freezing');
   if (temps.some((c) => c >= T.heatC)) acts.add('heat');
   if (rainMeaning(w.rain_chance_pct) === 'rain-high') acts.add('rain-high');
@@ -141,7 +148,14 @@ export function weatherActions(w: DemandFields | null): ReadonlySet<Action> {
 }
 
 /** The action a garment answering to `m` serves (garment-pictograms.ts's meanings). */
-const GARMENT_ACTION: Partial<Record<Meaning, Action>> = { cold: 'freezing', freezing: 'freezing', rain: 'rain-high', 'rain-high': 'rain-high', uv: 'uv-high', 'uv-high': 'uv-high' };
+const GARMENT_ACTION: Partial<Record<Meaning, Action>> = {
+  cold: 'freezing',
+  freezing: 'freezing',
+  rain: 'rain-high',
+  'rain-high': 'rain-high',
+  uv: 'uv-high',
+  'uv-high': 'uv-high',
+};
 
 /**
  * The tint a garment is drawn with: its action's, on a day that asks for that action; else none (ink). Rain gear

@@ -67,6 +67,12 @@ export function inkContrasts(panel: PanelProfile): InkContrast[] {
       const rgb = hexToRgb(e.ink ?? e.rgb);
       const vsBlack = contrastRatio(rgb, black);
       const vsPaper = contrastRatio(rgb, paper);
-      return { name: e.name, vsBlack, vsPaper, stroke: vsBlack >= STROKE_MIN_VS_BLACK && vsPaper >= STROKE_MIN_VS_PAPER, fill: vsPaper >= FILL_MIN_VS_PAPER };
+      return {
+        name: e.name,
+        vsBlack,
+        vsPaper,
+        stroke: vsBlack >= STROKE_MIN_VS_BLACK && vsPaper >= STROKE_MIN_VS_PAPER,
+        fill: vsPaper >= FILL_MIN_VS_PAPER,
+      };
     });
 }

@@ -88,7 +88,15 @@ function canvasesFor(width: number, height: number): [Canvas, Canvas] {
   return pair;
 }
 
-export function createSurface(width: number, height: number, panel: PanelProfile, palette: readonly Rgb[], unit: number, scale: TypeScale, actions: ReadonlySet<Action> = new Set()): SurfaceCanvases {
+export function createSurface(
+  width: number,
+  height: number,
+  panel: PanelProfile,
+  palette: readonly Rgb[],
+  unit: number,
+  scale: TypeScale,
+  actions: ReadonlySet<Action> = new Set(),
+): SurfaceCanvases {
   const [crispCanvas, toneCanvas] = canvasesFor(width, height);
   const crisp = crispCanvas.getContext('2d');
   const tone = toneCanvas.getContext('2d');
@@ -104,7 +112,11 @@ export function createSurface(width: number, height: number, panel: PanelProfile
   // at half coverage anyway, which is what an aliased edge is.
   crisp.antialias = 'none';
   tone.antialias = 'gray';
-  return { surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale, actions }, crispCanvas, toneCanvas };
+  return {
+    surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale, actions },
+    crispCanvas,
+    toneCanvas,
+  };
 }
 
 /**

@@ -41,7 +41,10 @@ export function encodeBmp1(img: BmpImage): Buffer {
   out.writeUInt32LE(2, 50); // important colours
   out.writeUInt32LE(0x00000000, 54); // palette 0: black (B, G, R, 0)
   out.writeUInt32LE(0x00ffffff, 58); // palette 1: white
-  const lut = Uint8Array.from({ length: 256 }, (_, v) => (img.white === undefined ? (v ? 1 : 0) : v === img.white ? 1 : 0));
-  for (let y = 0; y < height; y++) packRow(bits, y * width, width, 1, lut, out, BMP_HEADER_BYTES + (height - 1 - y) * stride);
+  const lut = Uint8Array.from({ length: 256 }, (_, v) =>
+    img.white === undefined ? (v ? 1 : 0) : v === img.white ? 1 : 0,
+  );
+  for (let y = 0; y < height; y++)
+    packRow(bits, y * width, width, 1, lut, out, BMP_HEADER_BYTES + (height - 1 - y) * stride);
   return out;
 }

@@ -112,7 +112,8 @@ export function encodePng(img: PngImage): Buffer {
   const chunks = [SIGNATURE, chunk('IHDR', ihdr)];
   if (colourType === 'indexed') {
     const pal = img.palette ?? [];
-    if (pal.length === 0 || pal.length > 2 ** bitDepth) throw new Error(`encodePng: ${pal.length} palette entries for ${bitDepth} bits`);
+    if (pal.length === 0 || pal.length > 2 ** bitDepth)
+      throw new Error(`encodePng: ${pal.length} palette entries for ${bitDepth} bits`);
     const plte = Buffer.alloc(pal.length * 3);
     pal.forEach(([r, g, b], i) => plte.set([r, g, b], i * 3));
     chunks.push(chunk('PLTE', plte));

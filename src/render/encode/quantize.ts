@@ -59,7 +59,8 @@ function luma(r: number, g: number, b: number): number {
 export function quantize(input: QuantizeInput): Uint8Array {
   const { width, height, crisp, tone, palette } = input;
   const n = width * height;
-  if (crisp.length !== n * 4 || tone.length !== n * 4) throw new Error('quantize: layer sizes do not match width x height');
+  if (crisp.length !== n * 4 || tone.length !== n * 4)
+    throw new Error('quantize: layer sizes do not match width x height');
   const out = new Uint8Array(n);
   const mask = new Uint8Array(n);
   const text = input.text;
@@ -128,7 +129,12 @@ function toneBox({ width, height, tone }: QuantizeInput): Region {
     }
   }
   if (x1 < 0) return { x0: 0, y0: 0, x1: -1, y1: -1 };
-  return { x0: Math.max(0, x0 - MARGIN), y0: Math.max(0, y0 - MARGIN), x1: Math.min(width - 1, x1 + MARGIN), y1: Math.min(height - 1, y1 + MARGIN) };
+  return {
+    x0: Math.max(0, x0 - MARGIN),
+    y0: Math.max(0, y0 - MARGIN),
+    x1: Math.min(width - 1, x1 + MARGIN),
+    y1: Math.min(height - 1, y1 + MARGIN),
+  };
 }
 
 function fillBlank({ width, height, palette }: QuantizeInput, mask: Uint8Array, out: Uint8Array): Uint8Array {
@@ -157,8 +163,26 @@ interface Kernel {
   serpentine: boolean;
 }
 const KERNELS: Record<'floyd-steinberg' | 'atkinson', Kernel> = {
-  'floyd-steinberg': { taps: [[1, 0, 7 / 16], [-1, 1, 3 / 16], [0, 1, 5 / 16], [1, 1, 1 / 16]], serpentine: true },
-  atkinson: { taps: [[1, 0, 1 / 8], [2, 0, 1 / 8], [-1, 1, 1 / 8], [0, 1, 1 / 8], [1, 1, 1 / 8], [0, 2, 1 / 8]], serpentine: false },
+  'floyd-steinberg': {
+    taps: [
+      [1, 0, 7 / 16],
+      [-1, 1, 3 / 16],
+      [0, 1, 5 / 16],
+      [1, 1, 1 / 16],
+    ],
+    serpentine: true,
+  },
+  atkinson: {
+    taps: [
+      [1, 0, 1 / 8],
+      [2, 0, 1 / 8],
+      [-1, 1, 1 / 8],
+      [0, 1, 1 / 8],
+      [1, 1, 1 / 8],
+      [0, 2, 1 / 8],
+    ],
+    serpentine: false,
+  },
 };
 
 function ditherGrey(input: QuantizeInput, mask: Uint8Array, out: Uint8Array, box: Region): void {
@@ -263,7 +287,8 @@ function ditherColour(input: QuantizeInput, mask: Uint8Array, out: Uint8Array, b
       if (mask[i]) continue;
       const j0 = (y * bw + x) * 3;
       const o = i * 4;
-      const neutral = greys.length >= 2 && Math.abs(tone[o]! - tone[o + 1]!) < 12 && Math.abs(tone[o + 1]! - tone[o + 2]!) < 12;
+      const neutral =
+        greys.length >= 2 && Math.abs(tone[o]! - tone[o + 1]!) < 12 && Math.abs(tone[o + 1]! - tone[o + 2]!) < 12;
       const r = clamp(buf[j0]!);
       const g = clamp(buf[j0 + 1]!);
       const b = clamp(buf[j0 + 2]!);

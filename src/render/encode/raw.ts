@@ -7,11 +7,24 @@ import { addRotations, rotatePixels, type Rotation } from './rotate.js';
  * mount rotation, then by the profile's `native_rotation` into the controller's RAM order, and each
  * framebuffer plane is packed (MSB first, rows padded to `row_align_bytes`), plane after plane.
  */
-export function encodeRaw(indices: Uint8Array, viewWidth: number, viewHeight: number, panel: PanelProfile, rotation: Rotation): Buffer {
+export function encodeRaw(
+  indices: Uint8Array,
+  viewWidth: number,
+  viewHeight: number,
+  panel: PanelProfile,
+  rotation: Rotation,
+): Buffer {
   const back = ((360 - rotation) % 360) as Rotation;
   const native = rotatePixels(indices, viewWidth, viewHeight, addRotations(back, panel.native_rotation));
   const planes = panel.framebuffer.planes.map((plane) =>
-    packPlane(native.pixels, native.width, native.height, plane.bits_per_pixel, plane.values, panel.framebuffer.row_align_bytes),
+    packPlane(
+      native.pixels,
+      native.width,
+      native.height,
+      plane.bits_per_pixel,
+      plane.values,
+      panel.framebuffer.row_align_bytes,
+    ),
   );
   return Buffer.concat(planes);
 }

@@ -56,7 +56,12 @@ export interface AlertBlockOptions {
  * the title says what it is); the count of those not shown ("(+3 more)") ends the last line and stays when it is
  * cut. Returns the height used (0 without alerts).
  */
-export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'locale'>, o: AlertBlockOptions, report: LayoutReport): number {
+export function drawAlertBlock(
+  sf: Surface,
+  c: Pick<FrameContent, 'alerts' | 'locale'>,
+  o: AlertBlockOptions,
+  report: LayoutReport,
+): number {
   const alerts = c.alerts;
   if (alerts.length === 0) return 0;
   const u = sf.unit;
@@ -73,8 +78,20 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
   let y = box.y;
   shown.forEach((a: FrameAlert, i) => {
     const look = alertLook(a.severity);
-    const fitted: FittedText = fitLine(look.font, a.text, box.x + box.w - pad - textX, size, size, i === shown.length - 1 ? tail : undefined);
-    const band = { x: Math.round(box.x), y: Math.round(y), w: Math.round(box.w), h: Math.round(y + lineH) - Math.round(y) };
+    const fitted: FittedText = fitLine(
+      look.font,
+      a.text,
+      box.x + box.w - pad - textX,
+      size,
+      size,
+      i === shown.length - 1 ? tail : undefined,
+    );
+    const band = {
+      x: Math.round(box.x),
+      y: Math.round(y),
+      w: Math.round(box.w),
+      h: Math.round(y + lineH) - Math.round(y),
+    };
     if (look.inverted) {
       sf.crisp.fillStyle = sf.theme.danger;
       sf.crisp.fillRect(band.x, band.y, band.w, band.h);
@@ -82,7 +99,17 @@ export function drawAlertBlock(sf: Surface, c: Pick<FrameContent, 'alerts' | 'lo
     drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);
     const line = fitted.lines[0];
     // On the band, the text's ink must stay on it: paper-coloured ink beyond it is lost.
-    if (line) drawLine(sf, { font: look.font, size: fitted.size, text: line.text, x: textX, baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)), colour: look.inverted ? sf.theme.paper : sf.theme.ink, report, room: look.inverted ? band : undefined });
+    if (line)
+      drawLine(sf, {
+        font: look.font,
+        size: fitted.size,
+        text: line.text,
+        x: textX,
+        baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)),
+        colour: look.inverted ? sf.theme.paper : sf.theme.ink,
+        report,
+        room: look.inverted ? band : undefined,
+      });
     report.alerts.push(fitted);
     y += lineH;
   });

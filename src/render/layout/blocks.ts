@@ -64,8 +64,35 @@ export interface LayoutReport {
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
-  const sizes: LayoutSizes = { outfit: null, outfitRest: null, reasoning: null, temperature: null, reading: null, pictogram: null, weatherIcon: null, feelsLike: null, alert: null };
-  return { layout, outfit: null, outfitRest: null, reasoning: null, alerts: [], pictograms: [], pictogramsMore: 0, sizes, texts: [], inks: [], textBoxes: [], missingGlyphs: [], badge: null, headline: null, markedOld: false, oldMarks: [] };
+  const sizes: LayoutSizes = {
+    outfit: null,
+    outfitRest: null,
+    reasoning: null,
+    temperature: null,
+    reading: null,
+    pictogram: null,
+    weatherIcon: null,
+    feelsLike: null,
+    alert: null,
+  };
+  return {
+    layout,
+    outfit: null,
+    outfitRest: null,
+    reasoning: null,
+    alerts: [],
+    pictograms: [],
+    pictogramsMore: 0,
+    sizes,
+    texts: [],
+    inks: [],
+    textBoxes: [],
+    missingGlyphs: [],
+    badge: null,
+    headline: null,
+    markedOld: false,
+    oldMarks: [],
+  };
 }
 
 /** Baseline of the first line of a block whose top is `top`. */
@@ -77,7 +104,15 @@ export function firstBaseline(top: number, fitted: FittedText): number {
  * Draws a fitted block with its top at `top`. `room`: the fill it is drawn on (a band, a badge), where its ink must
  * stay; default each line's own room on paper (text-box.ts).
  */
-export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: number, colour: string, report?: LayoutReport, room?: Box): void {
+export function drawFitted(
+  sf: Surface,
+  fitted: FittedText,
+  x: number,
+  top: number,
+  colour: string,
+  report?: LayoutReport,
+  room?: Box,
+): void {
   let y = firstBaseline(top, fitted);
   const drawn: DrawnLine[] = [];
   // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
@@ -86,7 +121,9 @@ export function drawFitted(sf: Surface, fitted: FittedText, x: number, top: numb
   for (const line of fitted.lines) {
     const box = room ?? lineRoom(font, size, x, y, Math.max(line.width, measure(font, size, line.text)));
     // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts).
-    const pieces = hasRightToLeft(line.text) ? [{ text: mark + line.text, x }] : line.words.map((w) => ({ text: w.text, x: x + w.x }));
+    const pieces = hasRightToLeft(line.text)
+      ? [{ text: mark + line.text, x }]
+      : line.words.map((w) => ({ text: w.text, x: x + w.x }));
     for (const p of pieces) {
       drawText(sf.text, font, size, p.text, p.x, y, colour);
       report?.textBoxes.push({ font, size, text: p.text, x: p.x, baseline: y, box });
@@ -126,7 +163,14 @@ export function drawLine(sf: Surface, o: DrawLineOptions): number {
   const left = align === 'left' ? o.x : align === 'right' ? o.x - w : o.x - w / 2;
   drawText(sf.text, font, size, text, left, baseline, o.colour);
   report?.texts.push(text);
-  report?.textBoxes.push({ font, size, text, x: left, baseline, box: o.room ?? lineRoom(font, size, left, baseline, w) });
+  report?.textBoxes.push({
+    font,
+    size,
+    text,
+    x: left,
+    baseline,
+    box: o.room ?? lineRoom(font, size, left, baseline, w),
+  });
   if (report) recordInk(report.inks, [{ font, size, text, x: left, baseline: Math.round(baseline) }]);
   return w;
 }
@@ -201,7 +245,14 @@ export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: Layo
 }
 
 /** The status on a filled row: mark, what happened and what happens next; at the right the outfit's time or badge. */
-function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAge: boolean, report: LayoutReport): void {
+function errorRow(
+  sf: Surface,
+  c: FrameContent,
+  st: StatusText,
+  box: Box,
+  withAge: boolean,
+  report: LayoutReport,
+): void {
   const u = sf.unit;
   const pad = 10 * u;
   const size = bandTextSize(sf, box.h);
@@ -212,9 +263,34 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   let right = box.x + box.w - pad;
   if (withAge && c.ageBadge !== null) {
     const h = box.h - 6 * u;
-    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: true }, report).w + 8 * u;
+    right -=
+      drawAgeBadge(
+        sf,
+        {
+          text: c.ageBadge,
+          xRight: right,
+          y: box.y + (box.h - h) / 2,
+          h,
+          ...bandBadge(sf, c.ageBadge, h),
+          onError: true,
+        },
+        report,
+      ).w +
+      8 * u;
   } else if (withAge && c.updated) {
-    right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text: fill(c.locale.labels.updated, { time: c.updated }), x: right, baseline: base, colour: fore, align: 'right', report, room: box }) + 12 * u;
+    right -=
+      drawLine(sf, {
+        font: 'condensed',
+        size: size * 0.85,
+        text: fill(c.locale.labels.updated, { time: c.updated }),
+        x: right,
+        baseline: base,
+        colour: fore,
+        align: 'right',
+        report,
+        room: box,
+      }) +
+      12 * u;
   }
   const left = box.x + pad;
   const markS = Math.min(box.h * 0.7, size * 1.3);
@@ -225,11 +301,39 @@ function errorRow(sf: Surface, c: FrameContent, st: StatusText, box: Box, withAg
   // keeps both in fewer words ("Service error · again 07:12").
   const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
   if (shared >= size * 0.7) {
-    const tw = drawLine(sf, { font: 'condensed-bold', size: shared, text: st.title, x: textX, baseline: base, colour: fore, report, room: box });
-    drawLine(sf, { font: 'condensed', size: shared, text: `· ${st.detail}`, x: textX + tw + statusGap(shared), baseline: base, colour: fore, report, room: box });
+    const tw = drawLine(sf, {
+      font: 'condensed-bold',
+      size: shared,
+      text: st.title,
+      x: textX,
+      baseline: base,
+      colour: fore,
+      report,
+      room: box,
+    });
+    drawLine(sf, {
+      font: 'condensed',
+      size: shared,
+      text: `· ${st.detail}`,
+      x: textX + tw + statusGap(shared),
+      baseline: base,
+      colour: fore,
+      report,
+      room: box,
+    });
   } else {
     const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
-    if (short.lines[0]) drawLine(sf, { font: 'condensed-bold', size: short.size, text: short.lines[0].text, x: textX, baseline: base, colour: fore, report, room: box });
+    if (short.lines[0])
+      drawLine(sf, {
+        font: 'condensed-bold',
+        size: short.size,
+        text: short.lines[0].text,
+        x: textX,
+        baseline: base,
+        colour: fore,
+        report,
+        room: box,
+      });
   }
 }
 
@@ -243,21 +347,60 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   let right = box.x + box.w - pad;
   if (c.ageBadge !== null) {
     const h = box.h - 6 * u;
-    right -= drawAgeBadge(sf, { text: c.ageBadge, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, c.ageBadge, h), onError: false }, report).w + 8 * u;
+    right -=
+      drawAgeBadge(
+        sf,
+        {
+          text: c.ageBadge,
+          xRight: right,
+          y: box.y + (box.h - h) / 2,
+          h,
+          ...bandBadge(sf, c.ageBadge, h),
+          onError: false,
+        },
+        report,
+      ).w +
+      8 * u;
   }
   if (c.updated) {
     const l = c.locale.labels;
-    const full = c.age && c.ageBadge === null ? fill(l.updated_ago, { time: c.updated, age: c.age }) : fill(l.updated, { time: c.updated });
+    const full =
+      c.age && c.ageBadge === null
+        ? fill(l.updated_ago, { time: c.updated, age: c.age })
+        : fill(l.updated, { time: c.updated });
     // Beside a badge on a narrow frame the words may not fit ("Aktualizacja 05:00" ran off a 480 px band's left
     // edge): then the time alone, which the badge beside it explains.
     const room = right - box.x - pad;
     const text = [full, c.updated].find((t) => measure('condensed', size * 0.85, t) <= room);
-    if (text !== undefined) right -= drawLine(sf, { font: 'condensed', size: size * 0.85, text, x: right, baseline: base, colour: fore, align: 'right', report }) + 12 * u;
+    if (text !== undefined)
+      right -=
+        drawLine(sf, {
+          font: 'condensed',
+          size: size * 0.85,
+          text,
+          x: right,
+          baseline: base,
+          colour: fore,
+          align: 'right',
+          report,
+        }) +
+        12 * u;
   }
   const name = fitLine('bold', c.name, right - box.x - pad, size, size * 0.6);
   // A name with no room left but for "…" is left out: the outfit's time and age matter more.
   let left = box.x + pad;
-  if (name.lines[0] && name.lines[0].text !== ELLIPSIS) left += drawLine(sf, { font: 'bold', size: name.size, text: name.lines[0].text, x: left, baseline: base, colour: fore, report }) + 14 * u;
+  if (name.lines[0] && name.lines[0].text !== ELLIPSIS)
+    left +=
+      drawLine(sf, {
+        font: 'bold',
+        size: name.size,
+        text: name.lines[0].text,
+        x: left,
+        baseline: base,
+        colour: fore,
+        report,
+      }) +
+      14 * u;
   drawDate(sf, c, { left, right, base, size: size * 0.85 }, report);
   if (c.status && c.ageBadge === null) report.texts.push(c.status.detail);
   rule(sf, box.x, box.y + box.h - 2 * u, box.w, 2 * u);
@@ -268,10 +411,24 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
  * "Sat 28 Nov", else nothing (the name, the time and the age matter more). In the band, so it takes no height from
  * the outfit.
  */
-function drawDate(sf: Surface, c: FrameContent, at: { left: number; right: number; base: number; size: number }, report: LayoutReport): void {
+function drawDate(
+  sf: Surface,
+  c: FrameContent,
+  at: { left: number; right: number; base: number; size: number },
+  report: LayoutReport,
+): void {
   const room = at.right - at.left;
   const text = [c.date.long, c.date.short].find((t) => t !== '' && measure('condensed', at.size, t) <= room);
-  if (text !== undefined) drawLine(sf, { font: 'condensed', size: at.size, text, x: at.left, baseline: at.base, colour: sf.theme.ink, report });
+  if (text !== undefined)
+    drawLine(sf, {
+      font: 'condensed',
+      size: at.size,
+      text,
+      x: at.left,
+      baseline: at.base,
+      colour: sf.theme.ink,
+      report,
+    });
 }
 
 /** Where and how an age badge is drawn (drawAgeBadge). */
@@ -303,7 +460,17 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
   sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.status;
   sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
   const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
-  drawLine(sf, { font: 'condensed-bold', size: b.size, text: b.text, x: b.xRight - b.w / 2, baseline, colour: b.onError ? sf.theme.status : sf.theme.paper, align: 'center', report, room: fill });
+  drawLine(sf, {
+    font: 'condensed-bold',
+    size: b.size,
+    text: b.text,
+    x: b.xRight - b.w / 2,
+    baseline,
+    colour: b.onError ? sf.theme.status : sf.theme.paper,
+    align: 'center',
+    report,
+    room: fill,
+  });
   report.badge = { text: b.text, size: b.size, height: fill.h };
   return { ...b, y, h };
 }

@@ -25,7 +25,11 @@ const CONDITION_LABELS: Readonly<Record<Exclude<Condition, 'unknown'>, LabelKey>
  * condition read from the answer, so a French frame does not say "Ressenti 1° · Partly cloudy"; the service's text
  * only where no condition is known (nothing to translate it from). Null: nothing to say.
  */
-export function conditionWords(options: { condition: Condition | null; description: string | undefined; locale: Locale }): string | null {
+export function conditionWords(options: {
+  condition: Condition | null;
+  description: string | undefined;
+  locale: Locale;
+}): string | null {
   const sent = options.description?.trim() || null;
   const english = /^en(-|$)/i.test(options.locale.tag);
   if (english || options.condition === null || options.condition === 'unknown') return sent;

@@ -134,7 +134,15 @@ function withdrawnText(input: FrameInput, locale: Locale, days: number): StatusT
   const last = plural(l.last_outfit_days_ago, days, locale.tag);
   const reason = statusText(input, locale);
   const why = reason?.error ? ` · ${reason.title} · ${reason.detail}` : '';
-  return { kind: 'withdrawn', error: reason?.error ?? false, title: l.no_current_outfit, detail: `${last}${why}`, short: l.no_current_outfit, since: null, mark: reason?.mark ?? 'clock' };
+  return {
+    kind: 'withdrawn',
+    error: reason?.error ?? false,
+    title: l.no_current_outfit,
+    detail: `${last}${why}`,
+    short: l.no_current_outfit,
+    since: null,
+    mark: reason?.mark ?? 'clock',
+  };
 }
 
 /** The badge of an outfit out of date on its own day, or null. */
@@ -157,14 +165,38 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
     case 'ok':
       return null;
     case 'stale':
-      return { kind: s.kind, error: false, title: l.stale_title, detail: fill(l.stale_detail, time(s.since)), short: fill(l.stale_short, time(s.since)), since: null, mark: 'clock' };
+      return {
+        kind: s.kind,
+        error: false,
+        title: l.stale_title,
+        detail: fill(l.stale_detail, time(s.since)),
+        short: fill(l.stale_short, time(s.since)),
+        since: null,
+        mark: 'clock',
+      };
     case 'key_rejected':
       // The service's reason goes to the status page; the wall says what happened and where to look.
-      return { kind: s.kind, error: true, title: l.key_rejected_title, detail: whereToLook(input.statusPlace, l, l.key_rejected_detail), short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''), since: null, mark: 'key' };
+      return {
+        kind: s.kind,
+        error: true,
+        title: l.key_rejected_title,
+        detail: whereToLook(input.statusPlace, l, l.key_rejected_detail),
+        short: fill(l.key_rejected_short, { message: '' }).replace(/[:\s]+$/, ''),
+        since: null,
+        mark: 'key',
+      };
     case 'budget_exhausted': {
       const unknown = s.unknownCredits ?? 0;
       const detail = `${fill(l.budget_detail, time(s.until))}${unknown > 0 ? ` · ${fill(l.budget_unconfirmed, { n: unknown })}` : ''}`;
-      return { kind: s.kind, error: true, title: l.budget_title, detail, short: fill(l.budget_short, time(s.until)), since: null, mark: 'hourglass' };
+      return {
+        kind: s.kind,
+        error: true,
+        title: l.budget_title,
+        detail,
+        short: fill(l.budget_short, time(s.until)),
+        since: null,
+        mark: 'hourglass',
+      };
     }
     case 'credits_out':
       return {
@@ -179,11 +211,20 @@ function statusText(input: FrameInput, locale: Locale): StatusText | null {
     case 'unreachable':
     case 'service_error': {
       const retry = s.retryAt ?? null;
-      const next = retry !== null ? fill(l.trying_again, time(retry)) : whereToLook(input.statusPlace, l, l.see_status_page);
+      const next =
+        retry !== null ? fill(l.trying_again, time(retry)) : whereToLook(input.statusPlace, l, l.see_status_page);
       const shortNext = retry !== null ? ` · ${fill(l.trying_again_short, time(retry))}` : '';
       const title = s.kind === 'unreachable' ? l.unreachable_title : l[SERVICE_TITLES[s.problem]];
       const short = s.kind === 'unreachable' ? fill(l.unreachable_short, time(s.since)) : l.service_error_short;
-      return { kind: s.kind, error: true, title, detail: next, short: short + shortNext, since: fill(l.unreachable_detail, time(s.since)), mark: s.kind === 'unreachable' ? 'offline' : 'cloud-error' };
+      return {
+        kind: s.kind,
+        error: true,
+        title,
+        detail: next,
+        short: short + shortNext,
+        since: fill(l.unreachable_detail, time(s.since)),
+        mark: s.kind === 'unreachable' ? 'offline' : 'cloud-error',
+      };
     }
   }
 }
@@ -214,7 +255,15 @@ const STATE_CAUSES: Readonly<Record<string, LabelKey>> = {
 function storeProblemText(p: StoreProblem, locale: Locale): StatusText {
   const l = locale.labels;
   const cause = fill(l[STATE_CAUSES[storeProblemOsCode(p) ?? ''] ?? 'state_unwritable'], { dir: path.dirname(p.file) });
-  return { kind: 'state_problem', error: true, title: l.state_problem_title, detail: `${cause} · ${l.state_no_purchase}`, short: `${l.state_problem_title}: ${cause}`, since: null, mark: 'hourglass' };
+  return {
+    kind: 'state_problem',
+    error: true,
+    title: l.state_problem_title,
+    detail: `${cause} · ${l.state_no_purchase}`,
+    short: `${l.state_problem_title}: ${cause}`,
+    since: null,
+    mark: 'hourglass',
+  };
 }
 
 /** What a frame without an outfit says in place of "Waiting for the first outfit", or null: that. */
@@ -225,7 +274,15 @@ function withoutOutfitText(input: FrameInput, locale: Locale): StatusText | null
   if (!input.notReadBack) return null;
   const l = locale.labels;
   const detail = fill(l.unread_detail, { time: formatTime(input.notReadBack, input.timezone, input.now, locale) });
-  return { kind: 'not_read_back', error: false, title: l.unread_title, detail, short: l.unread_title, since: null, mark: 'clock' };
+  return {
+    kind: 'not_read_back',
+    error: false,
+    title: l.unread_title,
+    detail,
+    short: l.unread_title,
+    since: null,
+    mark: 'clock',
+  };
 }
 
 export function frameContent(input: FrameInput): FrameContent {
@@ -233,13 +290,21 @@ export function frameContent(input: FrameInput): FrameContent {
   const fetched = input.rec ? new Date(input.rec.fetched_at || (input.rec.generated_at ?? '')) : null;
   const validFetched = fetched && !Number.isNaN(fetched.getTime()) ? fetched : null;
   const stale = input.stale === true || input.status.kind === 'stale';
-  const age = input.rec ? outfitAge({ made: validFetched, now: input.now, timeZone: input.timezone, stale }) : ({ kind: 'current' } as const);
+  const age = input.rec
+    ? outfitAge({ made: validFetched, now: input.now, timeZone: input.timezone, stale })
+    : ({ kind: 'current' } as const);
   // An outfit too old to show is not drawn at all: the frame is the screen without an outfit, saying why.
   const rec = age.kind === 'withdrawn' ? null : input.rec;
-  const status = age.kind === 'withdrawn' ? withdrawnText(input, locale, age.days) : (statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null));
+  const status =
+    age.kind === 'withdrawn'
+      ? withdrawnText(input, locale, age.days)
+      : (statusText(input, locale) ?? (rec === null ? withoutOutfitText(input, locale) : null));
   return {
     name: input.displayName.trim(),
-    updated: validFetched && rec && age.kind !== 'past_day' ? formatTime(validFetched, input.timezone, input.now, locale) : null,
+    updated:
+      validFetched && rec && age.kind !== 'past_day'
+        ? formatTime(validFetched, input.timezone, input.now, locale)
+        : null,
     age: validFetched && rec && stale ? formatAge(input.now.getTime() - validFetched.getTime(), locale) : null,
     ageBadge: ageBadgeText(age, locale),
     headline: headlineText(age, locale),
@@ -255,7 +320,9 @@ export function frameContent(input: FrameInput): FrameContent {
     garments: rec ? (input.garments ?? readAnswer(rec).garments) : [],
     row: rec ? (input.garments ? garmentRow(input.garments, readAnswer(rec).demands) : readAnswer(rec).row) : [],
     condition: rec ? readAnswer(rec).condition : null,
-    description: rec ? conditionWords({ condition: readAnswer(rec).condition, description: rec.weather.description, locale }) : null,
+    description: rec
+      ? conditionWords({ condition: readAnswer(rec).condition, description: rec.weather.description, locale })
+      : null,
     reasoning: rec?.reasoning?.trim() || null,
     alerts: rec ? frameAlerts(rec.weather.alerts, locale) : [],
     status,

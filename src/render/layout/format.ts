@@ -1,4 +1,3 @@
-
 import { fill } from '../../i18n/labels.js';
 import { ENGLISH, type Locale } from '../../i18n/locale.js';
 import { dayKey } from '../../time/zoned-time.js';
@@ -67,7 +66,17 @@ export function formatSpeed(value: number | undefined, unit: string | undefined,
   return unit?.trim() ? `${formatReading(value, 1, locale)} ${unit}` : formatReading(value, 1, locale);
 }
 
-const TEXT_KEYS = ['title', 'headline', 'event', 'description', 'summary', 'message', 'text', 'name', 'severity'] as const;
+const TEXT_KEYS = [
+  'title',
+  'headline',
+  'event',
+  'description',
+  'summary',
+  'message',
+  'text',
+  'name',
+  'severity',
+] as const;
 
 /**
  * The text of an alert item, whatever its shape: a string; or an object's title, headline, event or
@@ -180,7 +189,8 @@ const plainSpaces = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
 export function formatTime(date: Date, timeZone: string, now: Date, locale: Locale = ENGLISH): string {
   const f = dateFormats(locale.tag, timeZone);
   const hm = plainSpaces(f.time.format(date));
-  if (dayKey(date, timeZone) === dayKey(now, timeZone) && Math.abs(date.getTime() - now.getTime()) < 86_400_000) return hm;
+  if (dayKey(date, timeZone) === dayKey(now, timeZone) && Math.abs(date.getTime() - now.getTime()) < 86_400_000)
+    return hm;
   return `${plainSpaces(f.day.format(date))} ${hm}`;
 }
 
@@ -211,6 +221,12 @@ export function staleBadgeText(ms: number, locale: Locale = ENGLISH): string {
  * ("Samstag, 28. November"), and the short form where that does not fit ("Sat 28 Nov").
  */
 export function formatDate(now: Date, timeZone: string, locale: Locale = ENGLISH): { long: string; short: string } {
-  const long = zonedFormat(locale.tag, { timeZone, weekday: 'long', day: 'numeric', month: 'long', numberingSystem: 'latn' }).format(now);
+  const long = zonedFormat(locale.tag, {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    numberingSystem: 'latn',
+  }).format(now);
   return { long: plainSpaces(long), short: plainSpaces(dateFormats(locale.tag, timeZone).day.format(now)) };
 }

@@ -55,7 +55,14 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   if (c.headline !== null) {
     // First inside the frame, as on the wall panels: how old all of it is.
     const size = Math.max(sf.scale.outfit, 12 * u);
-    y += drawHeadline(sf, c.headline, { x: x + inset, y, maxW: tw - 2 * inset, size, minSize: Math.min(size, 11) }, report) + 2 * u;
+    y +=
+      drawHeadline(
+        sf,
+        c.headline,
+        { x: x + inset, y, maxW: tw - 2 * inset, size, minSize: Math.min(size, 11) },
+        report,
+      ) +
+      2 * u;
   }
   // Upright, the readings keep the column's width (their size is what is short there); only the icon moves in.
   if (w && tall) y = weatherStack(sf, c, w, { x, top: y, w: tw, iconX: old ? x : 0 }, report);
@@ -63,8 +70,14 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const bottom = (tall ? 2 : 1) * u;
   const badgeH = 13 * u;
   const badgeMaxW = (tw - 2 * inset) / 2;
-  const row = rowPlace(sf, c, { x, w: tw, inset, badgeW: badgeBelow ? smallBadgeWidth(sf, c.ageBadge!, badgeMaxW) + 4 * u : 0 });
-  if (badgeBelow && row.badgeBeside) smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: badgeH, maxW: badgeMaxW }, false, report);
+  const row = rowPlace(sf, c, {
+    x,
+    w: tw,
+    inset,
+    badgeW: badgeBelow ? smallBadgeWidth(sf, c.ageBadge!, badgeMaxW) + 4 * u : 0,
+  });
+  if (badgeBelow && row.badgeBeside)
+    smallBadge(sf, c.ageBadge!, { right: x + tw - inset, y: y + 1 * u, h: badgeH, maxW: badgeMaxW }, false, report);
   y += Math.max(garmentRow(sf, c, row.x, y, row.w, report), row.badgeBeside ? 15 * u : 0);
   if (badgeBelow && !row.badgeBeside) {
     // On a line of its own it may take the line, so that a long language's age is not cut ("2 godz. temu").
@@ -77,12 +90,16 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   const outfitBottom = old ? bottom + inset : Math.max(1, Math.round(u));
   const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
   drawOutfitBlock(sf, c, { x: x + inset, y, w: tw - 2 * inset, h: H - y - outfitBottom }, outfitOpts, report);
-  if (old) markOld(sf, { x: x - 2 * u, y: oldTop + 1 * u, w: tw + 4 * u, h: H - oldTop - 1 * u - bottom }, report, thin);
+  if (old)
+    markOld(sf, { x: x - 2 * u, y: oldTop + 1 * u, w: tw + 4 * u, h: H - oldTop - 1 * u - bottom }, report, thin);
   return report;
 }
 
 /** The feels-like temperature's words, full and short (FrameContent's). */
-const feelsText = (c: FrameContent): { full: string; short: string } => ({ full: c.feelsLike ?? '', short: c.feelsLikeShort ?? c.feelsLike ?? '' });
+const feelsText = (c: FrameContent): { full: string; short: string } => ({
+  full: c.feelsLike ?? '',
+  short: c.feelsLikeShort ?? c.feelsLike ?? '',
+});
 
 /**
  * The icon above the temperature, the feels-like temperature beneath it at the readings' size (the figure the outfit
@@ -101,7 +118,9 @@ function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, rep
   const size = Math.max(sf.scale.reading, Math.min(12 * u, rowH * 0.85));
   drawFeelsLike(sf, feelsText(c), 3 * u, Math.round(tempBase + 3 * u + size * 0.729), size, leftW - 6 * u, report);
   const mark = Math.min(rowH * 0.9, size * 1.2);
-  c.readings.forEach((r, i) => drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report));
+  c.readings.forEach((r, i) =>
+    drawReading(sf, r, 3 * u, top + i * rowH + (rowH - mark) / 2, mark, size, leftW - 6 * u, report),
+  );
   report.sizes.reading = Math.round(size);
 }
 
@@ -137,7 +156,13 @@ function rowPlace(sf: Surface, c: FrameContent, r: RowRoom): { x: number; w: num
 /** The garment row at y; returns the height used with the space below it. */
 function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
   const u = sf.unit;
-  const h = drawGarments(sf, c, { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) }, PICTOGRAM_MIN_PX, report);
+  const h = drawGarments(
+    sf,
+    c,
+    { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) },
+    PICTOGRAM_MIN_PX,
+    report,
+  );
   return h ? h + 4 * u : 0;
 }
 
@@ -145,14 +170,31 @@ function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: numb
  * The top line: the status in an inverted band, else the name; at the right the outfit's time, or the badge of its
  * age when it is out of date (never hidden by the status). Returns its height.
  */
-function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge: boolean, report: LayoutReport): number {
+function headLine(
+  sf: Surface,
+  c: FrameContent,
+  x: number,
+  tw: number,
+  withBadge: boolean,
+  report: LayoutReport,
+): number {
   const u = sf.unit;
   const lineH = 17 * u;
   const st = c.status?.error ? c.status : null;
   const fore = st ? sf.theme.paper : sf.theme.ink;
   const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
   // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
-  const status = st ? fitText({ text: st.short, font: 'condensed', width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u, height: 2 * 12 * u * 1.2 + 2, maxSize: 12 * u, minSize: Math.max(11, 11 * u), lineHeight: 1.2 }) : null;
+  const status = st
+    ? fitText({
+        text: st.short,
+        font: 'condensed',
+        width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u,
+        height: 2 * 12 * u * 1.2 + 2,
+        maxSize: 12 * u,
+        minSize: Math.max(11, 11 * u),
+        lineHeight: 1.2,
+      })
+    : null;
   const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
   // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
   const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
@@ -164,14 +206,33 @@ function headLine(sf: Surface, c: FrameContent, x: number, tw: number, withBadge
   if (c.ageBadge !== null && withBadge) {
     rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
   } else if (timeW) {
-    rightW = drawLine(sf, { font: 'condensed', size: 12 * u, text: c.updated!, x: x + tw, baseline: 12 * u, colour: fore, align: 'right', report, room: band });
+    rightW = drawLine(sf, {
+      font: 'condensed',
+      size: 12 * u,
+      text: c.updated!,
+      x: x + tw,
+      baseline: 12 * u,
+      colour: fore,
+      align: 'right',
+      report,
+      room: band,
+    });
   }
   const avail = tw - rightW - (rightW ? 6 * u : 0);
   if (status !== null) {
     drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report, band);
   } else {
     const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
-    if (name.lines[0]) drawLine(sf, { font: 'condensed-bold', size: name.size, text: name.lines[0].text, x, baseline: 12 * u, colour: fore, report });
+    if (name.lines[0])
+      drawLine(sf, {
+        font: 'condensed-bold',
+        size: name.size,
+        text: name.lines[0].text,
+        x,
+        baseline: 12 * u,
+        colour: fore,
+        report,
+      });
     rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
   }
   return headH + 1 * u;
@@ -191,7 +252,8 @@ interface SmallBadgePlace {
  */
 function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boolean, report: LayoutReport): number {
   const b = smallBadgeText(sf, text, at.maxW);
-  return drawAgeBadge(sf, { text: b.shown, xRight: at.right, y: at.y, h: at.h, size: b.size, w: b.w, onError }, report).w;
+  return drawAgeBadge(sf, { text: b.shown, xRight: at.right, y: at.y, h: at.h, size: b.size, w: b.w, onError }, report)
+    .w;
 }
 
 /** The small badge's text as shown, its size and the badge's width, px, at most `maxW` wide. */
@@ -222,7 +284,19 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
   // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
   // what "Severe storm…" does not.
-  const two = line.truncated && sf.height > sf.width ? fitText({ text: first.text, tail: more, font, width: tw - 16 * u, height: 2 * Math.round(min * 1.15), maxSize: min, minSize: min, lineHeight: 1.15 }) : null;
+  const two =
+    line.truncated && sf.height > sf.width
+      ? fitText({
+          text: first.text,
+          tail: more,
+          font,
+          width: tw - 16 * u,
+          height: 2 * Math.round(min * 1.15),
+          maxSize: min,
+          minSize: min,
+          lineHeight: 1.15,
+        })
+      : null;
   const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
   const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
   const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
@@ -233,7 +307,17 @@ function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: numbe
   }
   drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
   if (fitted === line) {
-    if (line.lines[0]) drawLine(sf, { font, size: line.size, text: line.lines[0].text, x: x + 15 * u, baseline: y + 12 * u, colour: fore, report, room: band });
+    if (line.lines[0])
+      drawLine(sf, {
+        font,
+        size: line.size,
+        text: line.lines[0].text,
+        x: x + 15 * u,
+        baseline: y + 12 * u,
+        colour: fore,
+        report,
+        room: band,
+      });
   } else {
     drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report, band);
   }
@@ -260,7 +344,15 @@ function weatherStack(sf: Surface, c: FrameContent, w: Weather, at: StackPlace, 
   report.sizes.weatherIcon = Math.round(icon);
   const tempX = at.iconX + icon + 2 * u;
   const tempW = Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon;
-  const t = drawTemperature(sf, w, tempX, Math.round(y + 29 * u), Math.max(sf.scale.temperature, 28 * u), tempW, report);
+  const t = drawTemperature(
+    sf,
+    w,
+    tempX,
+    Math.round(y + 29 * u),
+    Math.max(sf.scale.temperature, 28 * u),
+    tempW,
+    report,
+  );
   report.sizes.temperature = t.size;
   const size = Math.max(sf.scale.reading, 12 * u);
   // Beneath the temperature, beside the icon: the figure the outfit is based on, at the readings' size.

@@ -46,7 +46,8 @@ function descriptionSizes(sf: Surface): { size: number; min: number } {
 }
 
 /** The temperature's size in a row `h` px high with the description's line beneath it. */
-const temperatureBeside = (sf: Surface, sz: CurrentSizes, h: number): number => Math.min(Math.max(sf.scale.temperature, sz.temperatureMax), (h - descriptionSizes(sf).size * 1.4) / 0.78);
+const temperatureBeside = (sf: Surface, sz: CurrentSizes, h: number): number =>
+  Math.min(Math.max(sf.scale.temperature, sz.temperatureMax), (h - descriptionSizes(sf).size * 1.4) / 0.78);
 
 /**
  * Where the feels-like temperature goes in a row `h` px high and `width` px wide beside the icon: beside the number
@@ -54,7 +55,14 @@ const temperatureBeside = (sf: Surface, sz: CurrentSizes, h: number): number => 
  * the unit), else beneath the number, the row growing to keep the number at the scale's size ("Feels like 1°" at
  * 73 px is wider than a landscape Kindle leaves beside the number).
  */
-function planCurrent(sf: Surface, c: FrameContent, w: Weather, width: number, h: number, sz: CurrentSizes): CurrentPlan {
+function planCurrent(
+  sf: Surface,
+  c: FrameContent,
+  w: Weather,
+  width: number,
+  h: number,
+  sz: CurrentSizes,
+): CurrentPlan {
   const fs = sz.feelsLike;
   const tSize = temperatureBeside(sf, sz, h);
   const tw = temperatureWidths(w, tSize);
@@ -72,7 +80,15 @@ function planCurrent(sf: Surface, c: FrameContent, w: Weather, width: number, h:
  * where planCurrent put it. Beside the number, the description takes the line beneath at a detail's size; beneath
  * it, the description goes beside the number instead, after its unit, cut to fit, or is left to the icon.
  */
-function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: CurrentSizes, plan: CurrentPlan, report: LayoutReport): IconPlace {
+function drawCurrent(
+  sf: Surface,
+  c: FrameContent,
+  w: Weather,
+  box: Box,
+  sz: CurrentSizes,
+  plan: CurrentPlan,
+  report: LayoutReport,
+): IconPlace {
   const u = sf.unit;
   const icon = { x: box.x, y: box.y + (box.h - sz.icon) / 2, s: sz.icon };
   const x = box.x + sz.icon + 12 * u;
@@ -88,11 +104,28 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: Cur
     const base = Math.round(box.y + Math.min(size * 0.8, box.h - d.size * 1.5));
     const temp = drawTemperature(sf, w, x, base, temperatureBeside(sf, sz, box.h), width, report);
     report.sizes.temperature = temp.size;
-    drawLine(sf, { font: FEELS_FONT, size: fs, text: feels, x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap, baseline: base, colour: ink, report });
+    drawLine(sf, {
+      font: FEELS_FONT,
+      size: fs,
+      text: feels,
+      x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap,
+      baseline: base,
+      colour: ink,
+      report,
+    });
     report.sizes.feelsLike = fs;
     const fitted = desc ? fitLine('condensed', desc, width, d.size, d.min) : null;
     const line = fitted?.lines[0];
-    if (fitted && line) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x, baseline: Math.round(base + d.size * 1.25), colour: ink, report });
+    if (fitted && line)
+      drawLine(sf, {
+        font: 'condensed',
+        size: fitted.size,
+        text: line.text,
+        x,
+        baseline: Math.round(base + d.size * 1.25),
+        colour: ink,
+        report,
+      });
     return icon;
   }
   // Beneath: its baseline a descent above the row's end, the number's a gap above its capitals.
@@ -105,7 +138,16 @@ function drawCurrent(sf: Surface, c: FrameContent, w: Weather, box: Box, sz: Cur
   const fitted = desc ? fitLine('condensed', desc, x + width - descX, d.size, d.min) : null;
   const line = fitted?.lines[0];
   // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
-  if (fitted && line && !fitted.truncated) drawLine(sf, { font: 'condensed', size: fitted.size, text: line.text, x: descX, baseline: tempBase, colour: ink, report });
+  if (fitted && line && !fitted.truncated)
+    drawLine(sf, {
+      font: 'condensed',
+      size: fitted.size,
+      text: line.text,
+      x: descX,
+      baseline: tempBase,
+      colour: ink,
+      report,
+    });
   return icon;
 }
 
@@ -240,12 +282,29 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
   let y = bandH + (g.band.gap + (c.old ? OLD_FRAME_ROOM : 0)) * u;
   const oldTop = bandH + g.band.gap * u;
-  if (c.headline !== null) y += drawHeadline(sf, c.headline, { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit }, report) + g.alerts.gap * u;
+  if (c.headline !== null)
+    y +=
+      drawHeadline(
+        sf,
+        c.headline,
+        { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit },
+        report,
+      ) +
+      g.alerts.gap * u;
   const w = c.weather;
   let icon: IconPlace | null = null;
   if (w) ({ y, icon } = drawWeather(sf, c, w, y, g, report));
   // Alerts at least at the readings' size: a warning is read from where the weather is.
-  const alertH = drawAlertBlock(sf, c, { box: { x: m, y, w: W - 2 * m, h: 0 }, maxLines: g.alerts.lines, size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)) }, report);
+  const alertH = drawAlertBlock(
+    sf,
+    c,
+    {
+      box: { x: m, y, w: W - 2 * m, h: 0 },
+      maxLines: g.alerts.lines,
+      size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)),
+    },
+    report,
+  );
   if (alertH) y += alertH + g.alerts.gap * u;
   // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
   const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
@@ -259,12 +318,16 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   // below one row either (then the pictograms carry the full list). Where only one row leaves the outfit whole, one
   // row, its pictograms smaller: an outfit whole on the 7.5" is whole on an upright Kindle too, and the
   // row still names every garment.
-  const rows = g.pictograms.rows === 2 ? twoRowsOrOne((r, oneSize) => outfitFitsWhole(sf, c, below(r), { ...outfitOpts, oneSize })) : 1;
+  const rows =
+    g.pictograms.rows === 2
+      ? twoRowsOrOne((r, oneSize) => outfitFitsWhole(sf, c, below(r), { ...outfitOpts, oneSize }))
+      : 1;
   const floor = c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u;
   // Whole at one size where a smaller row allows it; else whole at all (the first sentence set larger).
   const full = rowBox.h;
   shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
-  if (rowBox.h === full) shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
+  if (rowBox.h === full)
+    shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
   drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
   if (icon !== null) drawIcon(sf, c, icon, report);
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
@@ -277,13 +340,21 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
 }
 
 /** The readings' size, px: the type scale's, or the geometry's smallest where that is larger. */
-const readingSizeOf = (sf: Surface, g: WideGeometry): number => Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
+const readingSizeOf = (sf: Surface, g: WideGeometry): number =>
+  Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
 
 /**
  * The current weather and the readings from `y`, and the rule below them, all but the icon. Returns the y below the
  * rule's gap and the icon's square.
  */
-function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: WideGeometry, report: LayoutReport): { y: number; icon: IconPlace } {
+function drawWeather(
+  sf: Surface,
+  c: FrameContent,
+  w: Weather,
+  top: number,
+  g: WideGeometry,
+  report: LayoutReport,
+): { y: number; icon: IconPlace } {
   const u = sf.unit;
   const W = sf.width;
   const m = MARGIN * u;
@@ -302,7 +373,14 @@ function drawWeather(sf: Surface, c: FrameContent, w: Weather, top: number, g: W
     icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
     // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
     // marks and leave the values less width.
-    report.sizes.reading = drawReadings(sf, c.readings, { x: W - m - readW, y: y + (plan.height - rowH) / 2, w: readW, h: rowH }, 2, readingSize, report);
+    report.sizes.reading = drawReadings(
+      sf,
+      c.readings,
+      { x: W - m - readW, y: y + (plan.height - rowH) / 2, w: readW, h: rowH },
+      2,
+      readingSize,
+      report,
+    );
     y += plan.height + 4 * u;
   } else {
     const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };

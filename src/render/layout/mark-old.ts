@@ -28,8 +28,27 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
   const padX = Math.max(3, Math.round(b.size * 0.25));
   const padY = Math.max(1, Math.round(b.size * 0.1));
   // One line where it fits at any size allowed, else two at the largest that holds them.
-  const one = fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
-  const fitted = !one.truncated && one.lines.length === 1 ? one : fitText({ text, font: 'condensed-bold', width: b.maxW - 2 * padX, height: 2 * Math.round(b.size * 1.15), maxSize: b.size, minSize: b.minSize, lineHeight: 1.15 });
+  const one = fitText({
+    text,
+    font: 'condensed-bold',
+    width: b.maxW - 2 * padX,
+    height: Math.round(b.size * 1.15),
+    maxSize: b.size,
+    minSize: b.minSize,
+    lineHeight: 1.15,
+  });
+  const fitted =
+    !one.truncated && one.lines.length === 1
+      ? one
+      : fitText({
+          text,
+          font: 'condensed-bold',
+          width: b.maxW - 2 * padX,
+          height: 2 * Math.round(b.size * 1.15),
+          maxSize: b.size,
+          minSize: b.minSize,
+          lineHeight: 1.15,
+        });
   const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
   const h = Math.round(fitted.height + 2 * padY);
   sf.crisp.fillStyle = sf.theme.status;
@@ -44,7 +63,12 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
  * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
  * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
  */
-export function markOld(sf: Surface, box: Box, report: LayoutReport, thickness = Math.max(2, Math.round(3 * sf.unit))): void {
+export function markOld(
+  sf: Surface,
+  box: Box,
+  report: LayoutReport,
+  thickness = Math.max(2, Math.round(3 * sf.unit)),
+): void {
   const u = sf.unit;
   report.markedOld = true;
   report.oldMarks.push({ ...box });

@@ -48,7 +48,8 @@ export function calendarDaysBetween(from: Date, to: Date, timeZone: string): num
 
 export function outfitAge(o: OutfitAgeOptions): OutfitAge {
   // Made ahead of the clock, or at no known time: no age can be told, only the schedule's word.
-  if (o.made === null || o.made.getTime() > o.now.getTime()) return o.stale ? { kind: 'stale', ms: null } : { kind: 'current' };
+  if (o.made === null || o.made.getTime() > o.now.getTime())
+    return o.stale ? { kind: 'stale', ms: null } : { kind: 'current' };
   const days = calendarDaysBetween(o.made, o.now, o.timeZone);
   if (days > MAX_DAYS_SHOWN) return { kind: 'withdrawn', days };
   if (days >= 1) return { kind: 'past_day', days };

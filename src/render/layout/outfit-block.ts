@@ -11,7 +11,14 @@ import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
  */
 
 /** The garment row at the top of `box` (box.h: the largest pictogram). Returns the height used (0 without garments). */
-export function drawGarments(sf: Surface, c: FrameContent, box: Box, minSize: number, report: LayoutReport, fit: RowFit = {}): number {
+export function drawGarments(
+  sf: Surface,
+  c: FrameContent,
+  box: Box,
+  minSize: number,
+  report: LayoutReport,
+  fit: RowFit = {},
+): number {
   const row = drawPictogramRow(sf, c.row, box, minSize, fit);
   report.pictograms = row.shown;
   report.pictogramsMore = row.more;
@@ -39,13 +46,26 @@ export interface OutfitBlockOptions {
  * between them, "👕 + 👖 + ☂ = 👍" → "+ + ☂ ="), so the panel is never blank or cryptic there.
  */
 function outfitText(c: FrameContent): string {
-  return splitWords(c.outfit ?? '').some((p) => p.some((w) => /[\p{L}\p{N}]/u.test(w))) ? c.outfit! : c.locale.labels.no_outfit;
+  return splitWords(c.outfit ?? '').some((p) => p.some((w) => /[\p{L}\p{N}]/u.test(w)))
+    ? c.outfit!
+    : c.locale.labels.no_outfit;
 }
 
 function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
   const S = sf.scale;
   return (height) =>
-    fitOutfit({ text: outfitText(c), font: 'condensed', width: box.w, height, maxSize: Math.max(S.outfit, o.maxSize), minSize: S.outfit, restMin: S.outfitRest, lineHeight: o.lineHeight, gap: Math.round(6 * sf.unit), leadMin: o.leadMin });
+    fitOutfit({
+      text: outfitText(c),
+      font: 'condensed',
+      width: box.w,
+      height,
+      maxSize: Math.max(S.outfit, o.maxSize),
+      minSize: S.outfit,
+      restMin: S.outfitRest,
+      lineHeight: o.lineHeight,
+      gap: Math.round(6 * sf.unit),
+      leadMin: o.leadMin,
+    });
 }
 
 /** Whether the outfit fits whole, at the scale's size or more, in `box` (at one size, unless `o.oneSize` is false). */
@@ -54,7 +74,13 @@ export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: Outfi
   return !f.truncated && (f.rest === null || o.oneSize === false);
 }
 
-export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions, report: LayoutReport): void {
+export function drawOutfitBlock(
+  sf: Surface,
+  c: FrameContent,
+  box: Box,
+  o: OutfitBlockOptions,
+  report: LayoutReport,
+): void {
   if (c.outfit === null || box.h <= 0) return;
   const S = sf.scale;
   const u = sf.unit;
@@ -66,12 +92,24 @@ export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: Outfi
   if (c.reasoning && !best.truncated) {
     // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
     for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
-      const r = fitText({ text: c.reasoning, font: 'condensed', width: box.w, height: box.h, maxSize: size, minSize: size, lineHeight: 1.2 });
+      const r = fitText({
+        text: c.reasoning,
+        font: 'condensed',
+        width: box.w,
+        height: box.h,
+        maxSize: size,
+        minSize: size,
+        lineHeight: 1.2,
+      });
       const rest = box.h - r.height - 2 * gap;
       // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
       if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
       const smaller = fit(rest);
-      if (!smaller.truncated && smaller.rest === null && smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)) {
+      if (
+        !smaller.truncated &&
+        smaller.rest === null &&
+        smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)
+      ) {
         [outfit, reasoning] = [smaller, r];
         break;
       }
@@ -82,7 +120,8 @@ export function drawOutfitBlock(sf: Surface, c: FrameContent, box: Box, o: Outfi
   report.sizes.outfit = outfit.lead.size;
   report.sizes.outfitRest = outfit.rest?.size ?? null;
   drawFitted(sf, outfit.lead, box.x, box.y, sf.theme.ink, report);
-  if (outfit.rest) drawFitted(sf, outfit.rest, box.x, box.y + outfit.lead.height + Math.round(6 * u), sf.theme.ink, report);
+  if (outfit.rest)
+    drawFitted(sf, outfit.rest, box.x, box.y + outfit.lead.height + Math.round(6 * u), sf.theme.ink, report);
   if (!reasoning) return;
   const top = box.y + outfit.height + 2 * gap;
   rule(sf, box.x, top - gap - u, 60 * u, 2 * u);

@@ -59,17 +59,37 @@ const REST_LINES_MIN = 4;
 
 export function fitOutfit(o: OutfitFitOptions): OutfitFit {
   const fit = (text: string, height: number, maxSize: number, minSize: number): FittedText =>
-    fitText({ text, font: o.font, width: o.width, height, maxSize, minSize, lineHeight: o.lineHeight, lastLine: 'ink' });
+    fitText({
+      text,
+      font: o.font,
+      width: o.width,
+      height,
+      maxSize,
+      minSize,
+      lineHeight: o.lineHeight,
+      lastLine: 'ink',
+    });
   const whole = fit(o.text, o.height, o.maxSize, o.minSize);
   const [first, restText] = splitFirstSentence(o.text);
   // Long for the panel: cut, or set at its smallest size or next to it.
   const long = whole.truncated || whole.size <= o.minSize + 1;
   const leadMin = long ? Math.max(o.minSize, Math.ceil(o.leadMin ?? 0)) : o.minSize;
-  if (!restText || (!whole.truncated && whole.size >= leadMin)) return { lead: whole, rest: null, truncated: whole.truncated, height: whole.height };
-  const both = (lead: FittedText, rest: FittedText): OutfitFit => ({ lead, rest, truncated: lead.truncated || rest.truncated, height: lead.height + o.gap + rest.height });
+  if (!restText || (!whole.truncated && whole.size >= leadMin))
+    return { lead: whole, rest: null, truncated: whole.truncated, height: whole.height };
+  const both = (lead: FittedText, rest: FittedText): OutfitFit => ({
+    lead,
+    rest,
+    truncated: lead.truncated || rest.truncated,
+    height: lead.height + o.gap + rest.height,
+  });
   // The rest below the lead, at the lead's size less one or smaller, down to restMin; null when not a line fits.
   const restIn = (lead: FittedText): FittedText | null => {
-    const rest = fit(restText, o.height - lead.height - o.gap, Math.max(o.restMin, Math.min(lead.size - 1, o.minSize)), o.restMin);
+    const rest = fit(
+      restText,
+      o.height - lead.height - o.gap,
+      Math.max(o.restMin, Math.min(lead.size - 1, o.minSize)),
+      o.restMin,
+    );
     return rest.lines.length > 0 ? rest : null;
   };
   // The lead sentence at the largest size in [lo, hi] that leaves the rest room to fit whole at restMin or more.

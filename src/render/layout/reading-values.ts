@@ -32,9 +32,21 @@ export function readingsOf(w: Weather, locale: Locale = ENGLISH): Reading[] {
   const noSun = w.uv_index !== undefined && w.uv_index < 0.05;
   const all: Reading[] = [
     { kind: 'rain', value: formatPercent(w.rain_chance_pct, locale), meaning: rain },
-    { kind: 'wind', value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale), meaning: null, windFrom: windDegrees(w.wind_dir), short: formatReading(w.wind_speed, 1, locale) },
+    {
+      kind: 'wind',
+      value: formatSpeed(w.wind_speed, w.wind_speed_unit, locale),
+      meaning: null,
+      windFrom: windDegrees(w.wind_dir),
+      short: formatReading(w.wind_speed, 1, locale),
+    },
     // Below 1 with one decimal: a weak winter sun's 0.4 is not "0".
-    { kind: 'uv', value: fill(locale.labels.uv, { value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale) }), meaning: uv },
+    {
+      kind: 'uv',
+      value: fill(locale.labels.uv, {
+        value: formatReading(w.uv_index, w.uv_index !== undefined && w.uv_index < 1 ? 0.1 : 1, locale),
+      }),
+      meaning: uv,
+    },
     { kind: 'humidity', value: formatPercent(w.humidity_pct, locale), meaning: null },
   ];
   return noSun ? all.filter((r) => r.kind !== 'uv') : all;

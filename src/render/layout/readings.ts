@@ -27,7 +27,16 @@ function colourOf(sf: Surface, m: Meaning | null): string {
 }
 
 /** One reading: its mark in a square of `mark` px, then its value at up to `size` px. Returns the width used. */
-export function drawReading(sf: Surface, r: Reading, x: number, top: number, mark: number, size: number, maxW: number, report: LayoutReport): number {
+export function drawReading(
+  sf: Surface,
+  r: Reading,
+  x: number,
+  top: number,
+  mark: number,
+  size: number,
+  maxW: number,
+  report: LayoutReport,
+): number {
   const mid = top + mark / 2;
   if (r.kind === 'wind') {
     windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
@@ -40,7 +49,15 @@ export function drawReading(sf: Surface, r: Reading, x: number, top: number, mar
   const line = v.lines[0];
   if (!line) return mark;
   const base = Math.round(mid + v.size * 0.36);
-  drawLine(sf, { font: 'condensed-bold', size: v.size, text: line.text, x: tx, baseline: base, colour: colourOf(sf, r.meaning), report });
+  drawLine(sf, {
+    font: 'condensed-bold',
+    size: v.size,
+    text: line.text,
+    x: tx,
+    baseline: base,
+    colour: colourOf(sf, r.meaning),
+    report,
+  });
   return tx - x + line.width;
 }
 
@@ -48,7 +65,14 @@ export function drawReading(sf: Surface, r: Reading, x: number, top: number, mar
  * The four readings in a grid of `cols` columns in `box`: rows of mark + value, with more space between pairs
  * than within one, so that which value belongs to which mark is obvious. Returns the value size used.
  */
-export function drawReadings(sf: Surface, readings: Reading[], box: Box, cols: number, size: number, report: LayoutReport): number {
+export function drawReadings(
+  sf: Surface,
+  readings: Reading[],
+  box: Box,
+  cols: number,
+  size: number,
+  report: LayoutReport,
+): number {
   const rows = Math.ceil(readings.length / cols);
   const rowH = box.h / rows;
   const mark = Math.min(rowH * 0.92, size * 1.15);
@@ -76,7 +100,13 @@ export function readingsWidth(readings: readonly Reading[], height: number, cols
 function columnNeeds(readings: readonly Reading[], cols: number, mark: number, size: number, s: number): number[] {
   const gap = Math.max(8, size * 0.6);
   const markW = mark + Math.max(3, mark * 0.18);
-  return Array.from({ length: cols }, (_, c) => markW + gap + Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))));
+  return Array.from(
+    { length: cols },
+    (_, c) =>
+      markW +
+      gap +
+      Math.max(0, ...readings.filter((_, i) => i % cols === c).map((r) => measure('condensed-bold', s, r.value))),
+  );
 }
 
 /**
@@ -85,15 +115,33 @@ function columnNeeds(readings: readonly Reading[], cols: number, mark: number, s
  * out. Readings side by side read as one set, and a unit is worth more than a pixel of height. Where even 70 % is
  * too wide, equal columns at `size` (each value then shrinks, or drops its unit, on its own).
  */
-function readingColumns(readings: readonly Reading[], width: number, cols: number, mark: number, size: number): { size: number; gap: number; x: number[]; w: number[] } {
+function readingColumns(
+  readings: readonly Reading[],
+  width: number,
+  cols: number,
+  mark: number,
+  size: number,
+): { size: number; gap: number; x: number[]; w: number[] } {
   const gap = Math.max(8, size * 0.6);
-  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[] } => ({ size: s, gap, w, x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)) });
+  const at = (w: number[], s: number): { size: number; gap: number; x: number[]; w: number[] } => ({
+    size: s,
+    gap,
+    w,
+    x: w.map((_, c) => w.slice(0, c).reduce((a, b) => a + b, 0)),
+  });
   for (let s = Math.floor(size); s >= Math.ceil(size * 0.7); s--) {
     const need = columnNeeds(readings, cols, mark, size, s);
     const spare = width - need.reduce((a, b) => a + b, 0);
-    if (spare >= 0) return at(need.map((n) => n + spare / cols), Math.min(size, s));
+    if (spare >= 0)
+      return at(
+        need.map((n) => n + spare / cols),
+        Math.min(size, s),
+      );
   }
-  return at(Array.from({ length: cols }, () => width / cols), size);
+  return at(
+    Array.from({ length: cols }, () => width / cols),
+    size,
+  );
 }
 
 /**
@@ -108,17 +156,32 @@ const UNIT_RATIO = 0.45;
 export function temperatureParts(w: Weather): { number: string; unit: string } {
   const number = formatTempShort(w.temp).replace(/°$/, '');
   const u = w.temp_unit?.trim() ?? '';
-  return { number, unit: number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°' };
+  return {
+    number,
+    unit:
+      number === MISSING ? '' : u.startsWith('°') ? u : /^[CF]$/i.test(u) ? `°${u.toUpperCase()}` : u ? ` ${u}` : '°',
+  };
 }
 
 /** The width of the temperature's number and of number and unit at `size`, px (before drawTemperature shrinks it). */
 export function temperatureWidths(w: Weather, size: number): { number: number; whole: number } {
   const { number, unit } = temperatureParts(w);
   const n = measure('bold', Math.round(size), number);
-  return { number: n, whole: n + Math.round(size) * 0.04 + measure('bold', Math.round(Math.round(size) * UNIT_RATIO), unit) };
+  return {
+    number: n,
+    whole: n + Math.round(size) * 0.04 + measure('bold', Math.round(Math.round(size) * UNIT_RATIO), unit),
+  };
 }
 
-export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): { width: number; size: number; numberWidth: number } {
+export function drawTemperature(
+  sf: Surface,
+  w: Weather,
+  x: number,
+  baseline: number,
+  size: number,
+  maxW: number,
+  report: LayoutReport,
+): { width: number; size: number; numberWidth: number } {
   const { number, unit } = temperatureParts(w);
   const unitRatio = UNIT_RATIO;
   let s = Math.round(size);
@@ -133,8 +196,18 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
   // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
   report.texts.push(`${number}${unit}`);
   const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
-  recordInk(report.inks, [{ font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) }, ...(unit ? [unitLine] : [])]);
-  report.textBoxes.push({ font: 'bold', size: s, text: number, x, baseline, box: lineRoom('bold', s, x, baseline, nw) });
+  recordInk(report.inks, [
+    { font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) },
+    ...(unit ? [unitLine] : []),
+  ]);
+  report.textBoxes.push({
+    font: 'bold',
+    size: s,
+    text: number,
+    x,
+    baseline,
+    box: lineRoom('bold', s, x, baseline, nw),
+  });
   if (unit) report.textBoxes.push({ ...unitLine, baseline: unitBase, box: lineRoom('bold', us, unitX, unitBase, uw) });
   return { width: nw + uw, size: s, numberWidth: nw };
 }
@@ -143,7 +216,15 @@ export function drawTemperature(sf: Surface, w: Weather, x: number, baseline: nu
  * The feels-like temperature on one line in `maxW`, at `size`: in full ("Feels like −9°"), else short ("Feels −9°"),
  * else the short one cut. The figure the outfit is based on, at the readings' size on every panel. Returns the size.
  */
-export function drawFeelsLike(sf: Surface, text: { full: string; short: string }, x: number, baseline: number, size: number, maxW: number, report: LayoutReport): number {
+export function drawFeelsLike(
+  sf: Surface,
+  text: { full: string; short: string },
+  x: number,
+  baseline: number,
+  size: number,
+  maxW: number,
+  report: LayoutReport,
+): number {
   const chosen = measure('condensed-bold', size, text.full) <= maxW ? text.full : text.short;
   const line = fitLine('condensed-bold', chosen, maxW, size, size).lines[0];
   if (line) drawLine(sf, { font: 'condensed-bold', size, text: line.text, x, baseline, colour: sf.theme.ink, report });

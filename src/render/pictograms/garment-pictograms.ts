@@ -64,4 +64,3 @@ const TICK: Pictogram = [{ d: 'O12 12 9.5' }, { d: 'M7 12.5 L10.5 16 L17 8.5', w
 export const NOTHING_EXTRA: GarmentPictogram = { meaning: 'ok', picto: TICK, small: TICK };
 
 export { UMBRELLA };
-

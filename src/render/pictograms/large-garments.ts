@@ -19,7 +19,8 @@ const cut = (d: string, weight = 0.7): Pictogram[number] => ({ d, stroke: 'paper
 /** A solid part. */
 const solid = (d: string): Pictogram[number] => ({ d, fill: 'ink' });
 
-const DROP = (x: number, y: number): string => `M${x} ${y} Q${x + 1.7} ${y + 2.6} ${x + 1.7} ${y + 3.6} Q${x + 1.7} ${y + 5.3} ${x} ${y + 5.3} Q${x - 1.7} ${y + 5.3} ${x - 1.7} ${y + 3.6} Q${x - 1.7} ${y + 2.6} ${x} ${y} Z`;
+const DROP = (x: number, y: number): string =>
+  `M${x} ${y} Q${x + 1.7} ${y + 2.6} ${x + 1.7} ${y + 3.6} Q${x + 1.7} ${y + 5.3} ${x} ${y + 5.3} Q${x - 1.7} ${y + 5.3} ${x - 1.7} ${y + 3.6} Q${x - 1.7} ${y + 2.6} ${x} ${y} Z`;
 
 export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
   coat: [
@@ -32,7 +33,9 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     cut('M12 3.5 V18 M6.5 15.6 H17.5 M8.5 4.6 H15.5'),
   ],
   raincoat: [
-    solid('M12 1.5 Q6.6 1.5 6.6 8.5 L4.2 9.5 L2.2 17.5 L4.8 18 L6.2 13 L5.8 22.5 H18.2 L17.8 13 L19.2 18 L21.8 17.5 L19.8 9.5 L17.4 8.5 Q17.4 1.5 12 1.5 Z'),
+    solid(
+      'M12 1.5 Q6.6 1.5 6.6 8.5 L4.2 9.5 L2.2 17.5 L4.8 18 L6.2 13 L5.8 22.5 H18.2 L17.8 13 L19.2 18 L21.8 17.5 L19.8 9.5 L17.4 8.5 Q17.4 1.5 12 1.5 Z',
+    ),
     { d: 'M9.2 8 Q9.2 4 12 4 Q14.8 4 14.8 8 Q14.8 11 12 11 Q9.2 11 9.2 8 Z', fill: 'paper', stroke: 'none' },
     cut('M12 12.6 V22.5'),
     solid(DROP(2.4, 1.2)),
@@ -103,11 +106,16 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     cut('M7.4 12.4 H16.6', 0.6),
   ],
   sunglasses: [
-    { d: 'M2.5 9.5 H10.5 V12.5 Q10.5 17 6.5 17 Q2.5 17 2.5 12.5 Z M13.5 9.5 H21.5 V12.5 Q21.5 17 17.5 17 Q13.5 17 13.5 12.5 Z', fill: 'ink' },
+    {
+      d: 'M2.5 9.5 H10.5 V12.5 Q10.5 17 6.5 17 Q2.5 17 2.5 12.5 Z M13.5 9.5 H21.5 V12.5 Q21.5 17 17.5 17 Q13.5 17 13.5 12.5 Z',
+      fill: 'ink',
+    },
     { d: 'M10.5 10.5 Q12 9 13.5 10.5 M2.5 9.5 L1 7 M21.5 9.5 L23 7' },
   ],
   umbrella: [
-    solid('M1.5 12.5 Q1.5 3 12 3 Q22.5 3 22.5 12.5 Q19.8 10.4 17.2 12.5 Q14.6 10.4 12 12.5 Q9.4 10.4 6.8 12.5 Q4.2 10.4 1.5 12.5 Z'),
+    solid(
+      'M1.5 12.5 Q1.5 3 12 3 Q22.5 3 22.5 12.5 Q19.8 10.4 17.2 12.5 Q14.6 10.4 12 12.5 Q9.4 10.4 6.8 12.5 Q4.2 10.4 1.5 12.5 Z',
+    ),
     { d: 'M12 3 V1.5 M12 12.5 V19.5 Q12 22.3 9.3 21.8' },
   ],
   sunscreen: [

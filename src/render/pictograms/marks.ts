@@ -9,7 +9,14 @@ type Ctx = CanvasRenderingContext2D;
  * An arrow in a circle of radius r, pointing where the wind blows to (the wind comes from `fromDegrees`);
  * a plain ring when the direction is unknown.
  */
-export function windArrow(ctx: Ctx, cx: number, cy: number, r: number, fromDegrees: number | null, colour: string): void {
+export function windArrow(
+  ctx: Ctx,
+  cx: number,
+  cy: number,
+  r: number,
+  fromDegrees: number | null,
+  colour: string,
+): void {
   const lw = Math.max(1.5, r * 0.16);
   ctx.strokeStyle = colour;
   ctx.fillStyle = colour;

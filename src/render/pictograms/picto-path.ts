@@ -37,7 +37,8 @@ export function parsePath(d: string): PathOp[] {
     let first = true;
     do {
       const a = tokens.slice(i, i + n).map(Number);
-      if (a.length < n || a.some((v) => Number.isNaN(v))) throw new Error(`pictogram path "${d}": "${cmd}" needs ${n} numbers at token ${i}`);
+      if (a.length < n || a.some((v) => Number.isNaN(v)))
+        throw new Error(`pictogram path "${d}": "${cmd}" needs ${n} numbers at token ${i}`);
       i += n;
       switch (cmd) {
         case 'M':

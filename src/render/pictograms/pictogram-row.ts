@@ -66,12 +66,21 @@ export interface RowFit {
 }
 
 /** Draws the row left-aligned in `box` (box.h is the largest size). Returns what it drew and the height used. */
-export function drawPictogramRow(sf: Surface, items: readonly RowItem[], box: Box, minSize: number, fit: RowFit = {}): PictogramRow & { height: number } {
+export function drawPictogramRow(
+  sf: Surface,
+  items: readonly RowItem[],
+  box: Box,
+  minSize: number,
+  fit: RowFit = {},
+): PictogramRow & { height: number } {
   const { size, perRow, rows, gap } = rowGeometry(items.length, box, minSize, fit);
   if (size === 0) return { shown: [], more: 0, size: 0, height: 0 };
   const step = size * (1 + gap);
   const { shown, more } = fitItems(items, perRow * rows);
-  const place = (i: number): { x: number; y: number } => ({ x: box.x + (i % perRow) * step, y: box.y + Math.floor(i / perRow) * step });
+  const place = (i: number): { x: number; y: number } => ({
+    x: box.x + (i % perRow) * step,
+    y: box.y + Math.floor(i / perRow) * step,
+  });
   shown.forEach((g, i) => {
     const p: GarmentPictogram = g === 'nothing-extra' ? NOTHING_EXTRA : GARMENT_PICTOGRAMS[g];
     const at = place(i);
@@ -97,7 +106,12 @@ function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: nu
 const rowsHeight = (rows: number, size: number): number => Math.round(rows * size + (rows - 1) * size * GAP);
 
 /** Size, pictograms a row, rows and the gap for `n` pictograms in `box`. */
-function rowGeometry(n: number, box: Box, minSize: number, fit: RowFit): { size: number; perRow: number; rows: number; gap: number } {
+function rowGeometry(
+  n: number,
+  box: Box,
+  minSize: number,
+  fit: RowFit,
+): { size: number; perRow: number; rows: number; gap: number } {
   let gap = GAP;
   let one = rowPictogramSize(n, box.w, box.h, minSize, gap);
   if (one === 0) return { size: 0, perRow: 0, rows: 0, gap };

@@ -106,7 +106,8 @@ export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: numbe
     ctx.beginPath();
     tracePath(ctx, ops, map);
     if (part.fill) {
-      ctx.fillStyle = part.fill === 'ink' && t ? t.solid : isMeaning(part.fill) && t?.place ? t.place : fillColour(sf, part.fill);
+      ctx.fillStyle =
+        part.fill === 'ink' && t ? t.solid : isMeaning(part.fill) && t?.place ? t.place : fillColour(sf, part.fill);
       ctx.fill('nonzero');
     }
     const stroke = part.stroke ?? 'ink';

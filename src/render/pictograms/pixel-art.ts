@@ -12,7 +12,8 @@ export function pixelArt(rows: readonly string[]): PictoPart {
   if (rows.length > 24 || rows.some((r) => r.length > 24)) throw new Error('pixel art is at most 24x24');
   const rects: string[] = [];
   rows.forEach((row, y) => {
-    for (const m of row.matchAll(/#+/g)) rects.push(`M${m.index} ${y} H${m.index + m[0].length} V${y + 1} H${m.index} Z`);
+    for (const m of row.matchAll(/#+/g))
+      rects.push(`M${m.index} ${y} H${m.index + m[0].length} V${y + 1} H${m.index} Z`);
   });
   return { d: rects.join(' '), fill: 'ink', stroke: 'none' };
 }

@@ -191,7 +191,9 @@ export const SMALL_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
   boots: [solid('M5 2 H12 V13 L18 14 Q21 15 21 18 V21 H5 Z'), cut('M5 18 H21')],
   'closed-shoes': [solid('M2 18 V11 L7 10 L11 12 L16 13 Q21 14 22 18 V20 H2 Z'), cut('M2 17 H22')],
   sandals: [
-    { d: 'M6 2 Q10 2 10 7 V19 Q10 22 6 22 Q3 22 3 19 V7 Q3 2 6 2 Z M18 2 Q21 2 21 7 V19 Q21 22 18 22 Q14 22 14 19 V7 Q14 2 18 2 Z' },
+    {
+      d: 'M6 2 Q10 2 10 7 V19 Q10 22 6 22 Q3 22 3 19 V7 Q3 2 6 2 Z M18 2 Q21 2 21 7 V19 Q21 22 18 22 Q14 22 14 19 V7 Q14 2 18 2 Z',
+    },
     { d: 'M3 8 H10 M3 15 H10 M14 8 H21 M14 15 H21', weight: 1.5 },
   ],
   // Both ends hang on one side, as a scarf is worn: two ends in the middle read as a figure at this size.
@@ -201,14 +203,25 @@ export const SMALL_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     solid('M12 9 L11 20 H15 L16 9 Z M17 9 L19 18 H22 L20 8 Z'),
     { d: 'M12 20 V23 M14 20 V23 M20 18 V21', weight: 0.5 },
   ],
-  gloves: [solid('M8 18 V10 Q8 3 13 3 Q18 3 18 10 V18 Z M8 16 L4 12 Q3 10 5 10 L8 12'), solid('M7 19 H19 V23 H7 Z'), cut('M7 19 H19')],
+  gloves: [
+    solid('M8 18 V10 Q8 3 13 3 Q18 3 18 10 V18 Z M8 16 L4 12 Q3 10 5 10 L8 12'),
+    solid('M7 19 H19 V23 H7 Z'),
+    cut('M7 19 H19'),
+  ],
   'warm-hat': [solid('M5 15 Q5 7 12 7 Q19 7 19 15 Z M3 15 H21 V20 H3 Z'), solid('O12 4 2'), cut('M3 15 H21')],
-  'sun-hat': [solid('M7 15 Q7 7 12 7 Q17 7 17 15 Z'), solid('M1 16 Q12 22 23 16 Q20 14 12 15 Q4 14 1 16 Z'), cut('M7 12 H17')],
+  'sun-hat': [
+    solid('M7 15 Q7 7 12 7 Q17 7 17 15 Z'),
+    solid('M1 16 Q12 22 23 16 Q20 14 12 15 Q4 14 1 16 Z'),
+    cut('M7 12 H17'),
+  ],
   sunglasses: [
     { d: 'M2 9 H10 V12 Q10 17 6 17 Q2 17 2 12 Z M14 9 H22 V12 Q22 17 18 17 Q14 17 14 12 Z', fill: 'ink' },
     { d: 'M10 10 Q12 8 14 10 M2 9 L1 6 M22 9 L23 6' },
   ],
-  umbrella: [solid('M1 12 Q1 3 12 3 Q23 3 23 12 Q20 10 17 12 Q14 10 12 12 Q9 10 7 12 Q4 10 1 12 Z'), { d: 'M12 3 V1 M12 12 V20 Q12 22 9 22' }],
+  umbrella: [
+    solid('M1 12 Q1 3 12 3 Q23 3 23 12 Q20 10 17 12 Q14 10 12 12 Q9 10 7 12 Q4 10 1 12 Z'),
+    { d: 'M12 3 V1 M12 12 V20 Q12 22 9 22' },
+  ],
   // A tube standing on its cap, its sealed end crimped across the top, a sun cut out of it: the bottle and label
   // before read as a box.
   sunscreen: [

@@ -10,14 +10,20 @@ import { placed, type Pictogram } from './pictogram.js';
 
 const SUN: Pictogram = [
   { d: 'O12 12 4.5', fill: 'sun' },
-  { d: 'M12 1.5 V4.5 M12 19.5 V22.5 M1.5 12 H4.5 M19.5 12 H22.5 M4.6 4.6 L6.7 6.7 M17.3 17.3 L19.4 19.4 M4.6 19.4 L6.7 17.3 M17.3 6.7 L19.4 4.6' },
+  {
+    d: 'M12 1.5 V4.5 M12 19.5 V22.5 M1.5 12 H4.5 M19.5 12 H22.5 M4.6 4.6 L6.7 6.7 M17.3 17.3 L19.4 19.4 M4.6 19.4 L6.7 17.3 M17.3 6.7 L19.4 4.6',
+  },
 ];
 
 const MOON: Pictogram = [
-  { d: 'M14 2.5 C8 2.5 3.5 7 3.5 12.5 C3.5 17.5 7.5 21.5 12.5 21.5 C16 21.5 19 19.5 20.5 16.5 C14.5 17.5 9.5 12.5 10.5 7 C11 5 12.5 3.5 14 2.5 Z', fill: 'paper' },
+  {
+    d: 'M14 2.5 C8 2.5 3.5 7 3.5 12.5 C3.5 17.5 7.5 21.5 12.5 21.5 C16 21.5 19 19.5 20.5 16.5 C14.5 17.5 9.5 12.5 10.5 7 C11 5 12.5 3.5 14 2.5 Z',
+    fill: 'paper',
+  },
 ];
 
-const CLOUD_PATH = 'M7 19 H17 Q21.5 19 21.5 14.75 Q21.5 10.5 17.5 10.5 Q16.5 5.5 12 5.5 Q7.5 5.5 6.5 10 Q2.5 10.5 2.5 14.5 Q2.5 19 7 19 Z';
+const CLOUD_PATH =
+  'M7 19 H17 Q21.5 19 21.5 14.75 Q21.5 10.5 17.5 10.5 Q16.5 5.5 12 5.5 Q7.5 5.5 6.5 10 Q2.5 10.5 2.5 14.5 Q2.5 19 7 19 Z';
 const CLOUD: Pictogram = [{ d: CLOUD_PATH, fill: 'paper' }];
 /** The cloud raised and narrowed, leaving the bottom third for what falls from it. */
 const HIGH_CLOUD = placed(CLOUD, 1.2, -3.8, 0.9);
@@ -26,10 +32,14 @@ const drops = (d: string, tint: 'rain' | 'snow' = 'rain'): Pictogram => [{ d, st
 const FLAKE = (x: number, y: number, r: number): string =>
   `M${x} ${y - r} V${y + r} M${x - r * 0.87} ${y - r / 2} L${x + r * 0.87} ${y + r / 2} M${x - r * 0.87} ${y + r / 2} L${x + r * 0.87} ${y - r / 2}`;
 
-const WIND: Pictogram = [{ d: 'M2.5 9 H14 Q17.5 9 17.5 5.75 Q17.5 2.5 14.5 3 M2.5 14 H18.5 Q22 14 22 17.25 Q22 20.5 18.5 20 M2.5 19 H11' }];
+const WIND: Pictogram = [
+  { d: 'M2.5 9 H14 Q17.5 9 17.5 5.75 Q17.5 2.5 14.5 3 M2.5 14 H18.5 Q22 14 22 17.25 Q22 20.5 18.5 20 M2.5 19 H11' },
+];
 
 /** A funnel cloud: a wide base narrowing to the ground, each line shorter and shifted as the funnel bends. */
-const FUNNEL: Pictogram = [{ d: 'M2.5 3.5 H21.5 M4.5 7.5 H19 M7 11.5 H16.5 M9 15.5 H14.5 M10.5 19 H13.5 M11.5 22 H12.5' }];
+const FUNNEL: Pictogram = [
+  { d: 'M2.5 3.5 H21.5 M4.5 7.5 H19 M7 11.5 H16.5 M9 15.5 H14.5 M10.5 19 H13.5 M11.5 22 H12.5' },
+];
 
 const THERMOMETER: Pictogram = [
   { d: 'M10 14 V5 A12 5 2 180 360 V14 A12 17.5 3.5 -55 235 Z' },
@@ -58,8 +68,13 @@ export const CONDITION_PICTOGRAMS: Readonly<Record<Condition, Pictogram>> = {
 };
 
 /** The marks of the readings: rain chance (an umbrella is in garment-pictograms.ts), humidity, UV, wind. */
-export const DROP: Pictogram = [{ d: 'M12 2.5 Q18 10 18 15 A12 15 6 0 180 Q6 10 12 2.5 Z' }, { d: 'M9 15.5 Q9.5 18 12 18.5' }];
+export const DROP: Pictogram = [
+  { d: 'M12 2.5 Q18 10 18 15 A12 15 6 0 180 Q6 10 12 2.5 Z' },
+  { d: 'M9 15.5 Q9.5 18 12 18.5' },
+];
 export const UV_SUN: Pictogram = [
   { d: 'O12 12 5.5', fill: 'uv' },
-  { d: 'M12 1.5 V3.5 M12 20.5 V22.5 M1.5 12 H3.5 M20.5 12 H22.5 M4.6 4.6 L6 6 M18 18 L19.4 19.4 M4.6 19.4 L6 18 M18 6 L19.4 4.6' },
+  {
+    d: 'M12 1.5 V3.5 M12 20.5 V22.5 M1.5 12 H3.5 M20.5 12 H22.5 M4.6 4.6 L6 6 M18 18 L19.4 19.4 M4.6 19.4 L6 18 M18 6 L19.4 4.6',
+  },
 ];

@@ -24,7 +24,20 @@ const EXPLICIT = /[\u202A-\u202E\u2066-\u2069]/gu;
 const NUMBER_SEPARATOR = /^[.,:/\u066B\u066C]$/;
 /** Signs that go with a number they touch: percent, degrees, currencies, plus and minus. */
 const NUMBER_TERMINATOR = /^[%\u2030\u00B0\u2103\u2109#$\u00A2-\u00A5\u20A0-\u20CF+\-\u2212]$/;
-const MIRROR: Record<string, string> = { '(': ')', ')': '(', '[': ']', ']': '[', '{': '}', '}': '{', '<': '>', '>': '<', '«': '»', '»': '«', '‹': '›', '›': '‹' };
+const MIRROR: Record<string, string> = {
+  '(': ')',
+  ')': '(',
+  '[': ']',
+  ']': '[',
+  '{': '}',
+  '}': '{',
+  '<': '>',
+  '>': '<',
+  '«': '»',
+  '»': '«',
+  '‹': '›',
+  '›': '‹',
+};
 
 function kindOf(ch: string): Kind {
   if (RTL.test(ch)) return DIGIT.test(ch) ? 'EN' : 'R';
@@ -63,19 +76,21 @@ export function visualOrder(line: string): string {
   const kinds = clusters.map((c) => kindOf(String.fromCodePoint(c.codePointAt(0)!)));
   // Separators between digits, and signs touching digits (-4, 80 %, 4°, €5), belong to the number.
   for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === 'N' && NUMBER_SEPARATOR.test(clusters[i]!) && kinds[i - 1] === 'EN' && kinds[i + 1] === 'EN') kinds[i] = 'EN';
+    if (kinds[i] === 'N' && NUMBER_SEPARATOR.test(clusters[i]!) && kinds[i - 1] === 'EN' && kinds[i + 1] === 'EN')
+      kinds[i] = 'EN';
   }
   for (let i = 0; i < kinds.length; i++) {
     if (kinds[i] !== 'EN') continue;
     for (let k = i - 1; k >= 0 && kinds[k] === 'N' && NUMBER_TERMINATOR.test(clusters[k]!); k--) kinds[k] = 'EN';
-    for (let k = i + 1; k < kinds.length && kinds[k] === 'N' && NUMBER_TERMINATOR.test(clusters[k]!); k++) kinds[k] = 'EN';
+    for (let k = i + 1; k < kinds.length && kinds[k] === 'N' && NUMBER_TERMINATOR.test(clusters[k]!); k++)
+      kinds[k] = 'EN';
   }
   const firstStrong = kinds.find((k) => k === 'L' || k === 'R');
   const base = firstStrong === 'R' ? 1 : 0;
   // For neutrals, a number counts as right-to-left (it sits inside the right-to-left text around it).
   const strong = (k: Kind | undefined): 0 | 1 | null => (k === 'L' ? 0 : k === 'R' || k === 'EN' ? 1 : null);
   const dirs: (0 | 1)[] = kinds.map((k) => strong(k) ?? base);
-  for (let i = 0; i < kinds.length; ) {
+  for (let i = 0; i < kinds.length;) {
     if (strong(kinds[i]) !== null) {
       i++;
       continue;
@@ -98,10 +113,12 @@ export function visualOrder(line: string): string {
     if (base === 0) return dirs[i] === 1 ? 1 : 0;
     return dirs[i] === 1 ? 1 : 2;
   });
-  const order = clusters.map((c, i) => (levels[i]! % 2 === 1 ? [...c].map((ch, n) => (n === 0 ? (MIRROR[ch] ?? ch) : ch)).join('') : c));
+  const order = clusters.map((c, i) =>
+    levels[i]! % 2 === 1 ? [...c].map((ch, n) => (n === 0 ? (MIRROR[ch] ?? ch) : ch)).join('') : c,
+  );
   const max = Math.max(...levels);
   for (let level = max; level >= 1; level--) {
-    for (let i = 0; i < order.length; ) {
+    for (let i = 0; i < order.length;) {
       if (levels[i]! < level) {
         i++;
         continue;

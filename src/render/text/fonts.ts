@@ -198,7 +198,15 @@ function designInk(g: GlyphInfo): [number, number] {
  * pens keep a quarter pixel. Glyph bitmaps are cached and reused, and do not depend on the colour. Only the DejaVu
  * faces' glyphs are grid-fitted (their zones and stems are known); fallback fonts' glyphs are drawn as designed.
  */
-export function drawText(layer: TextLayer, id: FontId, size: number, text: string, x: number, y: number, colour: string): number {
+export function drawText(
+  layer: TextLayer,
+  id: FontId,
+  size: number,
+  text: string,
+  x: number,
+  y: number,
+  colour: string,
+): number {
   const c = layer.colourIndex(colour);
   const stem = STEM_EM[id] * size;
   const hinted = size < HINT_BELOW_PX;
@@ -222,21 +230,45 @@ export function drawText(layer: TextLayer, id: FontId, size: number, text: strin
     if (!bm) {
       if (glyphCache.size >= GLYPH_CACHE_MAX) glyphCache.clear();
       const zones = fitted ? zonesOf(id) : null;
-      const bars = { barUnits: BAR_EM[id] * g.unitsPerEm, barWeight: BAR_WEIGHT, flatten: MIN_WEIGHT[id] === 1 && size < FLAT_ROUNDS_BELOW_PX ? FLAT_ROUNDS : 0 };
-      const stems = zones ? { stemUnits: STEM_EM[id] * g.unitsPerEm, weight, grow: grown / 2, unitsPerEm: g.unitsPerEm, ...bars } : null;
-      bm = g.missing ? missingGlyphBox(size, g.advance) : rasterizeGlyph({ commands: g.commands, scale: size / g.unitsPerEm, dx, embolden: grown, zones, stems });
+      const bars = {
+        barUnits: BAR_EM[id] * g.unitsPerEm,
+        barWeight: BAR_WEIGHT,
+        flatten: MIN_WEIGHT[id] === 1 && size < FLAT_ROUNDS_BELOW_PX ? FLAT_ROUNDS : 0,
+      };
+      const stems = zones
+        ? { stemUnits: STEM_EM[id] * g.unitsPerEm, weight, grow: grown / 2, unitsPerEm: g.unitsPerEm, ...bars }
+        : null;
+      bm = g.missing
+        ? missingGlyphBox(size, g.advance)
+        : rasterizeGlyph({ commands: g.commands, scale: size / g.unitsPerEm, dx, embolden: grown, zones, stems });
       glyphCache.set(key, bm);
       rasterized++;
     }
     const [left, right] = designInk(g);
     const design: [number, number] = [left * size - grown / 2, right * size + grown / 2];
     const mark = rise !== 0 || MARK.test(String.fromCodePoint(codePoint));
-    items.push({ bm, rise, ink: { exact: hinted ? exact : px, ink: hinted ? inkColumns(bm) : null, design, mark, space: codePoint === 32 } });
+    items.push({
+      bm,
+      rise,
+      ink: { exact: hinted ? exact : px, ink: hinted ? inkColumns(bm) : null, design, mark, space: codePoint === 32 },
+    });
   }
   // Grid-fitted text by its ink (glyph-place.ts); larger text at its pens on a quarter pixel.
-  const at = hinted ? placeGlyphs(items.map((i) => i.ink), size, wordSpaceExtra(id, size)) : items.map((i) => Math.floor(i.ink.exact));
+  const at = hinted
+    ? placeGlyphs(
+        items.map((i) => i.ink),
+        size,
+        wordSpaceExtra(id, size),
+      )
+    : items.map((i) => Math.floor(i.ink.exact));
   items.forEach(({ bm, rise }, k) => layer.blit(bm, at[k]!, baseline - Math.round(rise * size), c));
   // Only words of four letters or more: a unit ("°C") or a short badge tells little about how text reads when zoomed.
-  if (run.glyphs.length >= 4) layer.noteText(size, { x: Math.floor(x), y: baseline - Math.ceil(size * 0.8), w: Math.ceil(run.advance * size) + 1, h: Math.ceil(size) });
+  if (run.glyphs.length >= 4)
+    layer.noteText(size, {
+      x: Math.floor(x),
+      y: baseline - Math.ceil(size * 0.8),
+      w: Math.ceil(run.advance * size) + 1,
+      h: Math.ceil(size),
+    });
   return run.advance * size + wordSpaceExtra(id, size) * spaces(text);
 }

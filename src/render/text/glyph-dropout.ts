@@ -76,7 +76,8 @@ export function dropoutControl({ scan, grow, contours, bitmap }: DropoutInput): 
     widths.length = 0;
     for (let s = at[line]!; s < at[line + 1]!; s += 2) {
       let hit = false;
-      for (let i = Math.ceil(spans[s]! - 0.5); i <= Math.floor(spans[s + 1]! - 0.5) && !hit; i++) hit = i - origin >= 0 && i - origin < size && bits[pixel(i - origin)] === 1;
+      for (let i = Math.ceil(spans[s]! - 0.5); i <= Math.floor(spans[s + 1]! - 0.5) && !hit; i++)
+        hit = i - origin >= 0 && i - origin < size && bits[pixel(i - origin)] === 1;
       if (!hit) {
         mids.push((spans[s]! + spans[s + 1]!) / 2);
         widths.push(spans[s + 1]! - spans[s]!);

@@ -49,7 +49,10 @@ export function placeGlyphs(glyphs: readonly PlacedInk[], size: number, wordSpac
   const centre = (): void => {
     if (drawnRight === null || word.length === 0) return;
     // Half the word's overrun (or shortfall) back, so the ink is centred on the design's.
-    const shift = Math.max(floor - drawnLeft, Math.round((designLeftOfWord + designRight - drawnLeft - drawnRight) / 2));
+    const shift = Math.max(
+      floor - drawnLeft,
+      Math.round((designLeftOfWord + designRight - drawnLeft - drawnRight) / 2),
+    );
     for (const i of word) at[i]! += shift;
     drawnRight += shift;
     moved += shift;

@@ -67,7 +67,11 @@ const SUB = 8;
 const SHIFTS = [0, 0.125, -0.125, 0.25, -0.25, 0.375, -0.375];
 
 /** Maps a height in font units to px (y down), stretching piecewise so that the zones land on whole pixels. */
-function yMap(scale: number, zones: VerticalZones | null, bars?: { commands: readonly PathCommand[]; fit: StemFit & { unitsPerEm: number } }): (y: number) => number {
+function yMap(
+  scale: number,
+  zones: VerticalZones | null,
+  bars?: { commands: readonly PathCommand[]; fit: StemFit & { unitsPerEm: number } },
+): (y: number) => number {
   if (!zones) return (y) => -y * scale;
   const xh = zones.xHeight;
   const cap = zones.capHeight;
@@ -75,7 +79,11 @@ function yMap(scale: number, zones: VerticalZones | null, bars?: { commands: rea
   const fcap = Math.max(fxh, Math.round(cap * scale));
   if (bars) {
     const { commands, fit } = bars;
-    const points: [number, number][] = [[0, 0], [xh, -fxh], [cap, -fcap]];
+    const points: [number, number][] = [
+      [0, 0],
+      [xh, -fxh],
+      [cap, -fcap],
+    ];
     return barMap(stemsOf(commands, fit.unitsPerEm, fit.barUnits, 'y'), points, scale, fit);
   }
   return (y) => {
@@ -90,7 +98,12 @@ function yMap(scale: number, zones: VerticalZones | null, bars?: { commands: rea
  * Flattens the outline to line segments in px (x0, y0, x1, y1 each), x offset by dx, y by `Y`; `contours` gets
  * the index in the result where each contour starts.
  */
-function flatten(commands: readonly PathCommand[], X: (x: number) => number, Y: (y: number) => number, contours: number[] = []): Float64Array {
+function flatten(
+  commands: readonly PathCommand[],
+  X: (x: number) => number,
+  Y: (y: number) => number,
+  contours: number[] = [],
+): Float64Array {
   const segs: number[] = [];
   let sx = 0;
   let sy = 0;
@@ -124,7 +137,10 @@ function flatten(commands: readonly PathCommand[], X: (x: number) => number, Y: 
       }
       case 'C': {
         const [x0, y0, x1, y1, x2, y2, x3, y3] = [cx, cy, X(c.x1), Y(c.y1), X(c.x2), Y(c.y2), X(c.x), Y(c.y)];
-        const dd = Math.max(Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2), Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3));
+        const dd = Math.max(
+          Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2),
+          Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3),
+        );
         const n = Math.max(1, Math.ceil(Math.sqrt(dd * 3)));
         for (let i = 1; i <= n; i++) {
           const t = i / n;
@@ -149,7 +165,11 @@ function flatten(commands: readonly PathCommand[], X: (x: number) => number, Y: 
  * Coverage a pixel, 0-1, on SUB sub-scanlines a row, exact horizontally (for text drawn as designed). Summed in
  * float32, in the order of the scan lines and spans.
  */
-function scanlineCoverage(scan: OutlineScan, grow: number, box: { left: number; top: number; width: number; height: number }): Float32Array {
+function scanlineCoverage(
+  scan: OutlineScan,
+  grow: number,
+  box: { left: number; top: number; width: number; height: number },
+): Float32Array {
   const { left, top, width, height } = box;
   const acc = new Float32Array(width * height);
   const found = scan.found;

@@ -69,7 +69,9 @@ function inkOf(g: GlyphInfo): Ink {
       ys.push(c.y);
     }
     const u = g.unitsPerEm;
-    e = xs.length ? { left: Math.min(...xs) / u, right: Math.max(...xs) / u, bottom: Math.min(...ys) / u, top: Math.max(...ys) / u } : { left: 0, right: 0, bottom: 0, top: 0 };
+    e = xs.length
+      ? { left: Math.min(...xs) / u, right: Math.max(...xs) / u, bottom: Math.min(...ys) / u, top: Math.max(...ys) / u }
+      : { left: 0, right: 0, bottom: 0, top: 0 };
     extents.set(g, e);
   }
   return e;

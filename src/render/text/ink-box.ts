@@ -65,7 +65,14 @@ function inkOf(line: DrawnLine): Omit<InkBox, 'item'> | null {
   if (extent === null) return null;
   const [hi, lo] = extent;
   const s = line.size;
-  return { text: line.text, size: s, x: line.x, right: line.x + measureEm(line.font, line.text) * s, top: line.baseline - hi * s, bottom: line.baseline - lo * s };
+  return {
+    text: line.text,
+    size: s,
+    x: line.x,
+    right: line.x + measureEm(line.font, line.text) * s,
+    top: line.baseline - hi * s,
+    bottom: line.baseline - lo * s,
+  };
 }
 
 /** Records the lines as one item in `inks`. */

@@ -69,7 +69,8 @@ export function keepCounters(scan: OutlineScan, contours: readonly number[], bm:
   const { width, height, bits, cover } = bm;
   if (width < 3 || height < 3) return;
   // Most glyphs have no hole and show none: nothing to compare (the fine grid is the costly part).
-  if (!components(bits, width, height, 0, false).regions.some((r) => !r.edge) && !mayHaveHoles(scan.segs, contours)) return;
+  if (!components(bits, width, height, 0, false).regions.some((r) => !r.edge) && !mayHaveHoles(scan.segs, contours))
+    return;
   const design = holesOf(scan, bm);
   let now = score(bits, width, height, design, false);
   if (now.topo === 0) return;
@@ -78,7 +79,8 @@ export function keepCounters(scan: OutlineScan, contours: readonly number[], bm:
   const candidates: number[] = [];
   // Ink is cleared only where the outline itself is mostly background (ink that emboldening, the threshold or
   // dropout added): a pixel of a stroke, however thin, is never cut through.
-  for (let i = 0; i < bits.length; i++) if (cost(i) <= MAX_FLIP && (!bits[i] || design.inked[i]! < 0.5)) candidates.push(i);
+  for (let i = 0; i < bits.length; i++)
+    if (cost(i) <= MAX_FLIP && (!bits[i] || design.inked[i]! < 0.5)) candidates.push(i);
   candidates.sort((a, b) => cost(a) - cost(b) || a - b);
   const flip = (flips: readonly number[]): void => {
     for (const i of flips) bits[i] = 1 - bits[i]!;
@@ -93,7 +95,12 @@ export function keepCounters(scan: OutlineScan, contours: readonly number[], bm:
       flip(flips);
       if (s.pieces !== now.pieces || s.split > now.split || s.topo >= now.topo) continue;
       const c = flips.reduce((sum, i) => sum + cost(i), 0);
-      if (!best || s.topo < best.s.topo || (s.topo === best.s.topo && (s.stray < best.s.stray || (s.stray === best.s.stray && c < best.cost)))) best = { flips, s, cost: c };
+      if (
+        !best ||
+        s.topo < best.s.topo ||
+        (s.topo === best.s.topo && (s.stray < best.s.stray || (s.stray === best.s.stray && c < best.cost)))
+      )
+        best = { flips, s, cost: c };
     }
     return best;
   };
@@ -118,7 +125,8 @@ export function keepCounters(scan: OutlineScan, contours: readonly number[], bm:
 function mayHaveHoles(segs: Float64Array, contours: readonly number[]): boolean {
   const areas = contours.map((from, k) => {
     let a = 0;
-    for (let i = from; i < (contours[k + 1] ?? segs.length); i += 4) a += segs[i]! * segs[i + 3]! - segs[i + 2]! * segs[i + 1]!;
+    for (let i = from; i < (contours[k + 1] ?? segs.length); i += 4)
+      a += segs[i]! * segs[i + 3]! - segs[i + 2]! * segs[i + 1]!;
     return a;
   });
   const largest = areas.reduce((m, a) => (Math.abs(a) > Math.abs(m) ? a : m), 0);
@@ -183,7 +191,13 @@ function holesOf(scan: OutlineScan, bm: GlyphBitmap): Design {
  * Connected regions of the cells equal to `value` (ink 8-connected, ground 4-connected, as the eye and the
  * small-text test read them): each cell's region id, and each region's size and whether it touches the edge.
  */
-function components(cells: Uint8Array, w: number, h: number, value: 0 | 1, diagonal: boolean): { id: Int32Array; regions: { size: number; edge: boolean }[] } {
+function components(
+  cells: Uint8Array,
+  w: number,
+  h: number,
+  value: 0 | 1,
+  diagonal: boolean,
+): { id: Int32Array; regions: { size: number; edge: boolean }[] } {
   const id = new Int32Array(w * h).fill(-1);
   const regions: { size: number; edge: boolean }[] = [];
   const stack = new Int32Array(w * h);
@@ -281,7 +295,8 @@ function pixelsOf(design: Design): Int32Array {
   const { grid, gw } = design;
   const width = gw / GRID;
   const pixelOf = new Int32Array(grid.length);
-  for (let y = 0, i = 0; i < grid.length; y++) for (let x = 0; x < gw; x++, i++) pixelOf[i] = Math.floor(y / GRID) * width + Math.floor(x / GRID);
+  for (let y = 0, i = 0; i < grid.length; y++)
+    for (let x = 0; x < gw; x++, i++) pixelOf[i] = Math.floor(y / GRID) * width + Math.floor(x / GRID);
   design.pixelOf = pixelOf;
   return pixelOf;
 }

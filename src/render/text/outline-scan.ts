@@ -119,7 +119,9 @@ function bandIndex(segs: Float64Array, a: number): BandIndex {
   const range = (i: number): [number, number] => {
     const p0 = segs[i + a]!;
     const p1 = segs[i + 2 + a]!;
-    return p0 < p1 ? [Math.floor(p0 - origin), Math.floor(p1 - origin)] : [Math.floor(p1 - origin), Math.floor(p0 - origin)];
+    return p0 < p1
+      ? [Math.floor(p0 - origin), Math.floor(p1 - origin)]
+      : [Math.floor(p1 - origin), Math.floor(p0 - origin)];
   };
   for (let i = 0; i < segs.length; i += 4) {
     if (segs[i + a] === segs[i + 2 + a]) continue;

@@ -52,7 +52,8 @@ function contoursOf(commands: readonly PathCommand[]): { x: number; y: number; o
       cur = [{ x: c.x, y: c.y, on: true }];
     } else if (c.type === 'L') cur.push({ x: c.x, y: c.y, on: true });
     else if (c.type === 'Q') cur.push({ x: c.x1, y: c.y1, on: false }, { x: c.x, y: c.y, on: true });
-    else if (c.type === 'C') cur.push({ x: c.x1, y: c.y1, on: false }, { x: c.x2, y: c.y2, on: false }, { x: c.x, y: c.y, on: true });
+    else if (c.type === 'C')
+      cur.push({ x: c.x1, y: c.y1, on: false }, { x: c.x2, y: c.y2, on: false }, { x: c.x, y: c.y, on: true });
   }
   if (cur.length) out.push(cur);
   for (const pts of out) {
@@ -77,7 +78,14 @@ function edgesOf(commands: readonly PathCommand[], tol: number, axis: 'x' | 'y')
         edges.push({ x: (p.x + q.x) / 2, up: q.y > p.y, y0: Math.min(p.y, q.y), y1: Math.max(p.y, q.y) });
       }
       // A round's vertical tangent: an on-curve point between two controls straight above and below it.
-      if (p.on && !before.on && !q.on && Math.abs(before.x - p.x) <= tol && Math.abs(q.x - p.x) <= tol && q.y !== before.y) {
+      if (
+        p.on &&
+        !before.on &&
+        !q.on &&
+        Math.abs(before.x - p.x) <= tol &&
+        Math.abs(q.x - p.x) <= tol &&
+        q.y !== before.y
+      ) {
         edges.push({ x: p.x, up: q.y > before.y, y0: Math.min(before.y, q.y), y1: Math.max(before.y, q.y) });
       }
     }
@@ -90,7 +98,12 @@ function edgesOf(commands: readonly PathCommand[], tol: number, axis: 'x' | 'y')
  * contours run clockwise) with the nearest downward edge to its right about a stem's width away that shares some
  * of its height. Stems that overlap one already found (the dot of an i over its stem) are left to follow it.
  */
-export function stemsOf(commands: readonly PathCommand[], unitsPerEm: number, stemUnits: number, axis: 'x' | 'y' = 'x'): [number, number][] {
+export function stemsOf(
+  commands: readonly PathCommand[],
+  unitsPerEm: number,
+  stemUnits: number,
+  axis: 'x' | 'y' = 'x',
+): [number, number][] {
   const tol = TOLERANCE_EM * unitsPerEm;
   const edges = edgesOf(commands, tol, axis);
   const found: [number, number][] = [];
@@ -119,7 +132,12 @@ export function stemsOf(commands: readonly PathCommand[], unitsPerEm: number, st
  * `grow` a side: control points at the stems' edges, linear between them, a shift beyond them. A stem keeps at
  * least a pixel of ground from the one before it (the counter of an n or m never closes).
  */
-export function stemMap(stems: readonly [number, number][], scale: number, dx: number, fit: StemFit): (x: number) => number {
+export function stemMap(
+  stems: readonly [number, number][],
+  scale: number,
+  dx: number,
+  fit: StemFit,
+): (x: number) => number {
   if (stems.length === 0) return (x) => dx + x * scale;
   const from: number[] = [];
   const to: number[] = [];
@@ -158,7 +176,12 @@ const NEAR_ZONE = 0.35;
  * rows. Thinning such a bar as drawn (0.9 px at 12 px) left it under half of every pixel, and dropout control gave
  * it only its middle pixel: hyphens became dots, and f and t lost their bars ("f" read "l").
  */
-export function barMap(bars: readonly [number, number][], zones: readonly [number, number][], scale: number, fit: StemFit): (y: number) => number {
+export function barMap(
+  bars: readonly [number, number][],
+  zones: readonly [number, number][],
+  scale: number,
+  fit: StemFit,
+): (y: number) => number {
   const points: [number, number][] = [...zones];
   const zoned = (y: number): number => {
     let i = 1;
@@ -167,7 +190,8 @@ export function barMap(bars: readonly [number, number][], zones: readonly [numbe
     const [b, pb] = zones[i]!;
     return y <= a ? pa - (y - a) * scale : y >= b ? pb - (y - b) * scale : pa + ((y - a) * (pb - pa)) / (b - a);
   };
-  const near = (y: number): [number, number] | undefined => zones.find(([z]) => Math.abs(y - z) <= NEAR_ZONE * fit.barUnits);
+  const near = (y: number): [number, number] | undefined =>
+    zones.find(([z]) => Math.abs(y - z) <= NEAR_ZONE * fit.barUnits);
   const w = fit.barWeight;
   // Bottom to top; `below` is the lowest row (px, y down) this bar must stay above (the last bar or zone under
   // it that the design keeps apart from it: the dot of an i from its stem, the bars of = from each other).

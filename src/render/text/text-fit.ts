@@ -1,5 +1,14 @@
 import { cleanText, measure, measureEm, wordSpace, type FontId } from './fonts.js';
-import { SHY, TokenMemo, firstBreakAfter, lastFittingDown, lastFittingUp, pieceOf, plainOf, widestSegment } from './word-pieces.js';
+import {
+  SHY,
+  TokenMemo,
+  firstBreakAfter,
+  lastFittingDown,
+  lastFittingUp,
+  pieceOf,
+  plainOf,
+  widestSegment,
+} from './word-pieces.js';
 
 /**
  * Fitting text into a box: the largest size at which all of it fits, or, at the smallest size, the lines that
@@ -86,7 +95,14 @@ interface Wrapped {
  * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
  * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
  */
-function wrap(font: FontId, size: number, paragraphs: string[][], width: number, tokens: TokenMemo = new TokenMemo(font), limit = Infinity): Wrapped {
+function wrap(
+  font: FontId,
+  size: number,
+  paragraphs: string[][],
+  width: number,
+  tokens: TokenMemo = new TokenMemo(font),
+  limit = Infinity,
+): Wrapped {
   const space = wordSpace(font, size);
   const px = (s: string): number => measureEm(font, s) * size;
   const lines: TextLine[] = [];
@@ -111,8 +127,10 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
       while (start < n) {
         const at = cur.length === 0 ? 0 : x + space;
         // How much of the rest fits after `from`: each try measures a piece no longer than a line holds (word-pieces.ts).
-        const reach = (from: number): number => lastFittingUp(start + 1, n, (k) => from + px(plainOf(t, start, k)) <= width);
-        const restFits = (from: number): boolean => (start === 0 ? from + t.wholeEm * size <= width : reach(from) === n);
+        const reach = (from: number): number =>
+          lastFittingUp(start + 1, n, (k) => from + px(plainOf(t, start, k)) <= width);
+        const restFits = (from: number): boolean =>
+          start === 0 ? from + t.wholeEm * size <= width : reach(from) === n;
         if (restFits(at)) {
           const rest = start === 0 ? t.whole : pieceOf(t, start, n);
           cur.push({ text: rest, x: at });
@@ -137,7 +155,10 @@ function wrap(font: FontId, size: number, paragraphs: string[][], width: number,
         }
         if (k < 0) {
           // Nothing fits: as many characters as the line holds (at least one).
-          k = Math.max(start + 1, lastFittingUp(start + 2, n, (e) => px(pieceOf(t, start, e)) <= width));
+          k = Math.max(
+            start + 1,
+            lastFittingUp(start + 2, n, (e) => px(pieceOf(t, start, e)) <= width),
+          );
           midWord = true;
         }
         place(pieceOf(t, start, k), at);
@@ -190,7 +211,11 @@ function withEllipsis(font: FontId, size: number, line: TextLine, width: number)
  * from the largest took up to 30 wraps): fitting is monotone in the size, as every width on a line scales with it,
  * the line pitch and the widest unbreakable stretch too, so a smaller size fits whatever a larger one fits.
  */
-export function largestFitting<T>(min: number, max: number, fits: (size: number) => T | null): { size: number; fit: T } | null {
+export function largestFitting<T>(
+  min: number,
+  max: number,
+  fits: (size: number) => T | null,
+): { size: number; fit: T } | null {
   let best: { size: number; fit: T } | null = null;
   let lo = min;
   let hi = max;
@@ -239,7 +264,16 @@ export function fitText(req: FitRequest): FittedText {
   const build = (size: number, wrapped: Wrapped, truncated: boolean): FittedText => {
     const pitch = Math.round(size * lineHeight);
     const { lines, midWord } = wrapped;
-    return { font: req.font, size, pitch, lines, truncated, midWord, height: lines.length * pitch, width: lines.reduce((m, l) => Math.max(m, l.width), 0) };
+    return {
+      font: req.font,
+      size,
+      pitch,
+      lines,
+      truncated,
+      midWord,
+      height: lines.length * pitch,
+      width: lines.reduce((m, l) => Math.max(m, l.width), 0),
+    };
   };
   // The widest stretch that some size down to minSize can keep whole: a size that would cut it mid-word is not a fit
   // (at minSize it is the last resort). Stretches too wide even at minSize (a long URL without break points) are cut
@@ -280,12 +314,33 @@ export function fitText(req: FitRequest): FittedText {
   const end = kept[kept.length - 1];
   if (tail && end) {
     const x = end.width + wordSpace(req.font, minSize);
-    kept[kept.length - 1] = { text: `${end.text} ${tail}`, words: [...end.words, { text: tail, x }], width: x + measure(req.font, minSize, tail) };
+    kept[kept.length - 1] = {
+      text: `${end.text} ${tail}`,
+      words: [...end.words, { text: tail, x }],
+      width: x + measure(req.font, minSize, tail),
+    };
   }
   return build(minSize, { lines: kept, midWord: wrapped.midWord }, true);
 }
 
 /** One line: the largest size from maxSize down to minSize at which it fits, else shortened with an ellipsis (before `tail`). */
-export function fitLine(font: FontId, text: string, width: number, maxSize: number, minSize: number, tail?: string): FittedText {
-  return fitText({ text: text.replace(/\s+/g, ' '), font, width, height: Infinity, maxSize, minSize, maxLines: 1, lineHeight: 1, tail });
+export function fitLine(
+  font: FontId,
+  text: string,
+  width: number,
+  maxSize: number,
+  minSize: number,
+  tail?: string,
+): FittedText {
+  return fitText({
+    text: text.replace(/\s+/g, ' '),
+    font,
+    width,
+    height: Infinity,
+    maxSize,
+    minSize,
+    maxLines: 1,
+    lineHeight: 1,
+    tail,
+  });
 }

@@ -49,7 +49,10 @@ export class TrueTypeFont {
     const n = buf.readUInt16BE(4);
     for (let i = 0; i < n; i++) {
       const rec = 12 + i * 16;
-      this.tables.set(buf.toString('latin1', rec, rec + 4), { offset: buf.readUInt32BE(rec + 8), length: buf.readUInt32BE(rec + 12) });
+      this.tables.set(buf.toString('latin1', rec, rec + 4), {
+        offset: buf.readUInt32BE(rec + 8),
+        length: buf.readUInt32BE(rec + 12),
+      });
     }
     const head = this.table('head');
     this.unitsPerEm = buf.readUInt16BE(head + 18);
@@ -60,7 +63,8 @@ export class TrueTypeFont {
     this.numHMetrics = buf.readUInt16BE(hhea + 34);
     this.numGlyphs = buf.readUInt16BE(this.table('maxp') + 4);
     const os2 = this.tables.get('OS/2');
-    this.capHeight = os2 && buf.readUInt16BE(os2.offset) >= 2 ? buf.readInt16BE(os2.offset + 88) : Math.round(this.unitsPerEm * 0.73);
+    this.capHeight =
+      os2 && buf.readUInt16BE(os2.offset) >= 2 ? buf.readInt16BE(os2.offset + 88) : Math.round(this.unitsPerEm * 0.73);
     this.cmap = this.readCmap();
     this.kernPairs = this.readKern();
   }
@@ -134,7 +138,7 @@ export class TrueTypeFont {
     const nPoints = nContours ? ends[nContours - 1]! + 1 : 0;
     p += 2 + b.readUInt16BE(p); // instructions
     const flags = new Uint8Array(nPoints);
-    for (let i = 0; i < nPoints; ) {
+    for (let i = 0; i < nPoints;) {
       const f = b[p++]!;
       flags[i++] = f;
       if (f & 8) for (let r = b[p++]!; r > 0 && i < nPoints; r--) flags[i++] = f;

@@ -17,7 +17,10 @@ export function sfntFromWoff(buf: Buffer): Buffer {
     const origLength = buf.readUInt32BE(rec + 12);
     const raw = buf.subarray(offset, offset + compLength);
     const data = compLength < origLength ? inflateSync(raw) : raw;
-    if (data.length !== origLength) throw new Error(`WOFF table ${buf.toString('latin1', rec, rec + 4)} inflates to ${data.length} bytes, not ${origLength}`);
+    if (data.length !== origLength)
+      throw new Error(
+        `WOFF table ${buf.toString('latin1', rec, rec + 4)} inflates to ${data.length} bytes, not ${origLength}`,
+      );
     tables.push({ tag: buf.subarray(rec, rec + 4), checksum: buf.readUInt32BE(rec + 16), data });
   }
   const dirEnd = 12 + numTables * 16;

@@ -24,7 +24,10 @@ const CASES = ['normal', 'long', 'error'];
 
 for (const panel of panels) {
   const locale = localeFor('en');
-  const render = displayRenderOptions({ id: 'hallway', name: 'Hallway', panel, rotation: 0 }, { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', locale]]) });
+  const render = displayRenderOptions(
+    { id: 'hallway', name: 'Hallway', panel, rotation: 0 },
+    { timezone: SAMPLE_TIMEZONE, locales: new Map([['hallway', locale]]) },
+  );
   for (const c of CASES) {
     const frame = await renderDisplayFrame(render, sampleInput(c, 'Hallway', locale));
     const file = join(out, `${panel}-${c}.png`);
