@@ -15,6 +15,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configYaml } from '../helpers/config-yaml.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { REC } from './sample-rec.js';
 
 /**
  * A panel profile no code was written for: waveshare-7in5-v2's profile copied under a new id. It goes into a copy of
@@ -28,28 +29,6 @@ import { ROOT, runCli } from '../helpers/cli.js';
 const ID = 'waveshare-7in5-v2-copy';
 /** A copy that names a vendor driver the UC8179 driver does not follow. */
 const UNKNOWN_VENDOR = 'waveshare-7in5-v9';
-
-const REC = {
-  outfit: 'A light jacket over a T-shirt, jeans and trainers. Take sunglasses.',
-  reasoning: 'Mild and sunny with a light breeze.',
-  weather: {
-    temp: 18.5,
-    feels_like: 17.9,
-    temp_unit: '°C',
-    humidity_pct: 52,
-    wind_speed: 11,
-    wind_speed_unit: 'km/h',
-    wind_dir: 'SW',
-    description: 'Sunny',
-    rain_chance_pct: 5,
-    uv_index: 5,
-    is_day: true,
-    alerts: [],
-    source: 'test',
-  },
-  model: 'outfit-test',
-  generated_at: '2026-05-02T08:00:00.000Z',
-};
 
 let pkg: string;
 let work: string;

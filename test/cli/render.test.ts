@@ -3,28 +3,7 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-
-const REC = {
-  outfit: 'A light jacket over a T-shirt, jeans and trainers. Take sunglasses.',
-  reasoning: 'Mild and sunny with a light breeze.',
-  weather: {
-    temp: 18.5,
-    feels_like: 17.9,
-    temp_unit: '°C',
-    humidity_pct: 52,
-    wind_speed: 11,
-    wind_speed_unit: 'km/h',
-    wind_dir: 'SW',
-    description: 'Sunny',
-    rain_chance_pct: 5,
-    uv_index: 5,
-    is_day: true,
-    alerts: [],
-    source: 'test',
-  },
-  model: 'outfit-test',
-  generated_at: '2026-05-02T08:00:00.000Z',
-};
+import { REC } from './sample-rec.js';
 
 describe('render (offline, no credits)', () => {
   it('renders a saved Recommendation to PNG and BMP for the display’s panel, byte-identical on a second run', async () => {
