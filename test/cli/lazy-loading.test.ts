@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { REC } from './sample-rec.js';
 
 /**
  * Which modules and native addons a command loads, seen by the real CLI process as shipped (dist/cli.js): a
@@ -35,28 +36,6 @@ const HEAVY: [string, RegExp][] = [
 
 /** Drawing a frame: canvas (its JavaScript and its native addon) and our layout, drawing and text modules. */
 const DRAWING = /\/node_modules\/canvas\/|\/canvas\.node$|\/src\/render\/(layout|draw|text)\//;
-
-const REC = {
-  outfit: 'A light jacket over a T-shirt, jeans and trainers.',
-  reasoning: 'Mild and sunny.',
-  weather: {
-    temp: 18.5,
-    feels_like: 17.9,
-    temp_unit: '°C',
-    humidity_pct: 52,
-    wind_speed: 11,
-    wind_speed_unit: 'km/h',
-    wind_dir: 'SW',
-    description: 'Sunny',
-    rain_chance_pct: 5,
-    uv_index: 5,
-    is_day: true,
-    alerts: [],
-    source: 'test',
-  },
-  model: 'outfit-test',
-  generated_at: '2026-05-02T08:00:00.000Z',
-};
 
 let dir = '';
 let config = '';
