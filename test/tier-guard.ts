@@ -7,7 +7,7 @@ import net from 'node:net';
  * opens a server fails at once, with where it belongs, instead of making `npm test` slow or dependent on the machine.
  */
 const refuse = (what: string) => () => {
-  throw new Error(`the fast tier ${what}: list this test file in test/tiers.ts (INTEGRATION or SYSTEM)`);
+  throw new Error(`the fast tier ${what}: name this test file *.int.test.ts or *.sys.test.ts (test/tiers.ts)`);
 };
 const mutable = childProcess as unknown as Record<string, unknown>;
 for (const name of ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync']) {

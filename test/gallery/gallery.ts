@@ -198,7 +198,7 @@ function smallTextMarkdown(sizes: readonly number[]): string {
     '',
     `Our rasteriser (above each rule) and FreeType's hinted 1-bit rendering of the same DejaVu files (below it), at 4x:`,
     `${SAMPLE_LINES.map((l) => `"${l}"`).join(', ')}, in the regular, bold and condensed faces.`,
-    '`test/render/small-text-reader.test.ts` has tesseract read both.',
+    '`test/render/small-text-reader.sys.test.ts` has tesseract read both.',
     '',
   ];
   for (const size of sizes) lines.push(`${size} px: ![small text at ${size} px](zoom/small-text-${size}px.png)`, '');

@@ -10,7 +10,7 @@ import { packageRoot } from '../../src/shared/package-root.js';
 
 /**
  * Our small text beside FreeType's hinted 1-bit rendering of the same DejaVu file at the same size, and a
- * reader that is not our code: tesseract. Shared by test/render/small-text-reader.test.ts and the
+ * reader that is not our code: tesseract. Shared by test/render/small-text-reader.sys.test.ts and the
  * gallery's side-by-side zooms. Both tools are Debian's (.ci/setup --tests installs them); a missing one is an
  * error that says what to install, never a silent skip.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""FreeType's hinted 1-bit rendering of a TrueType font: the reference test/render/small-text-reader.test.ts and
+"""FreeType's hinted 1-bit rendering of a TrueType font: the reference test/render/small-text-reader.sys.test.ts and
 the gallery hold our rasteriser against (test/gallery/small-text-compare.ts runs it). Pillow's fontmode "1" loads
 glyphs with FT_LOAD_TARGET_MONO, so the font's own TrueType instructions fit it to the pixel grid, as a hinted
 1-bit FreeType build draws it. Debian's python3-pil (.ci/setup --tests).
