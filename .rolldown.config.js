@@ -8,7 +8,7 @@ import { defineConfig } from 'rolldown';
  * (docs/performance.md). A chunk for each set of modules that the lazy imports (`await import()`) reach, so that a
  * command loads only what it uses, in fewer files than tsc's one a module. canvas stays outside: its native addon is
  * loaded from node_modules. The source maps let a test name the modules a process loaded
- * (test/cli/lazy-loading.test.ts). .ci/bundle.js makes it through rolldown's build(), which prints nothing unless
+ * (test/cli/lazy-loading.int.test.ts). .ci/bundle.js makes it through rolldown's build(), which prints nothing unless
  * it fails. dist/cli.js, the program's entry, runs dist/app/bin.cjs (.ci/build-id.js writes it, and the build's id).
  */
 export default defineConfig({
