@@ -202,7 +202,7 @@ describe('parseConfig', () => {
         'trmnl.devices[0].display: no display with id "kitchen"',
       ]),
     );
-    // Neither is fine here: the token may come from the systemd credential (test/config/secrets.int.test.ts).
+    // Neither is fine here: the token may come from the systemd credential (test/config/secrets.test.ts).
     expect(parseConfig({ ...base, trmnl: { devices: [{ mac: 'AA:BB:CC:DD:EE:FF', display: 'hallway' }] } }).ok).toBe(
       true,
     );

@@ -37,7 +37,7 @@ import { shownView, testViews } from '../helpers/views.js';
  * Also here: the HTTP server binds to loopback unless configured otherwise; device endpoints refuse unknown MACs
  * and wrong or missing tokens with no image. Not here, because it is already tested: a world-readable key file gets
  * a warning ("warns about a world-readable key file" in test/config/load.test.ts); a bad secret (a line break inside,
- * a 200 MB file, a FIFO...) is refused at load, naming its source and never its content (test/config/secrets.int.test.ts). `npm audit --audit-level=high`
+ * a 200 MB file, a FIFO...) is refused at load, naming its source and never its content (test/config/secrets.test.ts, secrets.int.test.ts). `npm audit --audit-level=high`
  * runs in CI (.ci/run), not in this suite: it needs the registry.
  */
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { workerNodeFlags } from '../../src/render/render-process.js';
-import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
 const run = promisify(execFile);
@@ -21,31 +20,6 @@ describe('systemd/outfit-display.service', () => {
     const { stdout, stderr } = await run('systemd-analyze', ['verify', UNIT]);
     expect(stderr).toBe('');
     expect(stdout).toBe('');
-  });
-
-  it('keeps the settings Node needs and the ones the issue asks for', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const unit = await readFile(UNIT, 'utf8');
-    for (const line of [
-      'Type=notify',
-      'NotifyAccess=all',
-      'Restart=on-failure',
-      'DynamicUser=yes',
-      'StateDirectory=outfit-display',
-      'CacheDirectory=outfit-display',
-      'RuntimeDirectory=outfit-display',
-      'ConfigurationDirectory=outfit-display',
-      'LoadCredential=outfit-api-key:/etc/outfit-display/api-key',
-      'After=network-online.target time-set.target',
-      'SystemCallFilter=@system-service @pkey',
-      'Environment=XDG_CACHE_HOME=%C/outfit-display',
-    ]) {
-      expect(unit.split('\n')).toContain(line);
-    }
-    expect(unit).toMatch(/^WatchdogSec=\d+s$/m);
-    expect(unit).toMatch(/^StartLimitBurst=\d+$/m);
-    // V8's JIT needs writable+executable memory.
-    expect(unit).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
   });
 
   it('runs Node with memory flags this Node accepts, the same ones the container’s entrypoint uses', async () => {
@@ -68,16 +42,5 @@ describe('systemd/outfit-display.service', () => {
     expect(worker).toEqual(unit.filter((f) => f !== '--no-maglev' && f !== '--no-opt'));
     const { stdout: workerStarted } = await run(process.execPath, [...worker, '-e', 'process.stdout.write("started")']);
     expect(workerStarted).toBe('started');
-  });
-
-  it('is not restarted after an exit a restart cannot cure: 2 (bad config) and 3 (key rejected)', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const unit = await readFile(UNIT, 'utf8');
-    const prevent = unit.split('\n').filter((l) => l.startsWith('RestartPreventExitStatus='));
-    expect(prevent).toHaveLength(1);
-    const codes = prevent[0]!.slice('RestartPreventExitStatus='.length).split(/\s+/).map(Number).sort();
-    expect(codes).toEqual([EXIT.USAGE, EXIT.KEY_REJECTED]);
-    // Every other failure is still restarted.
-    expect(unit.split('\n')).toContain('Restart=on-failure');
   });
 });

@@ -1,17 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSchedules } from '../../src/budget/planner.js';
-import { loadConfig } from '../../src/config/load.js';
-import { buildPublishers } from '../../src/daemon/publishers.js';
 import { PUBLISHER_PROBLEM_SOURCES } from '../../src/daemon/publisher-registry.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { ProblemBoard } from '../../src/state/problems.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { WEBHOOK_BACKOFF, WEBHOOK_TRIES, WebhookPublisher } from '../../src/webhook/webhook-publisher.js';
-import { configYaml } from '../helpers/config-yaml.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
@@ -222,53 +215,5 @@ describe('the webhook publisher', () => {
     await until('the receiver sees the connection closed', () => s.receiver.huge().closed);
     expect(s.receiver.huge().sent).toBeLessThan(16 * 1024 * 1024);
     expect(s.side.views.view('hall')!.problems).toEqual([]);
-  });
-});
-
-describe('the webhook section', () => {
-  async function load(section: readonly string[]) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'webhook-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const file = path.join(dir, 'config.yaml');
-    await writeFile(file, configYaml({ timezone: 'UTC', displays: [{ id: 'hall' }], sections: section }));
-    return loadConfig(file, { env: {} });
-  }
-
-  it('refuses a login in the URL without repeating it, and the headers the POST sets itself', async () => {
-    const err = (await load(['webhook:', '  url: "https://owner:pa55word@ha.local/api/webhook/x"']).catch(
-      (e: unknown) => e,
-    )) as Error;
-    expect(err.message).toMatch(/webhook\.url: must not carry a login \(user:password@host\)/);
-    expect(err.message).not.toContain('pa55word');
-    const headers = (await load([
-      'webhook:',
-      '  url: "http://ha.local:8123/api/webhook/x"',
-      '  headers:',
-      '    Content-Type: text/plain',
-    ]).catch((e: unknown) => e)) as Error;
-    expect(headers.message).toMatch(/webhook\.headers\.Content-Type: is set by the webhook itself/);
-    const ftp = (await load(['webhook:', '  url: "ftp://ha.local/x"']).catch((e: unknown) => e)) as Error;
-    expect(ftp.message).toMatch(/webhook\.url: must be an absolute http\(s\) URL/);
-  });
-
-  it('is built by the registry when the config has it, and not otherwise', async () => {
-    const build = async (section: readonly string[]) => {
-      const loaded = await load(section);
-      const clock = new FakeClock();
-      const deps = {
-        logger: capturingLogger().logger,
-        clock,
-        views: testViews({ displays: loaded.config.displays, clock }).views,
-        runs: { refresh: () => Promise.resolve(null) },
-        schedules: resolveSchedules(loaded.config),
-        refreshUnavailable: null,
-      };
-      return (await buildPublishers(loaded, deps)).map((p) => p.name);
-    };
-    expect(await build(['webhook:', '  url: "http://127.0.0.1:9/hook"', '  timeout_s: 5'])).toEqual([
-      'files',
-      'webhook',
-    ]);
-    expect(await build([])).toEqual(['files']);
   });
 });
