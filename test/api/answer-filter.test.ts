@@ -4,7 +4,7 @@ import { AnswerFilter, NotJsonError } from '../../src/api/answer-filter.js';
 import { boundAnswer } from '../../src/api/answer-limits.js';
 import { readResponse } from '../../src/api/schemas.js';
 import { largeFieldBody, LARGE_FILLS } from '../../src/service-sim/large-field.js';
-import { ANSWER } from './sample-answer.js';
+import { ANSWER } from '../fixtures/answers.js';
 
 /**
  * The streaming filter of a 2xx body (src/api/answer-filter.ts): an answer within the limits comes out as it went

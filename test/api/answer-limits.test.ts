@@ -13,7 +13,7 @@ import { readResponse } from '../../src/api/schemas.js';
 import { largeFieldBody, LARGE_FILLS } from '../../src/service-sim/large-field.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { ANSWER } from './sample-answer.js';
+import { ANSWER } from '../fixtures/answers.js';
 
 /**
  * What an answer may add to what we store: every answer, from a few bytes to over every limit, is bounded

@@ -6,17 +6,21 @@ import {
   type ShapeWarning,
 } from '../../src/api/shape-warnings.js';
 import type { ShapeNote } from '../../src/api/schemas.js';
-import { clockAt } from '../helpers/fake-clock.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 const TEMP: ShapeNote = { field: 'weather.temp', problem: 'missing', detail: 'missing' };
 const MODEL: ShapeNote = { field: 'model', problem: 'missing', detail: 'missing' };
 
-function warnings(timezone?: string): { sw: ShapeWarnings; said: ShapeWarning[]; clock: { t: number } } {
+function warnings(timezone?: string): {
+  sw: ShapeWarnings;
+  said: ShapeWarning[];
+  clock: ReturnType<typeof manualClock>;
+} {
   const said: ShapeWarning[] = [];
-  const clock = { t: Date.parse('2026-11-21T07:00:00.000Z') };
+  const clock = manualClock(Date.parse('2026-11-21T07:00:00.000Z'));
   const sw = new ShapeWarnings({
     warn: (w) => said.push(w),
-    clock: clockAt(() => clock.t),
+    clock,
     ...(timezone ? { timezone } : {}),
   });
   return { sw, said, clock };
@@ -28,7 +32,7 @@ describe('W_RESPONSE_SHAPE warnings', () => {
     for (let cycle = 0; cycle < 96; cycle++) {
       // every 15 minutes for 24 hours: the day changes once, at midnight UTC
       sw.note([TEMP], 'POST /recweather');
-      clock.t += 15 * 60_000;
+      clock.advance(15 * 60_000);
     }
     sw.note([TEMP, MODEL], 'POST /recommend');
     expect(said.map((w) => [w.code, w.field])).toEqual([
@@ -41,11 +45,11 @@ describe('W_RESPONSE_SHAPE warnings', () => {
 
   it('count days in the configured time zone', () => {
     const { sw, said, clock } = warnings('Pacific/Auckland');
-    clock.t = Date.parse('2026-11-21T10:30:00.000Z'); // 23:30 in Auckland
+    clock.set(Date.parse('2026-11-21T10:30:00.000Z')); // 23:30 in Auckland
     sw.note([TEMP], 'GET /weather');
-    clock.t += 20 * 60_000; // 23:50
+    clock.advance(20 * 60_000); // 23:50
     sw.note([TEMP], 'GET /weather');
-    clock.t += 20 * 60_000; // 00:10 the next day there, still the same UTC day
+    clock.advance(20 * 60_000); // 00:10 the next day there, still the same UTC day
     sw.note([TEMP], 'GET /weather');
     expect(said).toHaveLength(2);
   });

@@ -8,9 +8,9 @@ import { weatherChange } from '../../src/budget/change-aware.js';
 import { deviceDiscovery } from '../../src/mqtt/ha-discovery.js';
 import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
 import { mqttTopics } from '../../src/mqtt/topics.js';
-import { NORMAL } from '../gallery/samples.js';
 import { checkStates } from '../mqtt/ha-checker.js';
-import { display } from '../mqtt/fixtures.js';
+import { NORMAL } from '../fixtures/samples.js';
+import { display } from '../fixtures/display.js';
 
 /**
  * The client against a stand-in service that answers, over a real socket, whatever body a test gives it: forms the

@@ -10,7 +10,6 @@ import { packageRoot } from '../../src/shared/package-root.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { renderFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
-import { NORMAL, STRESS_SAMPLES, sampleInput } from '../gallery/samples.js';
 import { DEMO_API_KEY, startServiceSim, type RunningServiceSim } from '../../src/service-sim/server.js';
 import { verdict, type Bench } from './bench.js';
 import {
@@ -39,6 +38,7 @@ import { warmBrowserBenches } from './warm-browser.js';
 import { weekBenches } from './week-under-faults.js';
 import { nodeMajors, SUPPORTED_MAJORS } from './node-majors.js';
 import { killAllOnExit, median, run, sampleTree, type TreePeak } from './proc.js';
+import { NORMAL, sampleInput, STRESS_SAMPLES } from '../fixtures/samples.js';
 
 /**
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry

@@ -3,11 +3,11 @@ import { PNG } from 'pngjs';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderFrame } from '../../src/render/frame.js';
 import type { PanelProfile } from '../../src/panels/panels.js';
-import { sampleInput } from '../gallery/samples.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium-args.js';
 import type { Bench } from './bench.js';
 import { browserPage, CONVERT } from './browser-compare.js';
 import { descendants, median, memoryOf, track } from './proc.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 /**
  * The warm comparison: both ways already running, one frame each.

@@ -11,7 +11,7 @@ import { loadConfig, type LoadedConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { DEMO_API_KEY, startServiceSim } from '../../src/service-sim/server.js';
 import { seededRandom } from '../../src/service-sim/weather.js';
-import { systemClock } from '../../src/time/clock.js';
+import { clockAt } from '../helpers/fake-clock.js';
 import type { Bench } from './bench.js';
 import { run } from './proc.js';
 import { parseWindow, weekFigures, type FaultWindow, type Sample, type WeekFigures } from './week-metrics.js';
@@ -85,7 +85,7 @@ export async function runWeek(c: WeekCase, seed = 21): Promise<WeekResult> {
   const draw = seededRandom(seed + 1);
   const clock = new DrivenClock(WEEK);
   const driver = new WeekDriver(clock);
-  const sim = await startServiceSim({ clock: { ...systemClock, now: () => clock.now() }, ratePerMinute: 1000 });
+  const sim = await startServiceSim({ clock: clockAt(() => clock.now()), ratePerMinute: 1000 });
   const gate = new ServiceGate(sim.port);
   await gate.open();
   const dir = mkdtempSync(join(tmpdir(), 'outfit-week-'));

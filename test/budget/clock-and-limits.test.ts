@@ -6,8 +6,8 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { RateLimiter } from '../../src/budget/rate-limiter.js';
 import { refusal } from '../../src/budget/spend-gate.js';
 import { weatherChange } from '../../src/budget/change-aware.js';
-import { WEATHER } from './fake-client.js';
 import { makeConfig } from './helpers.js';
+import { COOL_WEATHER } from '../fixtures/rec.js';
 
 const HOUR = 3_600_000;
 const T = Date.UTC(2027, 0, 11, 9);
@@ -172,16 +172,24 @@ describe('weatherChange', () => {
     expected_change_pct: 25,
   };
   it('names what changed enough to change what one wears, or null', () => {
-    expect(weatherChange(WEATHER, { ...WEATHER, temp: 14.9 }, cfg)).toBeNull();
-    expect(weatherChange(WEATHER, { ...WEATHER, temp: 15 }, cfg)).toBe('temperature 12°C → 15°C (change of 3 or more)');
-    expect(weatherChange(WEATHER, { ...WEATHER, feels_like: 6 }, cfg)).toMatch(/^feels like 10°C → 6°C/);
-    expect(weatherChange(WEATHER, { ...WEATHER, rain_chance_pct: 50 }, cfg)).toBe('rain chance 20% → 50% crosses 50%');
-    expect(weatherChange(WEATHER, { ...WEATHER, description: 'Light rain' }, cfg)).toBe(
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, temp: 14.9 }, cfg)).toBeNull();
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, temp: 15 }, cfg)).toBe(
+      'temperature 12°C → 15°C (change of 3 or more)',
+    );
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, feels_like: 6 }, cfg)).toMatch(/^feels like 10°C → 6°C/);
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, rain_chance_pct: 50 }, cfg)).toBe(
+      'rain chance 20% → 50% crosses 50%',
+    );
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, description: 'Light rain' }, cfg)).toBe(
       'conditions "Partly cloudy" → "Light rain"',
     );
-    expect(weatherChange(WEATHER, { ...WEATHER, description: 'Light rain' }, { ...cfg, conditions: false })).toBeNull();
-    expect(weatherChange(WEATHER, { ...WEATHER, is_day: false }, cfg)).toBe('day turned to night');
+    expect(
+      weatherChange(COOL_WEATHER, { ...COOL_WEATHER, description: 'Light rain' }, { ...cfg, conditions: false }),
+    ).toBeNull();
+    expect(weatherChange(COOL_WEATHER, { ...COOL_WEATHER, is_day: false }, cfg)).toBe('day turned to night');
     // The answer in °F is compared in °C: 53.6 °F = 12 °C.
-    expect(weatherChange(WEATHER, { ...WEATHER, temp: 53.6, feels_like: 50, temp_unit: '°F' }, cfg)).toBeNull();
+    expect(
+      weatherChange(COOL_WEATHER, { ...COOL_WEATHER, temp: 53.6, feels_like: 50, temp_unit: '°F' }, cfg),
+    ).toBeNull();
   });
 });

@@ -1,29 +1,10 @@
 import type { OutfitClient } from '../../src/api/client.js';
 import type { RateLimitInfo } from '../../src/api/rate-limit.js';
 import type { Recommendation, Weather } from '../../src/api/schemas.js';
+import { COOL_WEATHER, rec } from '../fixtures/rec.js';
 import type { FakeClock } from '../helpers/fake-clock.js';
 
-/** A stand-in for OutfitClient: answers from a script, records what was called and when. */
-
-export const WEATHER: Weather = {
-  temp: 12,
-  feels_like: 10,
-  temp_unit: '°C',
-  humidity_pct: 70,
-  wind_speed: 10,
-  wind_speed_unit: 'km/h',
-  wind_dir: 'W',
-  description: 'Partly cloudy',
-  rain_chance_pct: 20,
-  uv_index: 2,
-  is_day: true,
-  alerts: [],
-  source: 'test',
-};
-
-export function rec(weather: Weather = WEATHER): Recommendation {
-  return { outfit: 'a coat', reasoning: 'cool', weather, model: 'm', generated_at: '2027-01-01T00:00:00.000Z' };
-}
+/** A stand-in for OutfitClient: answers from a script (by default rec() on a COOL_WEATHER day), records what was called and when. */
 
 export type Answer = Recommendation | Weather | Error | ((call: Call) => Promise<Recommendation | Weather>);
 export interface Call {
@@ -47,7 +28,8 @@ export function fakeClient(
   const answer = async (kind: Call['kind']): Promise<never> => {
     const call = { kind, mono: clock.monotonic(), wall: clock.now() };
     calls.push(call);
-    const next = script.shift() ?? (kind === 'weather' ? WEATHER : rec());
+    const next =
+      script.shift() ?? (kind === 'weather' ? COOL_WEATHER : rec({ weather: COOL_WEATHER, fetchedAt: null }));
     if (next instanceof Error) throw next;
     return (typeof next === 'function' ? await next(call) : next) as never;
   };

@@ -7,7 +7,7 @@ import { Governor, type FetchOutcome, type FetchReason } from '../../src/budget/
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import type { Config } from '../../src/config/schema.js';
 import { fakeClient, type Answer } from './fake-client.js';
-import { berlin, countingClock, drive, makeConfig, stateDir } from './helpers.js';
+import { berlin, drive, makeConfig, stateDir } from './helpers.js';
 
 /** A Governor on a FakeClock with a scripted client: the rig of the governor's tests. */
 
@@ -32,13 +32,13 @@ export async function rig(
   const clock = opts.clock ?? new FakeClock(START);
   const dir = opts.dir ?? (await stateDir());
   const config = makeConfig(raw);
-  const counting = countingClock(clock);
+  const counting = clock.view();
   const fake = fakeClient(clock, script);
   const governor = new Governor({
     config,
     stateDir: dir,
     client: fake.client,
-    clock: counting.clock,
+    clock: counting,
     random: () => 0.5,
     ...(opts.logger && { logger: opts.logger }),
     ...(opts.syncStamp && { syncStamp: opts.syncStamp }),

@@ -13,9 +13,9 @@ import {
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
-import { rec, WEATHER } from './fake-client.js';
 import { berlin } from './helpers.js';
 import { one, rig, START } from './governor-rig.js';
+import { COOL_WEATHER, rec } from '../fixtures/rec.js';
 
 describe('Governor: the budget', () => {
   it('writes the charge to disk before the request goes out', async () => {
@@ -23,7 +23,7 @@ describe('Governor: the budget', () => {
     const r = await rig({}, [
       async () => {
         onDisk = (await r.ledger()).day_spent;
-        return rec();
+        return rec({ weather: COOL_WEATHER, fetchedAt: null });
       },
     ]);
     expect((await one(r)).kind).toBe('fresh');
@@ -253,10 +253,8 @@ describe('Governor: one rate limiter for all displays', () => {
 });
 
 describe('Governor: change-aware mode', () => {
-  const last = (weather = WEATHER, ageMin = 30): StoredRecommendation => ({
-    ...rec(weather),
-    fetched_at: new Date(START - ageMin * 60_000).toISOString(),
-  });
+  const last = (weather = COOL_WEATHER, ageMin = 30): StoredRecommendation =>
+    rec({ weather, fetchedAt: new Date(START - ageMin * 60_000).toISOString() });
   const cfg = {
     budget: { credits_per_day: 100, refresh_reserve_credits: 10 },
     displays: [
@@ -265,17 +263,17 @@ describe('Governor: change-aware mode', () => {
   };
 
   it('keeps the outfit when the weather did not change enough (1 credit)', async () => {
-    const r = await rig(cfg, [{ ...WEATHER, temp: 13.5 }]);
+    const r = await rig(cfg, [{ ...COOL_WEATHER, temp: 13.5 }]);
     expect(await one(r, 'schedule', last())).toMatchObject({ kind: 'unchanged' });
     expect(r.fake.calls.map((c) => c.kind)).toEqual(['weather']);
     expect(r.governor.status().spentToday).toBe(1);
   });
 
   it('buys when it did (rain crossing the threshold), or when the outfit is too old, or on refresh', async () => {
-    const r = await rig(cfg, [{ ...WEATHER, rain_chance_pct: 60 }]);
+    const r = await rig(cfg, [{ ...COOL_WEATHER, rain_chance_pct: 60 }]);
     expect((await one(r, 'schedule', last())).kind).toBe('fresh');
     expect(r.fake.calls.map((c) => c.kind)).toEqual(['weather', 'recweather']);
-    const o = await one(r, 'schedule', last(WEATHER, 130));
+    const o = await one(r, 'schedule', last(COOL_WEATHER, 130));
     expect(o.kind).toBe('fresh');
     expect((await one(r, 'refresh', last())).kind).toBe('fresh');
     expect(r.fake.calls.map((c) => c.kind)).toEqual(['weather', 'recweather', 'recweather', 'recweather']);

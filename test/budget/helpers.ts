@@ -47,35 +47,13 @@ export function berlin(local: string): number {
 /** Deterministic PRNG (mulberry32): the simulated service's own. */
 export { seededRandom as prng } from '../../src/service-sim/weather.js';
 
-/** A view of a FakeClock that counts the timers set through it and not yet run or cleared. */
-export function countingClock(base: FakeClock): { clock: Clock; pending: () => number } {
-  const live = new Set<unknown>();
-  const clock: Clock = {
-    now: () => base.now(),
-    monotonic: () => base.monotonic(),
-    setTimeout: (fn, ms) => {
-      const h: unknown = base.setTimeout(() => {
-        live.delete(h);
-        fn();
-      }, ms);
-      live.add(h);
-      return h;
-    },
-    clearTimeout: (h) => {
-      live.delete(h);
-      base.clearTimeout(h);
-    },
-  };
-  return { clock, pending: () => live.size };
-}
-
-/** A sleep on a counting clock whose pending sleeps can all be ended at once (a simulated crash). */
-export function cancellableSleep(c: { clock: Clock }): { sleep: (ms: number) => Promise<void>; cancelAll: () => void } {
+/** A sleep on a clock (a FakeClock's view) whose pending sleeps can all be ended at once (a simulated crash). */
+export function cancellableSleep(clock: Clock): { sleep: (ms: number) => Promise<void>; cancelAll: () => void } {
   const pending = new Map<unknown, () => void>();
   return {
     sleep: (ms) =>
       new Promise<void>((resolve) => {
-        const h = c.clock.setTimeout(() => {
+        const h = clock.setTimeout(() => {
           pending.delete(h);
           resolve();
         }, ms);
@@ -83,7 +61,7 @@ export function cancellableSleep(c: { clock: Clock }): { sleep: (ms: number) => 
       }),
     cancelAll: () => {
       for (const [h, resolve] of pending) {
-        c.clock.clearTimeout(h);
+        clock.clearTimeout(h);
         resolve();
       }
       pending.clear();
@@ -95,7 +73,7 @@ export const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
  * Runs fake time until every promise settles: whenever all unsettled ones are blocked on timers of `timers`
- * (a counting clock), the next timer fires; otherwise real I/O (the ledger's writes) gets a turn.
+ * (a FakeClock's view), the next timer fires; otherwise real I/O (the ledger's writes) gets a turn.
  */
 export async function drive<T>(clock: FakeClock, timers: () => number, promises: Array<Promise<T>>): Promise<T[]> {
   let unsettled = promises.length;

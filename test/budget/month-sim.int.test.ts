@@ -10,17 +10,7 @@ import { planConfig } from '../../src/budget/planner.js';
 import { Scheduler } from '../../src/budget/scheduler.js';
 import { dateKey, localParts, monthKeyOf } from '../../src/time/zoned-time.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
-import {
-  BERLIN,
-  berlin,
-  cancellableSleep,
-  chargedPerPeriod,
-  countingClock,
-  makeConfig,
-  prng,
-  stateDir,
-  turn,
-} from './helpers.js';
+import { BERLIN, berlin, cancellableSleep, chargedPerPeriod, makeConfig, prng, stateDir, turn } from './helpers.js';
 
 /**
  * A month of the daemon's budget and schedule in a few seconds: FakeClock timers, the real simulated service over
@@ -48,10 +38,10 @@ describe('31 simulated days against the simulated service', () => {
   it('stays within budget every day and month, within the rate limit, respects Retry-After, survives crashes', async () => {
     const clock = new FakeClock(T0);
     const trueNow = (): number => T0 + clock.monotonic();
-    const simTimers = countingClock(clock);
+    const simTimers = clock.view();
     const simSleep = cancellableSleep(simTimers);
     sim = await startServiceSim({
-      clock: { ...simTimers.clock, now: trueNow },
+      clock: { ...simTimers, now: trueNow },
       ratePerMinute: RATE,
       sleep: simSleep.sleep,
     });
@@ -98,9 +88,9 @@ describe('31 simulated days against the simulated service', () => {
     let proc: Proc | null = null;
 
     const boot = async (): Promise<Proc> => {
-      const gov = countingClock(clock);
+      const gov = clock.view();
       const client = new OutfitClient({ baseUrl: sim!.url, apiKey: DEMO_API_KEY, clock });
-      const governor = new Governor({ config, stateDir: dir, client, clock: gov.clock, random: rand });
+      const governor = new Governor({ config, stateDir: dir, client, clock: gov, random: rand });
       await governor.load();
       const abort = new AbortController();
       const running = new Set<string>();

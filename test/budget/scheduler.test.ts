@@ -185,18 +185,12 @@ describe('Scheduler', () => {
   });
 
   it('reports unhealthy when a timer fires far too late', () => {
-    let mono = 0;
-    const stuck = {
-      now: () => berlin('2027-03-27T12:00:00') + mono,
-      monotonic: () => mono,
-      setTimeout: () => 1,
-      clearTimeout: () => undefined,
-    };
-    const scheduler = new Scheduler({ config: makeConfig(), clock: stuck, onTick: () => Promise.resolve() });
+    const clock = new FakeClock(berlin('2027-03-27T12:00:00'));
+    const scheduler = new Scheduler({ config: makeConfig(), clock, onTick: () => Promise.resolve() });
     scheduler.start();
-    mono += 60_000;
+    clock.stall(60_000);
     expect(scheduler.healthy()).toBe(true);
-    mono += 10 * MIN; // the timer due after at most a minute has not fired: the event loop is blocked
+    clock.stall(10 * MIN); // the timer due after at most a minute has not fired: the event loop is blocked
     expect(scheduler.healthy()).toBe(false);
   });
 });

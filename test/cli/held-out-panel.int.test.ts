@@ -15,7 +15,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configYaml } from '../helpers/config-yaml.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { REC } from './sample-rec.js';
+import { RENDER_INPUT } from '../fixtures/answers.js';
 
 /**
  * A panel profile no code was written for: waveshare-7in5-v2's profile copied under a new id. It goes into a copy of
@@ -72,7 +72,7 @@ beforeAll(() => {
   entry = path.join(pkg, 'dist', 'cli.js');
 
   work = mkdtempSync(path.join(tmpdir(), 'outfit-held-out-work-'));
-  writeFileSync(path.join(work, 'rec.json'), JSON.stringify(REC));
+  writeFileSync(path.join(work, 'rec.json'), JSON.stringify(RENDER_INPUT));
   config = path.join(work, 'config.yaml');
   writeFileSync(
     config,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { REC } from './sample-rec.js';
+import { RENDER_INPUT } from '../fixtures/answers.js';
 
 /**
  * Which modules and native addons a command loads, seen by the real CLI process as shipped (dist/cli.js): a
@@ -43,7 +43,7 @@ let register = '';
 
 beforeAll(async () => {
   ({ dir, file: config } = await tempConfig(simulatedConfig()));
-  await writeFile(path.join(dir, 'rec.json'), JSON.stringify(REC));
+  await writeFile(path.join(dir, 'rec.json'), JSON.stringify(RENDER_INPUT));
   const hook = path.join(dir, 'record-hook.mjs');
   await writeFile(
     hook,

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALERT } from '../gallery/samples.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { ALERT } from '../fixtures/samples.js';
 
 const displays = (dither: string): string =>
   [

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FrameJson } from '../../src/render/frame-json.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { renderRecommendationFile } from '../../src/cli/render-file.js';
-import { NORMAL } from '../gallery/samples.js';
 import { decodePng, pngHeader, readBmp1 } from '../render/decode.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'render-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NORMAL } from '../gallery/samples.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 describe('render and characters no bundled font has', () => {
   it('logs W_GLYPH_MISSING once per code point and lists them in its JSON', async () => {

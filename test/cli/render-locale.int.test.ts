@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NORMAL } from '../gallery/samples.js';
 import { runCli } from '../helpers/cli.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 const CONFIG = `api:
   base_url: simulated

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { REC } from './sample-rec.js';
+import { RENDER_INPUT } from '../fixtures/answers.js';
 
 describe('render (offline, no credits)', () => {
   it('renders a saved Recommendation to PNG and BMP for the display’s panel, byte-identical on a second run', async () => {
     const { dir, file } = await tempConfig(simulatedConfig());
     const input = path.join(dir, 'rec.json');
-    await writeFile(input, JSON.stringify(REC));
+    await writeFile(input, JSON.stringify(RENDER_INPUT));
     const out = path.join(dir, 'out.png');
     const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
     expect(res.stderr).toBe('');
@@ -30,7 +30,7 @@ describe('render (offline, no credits)', () => {
   it('writes what the frame shows as JSON for --out x.json: garments, texts and the sizes chosen', async () => {
     const { dir, file } = await tempConfig(simulatedConfig());
     const input = path.join(dir, 'rec.json');
-    await writeFile(input, JSON.stringify(REC));
+    await writeFile(input, JSON.stringify(RENDER_INPUT));
     const out = path.join(dir, 'frame.json');
     const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
     expect(res.stderr).toBe('');
@@ -50,7 +50,7 @@ describe('render (offline, no credits)', () => {
   it('names the field of a bad Recommendation, and exits 1; a missing --out is usage (2)', async () => {
     const { dir, file } = await tempConfig(simulatedConfig());
     const input = path.join(dir, 'rec.json');
-    await writeFile(input, JSON.stringify({ ...REC, outfit: '  ' }));
+    await writeFile(input, JSON.stringify({ ...RENDER_INPUT, outfit: '  ' }));
     const res = await runCli(['render', '--config', file, '--input', input, '--out', path.join(dir, 'x.png')]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('outfit');

@@ -5,8 +5,8 @@ import type { FrameInput } from '../../src/render/layout/content.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
 import { shownView } from '../helpers/views.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, hallwayState, injectFault } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * The first start while the service refuses us (a 429 asking for two hours showed "Waiting for the first

@@ -8,7 +8,9 @@ import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { storeWriteError, type StoreProblem } from '../../src/store/store-error.js';
-import { capturingLogger, display, manualClock } from '../http/fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 /**
  * A state folder that cannot be written, at the first start: nothing is bought until the state can be saved, so the

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { GARMENT_IDS, garmentsOf } from '../../src/domain/garments.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { checkDeviceDiscovery, checkStates } from '../mqtt/ha-checker.js';
-import { readRetained } from '../mqtt/fixtures.js';
 import { daemonTests } from './helpers.js';
+import { readRetained } from '../helpers/mqtt-watch.js';
 
 /** The garments read from the outfit reach every publisher, and Home Assistant accepts the entities built on them. */
 

@@ -8,8 +8,8 @@ import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startSimProcess } from '../helpers/service-sim-process.js';
 import { until } from '../helpers/until.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode, type DaemonRig } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * Healthy only with an outfit on show: a start with nothing to show and no purchase before its next slot (that slot is

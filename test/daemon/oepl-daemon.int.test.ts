@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
-import { watch } from '../mqtt/fixtures.js';
 import { startFakeAp, type FakeAp } from '../oepl/fake-ap.js';
 import { daemonTests, linesWithCode } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * The daemon with an openepaperlink section (src/daemon/publishers.ts loads the OEPL publisher only then), against a

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { displayRows, formatWhen, type DisplayRow } from '../../src/http/status-page-model.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { watch, type Watcher } from '../mqtt/fixtures.js';
 import { daemonTests, injectFault, plantLastGood, type DaemonRig } from './helpers.js';
+import { watch, type Watcher } from '../helpers/mqtt-watch.js';
 
 /**
  * One view of a display: state.json, the status page (its model, and /healthz) and MQTT state and diagnostics say the

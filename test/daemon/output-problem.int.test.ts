@@ -16,10 +16,14 @@ import { LastGoodStore } from '../../src/store/last-good.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { capturingLogger, display, manualClock, rec, update } from '../http/fixtures.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
 import { testViews } from '../helpers/views.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * Frame files that cannot be written (a full output_dir was only logged, /healthz 200, status ok): the

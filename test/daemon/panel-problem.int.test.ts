@@ -2,8 +2,8 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * A panel attached to a header that has no SPI (this machine's: /dev/spidev9.9 does not exist, a real failure): the

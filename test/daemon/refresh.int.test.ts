@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * Refused refreshes change nothing on the wall (an outside probe found that with the default reserve of 0 every

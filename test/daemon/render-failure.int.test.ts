@@ -6,14 +6,15 @@ import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js
 import { RenderError, RenderProcess } from '../../src/render/render-process.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { systemClock } from '../../src/time/clock.js';
-import { NORMAL } from '../gallery/samples.js';
 import { CLI } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { display, manualClock } from '../http/fixtures.js';
 import { testCycle } from '../helpers/test-cycle.js';
 import { keeper } from '../helpers/views.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, hallwayState } from './helpers.js';
+import { NORMAL } from '../fixtures/samples.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * A frame that cannot be drawn (the render process died twice, gave no answer, or could not start) never replaces

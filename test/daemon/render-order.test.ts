@@ -6,11 +6,12 @@ import type { Publisher } from '../../src/publish/publisher.js';
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
-import { NORMAL } from '../gallery/samples.js';
-import { display, manualClock } from '../http/fixtures.js';
 import { testCycle } from '../helpers/test-cycle.js';
 import { shownView } from '../helpers/views.js';
 import { until } from '../helpers/until.js';
+import { NORMAL } from '../fixtures/samples.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 /**
  * A display's publish rounds run one after the other, in the order asked, and no publisher is handed two frames at

@@ -6,10 +6,12 @@ import { ConnectError, ServiceError, TimeoutError } from '../../src/api/errors.j
 import type { FetchOutcome } from '../../src/budget/governor.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { drawInProcess, displayRenderOptions } from '../../src/render/display-frame.js';
-import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
-import { capturingLogger, display, manualClock } from '../http/fixtures.js';
 import { keeper, testViews } from '../helpers/views.js';
+import { NORMAL } from '../fixtures/samples.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 /**
  * Fresh, or visibly not, at the cycle: whatever else is wrong, the frame is drawn with the

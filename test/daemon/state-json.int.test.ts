@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { WEATHER_READINGS } from '../../src/api/schemas.js';
 import { displayState } from '../../src/state/state-json.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { readRetained } from '../mqtt/fixtures.js';
 import { daemonTests } from './helpers.js';
+import { readRetained } from '../helpers/mqtt-watch.js';
 
 /** One display's state is one JSON, whichever way it leaves the daemon: `<id>.json`, state.json, the MQTT state. */
 

@@ -7,8 +7,8 @@ import { REFRESH_WARNING_CODES } from '../../src/daemon/refresh-gate.js';
 import { STORE_ERROR_CODES, STORE_WARNING_CODES } from '../../src/store/store-error.js';
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode, plantLastGood } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * State that cannot be saved (issue: an outside probe found 6 paid calls in 30 s, none shown, and /healthz 200):

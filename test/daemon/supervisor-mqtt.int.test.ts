@@ -7,8 +7,8 @@ import { lookupSupervisorMqtt, SUPERVISOR_MQTT_WARNINGS } from '../../src/config
 import { memoryPeak } from '../helpers/memory-peak.js';
 import { until } from '../helpers/until.js';
 import { hasMosquittoPasswd, MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
-import { watch } from '../mqtt/fixtures.js';
 import { daemonTests, linesWithCode } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * Inside a Home Assistant add-on the broker comes from the Supervisor's services API. A stand-in for that API on

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
-import { watch } from '../mqtt/fixtures.js';
 import { startReceiver, type Receiver } from '../webhook/receiver.js';
 import { daemonTests } from './helpers.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * The daemon with a `webhook:` section (the registry builds the webhook only then), against a receiver that fails

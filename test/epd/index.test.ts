@@ -4,8 +4,8 @@ import { CaptureBus } from '../../src/epd/capture-bus.js';
 import { attachablePanels, driverFacts, loadDriver } from '../../src/epd/drivers/index.js';
 import { defaultBoard } from '../../src/epd/pins.js';
 import { renderIndices } from '../../src/render/frame.js';
-import { sampleInput } from '../gallery/samples.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 /**
  * The two index files together, both read from the profiles' `controller`: every panel that can be attached has a

@@ -5,7 +5,8 @@ import { checkImage } from '../../display/firmware/image-check.js';
 import { decodePng } from '../../display/firmware/png-decode.js';
 import { viewSize } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { display, patternFrame } from '../http/fixtures.js';
+import { display } from '../fixtures/display.js';
+import { patternFrame } from '../fixtures/frames.js';
 
 /** A PNG chunk with a right CRC (pngjs writes the file; this rewrites one chunk of it). */
 function rgbaPng(

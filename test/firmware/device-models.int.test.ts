@@ -15,9 +15,10 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook } from '../../src/state/device-book.js';
 import type { Clock } from '../../src/time/clock.js';
-import { display, update } from '../http/fixtures.js';
-import { clockAt, fastClock } from '../helpers/fake-clock.js';
+import { clockAt, FakeClock } from '../helpers/fake-clock.js';
 import { testViews, type ShownState } from '../helpers/views.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * The simulator plays each device: against the real HttpPublisher over real HTTP, each model
@@ -36,7 +37,7 @@ describe('the simulator plays each device', () => {
   });
 
   async function server(panel = 'trmnl', refresh?: (id: string) => Promise<{ refused?: boolean } | null>) {
-    const clock = fastClock();
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true });
     const hallway = display('hallway', { panel });
     const book = new DeviceBook({ clock: clockAt(() => clock.now()) });
     cleanup.push(() => Promise.resolve(book.close()));
@@ -240,7 +241,7 @@ describe('the simulator plays each device', () => {
       width: 800,
       height: 480,
       transport,
-      clock: fastClock(),
+      clock: new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true }),
       maxImageBytes: 90_000,
       buttonWakes: new Set([2]),
     });
@@ -277,7 +278,7 @@ describe('the simulator plays each device', () => {
       wakes: 2,
       outDir: out,
       baseUrl: url,
-      clock: fastClock(),
+      clock: new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true }),
     });
     expect(r.summary).toMatchObject({
       model: 'reterminal_e1001',

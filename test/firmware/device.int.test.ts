@@ -16,10 +16,12 @@ import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { DeviceBook, type DeviceEntry } from '../../src/state/device-book.js';
 import type { Frame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { capturingLogger, display, update } from '../http/fixtures.js';
 import type { Clock } from '../../src/time/clock.js';
-import { clockAt, FakeClock, fastClock } from '../helpers/fake-clock.js';
+import { clockAt, FakeClock } from '../helpers/fake-clock.js';
 import { testViews, type ShownState } from '../helpers/views.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 /** RGBA as pngjs (not our decoder) reads it. */
 function rgba(png: Buffer): Buffer {
@@ -41,7 +43,7 @@ describe('the simulated device against the real HTTP server', () => {
   });
 
   async function server(tokens = new Map([[MAC, TOKEN]])) {
-    const clock = fastClock();
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true });
     const telemetry: DeviceEntry[] = [];
     const book = new DeviceBook({ clock: clockAt(() => clock.now()) });
     book.onEvent((e) => {
@@ -222,7 +224,7 @@ describe('the simulated device against the real HTTP server', () => {
   it('MQTT: the retained image, then unchanged', async () => {
     const broker = await startEmbeddedBroker({ port: 0 });
     cleanup.push(() => broker.close());
-    const clock = fastClock();
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true });
     const u = update(hallway, 4);
     const pub = await mqtt.connectAsync(broker.url);
     await pub.publishAsync('od-sim/hallway/image', u.frame.png, { retain: true, qos: 1 });
@@ -242,7 +244,7 @@ describe('the simulated device against the real HTTP server', () => {
   it('runSimulator via MQTT reads next_update_at by the clock it is given, not the system time', async () => {
     const broker = await startEmbeddedBroker({ port: 0 });
     cleanup.push(() => broker.close());
-    const clock = fastClock(); // January 2026, far from the real time
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true }); // January 2026, far from the real time
     const pub = await mqtt.connectAsync(broker.url);
     await pub.publishAsync('od-clk/hallway/image', update(hallway, 5).frame.png, { retain: true, qos: 1 });
     await pub.publishAsync(

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dayReport } from '../../display/firmware/day-report.js';
 import { TRMNL_POWER } from '../../display/firmware/power.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { display, patternFrame } from '../http/fixtures.js';
+import { display } from '../fixtures/display.js';
+import { patternFrame } from '../fixtures/frames.js';
 
 /**
  * The note's figures (docs/esphome.md): a day of the battery ESPHome YAML on "*\/30 6-22 * * *", sleeping the served

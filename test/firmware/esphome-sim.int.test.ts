@@ -7,9 +7,10 @@ import { runSimulator } from '../../display/firmware/run.js';
 import { EsphomeTransport } from '../../display/firmware/transport-esphome.js';
 import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
-import { fastClock } from '../helpers/fake-clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
-import { display, update } from '../http/fixtures.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 /** `simulate --via esphome [--deep-sleep]`: an ESPHome device with our YAML against a real frame server. */
 
@@ -34,11 +35,11 @@ describe('the ESPHome transport of the simulator', () => {
   });
 
   async function setup() {
-    const clock = fastClock();
+    const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'), { sleepsPass: true });
     // The display updates on the half hour, as a "*/30 * * * *" schedule.
     const s = await servePublisher(
       { displays: [hallway, desk], clock, started },
-      { nextUpdateAt: () => new Date(Math.ceil((clock.t + 1) / HALF_HOUR) * HALF_HOUR) },
+      { nextUpdateAt: () => new Date(Math.ceil((clock.now() + 1) / HALF_HOUR) * HALF_HOUR) },
     );
     await s.publish(update(hallway, 4));
     await s.publish(update(desk, 6));

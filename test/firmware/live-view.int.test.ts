@@ -9,9 +9,11 @@ import { parsedSimulatedConfig } from '../helpers/parsed-simulated-config.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { httpRequest } from '../helpers/http-client.js';
-import { display, update } from '../http/fixtures.js';
-import { systemClock, type Clock } from '../../src/time/clock.js';
+import { systemClock } from '../../src/time/clock.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 /** The same FNV-1a over the red channel the page computes. */
 function fnvRed(png: Buffer): string {
@@ -22,24 +24,6 @@ function fnvRed(png: Buffer): string {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h.toString(16);
-}
-
-/** Sleeps wait until the test lets the device wake. */
-function gatedClock(): Clock & { release: () => void; waiting: () => number } {
-  const pending: (() => void)[] = [];
-  return {
-    ...systemClock,
-    setTimeout: (fn) => {
-      pending.push(fn);
-      return fn;
-    },
-    clearTimeout: (h) => {
-      const i = pending.indexOf(h as () => void);
-      if (i >= 0) pending.splice(i, 1);
-    },
-    release: () => pending.shift()?.(),
-    waiting: () => pending.length,
-  };
 }
 
 const grey = display('study', { panel: 'trmnl-4grey' });
@@ -72,7 +56,8 @@ describe('simulate --web in headless Chromium', () => {
       const config = parsedSimulatedConfig({
         displays: [{ id: 'study', lat: 52.5, lon: 13.4, panel: 'trmnl-4grey' }],
       });
-      const clock = gatedClock();
+      // The device's sleeps wait until the test lets it wake (runNext).
+      const clock = new FakeClock(Date.now());
       let webUrl: string | null = null;
       const abort = new AbortController();
       const run: Promise<SimulatorResult> = runSimulator({
@@ -96,7 +81,7 @@ describe('simulate --web in headless Chromium', () => {
         abort.abort();
         await run.catch(() => undefined);
       });
-      await expect.poll(() => clock.waiting(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => clock.pendingTimers(), { timeout: 10_000 }).toBe(1);
       expect(webUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const page0 = await httpRequest(webUrl!);
       expect(page0.headers['content-security-policy']).toContain("script-src 'nonce-");
@@ -137,7 +122,7 @@ describe('simulate --web in headless Chromium', () => {
       // A new frame, a wake: the page follows without a reload, flashing for the full refresh of a 4-grey panel.
       const u2 = update(grey, 2);
       await server.publish(serverViews.show(u2));
-      clock.release();
+      clock.runNext();
       await page.waitForSelector('body[data-wake="2"]', { timeout: 15_000 });
       expect(await page.getAttribute('#glass', 'data-fnv')).toBe(fnvRed(u2.frame.png));
       expect(await page.getAttribute('body', 'data-flashes')).toBe('1');

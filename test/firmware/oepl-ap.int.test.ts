@@ -13,7 +13,10 @@ import { TagStatusBoard } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
 import { until } from '../helpers/until.js';
-import { capturingLogger, display, rec, update } from '../http/fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * The simulator's OpenEPaperLink access point (display/firmware/oepl-ap.ts) fed by the daemon's OEPL publisher over

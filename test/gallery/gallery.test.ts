@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { galleryLocales, writeGallery } from './gallery.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { SAMPLE_CASES } from './samples.js';
+import { SAMPLE_CASES } from '../fixtures/samples.js';
 
 describe('the gallery', () => {
   it('gives every panel English and a second language, and all eight languages appear', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { encodeFramePng, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { sampleInput } from './samples.js';
 import { smallestTextRect, zoomCrop } from './zoom-crop.js';
 import { decodePng } from '../render/decode.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 describe('zoomed crops', () => {
   for (const id of ['trmnl-4grey', 'waveshare-2in9', 'waveshare-7in3-f']) {

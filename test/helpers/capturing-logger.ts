@@ -16,3 +16,6 @@ export function capturingLogger(): { logger: Logger; text: () => string } {
   });
   return { logger: pino({ level: 'trace', serializers: { err: serializeError } }, sink), text: () => text };
 }
+
+/** A logger that writes nothing, for tests that assert nothing of the log. */
+export const silentLogger = (): Logger => pino({ level: 'silent' });

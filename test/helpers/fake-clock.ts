@@ -1,6 +1,12 @@
 import { systemClock, type Clock } from '../../src/time/clock.js';
 
 /**
+ * The tests' clocks, all here: FakeClock, whose time (and timers) move only when the test says, or pass at once
+ * (`sleepsPass`); and for parts that need the system's timers (sockets, servers), a wall clock the test sets over
+ * them (clockAt, manualClock).
+ */
+
+/**
  * The system's timers and elapsed time with a wall clock the test sets through `now`: for parts that only date
  * things (`clockAt(() => t)`), where a FakeClock's frozen timers would be in the way.
  */
@@ -9,21 +15,14 @@ export function clockAt(now: () => number): Clock {
 }
 
 /**
- * A clock whose sleeps pass at once: a timer moves the time by its delay and runs on the next turn of the event loop
- * (the firmware simulator's runs, which sleep for hours between wakes).
+ * The system's timers and elapsed time with a wall clock the test sets (`set`) or moves (`advance`): for servers and
+ * publishers that date what they show but need real timers (sockets, keep-alive).
  */
-export function fastClock(start = Date.parse('2026-01-31T07:00:00.000Z')): Clock & { t: number } {
-  const c = {
-    t: start,
-    now: (): number => c.t,
-    monotonic: (): number => c.t,
-    setTimeout: (fn: () => void, ms: number) => {
-      c.t += ms;
-      return setImmediate(fn);
-    },
-    clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate),
-  };
-  return c;
+export function manualClock(
+  start = Date.parse('2026-01-31T07:00:00.000Z'),
+): Clock & { advance: (ms: number) => void; set: (t: number) => void } {
+  let t = start;
+  return { ...clockAt(() => t), advance: (ms) => (t += ms), set: (v) => (t = v) };
 }
 
 interface Timer {
@@ -33,19 +32,30 @@ interface Timer {
   fn: () => void;
 }
 
+export interface FakeClockOptions {
+  /**
+   * Sleeps pass at once: each timer runs on the next turn of the event loop, time moved to its due (the firmware
+   * simulator's runs, which sleep for hours between wakes). Default false: time stands still until the test moves it.
+   */
+  sleepsPass?: boolean;
+}
+
 /**
- * A clock for tests. Time stands still until `advance` moves it; due timers run in order of due time (then of
+ * The tests' clock. Time stands still until `advance` moves it; due timers run in order of due time (then of
  * creation), each with `now()` set to its due time. `setSystemTime` jumps the wall clock without moving elapsed
- * time, as NTP or an operator would: timers stay due after the same elapsed time.
+ * time, as NTP or an operator would: timers stay due after the same elapsed time. `stall` moves time with no timer
+ * run, as a blocked event loop does.
  */
 export class FakeClock implements Clock {
   #wall: number;
   #mono = 0;
   #nextId = 1;
   #timers: Timer[] = [];
+  readonly #sleepsPass: boolean;
 
-  constructor(start: number | Date = Date.UTC(2026, 0, 1)) {
+  constructor(start: number | Date = Date.UTC(2026, 0, 1), opts: FakeClockOptions = {}) {
     this.#wall = typeof start === 'number' ? start : start.getTime();
+    this.#sleepsPass = opts.sleepsPass ?? false;
   }
 
   now(): number {
@@ -59,6 +69,10 @@ export class FakeClock implements Clock {
   setTimeout(fn: () => void, ms: number): unknown {
     const timer: Timer = { id: this.#nextId++, due: this.#mono + Math.max(0, ms), fn };
     this.#timers.push(timer);
+    if (this.#sleepsPass)
+      setImmediate(() => {
+        if (this.#timers.includes(timer)) this.advance(timer.due - this.#mono);
+      });
     return timer.id;
   }
 
@@ -69,6 +83,36 @@ export class FakeClock implements Clock {
   /** Jumps the wall clock (a clock step); elapsed time and pending timers are unchanged. */
   setSystemTime(t: number | Date): void {
     this.#wall = typeof t === 'number' ? t : t.getTime();
+  }
+
+  /** Moves time forward by `ms` and runs no timer, as when the event loop is blocked: those due stay due. */
+  stall(ms: number): void {
+    this.#step(ms);
+  }
+
+  /**
+   * A view of this clock that counts the timers set through it and not yet run or cleared (what one part of the
+   * code under test waits on, among the timers of others).
+   */
+  view(): Clock & { pending: () => number } {
+    const live = new Set<unknown>();
+    return {
+      now: () => this.now(),
+      monotonic: () => this.monotonic(),
+      setTimeout: (fn, ms) => {
+        const h: unknown = this.setTimeout(() => {
+          live.delete(h);
+          fn();
+        }, ms);
+        live.add(h);
+        return h;
+      },
+      clearTimeout: (h) => {
+        live.delete(h);
+        this.clearTimeout(h);
+      },
+      pending: () => live.size,
+    };
   }
 
   /** Number of timers not yet run. */

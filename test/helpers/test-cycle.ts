@@ -5,8 +5,8 @@ import type { Publisher } from '../../src/publish/publisher.js';
 import { displayRenderOptions, type DrawFrame } from '../../src/render/display-frame.js';
 import type { LastGoodStore } from '../../src/store/last-good.js';
 import type { Clock } from '../../src/time/clock.js';
-import { capturingLogger } from '../http/fixtures.js';
 import { testViews, type TestViews } from './views.js';
+import { capturingLogger } from './capturing-logger.js';
 
 export interface TestCycleOptions {
   display: DisplayConfig;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { galleryPanels } from '../gallery/gallery.js';
-import { SAMPLE_CASES } from '../gallery/samples.js';
 import { attachablePanelIds, listPanelIds } from '../../src/panels/panels.js';
+import { SAMPLE_CASES } from '../fixtures/samples.js';
 
 /**
  * What lists or counts the panels follows the profiles in display/panels/: the gallery's script and the gallery it

@@ -9,8 +9,12 @@ import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { testViews } from '../helpers/views.js';
 import { checkDeviceDiscovery, checkStates } from '../mqtt/ha-checker.js';
-import { capturingLogger, mqttConfig, readRetained, watch } from '../mqtt/fixtures.js';
-import { display, rec, update } from './fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { readRetained, watch } from '../helpers/mqtt-watch.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * Item 3 of "devices that speak back": each device's battery, power, signal, firmware and room sensors become entities

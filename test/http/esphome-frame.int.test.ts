@@ -15,7 +15,9 @@ import {
   type OnBits,
   type Platform,
 } from '../esphome/esphome-decode.js';
-import { display, manualClock, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * The frame each ESPHome YAML (config/esphome/) pulls, through real HTTP from the frame server, decoded by

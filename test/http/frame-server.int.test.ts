@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
-import { capturingLogger, display, manualClock, rec, update } from './fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 const hallway = display('hallway', { panel: 'waveshare-7in5-v2' });
 const kitchen = display('kitchen', { panel: 'waveshare-7in3-f' });

@@ -5,8 +5,9 @@ import { HostCheck, hostnameOf } from '../../src/http/host-check.js';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
-import { display, manualClock, update } from './fixtures.js';
-import { clockAt } from '../helpers/fake-clock.js';
+import { clockAt, manualClock } from '../helpers/fake-clock.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpPublisher } from '../../src/http/http-publisher.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
-import { display, manualClock, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * Home Assistant's ingress proxy, as the Supervisor forwards a request: the browser's Host and Origin (Home

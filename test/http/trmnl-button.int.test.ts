@@ -12,7 +12,10 @@ import { configYaml } from '../helpers/config-yaml.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
 import { shownView } from '../helpers/views.js';
-import { display, manualClock, rec, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * Item 2 of "devices that speak back": a TRMNL's own button buys a fresh outfit as Home Assistant's button does, through

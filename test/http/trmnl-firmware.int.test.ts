@@ -14,8 +14,9 @@ import { tempConfig } from '../helpers/cli.js';
 import { configYaml } from '../helpers/config-yaml.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { testViews } from '../helpers/views.js';
-import { budget, capturingLogger } from '../mqtt/fixtures.js';
-import { manualClock } from './fixtures.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 /**
  * Self-hosted firmware updates end to end: the config as an owner writes it (a relative folder), the daemon's
@@ -79,7 +80,7 @@ describe('TRMNL firmware updates', () => {
     const publishers = await buildPublishers(loaded, {
       logger: cap.logger,
       clock,
-      views: testViews({ displays: loaded.config.displays, clock, budget }).views,
+      views: testViews({ displays: loaded.config.displays, clock, budget: budgetStatus }).views,
       runs: { refresh: () => Promise.resolve(null) },
       schedules: resolveSchedules(loaded.config),
       refreshUnavailable: null,

@@ -5,7 +5,9 @@ import { LOG_BYTES_PER_DAY, LOG_POSTS_BURST } from '../../src/trmnl/device-log.j
 import { WRONG_TOKENS_ALLOWED } from '../../src/trmnl/token-throttle.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
-import { display, manualClock, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * What a device (or whoever has its MAC) can make the daemon do through the TRMNL endpoints, over real sockets: its

@@ -6,7 +6,10 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook } from '../../src/state/device-book.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher } from '../helpers/serve-publisher.js';
-import { display, manualClock, rec, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * Item 1 and 4 of "devices that speak back": each device's own screen (from Model, Width and Height as the firmware

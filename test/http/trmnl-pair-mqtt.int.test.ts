@@ -11,9 +11,11 @@ import { tempConfig } from '../helpers/cli.js';
 import { testViews } from '../helpers/views.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
-import { budget, capturingLogger, watch } from '../mqtt/fixtures.js';
 import { checkDeviceDiscovery } from '../mqtt/ha-checker.js';
 import { systemClock } from '../../src/time/clock.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';
@@ -62,7 +64,7 @@ describe('the Home Assistant pairing button', () => {
     const publishers = await buildPublishers(loaded, {
       logger: cap.logger,
       clock: systemClock,
-      views: testViews({ displays: loaded.config.displays, clock: systemClock, budget }).views,
+      views: testViews({ displays: loaded.config.displays, clock: systemClock, budget: budgetStatus }).views,
       runs: { refresh: () => Promise.resolve(null) },
       schedules: resolveSchedules(loaded.config),
       refreshUnavailable: null,

@@ -10,7 +10,9 @@ import { openPairingFile, PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
-import { display, manualClock, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { update } from '../fixtures/frames.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const OTHER_MAC = 'AA:BB:CC:DD:EE:02';

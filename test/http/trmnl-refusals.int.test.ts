@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { productionLog } from '../helpers/production-log.js';
-import { display } from './fixtures.js';
 import { testViews } from '../helpers/views.js';
+import { display } from '../fixtures/display.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const TOKEN = 'tok-hallway-0123456789';

@@ -7,7 +7,10 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { DeviceBook, type DeviceEntry } from '../../src/state/device-book.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { servePublisher, type ServeOptions } from '../helpers/serve-publisher.js';
-import { display, manualClock, rec, update } from './fixtures.js';
+import { display } from '../fixtures/display.js';
+import { manualClock } from '../helpers/fake-clock.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const BMP_MAC = 'AA:BB:CC:DD:EE:02';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
 import { frameContent } from '../../src/render/layout/content.js';
 import { formatNumber } from '../../src/render/layout/format.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../gallery/samples.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../fixtures/samples.js';
 
 const CONFIG = `api:
   base_url: simulated

@@ -13,7 +13,7 @@ import {
 import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { readingsOf } from '../../src/render/layout/reading-values.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../gallery/samples.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE, sampleInput } from '../fixtures/samples.js';
 
 const de = localeFor('de');
 const today = new Date('2026-01-31T06:30:00.000Z');

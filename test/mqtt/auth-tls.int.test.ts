@@ -7,8 +7,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redactUrl } from '../../src/mqtt/connection.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
-import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
 import { testViews } from '../helpers/views.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger, silentLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 const hallway = display('hallway');
 const PASSWORD = 'S3cr3t-pässwörd!with:colon';
@@ -30,7 +36,7 @@ describe('username and password (mosquitto_passwd)', () => {
   it('connects with the password, and the password appears in no log line, topic or payload', async () => {
     const { logger, text } = capturingLogger();
     const w = await watch(broker.url, ['#'], { username: 'reader', password: 'reader-pw' });
-    const pViews = testViews({ displays: [hallway], budget });
+    const pViews = testViews({ displays: [hallway], budget: budgetStatus });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, { username: 'outfit', password_file: '/run/credentials/mqtt-password' }),
       password: PASSWORD,
@@ -42,7 +48,7 @@ describe('username and password (mosquitto_passwd)', () => {
     });
     await p.start();
     expect(p.connected).toBe(true);
-    await p.publish(pViews.show(update(hallway, rec(), 'auth')));
+    await p.publish(pViews.show(update(hallway, 'auth', { rec: rec() })));
     await w.waitFor((all) => all.some((m) => m.topic === 'outfit-display/hallway/state'), 'state');
     await p.stop();
     await w.waitFor((all) => all.at(-1)?.payload.toString() === 'offline', 'offline');
@@ -142,7 +148,7 @@ describe('mqtts:// with a CA file and a client certificate', () => {
     try {
       await p.start();
       expect(p.connected).toBe(true);
-      await p.publish(pViews.show(update(hallway, rec(), 'tls')));
+      await p.publish(pViews.show(update(hallway, 'tls', { rec: rec() })));
       const w = await watch(broker.url, ['outfit-display/hallway/state'], {
         ca: readFileSync(file('ca.crt')),
         cert: readFileSync(file('client.crt')),

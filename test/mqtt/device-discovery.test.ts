@@ -10,7 +10,7 @@ import {
 } from '../../src/mqtt/device-discovery.js';
 import type { DeviceEntry } from '../../src/state/device-book.js';
 import { readSensors } from '../../src/trmnl/device-headers.js';
-import { display } from '../http/fixtures.js';
+import { display } from '../fixtures/display.js';
 
 const topics = mqttTopics('outfit-display', 'homeassistant');
 const hallway = display('hallway');

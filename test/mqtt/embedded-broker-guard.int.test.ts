@@ -9,8 +9,14 @@ import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import type { MqttConfig } from '../../src/config/schema.js';
 import { ROOT } from '../helpers/cli.js';
 import { outsider, publishOutcome, retainedOf } from './broker-clients.js';
-import { budget, capturingLogger, display, mqttConfig, rec, silentLogger, update, watch } from './fixtures.js';
 import { testViews } from '../helpers/views.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger, silentLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 const hallway = display('hallway');
 const STATUS = 'outfit-display/status';
@@ -32,7 +38,7 @@ async function daemonSide(
   } = {},
 ) {
   const log = capturingLogger();
-  const pViews = testViews({ displays: [hallway], budget });
+  const pViews = testViews({ displays: [hallway], budget: budgetStatus });
   const p = new MqttPublisher({
     mqtt: mqttConfig('embedded', over.mqtt),
     password: over.password ?? null,
@@ -47,7 +53,7 @@ async function daemonSide(
   });
   running.push(p);
   await p.start();
-  await p.publish(pViews.show(update(hallway, rec(), 'daemon')));
+  await p.publish(pViews.show(update(hallway, 'daemon', { rec: rec() })));
   const w = await watch(
     p.url,
     [STATE],
@@ -144,7 +150,7 @@ describe('embedded broker: limits', () => {
   it('leaves room for the largest frame: a 2 MB image from the daemon is retained whole', async () => {
     const { p, pViews } = await daemonSide();
     const png = randomBytes(2 * 1024 * 1024);
-    const u = update(hallway, rec(), 'big');
+    const u = update(hallway, 'big', { rec: rec() });
     await p.publish(
       pViews.show({ ...u, frame: { ...u.frame, png, hash: createHash('sha256').update(png).digest('hex') } }),
     );

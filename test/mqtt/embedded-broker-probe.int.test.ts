@@ -4,7 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
 import { outsider, publishOutcome, retainedOf } from './broker-clients.js';
-import { watch } from './fixtures.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /**
  * The outside probe, repeated against the real daemon process with `mqtt.url: embedded`: a local client publishes

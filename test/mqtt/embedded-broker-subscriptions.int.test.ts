@@ -5,7 +5,7 @@ import { DEFAULT_BROKER_LIMITS } from '../../src/mqtt/broker/policy.js';
 import { MqttConnection } from '../../src/mqtt/connection.js';
 import { until } from '../helpers/until.js';
 import { outsider, type Outsider } from './broker-clients.js';
-import { capturingLogger } from './fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
 
 /**
  * The embedded broker bounds what each guest subscribes to: any client could send 3,000 filters a

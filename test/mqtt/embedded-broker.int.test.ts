@@ -6,25 +6,21 @@ import { simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { startEmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
-import {
-  budget,
-  capturingLogger,
-  display,
-  mqttConfig,
-  readRetained,
-  rec,
-  silentLogger,
-  update,
-  watch,
-} from './fixtures.js';
 import { testViews } from '../helpers/views.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger, silentLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { readRetained, watch } from '../helpers/mqtt-watch.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 const hallway = display('hallway');
 
 describe('embedded broker (mqtt.url: embedded)', () => {
   it('lets the publisher publish and take refresh presses with nothing installed, on 127.0.0.1', async () => {
     const refreshes: string[] = [];
-    const pViews = testViews({ displays: [hallway], budget });
+    const pViews = testViews({ displays: [hallway], budget: budgetStatus });
     const p = new MqttPublisher({
       mqtt: mqttConfig('embedded'),
       password: null,
@@ -39,7 +35,7 @@ describe('embedded broker (mqtt.url: embedded)', () => {
       await p.start();
       expect(p.connected).toBe(true);
       expect(p.url).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
-      await p.publish(pViews.show(update(hallway, rec(), 'demo')));
+      await p.publish(pViews.show(update(hallway, 'demo', { rec: rec() })));
       // publish() does not wait for the broker's acknowledgements: read until the display's topics are there.
       const retained = await vi.waitFor(async () => {
         const got = await readRetained(p.url, ['#']);

@@ -10,14 +10,21 @@ import {
 import { diagnosticsPayload, statePayload } from '../../src/state/state-payload.js';
 import { isoWithOffset } from '../../src/time/zoned-time.js';
 import { mqttTopics, refreshTarget } from '../../src/mqtt/topics.js';
-import { display, rec } from './fixtures.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
 
 const topics = mqttTopics('outfit-display', 'homeassistant');
 const TZ = 'Europe/Berlin';
 
 function discovery(over: Partial<Parameters<typeof deviceDiscovery>[0]> = {}) {
-  return deviceDiscovery({ display: display('hallway'), topics, swVersion: '0.1.0', expireAfterS: 5400, ...over });
+  return deviceDiscovery({
+    display: display('hallway', { panel: 'waveshare-7in5-v2' }),
+    topics,
+    swVersion: '0.1.0',
+    expireAfterS: 5400,
+    ...over,
+  });
 }
 
 describe('Home Assistant device discovery', () => {

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { testViews } from '../helpers/views.js';
-import { budget, capturingLogger, display, mqttConfig, watch } from './fixtures.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { watch } from '../helpers/mqtt-watch.js';
 
 /** The codes of the log lines written so far, in order. */
 function codes(text: string): string[] {
@@ -31,7 +35,7 @@ describe('messages larger than the daemon takes, from an external broker (Mosqui
       mqtt: mqttConfig(broker.url, { base_topic: base }),
       password: null,
       displays,
-      views: testViews({ displays, budget }).views,
+      views: testViews({ displays, budget: budgetStatus }).views,
       timezone: 'Europe/Berlin',
       logger,
       onRefresh: (id) => calls.push(id),

@@ -3,20 +3,16 @@ import type { deviceDiscovery } from '../../src/mqtt/ha-discovery.js';
 import { MqttPublisher, type MqttPublisherOptions } from '../../src/mqtt/mqtt-publisher.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery, checkStates } from './ha-checker.js';
-import {
-  budget,
-  capturingLogger,
-  display,
-  mqttConfig,
-  readRetained,
-  rec,
-  silentLogger,
-  update,
-  watch,
-} from './fixtures.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews, type TestViews } from '../helpers/views.js';
 import type { DisplayState } from '../../src/state/display-state.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { capturingLogger, silentLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { readRetained, watch } from '../helpers/mqtt-watch.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 const hallway = display('hallway');
 const porch = display('porch', { unit: 'imperial', name: 'Front porch' });
@@ -40,7 +36,7 @@ describe('MQTT publisher against Mosquitto', () => {
 
   function make(over: Partial<MqttPublisherOptions> = {}): MqttPublisher {
     const displays = over.displays ?? [hallway, porch];
-    const side = testViews({ displays, budget, ...(over.clock !== undefined && { clock: over.clock }) });
+    const side = testViews({ displays, budget: budgetStatus, ...(over.clock !== undefined && { clock: over.clock }) });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url, over.mqtt),
       password: null,
@@ -69,13 +65,16 @@ describe('MQTT publisher against Mosquitto', () => {
     await p.start();
     expect(p.connected).toBe(true);
     const long = 'Thermal base layer, fleece, waterproof shell, '.repeat(10);
-    await publish(p, update(hallway, rec({ outfit: long, alerts: [{ title: 'Gale warning' }] }), 'h1'));
+    await publish(p, update(hallway, 'h1', { rec: rec({ outfit: long, alerts: [{ title: 'Gale warning' }] }) }));
     await publish(
       p,
-      update(porch, rec({ imperial: true }), 'p1', {
-        kind: 'unreachable',
-        since: new Date('2026-01-31T06:00:00Z'),
-        message: 'timeout',
+      update(porch, 'p1', {
+        rec: rec({ imperial: true }),
+        status: {
+          kind: 'unreachable',
+          since: new Date('2026-01-31T06:00:00Z'),
+          message: 'timeout',
+        },
       }),
     );
 
@@ -88,7 +87,7 @@ describe('MQTT publisher against Mosquitto', () => {
     const retained = await readRetained(broker.url, filters);
     expect(retained.size).toBe(9);
     expect(retained.get(`${base}/status`)?.toString()).toBe('online');
-    expect(retained.get(`${base}/hallway/image`)).toEqual(update(hallway, null, 'h1').frame.png);
+    expect(retained.get(`${base}/hallway/image`)).toEqual(update(hallway, 'h1', { rec: null }).frame.png);
     expect(JSON.parse(retained.get(`${base}/porch/state`)!.toString())).toMatchObject({
       stale: true,
       weather: { temp_unit: '°F' },
@@ -126,7 +125,7 @@ describe('MQTT publisher against Mosquitto', () => {
       clock,
     });
     await p.start();
-    await publish(p, update(hallway, rec(), 'h1'));
+    await publish(p, update(hallway, 'h1', { rec: rec() }));
     const w = await watch(broker.url, ['ha-online/device/+/config', 'od-ha/hallway/state']);
     await w.waitFor((all) => all.length >= 3, 'retained configs and state');
     w.all.length = 0;
@@ -209,8 +208,8 @@ describe('MQTT publisher against Mosquitto', () => {
     const attic = display('attic');
     const first = make({ mqtt: mq, displays: [hallway, attic] });
     await first.start();
-    await publish(first, update(hallway, rec(), 'h1'));
-    await publish(first, update(attic, rec(), 'a1'));
+    await publish(first, update(hallway, 'h1', { rec: rec() }));
+    await publish(first, update(attic, 'a1', { rec: rec() }));
     const foreign = await watch(broker.url, []);
     const other = { device: { identifiers: ['z'] }, origin: { name: 'zigbee2mqtt' }, components: {} };
     await foreign.client.publishAsync('ha-removal/device/od-removal_zigbee/config', JSON.stringify(other), {
@@ -244,14 +243,14 @@ describe('MQTT publisher against Mosquitto', () => {
     const mq = mqttConfig(broker.url, { base_topic: 'od-toggle', discovery_prefix: 'ha-toggle' });
     const on = make({ mqtt: mq, displays: [hallway] });
     await on.start();
-    await publish(on, update(hallway, rec(), 'h1'));
+    await publish(on, update(hallway, 'h1', { rec: rec() }));
     await on.stop();
     expect([...(await readRetained(broker.url, ['ha-toggle/#'])).keys()]).toEqual([
       'ha-toggle/device/od-toggle_hallway/config',
     ]);
     const off = make({ mqtt: mq, displays: [hallway], haDiscovery: () => false });
     await off.start();
-    await publish(off, update(hallway, rec(), 'h2'));
+    await publish(off, update(hallway, 'h2', { rec: rec() }));
     await expect
       .poll(async () => [...(await readRetained(broker.url, ['ha-toggle/#'])).keys()], { timeout: 10_000 })
       .toEqual([]);

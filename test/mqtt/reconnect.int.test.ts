@@ -4,9 +4,15 @@ import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { freePort } from '../helpers/free-port.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { checkDeviceDiscovery } from './ha-checker.js';
-import { budget, display, mqttConfig, readRetained, rec, silentLogger, update } from './fixtures.js';
 import { systemClock } from '../../src/time/clock.js';
 import { testViews } from '../helpers/views.js';
+import { budgetStatus } from '../fixtures/budget-status.js';
+import { display } from '../fixtures/display.js';
+import { mqttConfig } from '../fixtures/mqtt-config.js';
+import { readRetained } from '../helpers/mqtt-watch.js';
+import { rec } from '../fixtures/rec.js';
+import { silentLogger } from '../helpers/capturing-logger.js';
+import { update } from '../fixtures/frames.js';
 
 const hallway = display('hallway');
 
@@ -53,7 +59,7 @@ describe('broker restart', () => {
   });
 
   it('reconnects after a broker restart and restores every retained topic with the newest state', async () => {
-    const pViews = testViews({ displays: [hallway], budget });
+    const pViews = testViews({ displays: [hallway], budget: budgetStatus });
     const p = new MqttPublisher({
       mqtt: mqttConfig(broker.url),
       password: null,
@@ -67,19 +73,19 @@ describe('broker restart', () => {
     });
     try {
       await p.start();
-      await p.publish(pViews.show(update(hallway, rec({ outfit: 'first' }), 'f1')));
+      await p.publish(pViews.show(update(hallway, 'f1', { rec: rec({ outfit: 'first' }) })));
       await broker.stop();
       await vi.waitFor(() => expect(p.connected).toBe(false));
       // While the broker is down: two more cycles; only the newest of each topic may arrive.
-      await p.publish(pViews.show(update(hallway, rec({ outfit: 'second' }), 'f2')));
-      await p.publish(pViews.show(update(hallway, rec({ outfit: 'third' }), 'f3')));
+      await p.publish(pViews.show(update(hallway, 'f2', { rec: rec({ outfit: 'second' }) })));
+      await p.publish(pViews.show(update(hallway, 'f3', { rec: rec({ outfit: 'third' }) })));
       await broker.restart(); // persistence off: the broker comes back with no retained message at all
       await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
 
       const retained = await readRetained(broker.url, ['#']);
       expect(retained.get('outfit-display/status')?.toString()).toBe('online');
       expect(JSON.parse(retained.get('outfit-display/hallway/state')!.toString())).toMatchObject({ outfit: 'third' });
-      expect(retained.get('outfit-display/hallway/image')).toEqual(update(hallway, null, 'f3').frame.png);
+      expect(retained.get('outfit-display/hallway/image')).toEqual(update(hallway, 'f3', { rec: null }).frame.png);
       expect(retained.has('outfit-display/hallway/diagnostics')).toBe(true);
       const topic = 'homeassistant/device/outfit-display_hallway/config';
       expect(checkDeviceDiscovery(topic, JSON.parse(retained.get(topic)!.toString()))).toEqual([]);
@@ -104,7 +110,7 @@ describe('broker restart', () => {
     try {
       await p.start();
       expect(p.connected).toBe(false);
-      await p.publish(pViews.show(update(hallway, rec(), 'late')));
+      await p.publish(pViews.show(update(hallway, 'late', { rec: rec() })));
       await broker.restart();
       await vi.waitFor(() => expect(p.connected).toBe(true), { timeout: 5000 });
       const retained = await readRetained(broker.url, ['late/#', 'homeassistant/#']);

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MqttConnection, SUBACK_TIMEOUT_MS } from '../../src/mqtt/connection.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { until } from '../helpers/until.js';
-import { capturingLogger } from './fixtures.js';
 import { startHostileBroker, type HostileBroker } from './hostile-broker.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
 
 /**
  * A broker that takes the CONNECT and never answers the SUBSCRIBE: start() used to wait for the SUBACK

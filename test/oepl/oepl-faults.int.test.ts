@@ -8,8 +8,11 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { memoryPeak } from '../helpers/memory-peak.js';
 import { until } from '../helpers/until.js';
 import { testViews } from '../helpers/views.js';
-import { capturingLogger, display, rec, update } from '../http/fixtures.js';
 import { startFakeAp } from './fake-ap.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * An access point that misbehaves, through real HTTP (fake-ap.ts): an answer of hundreds of MB is read only up to

@@ -16,8 +16,11 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
 import { testViews } from '../helpers/views.js';
-import { capturingLogger, display, rec, update } from '../http/fixtures.js';
 import { startFakeAp } from './fake-ap.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * OpenEPaperLink tags fed through real HTTP to a fake access point (fake-ap.ts): the JPEG each tag gets decoded by

@@ -8,11 +8,11 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { loadPanel } from '../../src/panels/panels.js';
 import { workerNodeFlags } from '../../src/render/render-process.js';
-import { NORMAL } from '../gallery/samples.js';
 import { UNIT_NODE_FLAGS } from '../bench/daemon-proc.js';
 import { CLI } from '../helpers/cli.js';
 import { runs, timeout } from './arbitraries.js';
 import { hostileWordArb, outfitEndingIn } from './hostile-words.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 /**
  * An answer whose outfit ends in a word of 1,000 to 20,000 characters without a space is drawn,

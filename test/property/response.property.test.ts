@@ -13,9 +13,9 @@ import {
   ServiceError,
 } from '../../src/api/errors.js';
 import { RecommendationSchema, WEATHER_READINGS, WeatherSchema, type ShapeNote } from '../../src/api/schemas.js';
-import { NORMAL } from '../gallery/samples.js';
 import { jsonMutationArb, mutate, runs, timeout } from './arbitraries.js';
 import { clockAt } from '../helpers/fake-clock.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 /**
  * The response parser never throws anything on any answer but its own typed error: whatever status, headers and

@@ -6,8 +6,8 @@ import { frameJson } from '../../src/render/frame-json.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import type { InkBox } from '../../src/render/text/ink-box.js';
-import { ALERT, sampleInput } from '../gallery/samples.js';
 import { decodePng, type DecodedPng } from './decode.js';
+import { ALERT, sampleInput } from '../fixtures/samples.js';
 
 /**
  * Alerts at the wall's type scale: at least the readings' size on a wall panel (they were a fixed

@@ -3,7 +3,7 @@ import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { formatDate } from '../../src/render/layout/format.js';
-import { LONG, sampleInput } from '../gallery/samples.js';
+import { LONG, sampleInput } from '../fixtures/samples.js';
 
 /** The date on wall panels: in the band, in the display's language and zone. */
 describe("the frame's date", () => {

@@ -7,7 +7,7 @@ import { garmentTint, meaningInks, weatherActions, type Action } from '../../src
 import { drawingFor, GARMENT_PICTOGRAMS, UMBRELLA } from '../../src/render/pictograms/garment-pictograms.js';
 import { UV_SUN } from '../../src/render/pictograms/weather-pictograms.js';
 import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
-import { NORMAL, sampleInput, SAMPLE_NOW } from '../gallery/samples.js';
+import { NORMAL, SAMPLE_NOW, sampleInput } from '../fixtures/samples.js';
 
 /** Colour only where it asks for action, and marks in exact inks: counted in the frames' palette indices. */
 

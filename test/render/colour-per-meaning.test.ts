@@ -7,7 +7,7 @@ import { inkDistance, MEANING_MIN_DELTA_E } from '../../src/render/draw/colour-d
 import { glassRgb } from '../../src/render/draw/ink-contrast.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { caseInput, type FrameCase } from './frame-cases.js';
-import { NORMAL, sampleInput } from '../gallery/samples.js';
+import { NORMAL, sampleInput } from '../fixtures/samples.js';
 
 /** Colour for meaning: one meaning per colour, written down in colour-meaning.ts and docs/frame.md. */
 

@@ -17,7 +17,7 @@ import {
 import { renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { conditionOf } from '../../src/domain/condition.js';
-import { NORMAL, SAMPLE_NOW } from '../gallery/samples.js';
+import { NORMAL, SAMPLE_NOW } from '../fixtures/samples.js';
 
 describe('alert items of any shape', () => {
   it.each([

@@ -4,7 +4,7 @@ import { frameJson } from '../../src/render/frame-json.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import { localeFor } from '../../src/i18n/locale.js';
-import { sampleInput, NORMAL } from '../gallery/samples.js';
+import { NORMAL, sampleInput } from '../fixtures/samples.js';
 
 /**
  * The feels-like temperature, the figure the outfit is based on: on every panel, and on the wall

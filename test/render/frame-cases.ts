@@ -1,7 +1,7 @@
 import { chooseLayout, viewSize, type FrameInput } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import type { Locale } from '../../src/i18n/locale.js';
-import { SAMPLE_CASES, sampleInput, type SampleCase } from '../gallery/samples.js';
+import { SAMPLE_CASES, type SampleCase, sampleInput } from '../fixtures/samples.js';
 
 /**
  * Frame cases beyond the gallery's samples, for the frame checks (text-boxes.test.ts, small-garments-kept.test.ts).

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { sampleInput } from '../gallery/samples.js';
 import { decodePng, offPalette, pngHeader, readBmp1 } from './decode.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 const IDS = [
   'waveshare-7in5-v2',

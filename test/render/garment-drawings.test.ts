@@ -6,11 +6,11 @@ import { GARMENT_IDS } from '../../src/domain/garments.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { parsePath } from '../../src/render/pictograms/picto-path.js';
 import type { Pictogram } from '../../src/render/pictograms/pictogram.js';
-import { sampleInput, type SampleCase } from '../gallery/samples.js';
 import { arcMinutes } from '../../src/render/draw/type-scale.js';
 import { SMALL_GARMENTS } from '../../src/render/pictograms/small-garments.js';
 import { LARGE_GARMENTS } from '../../src/render/pictograms/large-garments.js';
 import { inkDistance } from './ink-distance.js';
+import { type SampleCase, sampleInput } from '../fixtures/samples.js';
 
 /**
  * The garments are the frame's focal point: on the wall panels the row is drawn at 30′ of arc

@@ -9,11 +9,11 @@ import { renderFrame, renderIndices } from '../../src/render/frame.js';
 import { GlyphWarnings } from '../../src/render/glyph-warnings.js';
 import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { NORMAL, sampleInput } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { clockAt } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
+import { NORMAL, sampleInput } from '../fixtures/samples.js';
 
 /** A character no bundled font has is drawn as a box, reported by the render and logged once per process. */
 

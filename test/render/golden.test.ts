@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeFrame, renderIndices } from '../../src/render/frame.js';
 import { hexToRgb, listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { encodePng } from '../../src/render/encode/png.js';
-import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
 import { decodePng, offPalette, pngHeader, readBmp1 } from './decode.js';
+import { SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
 
 /**
  * Golden images: every panel and sample case, compared pixel for pixel with test/render/golden/<panel>-<case>.png

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
 import { ENGLISH } from '../../src/i18n/locale.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { NORMAL } from '../gallery/samples.js';
 import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 /** The hostile inputs on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */
 

@@ -2,7 +2,7 @@ import type { StoredRecommendation } from '../../src/api/schemas.js';
 import type { LayoutReport } from '../../src/render/layout/blocks.js';
 import type { FrameInput } from '../../src/render/layout/content.js';
 import type { InkBox } from '../../src/render/text/ink-box.js';
-import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../gallery/samples.js';
+import { NORMAL, SAMPLE_NOW, SAMPLE_TIMEZONE } from '../fixtures/samples.js';
 
 /** Distance between two boxes, px: negative when they overlap. */
 function inkGap(a: InkBox, b: InkBox): number {

@@ -4,7 +4,7 @@ import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { drawText } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
 import { ELLIPSIS } from '../../src/render/text/text-fit.js';
-import { LONG_OUTFIT, SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
+import { LONG_OUTFIT, SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
 
 /**
  * Layouts that use their space: units and alert titles kept where the frame has the room, no

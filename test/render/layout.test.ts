@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { chooseLayout, renderFrame, renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, ppiOf } from '../../src/panels/panels.js';
-import { FORTY, LONG, NORMAL, SAMPLE_NOW, SHORT, sampleInput } from '../gallery/samples.js';
 import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { capArcMinutes } from '../../src/render/draw/type-scale.js';
 import { decodePng, offPalette } from './decode.js';
+import { FORTY, LONG, NORMAL, SAMPLE_NOW, sampleInput, SHORT } from '../fixtures/samples.js';
 
 const wide = loadPanel('waveshare-7in5-v2');
 const input = (rec: StoredRecommendation | null, over: Partial<FrameInput> = {}): FrameInput => ({

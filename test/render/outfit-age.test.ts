@@ -9,7 +9,7 @@ import { listPanelIds, loadPanel, ppiOf } from '../../src/panels/panels.js';
 import { capArcMinutes } from '../../src/render/draw/type-scale.js';
 import { plural, pluralForms } from '../../src/i18n/plural.js';
 import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
-import { NORMAL } from '../gallery/samples.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 /**
  * Old looks old: an outfit past the day it was made for is headed by its age in days, in words,

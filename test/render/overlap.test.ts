@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
 import { crowded, HOSTILE, hostileInput } from './hostile.js';
+import { SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
 
 describe('layout gaps', () => {
   it('keeps the ink of different texts apart on every panel, rotation and sample', () => {

@@ -5,9 +5,9 @@ import { GARMENT_PICTOGRAMS, NOTHING_EXTRA } from '../../src/render/pictograms/g
 import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { parsePath } from '../../src/render/pictograms/picto-path.js';
-import { sampleInput } from '../gallery/samples.js';
 import { readAnswer } from '../../src/domain/answer.js';
 import { CONDITION_PICTOGRAMS } from '../../src/render/pictograms/weather-pictograms.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 const index = (panel: PanelProfile, name: string): number => panel.palette.findIndex((e) => e.name === name);
 

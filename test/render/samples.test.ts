@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_CASES, sampleInput } from '../gallery/samples.js';
+import { SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
 
 /** The temperatures a text states, in whole degrees: "It is −4 °C and feels like −9 °C" → [-4, -9]. */
 function statedTemperatures(text: string): number[] {

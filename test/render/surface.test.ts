@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { matchPalette, renderIndices } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { sampleInput } from '../gallery/samples.js';
 import { createSurface, releaseSurface } from '../../src/render/draw/surface.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 describe('the canvases between frames', () => {
   const panel = loadPanel('waveshare-7in5-v2');

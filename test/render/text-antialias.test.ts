@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderFrame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
-import { sampleInput } from '../gallery/samples.js';
 import { decodePng, type DecodedPng } from './decode.js';
+import { sampleInput } from '../fixtures/samples.js';
 
 /**
  * Grey panels anti-alias text with their own greys; 1-bit and colour panels keep it sharp. The top band (the

@@ -6,7 +6,7 @@ import { drawText } from '../../src/render/text/fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
 import type { TextBox } from '../../src/render/draw/text-box.js';
 import { ALL_CASES, BADGE_CASES, caseInput, isSmallView, ROTATIONS, type FrameCase } from './frame-cases.js';
-import { SAMPLE_CASES } from '../gallery/samples.js';
+import { SAMPLE_CASES } from '../fixtures/samples.js';
 
 /**
  * No text is clipped. Each text a frame draws is drawn again alone, exactly as the frame drew it,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { measure } from '../../src/render/text/fonts.js';
 import { ELLIPSIS, SHY, fitLine, fitText, largestFitting, splitWords } from '../../src/render/text/text-fit.js';
-import { LONG_OUTFIT } from '../gallery/samples.js';
+import { LONG_OUTFIT } from '../fixtures/samples.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
 

@@ -3,8 +3,7 @@ import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, ppiOf, type PanelProfile } from '../../src/panels/panels.js';
 import { capArcMinutes, VIEWING_DISTANCE_MM } from '../../src/render/draw/type-scale.js';
 import { fitOutfit } from '../../src/render/layout/outfit-fit.js';
-import { sampleInput, type SampleCase } from '../gallery/samples.js';
-import { SAMPLE_CASES } from '../gallery/samples.js';
+import { SAMPLE_CASES, type SampleCase, sampleInput } from '../fixtures/samples.js';
 
 /**
  * Every wall panel as good as the 7.5": an outfit whole on the 7.5" is whole on the 7.3" panels

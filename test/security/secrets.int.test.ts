@@ -19,10 +19,10 @@ import { startServiceSim, type RunningServiceSim } from '../helpers/service-sim.
 import { runCli } from '../helpers/cli.js';
 import { httpRequest, type RawResponse } from '../helpers/http-client.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
-import { watch, type Watcher } from '../mqtt/fixtures.js';
 import { systemClock } from '../../src/time/clock.js';
 import { WRONG_TOKENS_ALLOWED } from '../../src/trmnl/token-throttle.js';
 import { shownView, testViews } from '../helpers/views.js';
+import { watch, type Watcher } from '../helpers/mqtt-watch.js';
 
 /**
  * Secrets stay secret, end to end: a full daemon (buildDaemon from a config file through the real loader) with a

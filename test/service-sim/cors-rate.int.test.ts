@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
-import { BERLIN, call, errorOf, fakeClock, startSim } from './helpers.js';
+import { BERLIN, call, errorOf, startSim, T0 } from './helpers.js';
+import { manualClock } from '../helpers/fake-clock.js';
 import type { Reply } from './helpers.js';
 
 const KEY_B = 'sk_live_second_key_000000000000000';
@@ -95,7 +96,7 @@ describe('rate-limit headers', () => {
 
 describe('the sliding 60-second window', () => {
   it('refuses the 61st request in a window with 429 and Retry-After, without counting it', async () => {
-    const clock = fakeClock();
+    const clock = manualClock(T0);
     sim = await startSim({ clock });
     for (let i = 0; i < 60; i++) {
       const r = await cheap();
@@ -127,7 +128,7 @@ describe('the sliding 60-second window', () => {
   });
 
   it('slides: slots free one by one as their requests age out', async () => {
-    const clock = fakeClock();
+    const clock = manualClock(T0);
     sim = await startSim({ clock });
     for (let i = 0; i < 30; i++) await cheap(); // at t = 0
     clock.advance(30_000);
@@ -147,7 +148,7 @@ describe('the sliding 60-second window', () => {
   });
 
   it('counts per key: one key at its limit leaves another untouched', async () => {
-    const clock = fakeClock();
+    const clock = manualClock(T0);
     sim = await startSim({
       clock,
       ratePerMinute: 3,
@@ -161,7 +162,7 @@ describe('the sliding 60-second window', () => {
   });
 
   it('counts requests without a valid key per remote address, apart from the keys', async () => {
-    const clock = fakeClock();
+    const clock = manualClock(T0);
     sim = await startSim({ clock, ratePerMinute: 3 });
     for (let i = 0; i < 3; i++) expect((await cheap('sk_live_wrong_key_00000000000000')).status).toBe(401);
     const limited = await cheap(null);

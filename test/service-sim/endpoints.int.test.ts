@@ -3,7 +3,8 @@ import { GetWeatherSchema, RecWeatherSchema, RecommendationSchema, ISO_UTC_MS } 
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
 import { keyFingerprint } from '../../src/service-sim/credits.js';
-import { BERLIN, call, errorOf, fakeClock, startSim, T0 } from './helpers.js';
+import { BERLIN, call, errorOf, startSim, T0 } from './helpers.js';
+import { manualClock } from '../helpers/fake-clock.js';
 import type { CallOptions } from './helpers.js';
 
 const SPEC_WEATHER_FIELDS = [
@@ -22,7 +23,7 @@ const SPEC_WEATHER_FIELDS = [
 ].sort();
 
 let sim: RunningServiceSim;
-const clock = fakeClock();
+const clock = manualClock(T0);
 const post = (path: string, opts: CallOptions = {}) => call(sim, 'POST', path, opts, DEMO_API_KEY);
 const get = (path: string, opts: CallOptions = {}) => call(sim, 'GET', path, opts, DEMO_API_KEY);
 

@@ -2,18 +2,10 @@ import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { startServiceSim } from '../../src/service-sim/server.js';
 import type { RunningServiceSim, ServiceSimOptions } from '../../src/service-sim/server.js';
-import type { Clock } from '../../src/time/clock.js';
-import { clockAt } from '../helpers/fake-clock.js';
 
 /** Shared helpers of the service-sim tests: every call goes through a real socket. */
 
 export const T0 = Date.parse('2026-01-15T12:00:00.000Z');
-
-/** A settable clock for the simulator. */
-export function fakeClock(start = T0): Clock & { set: (ms: number) => void; advance: (ms: number) => void } {
-  let t = start;
-  return { ...clockAt(() => t), set: (ms) => (t = ms), advance: (ms) => (t += ms) };
-}
 
 export interface Reply {
   status: number;

@@ -3,13 +3,14 @@ import { RecWeatherSchema, RecommendationSchema } from './spec-schemas.js';
 import { countWords } from '../../src/service-sim/outfit.js';
 import { DEMO_API_KEY } from '../../src/service-sim/server.js';
 import type { RunningServiceSim } from '../../src/service-sim/server.js';
-import { call, fakeClock, startSim } from './helpers.js';
+import { call, startSim, T0 } from './helpers.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 /** The simulated service's two endpoints over HTTP (their weather and outfits in process: weather-outfit.test.ts). */
 
 describe('over HTTP', () => {
   let sim: RunningServiceSim;
-  const clock = fakeClock();
+  const clock = manualClock(T0);
   beforeAll(async () => {
     sim = await startSim({ clock, ratePerMinute: 10_000 });
   });

@@ -14,22 +14,13 @@ import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { viewSize } from '../../src/render/frame.js';
-import { NORMAL } from '../gallery/samples.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { LEDGER_FILE } from '../../src/budget/ledger.js';
 import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
 import { DEMO_API_KEY, startServiceSim, type Fault, type RunningServiceSim } from '../helpers/service-sim.js';
-import {
-  berlin,
-  BERLIN,
-  chargedPerPeriod,
-  countingClock,
-  makeConfig,
-  prng,
-  stateDir,
-  turn,
-} from '../budget/helpers.js';
+import { berlin, BERLIN, chargedPerPeriod, makeConfig, prng, stateDir, turn } from '../budget/helpers.js';
 import { pngHeader } from '../render/decode.js';
+import { NORMAL } from '../fixtures/samples.js';
 
 /**
  * 90 simulated days of the real daemon (buildDaemon: governor, scheduler, cycles, rendering, files) with five
@@ -76,7 +67,7 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
   it('keeps to the budget and the rate limit, renders valid frames, and its heap stays flat', async () => {
     const started = performance.now();
     const clock = new FakeClock(T0);
-    const timers = countingClock(clock);
+    const timers = clock.view();
     sim = await startServiceSim({ clock, ratePerMinute: RATE });
     const dir = await stateDir();
     const outputDir = path.join(dir, 'frames');
@@ -179,7 +170,7 @@ describe('soak: 90 simulated days, five displays, random faults', () => {
     daemon = await buildDaemon({
       loaded,
       logger: pino({ level: 'warn' }, sink),
-      clock: timers.clock,
+      clock: timers,
       publishers: [checker],
     });
 

@@ -5,7 +5,8 @@ import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { TagStatusBoard } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
-import { display, update } from '../http/fixtures.js';
+import { display } from '../fixtures/display.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * The one problem list: the board publishers report on, the view that lists every source with its words, and the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sleep, systemClock } from '../../src/time/clock.js';
-import { clockAt, FakeClock } from '../helpers/fake-clock.js';
+import { clockAt, FakeClock, manualClock } from '../helpers/fake-clock.js';
 
 const HOUR = 3_600_000;
 const T = Date.UTC(2027, 0, 11, 9);
@@ -25,6 +25,50 @@ describe('FakeClock', () => {
     ]);
     expect(c.now()).toBe(T - HOUR + 1000);
     expect(c.pendingTimers()).toBe(0);
+  });
+
+  it('stalls: time moves and no timer runs, as in a blocked event loop; the next advance runs what fell due', () => {
+    const c = new FakeClock(T);
+    let ran = 0;
+    c.setTimeout(() => ran++, 1000);
+    c.stall(5000);
+    expect([ran, c.now(), c.msToNextTimer()]).toEqual([0, T + 5000, -4000]);
+    c.advance(0);
+    expect(ran).toBe(1);
+  });
+
+  it('counts the timers set through a view, not the others', () => {
+    const c = new FakeClock(T);
+    const view = c.view();
+    c.setTimeout(() => undefined, 10);
+    const h = view.setTimeout(() => undefined, 20);
+    view.setTimeout(() => undefined, 30);
+    expect([view.pending(), c.pendingTimers()]).toEqual([2, 3]);
+    view.clearTimeout(h);
+    c.advance(30);
+    expect([view.pending(), c.pendingTimers(), view.now()]).toEqual([0, 0, T + 30]);
+  });
+
+  it('with sleepsPass, a sleep of hours passes at once, time moved to its end; a cleared timer never runs', async () => {
+    const c = new FakeClock(T, { sleepsPass: true });
+    const gone = c.setTimeout(() => expect.unreachable(), 60_000);
+    c.clearTimeout(gone);
+    await sleep(c, 6 * HOUR);
+    expect(c.now()).toBe(T + 6 * HOUR);
+    await Promise.all([sleep(c, HOUR), sleep(c, 2 * HOUR)]);
+    expect(c.now()).toBe(T + 8 * HOUR);
+  });
+});
+
+describe('manualClock', () => {
+  it('is set and moved by the test, over the system timers', async () => {
+    const c = manualClock(T);
+    c.advance(HOUR);
+    expect(c.now()).toBe(T + HOUR);
+    c.set(T - HOUR);
+    expect(c.now()).toBe(T - HOUR);
+    await sleep(c, 5);
+    expect(c.now()).toBe(T - HOUR);
   });
 });
 

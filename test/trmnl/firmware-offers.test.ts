@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compareVersions } from '../../src/trmnl/firmware-files.js';
 import { FIRMWARE_RETRY_MS, FirmwareOffers, type DeviceWake } from '../../src/trmnl/firmware-offers.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
-import { manualClock } from '../http/fixtures.js';
+import { manualClock } from '../helpers/fake-clock.js';
 
 const MAC = 'AA:BB:CC:DD:EE:01';
 const OTHER = 'AA:BB:CC:DD:EE:02';

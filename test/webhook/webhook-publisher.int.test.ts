@@ -9,8 +9,11 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
 import { testViews } from '../helpers/views.js';
-import { capturingLogger, display, rec, update } from '../http/fixtures.js';
 import { startReceiver, type Answer } from './receiver.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
+import { display } from '../fixtures/display.js';
+import { rec } from '../fixtures/rec.js';
+import { update } from '../fixtures/frames.js';
 
 /**
  * The webhook through real HTTP to a receiver on 127.0.0.1: each new frame POSTed once as JSON (its PNG decoded by

@@ -8,7 +8,7 @@ import { buildPublishers } from '../../src/daemon/publishers.js';
 import { configYaml } from '../helpers/config-yaml.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
-import { capturingLogger } from '../http/fixtures.js';
+import { capturingLogger } from '../helpers/capturing-logger.js';
 
 /** The webhook's config section and its place in the publishers' registry (its POSTs: webhook-publisher.int.test.ts). */
 

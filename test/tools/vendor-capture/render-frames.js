@@ -1,6 +1,6 @@
 // Renders the frames the panels' reference streams are made from (test/epd/frames/<panel>-<case>.png), with OUR
 // renderer, as the daemon draws a display (displayRenderOptions + renderDisplayFrame, the sample inputs of
-// test/gallery/samples.ts, English, rotation 0). Not run by CI: the PNGs are stored, and the tests in test/epd/ read
+// test/fixtures/samples.ts, English, rotation 0). Not run by CI: the PNGs are stored, and the tests in test/epd/ read
 // them. Run after `npm run build`, with the panels to render (and, optionally, another folder to write to):
 //   node test/tools/vendor-capture/render-frames.js [--out DIR] PANEL...
 // e.g. waveshare-7in5-v2 waveshare-7in5-b (UC8179); waveshare-2in13 waveshare-2in9 waveshare-4in2 (SSD1680 /
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { localeFor } from '../../../dist/src/i18n/locale.js';
 import { displayRenderOptions, renderDisplayFrame } from '../../../dist/src/render/display-frame.js';
-import { SAMPLE_TIMEZONE, sampleInput } from '../../../dist/src/render/samples.js';
+import { SAMPLE_TIMEZONE, sampleInput } from '../../../dist/test/fixtures/samples.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const { values, positionals: panels } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true });
