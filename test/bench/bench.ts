@@ -4,7 +4,7 @@ export interface Bench {
   /** `--only TEXT` runs the benches whose group contains TEXT. */
   group?: string;
   unit: string;
-  /** What the issue asks for (at most, or at least for a ratio); the line says whether the median meets it. */
+  /** The target (at most, or at least for a ratio); the line says whether the median meets it. */
   target?: { max: number } | { min: number };
   runs: number;
   warmup?: number;

@@ -8,7 +8,7 @@ import { median, type TreePeak } from './proc.js';
 /**
  * The cold comparison's bench lines (browser-compare.ts makes the frames): the browser way and ours on each
  * supported Node major interleaved run by run (the order turning each run), so all see the same noise; then the
- * ratios the issue sets targets for: the browser way at least 4x the time of ours on Node 22 and later and 3x on
+ * ratios with targets: the browser way at least 4x the time of ours on Node 22 and later and 3x on
  * Node 20, and 4x the memory (PSS summed over each process tree) on the running Node. Each round times every way
  * unwatched, then runs every way again under the memory sampler (browser-compare.ts, Watch).
  */

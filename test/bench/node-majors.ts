@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 
 export const SUPPORTED_MAJORS = [20, 22, 24, 26] as const;
 
-/** The cold `render` ratio the issue asks of each major (the browser's time / ours): 4x on Node 22 and later, 3x on 20. */
+/** The cold `render` ratio targeted on each major (the browser's time / ours): 4x on Node 22 and later, 3x on 20. */
 export const COLD_RATIO_TARGET: Partial<Record<number, number>> = { 20: 3, 22: 4, 24: 4, 26: 4 };
 
 export interface NodeBinary {

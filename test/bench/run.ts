@@ -163,14 +163,15 @@ const updated = new Date(NORMAL.fetched_at).toLocaleTimeString('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
 });
-// Nine rounds, not five: with five, the median ratio crossed its target from one run of the bench to the next.
+// The cold comparison's median is of nine rounds: a cold start of either side varies by tens of percent from round
+// to round, and a median of fewer rounds moves across the ratio's target between two runs of the bench.
 const COMPARE_RUNS = 9;
 const WARM_COMPARE_RUNS = 15;
 const browserMissing = browserToolsMissing();
 const repoRoot = packageRoot();
 
 const perPanel = listPanelIds().map((id) => loadPanel(id));
-/** The targets are for a 1-bit 800x480 frame; the colour and grey panels are listed without one. */
+/** The speed targets are for a 1-bit 800x480 frame; the colour and grey panels are listed without one. */
 const oneBit800x480 = (p: PanelProfile): boolean => p.png.bit_depth === 1 && p.width * p.height === 800 * 480;
 
 /** Render, quantize and encode one frame in this (warm) process; the 30 ms target is for 1-bit 800x480 frames. */

@@ -6,7 +6,7 @@ import { localParts } from '../../src/time/zoned-time.js';
  *
  * The promise of a schedule: from `grace` after each of its slots until the next slot, the wall shows an answer bought
  * at or after that slot. So at time t the answer on show is fresh when it was bought at or after the latest slot at
- * or before t − grace (before a display's first slot of a day, the previous day's last one). This is the issue's own
+ * or before t − grace (before a display's first slot of a day, the previous day's last one). This is the daemon's own
  * "stale": a scheduled slot has passed without a new answer, after a short grace. It holds for schedules with hours
  * off (a daily one, an `auto` one within active hours) where a fixed maximum age would not.
  */

@@ -241,7 +241,7 @@ export function weekText(r: WeekResult): string {
 }
 
 /**
- * The `week` group of `npm run bench`: one line a schedule (its freshness outside the faults, against the issue's
+ * The `week` group of `npm run bench`: one line a schedule (its freshness outside the faults, against the target of
  * 99 %), the rest of its figures below it. Each week runs in a process of its own (it seeds Math.random).
  */
 export function weekBenches(): Bench[] {

@@ -23,7 +23,7 @@ export interface LineBitmap {
   bits: Uint8Array;
 }
 
-/** The words the issue reports as misread on the 2.13", 2.9" and 4.2", then lines of the kind a frame sets small. */
+/** Words easily misread on the 2.13", 2.9" and 4.2", then lines of the kind a frame sets small. */
 export const PHRASES = [
   'warm',
   'and',
@@ -228,7 +228,7 @@ export function stemWidth(l: LineBitmap, up: number): number {
   return x - from;
 }
 
-/** The lines of the gallery's side-by-side images: the issue's words, as a frame would set them. */
+/** The lines of the gallery's side-by-side images: those words, as a frame would set them. */
 export const SAMPLE_LINES = [
   'warm and km/h, Hallway Light 8:30 AM',
   'overall rain and half-sleeve, feels like',

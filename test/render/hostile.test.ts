@@ -6,7 +6,7 @@ import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
 import { NORMAL } from '../fixtures/samples.js';
 
-/** The hostile inputs on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */
+/** Hostile inputs (hostile.ts) on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */
 
 const panels = listPanelIds();
 const ROTATIONS = [0, 90] as const;

@@ -9,7 +9,10 @@ function inkGap(a: InkBox, b: InkBox): number {
   return Math.max(a.x - b.right, b.x - a.right, a.top - b.bottom, b.top - a.bottom);
 }
 
-/** The hostile inputs, and weather that fills every reading's cell, for the layout checks. */
+/**
+ * Hostile answers (a URL in the outfit, a description without spaces, five alerts, empty and emoji outfits, extreme
+ * readings), and weather that fills every reading's cell, for the layout checks.
+ */
 
 /** 63 characters, with / . ? & = to break at. */
 export const HOSTILE_URL = 'https://weather.example.com/outfits/berlin?units=metric&lang=en';

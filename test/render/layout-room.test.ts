@@ -98,7 +98,7 @@ describe('room for what the frame says', () => {
     for (const id of ['waveshare-7in5-v2', 'trmnl']) {
       for (const rotation of ROTATIONS) {
         for (const c of ['normal', 'alert', 'long', 'breeze'] as const) {
-          // "breeze": the "Clear and…", a long description beside the readings, which give it their spare width.
+          // "breeze": "Clear and…", a long description beside the readings, which give it their spare width.
           const base = sampleInput(c === 'breeze' ? 'normal' : c);
           const input =
             c === 'breeze'

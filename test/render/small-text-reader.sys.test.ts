@@ -12,8 +12,7 @@ import {
 } from '../gallery/small-text-compare.js';
 
 /**
- * Small text read by a reader that is not our code: tesseract reads the words the issue found
- * misread, and lines of the kind a frame sets small, drawn by our rasteriser and by FreeType's hinted 1-bit
+ * Small text read by a reader that is not our code: tesseract reads words easily misread at small sizes, and lines of the kind a frame sets small, drawn by our rasteriser and by FreeType's hinted 1-bit
  * rendering of the same DejaVu files at the same sizes (test/tools/freetype-mono.py), each enlarged 4x. Ours
  * must read at least as well, size band by size band. Then, in our code alone: word gaps clearly wider than
  * the gaps inside words, and one stem weight a face across the small sizes. Both tools are Debian's, installed by
@@ -80,8 +79,9 @@ describe('small text, read by tesseract beside FreeType', () => {
     expect(worse, table.join('\n')).toEqual([]);
   }, 180_000);
 
-  it("reads the words the issue found misread whole, at least as often as FreeType's (regular face, 9-16 px)", () => {
-    // "warm" read "wam", "and" "ard", "f" "l", "half-sleeve" lost its hyphen, "rain and" ran together.
+  it("reads words whose strokes run together (warm, and, half-sleeve…) whole, at least as often as FreeType's (regular face, 9-16 px)", () => {
+    // Misreadings these invite: "warm" as "wam", "and" as "ard", "f" as "l", "half-sleeve" without its hyphen,
+    // "rain and" as one word.
     const words = ['warm', 'and', 'Hallway', 'Light', 'overall', 'rain and', 'half-sleeve', 'feels like'];
     const ours = ocrLines(SIZES.flatMap((size) => words.map((w) => oursLine('regular', size, w))));
     const freetype = ocrLines(SIZES.flatMap((size) => freetypeLines('regular', size, words).lines));

@@ -3,7 +3,7 @@ import { listPanelIds, loadPanel, ppiOf } from '../../src/panels/panels.js';
 import { capArcMinutes, sizeForArc, typeScale, VIEWING_DISTANCE_MM } from '../../src/render/draw/type-scale.js';
 
 describe('type scale', () => {
-  it('gives the arc minutes of the issue: 40 px about 10′, 22 px 5.6′, 14 px 3.6′ on a 7.5" panel at 2 m', () => {
+  it('gives the arc minutes of a cap height on a 7.5" panel at 2 m: 40 px 10.2′, 22 px 5.6′, 14 px 3.6′', () => {
     expect(capArcMinutes(40, 124.4, 2000)).toBeCloseTo(10.2, 1);
     expect(capArcMinutes(22, 124.4, 2000)).toBeCloseTo(5.6, 1);
     expect(capArcMinutes(14, 124.4, 2000)).toBeCloseTo(3.6, 1);
