@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
 import { frameJson } from '../../src/render/frame-json.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { NORMAL, sampleInput } from '../fixtures/samples.js';
+
+// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
+// runs as shipped.
+vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
+}));
 
 /**
  * The feels-like temperature, the figure the outfit is based on: on every panel, and on the wall

@@ -1,21 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderIndices } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
-import { crowded, HOSTILE, hostileInput } from './hostile.js';
+import { crowded } from './hostile.js';
 import { SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
 
+// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
+// runs as shipped.
+vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
+}));
+
+/** The sample cases (hostile.test.ts checks the same of the hostile inputs, on the frames it draws for its own checks). */
 describe('layout gaps', () => {
   it('keeps the ink of different texts apart on every panel, rotation and sample', () => {
     const found: string[] = [];
     for (const id of listPanelIds()) {
       // 180 and 270 lay out as 0 and 90 (the same shape, turned).
       for (const rotation of [0, 90] as const) {
-        const cases = [
-          ...SAMPLE_CASES.map((c) => [c, sampleInput(c)] as const),
-          ...Object.entries(HOSTILE).map(([c, rec]) => [c, hostileInput(rec)] as const),
-        ];
-        for (const [c, input] of cases) {
-          const { report } = renderIndices(input, loadPanel(id), { rotation });
+        for (const c of SAMPLE_CASES) {
+          const { report } = renderIndices(sampleInput(c), loadPanel(id), { rotation });
           for (const f of crowded(report)) found.push(`${id} ${rotation} ${c}: ${f}`);
         }
       }
