@@ -6,9 +6,10 @@ import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderFrame, viewSize, type FrameInput } from '../../src/render/frame.js';
 import type { FrameStatus } from '../../src/domain/frame-status.js';
 import { GARMENT_IDS } from '../../src/domain/garments.js';
-import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
+import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { runs, timeout } from './arbitraries.js';
 import { ZONES } from './cron-oracle.js';
+import { offPalette } from '../render/decode.js';
 
 /**
  * Every pixel of a rendered frame is in the panel's palette, for arbitrary Recommendations: any text (any Unicode,
@@ -167,29 +168,6 @@ const optionsArb = fc.record({
   dither: fc.constantFrom('floyd-steinberg' as const, 'atkinson' as const, 'ordered' as const),
 });
 
-function paletteSet(panel: PanelProfile): Set<number> {
-  return new Set(
-    panel.palette.map((e) => {
-      const [r, g, b] = hexToRgb(e.rgb);
-      return (r << 16) | (g << 8) | b;
-    }),
-  );
-}
-
-/** Pixels (at most a few) whose colour is not in the palette, or not opaque. */
-function offPalette(png: PNG, allowed: Set<number>): string[] {
-  const bad: string[] = [];
-  const d = png.data;
-  for (let i = 0; i < d.length && bad.length < 5; i += 4) {
-    const rgb = (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!;
-    if (!allowed.has(rgb) || d[i + 3] !== 255)
-      bad.push(
-        `#${rgb.toString(16).padStart(6, '0')}/${d[i + 3]} at (${(i / 4) % png.width}, ${Math.floor(i / 4 / png.width)})`,
-      );
-  }
-  return bad;
-}
-
 describe('every pixel of a frame is in its panel palette, for any Recommendation', () => {
   it('puts every panel in a group whose runs are set, the costliest alone', () => {
     expect(Object.values(FAMILIES).flat().sort()).toEqual(listPanelIds());
@@ -212,7 +190,7 @@ describe('every pixel of a frame is in its panel palette, for any Recommendation
             expect(frame.hash).toBe(createHash('sha256').update(frame.png).digest('hex'));
             const png = PNG.sync.read(frame.png);
             expect([png.width, png.height]).toEqual([size.width, size.height]);
-            expect(offPalette(png, paletteSet(panel)), `${panel.id} rotation ${opts.rotation}`).toEqual([]);
+            expect(offPalette(png, panel), `${panel.id} rotation ${opts.rotation}`).toEqual([]);
           }),
           { numRuns: runs(RUNS[family]!) },
         );

@@ -31,19 +31,15 @@ export function pngHeader(buf: Buffer): { width: number; height: number; bitDept
   return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), bitDepth: buf[24]!, colourType: buf[25]! };
 }
 
-/** The palette colours of a panel as "r,g,b" keys. */
-export function paletteKeys(panel: PanelProfile): Set<string> {
-  return new Set(panel.palette.map((e) => hexToRgb(e.rgb).join(',')));
-}
-
 /** Pixel colours that are not in the palette (at most `limit` of them). */
-export function offPalette(decoded: DecodedPng, panel: PanelProfile, limit = 5): string[] {
-  const keys = paletteKeys(panel);
+export function offPalette(decoded: Pick<DecodedPng, 'data'>, panel: PanelProfile, limit = 5): string[] {
+  // Colours as 24-bit numbers: a string a pixel would take seconds on the large panels.
+  const colours = new Set(panel.palette.map((e) => hexToRgb(e.rgb).reduce((n, c) => (n << 8) | c, 0)));
   const bad: string[] = [];
   const d = decoded.data;
   for (let i = 0; i < d.length && bad.length < limit; i += 4) {
-    const k = `${d[i]},${d[i + 1]},${d[i + 2]}`;
-    if (!keys.has(k) || d[i + 3] !== 255) bad.push(`${k},${d[i + 3]} at ${i / 4}`);
+    if (!colours.has((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!) || d[i + 3] !== 255)
+      bad.push(`${d[i]},${d[i + 1]},${d[i + 2]},${d[i + 3]} at ${i / 4}`);
   }
   return bad;
 }
