@@ -6,12 +6,11 @@ import { measure } from '../text/fonts.js';
 import { recordInk } from '../text/ink-box.js';
 import { formatTempShort, MISSING } from './format.js';
 import type { Reading, ReadingKind } from './reading-values.js';
-import { UMBRELLA } from '../pictograms/garment-pictograms.js';
 import { windArrow } from '../pictograms/marks.js';
 import { drawPictogram, type Pictogram } from '../pictograms/pictogram.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine } from '../text/text-fit.js';
-import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
+import { DROP, rainChanceMark, UV_SUN } from '../pictograms/weather-pictograms.js';
 
 /**
  * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
@@ -19,7 +18,12 @@ import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
  * where it asks for action (colour-meaning.ts): a likely rain, a high UV index, freezing or heat.
  */
 
-const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
+/** Each reading's mark for a square of `size` px. */
+const MARKS: Record<Exclude<ReadingKind, 'wind'>, (size: number) => Pictogram> = {
+  rain: rainChanceMark,
+  uv: () => UV_SUN,
+  humidity: () => DROP,
+};
 
 function colourOf(sf: Surface, m: Meaning | null): string {
   // Text is a stroke: only an ink that stands apart from black and paper (colour-meaning.ts).
@@ -41,7 +45,7 @@ export function drawReading(
   if (r.kind === 'wind') {
     windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
   } else {
-    drawPictogram(sf, MARKS[r.kind], x, top, mark, r.meaning ?? undefined);
+    drawPictogram(sf, MARKS[r.kind](mark), x, top, mark, r.meaning ?? undefined);
   }
   const tx = x + mark + Math.max(3, mark * 0.18);
   const full = fitLine('condensed-bold', r.value, maxW - (tx - x), size, size * 0.85);
