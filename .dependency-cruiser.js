@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The architecture, checked: `npm run deps` (part of `npm run check`). docs/architecture.md says the same in words.
+ * The architecture, checked: `npm run deps` (part of `npm run check`). docs/contributing/architecture.md says the same
+ * in words.
  *
  * src/ is in layers; a layer imports only from layers below it, never from its own rank's other folders or upward.
  * `import type` counts (tsPreCompilationDeps), so a type cannot pull a cycle or a layer back in either.
@@ -35,7 +36,9 @@ const RENDER_DOORS = ['display-frame', 'render-process', 'render-worker', 'frame
 /** `src/<folder>/…`; the command line's own files at the root (cli.ts, bin.ts) belong with src/cli/. */
 const folderPath = (f) => (f === 'cli' ? '^src/(cli/|cli\\.ts$|bin\\.ts$)' : `^src/${f}/`);
 
-/** Real dependencies that run against the order, each the one way the product works (docs/architecture.md). */
+/**
+ * Real dependencies that run against the order, each the one way the product works (docs/contributing/architecture.md).
+ */
 const EXCEPTIONS = {
   // The config's schema accepts only panels a driver exists for, and the boards whose pins it knows.
   config: '^src/epd/(drivers/index|pins)\\.ts$',
@@ -85,7 +88,7 @@ export default {
     ...layerRules,
     {
       name: 'layer-unknown',
-      comment: 'A folder of src/ that is in no layer: give it its place in LAYERS (and in docs/architecture.md).',
+      comment: 'A folder of src/ that is in no layer: give it its place in LAYERS (and in docs/contributing/architecture.md).',
       severity: 'error',
       from: { path: '^src/', pathNot: [...LAYERS.flat().map(folderPath), '^src/service-sim/'] },
       to: {},

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { INTEGRATION, SYSTEM } from './test/tiers.js';
 
-// Three tiers (test/tiers.ts, docs/development.md): `vitest run --project fast` is `npm test`; `vitest run` all.
+// Three tiers (test/tiers.ts, docs/contributing/development.md): `vitest run --project fast` is `npm test`;
+// `vitest run` all.
 export default defineConfig({
   test: {
     testTimeout: 20_000,

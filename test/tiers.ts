@@ -1,7 +1,8 @@
 /**
- * The test tiers (docs/development.md). A test file is in the fast tier unless it is listed here: `npm test` runs
- * the fast tier, `npm run test:all` and `.ci/run` run all three. The fast tier's guard (tier-guard.ts) fails a test
- * that starts a process or opens a server, so a file that needs one cannot stay in the fast tier by mistake.
+ * The test tiers (docs/contributing/development.md). A test file is in the fast tier unless it is listed here:
+ * `npm test` runs the fast tier, `npm run test:all` and `.ci/run` run all three. The fast tier's guard (tier-guard.ts)
+ * fails a test that starts a process or opens a server, so a file that needs one cannot stay in the fast tier by
+ * mistake.
  */
 
 /** Tests that start processes (the CLI, the render child, Mosquitto, Chromium) or servers on 127.0.0.1. */

@@ -2,11 +2,11 @@ import { esphomeGlass, type DrawCall } from './esphome-image.js';
 import { networkError, seconds, type FetchFn, type FetchOutcome, type Transport } from './transport.js';
 
 /**
- * An ESPHome device with the YAML of config/esphome/ (docs/esphome.md): online_image pulls frame.bmp (or frame.png)
- * with If-None-Match / If-Modified-Since; a 304 is `cached`. It sees no X-Refresh-Rate (online_image keeps only
- * ETag, Last-Modified and Content-Type), so it wakes on its fixed update_interval; with `deepSleep` (the battery
- * YAML) it first reads /displays/<id>/sleep.txt and sleeps that long, and remembers nothing across the sleep (no
- * ETag: every wake downloads). What it hands the device is the glass after ESPHome's decoding and the draw call.
+ * An ESPHome device with the YAML of config/esphome/ (docs/guides/esphome.md): online_image pulls frame.bmp (or
+ * frame.png) with If-None-Match / If-Modified-Since; a 304 is `cached`. It sees no X-Refresh-Rate (online_image keeps
+ * only ETag, Last-Modified and Content-Type), so it wakes on its fixed update_interval; with `deepSleep` (the battery
+ * YAML) it first reads /displays/<id>/sleep.txt and sleeps that long, and remembers nothing across the sleep (no ETag:
+ * every wake downloads). What it hands the device is the glass after ESPHome's decoding and the draw call.
  */
 
 export interface EsphomeTransportOptions {

@@ -1,7 +1,7 @@
 /**
  * One error class per way a call to the service can fail, each with a stable `code`.
  * Messages name what went wrong and where; they never contain the API key.
- * Every code is documented in docs/service.md ("Errors") and docs/errors.md; tests check that.
+ * Every code is documented in docs/reference/service.md ("Errors") and docs/reference/errors.md; tests check that.
  */
 
 import type { ErrorCode } from '../shared/codes.js';

@@ -1,6 +1,6 @@
 /**
  * Stable warning and reason texts of the budget (plan, governor, scheduler). Each begins with its code; tests, the
- * status page and Home Assistant may match on the code. Documented in docs/budget-and-schedule.md.
+ * status page and Home Assistant may match on the code. Documented in docs/guides/budget-and-schedule.md.
  */
 
 import type { WarningCode } from '../shared/codes.js';

@@ -13,7 +13,7 @@ const API_KEY_PREFIX = 'sk_live_';
  */
 export const MAX_SECRET_BYTES = 4096;
 
-/** Why a secret cannot be used; each a stable code, documented in docs/configuration.md ("Secrets"). */
+/** Why a secret cannot be used; each a stable code, documented in docs/reference/configuration.md ("Secrets"). */
 export const SECRET_PROBLEM_CODES = [
   'E_SECRET_MISSING',
   'E_SECRET_UNREADABLE',

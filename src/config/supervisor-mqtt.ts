@@ -26,7 +26,7 @@ const SUPERVISOR_TIMEOUT_MS = 5_000;
 /** The most of the Supervisor's answer read: its JSON is a few hundred bytes; the rest of a longer one is not read. */
 export const SUPERVISOR_ANSWER_LIMIT_BYTES = 64 * 1024;
 
-/** Warnings of the lookup, each a stable code (docs/container.md, "In Home Assistant"). */
+/** Warnings of the lookup, each a stable code (docs/guides/container.md, "In Home Assistant"). */
 export const SUPERVISOR_MQTT_WARNINGS = [
   'W_MQTT_SERVICE_NONE',
   'W_SUPERVISOR_UNREACHABLE',

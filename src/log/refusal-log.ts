@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../time/clock.js';
  * at the end of its minute; a quiet source is forgotten.
  */
 
-/** Stable warning codes of refused requests (docs/devices.md, "TRMNL pairing and refused requests"). */
+/** Stable warning codes of refused requests (docs/reference/http.md, "Refused requests"). */
 export const REFUSAL_CODES = [
   /** A Host header that names neither this machine nor http.public_url / http.allowed_hosts: 421. */
   'W_HTTP_HOST_REFUSED',

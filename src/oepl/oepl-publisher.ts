@@ -17,15 +17,15 @@ import { OeplError } from './oepl-error.js';
 import { uploadJpeg, type UploadResult } from './upload.js';
 
 /**
- * OpenEPaperLink tags as a publisher (docs/openepaperlink.md). For each new frame of a display, each of its tags gets
- * the frame drawn for the tag's panel, as a baseline JPEG, pushed to the access point's /imgupload. A push costs the
- * tag a refresh and battery, so a picture already accepted is never sent again (per tag, the hash of the frame it was
- * made from, kept in <state_dir>/oepl-pushed.json). A busy access point (409) or one out of reach is tried again
- * with backoff on the clock, in the background: publish() returns once the picture is made, and a newer frame
- * replaces one still waiting. An upload that got no whole answer in time may have reached the access point, so that
- * picture is not sent again: only a newer one, after the backoff. An unknown MAC, or another refusal, is the display's
- * problem (TagStatusBoard), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
- * failing (failed-tries.ts), until a push is answered.
+ * OpenEPaperLink tags as a publisher (docs/guides/openepaperlink.md). For each new frame of a display, each of its tags
+ * gets the frame drawn for the tag's panel, as a baseline JPEG, pushed to the access point's /imgupload. A push costs
+ * the tag a refresh and battery, so a picture already accepted is never sent again (per tag, the hash of the frame it
+ * was made from, kept in <state_dir>/oepl-pushed.json). A busy access point (409) or one out of reach is tried again
+ * with backoff on the clock, in the background: publish() returns once the picture is made, and a newer frame replaces
+ * one still waiting. An upload that got no whole answer in time may have reached the access point, so that picture is
+ * not sent again: only a newer one, after the backoff. An unknown MAC, or another refusal, is the display's problem
+ * (TagStatusBoard), never a crash, and is not retried until the next frame; so is a tag whose pushes keep failing
+ * (failed-tries.ts), until a push is answered.
  */
 
 export const PUSHED_FILE = 'oepl-pushed.json';

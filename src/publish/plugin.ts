@@ -13,7 +13,7 @@ import type { Publisher } from './publisher.js';
  * A publisher as a plug-in: one description, exported from the publisher's own folder, that says which config section
  * it reads, when it runs, the problems it reports and how it is built. The daemon's registry
  * (src/daemon/publisher-registry.ts) lists them; adding a publisher is its folder and one line there
- * (docs/recipes.md).
+ * (docs/contributing/recipes.md).
  */
 
 /** What every publisher is built with: the same for each, so that none reaches into another. */

@@ -2,9 +2,9 @@
  * Every error (E_…) and warning (W_…) code that the daemon, its commands and the firmware simulator write: in the log
  * (`err.code`, `code`), on the status page, in `state.json`, `/healthz` and the Home Assistant diagnostics. Their
  * spelling is a contract (people grep logs for them, automations match them, tests assert them), so a code is never
- * renamed, only added. docs/errors.md lists them all, generated from this file (`npm run docs:errors`; a `// comment`
- * line above a code starts a group there); test/house/codes.test.ts checks that every code literal in src/ and
- * display/ is here, that every code here is used, and that docs/errors.md is up to date.
+ * renamed, only added. docs/reference/errors.md lists them all, generated from this file (`npm run docs:errors`;
+ * a `// comment` line above a code starts a group there); test/house/codes.test.ts checks that every code literal in
+ * src/ and display/ is here, that every code here is used, and that docs/reference/errors.md is up to date.
  *
  * The lists and error classes of each part take their codes from here by type (`satisfies readonly ErrorCode[]`),
  * so a code that is not registered does not compile. Import this file with `import type` where only the types are

@@ -18,8 +18,8 @@ import {
 import { EXIT } from '../../src/shared/exit-codes.js';
 import { ROOT } from '../helpers/cli.js';
 
-const servicePage = readFileSync(path.join(ROOT, 'docs/service.md'), 'utf8');
-const commandsPage = readFileSync(path.join(ROOT, 'docs/commands.md'), 'utf8');
+const servicePage = readFileSync(path.join(ROOT, 'docs/reference/service.md'), 'utf8');
+const commandsPage = readFileSync(path.join(ROOT, 'docs/reference/commands.md'), 'utf8');
 
 describe('error codes', () => {
   it('every class has its own stable code, and the list names them all', () => {
@@ -41,11 +41,11 @@ describe('error codes', () => {
     expect(instances.map((e) => e.name)).toContain('RateLimitedError');
   });
 
-  it.each(API_ERROR_CODES)('%s is documented in docs/service.md', (code) => {
+  it.each(API_ERROR_CODES)('%s is documented in docs/reference/service.md', (code) => {
     expect(servicePage).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 
-  it('every exit code is documented in docs/commands.md', () => {
+  it('every exit code is documented in docs/reference/commands.md', () => {
     for (const code of Object.values(EXIT)) expect(commandsPage).toContain(`\`${code}\``);
     expect(commandsPage).toContain('`E_CONFIG`');
   });

@@ -316,9 +316,9 @@ describe('the real process with a bad key', () => {
 
 describe('secret codes', () => {
   it.each([...SECRET_PROBLEM_CODES, ...SECRET_WARNING_CODES])(
-    '%s is documented in docs/configuration.md',
+    '%s is documented in docs/reference/configuration.md',
     async (code) => {
-      const doc = await readFile(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+      const doc = await readFile(path.join(ROOT, 'docs/reference/configuration.md'), 'utf8');
       expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
     },
   );

@@ -279,8 +279,8 @@ describe('a write whose rename the disk refused', () => {
 });
 
 describe('codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...OUTPUT_ERROR_CODES])('%s is documented in docs/reliability.md', (code) => {
+  const doc = readFileSync(path.join(ROOT, 'docs/guides/troubleshooting.md'), 'utf8');
+  it.each([...OUTPUT_ERROR_CODES])('%s is documented in docs/guides/troubleshooting.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

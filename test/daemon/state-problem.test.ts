@@ -188,9 +188,9 @@ describe('last good files that cannot be trusted', () => {
 });
 
 describe('codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
+  const doc = readFileSync(path.join(ROOT, 'docs/guides/troubleshooting.md'), 'utf8');
   it.each([...STORE_ERROR_CODES, ...STORE_WARNING_CODES, ...REFRESH_WARNING_CODES])(
-    '%s is documented in docs/reliability.md',
+    '%s is documented in docs/guides/troubleshooting.md',
     (code) => {
       expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
     },

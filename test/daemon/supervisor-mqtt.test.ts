@@ -222,9 +222,9 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
   });
 });
 
-describe('the Supervisor lookup in docs/container.md', () => {
-  const doc = readFileSync(path.join(import.meta.dirname, '../../docs/container.md'), 'utf8');
-  it.each(SUPERVISOR_MQTT_WARNINGS)('%s is documented in docs/container.md', (code) => {
+describe('the Supervisor lookup in docs/guides/container.md', () => {
+  const doc = readFileSync(path.join(import.meta.dirname, '../../docs/guides/container.md'), 'utf8');
+  it.each(SUPERVISOR_MQTT_WARNINGS)('%s is documented in docs/guides/container.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

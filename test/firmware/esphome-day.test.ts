@@ -5,10 +5,11 @@ import { loadPanel } from '../../src/panels/panels.js';
 import { display, patternFrame } from '../http/fixtures.js';
 
 /**
- * The note's figures (docs/esphome.md): a day of the battery ESPHome YAML on "*\/30 6-22 * * *", sleeping the served
- * seconds (sleep.txt, the same arithmetic as X-Refresh-Rate: day-report.ts's refresh_rate policy) against a fixed
- * 15-minute deep sleep. After deep sleep no ETag is left, so every wake downloads the whole frame.bmp; sleep.txt's
- * body is a few digits and a newline. HTTP headers (a few hundred bytes a request) come on top of these bodies.
+ * The note's figures (docs/guides/esphome.md): a day of the battery ESPHome YAML on "*\/30 6-22 * * *", sleeping the
+ * served seconds (sleep.txt, the same arithmetic as X-Refresh-Rate: day-report.ts's refresh_rate policy) against a
+ * fixed 15-minute deep sleep. After deep sleep no ETag is left, so every wake downloads the whole frame.bmp;
+ * sleep.txt's body is a few digits and a newline. HTTP headers (a few hundred bytes a request) come on top of these
+ * bodies.
  */
 
 const SCHEDULE = '*/30 6-22 * * *';

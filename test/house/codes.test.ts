@@ -4,17 +4,18 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/shared/codes.js';
-import { generateErrorsDoc, readCodeGroups } from '../tools/errors-doc.js';
+import { docsPages } from '../tools/doc-pages.js';
+import { generateErrorsDoc, ownerTitle, readCodeGroups } from '../tools/errors-doc.js';
 
 /**
  * One registry of codes (src/shared/codes.ts): every error and warning code written anywhere in src/ or display/ is
- * registered, and has a row in docs/errors.md, which test/tools/errors-doc.ts generates from the registry
+ * registered, and has a row in docs/reference/errors.md, which test/tools/errors-doc.ts generates from the registry
  * (`npm run docs:errors`); every registered code is written somewhere (no dead codes). A code is found where a
  * program can emit it: in a string or a template literal, not in a comment or a name.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ERRORS_DOC = path.join(ROOT, 'docs/errors.md');
+const ERRORS_DOC = path.join(ROOT, 'docs/reference/errors.md');
 const REGISTRY = path.join(ROOT, 'src/shared/codes.ts');
 const CODE = /(?<![A-Za-z0-9_])[EW]_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g;
 
@@ -95,7 +96,7 @@ describe('the registry of codes', () => {
     expect([...registered].filter((code) => !used.has(code))).toEqual([]);
   });
 
-  it('docs/errors.md groups the codes as codes.ts does: a comment line of its own starts a group', () => {
+  it('docs/reference/errors.md groups the codes as codes.ts does: a comment line of its own starts a group', () => {
     const source = [
       'export const CODES = {',
       '  // First (src/a)',
@@ -116,31 +117,32 @@ describe('the registry of codes', () => {
       },
       { title: 'Second (src/b)', codes: [{ code: 'E_THREE', kind: 'error', meaning: 'three' }] },
     ]);
+    // The owners' page names no folder of the code.
+    expect(ownerTitle('First (src/a)')).toBe('First');
+    expect(ownerTitle("A panel on the Pi's header (src/epd; the controller models in display/)")).toBe(
+      "A panel on the Pi's header",
+    );
+    expect(ownerTitle('Exit codes (0 to 4)')).toBe('Exit codes (0 to 4)');
     const groups = readCodeGroups(readFileSync(REGISTRY, 'utf8'));
     expect(groups.flatMap((g) => g.codes.map((c) => c.code))).toEqual(Object.keys(CODES));
     for (const c of groups.flatMap((g) => g.codes))
       expect(c, c.code).toEqual({ code: c.code, ...CODES[c.code as keyof typeof CODES] });
   });
 
-  it('every code has a row in docs/errors.md, and it names no code that is not registered', () => {
+  it('every code has a row in docs/reference/errors.md, and it names no code that is not registered', () => {
     const doc = readFileSync(ERRORS_DOC, 'utf8');
     expect([...registered].filter((code) => !doc.includes(`| \`${code}\` |`))).toEqual([]);
     expect([...new Set(doc.match(CODE))].filter((code) => !registered.has(code))).toEqual([]);
   });
 
-  it('docs/errors.md is what `npm run docs:errors` writes from the registry', () => {
-    expect(readFileSync(ERRORS_DOC, 'utf8'), 'docs/errors.md is out of date: run `npm run docs:errors`').toBe(
+  it('docs/reference/errors.md is what `npm run docs:errors` writes from the registry', () => {
+    expect(readFileSync(ERRORS_DOC, 'utf8'), 'docs/reference/errors.md is out of date: run `npm run docs:errors`').toBe(
       generateErrorsDoc(ROOT),
     );
   });
 
   it('the README and the other docs pages name no code that is not registered', () => {
-    const pages = [
-      'README.md',
-      ...readdirSync(path.join(ROOT, 'docs'))
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
-    ];
+    const pages = ['README.md', 'CHANGELOG.md', ...docsPages(ROOT)];
     const unknown = pages.flatMap((page) =>
       [...new Set(readFileSync(path.join(ROOT, page), 'utf8').match(CODE))]
         .filter((code) => !registered.has(code))

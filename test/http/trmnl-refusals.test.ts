@@ -178,7 +178,7 @@ describe('TRMNL refusals in the log', () => {
     expect(r.sources).toBe(0);
   });
 
-  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in docs/devices.md', (code) => {
-    expect(readFileSync(path.join(ROOT, 'docs/devices.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in docs/reference/http.md', (code) => {
+    expect(readFileSync(path.join(ROOT, 'docs/reference/http.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -194,8 +194,8 @@ describe('embedded broker: a login for Home Assistant (mqtt.username)', () => {
 });
 
 describe('embedded broker: refusal codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/mqtt-and-home-assistant.md'), 'utf8');
-  it.each(BROKER_REFUSAL_CODES)('%s is documented in docs/mqtt-and-home-assistant.md', (code) => {
+  const doc = readFileSync(path.join(ROOT, 'docs/reference/mqtt.md'), 'utf8');
+  it.each(BROKER_REFUSAL_CODES)('%s is documented in docs/reference/mqtt.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

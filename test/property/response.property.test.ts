@@ -144,7 +144,7 @@ function bodyArb(ep: Endpoint): fc.Arbitrary<string> {
   );
 }
 
-/** The class a non-2xx status must give (RFC semantics as docs/service.md, "Errors", lists them). */
+/** The class a non-2xx status must give (RFC semantics as docs/reference/service.md, "Errors", lists them). */
 function expectedClass(status: number, body: string): Array<abstract new (...args: never[]) => ApiError> {
   if (status === 429) return [RateLimitedError];
   if (status === 402) return [CreditsExhaustedError];

@@ -262,7 +262,7 @@ export function createSsd168xDriver(panelId: string, o: EpdDriverOptions): EpdDr
   return new Ssd168xDriver(panelId, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function ssd168xPanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'high' } {
   const p = vendorVariant(panelId, 'ssd168x', 'SSD1680/SSD1683', PANELS).variant;
   return { controller: p.controller, vendorFile: p.vendorFile, busyWhen: 'high' };

@@ -109,7 +109,7 @@ export function createUc8179Driver(panelId: string, o: EpdDriverOptions): EpdDri
   return new Uc8179Driver(panelId, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function uc8179PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   const { variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
   return {

@@ -1,6 +1,6 @@
 /**
- * Why the embedded broker refused a client or a message. Each has a stable code (docs/mqtt-and-home-assistant.md, "The embedded broker");
- * the message names the client and the topic, never a payload or a password.
+ * Why the embedded broker refused a client or a message. Each has a stable code (docs/reference/mqtt.md, "The embedded
+ * broker"); the message names the client and the topic, never a payload or a password.
  */
 
 import type { ErrorCode } from '../../shared/codes.js';
