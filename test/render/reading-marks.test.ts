@@ -22,7 +22,7 @@ const SIZES = [12, 18, 23, 29, 30, 36, 48, 64];
 describe('the rain chance mark', () => {
   it('is not the umbrella, nor the humidity drop: 1 - IoU of their ink at least 0.3 at every size', () => {
     for (const size of SIZES) {
-      const rain = inkOf(rainChanceMark(size), size);
+      const rain = inkOf(rainChanceMark(size).picto, size);
       const umbrella = inkOf(drawingFor(GARMENT_PICTOGRAMS.umbrella, size), size);
       const drop = inkOf(DROP, size);
       expect(inkDistance(rain, umbrella, size), `umbrella at ${size} px`).toBeGreaterThanOrEqual(0.3);

@@ -93,7 +93,9 @@ export const UV_SUN: Pictogram = [
   },
 ];
 
-/** The rain chance's mark for a square of `size` px (see RAIN_CHANCE_LARGE). */
-export function rainChanceMark(size: number): Pictogram {
-  return size < 30 ? CONDITION_PICTOGRAMS.rain : RAIN_CHANCE_LARGE;
+/** The rain chance's mark for a square of `size` px (see RAIN_CHANCE_LARGE), and its name. */
+export function rainChanceMark(size: number): { name: 'cloud-drops' | 'cloud-streaks'; picto: Pictogram } {
+  return size < 30
+    ? { name: 'cloud-streaks', picto: CONDITION_PICTOGRAMS.rain }
+    : { name: 'cloud-drops', picto: RAIN_CHANCE_LARGE };
 }
