@@ -14,6 +14,7 @@ import type { BudgetStatus } from '../budget/governor-types.js';
 import { diagnosticsPayload, statePayload } from '../state/state-payload.js';
 import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './topics.js';
 import type { Publisher } from '../publish/publisher.js';
+import type { BackoffPolicy } from '../time/backoff-delay.js';
 import { systemClock, type Clock } from '../time/clock.js';
 
 /**
@@ -68,7 +69,8 @@ export interface MqttPublisherOptions {
   embeddedPort?: number;
   /** Delay before re-sending after `homeassistant/status` = online; default 1–5 s. */
   haOnlineDelayMs?: { min: number; max: number };
-  backoff?: { initialMs: number; maxMs: number };
+  /** The reconnects' backoff (not a config key: tests shorten it); default the connection's RECONNECT_BACKOFF. */
+  backoff?: BackoffPolicy;
   clientId?: string;
   random?: () => number;
   /** Timers of reconnects and of the re-send after Home Assistant comes online; default systemClock. */

@@ -11,6 +11,7 @@ import type { Publisher } from '../publish/publisher.js';
 import { frameLook, type ShownView } from '../state/display-views.js';
 import type { TagStatusBoard } from '../state/tag-status.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Clock } from '../time/clock.js';
 import { FailedTries, type Unfed } from './failed-tries.js';
 import { OeplError } from './oepl-error.js';
@@ -29,9 +30,11 @@ import { uploadJpeg, type UploadResult } from './upload.js';
  */
 
 export const PUSHED_FILE = 'oepl-pushed.json';
-/** The first retry after a 409 or a connection fault; each next one waits twice as long, up to RETRY_MAX_MS. */
-export const RETRY_FIRST_MS = 5_000;
-export const RETRY_MAX_MS = 5 * 60_000;
+/**
+ * After a 409 or a connection fault: 5 s, 10 s, 20 s ... at most 5 min, without jitter (one access point, whose tags
+ * are pushed one at a time anyway).
+ */
+export const OEPL_BACKOFF: BackoffPolicy = { baseMs: 5_000, maxMs: 5 * 60_000 };
 /** The default deadline of one upload, answer included. */
 const UPLOAD_TIMEOUT_MS = 30_000;
 
@@ -232,7 +235,8 @@ export class OeplPublisher implements Publisher {
       case 'busy':
       case 'unreachable':
       case 'unconfirmed': {
-        const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** slot.failures.count);
+        // This failure is counted below (once the publisher is known not to be stopping): it is the count's next.
+        const wait = backoffDelay(slot.failures.count + 1, OEPL_BACKOFF);
         if (result.kind === 'unconfirmed') {
           // The access point may have it: sending it again could cost the tag a second refresh of the same picture.
           slot.unconfirmed = pic.hash;

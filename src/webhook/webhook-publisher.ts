@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { backoffDelay, type BackoffPolicy } from '../budget/backoff.js';
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { ShownView } from '../state/display-views.js';
 import type { ProblemBoard } from '../state/problems.js';
