@@ -11,13 +11,13 @@ import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../ren
 import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
-import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
+import { refusalText, W_REFRESH_REFUSED, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
 import {
   shownStoreProblem,
-  STORE_WARNING_CODES,
   StoreError,
   storeReadProblem,
+  W_STATE_IGNORED,
   type StoreProblem,
 } from '../store/store-error.js';
 import type { BoardWriter } from '../state/display-board.js';
@@ -214,7 +214,7 @@ export class DisplayCycle {
     this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
     if (!this.#ageKnown) {
       logger.warn(
-        { display: this.display.id, code: STORE_WARNING_CODES[0], fetched_at: rec.fetched_at },
+        { display: this.display.id, code: W_STATE_IGNORED, fetched_at: rec.fetched_at },
         'last good answer is dated in the future: shown, but not fresh',
       );
     }
@@ -233,12 +233,12 @@ export class DisplayCycle {
     const at = new Date(bought).toISOString();
     const why = problem ?? `${this.display.id}'s last good file is missing or older`;
     this.#lastError = {
-      code: STORE_WARNING_CODES[0],
+      code: W_STATE_IGNORED,
       message: `the answer bought at ${at} could not be read back (${why}): its slot is paid and not bought again; the next slot buys`,
       at: new Date(this.#deps.clock.now()).toISOString(),
     };
     this.#deps.logger.warn(
-      { display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at },
+      { display: this.display.id, code: W_STATE_IGNORED, boughtAt: at },
       'the last answer bought could not be read back: not bought again before the next slot',
     );
   }
@@ -383,7 +383,7 @@ export class DisplayCycle {
       this.#deps.logger.warn(
         {
           display: this.display.id,
-          code: REFRESH_WARNING_CODES[0],
+          code: W_REFRESH_REFUSED,
           refusal: refusal.kind,
           count: this.#refusalsUnlogged,
         },

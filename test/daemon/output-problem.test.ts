@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { codesIn } from '../../src/shared/codes.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
 import { DisplayBoard } from '../../src/state/display-board.js';
 import { DisplayViews } from '../../src/state/display-views.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { FilePublisher } from '../../src/files/file-publisher.js';
-import { OUTPUT_ERROR_CODES } from '../../src/files/output-error.js';
 import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
@@ -280,7 +280,7 @@ describe('a write whose rename the disk refused', () => {
 
 describe('codes', () => {
   const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...OUTPUT_ERROR_CODES])('%s is documented in docs/reliability.md', (code) => {
+  it.each(codesIn('output'))('%s is documented in docs/reliability.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });
