@@ -20,7 +20,7 @@ import {
   W_STATE_IGNORED,
   type StoreProblem,
 } from '../store/store-error.js';
-import type { BoardWriter } from '../state/display-board.js';
+import type { DisplayBookWriter } from '../state/display-book.js';
 import {
   recentNotice,
   staleness,
@@ -51,9 +51,9 @@ export interface DisplayCycleDeps {
   fetch: FetchFn;
   /** Told, after each record, that the display changed: each gets the display's view. */
   publishers: readonly Publisher[];
-  /** Where the cycle writes its state whenever it changes (the daemon's board): the one writer of it. */
-  board: BoardWriter;
-  /** The daemon's views of the board: the one view of this display that the publishers are handed. */
+  /** Where the cycle writes its state whenever it changes (the daemon's display book): the one writer of it. */
+  displayBook: DisplayBookWriter;
+  /** The daemon's views of the display book: the one view of this display that the publishers are handed. */
   views: Pick<DisplayViewSource, 'view'>;
   /** Dates fetches, failures and refresh refusals. */
   clock: Clock;
@@ -521,7 +521,7 @@ export class DisplayCycle {
   }
 
   /**
-   * Records `frame` and the state behind it on the board, then tells every publisher, handing each the display's
+   * Records `frame` and the state behind it in the display book, then tells every publisher, handing each the display's
    * view; one failing publisher does not stop the others. When the frame files' problem appears or goes, the round
    * is repeated once, so that every publisher shows it.
    */
@@ -554,19 +554,19 @@ export class DisplayCycle {
     return ok;
   }
 
-  /** Writes the cycle's own state to the board (the shared state problem and the schedule are added by its readers). */
+  /** Writes the cycle's own state to the display book (the shared state problem and the schedule are added by its readers). */
   #record(frame: Frame | null = this.#frame): void {
-    this.#deps.board.record(this.#state(frame));
+    this.#deps.displayBook.record(this.#state(frame));
   }
 
   /** Records `frame` with the state behind it, and reads back the one view every publisher is handed. */
   #recordAndView(frame: Frame): ShownView {
     this.#record(frame);
     const view = this.#deps.views.view(this.display.id);
-    // The board has just recorded a frame for this display: anything else is views not over this cycle's board.
+    // The display book has just recorded a frame for this display: anything else is views not over this cycle's book.
     if (view?.kind !== 'shown')
       throw new Error(
-        `display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its board)`,
+        `display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its display book)`,
       );
     return view;
   }

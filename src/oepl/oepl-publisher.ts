@@ -9,7 +9,7 @@ import { displayRenderOptions, drawInProcess, type DrawFrame, type RenderContext
 import { pngToJpeg } from '../render/encode/jpeg.js';
 import type { Publisher } from '../publish/publisher.js';
 import { frameLook, type ShownView } from '../state/display-views.js';
-import type { TagStatusBoard } from '../state/tag-status.js';
+import type { TagStatusBook } from '../state/tag-status.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Clock } from '../time/clock.js';
@@ -25,7 +25,7 @@ import { uploadJpeg, type UploadResult } from './upload.js';
  * with backoff on the clock, in the background: publish() returns once the picture is made, and a newer frame
  * replaces one still waiting. An upload that got no whole answer in time may have reached the access point, so that
  * picture is not sent again: only a newer one, after the backoff. An unknown MAC, or another refusal, is the display's
- * problem (TagStatusBoard), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
+ * problem (TagStatusBook), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
  * failing (failed-tries.ts), until a push is answered.
  */
 
@@ -73,7 +73,7 @@ export interface OeplPublisherOptions {
   /** Draws a display's state for a tag's panel: the daemon's drawer; default in this process. */
   draw?: DrawFrame;
   /** Where each tag's problem goes (the views read it). */
-  status: TagStatusBoard;
+  status: TagStatusBook;
   /** Where the hashes of the accepted pictures are kept; absent: in memory only. */
   stateDir?: string;
   /** Backoff timers and the ttl's minutes. */

@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codesIn } from '../../src/shared/codes.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
-import { DisplayBoard } from '../../src/state/display-board.js';
+import { DisplayBook } from '../../src/state/display-book.js';
 import { DisplayViews } from '../../src/state/display-views.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
@@ -139,8 +139,8 @@ describe('a full output_dir (ENOSPC, injected)', () => {
             )
           : writeFileAtomic(file, data),
     });
-    const board = new DisplayBoard({ clock });
-    const views = new DisplayViews({ board, displays: [hallway], clock });
+    const displayBook = new DisplayBook({ clock });
+    const views = new DisplayViews({ displayBook, displays: [hallway], clock });
     const http = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
@@ -159,7 +159,7 @@ describe('a full output_dir (ENOSPC, injected)', () => {
       store: new LastGoodStore(path.join(dir, 'state')),
       fetch: () => Promise.resolve({ kind: 'fresh', rec: rec({ outfit: `Outfit number ${++n}.` }) }),
       publishers: [files, http],
-      board,
+      displayBook,
       views,
       clock,
       nextUpdateAt: () => null,

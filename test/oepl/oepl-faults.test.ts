@@ -3,7 +3,7 @@ import type { DisplayConfig } from '../../src/config/schema.js';
 import { UNFED_AFTER_MS } from '../../src/oepl/failed-tries.js';
 import { OeplPublisher, OEPL_BACKOFF } from '../../src/oepl/oepl-publisher.js';
 import { ANSWER_LIMIT_BYTES } from '../../src/oepl/upload.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { memoryPeak } from '../helpers/memory-peak.js';
 import { until } from '../helpers/until.js';
@@ -30,7 +30,7 @@ async function setup(o: { uploadTimeoutMs?: number; url?: (apUrl: string) => str
   cleanup.push(() => ap.close());
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const status = new TagStatusBoard();
+  const status = new TagStatusBook();
   const side = testViews({
     displays: [d],
     clock,

@@ -11,7 +11,7 @@ import { hexToRgb, loadPanel, type PanelProfile } from '../../src/panels/panels.
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { Frame } from '../../src/render/frame.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
@@ -76,7 +76,7 @@ async function setup(
   cleanup.push(() => ap.close());
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = o.clock ?? new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const status = new TagStatusBoard();
+  const status = new TagStatusBook();
   const side = testViews({
     displays: [d],
     clock,
