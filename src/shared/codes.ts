@@ -8,9 +8,10 @@
  *
  * A code is spelt here and nowhere else as one of a set: where a part handles several codes together (its error
  * class's codes, the refusals it counts), each of them names the part's set here (`set`), and the part takes the
- * set's type (`CodeIn<'api'>`); test/house/codes.test.ts fails a list of codes written out anywhere else. One code at
- * its use site is checked by type (`'W_X' satisfies WarningCode`), so a code that is not registered does not compile.
- * Import this file with `import type` where only the types are needed: then the meanings stay out of the bundle.
+ * set's type (`CodeIn<'api'>`); test/house/codes.test.ts fails a list of codes written out elsewhere in src/ or
+ * display/. One code at its use site is checked by type (`'W_X' satisfies WarningCode`), so a code that is not
+ * registered does not compile. Import this file with `import type` where only the types are needed: then the
+ * meanings stay out of the bundle.
  */
 
 type CodeKind = 'error' | 'warning';
