@@ -37,6 +37,40 @@ function codeLiterals(file: string, source: string): Set<string> {
   return found;
 }
 
+/**
+ * The lists of codes written out in one TypeScript source: an array of two or more code literals (`['E_A', 'E_B']`,
+ * `new Set([...])` too), or a `*_CODES` constant with any. A part takes its set from the registry instead
+ * (`CodeIn<'api'>`, `codesIn('api')`); one code at its use site is no list.
+ */
+function codeLists(file: string, source: string): string[] {
+  const found: string[] = [];
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const isCode = (e: ts.Node): boolean => ts.isStringLiteralLike(e) && /^[EW]_[A-Z0-9_]*[A-Z0-9]$/.test(e.text);
+  const where = (n: ts.Node): string => `${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
+  const visit = (node: ts.Node): void => {
+    if (ts.isArrayLiteralExpression(node) && node.elements.filter(isCode).length >= 2) {
+      found.push(`${where(node)}: ${node.getText(sf).replace(/\s+/g, ' ').slice(0, 80)}`);
+      return;
+    } else if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      /_CODES$/.test(node.name.text) &&
+      node.initializer !== undefined
+    ) {
+      let hasCode = false;
+      const look = (n: ts.Node): void => {
+        hasCode ||= isCode(n);
+        ts.forEachChild(n, look);
+      };
+      look(node.initializer);
+      if (hasCode) return void found.push(`${where(node)}: ${node.name.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && /\.(ts|mts|js|mjs)$/.test(e.name))
@@ -96,6 +130,28 @@ describe('the registry of codes', () => {
     expect([...registered].filter((code) => !used.has(code))).toEqual([]);
   });
 
+  it('finds a list of codes written out: an array of two or more, or a *_CODES constant', () => {
+    const found = codeLists(
+      'x.ts',
+      [
+        "export const API_ERROR_CODES = ['E_ONE', 'E_TWO'] as const;",
+        "const known = new Set(['W_ONE', 'W_TWO', 'other']);",
+        "const ONE_CODES = { first: 'E_ONE' };",
+        // Not lists: one code at its use site, a list of other codes, a type.
+        "log.warn({ code: 'W_ONE' }); const e = ['E_ONE', 'x']; const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND'];",
+        "type T = 'E_ONE' | 'E_TWO';",
+      ].join('\n'),
+    );
+    expect(found.map((f) => f.split(':')[0])).toEqual(['1', '2', '3']);
+  });
+
+  it('is the only place a list of codes is written: src/ and display/ take their sets from it', () => {
+    const lists = [...sources(path.join(ROOT, 'src')), ...sources(path.join(ROOT, 'display'))].flatMap((file) =>
+      codeLists(file, readFileSync(file, 'utf8')).map((l) => `${path.relative(ROOT, file)}:${l}`),
+    );
+    expect(lists).toEqual([]);
+  });
+
   it('docs/reference/errors.md groups the codes as codes.ts does: a comment line of its own starts a group', () => {
     const source = [
       'export const CODES = {',
@@ -125,8 +181,10 @@ describe('the registry of codes', () => {
     expect(ownerTitle('Exit codes (0 to 4)')).toBe('Exit codes (0 to 4)');
     const groups = readCodeGroups(readFileSync(REGISTRY, 'utf8'));
     expect(groups.flatMap((g) => g.codes.map((c) => c.code))).toEqual(Object.keys(CODES));
-    for (const c of groups.flatMap((g) => g.codes))
-      expect(c, c.code).toEqual({ code: c.code, ...CODES[c.code as keyof typeof CODES] });
+    for (const c of groups.flatMap((g) => g.codes)) {
+      const { kind, meaning } = CODES[c.code as keyof typeof CODES];
+      expect(c, c.code).toEqual({ code: c.code, kind, meaning });
+    }
   });
 
   it('every code has a row in docs/reference/errors.md, and it names no code that is not registered', () => {

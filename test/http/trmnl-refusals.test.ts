@@ -3,10 +3,11 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { codesIn } from '../../src/shared/codes.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createLogger } from '../../src/log/logging.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { REFUSAL_CODES, RefusalLog } from '../../src/log/refusal-log.js';
+import { RefusalLog } from '../../src/log/refusal-log.js';
 import { W_PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { ROOT } from '../helpers/cli.js';
 import { display } from './fixtures.js';
@@ -178,7 +179,7 @@ describe('TRMNL refusals in the log', () => {
     expect(r.sources).toBe(0);
   });
 
-  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in docs/reference/http.md', (code) => {
+  it.each([...codesIn('http-refusal'), W_PAIRING_FILE])('%s is documented in docs/reference/http.md', (code) => {
     expect(readFileSync(path.join(ROOT, 'docs/reference/http.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

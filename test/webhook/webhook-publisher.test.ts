@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { buildPublishers } from '../../src/daemon/publishers.js';
 import { PUBLISHER_PROBLEM_SOURCES } from '../../src/daemon/publisher-registry.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { ProblemBoard } from '../../src/state/problems.js';
+import { ProblemBook } from '../../src/state/problems.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { WEBHOOK_BACKOFF, WEBHOOK_TRIES, WebhookPublisher } from '../../src/webhook/webhook-publisher.js';
 import { configYaml } from '../helpers/config-yaml.js';
@@ -39,7 +39,7 @@ async function setup() {
   cleanup.push(() => receiver.close());
   const d = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const problems = new ProblemBoard();
+  const problems = new ProblemBook();
   const side = testViews({
     displays: [d],
     clock,

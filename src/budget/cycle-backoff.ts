@@ -1,26 +1,13 @@
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Clock } from '../time/clock.js';
 
 /**
- * Bounded exponential backoff with jitter ("equal jitter": half the step fixed, half random), so displays that
- * failed together do not retry together.
+ * The backoff between cycles that failed for good, kept across restarts by the ledger: the delays are
+ * src/time/backoff-delay.ts's, with jitter, so that displays that failed together do not retry together.
  */
 
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-}
-
-/** Between attempts within one cycle: 2 s, 4 s, 8 s ... at most 30 s (before jitter). */
-export const RETRY_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 30_000 };
 /** After a cycle failed for good, before the next cycle may send: 1 min, 2 min, 4 min ... at most 30 min. */
 export const CYCLE_BACKOFF: BackoffPolicy = { baseMs: 60_000, maxMs: 30 * 60_000 };
-
-/** The delay before attempt `n + 1` after `n` failures (n >= 1), in [step/2, step]. */
-export function backoffDelay(failures: number, policy: BackoffPolicy, random: () => number): number {
-  const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, failures - 1));
-  const r = Math.min(1, Math.max(0, random()));
-  return Math.round(step / 2 + (r * step) / 2);
-}
 
 export interface CycleBackoffOptions {
   /** Monotonic time: a clock step neither shortens nor stretches a backoff. */

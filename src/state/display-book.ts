@@ -7,8 +7,8 @@ import type { DisplayState } from './display-state.js';
  * state changes (before the publishers hear of a frame); the scheduler reads when each display last had an answer.
  */
 
-/** A recorded entry and the times the board adds: when its frame's bytes first appeared, when it was recorded. */
-export interface BoardRecord {
+/** A recorded entry and the times the book adds: when its frame's bytes first appeared, when it was recorded. */
+export interface DisplayRecord {
   readonly entry: DisplayState;
   /** When a frame with these bytes first appeared (HTTP's Last-Modified: a frame sent again keeps its time). */
   readonly frameSince: Date | null;
@@ -16,20 +16,20 @@ export interface BoardRecord {
 }
 
 /** The write side, as a cycle sees it. */
-export interface BoardWriter {
+export interface DisplayBookWriter {
   record(entry: DisplayState): void;
 }
 
-export interface DisplayBoardOptions {
+export interface DisplayBookOptions {
   /** When frames first appeared and entries were recorded. */
   clock: Pick<Clock, 'now'>;
 }
 
-export class DisplayBoard implements BoardWriter {
-  readonly #records = new Map<string, BoardRecord>();
+export class DisplayBook implements DisplayBookWriter {
+  readonly #records = new Map<string, DisplayRecord>();
   readonly #clock: Pick<Clock, 'now'>;
 
-  constructor(opts: DisplayBoardOptions) {
+  constructor(opts: DisplayBookOptions) {
     this.#clock = opts.clock;
   }
 
@@ -42,7 +42,7 @@ export class DisplayBoard implements BoardWriter {
     this.#records.set(entry.display.id, { entry, frameSince, updatedAt: at });
   }
 
-  get(displayId: string): BoardRecord | null {
+  get(displayId: string): DisplayRecord | null {
     return this.#records.get(displayId) ?? null;
   }
 

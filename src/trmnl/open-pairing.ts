@@ -4,15 +4,15 @@ import { normalizeMac } from './mac.js';
 import { openPairingFile, PAIRING_DEFAULT_MINUTES, PAIRING_FILE, PAIRING_MAX_MINUTES } from './pairing.js';
 
 /**
- * `outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]`: opens TRMNL pairing for the chosen
- * devices (default: every device in trmnl.devices) by writing `<state_dir>/pairing.json`, which the running daemon
- * reads at the device's next /api/setup. Returns the lines to print.
+ * Opens TRMNL pairing for the chosen devices (default: every device in trmnl.devices) by writing
+ * `<state_dir>/pairing.json`, which the running daemon reads at the device's next /api/setup: what
+ * `outfit-display pair --config F [--display ID | --mac MAC] [--minutes N]` (src/cli/pair-command.ts) does.
  */
 
 /** Bad flags for this config: exit 2. */
 export class PairUsageError extends Error {}
 
-export interface PairFlags {
+export interface OpenPairingFlags {
   display?: string;
   mac?: string;
   /** Whole minutes, 1 to 60; default 5. */
@@ -21,7 +21,8 @@ export interface PairFlags {
   now: number;
 }
 
-export async function pairCommand(loaded: LoadedConfig, f: PairFlags): Promise<string[]> {
+/** Returns the lines to print. */
+export async function openPairing(loaded: LoadedConfig, f: OpenPairingFlags): Promise<string[]> {
   const { config, file } = loaded;
   const devices = config.trmnl?.devices ?? [];
   // Decimal digits only: Number() would take `0x10` or `1e1` for a count of minutes.
