@@ -151,6 +151,16 @@ export default {
       to: { couldNotResolve: true },
     },
   ],
+  required: [
+    {
+      name: 'device-models-from-the-table',
+      severity: 'error',
+      comment:
+        'The daemon (trmnl/models.ts) and the simulator (sim-models.ts) read the device model table from its one neutral place, display/panels/device-models.yaml through src/panels/device-models.ts.',
+      module: { path: '^(src/trmnl/models|display/firmware/sim-models)\\.ts$' },
+      to: { path: '^src/panels/device-models\\.ts$' },
+    },
+  ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^display/gallery/' },

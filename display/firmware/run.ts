@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config/schema.js';
-import { clientHost, parseListen } from '../../src/http/server.js';
+import { clientHost, parseListen } from '../../src/shared/http-listen.js';
 import { viewSize } from '../../src/render/frame.js';
 import { loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { systemClock, type Clock } from '../../src/time/clock.js';
