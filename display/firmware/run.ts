@@ -53,7 +53,8 @@ export async function runSimulator(o: SimulatorOptions): Promise<SimulatorResult
   const parts: DeviceParts = { panel, width, height, power, via };
   const day = o.day ? await measureDay(o, parts, clock.now()) : null;
   const out = new SimOutput(o.outDir);
-  if (day !== null) o.log?.(formatDayReport(day, m?.name ?? 'TRMNL'));
+  const who = via === 'esphome' ? 'an ESPHome board' : via === 'trmnl' ? 'a TRMNL' : 'a device';
+  if (day !== null) o.log?.(formatDayReport(day, m?.name ?? who));
   if (o.wakes === 0) {
     const summary: SimSummary = {
       model: m?.name ?? null,
