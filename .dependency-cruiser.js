@@ -113,8 +113,9 @@ export default {
       name: 'src-not-to-display-or-test',
       comment: 'src/ ships alone: it never imports the simulator (display/) or test code.',
       severity: 'error',
-      // `outfit-display simulate` is the simulator's entry: the one command line file that starts it.
-      from: { path: '^src/', pathNot: '^src/cli/simulate-command\\.ts$' },
+      // `outfit-display simulate` is the simulator's entry: the one command line file that starts it; day-server.ts
+      // starts the daemon its `--day` is measured against and hands the simulator no more than its address.
+      from: { path: '^src/', pathNot: '^src/cli/(simulate-command|day-server)\\.ts$' },
       to: { path: '^(display|test)/' },
     },
     {
@@ -123,6 +124,17 @@ export default {
       severity: 'error',
       from: { path: '^display/' },
       to: { path: `${folderPath('daemon')}|${folderPath('cli')}|^test/` },
+    },
+    {
+      name: 'firmware-knows-the-daemon-by-the-wire',
+      comment:
+        "The firmware simulator wakes on what the wire says (refresh_rate, X-Refresh-Rate, sleep.txt), never on the daemon's own arithmetic: from src/ it takes the config (where to connect), the panel profiles and the device model table (the data both sides read), the encoders, the clock, shared helpers, the capture file's format and the plain HTTP listener of its live view.",
+      severity: 'error',
+      from: { path: '^display/firmware/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(shared|time|panels|config|render)/|^src/epd/capture-bus\\.ts$|^src/http/server\\.ts$',
+      },
     },
     {
       name: 'no-orphans',
@@ -152,6 +164,16 @@ export default {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
+    },
+  ],
+  required: [
+    {
+      name: 'device-models-from-the-table',
+      severity: 'error',
+      comment:
+        'The daemon (trmnl/models.ts) and the simulator (sim-models.ts) read the device model table from its one neutral place, display/panels/device-models.yaml through src/panels/device-models.ts.',
+      module: { path: '^(src/trmnl/models|display/firmware/sim-models)\\.ts$' },
+      to: { path: '^src/panels/device-models\\.ts$' },
     },
   ],
   options: {

@@ -22,6 +22,9 @@ export const INTEGRATION = [
   'test/api/client.test.ts',
   'test/api/tolerant-reader.test.ts',
   'test/budget/month-sim.test.ts',
+  // The measured day (simulate --day): a daemon and its HTTP server in the process (also under test/firmware/**).
+  'test/firmware/day-report.test.ts',
+  'test/firmware/esphome-day.test.ts',
   'test/config/check-config.test.ts',
   'test/config/secrets.test.ts',
   'test/epd/daemon-panel.test.ts',

@@ -16,6 +16,8 @@ export interface EsphomeTransportOptions {
   format: 'bmp' | 'png';
   /** The battery YAML: sleep.txt before the frame, deep sleep after, no conditional GET. */
   deepSleep: boolean;
+  /** With `deepSleep`: whether it reads sleep.txt (default true); false: a battery YAML on a fixed deep sleep. */
+  readSleepTxt?: boolean;
   /** The YAML's driver and it.image(...) colours (ourDrawCall(driver) for the files we ship). */
   draw: DrawCall;
   fetch?: FetchFn;
@@ -39,7 +41,7 @@ export class EsphomeTransport implements Transport {
     // Fixed update_interval: the device's own interval (refreshRateS null); battery: the served seconds.
     let sleepS: number | null = null;
     try {
-      if (this.#o.deepSleep) {
+      if (this.#o.deepSleep && this.#o.readSleepTxt !== false) {
         const res = await doFetch(`${base}/sleep.txt`, { signal: signal() });
         const n = Number.parseInt(await res.text(), 10);
         // The YAML keeps its 15-minute fallback for anything under a minute or not a number.

@@ -20,6 +20,7 @@ import { PanelStatusBook } from '../state/panel-status.js';
 import { ProblemBook } from '../state/problems.js';
 import { PUBLISHER_PROBLEM_SOURCES } from './publisher-registry.js';
 import type { Publisher } from '../publish/publisher.js';
+import type { HttpPublisher } from '../http/http-publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
@@ -60,6 +61,14 @@ export interface Daemon {
   refresh(displayId: string): Promise<CycleResult | null>;
   /** Whether the schedule runs as it should (for the systemd watchdog). */
   healthy(): boolean;
+  /**
+   * Resolves once no tick, cycle or redraw is under way: all the daemon does then is wait for its clock. A driver of
+   * a virtual clock (src/time/virtual-clock.ts) waits for it before it moves the time, so that no timer runs while a
+   * cycle that began before it is still buying or drawing (`simulate --day`).
+   */
+  idle(): Promise<void>;
+  /** The HTTP frame server's address once started (with http.listen's port 0, the port the OS chose); else null. */
+  httpUrl(): string | null;
   /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
   stop(): Promise<void>;
 }
@@ -301,6 +310,23 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     },
     refresh(displayId) {
       return runner.refresh(displayId);
+    },
+    async idle() {
+      const busy = (): Promise<unknown>[] => [...scheduler.inFlight(), ...runner.inFlight(), ...runner.redrawing()];
+      for (;;) {
+        const now = busy();
+        if (now.length > 0) {
+          await Promise.allSettled(now);
+          continue;
+        }
+        // One turn of the event loop for what the last of them set off (a publish's follow-up), then look again.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (busy().length === 0) return;
+      }
+    },
+    httpUrl() {
+      const http = publishers.find((p) => p.name === 'http') as HttpPublisher | undefined;
+      return http?.url ?? null;
     },
     stop() {
       stopped ??= stopAll();

@@ -1,6 +1,6 @@
 import type { DisplayConfig } from '../config/schema.js';
 import { deviceJson, type DeviceEntry } from '../state/device-book.js';
-import { deviceModel } from '../trmnl/models.js';
+import { deviceModel } from '../panels/device-models.js';
 import { component, haTempUnit, originOf, type Component, type DeviceDiscovery } from './ha-discovery.js';
 import type { MqttTopics } from './topics.js';
 

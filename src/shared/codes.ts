@@ -434,6 +434,13 @@ export const CODES = {
       "the webhook took no frame (no answer in time, a reset, not 2xx): 5 tries a frame, with backoff; the display's problem until one is taken",
   },
 
+  // The firmware simulator (display/firmware)
+  E_SIM_DAY_STALLED: {
+    kind: 'error',
+    meaning:
+      'simulate --day stopped: the daemon or a simulated device stayed busy for a minute of real time while the virtual clock waited',
+  },
+
   // Panel profiles (display/panels, read by src/panels)
   E_PANEL_PROFILE: {
     kind: 'error',
