@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The architecture, checked: `npm run deps` (part of `npm run check`). docs/architecture.md says the same in words.
+ * The architecture, checked: `npm run deps` (part of `npm run check`). docs/contributing/architecture.md says the same
+ * in words.
  *
  * src/ is in layers; a layer imports only from layers below it, never from its own rank's other folders or upward.
  * `import type` counts (tsPreCompilationDeps), so a type cannot pull a cycle or a layer back in either.
@@ -35,7 +36,9 @@ const RENDER_DOORS = ['display-frame', 'render-process', 'render-worker', 'frame
 /** `src/<folder>/…`; the command line's own files at the root (cli.ts, bin.ts) belong with src/cli/. */
 const folderPath = (f) => (f === 'cli' ? '^src/(cli/|cli\\.ts$|bin\\.ts$)' : `^src/${f}/`);
 
-/** Real dependencies that run against the order, each the one way the product works (docs/architecture.md). */
+/**
+ * Real dependencies that run against the order, each the one way the product works (docs/contributing/architecture.md).
+ */
 const EXCEPTIONS = {
   // The config's schema accepts only panels a driver exists for, and the boards whose pins it knows.
   config: '^src/epd/(drivers/index|pins)\\.ts$',
@@ -85,7 +88,7 @@ export default {
     ...layerRules,
     {
       name: 'layer-unknown',
-      comment: 'A folder of src/ that is in no layer: give it its place in LAYERS (and in docs/architecture.md).',
+      comment: 'A folder of src/ that is in no layer: give it its place in LAYERS (and in docs/contributing/architecture.md).',
       severity: 'error',
       from: { path: '^src/', pathNot: [...LAYERS.flat().map(folderPath), '^src/service-sim/'] },
       to: {},
@@ -110,8 +113,9 @@ export default {
       name: 'src-not-to-display-or-test',
       comment: 'src/ ships alone: it never imports the simulator (display/) or test code.',
       severity: 'error',
-      // `outfit-display simulate` is the simulator's entry: the one command line file that starts it.
-      from: { path: '^src/', pathNot: '^src/cli/simulate-command\\.ts$' },
+      // `outfit-display simulate` is the simulator's entry: the one command line file that starts it; day-server.ts
+      // starts the daemon its `--day` is measured against and hands the simulator no more than its address.
+      from: { path: '^src/', pathNot: '^src/cli/(simulate-command|day-server)\\.ts$' },
       to: { path: '^(display|test)/' },
     },
     {
@@ -120,6 +124,17 @@ export default {
       severity: 'error',
       from: { path: '^display/' },
       to: { path: `${folderPath('daemon')}|${folderPath('cli')}|^test/` },
+    },
+    {
+      name: 'firmware-knows-the-daemon-by-the-wire',
+      comment:
+        "The firmware simulator wakes on what the wire says (refresh_rate, X-Refresh-Rate, sleep.txt), never on the daemon's own arithmetic: from src/ it takes the config (where to connect), the panel profiles and the device model table (the data both sides read), the encoders, the clock, shared helpers, the capture file's format and the plain HTTP listener of its live view.",
+      severity: 'error',
+      from: { path: '^display/firmware/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(shared|time|panels|config|render)/|^src/epd/capture-bus\\.ts$|^src/http/server\\.ts$',
+      },
     },
     {
       name: 'no-orphans',
@@ -149,6 +164,16 @@ export default {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
+    },
+  ],
+  required: [
+    {
+      name: 'device-models-from-the-table',
+      severity: 'error',
+      comment:
+        'The daemon (trmnl/models.ts) and the simulator (sim-models.ts) read the device model table from its one neutral place, display/panels/device-models.yaml through src/panels/device-models.ts.',
+      module: { path: '^(src/trmnl/models|display/firmware/sim-models)\\.ts$' },
+      to: { path: '^src/panels/device-models\\.ts$' },
     },
   ],
   options: {

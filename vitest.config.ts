@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { ALL, INTEGRATION, SYSTEM } from './test/tiers.js';
 
-// Three tiers by file suffix (test/tiers.ts, docs/development.md): `vitest run --project fast` is `npm test`;
-// `vitest run` all.
+// Three tiers by file suffix (test/tiers.ts, docs/contributing/development.md): `vitest run --project fast` is
+// `npm test`; `vitest run` all.
 export default defineConfig({
   test: {
     testTimeout: 20_000,

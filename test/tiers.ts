@@ -1,8 +1,8 @@
 /**
- * The test tiers (docs/development.md), chosen by what a test does and named in its file's suffix, wherever the file
- * sits: `npm test` runs the fast tier, `npm run test:all` and `.ci/run` run all three. The fast tier's guard
- * (tier-guard.ts) fails a test that starts a process or opens a server, so a file that needs one cannot stay in the
- * fast tier by mistake.
+ * The test tiers (docs/contributing/development.md), chosen by what a test does and named in its file's suffix,
+ * wherever the file sits: `npm test` runs the fast tier, `npm run test:all` and `.ci/run` run all three. The fast
+ * tier's guard (tier-guard.ts) fails a test that starts a process or opens a server, so a file that needs one cannot
+ * stay in the fast tier by mistake.
  */
 
 /** Every test file: `*.test.ts` alone is fast (pure code on the fake clock, no process, no server). */

@@ -37,7 +37,7 @@ if [ -f "$data/options.json" ]; then
     --output-dir "$data/frames" --state-dir "$data"
 fi
 
-[ -f "$config" ] || fail "no config: mount a folder at $data that holds outfit-display.yaml (docs/container.md), or an options.json from Home Assistant"
+[ -f "$config" ] || fail "no config: mount a folder at $data that holds outfit-display.yaml (docs/guides/container.md), or an options.json from Home Assistant"
 
 # The same memory settings as the systemd unit (systemd/outfit-display.service): a Pi-class host.
 exec node --max-old-space-size=96 --max-semi-space-size=2 --optimize-for-size --bytecode-old-age=2 --no-maglev --no-opt "$app/dist/cli.js" run --config "$config"

@@ -28,6 +28,11 @@ export interface DeviceOptions {
   maxImageBytes: number;
   /** Sleep when the server says nothing, seconds. Default 900. */
   defaultRefreshS?: number;
+  /**
+   * A device on a fixed interval: after every good wake it sleeps this long, whatever the server says (the stock
+   * 15 minutes of `simulate --day`'s second device). Default: the server's refresh rate.
+   */
+  fixedSleepS?: number;
   /** Real time runs this many times faster than the device's. Default 1. */
   speed?: number;
   /** The longest real sleep, ms (a demo need not wait 30 minutes). */
@@ -215,8 +220,8 @@ export class Device {
       sleepS = serverRate ?? RETRY_LADDER_S[Math.min(this.#errors, RETRY_LADDER_S.length) - 1]!;
     } else {
       this.#errors = 0;
-      if (serverRate !== null) this.#refreshS = serverRate;
-      sleepS = this.#refreshS;
+      if (serverRate !== null && o.fixedSleepS === undefined) this.#refreshS = serverRate;
+      sleepS = o.fixedSleepS ?? this.#refreshS;
     }
     const awakeMs = this.power.awakeMs(downloaded, refresh.ms);
     const wakeMah = this.power.wake(awakeMs);

@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { encodeBmp1 } from '../../src/render/encode/bmp.js';
 
 /**
- * What an ESPHome device draws of a downloaded frame (docs/esphome.md), by the rules of ESPHome's sources as
+ * What an ESPHome device draws of a downloaded frame (docs/guides/esphome.md), by the rules of ESPHome's sources as
  * config/esphome/*.yaml cite them: online_image with `type: BINARY` keeps one "on" bit a pixel (a set bit of a 1-bit
  * BMP, whatever its palette; a bright pixel of a PNG); the display lambda's `it.image(0, 0, id(frame), color_on,
  * color_off)` paints "on" pixels in color_on; waveshare_epaper shows COLOR_ON as black, epaper_spi as white. The

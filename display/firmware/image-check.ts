@@ -36,6 +36,15 @@ export interface RefusedImage {
   bytes: number;
 }
 
+/**
+ * The last images checked, by their bytes' hash and what they were checked against. The same bytes always check to
+ * the same framebuffer, so an image drawn again from the device's cache, or a frame two devices of a measured day
+ * both download, is decoded once (a 16-grey TRMNL X frame takes a good part of a second). Nothing reads the indices
+ * but to copy them (PanelSim.show), so one result may be handed out again.
+ */
+const checked = new WeakMap<PanelProfile, Map<string, CheckedImage>>();
+const CHECKED_KEPT = 4;
+
 /** `contentType` null: no header to go by (MQTT), the bytes are sniffed. */
 export function checkImage(
   bytes: Buffer,
@@ -45,12 +54,21 @@ export function checkImage(
   limits: CheckLimits,
 ): CheckedImage | RefusedImage {
   try {
-    return {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const key = [hash, contentType, view.width, view.height, limits.maxBytes].join('|');
+    const kept = checked.get(panel) ?? new Map<string, CheckedImage>();
+    checked.set(panel, kept);
+    const known = kept.get(key);
+    if (known !== undefined) return known;
+    const result: CheckedImage = {
       ok: true,
       ...decodeChecked(bytes, contentType, panel, view, limits),
       bytes: bytes.length,
-      hash: createHash('sha256').update(bytes).digest('hex'),
+      hash,
     };
+    kept.set(key, result);
+    if (kept.size > CHECKED_KEPT) kept.delete(kept.keys().next().value!);
+    return result;
   } catch (err) {
     if (err instanceof ImageError) return { ok: false, code: err.code, message: err.message, bytes: bytes.length };
     return {

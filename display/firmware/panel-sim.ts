@@ -43,6 +43,8 @@ export class PanelSim {
   readonly ghostOf: Uint8Array;
   #shown = false;
   #partials = 0;
+  /** The strongest residue: residues only grow, until a full refresh clears them all. */
+  #ghostMax = 0;
   readonly #rgb: [number, number, number][];
   /** The measured inks (the profile's `ink`, else `rgb`): what the real glass shows, duller than the palette. */
   readonly #ink: [number, number, number][];
@@ -90,12 +92,14 @@ export class PanelSim {
     if (kind === 'full') {
       this.framebuffer.set(next);
       this.ghost.fill(0);
+      this.#ghostMax = 0;
       this.#partials = 0;
     } else if (kind === 'partial') {
       for (let i = 0; i < next.length; i++) {
         if (next[i] === this.framebuffer[i]) continue;
         this.ghostOf[i] = this.framebuffer[i]!;
         this.ghost[i] = Math.min(GHOST_MAX, this.ghost[i]! + GHOST_PER_PARTIAL);
+        if (this.ghost[i]! > this.#ghostMax) this.#ghostMax = this.ghost[i]!;
         this.framebuffer[i] = next[i]!;
       }
       this.#partials++;
@@ -112,9 +116,7 @@ export class PanelSim {
   }
 
   ghostMax(): number {
-    let m = 0;
-    for (let i = 0; i < this.ghost.length; i++) if (this.ghost[i]! > m) m = this.ghost[i]!;
-    return Math.round(m * 1000) / 1000;
+    return Math.round(this.#ghostMax * 1000) / 1000;
   }
 
   /** The profile measured its inks: inkPng() then differs from glassPng(). */

@@ -1,10 +1,11 @@
-import { deviceModel, type DeviceModel } from '../../src/trmnl/models.js';
+import { deviceModel, type DeviceModel } from '../../src/panels/device-models.js';
 import { KINDLE_POWER, TRMNL_POWER, TRMNL_X_POWER, type PowerProfile } from './power.js';
 
 /**
  * The devices the simulator can play (`--model`): what each sends, which screen it has, what it downloads and what
- * its battery does. The screen and the download limit come from the daemon's own model table (src/trmnl/models.ts),
- * so the simulated device and the server agree by construction on which panel a `Model` header means.
+ * its battery does. The screen and the download limit come from the model table the daemon reads too
+ * (display/panels/device-models.yaml, through src/panels/device-models.ts): data neither side owns, so the simulated
+ * device and the server agree on which panel a `Model` header means without the simulator reading the daemon's code.
  */
 
 export type SimModelName = 'og' | 'og_plus' | 'x' | 'reterminal_e1001' | 'xiao' | 'kindle';
@@ -13,7 +14,7 @@ export interface SimModel {
   name: SimModelName;
   /** The `Model` header (the firmware's `include/config.h`); null for a Kindle, which sends none. */
   header: string | null;
-  /** The daemon's entry for it: the panel profile and the download limit. */
+  /** Its entry in the model table: the panel profile and the download limit. */
   model: DeviceModel;
   power: PowerProfile;
   /** Fuel gauge: `Percent-Charged` (TRMNL X boards only). */

@@ -3,6 +3,8 @@ import type { LoadedConfig } from '../../src/config/load.js';
 import { runSimulator, SimulatorSetupError, type SimulatorOptions } from './run.js';
 import { parseSensorsFlag, simModel, simModelNames, type SensorValues } from './sim-models.js';
 import type { Via } from './transport.js';
+import type { DayServer } from './day-run.js';
+import type { Clock } from '../../src/time/clock.js';
 import { loadPanel } from '../../src/panels/panels.js';
 
 /**
@@ -11,7 +13,7 @@ import { loadPanel } from '../../src/panels/panels.js';
  *   [--max-image-bytes N] [--model og|og_plus|x|reterminal_e1001|xiao|kindle] [--button K[,K…]] [--sensors
  *   temperature=N,humidity=N,co2=N] [--battery N] [--day [--schedule CRON]] [--deep-sleep]`: the flags (as node:util parseArgs gives
  *   them) → runSimulator. Exit 0 when the glass showed a picture and the last wake was not an error (or, with --day
- *   and --wakes 0, the day report alone was made), 1 otherwise, 2 for bad flags.
+ *   and --wakes 0, the day was measured), 1 otherwise, 2 for bad flags.
  */
 
 /** parseArgs option specs for the simulate flags beyond --config, --display, --wakes, --out and --web. */
@@ -102,7 +104,7 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
     displayId: f.display,
     panels: loaded.panels,
     via,
-    // --day --wakes 0: the day report alone, without a daemon to ask.
+    // --day --wakes 0: the measured day alone (against a daemon of its own), without a running daemon to ask.
     wakes: number('wakes', f.wakes, { min: f.day ? 0 : 1, integer: true }),
     outDir: path.resolve(cwd, f.out ?? `simulator-${f.display}`),
     web: f.web ?? false,
@@ -132,7 +134,15 @@ export function simulatorOptions(loaded: LoadedConfig, f: SimulateFlags, cwd = p
 export async function runSimulateCommand(
   loaded: LoadedConfig,
   flags: SimulateFlags,
-  io: { log: (line: string) => void; error: (line: string) => void; signal: AbortSignal },
+  io: {
+    log: (line: string) => void;
+    error: (line: string) => void;
+    signal: AbortSignal;
+    /** Starts the daemon a `--day` is measured against (the command line's; without it, --day is refused). */
+    dayServer?: DayServer;
+    /** The device's wall time and timers (default the system's): the day measured is the one after its now. */
+    clock?: Clock;
+  },
 ): Promise<0 | 1 | 2> {
   // OpenEPaperLink: the daemon pushes to the simulated access point (display/firmware/oepl-ap.ts) instead.
   if (flags.via === 'oepl') return (await import('./oepl-ap.js')).runOeplAp(loaded.config, flags, io, loadPanel);
@@ -144,7 +154,13 @@ export async function runSimulateCommand(
     return 2;
   }
   try {
-    const r = await runSimulator({ ...opts, log: io.log, signal: io.signal });
+    const r = await runSimulator({
+      ...opts,
+      log: io.log,
+      signal: io.signal,
+      ...(io.dayServer !== undefined && { dayServer: io.dayServer }),
+      ...(io.clock !== undefined && { clock: io.clock }),
+    });
     const last = r.records[r.records.length - 1];
     if (opts.wakes === 0) {
       io.log(`the day report is in ${opts.outDir}/summary.json`);

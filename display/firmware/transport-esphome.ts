@@ -2,11 +2,11 @@ import { esphomeGlass, type DrawCall } from './esphome-image.js';
 import { networkError, seconds, type FetchFn, type FetchOutcome, type Transport } from './transport.js';
 
 /**
- * An ESPHome device with the YAML of config/esphome/ (docs/esphome.md): online_image pulls frame.bmp (or frame.png)
- * with If-None-Match / If-Modified-Since; a 304 is `cached`. It sees no X-Refresh-Rate (online_image keeps only
- * ETag, Last-Modified and Content-Type), so it wakes on its fixed update_interval; with `deepSleep` (the battery
- * YAML) it first reads /displays/<id>/sleep.txt and sleeps that long, and remembers nothing across the sleep (no
- * ETag: every wake downloads). What it hands the device is the glass after ESPHome's decoding and the draw call.
+ * An ESPHome device with the YAML of config/esphome/ (docs/guides/esphome.md): online_image pulls frame.bmp (or
+ * frame.png) with If-None-Match / If-Modified-Since; a 304 is `cached`. It sees no X-Refresh-Rate (online_image keeps
+ * only ETag, Last-Modified and Content-Type), so it wakes on its fixed update_interval; with `deepSleep` (the battery
+ * YAML) it first reads /displays/<id>/sleep.txt and sleeps that long, and remembers nothing across the sleep (no ETag:
+ * every wake downloads). What it hands the device is the glass after ESPHome's decoding and the draw call.
  */
 
 export interface EsphomeTransportOptions {
@@ -16,6 +16,8 @@ export interface EsphomeTransportOptions {
   format: 'bmp' | 'png';
   /** The battery YAML: sleep.txt before the frame, deep sleep after, no conditional GET. */
   deepSleep: boolean;
+  /** With `deepSleep`: whether it reads sleep.txt (default true); false: a battery YAML on a fixed deep sleep. */
+  readSleepTxt?: boolean;
   /** The YAML's driver and it.image(...) colours (ourDrawCall(driver) for the files we ship). */
   draw: DrawCall;
   fetch?: FetchFn;
@@ -39,7 +41,7 @@ export class EsphomeTransport implements Transport {
     // Fixed update_interval: the device's own interval (refreshRateS null); battery: the served seconds.
     let sleepS: number | null = null;
     try {
-      if (this.#o.deepSleep) {
+      if (this.#o.deepSleep && this.#o.readSleepTxt !== false) {
         const res = await doFetch(`${base}/sleep.txt`, { signal: signal() });
         const n = Number.parseInt(await res.text(), 10);
         // The YAML keeps its 15-minute fallback for anything under a minute or not a number.

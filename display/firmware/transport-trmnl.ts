@@ -28,6 +28,8 @@ export interface TrmnlTransportOptions {
   timeoutMs?: number;
   /** 1.6.x firmware asks `/api/setup/`, older `/api/setup`. */
   setupPath?: string;
+  /** A device paired before: its access token, so the first wake asks /api/display without a setup. */
+  apiKey?: string;
 }
 
 const CACHE_SIZE = 30;
@@ -51,6 +53,7 @@ export class TrmnlTransport implements Transport {
   constructor(opts: TrmnlTransportOptions) {
     this.#o = opts;
     this.#base = opts.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = opts.apiKey ?? null;
   }
 
   get friendlyId(): string | null {

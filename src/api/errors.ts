@@ -1,26 +1,13 @@
 /**
  * One error class per way a call to the service can fail, each with a stable `code`.
  * Messages name what went wrong and where; they never contain the API key.
- * Every code is documented in docs/service.md ("Errors") and docs/errors.md; tests check that.
+ * Every code is documented in docs/reference/service.md ("Errors") and docs/reference/errors.md; tests check that.
  */
 
-import type { ErrorCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 
-/** Every code of a failed call, registered in src/shared/codes.ts. */
-export const API_ERROR_CODES = [
-  'E_INVALID_REQUEST',
-  'E_KEY_REJECTED',
-  'E_CREDITS_EXHAUSTED',
-  'E_RATE_LIMITED',
-  'E_SERVICE',
-  'E_HTTP',
-  'E_TIMEOUT',
-  'E_CONNECT',
-  'E_NETWORK',
-  'E_BAD_RESPONSE',
-  'E_ABORTED',
-] as const satisfies readonly ErrorCode[];
-export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+/** Every code of a failed call: the registry's `api` set. */
+export type ApiErrorCode = CodeIn<'api'>;
 
 export abstract class ApiError extends Error {
   abstract readonly code: ApiErrorCode;

@@ -4,7 +4,7 @@ import { AbortedError, ApiError } from '../api/errors.js';
 import type { OutfitClient } from '../api/client.js';
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { Config, DisplayConfig } from '../config/schema.js';
-import { CycleBackoff } from './backoff.js';
+import { CycleBackoff } from './cycle-backoff.js';
 import { budgetStatus } from './budget-status.js';
 import type { Clock } from '../time/clock.js';
 import { CLOCK_SLACK_MS, ClockGuard, type TrustVerdict } from './clock-guard.js';

@@ -37,7 +37,7 @@ export interface LedgerState {
    * was paid for and unusable is not bought again, after a restart either.
    */
   lastPaid: Record<string, number>;
-  /** The failure backoff (backoff.ts): cycles failed in a row, and the wall time before which no purchase goes. */
+  /** The failure backoff (cycle-backoff.ts): cycles failed in a row, and the wall time before which no purchase goes. */
   backoff: { failures: number; until: number };
   /** Send times of paid requests sent and not yet ended: one left at a start was cut off by a crash or a kill. */
   inFlight: number[];

@@ -1,23 +1,12 @@
 /**
  * Stable warning and reason texts of the budget (plan, governor, scheduler). Each begins with its code; tests, the
- * status page and Home Assistant may match on the code. Documented in docs/budget-and-schedule.md.
+ * status page and Home Assistant may match on the code. Documented in docs/guides/budget-and-schedule.md.
  */
 
-import type { WarningCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 
-export const WARNING_CODES = [
-  'W_OVER_BUDGET',
-  'W_AUTO_DOES_NOT_FIT',
-  'W_RATE_PEAK',
-  'W_CLOCK_UNTRUSTED',
-  'W_LEDGER_UNREADABLE',
-  'W_LEDGER_FUTURE',
-  'W_PAID_REQUEST_CUT',
-  'W_CREDITS_EXHAUSTED',
-  'W_KEY_REJECTED',
-  'W_SCHEDULE_RARE',
-] as const satisfies readonly WarningCode[];
-export type BudgetWarningCode = (typeof WARNING_CODES)[number];
+/** The registry's `budget` set. */
+export type BudgetWarningCode = CodeIn<'budget'>;
 
 export function warning(code: BudgetWarningCode, text: string): string {
   return `${code}: ${text}`;

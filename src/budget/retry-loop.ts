@@ -1,9 +1,12 @@
 import type pino from 'pino';
 import { AbortedError, type ApiError } from '../api/errors.js';
-import { backoffDelay, RETRY_BACKOFF } from './backoff.js';
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import { sleep, type Clock } from '../time/clock.js';
 import type { FetchOutcome } from './governor-types.js';
 import { REASONS } from './messages.js';
+
+/** Between attempts within one cycle: 2 s, 4 s, 8 s ... at most 30 s (before jitter). */
+export const RETRY_BACKOFF: BackoffPolicy = { baseMs: 2_000, maxMs: 30_000 };
 
 /** How one paid request ended: its answer, or the outcome the fetch ends with. */
 export type Step<T> = { ok: true; value: T } | { ok: false; outcome: FetchOutcome };

@@ -176,6 +176,11 @@ export class Scheduler {
     return quiet ? null : (latest ?? now);
   }
 
+  /** The ticks under way (each ends once its cycle has and the next tick or retry is armed). */
+  inFlight(): Promise<void>[] {
+    return this.#slots.flatMap((s) => (s.running === null ? [] : [s.running]));
+  }
+
   /** Stops ticking; resolves when every cycle in flight has finished. */
   async stop(): Promise<void> {
     this.#stopped = true;

@@ -1,5 +1,5 @@
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
-import { pairCommand as openPairing, PairUsageError } from '../trmnl/pair-command.js';
+import { openPairing, PairUsageError } from '../trmnl/open-pairing.js';
 import { commandFlags } from './command-flags.js';
 import { loadCommandConfig } from './load-command-config.js';
 import { UsageError } from './usage-error.js';

@@ -5,7 +5,7 @@ import { BOARDS } from '../epd/pins.js';
 import { WebhookSchema } from './webhook-schema.js';
 
 /**
- * The configuration file (docs/configuration.md), one zod schema. Its inferred type is the config type.
+ * The configuration file (docs/reference/configuration.md), one zod schema. Its inferred type is the config type.
  * Unknown keys are rejected everywhere (strictObject), so a typo is reported with its key path.
  */
 
@@ -48,7 +48,7 @@ function checkListen(listen: string, ctx: z.RefinementCtx<string>): void {
     ctx.addIssue({ code: 'custom', message: `port ${port} is out of range: must be 0..65535 (0: any free port)` });
   const host = m[1] ?? m[2] ?? '';
   // node:net is asked for here, not imported: loading it costs every command that reads a config, and only a config
-  // with a listen address needs it (docs/performance.md).
+  // with a listen address needs it (docs/contributing/performance.md).
   const ip = m[1] !== undefined || /^[\d.]+$/.test(host) ? process.getBuiltinModule('node:net').isIP(host) : -1;
   if (ip === 0) ctx.addIssue({ code: 'custom', message: `"${host}" is not an IP address` });
 }
@@ -85,8 +85,8 @@ const Gpio = z
   .max(53, 'must be 0..53');
 
 /**
- * A panel on this machine's own header (docs/raspberry-pi.md, "A panel on the Pi"): the daemon drives it over SPI and the GPIO
- * character device, or, with `capture`, writes the command stream to that file instead (no hardware).
+ * A panel on this machine's own header (docs/guides/panels.md, "A panel on the Pi"): the daemon drives it over SPI and
+ * the GPIO character device, or, with `capture`, writes the command stream to that file instead (no hardware).
  */
 export const AttachedSchema = z.strictObject({
   /** Which board: its default pins and SPI clock (src/epd/pins.ts); default from the panel (inky-* → inky). */
@@ -302,8 +302,8 @@ function checkAccessPoint(url: string, ctx: z.RefinementCtx): void {
 }
 
 /**
- * OpenEPaperLink (docs/openepaperlink.md): an access point on the owner's network, and the tags it feeds; each tag
- * gets its display's frame drawn for `panel` and pushed to `<access_point>/imgupload` (src/oepl/).
+ * OpenEPaperLink (docs/guides/openepaperlink.md): an access point on the owner's network, and the tags it feeds; each
+ * tag gets its display's frame drawn for `panel` and pushed to `<access_point>/imgupload` (src/oepl/).
  */
 const OpenEPaperLinkSchema = z.strictObject({
   /** The access point's base URL. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { ErrorCode, WarningCode } from '../shared/codes.js';
+import type { CodeIn, ErrorCode, WarningCode } from '../shared/codes.js';
 import type { Config } from './schema.js';
 
 /** The expected prefix of an API key: the service issues live keys as sk_live_…; another prefix gets a warning. */
@@ -13,25 +13,14 @@ const API_KEY_PREFIX = 'sk_live_';
  */
 export const MAX_SECRET_BYTES = 4096;
 
-/** Why a secret cannot be used; each a stable code, documented in docs/configuration.md ("Secrets"). */
-export const SECRET_PROBLEM_CODES = [
-  'E_SECRET_MISSING',
-  'E_SECRET_UNREADABLE',
-  'E_SECRET_NOT_A_FILE',
-  'E_SECRET_TOO_LARGE',
-  'E_SECRET_ENCODING',
-  'E_SECRET_EMPTY',
-  'E_SECRET_CHARACTERS',
-  'E_SECRET_TOO_SHORT',
-] as const satisfies readonly ErrorCode[];
-
 /** The fewest characters a TRMNL access token may have, wherever it comes from (the inline `token` too). */
 const TRMNL_TOKEN_MIN_LENGTH = 8;
-export type SecretProblemCode = (typeof SECRET_PROBLEM_CODES)[number];
-
-/** Secret problems that do not stop the daemon. */
-export const SECRET_WARNING_CODES = ['W_SECRET_READABLE', 'W_KEY_PREFIX'] as const satisfies readonly WarningCode[];
-export type SecretWarningCode = (typeof SECRET_WARNING_CODES)[number];
+/**
+ * Why a secret cannot be used, and the secret problems that do not stop the daemon: the registry's `secret` set,
+ * each a stable code documented in docs/reference/configuration.md ("Secrets").
+ */
+export type SecretProblemCode = Extract<CodeIn<'secret'>, ErrorCode>;
+export type SecretWarningCode = Extract<CodeIn<'secret'>, WarningCode>;
 
 /** One problem or warning. `where` names the source (key path, variable or credential), never the secret. */
 export interface SecretIssue<C extends string> {

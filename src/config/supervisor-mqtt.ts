@@ -26,12 +26,6 @@ const SUPERVISOR_TIMEOUT_MS = 5_000;
 /** The most of the Supervisor's answer read: its JSON is a few hundred bytes; the rest of a longer one is not read. */
 export const SUPERVISOR_ANSWER_LIMIT_BYTES = 64 * 1024;
 
-/** Warnings of the lookup, each a stable code (docs/container.md, "In Home Assistant"). */
-export const SUPERVISOR_MQTT_WARNINGS = [
-  'W_MQTT_SERVICE_NONE',
-  'W_SUPERVISOR_UNREACHABLE',
-] as const satisfies readonly WarningCode[];
-
 /** A host name or an IP address: nothing that could carry a path, a login or a second URL. */
 const Host = z
   .string()
@@ -139,14 +133,14 @@ export async function withSupervisorMqtt(loaded: LoadedConfig, opts: SupervisorM
   });
   if (found.kind === 'none') {
     log.warn(
-      { code: 'W_MQTT_SERVICE_NONE', status: found.status, reason: found.message },
+      { code: 'W_MQTT_SERVICE_NONE' satisfies WarningCode, status: found.status, reason: found.message },
       'the Home Assistant Supervisor offers no MQTT broker (install the Mosquitto broker add-on, or set mqtt in outfit-display.yaml): running without MQTT',
     );
     return loaded;
   }
   if (found.kind === 'unreachable') {
     log.warn(
-      { code: 'W_SUPERVISOR_UNREACHABLE', reason: found.reason },
+      { code: 'W_SUPERVISOR_UNREACHABLE' satisfies WarningCode, reason: found.reason },
       'cannot ask the Home Assistant Supervisor for its MQTT broker: running without MQTT',
     );
     return loaded;

@@ -1,8 +1,8 @@
 import { z } from '../shared/zod.js';
 
 /**
- * The webhook's section of the one config schema (`webhook:`, docs/configuration.md), composed into schema.ts: a URL
- * that gets each new frame and its display's state as a POST (src/webhook/).
+ * The webhook's section of the one config schema (`webhook:`, docs/reference/configuration.md), composed into
+ * schema.ts: a URL that gets each new frame and its display's state as a POST (src/webhook/).
  */
 
 /**

@@ -11,16 +11,16 @@ import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../ren
 import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
-import { REFRESH_WARNING_CODES, refusalText, type RefreshRefusal } from './refresh-gate.js';
+import { refusalText, W_REFRESH_REFUSED, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
 import {
   shownStoreProblem,
-  STORE_WARNING_CODES,
   StoreError,
   storeReadProblem,
+  W_STATE_IGNORED,
   type StoreProblem,
 } from '../store/store-error.js';
-import type { BoardWriter } from '../state/display-board.js';
+import type { DisplayBookWriter } from '../state/display-book.js';
 import {
   recentNotice,
   staleness,
@@ -51,9 +51,9 @@ export interface DisplayCycleDeps {
   fetch: FetchFn;
   /** Told, after each record, that the display changed: each gets the display's view. */
   publishers: readonly Publisher[];
-  /** Where the cycle writes its state whenever it changes (the daemon's board): the one writer of it. */
-  board: BoardWriter;
-  /** The daemon's views of the board: the one view of this display that the publishers are handed. */
+  /** Where the cycle writes its state whenever it changes (the daemon's display book): the one writer of it. */
+  displayBook: DisplayBookWriter;
+  /** The daemon's views of the display book: the one view of this display that the publishers are handed. */
   views: Pick<DisplayViewSource, 'view'>;
   /** Dates fetches, failures and refresh refusals. */
   clock: Clock;
@@ -214,7 +214,7 @@ export class DisplayCycle {
     this.#lastSuccessAt = this.#ageKnown ? rec.fetched_at : null;
     if (!this.#ageKnown) {
       logger.warn(
-        { display: this.display.id, code: STORE_WARNING_CODES[0], fetched_at: rec.fetched_at },
+        { display: this.display.id, code: W_STATE_IGNORED, fetched_at: rec.fetched_at },
         'last good answer is dated in the future: shown, but not fresh',
       );
     }
@@ -233,12 +233,12 @@ export class DisplayCycle {
     const at = new Date(bought).toISOString();
     const why = problem ?? `${this.display.id}'s last good file is missing or older`;
     this.#lastError = {
-      code: STORE_WARNING_CODES[0],
+      code: W_STATE_IGNORED,
       message: `the answer bought at ${at} could not be read back (${why}): its slot is paid and not bought again; the next slot buys`,
       at: new Date(this.#deps.clock.now()).toISOString(),
     };
     this.#deps.logger.warn(
-      { display: this.display.id, code: STORE_WARNING_CODES[0], boughtAt: at },
+      { display: this.display.id, code: W_STATE_IGNORED, boughtAt: at },
       'the last answer bought could not be read back: not bought again before the next slot',
     );
   }
@@ -383,7 +383,7 @@ export class DisplayCycle {
       this.#deps.logger.warn(
         {
           display: this.display.id,
-          code: REFRESH_WARNING_CODES[0],
+          code: W_REFRESH_REFUSED,
           refusal: refusal.kind,
           count: this.#refusalsUnlogged,
         },
@@ -521,7 +521,7 @@ export class DisplayCycle {
   }
 
   /**
-   * Records `frame` and the state behind it on the board, then tells every publisher, handing each the display's
+   * Records `frame` and the state behind it in the display book, then tells every publisher, handing each the display's
    * view; one failing publisher does not stop the others. When the frame files' problem appears or goes, the round
    * is repeated once, so that every publisher shows it.
    */
@@ -554,19 +554,19 @@ export class DisplayCycle {
     return ok;
   }
 
-  /** Writes the cycle's own state to the board (the shared state problem and the schedule are added by its readers). */
+  /** Writes the cycle's own state to the display book (the shared state problem and the schedule are added by its readers). */
   #record(frame: Frame | null = this.#frame): void {
-    this.#deps.board.record(this.#state(frame));
+    this.#deps.displayBook.record(this.#state(frame));
   }
 
   /** Records `frame` with the state behind it, and reads back the one view every publisher is handed. */
   #recordAndView(frame: Frame): ShownView {
     this.#record(frame);
     const view = this.#deps.views.view(this.display.id);
-    // The board has just recorded a frame for this display: anything else is views not over this cycle's board.
+    // The display book has just recorded a frame for this display: anything else is views not over this cycle's book.
     if (view?.kind !== 'shown')
       throw new Error(
-        `display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its board)`,
+        `display "${this.display.id}": its view does not show the frame just recorded (the cycle's views must read its display book)`,
       );
     return view;
   }

@@ -13,13 +13,14 @@ import type { LoadedConfig } from '../config/load.js';
 import { secretValues } from '../config/secrets.js';
 import type { FetchReason } from '../budget/governor-types.js';
 import { DisplayCycle, type CycleResult } from './cycle.js';
-import { DisplayBoard } from '../state/display-board.js';
+import { DisplayBook } from '../state/display-book.js';
 import { DisplayRunner } from './display-runner.js';
 import { DisplayViews, type DisplayViewSource } from '../state/display-views.js';
-import { PanelStatusBoard } from '../state/panel-status.js';
-import { ProblemBoard } from '../state/problems.js';
+import { PanelStatusBook } from '../state/panel-status.js';
+import { ProblemBook } from '../state/problems.js';
 import { PUBLISHER_PROBLEM_SOURCES } from './publisher-registry.js';
 import type { Publisher } from '../publish/publisher.js';
+import type { HttpPublisher } from '../http/http-publisher.js';
 import { buildPublishers } from './publishers.js';
 import { RefreshGate } from './refresh-gate.js';
 import { RunPort } from './run-port.js';
@@ -60,6 +61,14 @@ export interface Daemon {
   refresh(displayId: string): Promise<CycleResult | null>;
   /** Whether the schedule runs as it should (for the systemd watchdog). */
   healthy(): boolean;
+  /**
+   * Resolves once no tick, cycle or redraw is under way: all the daemon does then is wait for its clock. A driver of
+   * a virtual clock (src/time/virtual-clock.ts) waits for it before it moves the time, so that no timer runs while a
+   * cycle that began before it is still buying or drawing (`simulate --day`).
+   */
+  idle(): Promise<void>;
+  /** The HTTP frame server's address once started (with http.listen's port 0, the port the OS chose); else null. */
+  httpUrl(): string | null;
   /** Stops the schedule, aborts a cycle in flight, flushes state, stops publishers and the simulated service. */
   stop(): Promise<void>;
 }
@@ -140,10 +149,10 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const refreshGate = new RefreshGate({ reserveCredits: config.budget.refresh_reserve_credits, clock });
   // The parts in the order they need each other. The cycles hand frames to the publishers, while the publishers' buttons
   // and the schedule's ticks ask for cycles: that loop is cut once, by the RunPort, bound to the runner below before
-  // buildDaemon returns. Everything else is built after what it reads: the board (the cycles' state) first, then the
-  // scheduler (it reads when each display last had an answer), then the views every publisher shows (board, schedule,
+  // buildDaemon returns. Everything else is built after what it reads: the display book (the cycles' state) first, then the
+  // scheduler (it reads when each display last had an answer), then the views every publisher shows (display book, schedule,
   // budget), then the publishers and the cycles.
-  const board = new DisplayBoard({ clock });
+  const displayBook = new DisplayBook({ clock });
   const runs = new RunPort();
   // The schedules that run: "auto" resolved, and over budget (paced) the densest that fit. Worked out once.
   const schedules = resolveSchedules(config, { now: clock.now() });
@@ -155,7 +164,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     // A catch-up tick skips a display whose answer is fresher than half its interval (no second purchase). The ledger's
     // record of the display's last paid slot counts too: a start whose last good file cannot be read back (too large,
     // corrupt, removed), or after a 2xx whose answer could not be used, does not buy the paid slot again.
-    lastAnswerAt: (id) => latest(board.lastAnswerAt(id), governor.lastPaidAt(id)),
+    lastAnswerAt: (id) => latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id)),
     // The moment an answer goes stale is a matter of time, not of a cycle: the display is drawn again then.
     onStale: (id) => {
       runs.redraw(id).catch((err: unknown) => logger.error({ display: id, err }, 'redrawing a stale display failed'));
@@ -174,9 +183,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     return next === null || allowed === null || allowed <= next ? next : allowed;
   };
   // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
-  const panels = new PanelStatusBoard();
+  const panels = new PanelStatusBook();
   // The publishers' problems (a tag, a webhook): each publisher writes its own, every publisher shows them all.
-  const problems = new ProblemBoard();
+  const problems = new ProblemBook();
   const views = new DisplayViews({
     panelStatus: (id) => panels.get(id),
     problems: (id) => problems.list(id),
@@ -186,7 +195,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       panels.onChange(listener);
       problems.onChange(listener);
     },
-    board,
+    displayBook,
     displays: config.displays,
     clock,
     nextUpdateAt,
@@ -212,7 +221,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         store,
         fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
         publishers,
-        board,
+        displayBook,
         views,
         clock,
         nextUpdateAt: (retryAt) => nextUpdateAt(display.id, retryAt),
@@ -301,6 +310,23 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     },
     refresh(displayId) {
       return runner.refresh(displayId);
+    },
+    async idle() {
+      const busy = (): Promise<unknown>[] => [...scheduler.inFlight(), ...runner.inFlight(), ...runner.redrawing()];
+      for (;;) {
+        const now = busy();
+        if (now.length > 0) {
+          await Promise.allSettled(now);
+          continue;
+        }
+        // One turn of the event loop for what the last of them set off (a publish's follow-up), then look again.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (busy().length === 0) return;
+      }
+    },
+    httpUrl() {
+      const http = publishers.find((p) => p.name === 'http') as HttpPublisher | undefined;
+      return http?.url ?? null;
     },
     stop() {
       stopped ??= stopAll();

@@ -39,6 +39,11 @@ export class DisplayRunner implements DisplayRuns {
     return [...this.#inFlight.values()];
   }
 
+  /** The redraws under way (a display whose answer went stale), which never fail. */
+  redrawing(): Promise<unknown>[] {
+    return [...this.#redrawing.values()];
+  }
+
   run(id: string, reason: FetchReason): Promise<CycleResult> {
     const running = this.#inFlight.get(id);
     if (running) return running;

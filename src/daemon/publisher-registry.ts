@@ -8,9 +8,9 @@ import type { ProblemSource } from '../state/problems.js';
 import { webhookPlugin } from '../webhook/plugin.js';
 
 /**
- * Every publisher the daemon knows, one line each (docs/recipes.md, "Adding a publisher"). Each is built when the
- * config asks for it, in this order: HTTP before MQTT, since HTTP adds the devices it serves to the device registry
- * and MQTT announces them to Home Assistant.
+ * Every publisher the daemon knows, one line each (docs/contributing/recipes.md, "Adding a publisher"). Each is built
+ * when the config asks for it, in this order: HTTP before MQTT, since HTTP adds the devices it serves to the device
+ * registry and MQTT announces them to Home Assistant.
  */
 export const PUBLISHER_PLUGINS: readonly PublisherPlugin[] = [
   filesPlugin,

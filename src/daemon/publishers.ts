@@ -5,8 +5,8 @@ import type { DisplayViewSource } from '../state/display-views.js';
 import type { Publisher } from '../publish/publisher.js';
 import { DeviceRegistry } from '../publish/devices.js';
 import type { Clock } from '../time/clock.js';
-import { PanelStatusBoard } from '../state/panel-status.js';
-import { ProblemBoard } from '../state/problems.js';
+import { PanelStatusBook } from '../state/panel-status.js';
+import { ProblemBook } from '../state/problems.js';
 import type { DrawFrame } from '../render/display-frame.js';
 import { PUBLISHER_PLUGINS } from './publisher-registry.js';
 
@@ -23,10 +23,10 @@ export interface PublisherDeps {
   refreshUnavailable: string | null;
   /** The schedules that run (resolveSchedules, worked out once by the daemon: "auto" resolved, paced over budget). */
   schedules: ReadonlyMap<string, string>;
-  /** Where the attached panels' refreshes and problems go (the views read it); absent: a board of its own. */
-  panels?: PanelStatusBoard;
-  /** Where the publishers' problems go (the views read it); absent: a board of its own. */
-  problems?: ProblemBoard;
+  /** Where the attached panels' refreshes and problems go (the views read it); absent: a book of its own. */
+  panels?: PanelStatusBook;
+  /** Where the publishers' problems go (the views read it); absent: a book of its own. */
+  problems?: ProblemBook;
   /** Draws the TRMNL images that need drawing again (the daemon's drawer); default in this process. */
   draw?: DrawFrame;
 }
@@ -44,8 +44,8 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     refresh: (id: string) => deps.runs.refresh(id),
     refreshUnavailable: deps.refreshUnavailable,
     schedules: deps.schedules,
-    problems: deps.problems ?? new ProblemBoard(),
-    panels: deps.panels ?? new PanelStatusBoard(),
+    problems: deps.problems ?? new ProblemBook(),
+    panels: deps.panels ?? new PanelStatusBook(),
     devices: new DeviceRegistry(),
     ...(deps.draw !== undefined && { draw: deps.draw }),
   };

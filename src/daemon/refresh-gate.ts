@@ -1,3 +1,4 @@
+import type { WarningCode } from '../shared/codes.js';
 import type { Clock } from '../time/clock.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Clock } from '../time/clock.js';
  */
 
 /** The warning a refused press is logged with. */
-export const REFRESH_WARNING_CODES = ['W_REFRESH_REFUSED'] as const;
+export const W_REFRESH_REFUSED = 'W_REFRESH_REFUSED' satisfies WarningCode;
 
 export type RefreshRefusal =
   /** budget.refresh_reserve_credits is 0. */

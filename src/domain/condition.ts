@@ -39,7 +39,7 @@ const RULES: readonly Rule[] = [
     'storm',
   ],
   [
-    /thunder|lightning|t-?storm|gewitter|blitz|orage|tonnerre|tormenta|electrica|temporale|fulmin|tuon|onweer|donder|bliksem|burz|wyladowan|\baska/,
+    /thunder|lightning|t-?storm|gewitter|blitz|orage|tonnerre|tormenta|electrica|temporal[ei]|fulmin|tuon|onweer|donder|bliksem|burz|wyladowan|\baska|askvad/,
     'thunder',
   ],
   [
@@ -79,7 +79,7 @@ const RULES: readonly Rule[] = [
 ];
 
 /** Lower case, accents and strokes removed ("Śnieg" → "snieg", "mgła" → "mgla"), so one keyword serves every spelling. */
-function folded(text: string): string {
+export function folded(text: string): string {
   return text
     .toLowerCase()
     .normalize('NFD')
@@ -90,7 +90,7 @@ function folded(text: string): string {
 }
 
 /** The condition a description names, or null when no keyword matches. */
-function conditionOfText(description: string, isDay: boolean): Condition | null {
+export function conditionOfText(description: string, isDay: boolean): Condition | null {
   const s = folded(description);
   for (const [re, c] of RULES) {
     if (re.test(s)) return typeof c === 'function' ? c(isDay) : c;

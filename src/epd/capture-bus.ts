@@ -2,7 +2,7 @@ import type { BusyWait, EpdBus, ResetPulse } from './bus.js';
 
 /**
  * The capture bus: in place of SPI and GPIO, what a logic analyser on the header would decode, one JSON object a
- * line. This format is a contract (docs/raspberry-pi.md, "A panel on the Pi"):
+ * line. This format is a contract (docs/guides/panels.md, "A panel on the Pi"):
  *   {"op":"reset"}                                a reset pulse
  *   {"op":"cmd","cmd":N,"data":"<hex>"}            a command byte N and the data bytes that follow it (lower-case hex)
  *   {"op":"busy"}                                  a wait on BUSY (the vendor's status polls inside it aside)

@@ -3,24 +3,10 @@
  * them on the status page, /healthz and Home Assistant; the other publishers go on.
  */
 
-import type { ErrorCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 
-export const EPD_ERROR_CODES = [
-  /** BUSY stayed busy past the controller's timeout: the panel was put to sleep and the frame kept for the next try. */
-  'E_PANEL_BUSY_TIMEOUT',
-  /** The stream broke a rule the controller enforces (the controller models in display/ say which). */
-  'E_PANEL_PROTOCOL',
-  /** A frame of another size or palette than the panel's. */
-  'E_PANEL_FRAME',
-  /** No SPI device (SPI not enabled), no GPIO chip, or the optional bus libraries not installed. */
-  'E_PANEL_BUS',
-  /** The device exists but the daemon's user may not open it (the spi / gpio groups). */
-  'E_PANEL_PERMISSION',
-  /** A GPIO line is held by another program. */
-  'E_PANEL_PIN_BUSY',
-] as const satisfies readonly ErrorCode[];
-
-export type EpdErrorCode = (typeof EPD_ERROR_CODES)[number];
+/** The registry's `epd` set. */
+export type EpdErrorCode = CodeIn<'epd'>;
 
 export class EpdError extends Error {
   constructor(

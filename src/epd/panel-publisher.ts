@@ -11,7 +11,7 @@ import type { EpdDriver, PanelImage } from './driver.js';
 import type { DriverFactory } from './drivers/index.js';
 import { openAttachedDriver } from './open-driver.js';
 import { panelImageFromPng } from './panel-image.js';
-import type { PanelStatusBoard } from '../state/panel-status.js';
+import type { PanelStatusBook } from '../state/panel-status.js';
 
 /**
  * The panel on this machine's header, as one more publisher: each display with `attached` gets its new frames on its
@@ -19,7 +19,7 @@ import type { PanelStatusBoard } from '../state/panel-status.js';
  * panel's minimum interval after the last (several new frames within it make one refresh, of the newest); an
  * unchanged frame refreshed again after `full_refresh_hours` (ghosting); the driver puts the panel in deep sleep after
  * each refresh; stop() powers it off. publish() only hands the frame over: a slow or failing panel never holds up the
- * cycle or the other publishers, and its problem goes to the status board (status page, /healthz, Home Assistant).
+ * cycle or the other publishers, and its problem goes to the status book (status page, /healthz, Home Assistant).
  */
 
 /** After a failed refresh the frame is tried again after this long (or with the next new frame). */
@@ -33,7 +33,7 @@ export interface PanelPublisherOptions {
   /** Each display's panel profile as the config loader resolved it (LoadedConfig.panels); default: the one its `panel` names. */
   panels?: ReadonlyMap<string, PanelProfile>;
   /** Where each panel's last refresh and problem are kept for the other publishers. */
-  status: PanelStatusBoard;
+  status: PanelStatusBook;
   /** In place of each panel's own driver (tests). */
   driverFactory?: DriverFactory;
   /**

@@ -3,7 +3,7 @@ import { PANEL_PROBLEMS } from '../state/panel-status.js';
 
 /**
  * A panel on this machine's header (`displays[].attached`): its driver and bus libraries load only when a display has
- * one. Its last refresh and problem go to the panels' board, which the views read.
+ * one. Its last refresh and problem go to the panels' status book, which the views read.
  */
 export const attachedPanelPlugin: PublisherPlugin = {
   name: 'panel',

@@ -1,3 +1,4 @@
+import type { CodeIn } from '../shared/codes.js';
 import type { OutputProblem } from '../state/output-problem.js';
 
 /**
@@ -7,8 +8,8 @@ import type { OutputProblem } from '../state/output-problem.js';
  * is wrong until a write succeeds again.
  */
 
-export const OUTPUT_ERROR_CODES = ['E_OUTPUT_WRITE'] as const;
-export type OutputErrorCode = (typeof OUTPUT_ERROR_CODES)[number];
+/** The registry's `output` set. */
+export type OutputErrorCode = CodeIn<'output'>;
 
 export class OutputError extends Error {
   readonly code: OutputErrorCode = 'E_OUTPUT_WRITE';

@@ -138,7 +138,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
   }
 
   /**
-   * For a device that sleeps between frames (docs/esphome.md): ESPHome's online_image keeps no custom header, so
+   * For a device that sleeps between frames (docs/guides/esphome.md): ESPHome's online_image keeps no custom header, so
    * X-Refresh-Rate never reaches its YAML; http_request can read a body, and a plain number is the easiest to parse.
    */
   function wake(req: IncomingMessage, res: ServerResponse, id: string, kind: 'txt' | 'json'): void {

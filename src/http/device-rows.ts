@@ -1,5 +1,5 @@
 import type { DeviceEntry } from '../state/device-book.js';
-import { deviceModel } from '../trmnl/models.js';
+import { deviceModel } from '../panels/device-models.js';
 import { formatWhen } from './status-page-model.js';
 import type { StatusPageDevice } from './status-page.js';
 

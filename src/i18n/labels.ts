@@ -143,6 +143,29 @@ export interface Labels {
   condition_wind: string;
   /** Tornado, hurricane, tropical storm. */
   condition_storm: string;
+  /**
+   * What the description says beyond its condition (src/domain/condition-parts.ts), so "Light rain" is not just
+   * "Rain": rain, drizzle, snow and sleet said light or heavy, rain and snow in showers, severe thunderstorms. Written
+   * as they begin a line; the second of two parts is joined by `condition_and`.
+   */
+  condition_rain_light: string;
+  condition_rain_heavy: string;
+  /** Rain showers. */
+  condition_showers: string;
+  condition_showers_light: string;
+  condition_showers_heavy: string;
+  condition_drizzle_light: string;
+  condition_drizzle_heavy: string;
+  condition_snow_light: string;
+  condition_snow_heavy: string;
+  condition_snow_showers: string;
+  condition_snow_showers_light: string;
+  condition_snow_showers_heavy: string;
+  condition_sleet_light: string;
+  condition_sleet_heavy: string;
+  condition_thunder_heavy: string;
+  /** `{a}`, `{b}`: two parts of one description, "Heavy rain and thunderstorms". */
+  condition_and: string;
 }
 
 export type LabelKey = keyof Labels;

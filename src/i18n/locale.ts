@@ -26,7 +26,7 @@ const BUILT_IN: Readonly<Record<string, LocaleTable>> = { en, 'en-US': enUS, de,
 /** What a locale may be called, in the config and as a locale file's name: "pt", "pt-BR", "de-CH". */
 export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-/** The built-in locale codes, in the order docs/frame.md lists them. */
+/** The built-in locale codes, in the order docs/reference/frame-rules.md lists them. */
 export const BUILT_IN_LOCALES: readonly string[] = Object.keys(BUILT_IN);
 
 /** English (24-hour clock): the default, and what a user's locale file falls back to for labels it lacks. */

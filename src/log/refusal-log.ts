@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { WarningCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 import { systemClock, type Clock } from '../time/clock.js';
 
 /**
@@ -9,26 +9,11 @@ import { systemClock, type Clock } from '../time/clock.js';
  * at the end of its minute; a quiet source is forgotten.
  */
 
-/** Stable warning codes of refused requests (docs/devices.md, "TRMNL pairing and refused requests"). */
-export const REFUSAL_CODES = [
-  /** A Host header that names neither this machine nor http.public_url / http.allowed_hosts: 421. */
-  'W_HTTP_HOST_REFUSED',
-  /** More than one Host header line: 400. */
-  'W_HTTP_HOST_DUPLICATE',
-  /** A TRMNL request whose ID is not a configured device (or not a MAC): 404. */
-  'W_TRMNL_UNKNOWN_DEVICE',
-  /** /api/setup from a configured device while its pairing is closed: 404, no token. */
-  'W_TRMNL_PAIRING_CLOSED',
-  /** A TRMNL request without an Access-Token: 401. */
-  'W_TRMNL_TOKEN_MISSING',
-  /** A TRMNL request with a wrong Access-Token: 403. */
-  'W_TRMNL_TOKEN_WRONG',
-  /** A TRMNL request from an address past five wrong Access-Tokens a minute: 429 with Retry-After. */
-  'W_TRMNL_TOKEN_THROTTLED',
-  /** POST /trmnl/<MAC>/pair without the status page's form token (or a wrong or expired one, or from another site): 403. */
-  'W_HTTP_PAIR_REFUSED',
-] as const satisfies readonly WarningCode[];
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+/**
+ * The stable warning codes of refused requests (docs/reference/http.md, "Refused requests"): the
+ * registry's `http-refusal` set, each with its status there.
+ */
+export type RefusalCode = CodeIn<'http-refusal'>;
 
 /** What a line may say about a refusal besides its code: short, never a secret (the caller's promise). */
 export type RefusalDetail = Record<string, string | number | null>;

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { IClientOptions } from 'mqtt';
 import type { Logger } from 'pino';
+import type { BackoffPolicy } from '../time/backoff-delay.js';
 import type { Clock } from '../time/clock.js';
 
-/** What an MQTT connection (connection.ts) is made from, and the mqtt.js options, backoff and log form derived from it. */
+/** What an MQTT connection (connection.ts) is made from, and the mqtt.js options and log form derived from it. */
 
 export interface MqttConnectionOptions {
   /** mqtt://host[:port] or mqtts://host[:port]. */
@@ -18,8 +19,8 @@ export interface MqttConnectionOptions {
   /** Carries the last will `offline` (retained), `online` on connect and `offline` on stop. */
   statusTopic: string;
   logger: Logger;
-  /** Reconnect delay: initialMs doubling up to maxMs, times a jitter of 0.5–1.0. Default 1 s … 60 s. */
-  backoff?: { initialMs: number; maxMs: number };
+  /** The reconnects' backoff (src/time/backoff-delay.ts, with jitter). Default RECONNECT_BACKOFF. */
+  backoff?: BackoffPolicy;
   /** Topics kept while disconnected; beyond it the oldest is dropped. Default 500. */
   maxOutboxTopics?: number;
   /** How long the CONNACK may take (mqtt.js's connectTimeout). Default CONNECT_TIMEOUT_MS. */
@@ -57,15 +58,8 @@ export function redactUrl(url: string): string {
   return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1');
 }
 
-/** Delay before reconnect attempt `attempt` (0-based). */
-export function backoffDelay(
-  attempt: number,
-  backoff: { initialMs: number; maxMs: number },
-  random: () => number,
-): number {
-  const base = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 30));
-  return Math.round(base * (0.5 + 0.5 * random()));
-}
+/** Between reconnects: 1 s, 2 s, 4 s ... at most 60 s (before jitter). */
+export const RECONNECT_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 60_000 };
 
 /** Builds mqtt.js options: no auto-reconnect (we back off ourselves), will, credentials, TLS material read from files. */
 export function clientOptions(opts: MqttConnectionOptions): IClientOptions {

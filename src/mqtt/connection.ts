@@ -3,17 +3,18 @@ import type { Logger } from 'pino';
 import { redactor, type Redact } from '../shared/redactor.js';
 import { addLogSecrets } from '../log/logging.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { backoffDelay } from '../time/backoff-delay.js';
 import {
-  backoffDelay,
   clientOptions,
   MAX_INCOMING_PACKET_BYTES,
+  RECONNECT_BACKOFF,
   redactUrl,
   SUBACK_TIMEOUT_MS,
   type MqttConnectionOptions,
 } from './connection-options.js';
 import { limitIncoming } from './incoming-limit.js';
 
-export { backoffDelay, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
+export { RECONNECT_BACKOFF, redactUrl, SUBACK_TIMEOUT_MS, type MqttConnectionOptions } from './connection-options.js';
 
 /**
  * One MQTT connection: client options (auth, TLS files), last will on the status topic, `online` on every connect,
@@ -39,7 +40,8 @@ export class MqttConnection {
   readonly #messageHandlers: MessageHandler[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   #client: MqttClient | null = null;
-  #attempt = 0;
+  /** Connections lost in a row (the backoff's count); reset once a broker takes the subscriptions. */
+  #failures = 0;
   #timer: unknown = null;
   /** The bound on the SUBACK of the current connection's subscriptions; null when none is awaited. */
   #subackTimer: unknown = null;
@@ -245,7 +247,7 @@ export class MqttConnection {
 
   /** The connection is complete: the broker has taken every subscription. */
   #subscribed(): void {
-    this.#attempt = 0;
+    this.#failures = 0;
     this.#startDone();
   }
 
@@ -258,18 +260,18 @@ export class MqttConnection {
     this.#inFlight.clear();
     this.#cancelSubackTimer();
     if (this.#stopping || this.#timer !== null) return;
+    this.#failures += 1;
     const delay = backoffDelay(
-      this.#attempt,
-      this.#opts.backoff ?? { initialMs: 1000, maxMs: 60_000 },
+      this.#failures,
+      this.#opts.backoff ?? RECONNECT_BACKOFF,
       this.#opts.random ?? Math.random,
     );
-    this.#attempt += 1;
     this.#log.warn(
       {
         code: 'W_MQTT_DISCONNECTED',
         url: redactUrl(this.#opts.url),
         retryInMs: delay,
-        attempt: this.#attempt,
+        attempt: this.#failures,
         ...(this.#lastError && { reason: this.#lastError }),
       },
       'MQTT disconnected; reconnecting',

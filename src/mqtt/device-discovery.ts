@@ -1,40 +1,15 @@
 import type { DisplayConfig } from '../config/schema.js';
 import { deviceJson, type DeviceEntry } from '../state/device-book.js';
-import { deviceModel } from '../trmnl/models.js';
+import { deviceModel } from '../panels/device-models.js';
 import { component, haTempUnit, originOf, type Component, type DeviceDiscovery } from './ha-discovery.js';
 import type { MqttTopics } from './topics.js';
 
 /**
- * Each device that pulls a display's frame (a TRMNL board, a Kindle) as its own Home Assistant device, pure:
- *   <base>/<id>/devices/<key>               JSON, retained: battery, power, signal, firmware, sensors, seen_at
- *   <base>/<id>/devices/<key>/availability  online | offline, retained: offline once it missed three of its periods
- *   <prefix>/device/<node>_DEV_<key>/config  its discovery, `via_device` the display
- * `<key>` is `trmnl-<mac, 12 hex>` or `kindle`. The node's `_DEV_` cannot occur in a display's node (display ids
- * are lower case), so a device's node never collides with a display's.
+ * Each device that pulls a display's frame (a TRMNL board, a Kindle) as its own Home Assistant device, pure: its
+ * retained JSON (battery, power, signal, firmware, sensors, seen_at), its availability (offline once it missed three
+ * of its periods) and its discovery, `via_device` the display. The topics are topics.ts's (`deviceState`,
+ * `deviceAvailability`, `deviceConfig`).
  */
-
-export function deviceStateTopic(topics: MqttTopics, displayId: string, key: string): string {
-  return `${topics.base}/${displayId}/devices/${key}`;
-}
-
-export function deviceAvailabilityTopic(topics: MqttTopics, displayId: string, key: string): string {
-  return `${deviceStateTopic(topics, displayId, key)}/availability`;
-}
-
-export function deviceNode(topics: MqttTopics, displayId: string, key: string): string {
-  return `${topics.nodeId(displayId)}_DEV_${key}`;
-}
-
-export function deviceConfigTopic(topics: MqttTopics, displayId: string, key: string): string {
-  return `${topics.prefix}/device/${deviceNode(topics, displayId, key)}/config`;
-}
-
-/** The display id and device key of one of our device nodes, or null when the node is a display's or not ours. */
-export function deviceOfNode(topics: MqttTopics, node: string): { displayId: string; key: string } | null {
-  if (!node.startsWith(topics.nodePrefix)) return null;
-  const m = /^([a-z0-9_-]+)_DEV_(trmnl-[0-9a-f]{12}|kindle)$/.exec(node.slice(topics.nodePrefix.length));
-  return m === null ? null : { displayId: m[1]!, key: m[2]! };
-}
 
 /**
  * The device's retained state. `kinds`: every sensor kind it has sent; one missing from this wake is null, so that
@@ -91,12 +66,12 @@ export function reportedFields(d: DeviceEntry): string[] {
 
 export function deviceDiscovery(input: DeviceDiscoveryInput): { topic: string; payload: DeviceDiscovery } {
   const { topics, display, device: d } = input;
-  const node = deviceNode(topics, display.id, d.key);
-  const state = deviceStateTopic(topics, display.id, d.key);
+  const node = topics.deviceNode(display.id, d.key);
+  const state = topics.deviceState(display.id, d.key);
   const availability = [
     { topic: topics.status, payload_available: 'online', payload_not_available: 'offline' },
     {
-      topic: deviceAvailabilityTopic(topics, display.id, d.key),
+      topic: topics.deviceAvailability(display.id, d.key),
       payload_available: 'online',
       payload_not_available: 'offline',
     },
@@ -162,7 +137,7 @@ export function deviceDiscovery(input: DeviceDiscoveryInput): { topic: string; p
   const model = deviceModel(d.model);
   const mac = d.mac === null ? {} : { connections: [['mac', d.mac.toLowerCase()]] };
   return {
-    topic: deviceConfigTopic(topics, display.id, d.key),
+    topic: topics.deviceConfig(display.id, d.key),
     payload: {
       device: {
         identifiers: [node],

@@ -1,14 +1,7 @@
 import type { DisplayConfig } from '../config/schema.js';
 import type { DeviceBook, DeviceEntry, DeviceEvent } from '../state/device-book.js';
-import {
-  deviceAvailabilityTopic,
-  deviceDiscovery,
-  deviceOfNode,
-  devicePayload,
-  deviceStateTopic,
-  reportedFields,
-} from './device-discovery.js';
-import type { MqttTopics } from './topics.js';
+import { deviceDiscovery, devicePayload, reportedFields } from './device-discovery.js';
+import { deviceOfNode, type MqttTopics } from './topics.js';
 import { trmnlDeviceKey } from '../trmnl/mac.js';
 
 /**
@@ -67,7 +60,7 @@ export class DeviceEntities {
 
   #onEvent(e: DeviceEvent): void {
     if (e.kind === 'quiet') {
-      this.#o.send(deviceAvailabilityTopic(this.#o.topics, e.device.display, e.device.key), 'offline');
+      this.#o.send(this.#o.topics.deviceAvailability(e.device.display, e.device.key), 'offline');
       return;
     }
     this.#publish(e.device);
@@ -97,10 +90,7 @@ export class DeviceEntities {
         this.#o.send(topic, json);
       }
     }
-    this.#o.send(
-      deviceStateTopic(this.#o.topics, d.display, d.key),
-      devicePayload(d, this.#o.timezone, [...sensors.keys()]),
-    );
-    this.#o.send(deviceAvailabilityTopic(this.#o.topics, d.display, d.key), d.available ? 'online' : 'offline');
+    this.#o.send(this.#o.topics.deviceState(d.display, d.key), devicePayload(d, this.#o.timezone, [...sensors.keys()]));
+    this.#o.send(this.#o.topics.deviceAvailability(d.display, d.key), d.available ? 'online' : 'offline');
   }
 }

@@ -1,5 +1,5 @@
 import type { DisplayConfig } from '../config/schema.js';
-import type { MqttTopics } from './topics.js';
+import { discoveryNode, underBase, type MqttTopics } from './topics.js';
 import { STATUS_KINDS } from '../state/state-payload.js';
 
 /**
@@ -287,7 +287,7 @@ export function deviceDiscovery(input: DiscoveryInput): { topic: string; payload
 
   const origin = originOf(input.swVersion, input.supportUrl);
   return {
-    topic: topics.deviceConfig(display.id),
+    topic: topics.displayConfig(display.id),
     payload: {
       device: {
         identifiers: [node],
@@ -344,8 +344,7 @@ export function expireAfterFromGap(longestGapS: number): number | null {
 
 /** Whether a retained device-discovery payload was written by outfit-display (origin name and our node prefix). */
 export function isOurDevice(topics: MqttTopics, topic: string, payload: unknown): boolean {
-  const m = /^(.*)\/device\/([a-zA-Z0-9_-]+)\/config$/.exec(topic);
-  if (!m || m[1] !== topics.prefix || !m[2]?.startsWith(topics.nodePrefix)) return false;
+  if (!discoveryNode(topics, topic)?.startsWith(topics.nodePrefix)) return false;
   if (typeof payload !== 'object' || payload === null) return false;
   const p = payload as { origin?: { name?: unknown }; o?: { name?: unknown } };
   return (p.origin ?? p.o)?.name === ORIGIN_NAME;
@@ -361,7 +360,7 @@ export function dataTopicsOf(payload: unknown, topics: MqttTopics): string[] {
     if (typeof c !== 'object' || c === null) continue;
     for (const key of ['state_topic', 'image_topic', 'json_attributes_topic']) {
       const t = (c as Record<string, unknown>)[key];
-      if (typeof t === 'string' && t.startsWith(`${topics.base}/`) && t !== topics.status && !/[+#]/.test(t))
+      if (typeof t === 'string' && t !== topics.base && underBase(topics, t) && t !== topics.status && !/[+#]/.test(t))
         found.add(t);
     }
   }

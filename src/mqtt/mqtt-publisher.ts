@@ -6,14 +6,23 @@ import { packageVersion } from '../shared/package-root.js';
 import type { DisplayView, DisplayViewSource, ShownView } from '../state/display-views.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
-import { pairComponents, pairTarget, pairWildcard } from './pair-button.js';
+import { pairComponents } from './pair-button.js';
 import { DeviceEntities } from './device-entities.js';
 import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { diagnosticsPayload, statePayload } from '../state/state-payload.js';
-import { mqttTopics, refreshTarget, sanitizeId, type MqttTopics } from './topics.js';
+import {
+  discoveryNode,
+  isDiscovery,
+  mqttTopics,
+  pairTarget,
+  refreshTarget,
+  sanitizeId,
+  type MqttTopics,
+} from './topics.js';
 import type { Publisher } from '../publish/publisher.js';
+import type { BackoffPolicy } from '../time/backoff-delay.js';
 import { systemClock, type Clock } from '../time/clock.js';
 
 /**
@@ -68,7 +77,8 @@ export interface MqttPublisherOptions {
   embeddedPort?: number;
   /** Delay before re-sending after `homeassistant/status` = online; default 1–5 s. */
   haOnlineDelayMs?: { min: number; max: number };
-  backoff?: { initialMs: number; maxMs: number };
+  /** The reconnects' backoff (not a config key: tests shorten it); default the connection's RECONNECT_BACKOFF. */
+  backoff?: BackoffPolicy;
   clientId?: string;
   random?: () => number;
   /** Timers of reconnects and of the re-send after Home Assistant comes online; default systemClock. */
@@ -171,8 +181,8 @@ export class MqttPublisher implements Publisher {
     conn.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
     conn.subscribe(this.topics.haStatus);
     conn.subscribe(this.topics.refreshWildcard);
-    if (this.#o.onPair) conn.subscribe(pairWildcard(this.topics));
-    conn.subscribe(this.topics.deviceConfigWildcard);
+    if (this.#o.onPair) conn.subscribe(this.topics.pairWildcard);
+    conn.subscribe(this.topics.discoveryWildcard);
     await conn.start();
     if (!conn.connected && !this.#stopped)
       this.#log.warn(
@@ -212,7 +222,7 @@ export class MqttPublisher implements Publisher {
   #resendAll(): void {
     for (const id of this.#displays.keys()) {
       // Before each device had its own HA device, a display's TRMNL figures were retained here: cleared.
-      if (this.#o.hasDevice?.(id)) this.#send(`${this.topics.base}/${id}/device`, '');
+      if (this.#o.hasDevice?.(id)) this.#send(this.topics.formerDevice(id), '');
       this.#sendDiscovery(id, true, this.#views.view(id));
       const v = this.#views.view(id);
       if (!this.#sentImage.has(id) || v?.kind !== 'shown') continue;
@@ -237,7 +247,7 @@ export class MqttPublisher implements Publisher {
     const display = this.#displays.get(id);
     if (!display) return;
     if (this.#o.haDiscovery?.(id) === false) {
-      if (force || this.#sentDiscovery.get(id) !== '') this.#send(this.topics.deviceConfig(id), '');
+      if (force || this.#sentDiscovery.get(id) !== '') this.#send(this.topics.displayConfig(id), '');
       this.#sentDiscovery.set(id, '');
       return;
     }
@@ -282,7 +292,7 @@ export class MqttPublisher implements Publisher {
 
   #onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
     // Every topic subscribed to but the discovery configs is a command.
-    if (payload.length > MAX_COMMAND_BYTES && !topic.startsWith(`${this.topics.prefix}/device/`)) {
+    if (payload.length > MAX_COMMAND_BYTES && !isDiscovery(this.topics, topic)) {
       if (!this.#oversizedTopics.has(topic)) {
         this.#oversizedTopics.add(topic);
         this.#log.warn(
@@ -296,7 +306,7 @@ export class MqttPublisher implements Publisher {
       if (payload.toString() === 'online') this.#scheduleHaResend();
       return;
     }
-    if (topic.startsWith(`${this.topics.prefix}/device/`)) {
+    if (isDiscovery(this.topics, topic)) {
       this.#removeIfStale(topic, payload, packet.retain);
       return;
     }
@@ -362,8 +372,8 @@ export class MqttPublisher implements Publisher {
       return;
     }
     if (!isOurDevice(this.topics, topic, parsed)) return;
-    if ([...this.#displays.keys()].some((id) => this.topics.deviceConfig(id) === topic)) return;
-    const node = topic.slice(`${this.topics.prefix}/device/`.length, -'/config'.length);
+    if ([...this.#displays.keys()].some((id) => this.topics.displayConfig(id) === topic)) return;
+    const node = discoveryNode(this.topics, topic)!;
     // A pulling device's node: kept while its display (and a TRMNL's binding) is configured.
     if (this.#devices?.keeps(node) ?? false) return;
     const data = dataTopicsOf(parsed, this.topics);

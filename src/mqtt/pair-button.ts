@@ -2,26 +2,10 @@ import { component, type Component } from './ha-discovery.js';
 import type { MqttTopics } from './topics.js';
 
 /**
- * The TRMNL pairing button of a display that has TRMNL devices:
- *   <base>/<id>/pair     command: opens TRMNL pairing of the display's devices for 5 minutes (not retained)
- * and its Home Assistant component, added to that display's device discovery.
+ * The TRMNL pairing button of a display that has TRMNL devices, as a Home Assistant component added to that display's
+ * device discovery: its command topic (topics.ts's `pair`, not retained) opens TRMNL pairing of the display's devices
+ * for 5 minutes.
  */
-
-function pairTopic(topics: MqttTopics, displayId: string): string {
-  return `${topics.base}/${displayId}/pair`;
-}
-
-export function pairWildcard(topics: MqttTopics): string {
-  return `${topics.base}/+/pair`;
-}
-
-/** The display id of `<base>/<id>/pair`, or null when the topic is anything else. */
-export function pairTarget(topics: MqttTopics, topic: string): string | null {
-  const head = `${topics.base}/`;
-  if (!topic.startsWith(head) || !topic.endsWith('/pair')) return null;
-  const id = topic.slice(head.length, -'/pair'.length);
-  return /^[a-z0-9_-]+$/.test(id) ? id : null;
-}
 
 /** The pairing button, for `deviceDiscovery(...).payload.components` of a display that has a TRMNL device. */
 export function pairComponents(topics: MqttTopics, displayId: string): Record<string, Component> {
@@ -36,7 +20,7 @@ export function pairComponents(topics: MqttTopics, displayId: string): Record<st
         availability,
       },
       {
-        command_topic: pairTopic(topics, displayId),
+        command_topic: topics.pair(displayId),
         payload_press: 'PRESS',
         retain: false,
         entity_category: 'config',

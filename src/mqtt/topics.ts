@@ -1,12 +1,21 @@
 /**
- * Every MQTT topic outfit-display uses, from `mqtt.base_topic` (b) and `mqtt.discovery_prefix` (p):
- *   b/status                       online | offline (retained; last will)
- *   b/<id>/state                   the Recommendation + fetched_at, next_update_at, stale (JSON, retained)
- *   b/<id>/image                   the frame, PNG bytes (retained)
- *   b/<id>/diagnostics             frame status and budget figures (JSON, retained)
- *   b/<id>/refresh                 command: any payload = refresh now, within budget (not retained)
- *   p/device/<node>/config         Home Assistant device discovery, one a display (retained)
- *   p/status                       Home Assistant's own online/offline
+ * Every MQTT topic outfit-display uses, from `mqtt.base_topic` (b) and `mqtt.discovery_prefix` (p); the one place a
+ * topic is spelt (test/house/topics.test.ts checks that no other file of src/ builds one):
+ *   b/status                              online | offline (retained; last will)
+ *   b/<id>/state                          the Recommendation + fetched_at, next_update_at, stale (JSON, retained)
+ *   b/<id>/image                          the frame, PNG bytes (retained)
+ *   b/<id>/diagnostics                    frame status and budget figures (JSON, retained)
+ *   b/<id>/refresh                        command: any payload = refresh now, within budget (not retained)
+ *   b/<id>/pair                           command: opens TRMNL pairing of the display's devices (not retained)
+ *   b/<id>/devices/<key>                  a device that pulls the frame: battery, signal, sensors (JSON, retained)
+ *   b/<id>/devices/<key>/availability     online | offline (retained)
+ *   b/<id>/device                         written by earlier versions; only cleared now
+ *   p/device/<node>/config                Home Assistant device discovery (retained): one a display (its node
+ *                                         `<sanitized b>_<id>`) and one a device that pulls its frame
+ *                                         (`<sanitized b>_<id>_DEV_<key>`)
+ *   p/status                              Home Assistant's own online/offline
+ * `<key>` is `trmnl-<mac, 12 hex>` or `kindle`. A device's node cannot collide with a display's: `_DEV_` cannot occur
+ * in a display's node (display ids are lower case).
  */
 export interface MqttTopics {
   readonly base: string;
@@ -14,16 +23,28 @@ export interface MqttTopics {
   readonly status: string;
   readonly haStatus: string;
   readonly refreshWildcard: string;
-  readonly deviceConfigWildcard: string;
+  readonly pairWildcard: string;
+  /** Every device discovery config under the prefix, ours and other programs'. */
+  readonly discoveryWildcard: string;
   /** `<sanitized base>_`: the start of every node id of ours. */
   readonly nodePrefix: string;
   state(id: string): string;
   image(id: string): string;
   diagnostics(id: string): string;
   refresh(id: string): string;
+  pair(id: string): string;
+  /** Where earlier versions kept a display's TRMNL figures: cleared (an empty retained message), never written. */
+  formerDevice(id: string): string;
   /** The Home Assistant node id of a display: `<sanitized base>_<id>`, within [a-zA-Z0-9_-]. */
   nodeId(id: string): string;
-  deviceConfig(id: string): string;
+  /** The display's device discovery config. */
+  displayConfig(id: string): string;
+  /** The node id of a device that pulls display `id`'s frame. */
+  deviceNode(id: string, key: string): string;
+  deviceState(id: string, key: string): string;
+  deviceAvailability(id: string, key: string): string;
+  /** The device discovery config of a device that pulls display `id`'s frame. */
+  deviceConfig(id: string, key: string): string;
 }
 
 /** A topic level or id reduced to the characters Home Assistant accepts in discovery topics. */
@@ -40,27 +61,77 @@ export function mqttTopics(baseTopic: string, discoveryPrefix: string): MqttTopi
   const base = trimSlashes(baseTopic);
   const prefix = trimSlashes(discoveryPrefix);
   const nodePrefix = `${sanitizeId(base)}_`;
+  const deviceNode = (id: string, key: string): string => `${nodePrefix}${id}_DEV_${key}`;
+  const deviceState = (id: string, key: string): string => `${base}/${id}/devices/${key}`;
   return {
     base,
     prefix,
     status: `${base}/status`,
     haStatus: `${prefix}/status`,
     refreshWildcard: `${base}/+/refresh`,
-    deviceConfigWildcard: `${prefix}/device/+/config`,
+    pairWildcard: `${base}/+/pair`,
+    discoveryWildcard: `${prefix}/device/+/config`,
     nodePrefix,
     state: (id) => `${base}/${id}/state`,
     image: (id) => `${base}/${id}/image`,
     diagnostics: (id) => `${base}/${id}/diagnostics`,
     refresh: (id) => `${base}/${id}/refresh`,
+    pair: (id) => `${base}/${id}/pair`,
+    formerDevice: (id) => `${base}/${id}/device`,
     nodeId: (id) => `${nodePrefix}${id}`,
-    deviceConfig: (id) => `${prefix}/device/${nodePrefix}${id}/config`,
+    displayConfig: (id) => `${prefix}/device/${nodePrefix}${id}/config`,
+    deviceNode,
+    deviceState,
+    deviceAvailability: (id, key) => `${deviceState(id, key)}/availability`,
+    deviceConfig: (id, key) => `${prefix}/device/${deviceNode(id, key)}/config`,
   };
+}
+
+/** The display id of `<base>/<id>/<command>`, or null when the topic is anything else. */
+function commandTarget(topics: MqttTopics, topic: string, command: string): string | null {
+  const head = `${topics.base}/`;
+  const tail = `/${command}`;
+  if (!topic.startsWith(head) || !topic.endsWith(tail)) return null;
+  const id = topic.slice(head.length, -tail.length);
+  return /^[a-z0-9_-]+$/.test(id) ? id : null;
 }
 
 /** The display id of `<base>/<id>/refresh`, or null when the topic is anything else. */
 export function refreshTarget(topics: MqttTopics, topic: string): string | null {
-  const head = `${topics.base}/`;
-  if (!topic.startsWith(head) || !topic.endsWith('/refresh')) return null;
-  const id = topic.slice(head.length, -'/refresh'.length);
-  return /^[a-z0-9_-]+$/.test(id) ? id : null;
+  return commandTarget(topics, topic, 'refresh');
+}
+
+/** The display id of `<base>/<id>/pair`, or null when the topic is anything else. */
+export function pairTarget(topics: MqttTopics, topic: string): string | null {
+  return commandTarget(topics, topic, 'pair');
+}
+
+/** Whether `topic` is the base or under it: the daemon's own topics. */
+export function underBase(topics: MqttTopics, topic: string): boolean {
+  return topic === topics.base || topic.startsWith(`${topics.base}/`);
+}
+
+/** Whether `topic` is under `<prefix>/device/`: a device discovery config (anyone's), not a command. */
+export function isDiscovery(topics: MqttTopics, topic: string): boolean {
+  return topic.startsWith(`${topics.prefix}/device/`);
+}
+
+/** Whether `topic` is under the discovery of one of our nodes (`<prefix>/device/<node prefix>…`). */
+export function isOurDiscovery(topics: MqttTopics, topic: string): boolean {
+  return topic.startsWith(`${topics.prefix}/device/${topics.nodePrefix}`);
+}
+
+/** The node of a device discovery config topic `<prefix>/device/<node>/config`, or null. */
+export function discoveryNode(topics: MqttTopics, topic: string): string | null {
+  const head = `${topics.prefix}/device/`;
+  if (!topic.startsWith(head) || !topic.endsWith('/config')) return null;
+  const node = topic.slice(head.length, -'/config'.length);
+  return /^[a-zA-Z0-9_-]+$/.test(node) ? node : null;
+}
+
+/** The display id and device key of one of our device nodes, or null when the node is a display's or not ours. */
+export function deviceOfNode(topics: MqttTopics, node: string): { displayId: string; key: string } | null {
+  if (!node.startsWith(topics.nodePrefix)) return null;
+  const m = /^([a-z0-9_-]+)_DEV_(trmnl-[0-9a-f]{12}|kindle)$/.exec(node.slice(topics.nodePrefix.length));
+  return m === null ? null : { displayId: m[1]!, key: m[2]! };
 }

@@ -38,7 +38,7 @@ export class FailedTries {
     this.#o = opts;
   }
 
-  /** Failed tries since the tag was last fed: the backoff's exponent. */
+  /** Failed tries since the tag was last fed: the backoff's count (src/time/backoff-delay.ts). */
   get count(): number {
     return this.#count;
   }

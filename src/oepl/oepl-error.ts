@@ -1,11 +1,7 @@
-import type { ErrorCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 
-export const OEPL_ERROR_CODES = [
-  'E_OEPL_MAC_UNKNOWN',
-  'E_OEPL_PUSH',
-  'E_OEPL_UNREACHABLE',
-] as const satisfies readonly ErrorCode[];
-export type OeplErrorCode = (typeof OEPL_ERROR_CODES)[number];
+/** The registry's `oepl` set. */
+export type OeplErrorCode = CodeIn<'oepl'>;
 
 /** A picture an OpenEPaperLink access point would not take (logged as `err`; the tag's problem on its display). */
 export class OeplError extends Error {

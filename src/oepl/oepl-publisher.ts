@@ -9,29 +9,32 @@ import { displayRenderOptions, drawInProcess, type DrawFrame, type RenderContext
 import { pngToJpeg } from '../render/encode/jpeg.js';
 import type { Publisher } from '../publish/publisher.js';
 import { frameLook, type ShownView } from '../state/display-views.js';
-import type { TagStatusBoard } from '../state/tag-status.js';
+import type { TagStatusBook } from '../state/tag-status.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Clock } from '../time/clock.js';
 import { FailedTries, type Unfed } from './failed-tries.js';
 import { OeplError } from './oepl-error.js';
 import { uploadJpeg, type UploadResult } from './upload.js';
 
 /**
- * OpenEPaperLink tags as a publisher (docs/openepaperlink.md). For each new frame of a display, each of its tags gets
+ * OpenEPaperLink tags as a publisher (docs/guides/openepaperlink.md). For each new frame of a display, each of its tags gets
  * the frame drawn for the tag's panel, as a baseline JPEG, pushed to the access point's /imgupload. A push costs the
  * tag a refresh and battery, so a picture already accepted is never sent again (per tag, the hash of the frame it was
  * made from, kept in <state_dir>/oepl-pushed.json). A busy access point (409) or one out of reach is tried again
  * with backoff on the clock, in the background: publish() returns once the picture is made, and a newer frame
  * replaces one still waiting. An upload that got no whole answer in time may have reached the access point, so that
  * picture is not sent again: only a newer one, after the backoff. An unknown MAC, or another refusal, is the display's
- * problem (TagStatusBoard), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
+ * problem (TagStatusBook), never a crash, and is not retried until the next frame; so is a tag whose pushes keep
  * failing (failed-tries.ts), until a push is answered.
  */
 
 export const PUSHED_FILE = 'oepl-pushed.json';
-/** The first retry after a 409 or a connection fault; each next one waits twice as long, up to RETRY_MAX_MS. */
-export const RETRY_FIRST_MS = 5_000;
-export const RETRY_MAX_MS = 5 * 60_000;
+/**
+ * After a 409 or a connection fault: 5 s, 10 s, 20 s ... at most 5 min, without jitter (one access point, whose tags
+ * are pushed one at a time anyway).
+ */
+export const OEPL_BACKOFF: BackoffPolicy = { baseMs: 5_000, maxMs: 5 * 60_000 };
 /** The default deadline of one upload, answer included. */
 const UPLOAD_TIMEOUT_MS = 30_000;
 
@@ -70,7 +73,7 @@ export interface OeplPublisherOptions {
   /** Draws a display's state for a tag's panel: the daemon's drawer; default in this process. */
   draw?: DrawFrame;
   /** Where each tag's problem goes (the views read it). */
-  status: TagStatusBoard;
+  status: TagStatusBook;
   /** Where the hashes of the accepted pictures are kept; absent: in memory only. */
   stateDir?: string;
   /** Backoff timers and the ttl's minutes. */
@@ -232,7 +235,8 @@ export class OeplPublisher implements Publisher {
       case 'busy':
       case 'unreachable':
       case 'unconfirmed': {
-        const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** slot.failures.count);
+        // This failure is counted below (once the publisher is known not to be stopping): it is the count's next.
+        const wait = backoffDelay(slot.failures.count + 1, OEPL_BACKOFF);
         if (result.kind === 'unconfirmed') {
           // The access point may have it: sending it again could cost the tag a second refresh of the same picture.
           slot.unconfirmed = pic.hash;

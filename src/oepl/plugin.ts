@@ -1,6 +1,6 @@
 import type { PublisherPlugin } from '../publish/plugin.js';
 import { renderContext } from '../render/display-frame.js';
-import { TAG_PROBLEMS, TagStatusBoard } from '../state/tag-status.js';
+import { TAG_PROBLEMS, TagStatusBook } from '../state/tag-status.js';
 
 /**
  * OpenEPaperLink tags (`openepaperlink:`): the publisher (and its JPEG encoder) loads only when the config has an
@@ -20,7 +20,7 @@ export const openEPaperLinkPlugin: PublisherPlugin = {
       tags: oepl.tags,
       render: renderContext(ctx.loaded),
       ...(ctx.draw !== undefined && { draw: ctx.draw }),
-      status: new TagStatusBoard(ctx.problems),
+      status: new TagStatusBook(ctx.problems),
       stateDir: config.state_dir,
       clock: ctx.clock,
       logger: ctx.logger.child({ part: 'oepl' }),

@@ -3,8 +3,8 @@ import type { LoadedConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { DrawFrame } from '../render/display-frame.js';
 import type { DisplayViewSource } from '../state/display-views.js';
-import type { PanelStatusBoard } from '../state/panel-status.js';
-import type { ProblemBoard, ProblemSource } from '../state/problems.js';
+import type { PanelStatusBook } from '../state/panel-status.js';
+import type { ProblemBook, ProblemSource } from '../state/problems.js';
 import type { Clock } from '../time/clock.js';
 import type { DeviceRegistry } from './devices.js';
 import type { Publisher } from './publisher.js';
@@ -13,7 +13,7 @@ import type { Publisher } from './publisher.js';
  * A publisher as a plug-in: one description, exported from the publisher's own folder, that says which config section
  * it reads, when it runs, the problems it reports and how it is built. The daemon's registry
  * (src/daemon/publisher-registry.ts) lists them; adding a publisher is its folder and one line there
- * (docs/recipes.md).
+ * (docs/contributing/recipes.md).
  */
 
 /** What every publisher is built with: the same for each, so that none reaches into another. */
@@ -31,9 +31,9 @@ export interface PublisherContext {
   /** The schedules that run, by display id ("auto" resolved, paced over budget). */
   schedules: ReadonlyMap<string, string>;
   /** Where a publisher reports its problems (the views read them: /healthz, state.json, the page, MQTT). */
-  problems: ProblemBoard;
+  problems: ProblemBook;
   /** The attached panels' last refresh and problem. */
-  panels: PanelStatusBoard;
+  panels: PanelStatusBook;
   /** The devices that show the displays (TRMNL, Kindle, …): who serves them says so, who announces them asks. */
   devices: DeviceRegistry;
   /** Draws a display's state for another panel (TRMNL, a tag); absent: in this process. */
@@ -50,7 +50,7 @@ export interface PublisherPlugin {
   readonly configKey: keyof Config | null;
   /** Whether the config asks for it. */
   enabled(config: Config): boolean;
-  /** How the problems it reports read (source names it sets on the ProblemBoard). */
+  /** How the problems it reports read (source names it sets on the ProblemBook). */
   readonly problems: readonly ProblemSource[];
   /** Builds it; its code is imported only here, so a daemon that does not use it never loads it. */
   build(ctx: PublisherContext): Promise<Publisher>;

@@ -6,6 +6,8 @@ import type { PanelProfile } from '../panels/panels.js';
 import type { Rotation } from './encode/rotate.js';
 import type { FittedText } from './text/text-fit.js';
 import { arcMinutes, capArcMinutes, type Viewing } from './draw/type-scale.js';
+import type { FrameElement } from './draw/drawn-log.js';
+import { hexToRgb } from '../panels/panels.js';
 
 /**
  * What a frame shows, as JSON (`render --out x.json`): for debugging a layout and for tests. The garments, the
@@ -23,6 +25,15 @@ export interface FrameJsonSize {
   px: number;
   /** Arc minutes of the capitals at `viewing.distance_mm` (for pictograms: of the whole square). */
   arc_minutes: number;
+}
+
+/** A symbol drawn: "thunder" for the condition, "coat" in the row, "cloud-drops" for the rain chance, "arrow"… */
+export interface FrameJsonIcon {
+  name: string;
+  /** The element it belongs to; null: drawn outside any, which no layout should do. */
+  element: FrameElement | null;
+  /** The palette entry it was drawn in: the one that carries its meaning, else the ink ("black"). */
+  colour: string;
 }
 
 export interface FrameJson {
@@ -44,6 +55,13 @@ export interface FrameJson {
   alerts: FrameJsonBlock[];
   sizes: Partial<Record<keyof LayoutSizes, FrameJsonSize>>;
   texts: string[];
+  /** Every symbol drawn, in drawing order. */
+  icons: FrameJsonIcon[];
+  /**
+   * Each element drawn and the colour it was drawn in: the palette entry other than black and white it used (red
+   * for a freezing temperature, blue for a likely rain), else black; white only for what is drawn in paper alone.
+   */
+  colours: Partial<Record<FrameElement, string>>;
   /** Characters drawn as a missing-glyph box because no bundled font has them: "U+96E8 (雨)". */
   missing_glyphs: string[];
   /** sha256 hex of the frame's PNG, as `render --out x.png` writes it. */
@@ -56,8 +74,31 @@ function block(f: FittedText | null): FrameJsonBlock | null {
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 
+/** The palette entry's name of a CSS colour the surface drew with (its measured ink, else its rgb). */
+function paletteNames(panel: PanelProfile): (css: string) => string {
+  const names = new Map<string, string>(
+    panel.palette.map((e) => {
+      const [r, g, b] = hexToRgb(e.ink ?? e.rgb);
+      return [`rgb(${r},${g},${b})`, e.name] as const;
+    }),
+  );
+  return (css) => names.get(css.replace(/\s+/g, '')) ?? css;
+}
+
+function elementColours(d: DetailedFrame, nameOf: (css: string) => string): FrameJson['colours'] {
+  const out: FrameJson['colours'] = {};
+  for (const [element, css] of d.drawn.colours) {
+    if (element === null) continue;
+    const names = css.map(nameOf);
+    out[element] =
+      names.find((n) => n !== 'black' && n !== 'white') ?? (names.includes('black') ? 'black' : (names[0] ?? 'black'));
+  }
+  return out;
+}
+
 export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotation, pngSha256: string): FrameJson {
   const { report, scale } = d;
+  const nameOf = paletteNames(panel);
   const sizes: FrameJson['sizes'] = {};
   for (const [key, px] of Object.entries(report.sizes) as [keyof LayoutSizes, number | null][]) {
     if (px === null) continue;
@@ -84,6 +125,8 @@ export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotat
     alerts: report.alerts.map((a) => block(a)!),
     sizes,
     texts: report.texts,
+    icons: d.drawn.icons.map((i) => ({ name: i.name, element: i.element, colour: nameOf(i.colour) })),
+    colours: elementColours(d, nameOf),
     missing_glyphs: report.missingGlyphs.map(describeCodePoint),
     png_sha256: pngSha256,
   };

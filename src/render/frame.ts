@@ -12,6 +12,7 @@ import { quantize, type Dither, type Rgb } from './encode/quantize.js';
 import { encodeRaw } from './encode/raw.js';
 import type { Rotation } from './encode/rotate.js';
 import { createSurface, releaseSurface } from './draw/surface.js';
+import type { DrawnLog } from './draw/drawn-log.js';
 import { weatherActions } from './draw/colour-meaning.js';
 import type { Rect } from './text/text-layer.js';
 import { typeScale, type TypeScale } from './draw/type-scale.js';
@@ -79,6 +80,8 @@ export interface DetailedFrame {
   /** One palette index a pixel, as seen. */
   indices: Uint8Array;
   report: LayoutReport;
+  /** What was drawn, element by element: the symbols and each element's colours, as CSS colours (drawn-log.ts). */
+  drawn: DrawnLog;
   /** What the outfit names (the pictogram row may show fewer where they do not fit). */
   garments: readonly GarmentId[];
   /** The type scale the layout used. */
@@ -134,6 +137,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
     height,
     indices,
     report,
+    drawn: surface.drawn,
     garments: content.garments,
     scale,
     smallestText: surface.text.smallestText(),

@@ -9,7 +9,7 @@ import { decodeGlyphs, encodeGlyphs } from './text/glyph-store.js';
 /**
  * The glyph bitmaps of the processes that draw (`render`, `once`, the daemon's render process), kept on disk
  * between them. Rasterizing a frame's few hundred glyphs afresh is the largest part of a cold `render` (more so on a
- * Pi's slower cores); reading them back costs a small fraction of that (docs/performance.md).
+ * Pi's slower cores); reading them back costs a small fraction of that (docs/contributing/performance.md).
  * The render process (render-process.ts) reads them when it starts and writes them when the daemon lets it go.
  *
  * A bitmap depends on the rasterizer's code and the font files, so the file is read back only when it was written

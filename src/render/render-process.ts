@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ErrorCode } from '../shared/codes.js';
+import type { CodeIn } from '../shared/codes.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayRenderOptions, DrawAs, DrawFrame, FrameState } from './display-frame.js';
@@ -23,12 +23,8 @@ import type { Frame } from './frame.js';
  * on its way out: an old child left behind would keep its memory for as long as the machine runs.
  */
 
-export const RENDER_ERROR_CODES = [
-  'E_RENDER_FAILED',
-  'E_RENDER_PROCESS',
-  'E_RENDER_TIMEOUT',
-] as const satisfies readonly ErrorCode[];
-export type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
+/** The registry's `render` set. */
+export type RenderErrorCode = CodeIn<'render'>;
 
 export class RenderError extends Error {
   constructor(

@@ -1,4 +1,7 @@
-/** The CLI's exit codes, listed in docs/commands.md and docs/errors.md: scripts and systemd rely on them, so they never change. */
+/**
+ * The CLI's exit codes, listed in docs/reference/commands.md and docs/reference/errors.md: scripts and systemd rely on
+ * them, so they never change.
+ */
 export const EXIT = {
   OK: 0,
   /** The job failed (a cycle, a publisher, a plan over budget). */

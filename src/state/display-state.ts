@@ -7,7 +7,7 @@ import type { OutputProblem } from './output-problem.js';
 import type { RenderProblem } from './render-problem.js';
 
 /**
- * One display's state, as its cycle records it on the daemon's board (display-board.ts) whenever it changes: the
+ * One display's state, as its cycle records it in the daemon's display book (display-book.ts) whenever it changes: the
  * answer, the frame drawn from it, how stale it was drawn, and every problem. The publishers never see this record
  * itself; they read the display's view of it (display-views.ts), which adds what the schedule, the budget and an
  * attached panel say.

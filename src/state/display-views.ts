@@ -5,7 +5,7 @@ import type { FrameStatus } from '../domain/frame-status.js';
 import type { Frame } from '../render/frame.js';
 import { shownStoreProblem, type StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
-import type { DisplayBoard } from './display-board.js';
+import type { DisplayBook } from './display-book.js';
 import { recentNotice, type DisplayState, type LastError, type RefreshNotice } from './display-state.js';
 import { OUTPUT_PROBLEMS, outputListed, type OutputProblem } from './output-problem.js';
 import { RENDER_PROBLEMS, renderListed, type RenderProblem } from './render-problem.js';
@@ -16,7 +16,7 @@ import { STORE_PROBLEMS, storeListed } from './store-problem.js';
 
 /**
  * The one read-only view of a display that every publisher shows: state.json, the status page and /healthz, MQTT
- * state and diagnostics. Each field has one source and one rule, here: what the cycle recorded on the board, the
+ * state and diagnostics. Each field has one source and one rule, here: what the cycle recorded in the display book, the
  * schedule's next run, the budget's shared state problem, a refused refresh only while it is recent, and every
  * problem in one list (problems.ts).
  */
@@ -95,7 +95,7 @@ export interface DisplayViewSource {
   onChange?(listener: (displayId: string) => void): void;
 }
 
-/** The sources every view knows the words of: the cycle's own, and those of the built-in publishers' boards. */
+/** The sources every view knows the words of: the cycle's own, and those of the built-in publishers' books. */
 export const KNOWN_PROBLEM_SOURCES: readonly ProblemSource[] = [
   STORE_PROBLEMS,
   OUTPUT_PROBLEMS,
@@ -105,23 +105,23 @@ export const KNOWN_PROBLEM_SOURCES: readonly ProblemSource[] = [
 ];
 
 export interface DisplayViewsOptions {
-  board: Pick<DisplayBoard, 'get'>;
-  /** The configured displays (a display the board has no entry for yet shows as blank). */
+  displayBook: Pick<DisplayBook, 'get'>;
+  /** The configured displays (a display the book has no entry for yet shows as blank). */
   displays: readonly DisplayConfig[];
   clock: Pick<Clock, 'now'>;
   /** The schedule's next run; default the one each cycle announced when it recorded. */
   nextUpdateAt?: (displayId: string) => Date | null;
   /** The governor's status(); default none. */
   budget?: () => BudgetStatus | null;
-  /** The attached panel's status (the daemon's PanelStatusBoard); default: no panel. */
+  /** The attached panel's status (the daemon's PanelStatusBook); default: no panel. */
   panelStatus?: (displayId: string) => PanelStatus | null;
-  /** An OpenEPaperLink tags' problem kept apart from `problems` (a TagStatusBoard of its own); default: none. */
+  /** An OpenEPaperLink tags' problem kept apart from `problems` (a TagStatusBook of its own); default: none. */
   tagProblem?: (displayId: string) => TagProblem | null;
-  /** What the publishers report (the daemon's ProblemBoard's list); default: none. */
+  /** What the publishers report (the daemon's ProblemBook's list); default: none. */
   problems?: (displayId: string) => readonly Problem[];
   /** How each publisher's problems read, beyond KNOWN_PROBLEM_SOURCES (the publishers' descriptions). */
   sources?: readonly ProblemSource[];
-  /** Where the changes of `problems` and of the panels' status are heard (the boards' onChange); default: none. */
+  /** Where the changes of `problems` and of the panels' status are heard (the books' onChange); default: none. */
   onChange?: (listener: (displayId: string) => void) => void;
 }
 
@@ -143,7 +143,7 @@ export class DisplayViews implements DisplayViewSource {
   }
 
   view(displayId: string): DisplayView | null {
-    const record = this.#o.board.get(displayId);
+    const record = this.#o.displayBook.get(displayId);
     const display = record?.entry.display ?? this.#o.displays.find((d) => d.id === displayId);
     if (display === undefined) return null;
     const entry: Partial<DisplayState> = record?.entry ?? {};

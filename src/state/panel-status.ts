@@ -37,7 +37,7 @@ export function panelListed(p: PanelProblem, panel: string): Problem {
   return { source: 'panel', code: p.code, message: p.message, since: p.since, detail: { panel } };
 }
 
-export class PanelStatusBoard {
+export class PanelStatusBook {
   readonly #entries = new Map<string, PanelStatus>();
   readonly #listeners: Array<(displayId: string) => void> = [];
 

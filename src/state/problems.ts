@@ -75,14 +75,14 @@ export function problemJson(
   return { ...detail, source: p.source, code: p.code, message: scrub(p.message), since: time(p.since) };
 }
 
-/** A problem a part sets on the board, dated by the part's clock: the board keeps the first `since` of a code. */
+/** A problem a part sets in the book, dated by the part's clock: the book keeps the first `since` of a code. */
 export type ProblemInput = Omit<Problem, 'source'>;
 
 /**
  * The problems publishers report, per display: each publisher sets or clears its own (by source and a key of its
  * choosing: a tag's MAC, a URL), and the views read them. Listeners hear of each change, and only of a change.
  */
-export class ProblemBoard {
+export class ProblemBook {
   /** Per display, per `source key`. */
   readonly #problems = new Map<string, Map<string, Problem>>();
   readonly #listeners: Array<(displayId: string) => void> = [];

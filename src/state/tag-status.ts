@@ -1,4 +1,4 @@
-import { ProblemBoard, type Problem, type ProblemSource } from './problems.js';
+import { ProblemBook, type Problem, type ProblemSource } from './problems.js';
 
 /**
  * What the OpenEPaperLink tags of each display last met at their access point: a problem per tag (an unknown MAC, a
@@ -41,28 +41,28 @@ export function tagOf(p: Problem): TagProblem {
 }
 
 /** The tags' problems on a display's problem list: one per MAC, kept while the same code stands. */
-export class TagStatusBoard {
-  readonly #board: ProblemBoard;
+export class TagStatusBook {
+  readonly #problems: ProblemBook;
 
-  /** `board`: the daemon's problem list, which the views read; default one of its own. */
-  constructor(board: ProblemBoard = new ProblemBoard()) {
-    this.#board = board;
+  /** `problems`: the daemon's problem list, which the views read; default one of its own. */
+  constructor(problems: ProblemBook = new ProblemBook()) {
+    this.#problems = problems;
   }
 
   /** The first problem among the display's tags, or null while every tag is fed. */
   get(displayId: string): TagProblem | null {
-    const p = this.#board.list(displayId).find((q) => q.source === 'tag');
+    const p = this.#problems.list(displayId).find((q) => q.source === 'tag');
     return p === undefined ? null : tagOf(p);
   }
 
   /** Records (a problem) or clears (null) a tag's problem; listeners hear only of a change. */
   set(displayId: string, mac: string, problem: TagProblem | null): void {
     const listed = problem === null ? null : tagListed(problem);
-    this.#board.set(displayId, 'tag', mac, listed);
+    this.#problems.set(displayId, 'tag', mac, listed);
   }
 
-  /** Called after each change of the board (MQTT sends the display's diagnostics again). */
+  /** Called after each change of the problem book (MQTT sends the display's diagnostics again). */
   onChange(listener: (displayId: string) => void): void {
-    this.#board.onChange(listener);
+    this.#problems.onChange(listener);
   }
 }

@@ -5,12 +5,12 @@
  * Assistant diagnostics all say so.
  */
 
-import type { ErrorCode, WarningCode } from '../shared/codes.js';
+import type { CodeIn, ErrorCode } from '../shared/codes.js';
 
-export const STORE_ERROR_CODES = ['E_STATE_WRITE', 'E_STATE_READ'] as const satisfies readonly ErrorCode[];
-export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
+/** The registry's `state` set: a state file not written or not read, and a last good answer not taken. */
+export type StoreErrorCode = Extract<CodeIn<'state'>, ErrorCode>;
 /** A last good answer that was not taken as fresh at start (dated in the future), or whose purchase it does not hold. */
-export const STORE_WARNING_CODES = ['W_STATE_IGNORED'] as const satisfies readonly WarningCode[];
+export const W_STATE_IGNORED = 'W_STATE_IGNORED' satisfies CodeIn<'state'>;
 
 export class StoreError extends Error {
   constructor(

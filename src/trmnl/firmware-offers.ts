@@ -7,8 +7,8 @@ import { FirmwareFolder, type OpenFirmware } from './firmware-files.js';
 import { normalizeMac } from './mac.js';
 
 /**
- * Self-hosted firmware updates for TRMNL devices, opt-in (docs/devices.md): which device /api/display tells to update
- * (`update_firmware: true`, `firmware_url`) and what became of each offer.
+ * Self-hosted firmware updates for TRMNL devices, opt-in (docs/guides/devices.md): which device /api/display tells to
+ * update (`update_firmware: true`, `firmware_url`) and what became of each offer.
  *
  * The firmware (facts, section 8) downloads `firmware_url` with a plain GET right after the display answer, flashes
  * it and restarts; it reads no checksum, and after a FAILED attempt it ignores offers for 24 h. So an offer's outcome

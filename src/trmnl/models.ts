@@ -1,8 +1,11 @@
 import { listPanelIds, loadPanel, type PanelProfile } from '../panels/panels.js';
+import { deviceModel, deviceModels, type DeviceModel } from '../panels/device-models.js';
 import { normalizeMac } from './mac.js';
 
 /**
- * The devices that pull frames from us, and the panel profile each one's screen is drawn for.
+ * The screen a device that pulls frames from us is drawn for. The model table (which panel each `Model` means, its
+ * download limit) is data both we and the firmware simulator read: display/panels/device-models.yaml, through
+ * src/panels/device-models.ts.
  *
  * A TRMNL device names its model in the `Model` header and its screen in `Width` and `Height` (trmnl-kindle in
  * `png-width` / `png-height`); the model names are the firmware's (`include/config.h`, ../shared/facts/trmnl-protocol.md)
@@ -22,95 +25,10 @@ export interface ScreenSpec {
   maxBytes: number;
 }
 
-export interface DeviceModel {
-  /** The registry's `name` (TRMNL's `/api/models`, larapaper's seed), as /api/models lists it. */
-  name: string;
-  /** `Model` header values that mean this screen (the firmware's `include/config.h`), besides `name`. */
-  headers: readonly string[];
-  label: string;
-  /** The panel profile drawn for it (display/panels/<id>.json). */
-  panel: string;
-  /** The firmware refuses (or crops) a larger download. */
-  maxBytes: number;
-  /** The registry's kind: a TRMNL board, another maker's board on the TRMNL firmware, a Kindle. */
-  kind: 'trmnl' | 'byod' | 'kindle';
-  /** The registry's palette ids, most colours first. */
-  palettes: readonly string[];
-}
-
-/** The ESP32-C3 of the original TRMNL refuses bigger downloads. */
+/** The ESP32-C3 of the original TRMNL refuses bigger downloads: what a device that names no model is held to. */
 export const OG_MAX_BYTES = 90_000;
-/** X-class boards (ESP32-S3 with PSRAM; the firmware's MAX_IMAGE_SIZE). */
+/** X-class boards (ESP32-S3 with PSRAM; the firmware's MAX_IMAGE_SIZE): a screen larger than the original's. */
 const X_MAX_BYTES = 750_000;
-
-/**
- * The firmware sends `og` for the original in either mode: it gets 1-bit (partial refresh, the least power); an
- * owner who wants its 4 greys binds it to `panel: trmnl-4grey` (the registry's og_plus). The reTerminal E1001 is
- * 4 greys in the registry; the XIAO kit's panel is driven as the original's (the firmware's own display code).
- */
-export const DEVICE_MODELS: readonly DeviceModel[] = [
-  {
-    name: 'og_png',
-    headers: ['og', 'og_gen2'],
-    label: 'TRMNL (1-bit)',
-    panel: 'trmnl',
-    maxBytes: OG_MAX_BYTES,
-    kind: 'trmnl',
-    palettes: ['bw'],
-  },
-  {
-    name: 'og_plus',
-    headers: [],
-    label: 'TRMNL (4 greys)',
-    panel: 'trmnl-4grey',
-    maxBytes: OG_MAX_BYTES,
-    kind: 'trmnl',
-    palettes: ['gray-4', 'bw'],
-  },
-  {
-    name: 'v2',
-    headers: ['x'],
-    label: 'TRMNL X',
-    panel: 'trmnl-x',
-    maxBytes: X_MAX_BYTES,
-    kind: 'trmnl',
-    palettes: ['gray-16', 'gray-4', 'bw'],
-  },
-  {
-    name: 'seeed_e1001',
-    headers: ['reterminal_e1001', 'seeed_esp32c3'],
-    label: 'Seeed reTerminal E1001',
-    panel: 'trmnl-4grey',
-    maxBytes: OG_MAX_BYTES,
-    kind: 'byod',
-    palettes: ['gray-4', 'bw'],
-  },
-  {
-    name: 'xiao_epaper_display',
-    headers: [],
-    label: 'Seeed XIAO 7.5" ePaper kit',
-    panel: 'trmnl',
-    maxBytes: OG_MAX_BYTES,
-    kind: 'byod',
-    palettes: ['bw'],
-  },
-  {
-    name: 'amazon_kindle_paperwhite_7th_gen',
-    headers: ['kindle'],
-    label: 'Kindle Paperwhite',
-    panel: 'kindle-paperwhite',
-    maxBytes: X_MAX_BYTES,
-    kind: 'kindle',
-    palettes: ['gray-256'],
-  },
-];
-
-const byName = new Map(DEVICE_MODELS.flatMap((m) => [m.name, ...m.headers].map((n) => [n, m] as const)));
-
-export function deviceModel(name: string | null | undefined): DeviceModel | null {
-  if (name === null || name === undefined) return null;
-  return byName.get(name.trim().toLowerCase()) ?? null;
-}
 
 /** What a device said about itself, as the request carried it. */
 export interface ScreenHint {
@@ -180,7 +98,7 @@ export function chooseScreen(hint: ScreenHint): ScreenChoice {
     if (w === null || h === null || sameSize(panel, w, h)) return { kind: 'exact', panel, model, why: 'model' };
   }
   if (w === null || h === null) return { kind: 'unknown' };
-  const modelPanels = DEVICE_MODELS.map((m) => m.panel);
+  const modelPanels = deviceModels().map((m) => m.panel);
   const all = [...new Set([...modelPanels, ...listPanelIds()])].map((id) => loadPanel(id));
   const exact = all.find((p) => sameSize(p, w, h));
   if (exact) return { kind: 'exact', panel: exact, model, why: 'size' };
@@ -217,5 +135,5 @@ function modelEntry(m: DeviceModel): Record<string, unknown> {
 
 /** GET /api/models: every model we draw for. */
 export function modelRegistry(): { data: Array<Record<string, unknown>> } {
-  return { data: DEVICE_MODELS.map((m) => modelEntry(m)) };
+  return { data: deviceModels().map((m) => modelEntry(m)) };
 }

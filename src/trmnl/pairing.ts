@@ -19,7 +19,10 @@ import type { Clock } from '../time/clock.js';
 export const PAIRING_FILE = 'pairing.json';
 export const PAIRING_DEFAULT_MINUTES = 5;
 export const PAIRING_MAX_MINUTES = 60;
-/** Warning: a pairing file that is not used (not JSON, writable by others) or could not be updated (docs/devices.md). */
+/**
+ * Warning: a pairing file that is not used (not JSON, writable by others) or could not be updated
+ * (docs/reference/http.md).
+ */
 export const W_PAIRING_FILE = 'W_PAIRING_FILE' satisfies WarningCode;
 
 export interface PairingWindow {

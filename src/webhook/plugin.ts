@@ -9,7 +9,7 @@ export const WEBHOOK_PROBLEMS: ProblemSource = {
   health: 'the webhook does not get the frames',
 };
 
-/** The webhook (`webhook:`): each new frame and its state POSTed as JSON to a URL (docs/webhook.md). */
+/** The webhook (`webhook:`): each new frame and its state POSTed as JSON to a URL (docs/guides/webhook.md). */
 export const webhookPlugin: PublisherPlugin = {
   name: 'webhook',
   configKey: 'webhook',

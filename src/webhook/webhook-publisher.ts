@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { backoffDelay, type BackoffPolicy } from '../budget/backoff.js';
+import { backoffDelay, type BackoffPolicy } from '../time/backoff-delay.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { ShownView } from '../state/display-views.js';
-import type { ProblemBoard } from '../state/problems.js';
+import type { ProblemBook } from '../state/problems.js';
 import { displayState } from '../state/state-json.js';
 import type { Clock } from '../time/clock.js';
 import { postJson, type PostResult } from './post.js';
@@ -32,7 +32,7 @@ export interface WebhookPublisherOptions {
   /** The zone of the state's times. */
   timezone: string;
   /** Where the display's problem goes (the views read it). */
-  problems: ProblemBoard;
+  problems: ProblemBook;
   /** The timeouts and the backoff. */
   clock: Clock;
   logger: Logger;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, CYCLE_BACKOFF, RETRY_BACKOFF } from '../../src/budget/backoff.js';
+import { CYCLE_BACKOFF } from '../../src/budget/cycle-backoff.js';
+import { RETRY_BACKOFF } from '../../src/budget/retry-loop.js';
+import { backoffDelay } from '../../src/time/backoff-delay.js';
 import { BUILD_TIME_MS, ClockGuard, DAY_WINDOW_MS } from '../../src/budget/clock-guard.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { RateLimiter } from '../../src/budget/rate-limiter.js';

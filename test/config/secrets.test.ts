@@ -2,13 +2,8 @@ import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import {
-  envWithoutSecrets,
-  MAX_SECRET_BYTES,
-  SECRET_PROBLEM_CODES,
-  SECRET_WARNING_CODES,
-  trmnlCredentialName,
-} from '../../src/config/secrets.js';
+import { envWithoutSecrets, MAX_SECRET_BYTES, trmnlCredentialName } from '../../src/config/secrets.js';
+import { codesIn } from '../../src/shared/codes.js';
 import { ROOT } from '../helpers/cli.js';
 import { expectNoSecret, KEY_A, KEY_B, problemsOf, secretConfigs } from './secret-configs.js';
 
@@ -213,13 +208,10 @@ describe('TRMNL tokens as systemd credentials', () => {
 });
 
 describe('secret codes', () => {
-  it.each([...SECRET_PROBLEM_CODES, ...SECRET_WARNING_CODES])(
-    '%s is documented in docs/configuration.md',
-    async (code) => {
-      const doc = await readFile(path.join(ROOT, 'docs/configuration.md'), 'utf8');
-      expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
-    },
-  );
+  it.each(codesIn('secret'))('%s is documented in docs/reference/configuration.md', async (code) => {
+    const doc = await readFile(path.join(ROOT, 'docs/reference/configuration.md'), 'utf8');
+    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  });
 });
 
 describe('envWithoutSecrets (the render process’s environment)', () => {

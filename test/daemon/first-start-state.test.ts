@@ -44,7 +44,7 @@ describe('the first start while the state cannot be saved', () => {
           reason: 'the credit ledger cannot be written',
         }),
       publishers: [out],
-      board: side.board,
+      displayBook: side.displayBook,
       views: side.views,
       clock,
       nextUpdateAt: () => null,

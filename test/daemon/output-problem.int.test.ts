@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { codesIn } from '../../src/shared/codes.js';
 import { DisplayCycle } from '../../src/daemon/cycle.js';
-import { DisplayBoard } from '../../src/state/display-board.js';
+import { DisplayBook } from '../../src/state/display-book.js';
 import { DisplayViews } from '../../src/state/display-views.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { FilePublisher } from '../../src/files/file-publisher.js';
-import { OUTPUT_ERROR_CODES } from '../../src/files/output-error.js';
 import { displayRenderOptions } from '../../src/render/display-frame.js';
 import { LastGoodStore } from '../../src/store/last-good.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
@@ -143,8 +143,8 @@ describe('a full output_dir (ENOSPC, injected)', () => {
             )
           : writeFileAtomic(file, data),
     });
-    const board = new DisplayBoard({ clock });
-    const views = new DisplayViews({ board, displays: [hallway], clock });
+    const displayBook = new DisplayBook({ clock });
+    const views = new DisplayViews({ displayBook, displays: [hallway], clock });
     const http = new HttpPublisher({
       listen: '127.0.0.1:0',
       displays: [hallway],
@@ -163,7 +163,7 @@ describe('a full output_dir (ENOSPC, injected)', () => {
       store: new LastGoodStore(path.join(dir, 'state')),
       fetch: () => Promise.resolve({ kind: 'fresh', rec: rec({ outfit: `Outfit number ${++n}.` }) }),
       publishers: [files, http],
-      board,
+      displayBook,
       views,
       clock,
       nextUpdateAt: () => null,
@@ -283,8 +283,8 @@ describe('a write whose rename the disk refused', () => {
 });
 
 describe('codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...OUTPUT_ERROR_CODES])('%s is documented in docs/reliability.md', (code) => {
+  const doc = readFileSync(path.join(ROOT, 'docs/guides/troubleshooting.md'), 'utf8');
+  it.each(codesIn('output'))('%s is documented in docs/guides/troubleshooting.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

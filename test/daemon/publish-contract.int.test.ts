@@ -4,7 +4,7 @@ import { shownView } from '../helpers/views.js';
 import { daemonTests, hallwayState, injectFault } from './helpers.js';
 
 /**
- * The publish contract: a display's cycle records its state on the board and hands every
+ * The publish contract: a display's cycle records its state in the display book and hands every
  * publisher the display's one view; nothing is pushed beside it and read back. Whether the answer on show is stale is
  * worked out once, when the frame is drawn, and every publisher shows that.
  */
@@ -16,13 +16,13 @@ const HOUR = 60 * MIN;
 const state = hallwayState;
 
 describe('what a publisher is handed', () => {
-  it('is the display’s view from the daemon’s views: the board’s record with what the views add', async () => {
+  it('is the display’s view from the daemon’s views: the display book’s record with what the views add', async () => {
     const r = await t.rig();
     await r.daemon.start();
     expect(await r.paidRequests()).toBe(1);
     const handed = r.published.at(-1)!;
     const view = shownView(r.daemon.views, 'hallway');
-    // The very record the views read (its times are the board's), not a copy made for the publishers.
+    // The very record the views read (its times are the book's), not a copy made for the publishers.
     expect(handed.kind).toBe('shown');
     expect(handed.frame.hash).toBe(view.frame.hash);
     expect(handed.frameSince).toEqual(view.frameSince);

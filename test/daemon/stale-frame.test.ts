@@ -43,7 +43,7 @@ async function rig(o: { fetched: number; staleAfterMs: number; outcome: FetchOut
     store,
     fetch: () => Promise.resolve(o.outcome),
     publishers: [out],
-    board: side.board,
+    displayBook: side.displayBook,
     views: side.views,
     clock,
     // The scheduler's answer: the retry asked for when it comes before the next slot, else that slot.

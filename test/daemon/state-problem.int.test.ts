@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { readFile, rm, mkdir, writeFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codesIn } from '../../src/shared/codes.js';
 import { PNG } from 'pngjs';
-import { REFRESH_WARNING_CODES } from '../../src/daemon/refresh-gate.js';
-import { STORE_ERROR_CODES, STORE_WARNING_CODES } from '../../src/store/store-error.js';
+import { W_REFRESH_REFUSED } from '../../src/daemon/refresh-gate.js';
 import { ROOT } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { daemonTests, linesWithCode, plantLastGood } from './helpers.js';
@@ -188,11 +188,8 @@ describe('last good files that cannot be trusted', () => {
 });
 
 describe('codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/reliability.md'), 'utf8');
-  it.each([...STORE_ERROR_CODES, ...STORE_WARNING_CODES, ...REFRESH_WARNING_CODES])(
-    '%s is documented in docs/reliability.md',
-    (code) => {
-      expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
-    },
-  );
+  const doc = readFileSync(path.join(ROOT, 'docs/guides/troubleshooting.md'), 'utf8');
+  it.each([...codesIn('state'), W_REFRESH_REFUSED])('%s is documented in docs/guides/troubleshooting.md', (code) => {
+    expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  });
 });

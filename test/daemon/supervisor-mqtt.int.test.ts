@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lookupSupervisorMqtt, SUPERVISOR_MQTT_WARNINGS } from '../../src/config/supervisor-mqtt.js';
+import { lookupSupervisorMqtt } from '../../src/config/supervisor-mqtt.js';
+import { codesIn } from '../../src/shared/codes.js';
 import { memoryPeak } from '../helpers/memory-peak.js';
 import { until } from '../helpers/until.js';
 import { hasMosquittoPasswd, MOSQUITTO_BIN, startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
@@ -222,9 +223,9 @@ describe('the MQTT broker from the Home Assistant Supervisor', () => {
   });
 });
 
-describe('the Supervisor lookup in docs/container.md', () => {
-  const doc = readFileSync(path.join(import.meta.dirname, '../../docs/container.md'), 'utf8');
-  it.each(SUPERVISOR_MQTT_WARNINGS)('%s is documented in docs/container.md', (code) => {
+describe('the Supervisor lookup in docs/guides/container.md', () => {
+  const doc = readFileSync(path.join(import.meta.dirname, '../../docs/guides/container.md'), 'utf8');
+  it.each(codesIn('supervisor'))('%s is documented in docs/guides/container.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -9,7 +9,7 @@ import { CaptureBus, parseCapture } from '../../src/epd/capture-bus.js';
 import { createUc8179Driver } from '../../src/epd/drivers/uc8179.js';
 import { PanelPublisher, PANEL_RETRY_MS } from '../../src/epd/panel-publisher.js';
 import { panelImageFromPng } from '../../src/epd/panel-image.js';
-import { PanelStatusBoard } from '../../src/state/panel-status.js';
+import { PanelStatusBook } from '../../src/state/panel-status.js';
 import type { ShownView } from '../../src/state/display-views.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
@@ -26,7 +26,7 @@ const PANEL = 'waveshare-7in5-v2';
 const FRAMES = path.resolve(import.meta.dirname, 'frames');
 const png = (name: string): Buffer => readFileSync(path.join(FRAMES, `${PANEL}-${name}.png`));
 
-/** The daemon's side: the board the cycle records on, and the views the publishers are handed. */
+/** The daemon's side: the display book the cycle records in, and the views the publishers are handed. */
 const side = testViews({ displays: [] });
 
 /** The view of `display` showing the frame `name`, as its cycle hands it to the publishers. */
@@ -57,7 +57,7 @@ function setup(
     attached: { capture, ...attached },
   });
   const clock = new FakeClock();
-  const status = new PanelStatusBoard();
+  const status = new PanelStatusBook();
   const { logger } = capturingLogger();
   const pub = new PanelPublisher({
     displays: [display],
@@ -219,7 +219,7 @@ describe('PanelPublisher with an Inky Impression (Spectra 6)', () => {
       displays: [display],
       clock: new FakeClock(),
       logger: capturingLogger().logger,
-      status: new PanelStatusBoard(),
+      status: new PanelStatusBook(),
     });
     await pub.start();
     const bytes = readFileSync(path.join(FRAMES, `${INKY}-normal.png`));

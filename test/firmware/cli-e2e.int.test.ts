@@ -1,9 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimSummary } from '../../display/firmware/sim-output.js';
 import { awaySchedule, runCli, simulatedConfig, startCli, tempConfig } from '../helpers/cli.js';
+import { configYaml } from '../helpers/config-yaml.js';
 import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
 
@@ -90,6 +94,59 @@ describe('outfit-display run → outfit-display simulate (real processes)', () =
       expect(rgba(glass).equals(rgba(frame))).toBe(true);
       const lines = (await readFile(path.join(out, 'timeline.jsonl'), 'utf8')).trim().split('\n');
       expect(lines).toHaveLength(2);
+    },
+  );
+});
+
+describe('outfit-display simulate --day (a real process)', () => {
+  let dir: string | null = null;
+  let service: Server | null = null;
+  afterEach(async () => {
+    if (service !== null) await new Promise((r) => service!.close(r));
+    service = null;
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'measures a day against a daemon of the config on the simulated service, never the configured one',
+    { timeout: 120_000 },
+    async () => {
+      // The owner's real service: the measured day must not ask it anything (it would spend credits).
+      let asked = 0;
+      service = createServer((_req, res) => {
+        asked++;
+        res.writeHead(500).end();
+      });
+      await new Promise<void>((r) => service!.listen(0, '127.0.0.1', r));
+      const port = (service.address() as AddressInfo).port;
+      const t = await tempConfig(
+        configYaml({
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          api: ['key_file: api-key'],
+          creditsPerDay: 3000,
+          displays: [{ id: 'porch', panel: 'waveshare-2in9', schedule: '0 */2 * * *' }],
+          sections: ['http:', '  listen: 127.0.0.1:9'],
+        }),
+      );
+      dir = t.dir;
+      await writeFile(path.join(t.dir, 'api-key'), 'sk_live_not_a_real_key_0123456789\n', { mode: 0o600 });
+      const out = path.join(t.dir, 'sim');
+      const r = await runCli(
+        ['simulate', '--config', t.file, '--display', 'porch', '--day', '--wakes', '0', '--out', out],
+        {
+          cwd: t.dir,
+          timeoutMs: 100_000,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/"0 \*\/2 \* \* \*".*measured against the daemon on a virtual clock/);
+      expect(r.stdout).toMatch(/our refresh_rate\s+12\s+12\s+1\.00/);
+      const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8')) as SimSummary;
+      expect(summary.day?.rows.map((row) => [row.policy, row.new_frames])).toEqual([
+        ['refresh_rate', 12],
+        ['stock_15min', 12],
+      ]);
+      expect(asked).toBe(0);
     },
   );
 });

@@ -71,7 +71,7 @@ describe('the simulated device against the real HTTP server', () => {
     cleanup.push(() => p.stop());
     // The owner opens pairing (outfit-display pair, the status page), so the device's first wake gets its token.
     p.pairing.open([MAC]);
-    /** As a display's cycle does: records its state on the board, then hands the server the display's view. */
+    /** As a display's cycle does: records its state in the display book, then hands the server the display's view. */
     const publish = (state: ShownState): Promise<void> => p.publish(pViews.show(state));
     return { p, publish, url: p.url!, clock, telemetry, logs: cap.text };
   }

@@ -9,7 +9,7 @@ import { OeplPublisher } from '../../src/oepl/oepl-publisher.js';
 import { hexToRgb, loadPanel } from '../../src/panels/panels.js';
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { Frame } from '../../src/render/frame.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
 import { until } from '../helpers/until.js';
@@ -49,7 +49,7 @@ describe("the simulator's OpenEPaperLink access point", () => {
     cleanup.push(() => ap.close());
     const d = display('hall', { panel: 'waveshare-7in5-v2', name: 'Hallway' });
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-    const status = new TagStatusBoard();
+    const status = new TagStatusBook();
     const side = testViews({ displays: [d], clock, nextUpdateAt: () => new Date(clock.now() + 3_600_000) });
     const drawn = new Map<string, Frame>();
     const draw: DrawFrame = async (o, s, as) => {
@@ -122,7 +122,7 @@ describe("the simulator's OpenEPaperLink access point", () => {
       accessPoint: config.openepaperlink.access_point,
       tags: [tag],
       render: { timezone: 'Europe/Berlin' },
-      status: new TagStatusBoard(),
+      status: new TagStatusBook(),
       clock,
       logger: capturingLogger().logger,
     });

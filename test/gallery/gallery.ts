@@ -20,8 +20,8 @@ const ZOOM_CASE: SampleCase = 'alert';
 /**
  * Regenerates display/gallery/: every panel's frame for each sample case, exactly as the panel gets it, in
  * English and in a second language (the other built-in ones in turn, so each shows on some panel), and an index
- * (README.md). The project README and docs/frame.md show some of the frames by file name (test/house/links.test.ts
- * fails when one is gone). Run: `npm run gallery`.
+ * (README.md). The project README and docs/guides/frame.md show some of the frames by file name
+ * (test/house/links.test.ts fails when one is gone). Run: `npm run gallery`.
  */
 
 /** The panels the gallery shows, in its order: every profile in display/panels/ (a new profile joins by itself). */
@@ -83,7 +83,7 @@ export async function writeGallery(
       );
       for (const c of SAMPLE_CASES) {
         const frame = await drawInProcess(render, sampleInput(c, 'Hallway', locale));
-        // English keeps the names the README and docs/frame.md link to.
+        // English keeps the names the README and docs/guides/frame.md link to.
         const file = locale.code === 'en' ? `${id}-${c}.png` : `${id}-${c}.${locale.code}.png`;
         writeFileSync(join(dir, file), frame.png);
         entries.push({

@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '../../src/time/clock.js';
+import { VirtualClock } from '../../src/time/virtual-clock.js';
 
 /**
  * The tests' clocks, all here: FakeClock, whose time (and timers) move only when the test says, or pass at once
@@ -25,13 +26,6 @@ export function manualClock(
   return { ...clockAt(() => t), advance: (ms) => (t += ms), set: (v) => (t = v) };
 }
 
-interface Timer {
-  id: number;
-  /** Monotonic time it is due at. */
-  due: number;
-  fn: () => void;
-}
-
 export interface FakeClockOptions {
   /**
    * Sleeps pass at once: each timer runs on the next turn of the event loop, time moved to its due (the firmware
@@ -41,53 +35,80 @@ export interface FakeClockOptions {
 }
 
 /**
- * The tests' clock. Time stands still until `advance` moves it; due timers run in order of due time (then of
- * creation), each with `now()` set to its due time. `setSystemTime` jumps the wall clock without moving elapsed
- * time, as NTP or an operator would: timers stay due after the same elapsed time. `stall` moves time with no timer
- * run, as a blocked event loop does.
+ * The tests' clock: the daemon's virtual clock (src/time/virtual-clock.ts), whose time stands still until `advance`
+ * or `runNext` moves it (`setSystemTime` steps the wall clock alone), with what tests need besides: `stall` moves time
+ * and runs no timer, as a blocked event loop does (the next advance runs those that fell due, each at its due time);
+ * `view` counts the timers set through it; `sleepsPass` lets every timer run at once.
  */
-export class FakeClock implements Clock {
-  #wall: number;
-  #mono = 0;
-  #nextId = 1;
-  #timers: Timer[] = [];
+export class FakeClock extends VirtualClock {
   readonly #sleepsPass: boolean;
+  /** Time moved by stall() that the virtual clock, and so no timer, has seen yet. */
+  #stalled = 0;
+  /** Timers set and not yet run or cleared. */
+  readonly #live = new Set<unknown>();
 
   constructor(start: number | Date = Date.UTC(2026, 0, 1), opts: FakeClockOptions = {}) {
-    this.#wall = typeof start === 'number' ? start : start.getTime();
+    super(start);
     this.#sleepsPass = opts.sleepsPass ?? false;
   }
 
-  now(): number {
-    return this.#wall;
+  override now(): number {
+    return super.now() + this.#stalled;
   }
 
-  monotonic(): number {
-    return this.#mono;
+  override monotonic(): number {
+    return super.monotonic() + this.#stalled;
   }
 
-  setTimeout(fn: () => void, ms: number): unknown {
-    const timer: Timer = { id: this.#nextId++, due: this.#mono + Math.max(0, ms), fn };
-    this.#timers.push(timer);
+  override setTimeout(fn: () => void, ms: number): unknown {
+    const due = this.monotonic() + Math.max(0, ms);
+    const handle: unknown = super.setTimeout(
+      () => {
+        this.#live.delete(handle);
+        fn();
+      },
+      Math.max(0, ms) + this.#stalled,
+    );
+    this.#live.add(handle);
     if (this.#sleepsPass)
       setImmediate(() => {
-        if (this.#timers.includes(timer)) this.advance(timer.due - this.#mono);
+        if (this.#live.has(handle)) this.advance(Math.max(0, due - this.monotonic()));
       });
-    return timer.id;
+    return handle;
   }
 
-  clearTimeout(handle: unknown): void {
-    this.#timers = this.#timers.filter((t) => t.id !== handle);
+  override clearTimeout(handle: unknown): void {
+    this.#live.delete(handle);
+    super.clearTimeout(handle);
   }
 
-  /** Jumps the wall clock (a clock step); elapsed time and pending timers are unchanged. */
-  setSystemTime(t: number | Date): void {
-    this.#wall = typeof t === 'number' ? t : t.getTime();
+  override setSystemTime(t: number | Date): void {
+    super.setSystemTime((typeof t === 'number' ? t : t.getTime()) - this.#stalled);
+  }
+
+  override msToNextTimer(): number | null {
+    const ms = super.msToNextTimer();
+    return ms === null ? null : ms - this.#stalled;
+  }
+
+  override advance(ms: number): void {
+    if (ms < 0) throw new RangeError('FakeClock.advance: ms must be >= 0');
+    const stalled = this.#stalled;
+    this.#stalled = 0;
+    super.advance(stalled + ms);
+  }
+
+  override runNext(): boolean {
+    const at = this.monotonic();
+    const ran = super.runNext();
+    // Time moved by a stall and not yet run through stays ahead of the timer just run.
+    this.#stalled = Math.max(0, at - super.monotonic());
+    return ran;
   }
 
   /** Moves time forward by `ms` and runs no timer, as when the event loop is blocked: those due stay due. */
   stall(ms: number): void {
-    this.#step(ms);
+    this.#stalled += ms;
   }
 
   /**
@@ -113,59 +134,5 @@ export class FakeClock implements Clock {
       },
       pending: () => live.size,
     };
-  }
-
-  /** Number of timers not yet run. */
-  pendingTimers(): number {
-    return this.#timers.length;
-  }
-
-  /** Elapsed time until the next timer is due, or null when none is pending. */
-  msToNextTimer(): number | null {
-    const next = this.#earliest();
-    return next === undefined ? null : next.due - this.#mono;
-  }
-
-  /** Moves time forward by `ms`, running every timer that falls due on the way (also ones they set). */
-  advance(ms: number): void {
-    if (ms < 0) throw new RangeError('FakeClock.advance: ms must be >= 0');
-    const end = this.#mono + ms;
-    for (;;) {
-      const next = this.#earliest();
-      if (next === undefined || next.due > end) break;
-      this.#runTimer(next);
-    }
-    this.#step(end - this.#mono);
-  }
-
-  /** Moves time to the next pending timer and runs every timer due then; false when none is pending. */
-  runNext(): boolean {
-    const next = this.#earliest();
-    if (next === undefined) return false;
-    const due = next.due;
-    for (;;) {
-      const t = this.#earliest();
-      if (t === undefined || t.due > due) break;
-      this.#runTimer(t);
-    }
-    return true;
-  }
-
-  #runTimer(timer: Timer): void {
-    this.#step(timer.due - this.#mono);
-    this.#timers = this.#timers.filter((t) => t !== timer);
-    timer.fn();
-  }
-
-  #step(ms: number): void {
-    this.#mono += ms;
-    this.#wall += ms;
-  }
-
-  #earliest(): Timer | undefined {
-    let best: Timer | undefined;
-    for (const t of this.#timers)
-      if (best === undefined || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
-    return best;
   }
 }

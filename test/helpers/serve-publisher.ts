@@ -17,7 +17,7 @@ export interface ServeSetup<C extends HttpPublisherOptions['clock']> {
 }
 
 /**
- * The HTTP frame server on a free port, with the daemon's side: a board the cycles write (here, the test) and the
+ * The HTTP frame server on a free port, with the daemon's side: a display book the cycles write (here, the test) and the
  * views the server is given. `publish` does what a display's cycle does (records its state, then hands the server
  * the display's view); `record` only records it. Its log lines are captured in `logs`.
  */

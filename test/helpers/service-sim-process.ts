@@ -6,7 +6,10 @@ import { startCli } from './cli.js';
 export interface SimHttpControl {
   injectFault(fault: Record<string, unknown> | Record<string, unknown>[]): Promise<void>;
   clearFaults(): Promise<void>;
-  /** Which requests the service bills: 'success' (its default), 'every-200' or 'every-request' (docs/service.md). */
+  /**
+   * Which requests the service bills: 'success' (its default), 'every-200' or 'every-request'
+   * (docs/reference/service.md).
+   */
   setBilling(mode: 'success' | 'every-200' | 'every-request'): Promise<void>;
   stats(): Promise<{
     requests: { time: number; path: string; status: number | null; creditsCharged: number; fault?: string }[];

@@ -20,7 +20,7 @@ export interface TestCycleOptions {
 }
 
 /**
- * One display's cycle wired as the daemon wires it (board, views, drawer), in UTC, every purchase answered with
+ * One display's cycle wired as the daemon wires it (display book, views, drawer), in UTC, every purchase answered with
  * `rec`: for tests of how its frames are drawn and published.
  */
 export function testCycle(o: TestCycleOptions): { cycle: DisplayCycle; side: TestViews } {
@@ -32,7 +32,7 @@ export function testCycle(o: TestCycleOptions): { cycle: DisplayCycle; side: Tes
     store: o.store,
     fetch: () => Promise.resolve({ kind: 'fresh', rec: o.rec }),
     publishers: o.publishers,
-    board: side.board,
+    displayBook: side.displayBook,
     views: side.views,
     clock: o.clock,
     nextUpdateAt: () => null,

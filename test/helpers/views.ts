@@ -1,18 +1,18 @@
 import type { BudgetStatus } from '../../src/budget/governor-types.js';
 import type { DisplayConfig } from '../../src/config/schema.js';
 import type { Frame } from '../../src/render/frame.js';
-import { DisplayBoard } from '../../src/state/display-board.js';
+import { DisplayBook } from '../../src/state/display-book.js';
 import type { DisplayState } from '../../src/state/display-state.js';
 import { DisplayViews, type DisplayViewSource, type ShownView } from '../../src/state/display-views.js';
 import type { PanelStatus } from '../../src/state/panel-status.js';
 import type { TagProblem } from '../../src/state/tag-status.js';
-import type { ProblemBoard, ProblemSource } from '../../src/state/problems.js';
+import type { ProblemBook, ProblemSource } from '../../src/state/problems.js';
 import type { Publisher } from '../../src/publish/publisher.js';
 import type { Clock } from '../../src/time/clock.js';
 import { systemClock } from '../../src/time/clock.js';
 
 /**
- * A board and its views, as the daemon builds them, for tests that drive a publisher (or a cycle) without a daemon:
+ * A display book and its views, as the daemon builds them, for tests that drive a publisher (or a cycle) without a daemon:
  * a test records a display's state as a cycle would and hands the publisher the view it gets back.
  */
 
@@ -25,27 +25,27 @@ export interface TestViewsOptions {
   /** The governor's status; default none. */
   budget?: () => Partial<BudgetStatus> | null;
   panelStatus?: (displayId: string) => PanelStatus | null;
-  /** The OpenEPaperLink tags' problem (a TagStatusBoard's get); default none. */
+  /** The OpenEPaperLink tags' problem (a TagStatusBook's get); default none. */
   tagProblem?: (displayId: string) => TagProblem | null;
-  /** Where publishers report their problems (a ProblemBoard, as the daemon's): the views read and hear it. */
-  problems?: ProblemBoard;
+  /** Where publishers report their problems (a ProblemBook, as the daemon's): the views read and hear it. */
+  problems?: ProblemBook;
   /** How those problems read (a publisher's description's `problems`). */
   sources?: readonly ProblemSource[];
 }
 
 export interface TestViews {
-  board: DisplayBoard;
+  displayBook: DisplayBook;
   views: DisplayViews;
-  /** Records `state` on the board (as a cycle does) and returns the view a publisher is handed. */
+  /** Records `state` in the display book (as a cycle does) and returns the view a publisher is handed. */
   show(state: DisplayState): ShownView;
 }
 
 export function testViews(o: TestViewsOptions): TestViews {
   const clock = o.clock ?? systemClock;
-  const board = new DisplayBoard({ clock });
+  const displayBook = new DisplayBook({ clock });
   const budget = o.budget;
   const views = new DisplayViews({
-    board,
+    displayBook,
     displays: o.displays,
     clock,
     ...(o.nextUpdateAt !== undefined && { nextUpdateAt: o.nextUpdateAt }),
@@ -59,10 +59,10 @@ export function testViews(o: TestViewsOptions): TestViews {
     ...(o.sources !== undefined && { sources: o.sources }),
   });
   return {
-    board,
+    displayBook,
     views,
     show(state) {
-      board.record(state);
+      displayBook.record(state);
       const v = views.view(state.display.id);
       if (v?.kind !== 'shown') throw new Error(`testViews: no view of "${state.display.id}" after recording it`);
       return v;

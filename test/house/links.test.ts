@@ -1,23 +1,20 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { docsPages } from '../tools/doc-pages.js';
 import { headingSlug, markdownHeadings } from '../tools/errors-doc.js';
 
 /**
- * Every link in README.md and docs/*.md resolves: a file or folder of the repository, and an `#anchor` a heading of
- * the page it names (as GitHub makes anchors: lower case, punctuation dropped, spaces as `-`, a repeated heading
- * `-1`, `-2`). Links to other sites are not followed.
+ * Every link in the README, the CHANGELOG, every page of docs/ (its folders too), display/README.md and the fault
+ * matrix resolves: a file or folder of the repository, and an `#anchor` a heading of the page it names (as GitHub
+ * makes anchors: lower case, punctuation dropped, spaces as `-`, a repeated heading `-1`, `-2`). Links to other
+ * sites are not followed. docs/README.md, the index, links every page of docs/, and the README links the index.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PAGES = [
-  'README.md',
-  ...readdirSync(path.join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const DOCS = docsPages(ROOT);
+const PAGES = ['README.md', 'CHANGELOG.md', ...DOCS, 'display/README.md', 'test/RELIABILITY.md'];
 
 /** The link targets of a Markdown text: `[text](target)` and `![alt](target)`, outside fenced code and code spans. */
 function linkTargets(text: string): string[] {
@@ -56,7 +53,7 @@ function brokenLink(page: string, target: string): string | undefined {
   return anchors(file).has(decodeURIComponent(anchor)) ? undefined : `${target}: no heading with that anchor`;
 }
 
-describe('links in the README and docs/', () => {
+describe('links in the README, the CHANGELOG and docs/', () => {
   it('makes anchors as GitHub does', () => {
     expect(headingSlug("The owner's language")).toBe('the-owners-language');
     expect(headingSlug('Devices that pull: HTTP, TRMNL, and the firmware simulator')).toBe(
@@ -77,8 +74,14 @@ describe('links in the README and docs/', () => {
     expect(targets.map((t) => brokenLink(page, t)).filter((p) => p !== undefined)).toEqual([]);
   });
 
-  it('the README links every docs page', () => {
-    const linked = new Set(linkTargets(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).map((t) => t.split('#')[0]));
-    expect(PAGES.filter((p) => p.startsWith('docs/') && !linked.has(p))).toEqual([]);
+  it('docs/README.md, the index, links every page of docs/; the README links the index', () => {
+    const linked = new Set(
+      linkTargets(readFileSync(path.join(ROOT, 'docs/README.md'), 'utf8')).map((t) =>
+        path.posix.normalize(path.posix.join('docs', t.split('#')[0]!)),
+      ),
+    );
+    expect(DOCS.filter((p) => p !== 'docs/README.md' && !linked.has(p))).toEqual([]);
+    const fromReadme = linkTargets(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).map((t) => t.split('#')[0]);
+    expect(fromReadme).toContain('docs/README.md');
   });
 });

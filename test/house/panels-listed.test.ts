@@ -1,27 +1,22 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { galleryPanels } from '../gallery/gallery.js';
+import { docsPages } from '../tools/doc-pages.js';
 import { attachablePanelIds, listPanelIds } from '../../src/panels/panels.js';
 import { SAMPLE_CASES } from '../fixtures/samples.js';
 
 /**
  * What lists or counts the panels follows the profiles in display/panels/: the gallery's script and the gallery it
  * made, every "N panels" in README.md and docs/, and the table of panels for the Pi's header in
- * docs/raspberry-pi.md. A profile added without the gallery made again, or a count or table left as it was, fails
+ * docs/guides/panels.md. A profile added without the gallery made again, or a count or table left as it was, fails
  * here.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GALLERY = path.join(ROOT, 'display', 'gallery');
-const PAGES = [
-  'README.md',
-  'display/README.md',
-  ...readdirSync(path.join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
+const PAGES = ['README.md', 'display/README.md', ...docsPages(ROOT)];
 
 const WORDS = [
   'zero',
@@ -82,8 +77,8 @@ describe('the panels, listed and counted', () => {
     expect(counts.filter((c) => c.n !== listPanelIds().length)).toEqual([]);
   });
 
-  it("docs/raspberry-pi.md's table of panels for the header has a row for each profile with pi_header, and no other", () => {
-    const page = readFileSync(path.join(ROOT, 'docs', 'raspberry-pi.md'), 'utf8');
+  it("docs/guides/panels.md's table of panels for the header has a row for each profile with pi_header, and no other", () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'guides', 'panels.md'), 'utf8');
     const section = page.slice(page.indexOf('## A panel on the Pi'));
     const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| panel id |')));
     const rows = [...table.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]!);

@@ -30,8 +30,8 @@ describe('the publishers’ registry', () => {
     }
   });
 
-  it('has its recipe in docs/recipes.md, naming the registry and the contract', () => {
-    const recipe = readFileSync('docs/recipes.md', 'utf8');
+  it('has its recipe in docs/contributing/recipes.md, naming the registry and the contract', () => {
+    const recipe = readFileSync('docs/contributing/recipes.md', 'utf8');
     for (const f of [
       'src/daemon/publisher-registry.ts',
       'src/publish/plugin.ts',

@@ -154,7 +154,7 @@ describe('words that read one way', () => {
       }).description;
     expect(c({ description: 'Partly cloudy', is_day: true })).toBe('Partiellement nuageux');
     expect(c({ description: 'Clear', is_day: false }, de)).toBe('Klar');
-    expect(c({ description: 'Heavy rain and thunderstorms' }, localeFor('pl'))).toBe('Burze');
+    expect(c({ description: 'Heavy rain and thunderstorms' }, localeFor('pl'))).toBe('Ulewny deszcz i burze');
     // Nothing to read a condition from: the service's words as sent.
     const unknown = {
       description: 'Wetterlage unbekannt',

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_CODES, RefusalLog } from '../../src/log/refusal-log.js';
+import { RefusalLog } from '../../src/log/refusal-log.js';
+import { codesIn } from '../../src/shared/codes.js';
 import { W_PAIRING_FILE } from '../../src/trmnl/pairing.js';
 import { ROOT } from '../helpers/cli.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -60,7 +61,7 @@ describe('the refusal log', () => {
     expect(r.sources).toBe(0);
   });
 
-  it.each([...REFUSAL_CODES, W_PAIRING_FILE])('%s is documented in docs/devices.md', (code) => {
-    expect(readFileSync(path.join(ROOT, 'docs/devices.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
+  it.each([...codesIn('http-refusal'), W_PAIRING_FILE])('%s is documented in docs/reference/http.md', (code) => {
+    expect(readFileSync(path.join(ROOT, 'docs/reference/http.md'), 'utf8')).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

@@ -75,7 +75,7 @@ describe('username and password (mosquitto_passwd)', () => {
       timezone: 'UTC',
       logger,
       onRefresh: () => undefined,
-      backoff: { initialMs: 20, maxMs: 50 },
+      backoff: { baseMs: 20, maxMs: 50 },
     });
     await p.start();
     await vi.waitFor(() => expect(text()).toMatch(/Not authorized|Bad username or Password/i));
@@ -171,7 +171,7 @@ describe('mqtts:// with a CA file and a client certificate', () => {
       timezone: 'UTC',
       logger: silentLogger(),
       onRefresh: () => undefined,
-      backoff: { initialMs: 50, maxMs: 100 },
+      backoff: { baseMs: 50, maxMs: 100 },
     });
     await p.start();
     expect(p.connected).toBe(false);

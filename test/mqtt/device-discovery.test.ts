@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mqttTopics } from '../../src/mqtt/topics.js';
-import { pairComponents, pairTarget, pairWildcard } from '../../src/mqtt/pair-button.js';
-import {
-  deviceConfigTopic,
-  deviceDiscovery,
-  deviceOfNode,
-  devicePayload,
-  reportedFields,
-} from '../../src/mqtt/device-discovery.js';
+import { deviceOfNode, mqttTopics, pairTarget } from '../../src/mqtt/topics.js';
+import { pairComponents } from '../../src/mqtt/pair-button.js';
+import { deviceDiscovery, devicePayload, reportedFields } from '../../src/mqtt/device-discovery.js';
 import type { DeviceEntry } from '../../src/state/device-book.js';
 import { readSensors } from '../../src/trmnl/device-headers.js';
 import { display } from '../fixtures/display.js';
@@ -156,7 +150,7 @@ describe('pulling devices in Home Assistant (pure)', () => {
     expect(deviceOfNode(topics, 'outfit-display_hallway_DEV_kindle')).toEqual({ displayId: 'hallway', key: 'kindle' });
     expect(deviceOfNode(topics, 'outfit-display_hall_dev_kindle')).toBeNull();
     expect(deviceOfNode(topics, 'outfit-display_hallway')).toBeNull();
-    expect(deviceConfigTopic(topics, 'hallway', 'kindle')).toBe(
+    expect(topics.deviceConfig('hallway', 'kindle')).toBe(
       'homeassistant/device/outfit-display_hallway_DEV_kindle/config',
     );
   });
@@ -169,7 +163,7 @@ describe('pulling devices in Home Assistant (pure)', () => {
       retain: false,
     });
     expect(pairTarget(topics, 'outfit-display/hallway/pair')).toBe('hallway');
-    expect(pairWildcard(topics)).toBe('outfit-display/+/pair');
+    expect(topics.pairWildcard).toBe('outfit-display/+/pair');
     for (const t of [
       'outfit-display/hallway/refresh',
       'other/hallway/pair',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BROKER_REFUSAL_CODES } from '../../src/mqtt/broker/refusal.js';
+import { codesIn } from '../../src/shared/codes.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../src/mqtt/broker/embedded-broker.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import type { MqttConfig } from '../../src/config/schema.js';
@@ -200,8 +200,8 @@ describe('embedded broker: a login for Home Assistant (mqtt.username)', () => {
 });
 
 describe('embedded broker: refusal codes', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs/mqtt-and-home-assistant.md'), 'utf8');
-  it.each(BROKER_REFUSAL_CODES)('%s is documented in docs/mqtt-and-home-assistant.md', (code) => {
+  const doc = readFileSync(path.join(ROOT, 'docs/reference/mqtt.md'), 'utf8');
+  it.each(codesIn('broker-refusal'))('%s is documented in docs/reference/mqtt.md', (code) => {
     expect(doc).toMatch(new RegExp(`\\| \`${code}\` \\|`));
   });
 });

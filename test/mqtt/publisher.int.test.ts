@@ -31,7 +31,7 @@ describe('MQTT publisher against Mosquitto', () => {
     await broker?.dispose();
   });
 
-  /** Each publisher's board and views (the daemon's side). */
+  /** Each publisher's display book and views (the daemon's side). */
   const viewsOf = new Map<MqttPublisher, TestViews>();
 
   function make(over: Partial<MqttPublisherOptions> = {}): MqttPublisher {
@@ -54,7 +54,7 @@ describe('MQTT publisher against Mosquitto', () => {
     return p;
   }
 
-  /** As a display's cycle does: records its state on the board, then hands the publisher the display's view. */
+  /** As a display's cycle does: records its state in the display book, then hands the publisher the display's view. */
   function publish(p: MqttPublisher, state: DisplayState): Promise<void> {
     return p.publish(viewsOf.get(p)!.show(state));
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, MqttConnection } from '../../src/mqtt/connection.js';
+import { MqttConnection, RECONNECT_BACKOFF } from '../../src/mqtt/connection.js';
+import { backoffDelay } from '../../src/time/backoff-delay.js';
 import { MqttPublisher } from '../../src/mqtt/mqtt-publisher.js';
 import { freePort } from '../helpers/free-port.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
@@ -18,11 +19,12 @@ const hallway = display('hallway');
 
 describe('reconnect backoff and the offline outbox', () => {
   it('doubles the delay up to the maximum, with jitter between half and all of it', () => {
-    const b = { initialMs: 1000, maxMs: 60_000 };
-    expect([0, 1, 2, 3, 6, 7, 50].map((a) => backoffDelay(a, b, () => 1))).toEqual([
+    const b = RECONNECT_BACKOFF;
+    // Counted in connections lost in a row: the first reconnect waits after one.
+    expect([1, 2, 3, 4, 7, 8, 51].map((n) => backoffDelay(n, b, () => 1))).toEqual([
       1000, 2000, 4000, 8000, 60_000, 60_000, 60_000,
     ]);
-    expect(backoffDelay(2, b, () => 0)).toBe(2000);
+    expect(backoffDelay(3, b, () => 0)).toBe(2000);
   });
 
   it('keeps only the newest message a topic while disconnected, within a bounded number of topics', async () => {
@@ -68,7 +70,7 @@ describe('broker restart', () => {
       timezone: 'UTC',
       logger: silentLogger(),
       onRefresh: () => undefined,
-      backoff: { initialMs: 50, maxMs: 200 },
+      backoff: { baseMs: 50, maxMs: 200 },
       swVersion: '0.1.0',
     });
     try {
@@ -105,7 +107,7 @@ describe('broker restart', () => {
       timezone: 'UTC',
       logger: silentLogger(),
       onRefresh: () => undefined,
-      backoff: { initialMs: 50, maxMs: 200 },
+      backoff: { baseMs: 50, maxMs: 200 },
     });
     try {
       await p.start();

@@ -40,7 +40,7 @@ function connection(url: string, clock: FakeClock) {
     logger: log.logger,
     clock,
     random: () => 1,
-    backoff: { initialMs: 1000, maxMs: 60_000 },
+    backoff: { baseMs: 1000, maxMs: 60_000 },
   });
   conn.subscribe('t/press');
   cleanup.push(() => conn.stop());

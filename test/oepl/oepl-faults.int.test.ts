@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisplayConfig } from '../../src/config/schema.js';
 import { UNFED_AFTER_MS } from '../../src/oepl/failed-tries.js';
-import { OeplPublisher, RETRY_FIRST_MS } from '../../src/oepl/oepl-publisher.js';
+import { OeplPublisher, OEPL_BACKOFF } from '../../src/oepl/oepl-publisher.js';
 import { ANSWER_LIMIT_BYTES } from '../../src/oepl/upload.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { memoryPeak } from '../helpers/memory-peak.js';
 import { until } from '../helpers/until.js';
@@ -33,7 +33,7 @@ async function setup(o: { uploadTimeoutMs?: number; url?: (apUrl: string) => str
   cleanup.push(() => ap.close());
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const status = new TagStatusBoard();
+  const status = new TagStatusBook();
   const side = testViews({
     displays: [d],
     clock,
@@ -104,7 +104,7 @@ describe('an access point that misbehaves', () => {
     // A newer picture waits for the backoff.
     await s.pub.publish(s.side.show(s.outfit(2)));
     await s.pub.settled();
-    s.clock.advance(RETRY_FIRST_MS - 1);
+    s.clock.advance(OEPL_BACKOFF.baseMs - 1);
     await s.pub.settled();
     expect(s.ap.uploads).toHaveLength(1);
     s.clock.advance(1);
@@ -138,18 +138,18 @@ describe('an access point that misbehaves', () => {
     s.ap.script.push('reset', 'reset', 'reset');
     await s.pub.publish(s.side.show(s.outfit(1)));
     await s.pub.settled();
-    s.clock.advance(RETRY_FIRST_MS);
+    s.clock.advance(OEPL_BACKOFF.baseMs);
     await until('the second try', () => s.ap.uploads.length === 2);
     await s.pub.settled();
     expect(s.status.get('hall')).toBeNull();
-    s.clock.advance(2 * RETRY_FIRST_MS);
+    s.clock.advance(2 * OEPL_BACKOFF.baseMs);
     await until('the third try', () => s.ap.uploads.length === 3);
     await s.pub.settled();
     expect(s.status.get('hall')).toMatchObject({ mac: MAC, code: 'E_OEPL_UNREACHABLE' });
     expect(s.status.get('hall')!.message).toMatch(
       /^no picture taken in 3 tries since 2026-01-31T07:00:00\.000Z \(the last: /,
     );
-    s.clock.advance(4 * RETRY_FIRST_MS);
+    s.clock.advance(4 * OEPL_BACKOFF.baseMs);
     await until('the fourth try', () => s.ap.uploads.length === 4);
     await s.pub.settled();
     expect(s.ap.uploads.map((u) => u.answered)).toEqual(['reset', 'reset', 'reset', 200]);
@@ -162,7 +162,7 @@ describe('an access point that misbehaves', () => {
     s.ap.script.push('reset');
     await s.pub.publish(s.side.show(s.outfit(1)));
     await s.pub.settled();
-    s.clock.advance(RETRY_FIRST_MS);
+    s.clock.advance(OEPL_BACKOFF.baseMs);
     await until('the retry taken', () => s.ap.uploads.some((u) => u.answered === 200));
     await s.pub.settled();
     expect(s.logs()).toContain('W_OEPL_RETRY');

@@ -6,12 +6,12 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisplayConfig } from '../../src/config/schema.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { OeplPublisher, PUSHED_FILE, RETRY_FIRST_MS } from '../../src/oepl/oepl-publisher.js';
+import { OeplPublisher, PUSHED_FILE, OEPL_BACKOFF } from '../../src/oepl/oepl-publisher.js';
 import { hexToRgb, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { drawInProcess, type DrawFrame } from '../../src/render/display-frame.js';
 import type { Frame } from '../../src/render/frame.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { httpRequest } from '../helpers/http-client.js';
 import { until } from '../helpers/until.js';
@@ -79,7 +79,7 @@ async function setup(
   cleanup.push(() => ap.close());
   const d: DisplayConfig = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = o.clock ?? new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const status = new TagStatusBoard();
+  const status = new TagStatusBook();
   const side = testViews({
     displays: [d],
     clock,
@@ -158,16 +158,16 @@ describe('OpenEPaperLink publisher', () => {
     await s.pub.publish(s.side.show(update(s.d, 1, { rec: rec() })));
     await s.pub.settled();
     expect(s.ap.uploads.map((u) => u.answered)).toEqual([409]);
-    s.clock.advance(RETRY_FIRST_MS - 1);
+    s.clock.advance(OEPL_BACKOFF.baseMs - 1);
     await s.pub.settled();
     expect(s.ap.uploads).toHaveLength(1);
     s.clock.advance(1);
     await until('the retry after the 409', () => s.ap.uploads.length === 2);
     await s.pub.settled();
-    s.clock.advance(2 * RETRY_FIRST_MS);
+    s.clock.advance(2 * OEPL_BACKOFF.baseMs);
     await until('the retry after the reset', () => s.ap.uploads.length === 3);
     await s.pub.settled();
-    s.clock.advance(4 * RETRY_FIRST_MS);
+    s.clock.advance(4 * OEPL_BACKOFF.baseMs);
     await until('the third retry', () => s.ap.uploads.length === 4);
     await s.pub.settled();
     expect(s.ap.uploads.map((u) => u.answered)).toEqual([409, 'reset', 409, 200]);
@@ -182,7 +182,7 @@ describe('OpenEPaperLink publisher', () => {
     await s.pub.publish(s.side.show(update(s.d, 1, { rec: rec() })));
     await s.pub.settled();
     await s.pub.publish(s.side.show(update(s.d, 2, { rec: rec({ outfit: 'Raincoat, boots and an umbrella.' }) })));
-    s.clock.advance(RETRY_FIRST_MS);
+    s.clock.advance(OEPL_BACKOFF.baseMs);
     await until('the retry', () => s.ap.uploads.length === 2);
     await s.pub.settled();
     s.clock.advance(60 * 60_000);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
+import { codesIn } from '../../src/shared/codes.js';
 import { OutfitClient } from '../../src/api/client.js';
 import {
-  API_ERROR_CODES,
   ApiError,
   BadResponseError,
   CreditsExhaustedError,
@@ -144,7 +144,7 @@ function bodyArb(ep: Endpoint): fc.Arbitrary<string> {
   );
 }
 
-/** The class a non-2xx status must give (RFC semantics as docs/service.md, "Errors", lists them). */
+/** The class a non-2xx status must give (RFC semantics as docs/reference/service.md, "Errors", lists them). */
 function expectedClass(status: number, body: string): Array<abstract new (...args: never[]) => ApiError> {
   if (status === 429) return [RateLimitedError];
   if (status === 402) return [CreditsExhaustedError];
@@ -207,7 +207,7 @@ async function outcome(ep: Endpoint): Promise<{ value?: unknown; error?: unknown
 
 function checkError(error: unknown): ApiError {
   if (!(error instanceof ApiError)) throw new Error(`not an ApiError: ${String(error)}`);
-  expect(API_ERROR_CODES).toContain(error.code);
+  expect(codesIn('api')).toContain(error.code);
   expect(error.message).not.toContain(KEY);
   return error;
 }

@@ -4,8 +4,8 @@ import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { hexToRgb, listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { garmentTint, meaningInks, weatherActions, type Action } from '../../src/render/draw/colour-meaning.js';
-import { drawingFor, GARMENT_PICTOGRAMS, UMBRELLA } from '../../src/render/pictograms/garment-pictograms.js';
-import { UV_SUN } from '../../src/render/pictograms/weather-pictograms.js';
+import { drawingFor, GARMENT_PICTOGRAMS } from '../../src/render/pictograms/garment-pictograms.js';
+import { RAIN_CHANCE_LARGE, UV_SUN } from '../../src/render/pictograms/weather-pictograms.js';
 import { GARMENT_IDS, type GarmentId } from '../../src/domain/garments.js';
 import { NORMAL, SAMPLE_NOW, sampleInput } from '../fixtures/samples.js';
 
@@ -109,7 +109,7 @@ describe('colour only where it asks for action', () => {
     expect(colours(b)).toEqual(['red']);
     expect(b.red).toBeGreaterThan(5000);
     const f = inksOf(F, ACTION);
-    // Red: temperature, alert band, cold gear; blue: the umbrella mark's canopy and the rain gear's fills; yellow:
+    // Red: temperature, alert band, cold gear; blue: the rain chance's drops and the rain gear's fills; yellow:
     // the UV mark's disc. No green: the tick is not on a day that asks for this. No orange: too like red.
     expect(colours(f)).toEqual(['blue', 'red', 'yellow']);
     expect(f.red).toBeGreaterThan(5000);
@@ -203,11 +203,12 @@ describe('colour only where it asks for action', () => {
     const blue = at(F, 'blue');
     const yellow = at(F, 'yellow');
     const white = at(F, 'white');
-    for (const [name, picto, tint, ink] of [
-      ['umbrella', UMBRELLA, 'rain-high', blue],
-      ['uv', UV_SUN, 'uv-high', yellow],
+    // The rain chance's drops from 30 px; below, its mark is the rain's cloud with streaks, which has no place for blue.
+    for (const [name, picto, tint, ink, sizes] of [
+      ['rain chance', RAIN_CHANCE_LARGE, 'rain-high', blue, [32, 36, 48]],
+      ['uv', UV_SUN, 'uv-high', yellow, [24, 32, 48]],
     ] as const) {
-      for (const size of [24, 32, 48]) {
+      for (const size of sizes) {
         const px = drawAlone(F, picto, size, tint);
         let filled = 0;
         for (let y = 0; y < size; y++) {

@@ -9,7 +9,7 @@ import { localeFor } from '../../src/i18n/locale.js';
 import { caseInput, type FrameCase } from './frame-cases.js';
 import { NORMAL, sampleInput } from '../fixtures/samples.js';
 
-/** Colour for meaning: one meaning per colour, written down in colour-meaning.ts and docs/frame.md. */
+/** Colour for meaning: one meaning per colour, written down in colour-meaning.ts and docs/guides/frame.md. */
 
 const CHROMATIC = ['red', 'orange', 'yellow', 'green', 'blue'];
 /** The panels with colour inks: the 7.5" B, the 7.3" F and the Inky Impression. */

@@ -82,7 +82,7 @@ describe('the cycle', () => {
           store,
           fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
           publishers: [],
-          board: side.board,
+          displayBook: side.displayBook,
           views: side.views,
           clock: clockAt(() => Date.parse('2026-01-31T06:45:00Z')),
           nextUpdateAt: () => null,

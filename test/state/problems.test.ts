@@ -1,64 +1,64 @@
 import { describe, expect, it } from 'vitest';
 import { displayHealth } from '../../src/http/health.js';
-import { ProblemBoard } from '../../src/state/problems.js';
+import { ProblemBook } from '../../src/state/problems.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
-import { TagStatusBoard } from '../../src/state/tag-status.js';
+import { TagStatusBook } from '../../src/state/tag-status.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
 import { display } from '../fixtures/display.js';
 import { update } from '../fixtures/frames.js';
 
 /**
- * The one problem list: the board publishers report on, the view that lists every source with its words, and the
+ * The one problem list: the book publishers report on, the view that lists every source with its words, and the
  * readers (/healthz, the diagnostics) that show a source they were never told of, while the fixed fields of the
  * built-in sources stay as they were.
  */
 
-describe('the problem board', () => {
+describe('the problem book', () => {
   it('keeps since while the same code stands, tells only of a change, and clears', () => {
-    const board = new ProblemBoard();
+    const problems = new ProblemBook();
     const heard: string[] = [];
-    board.onChange((id) => heard.push(id));
-    board.set('hall', 'webhook', 'post', {
+    problems.onChange((id) => heard.push(id));
+    problems.set('hall', 'webhook', 'post', {
       code: 'E_WEBHOOK_POST',
       message: 'HTTP 500',
       since: '2026-01-31T07:00:00.000Z',
     });
-    board.set('hall', 'webhook', 'post', {
+    problems.set('hall', 'webhook', 'post', {
       code: 'E_WEBHOOK_POST',
       message: 'HTTP 500',
       since: '2026-01-31T07:05:00.000Z',
     });
-    board.set('hall', 'webhook', 'post', {
+    problems.set('hall', 'webhook', 'post', {
       code: 'E_WEBHOOK_POST',
       message: 'HTTP 503',
       since: '2026-01-31T07:10:00.000Z',
     });
-    expect(board.list('hall')).toEqual([
+    expect(problems.list('hall')).toEqual([
       { source: 'webhook', code: 'E_WEBHOOK_POST', message: 'HTTP 503', since: '2026-01-31T07:00:00.000Z' },
     ]);
     expect(heard).toEqual(['hall', 'hall']);
-    board.set('hall', 'webhook', 'post', null);
-    board.set('hall', 'webhook', 'post', null);
-    expect(board.list('hall')).toEqual([]);
+    problems.set('hall', 'webhook', 'post', null);
+    problems.set('hall', 'webhook', 'post', null);
+    expect(problems.list('hall')).toEqual([]);
     expect(heard).toHaveLength(3);
   });
 
-  it('holds the tags’ problems as one source among others (TagStatusBoard is a view of it)', () => {
-    const board = new ProblemBoard();
-    const tags = new TagStatusBoard(board);
+  it('holds the tags’ problems as one source among others (TagStatusBook is a view of it)', () => {
+    const problems = new ProblemBook();
+    const tags = new TagStatusBook(problems);
     tags.set('hall', '0000021EEF5A3B1C', {
       mac: '0000021EEF5A3B1C',
       code: 'E_OEPL_PUSH',
       message: 'HTTP 500',
       since: '2026-01-31T07:00:00.000Z',
     });
-    board.set('hall', 'webhook', 'post', {
+    problems.set('hall', 'webhook', 'post', {
       code: 'E_WEBHOOK_POST',
       message: 'HTTP 500',
       since: '2026-01-31T07:01:00.000Z',
     });
-    expect(board.list('hall').map((p) => p.source)).toEqual(['tag', 'webhook']);
+    expect(problems.list('hall').map((p) => p.source)).toEqual(['tag', 'webhook']);
     expect(tags.get('hall')).toMatchObject({ mac: '0000021EEF5A3B1C', code: 'E_OEPL_PUSH' });
   });
 });
@@ -67,7 +67,7 @@ describe('the view’s one list', () => {
   it('lists every source in order with its words; a source nobody described is shown by its name', () => {
     const d = display('hall');
     const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-    const problems = new ProblemBoard();
+    const problems = new ProblemBook();
     const side = testViews({ displays: [d], clock, problems });
     problems.set('hall', 'tag', '0000021EEF5A3B1C', {
       code: 'E_OEPL_MAC_UNKNOWN',

@@ -1,14 +1,16 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { packageRoot } from '../../src/shared/package-root.js';
+import { docsPages } from './doc-pages.js';
 
 /**
- * docs/errors.md, generated from the registry of codes (src/shared/codes.ts): every code with its kind and meaning,
- * in the groups and the order codes.ts keeps them (a `// comment` line above a code starts a group), and for each
- * code the docs page that says more, where a page has a table row for it. Run: `npm run docs:errors`.
- * test/house/codes.test.ts fails when docs/errors.md is not what this writes.
+ * docs/reference/errors.md, generated from the registry of codes (src/shared/codes.ts): every code with its kind and
+ * meaning, in the groups and the order codes.ts keeps them (a `// comment` line above a code starts a group; the
+ * folders it names in brackets are for contributors and left out of the owners' page), and for each code the docs
+ * page that says more, where a page has a table row for it. Run: `npm run docs:errors`.
+ * test/house/codes.test.ts fails when the page is not what this writes.
  */
 
 export interface RegisteredCode {
@@ -22,7 +24,8 @@ export interface CodeGroup {
   codes: RegisteredCode[];
 }
 
-const ERRORS_DOC = 'errors.md';
+/** The page, from docs/. */
+const ERRORS_DOC = 'reference/errors.md';
 
 /** The groups of codes.ts's `CODES`, read from its source (the comments are the groups, so the types alone cannot say). */
 export function readCodeGroups(source: string, file = 'codes.ts'): CodeGroup[] {
@@ -108,14 +111,23 @@ export function markdownHeadings(text: string): { level: number; text: string; l
   return out;
 }
 
-/** For each code, the first docs page (in file-name order) with a table row for it, and the heading above that row. */
-export function whereDocumented(docsDir: string): Map<string, { file: string; anchor: string; heading: string }> {
+/** The order pages are searched in for a code's row: the owners' reference, then their guides, then the rest. */
+function searchOrder(page: string): number {
+  return page.startsWith('reference/') ? 0 : page.startsWith('guides/') ? 1 : 2;
+}
+
+/**
+ * For each code, the first docs page with a table row for it (reference/, then guides/, then contributing/, each in
+ * file-name order), as a path from docs/, and the heading above that row.
+ */
+export function whereDocumented(root: string): Map<string, { file: string; anchor: string; heading: string }> {
   const where = new Map<string, { file: string; anchor: string; heading: string }>();
-  const files = readdirSync(docsDir)
-    .filter((f) => f.endsWith('.md') && f !== ERRORS_DOC)
-    .sort();
+  const files = docsPages(root)
+    .map((p) => p.slice('docs/'.length))
+    .filter((f) => f !== ERRORS_DOC)
+    .sort((a, b) => searchOrder(a) - searchOrder(b) || (a < b ? -1 : a > b ? 1 : 0));
   for (const file of files) {
-    const text = readFileSync(join(docsDir, file), 'utf8');
+    const text = readFileSync(join(root, 'docs', file), 'utf8');
     const headings = markdownHeadings(text);
     for (const [i, line] of text.split('\n').entries()) {
       const row = /^\s*\|\s*`([EW]_[A-Z0-9_]+)`\s*\|/.exec(line);
@@ -125,6 +137,11 @@ export function whereDocumented(docsDir: string): Map<string, { file: string; an
     }
   }
   return where;
+}
+
+/** A group's title as the owners read it: without the folders of the code it names in brackets ("(src/api)"). */
+export function ownerTitle(title: string): string {
+  return title.replace(/\s*\([^()]*\b(?:src|display)\/[^()]*\)\s*$/, '');
 }
 
 /** A meaning as a table cell: `|` escaped, and `<…>` outside code spans kept from being read as HTML. */
@@ -138,7 +155,7 @@ function cell(text: string): string {
 
 const INTRO = `# Errors and warnings
 
-<!-- Generated from src/shared/codes.ts by \`npm run docs:errors\` (test/tools/errors-doc.ts): do not edit by hand. -->
+<!-- Generated from the registry of codes by \`npm run docs:errors\`: do not edit by hand. -->
 
 Every error (\`E_…\`) and warning (\`W_…\`) code that the daemon, its commands and the firmware simulator write: in the
 log (a failure as \`err.code\`, a warning as \`code\`), on the status page, in \`state.json\`, \`/healthz\` and the Home
@@ -162,27 +179,28 @@ names every problem. "More" links to the page that says when each happens and wh
 | \`4\` | the credit budget is used up |
 `;
 
-/** docs/errors.md as it must be. */
+/** docs/reference/errors.md as it must be. */
 export function errorsMarkdown(
   groups: readonly CodeGroup[],
   documented: ReadonlyMap<string, { file: string; anchor: string; heading: string }>,
 ): string {
   const parts = [INTRO];
   for (const group of groups) {
-    parts.push(`\n## ${group.title}\n\n| code | kind | meaning | more |\n|---|---|---|---|\n`);
+    parts.push(`\n## ${ownerTitle(group.title)}\n\n| code | kind | meaning | more |\n|---|---|---|---|\n`);
     for (const c of group.codes) {
       const at = documented.get(c.code);
-      const more = at ? `[${cell(at.heading)}](${at.file}#${at.anchor})` : '';
+      const link = posix.relative(posix.dirname(ERRORS_DOC), at?.file ?? '');
+      const more = at ? `[${cell(at.heading)}](${link}#${at.anchor})` : '';
       parts.push(`| \`${c.code}\` | ${c.kind} | ${cell(c.meaning)} | ${more} |\n`);
     }
   }
   return parts.join('');
 }
 
-/** docs/errors.md as the registry and the other docs pages of the tree at `root` make it. */
+/** docs/reference/errors.md as the registry and the other docs pages of the tree at `root` make it. */
 export function generateErrorsDoc(root = packageRoot()): string {
   const registry = join(root, 'src', 'shared', 'codes.ts');
-  return errorsMarkdown(readCodeGroups(readFileSync(registry, 'utf8'), registry), whereDocumented(join(root, 'docs')));
+  return errorsMarkdown(readCodeGroups(readFileSync(registry, 'utf8'), registry), whereDocumented(root));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PUBLISHER_PROBLEM_SOURCES } from '../../src/daemon/publisher-registry.js';
 import { HttpPublisher } from '../../src/http/http-publisher.js';
-import { ProblemBoard } from '../../src/state/problems.js';
+import { ProblemBook } from '../../src/state/problems.js';
 import { diagnosticsPayload } from '../../src/state/state-payload.js';
 import { WEBHOOK_BACKOFF, WEBHOOK_TRIES, WebhookPublisher } from '../../src/webhook/webhook-publisher.js';
 import { FakeClock } from '../helpers/fake-clock.js';
@@ -35,7 +35,7 @@ async function setup() {
   cleanup.push(() => receiver.close());
   const d = display('hall', { panel: 'waveshare-7in5-v2' });
   const clock = new FakeClock(Date.parse('2026-01-31T07:00:00.000Z'));
-  const problems = new ProblemBoard();
+  const problems = new ProblemBook();
   const side = testViews({
     displays: [d],
     clock,

@@ -76,7 +76,7 @@ export function createAcep7Driver(panelId: string, o: EpdDriverOptions): EpdDriv
   return new ColourDriver(profile, variant, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function acep7PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   vendorVariant(panelId, 'acep7', 'ACeP 7-colour', VARIANTS);
   return {

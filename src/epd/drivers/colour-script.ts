@@ -1,9 +1,10 @@
-import type { BusyLevel, EpdBus, ResetPulse } from '../bus.js';
-import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
+import type { BusyLevel, ResetPulse } from '../bus.js';
+import type { EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
 import type { PanelProfile } from '../../panels/panels.js';
 import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
+import { SleepingDriver } from './sleeping-driver.js';
 
 /**
  * The colour controllers (ACeP 7-colour, Spectra 6) take a whole frame in one data command, 4 bits a pixel, and do
@@ -41,20 +42,18 @@ export interface ColourFamily {
   sleep: readonly ColourStep[];
 }
 
-export class ColourDriver implements EpdDriver {
+export class ColourDriver extends SleepingDriver {
   readonly panelId: string;
   readonly #family: ColourFamily;
   readonly #panel: PanelProfile;
-  readonly #bus: EpdBus;
   readonly #busyTimeoutMs: number | undefined;
-  /** Awake (not in deep sleep) and so worth a sleep command; a fresh driver does not know: it sends one. */
-  #awake = true;
 
   constructor(panel: PanelProfile, family: ColourFamily, o: EpdDriverOptions) {
+    // Awake until known otherwise: a fresh driver does not know whether the controller sleeps, so it sends sleep.
+    super(o.bus, true);
     this.panelId = panel.id;
     this.#family = family;
     this.#panel = panel;
-    this.#bus = o.bus;
     this.#busyTimeoutMs = o.busyTimeoutMs;
   }
 
@@ -75,7 +74,7 @@ export class ColourDriver implements EpdDriver {
 
   async showFull(image: PanelImage): Promise<void> {
     await this.#run(this.#family.show, this.ramBytes(image), 'showing a frame');
-    this.#awake = !this.#family.showSleeps;
+    this.awake = !this.#family.showSleeps;
   }
 
   /** The vendors' clear: every pixel white (epd7in3f.Clear's 0x11 bytes), then deep sleep. */
@@ -87,26 +86,16 @@ export class ColourDriver implements EpdDriver {
       this.ramBytes({ width: p.width, height: p.height, indices: new Uint8Array(p.width * p.height).fill(white) }),
       'clearing',
     );
-    this.#awake = !this.#family.showSleeps;
+    this.awake = !this.#family.showSleeps;
     await this.sleep();
   }
 
-  async sleep(): Promise<void> {
-    if (!this.#awake) return;
+  protected async sendSleep(): Promise<void> {
     await this.#run(this.#family.sleep, null, 'going to deep sleep');
-    this.#awake = false;
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.sleep();
-    } finally {
-      await this.#bus.close();
-    }
   }
 
   async #run(steps: readonly ColourStep[], frame: Uint8Array | null, what: string): Promise<void> {
-    this.#awake = true;
+    this.awake = true;
     try {
       for (const step of steps) await this.#step(step, frame);
     } catch (err) {
@@ -127,14 +116,14 @@ export class ColourDriver implements EpdDriver {
     try {
       const reset = this.#family.show.find((s) => s.do === 'reset');
       for (const step of [...(reset ? [reset] : []), ...this.#family.sleep]) await this.#step(step, null);
-      this.#awake = false;
+      this.awake = false;
     } catch {
       // the timeout is the error worth reporting; a bus that also fails the sleep command is in it as its cause
     }
   }
 
   async #step(step: ColourStep, frame: Uint8Array | null): Promise<void> {
-    const bus = this.#bus;
+    const bus = this.bus;
     switch (step.do) {
       case 'reset':
         return bus.reset(step.pulse);

@@ -11,7 +11,7 @@ import type { DriverFamily } from '../../panels/panel-controller.js';
 
 export type DriverFactory = (o: EpdDriverOptions) => EpdDriver;
 
-/** What `panel info` and docs/raspberry-pi.md say of a panel's controller. */
+/** What `panel info` and docs/guides/panels.md say of a panel's controller. */
 export interface DriverFacts {
   controller: string;
   /** The vendor driver the stream follows. */

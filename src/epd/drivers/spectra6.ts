@@ -76,7 +76,7 @@ export function createSpectra6Driver(panelId: string, o: EpdDriverOptions): EpdD
   return new ColourDriver(profile, variant, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function spectra6PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   vendorVariant(panelId, 'spectra6', 'Spectra 6', VARIANTS);
   return { controller: 'Spectra 6 (E673)', vendorFile: 'inky/inky_e673.py (pimoroni/inky)', busyWhen: BUSY_WHEN };

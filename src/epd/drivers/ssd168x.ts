@@ -1,7 +1,8 @@
 import type { PanelProfile } from '../../panels/panels.js';
-import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
+import type { BusyWait, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { checkPanelImage } from './check-panel-image.js';
+import { SleepingDriver } from './sleeping-driver.js';
 import { vendorVariant } from './vendor-variant.js';
 
 /**
@@ -173,21 +174,18 @@ function whiteIndex(profile: PanelProfile): number {
   return profile.palette.findIndex((e) => e.rgb.toLowerCase() === '#ffffff');
 }
 
-class Ssd168xDriver implements EpdDriver {
+class Ssd168xDriver extends SleepingDriver {
   readonly panelId: string;
   readonly #p: SsdPanel;
   readonly #profile: PanelProfile;
-  readonly #bus: EpdBus;
   readonly #wait: BusyWait;
-  /** True from the first command after a reset until deep sleep: close() only sends sleep to a panel that is awake. */
-  #awake = false;
 
   constructor(panelId: string, o: EpdDriverOptions) {
+    super(o.bus, false);
     this.panelId = panelId;
     const { profile, variant } = vendorVariant(panelId, 'ssd168x', 'SSD1680/SSD1683', PANELS);
     this.#p = variant;
     this.#profile = profile;
-    this.#bus = o.bus;
     // A few times the slowest refresh the vendor documents (the profile's full_ms), and never under 10 s.
     this.#wait = {
       busyWhen: 'high',
@@ -206,34 +204,24 @@ class Ssd168xDriver implements EpdDriver {
     await this.#refresh(ram);
   }
 
-  async sleep(): Promise<void> {
-    if (!this.#awake) return;
-    await this.#bus.command(DEEP_SLEEP[0], Uint8Array.of(DEEP_SLEEP[1]));
-    this.#awake = false;
-    await this.#bus.delay(SLEEP_SETTLE_MS);
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.sleep();
-    } finally {
-      await this.#bus.close();
-    }
+  protected async sendSleep(): Promise<void> {
+    await this.bus.command(DEEP_SLEEP[0], Uint8Array.of(DEEP_SLEEP[1]));
+    await this.bus.delay(SLEEP_SETTLE_MS);
   }
 
   /** init(), the RAM writes, TurnOnDisplay(), sleep(): on any failure the panel is still put to sleep. */
   async #refresh(ram: Uint8Array): Promise<void> {
     try {
-      await this.#bus.reset(this.#p.reset);
-      this.#awake = true;
+      await this.bus.reset(this.#p.reset);
+      this.awake = true;
       for (const step of this.#p.init) {
-        if (step === 'busy') await this.#bus.waitIdle(this.#wait);
-        else await this.#bus.command(step[0], Buffer.from(step[1], 'hex'));
+        if (step === 'busy') await this.bus.waitIdle(this.#wait);
+        else await this.bus.command(step[0], Buffer.from(step[1], 'hex'));
       }
-      for (const plane of this.#p.planes) await this.#bus.command(plane, ram);
-      await this.#bus.command(0x22, Uint8Array.of(this.#p.update));
-      await this.#bus.command(0x20);
-      await this.#bus.waitIdle(this.#wait);
+      for (const plane of this.#p.planes) await this.bus.command(plane, ram);
+      await this.bus.command(0x22, Uint8Array.of(this.#p.update));
+      await this.bus.command(0x20);
+      await this.bus.waitIdle(this.#wait);
       await this.sleep();
     } catch (err) {
       await this.#sleepAfterFailure();
@@ -248,12 +236,12 @@ class Ssd168xDriver implements EpdDriver {
    */
   async #sleepAfterFailure(): Promise<void> {
     try {
-      await this.#bus.reset(this.#p.reset);
-      await this.#bus.command(DEEP_SLEEP[0], Uint8Array.of(DEEP_SLEEP[1]));
+      await this.bus.reset(this.#p.reset);
+      await this.bus.command(DEEP_SLEEP[0], Uint8Array.of(DEEP_SLEEP[1]));
     } catch {
       // The bus itself failed; nothing more can be sent.
     }
-    this.#awake = false;
+    this.awake = false;
   }
 }
 
@@ -262,7 +250,7 @@ export function createSsd168xDriver(panelId: string, o: EpdDriverOptions): EpdDr
   return new Ssd168xDriver(panelId, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function ssd168xPanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'high' } {
   const p = vendorVariant(panelId, 'ssd168x', 'SSD1680/SSD1683', PANELS).variant;
   return { controller: p.controller, vendorFile: p.vendorFile, busyWhen: 'high' };

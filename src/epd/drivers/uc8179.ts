@@ -1,9 +1,10 @@
-import type { BusyWait, EpdBus, ResetPulse } from '../bus.js';
+import type { BusyWait, ResetPulse } from '../bus.js';
 import type { EpdDriver, EpdDriverOptions, PanelImage } from '../driver.js';
 import { EpdError } from '../epd-error.js';
 import type { PanelProfile } from '../../panels/panels.js';
 import { packPlane } from '../../render/encode/raw.js';
 import { checkPanelImage } from './check-panel-image.js';
+import { SleepingDriver } from './sleeping-driver.js';
 import { vendorVariant } from './vendor-variant.js';
 
 /**
@@ -109,7 +110,7 @@ export function createUc8179Driver(panelId: string, o: EpdDriverOptions): EpdDri
   return new Uc8179Driver(panelId, o);
 }
 
-/** Which controller and vendor file a panel follows (for `panel info` and docs/raspberry-pi.md). */
+/** Which controller and vendor file a panel follows (for `panel info` and docs/guides/panels.md). */
 export function uc8179PanelFacts(panelId: string): { controller: string; vendorFile: string; busyWhen: 'low' } {
   const { variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
   return {
@@ -119,9 +120,8 @@ export function uc8179PanelFacts(panelId: string): { controller: string; vendorF
   };
 }
 
-class Uc8179Driver implements EpdDriver {
+class Uc8179Driver extends SleepingDriver {
   readonly panelId: string;
-  readonly #bus: EpdBus;
   readonly #variant: Variant;
   readonly #profile: PanelProfile;
   readonly #busy: BusyWait;
@@ -130,15 +130,12 @@ class Uc8179Driver implements EpdDriver {
   /** Each palette index's bit in DTM1 and in DTM2 (packPlane's lookup). */
   readonly #planeValues: [number[], number[]];
   readonly #white: number;
-  /**
-   * Whether the controller may be awake (between init and deep sleep). A driver starts asleep: the HAT's power pin
-   * comes up with the bus, and every refresh starts with a reset pulse and the vendor's init anyway.
-   */
-  #awake = false;
 
   constructor(panelId: string, o: EpdDriverOptions) {
+    // Asleep at first: the HAT's power pin comes up with the bus, and every refresh starts with a reset pulse and the
+    // vendor's init anyway.
+    super(o.bus, false);
     this.panelId = panelId;
-    this.#bus = o.bus;
     const { profile: panel, variant } = vendorVariant(panelId, 'uc8179', 'UC8179', VARIANTS);
     this.#variant = variant;
     this.#profile = panel;
@@ -166,14 +163,14 @@ class Uc8179Driver implements EpdDriver {
     const p0 = packPlane(image.indices, this.#width, this.#height, 1, this.#planeValues[0], 1);
     const p1 = packPlane(image.indices, this.#width, this.#height, 1, this.#planeValues[1], 1);
     await this.#guarded(async () => {
-      await this.#bus.reset(this.#variant.reset);
-      this.#awake = true;
+      await this.bus.reset(this.#variant.reset);
+      this.awake = true;
       await this.#run(this.#variant.init);
-      await this.#bus.command(0x10, p0);
-      await this.#bus.command(0x13, p1);
+      await this.bus.command(0x10, p0);
+      await this.bus.command(0x13, p1);
       await this.#run(REFRESH);
       await this.#run(this.#variant.sleep);
-      this.#awake = false;
+      this.awake = false;
     });
   }
 
@@ -186,34 +183,22 @@ class Uc8179Driver implements EpdDriver {
     });
   }
 
-  async sleep(): Promise<void> {
-    if (!this.#awake) return;
-    await this.#guarded(async () => {
-      await this.#run(this.#variant.sleep);
-      this.#awake = false;
-    });
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.sleep();
-    } finally {
-      await this.#bus.close();
-    }
+  protected async sendSleep(): Promise<void> {
+    await this.#guarded(() => this.#run(this.#variant.sleep));
   }
 
   async #run(steps: readonly Step[]): Promise<void> {
     for (const s of steps) {
       if (s.kind === 'cmd')
-        await this.#bus.command(s.cmd, s.data && s.data.length > 0 ? Uint8Array.from(s.data) : undefined);
-      else if (s.kind === 'delay') await this.#bus.delay(s.ms);
+        await this.bus.command(s.cmd, s.data && s.data.length > 0 ? Uint8Array.from(s.data) : undefined);
+      else if (s.kind === 'delay') await this.bus.delay(s.ms);
       else await this.#wait(s.what);
     }
   }
 
   async #wait(what: string): Promise<void> {
     try {
-      await this.#bus.waitIdle(this.#busy);
+      await this.bus.waitIdle(this.#busy);
     } catch (err) {
       if (err instanceof EpdError && err.code === 'E_PANEL_BUSY_TIMEOUT') {
         throw new EpdError(
@@ -224,7 +209,7 @@ class Uc8179Driver implements EpdDriver {
       }
       throw err;
     }
-    await this.#bus.delay(this.#variant.afterBusyMs);
+    await this.bus.delay(this.#variant.afterBusyMs);
   }
 
   /**
@@ -238,9 +223,9 @@ class Uc8179Driver implements EpdDriver {
     } catch (err) {
       if (err instanceof EpdError && err.code === 'E_PANEL_BUSY_TIMEOUT') {
         try {
-          await this.#bus.reset(this.#variant.reset);
-          await this.#bus.command(0x07, Uint8Array.of(0xa5));
-          this.#awake = false;
+          await this.bus.reset(this.#variant.reset);
+          await this.bus.command(0x07, Uint8Array.of(0xa5));
+          this.awake = false;
         } catch {
           // The bus itself failed as well: the first error is the one to show; the next try starts with a reset.
         }

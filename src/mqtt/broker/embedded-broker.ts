@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { MqttConfig } from '../../config/schema.js';
 import { listen } from '../../shared/http-listen.js';
 import { BrokerPolicy, DEFAULT_BROKER_LIMITS, type BrokerLimits, type BrokerRole, type Login } from './policy.js';
-import { BROKER_REFUSAL_CODES, BrokerRefusal, type BrokerRefusalCode } from './refusal.js';
+import { BrokerRefusal, type BrokerRefusalCode } from './refusal.js';
 import { SubscriptionLimit, type SubscriptionRefusal } from './subscription-limit.js';
 import { MqttFrameLimit } from '../frame-limit.js';
 import { mqttTopics, type MqttTopics } from '../topics.js';
@@ -32,8 +32,8 @@ export interface EmbeddedBroker {
   readonly guestRetainedBytes: number;
   /** Topic filters held by clients other than the daemon. */
   readonly guestSubscriptions: number;
-  /** How often each refusal happened since the start. */
-  refusals(): Readonly<Record<BrokerRefusalCode, number>>;
+  /** How often each refusal happened since the start (a code not refused yet is absent). */
+  refusals(): Readonly<Partial<Record<BrokerRefusalCode, number>>>;
   close(): Promise<void>;
 }
 
@@ -102,13 +102,16 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     topics: opts.topics ?? mqttTopics('outfit-display', 'homeassistant'),
     limits,
   });
-  const refusals = Object.fromEntries(BROKER_REFUSAL_CODES.map((c) => [c, 0])) as Record<BrokerRefusalCode, number>;
+  const refusals: Partial<Record<BrokerRefusalCode, number>> = {};
+  const count = (code: BrokerRefusalCode): void => {
+    refusals[code] = (refusals[code] ?? 0) + 1;
+  };
   // aedes destroys the connection with the refusal, which reaches the socket's pipeline too: count it once.
   const counted = new WeakSet<BrokerRefusal>();
   const refuse = (r: BrokerRefusal): void => {
     if (counted.has(r)) return;
     counted.add(r);
-    refusals[r.code] += 1;
+    count(r.code);
     log?.warn({ err: r }, 'embedded MQTT broker refused a client');
   };
   const subscriptions = new SubscriptionLimit({
@@ -125,7 +128,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions = {}): Pro
     const logged = subscriptionRefusalsLogged.get(client) ?? new Set<BrokerRefusalCode>();
     subscriptionRefusalsLogged.set(client, logged);
     if (logged.has(r.code)) {
-      refusals[r.code] += 1;
+      count(r.code);
       return;
     }
     logged.add(r.code);

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BrokerRefusal, CONNACK_BAD_USERNAME_OR_PASSWORD, CONNACK_IDENTIFIER_REJECTED } from './refusal.js';
-import { refreshTarget, type MqttTopics } from '../topics.js';
-import { pairTarget } from '../pair-button.js';
+import { isOurDiscovery, pairTarget, refreshTarget, underBase, type MqttTopics } from '../topics.js';
 
 /**
  * Who may do what on the embedded broker. The daemon logs in with a login made for this process and may write
@@ -178,9 +177,8 @@ export class BrokerPolicy {
       if (msg.payload.length > limits.refreshBytes) return `a button press of more than ${limits.refreshBytes} bytes`;
       return null;
     }
-    if (msg.topic === topics.base || msg.topic.startsWith(`${topics.base}/`))
-      return 'only the daemon writes its topics';
-    if (msg.topic.startsWith(`${topics.prefix}/device/${topics.nodePrefix}`)) {
+    if (underBase(topics, msg.topic)) return 'only the daemon writes its topics';
+    if (isOurDiscovery(topics, msg.topic)) {
       // Home Assistant removes a device it was asked to delete with an empty retained config; the daemon sends it
       // again when Home Assistant next comes online.
       return msg.payload.length === 0 ? null : 'only the daemon writes its Home Assistant discovery';

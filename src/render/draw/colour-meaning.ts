@@ -9,7 +9,7 @@ import { inkDistance, MEANING_MIN_DELTA_E } from './colour-difference.js';
  * | meaning | ink | on |
  * |---|---|---|
  * | danger | red | alerts; freezing (at or below 0 °C) and heat (from 30 °C): the number and the gear that answers |
- * | wet | blue | rain likely (from 50 %): the rain reading's umbrella, rain gear with a place for it; never red |
+ * | wet | blue | rain likely (from 50 %): the rain reading's drops, rain gear with a place for it; never red |
  * | strong sun | yellow, as a fill | a high UV index (from 6): the UV mark's sun, sun gear with a place for it |
  * | all is well | green | the tick of a day that asks nothing |
  *

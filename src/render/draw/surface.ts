@@ -3,6 +3,7 @@ import { meaningInks, type Action, type MeaningInks } from './colour-meaning.js'
 import { hexToRgb, type PanelProfile } from '../../panels/panels.js';
 import type { Rgb } from '../encode/quantize.js';
 import { TextLayer } from '../text/text-layer.js';
+import { DrawnLog } from './drawn-log.js';
 import type { TypeScale } from './type-scale.js';
 
 /**
@@ -40,6 +41,8 @@ export interface Surface {
   scale: TypeScale;
   /** What this frame's weather asks for (colour-meaning.ts weatherActions): the garments that answer it are coloured. */
   actions: ReadonlySet<Action>;
+  /** What was drawn, by element (drawn-log.ts): symbols and colours, for the frame's JSON. */
+  drawn: DrawnLog;
 }
 
 function inkOf(panel: PanelProfile, name: string): string | undefined {
@@ -113,7 +116,18 @@ export function createSurface(
   crisp.antialias = 'none';
   tone.antialias = 'gray';
   return {
-    surface: { width, height, text: new TextLayer(width, height, palette), crisp, tone, theme, unit, scale, actions },
+    surface: {
+      width,
+      height,
+      text: new TextLayer(width, height, palette),
+      crisp,
+      tone,
+      theme,
+      unit,
+      scale,
+      actions,
+      drawn: new DrawnLog(),
+    },
     crispCanvas,
     toneCanvas,
   };

@@ -41,6 +41,7 @@ export function drawAlertMark(sf: Surface, look: AlertLook, x: number, y: number
   const colour = look.inverted ? sf.theme.paper : sf.theme.danger;
   if (look.mark === 'filled') warningTriangle(sf.crisp, x, y, s, colour);
   else warningTriangleOutline(sf.crisp, x, y, s, colour);
+  sf.drawn.icon(look.mark === 'filled' ? 'warning-filled' : 'warning-outline', colour);
 }
 
 /** Where the alert block goes and how large: its box (`h` unused), the lines at most, the text size. */
@@ -62,57 +63,60 @@ export function drawAlertBlock(
   o: AlertBlockOptions,
   report: LayoutReport,
 ): number {
-  const alerts = c.alerts;
-  if (alerts.length === 0) return 0;
-  const u = sf.unit;
-  const { box, size } = o;
-  const pad = 8 * u;
-  // Tight as a band allows: the capitals (0.73 of the size) centred, and room under the baseline for a descender's ink
-  // (0.26 of the size in DejaVu's condensed faces), which is lost off an inverted band. Every line costs the outfit.
-  const lineH = Math.round(size * 1.2);
-  const mark = size * 1.05;
-  const textX = box.x + pad + mark + pad;
-  const shown = alerts.slice(0, o.maxLines);
-  const more = alerts.length - shown.length;
-  const tail = more > 0 ? `(${fill(c.locale.labels.more_alerts, { n: more })})` : undefined;
-  let y = box.y;
-  shown.forEach((a: FrameAlert, i) => {
-    const look = alertLook(a.severity);
-    const fitted: FittedText = fitLine(
-      look.font,
-      a.text,
-      box.x + box.w - pad - textX,
-      size,
-      size,
-      i === shown.length - 1 ? tail : undefined,
-    );
-    const band = {
-      x: Math.round(box.x),
-      y: Math.round(y),
-      w: Math.round(box.w),
-      h: Math.round(y + lineH) - Math.round(y),
-    };
-    if (look.inverted) {
-      sf.crisp.fillStyle = sf.theme.danger;
-      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
-    }
-    drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);
-    const line = fitted.lines[0];
-    // On the band, the text's ink must stay on it: paper-coloured ink beyond it is lost.
-    if (line)
-      drawLine(sf, {
-        font: look.font,
-        size: fitted.size,
-        text: line.text,
-        x: textX,
-        baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)),
-        colour: look.inverted ? sf.theme.paper : sf.theme.ink,
-        report,
-        room: look.inverted ? band : undefined,
-      });
-    report.alerts.push(fitted);
-    y += lineH;
+  return sf.drawn.within('alerts', () => {
+    const alerts = c.alerts;
+    if (alerts.length === 0) return 0;
+    const u = sf.unit;
+    const { box, size } = o;
+    const pad = 8 * u;
+    // Tight as a band allows: the capitals (0.73 of the size) centred, and room under the baseline for a descender's ink
+    // (0.26 of the size in DejaVu's condensed faces), which is lost off an inverted band. Every line costs the outfit.
+    const lineH = Math.round(size * 1.2);
+    const mark = size * 1.05;
+    const textX = box.x + pad + mark + pad;
+    const shown = alerts.slice(0, o.maxLines);
+    const more = alerts.length - shown.length;
+    const tail = more > 0 ? `(${fill(c.locale.labels.more_alerts, { n: more })})` : undefined;
+    let y = box.y;
+    shown.forEach((a: FrameAlert, i) => {
+      const look = alertLook(a.severity);
+      const fitted: FittedText = fitLine(
+        look.font,
+        a.text,
+        box.x + box.w - pad - textX,
+        size,
+        size,
+        i === shown.length - 1 ? tail : undefined,
+      );
+      const band = {
+        x: Math.round(box.x),
+        y: Math.round(y),
+        w: Math.round(box.w),
+        h: Math.round(y + lineH) - Math.round(y),
+      };
+      if (look.inverted) {
+        sf.crisp.fillStyle = sf.theme.danger;
+        sf.drawn.ink(sf.theme.danger);
+        sf.crisp.fillRect(band.x, band.y, band.w, band.h);
+      }
+      drawAlertMark(sf, look, box.x + pad, y + (lineH - mark) / 2, mark);
+      const line = fitted.lines[0];
+      // On the band, the text's ink must stay on it: paper-coloured ink beyond it is lost.
+      if (line)
+        drawLine(sf, {
+          font: look.font,
+          size: fitted.size,
+          text: line.text,
+          x: textX,
+          baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)),
+          colour: look.inverted ? sf.theme.paper : sf.theme.ink,
+          report,
+          room: look.inverted ? band : undefined,
+        });
+      report.alerts.push(fitted);
+      y += lineH;
+    });
+    report.sizes.alert = size;
+    return y - box.y;
   });
-  report.sizes.alert = size;
-  return y - box.y;
 }

@@ -114,6 +114,7 @@ export function drawFitted(
   room?: Box,
 ): void {
   let y = firstBaseline(top, fitted);
+  sf.drawn.ink(colour);
   const drawn: DrawnLine[] = [];
   // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
   const mark = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl' ? '\u200F' : '\u200E';
@@ -162,6 +163,7 @@ export function drawLine(sf: Surface, o: DrawLineOptions): number {
   const align = o.align ?? 'left';
   const left = align === 'left' ? o.x : align === 'right' ? o.x - w : o.x - w / 2;
   drawText(sf.text, font, size, text, left, baseline, o.colour);
+  sf.drawn.ink(o.colour);
   report?.texts.push(text);
   report?.textBoxes.push({
     font,
@@ -234,14 +236,16 @@ function badgeSize(sf: Surface): number {
  * badge do not fit in one row (`box` two rows high: topBandHeight), the name, time and badge get the second.
  */
 export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
-  const st = c.status?.error ? c.status : null;
-  if (st === null) return plainRow(sf, c, box, report);
-  const rowH = bandRowHeight(sf, c, 0);
-  if (c.ageBadge !== null && box.h >= 2 * rowH && !errorFitsBesideBadge(sf, c, box.w, rowH)) {
-    errorRow(sf, c, st, { ...box, h: box.h / 2 }, false, report);
-    return plainRow(sf, c, { ...box, y: box.y + box.h / 2, h: box.h / 2 }, report);
-  }
-  errorRow(sf, c, st, box, true, report);
+  return sf.drawn.within('top_band', () => {
+    const st = c.status?.error ? c.status : null;
+    if (st === null) return plainRow(sf, c, box, report);
+    const rowH = bandRowHeight(sf, c, 0);
+    if (c.ageBadge !== null && box.h >= 2 * rowH && !errorFitsBesideBadge(sf, c, box.w, rowH)) {
+      errorRow(sf, c, st, { ...box, h: box.h / 2 }, false, report);
+      return plainRow(sf, c, { ...box, y: box.y + box.h / 2, h: box.h / 2 }, report);
+    }
+    errorRow(sf, c, st, box, true, report);
+  });
 }
 
 /** The status on a filled row: mark, what happened and what happens next; at the right the outfit's time or badge. */
@@ -253,88 +257,92 @@ function errorRow(
   withAge: boolean,
   report: LayoutReport,
 ): void {
-  const u = sf.unit;
-  const pad = 10 * u;
-  const size = bandTextSize(sf, box.h);
-  const base = box.y + box.h * 0.5 + size * 0.36;
-  const fore = sf.theme.paper;
-  sf.crisp.fillStyle = sf.theme.status;
-  sf.crisp.fillRect(box.x, box.y, box.w, box.h);
-  let right = box.x + box.w - pad;
-  if (withAge && c.ageBadge !== null) {
-    const h = box.h - 6 * u;
-    right -=
-      drawAgeBadge(
-        sf,
-        {
-          text: c.ageBadge,
-          xRight: right,
-          y: box.y + (box.h - h) / 2,
-          h,
-          ...bandBadge(sf, c.ageBadge, h),
-          onError: true,
-        },
-        report,
-      ).w +
-      8 * u;
-  } else if (withAge && c.updated) {
-    right -=
-      drawLine(sf, {
-        font: 'condensed',
-        size: size * 0.85,
-        text: fill(c.locale.labels.updated, { time: c.updated }),
-        x: right,
-        baseline: base,
-        colour: fore,
-        align: 'right',
-        report,
-        room: box,
-      }) +
-      12 * u;
-  }
-  const left = box.x + pad;
-  const markS = Math.min(box.h * 0.7, size * 1.3);
-  statusMark(sf.crisp, st.mark, left, box.y + (box.h - markS) / 2, markS, fore);
-  const textX = left + markS + 8 * u;
-  const avail = right - textX;
-  // What happened and what happens next, at one size that fits both (down to 70 %); else the short form, which
-  // keeps both in fewer words ("Service error · again 07:12").
-  const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
-  if (shared >= size * 0.7) {
-    const tw = drawLine(sf, {
-      font: 'condensed-bold',
-      size: shared,
-      text: st.title,
-      x: textX,
-      baseline: base,
-      colour: fore,
-      report,
-      room: box,
-    });
-    drawLine(sf, {
-      font: 'condensed',
-      size: shared,
-      text: `· ${st.detail}`,
-      x: textX + tw + statusGap(shared),
-      baseline: base,
-      colour: fore,
-      report,
-      room: box,
-    });
-  } else {
-    const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
-    if (short.lines[0])
-      drawLine(sf, {
+  return sf.drawn.within('status', () => {
+    const u = sf.unit;
+    const pad = 10 * u;
+    const size = bandTextSize(sf, box.h);
+    const base = box.y + box.h * 0.5 + size * 0.36;
+    const fore = sf.theme.paper;
+    sf.crisp.fillStyle = sf.theme.status;
+    sf.drawn.ink(sf.theme.status);
+    sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+    let right = box.x + box.w - pad;
+    if (withAge && c.ageBadge !== null) {
+      const h = box.h - 6 * u;
+      right -=
+        drawAgeBadge(
+          sf,
+          {
+            text: c.ageBadge,
+            xRight: right,
+            y: box.y + (box.h - h) / 2,
+            h,
+            ...bandBadge(sf, c.ageBadge, h),
+            onError: true,
+          },
+          report,
+        ).w +
+        8 * u;
+    } else if (withAge && c.updated) {
+      right -=
+        drawLine(sf, {
+          font: 'condensed',
+          size: size * 0.85,
+          text: fill(c.locale.labels.updated, { time: c.updated }),
+          x: right,
+          baseline: base,
+          colour: fore,
+          align: 'right',
+          report,
+          room: box,
+        }) +
+        12 * u;
+    }
+    const left = box.x + pad;
+    const markS = Math.min(box.h * 0.7, size * 1.3);
+    statusMark(sf.crisp, st.mark, left, box.y + (box.h - markS) / 2, markS, fore);
+    sf.drawn.icon(`status-${st.mark}`, fore);
+    const textX = left + markS + 8 * u;
+    const avail = right - textX;
+    // What happened and what happens next, at one size that fits both (down to 70 %); else the short form, which
+    // keeps both in fewer words ("Service error · again 07:12").
+    const shared = Math.min(size, (size * avail) / statusLineWidth(st, size));
+    if (shared >= size * 0.7) {
+      const tw = drawLine(sf, {
         font: 'condensed-bold',
-        size: short.size,
-        text: short.lines[0].text,
+        size: shared,
+        text: st.title,
         x: textX,
         baseline: base,
         colour: fore,
         report,
         room: box,
       });
-  }
+      drawLine(sf, {
+        font: 'condensed',
+        size: shared,
+        text: `· ${st.detail}`,
+        x: textX + tw + statusGap(shared),
+        baseline: base,
+        colour: fore,
+        report,
+        room: box,
+      });
+    } else {
+      const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
+      if (short.lines[0])
+        drawLine(sf, {
+          font: 'condensed-bold',
+          size: short.size,
+          text: short.lines[0].text,
+          x: textX,
+          baseline: base,
+          colour: fore,
+          report,
+          room: box,
+        });
+    }
+  });
 }
 
 /** The name at the left; at the right the outfit's time, and the badge of its age when it is out of date. */
@@ -451,26 +459,29 @@ export interface AgeBadge {
  * smallest; on an error's band it is inverted again. The top band's and the small panels' badge. Returns the badge.
  */
 export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): AgeBadge {
-  // The text's ink centred in the badge, which grows about its middle where the ink is taller than it: paper-coloured
-  // descenders below it would be lost ("il y a" read "il v a" on a 2.13", "godz." read "qodz.").
-  const [hi, lo] = inkExtentEm('condensed-bold', b.text) ?? [0.73, 0];
-  const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
-  const y = b.y - (h - b.h) / 2;
-  const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
-  sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.status;
-  sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
-  const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
-  drawLine(sf, {
-    font: 'condensed-bold',
-    size: b.size,
-    text: b.text,
-    x: b.xRight - b.w / 2,
-    baseline,
-    colour: b.onError ? sf.theme.status : sf.theme.paper,
-    align: 'center',
-    report,
-    room: fill,
+  return sf.drawn.within('status', () => {
+    // The text's ink centred in the badge, which grows about its middle where the ink is taller than it: paper-coloured
+    // descenders below it would be lost ("il y a" read "il v a" on a 2.13", "godz." read "qodz.").
+    const [hi, lo] = inkExtentEm('condensed-bold', b.text) ?? [0.73, 0];
+    const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
+    const y = b.y - (h - b.h) / 2;
+    const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
+    sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.status;
+    sf.drawn.ink(sf.crisp.fillStyle);
+    sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
+    const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
+    drawLine(sf, {
+      font: 'condensed-bold',
+      size: b.size,
+      text: b.text,
+      x: b.xRight - b.w / 2,
+      baseline,
+      colour: b.onError ? sf.theme.status : sf.theme.paper,
+      align: 'center',
+      report,
+      room: fill,
+    });
+    report.badge = { text: b.text, size: b.size, height: fill.h };
+    return { ...b, y, h };
   });
-  report.badge = { text: b.text, size: b.size, height: fill.h };
-  return { ...b, y, h };
 }

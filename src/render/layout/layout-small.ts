@@ -155,15 +155,17 @@ function rowPlace(sf: Surface, c: FrameContent, r: RowRoom): { x: number; w: num
 
 /** The garment row at y; returns the height used with the space below it. */
 function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
-  const u = sf.unit;
-  const h = drawGarments(
-    sf,
-    c,
-    { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) },
-    PICTOGRAM_MIN_PX,
-    report,
-  );
-  return h ? h + 4 * u : 0;
+  return sf.drawn.within('pictograms', () => {
+    const u = sf.unit;
+    const h = drawGarments(
+      sf,
+      c,
+      { x, y: y + 1 * u, w: tw, h: Math.max(PICTOGRAM_MIN_PX, 28 * u) },
+      PICTOGRAM_MIN_PX,
+      report,
+    );
+    return h ? h + 4 * u : 0;
+  });
 }
 
 /**
@@ -178,64 +180,67 @@ function headLine(
   withBadge: boolean,
   report: LayoutReport,
 ): number {
-  const u = sf.unit;
-  const lineH = 17 * u;
-  const st = c.status?.error ? c.status : null;
-  const fore = st ? sf.theme.paper : sf.theme.ink;
-  const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
-  // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
-  const status = st
-    ? fitText({
-        text: st.short,
+  return sf.drawn.within(c.status?.error ? 'status' : 'top_band', () => {
+    const u = sf.unit;
+    const lineH = 17 * u;
+    const st = c.status?.error ? c.status : null;
+    const fore = st ? sf.theme.paper : sf.theme.ink;
+    const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
+    // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
+    const status = st
+      ? fitText({
+          text: st.short,
+          font: 'condensed',
+          width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u,
+          height: 2 * 12 * u * 1.2 + 2,
+          maxSize: 12 * u,
+          minSize: Math.max(11, 11 * u),
+          lineHeight: 1.2,
+        })
+      : null;
+    const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
+    // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
+    const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
+    if (band) {
+      sf.crisp.fillStyle = sf.theme.status;
+      sf.drawn.ink(sf.theme.status);
+      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
+    }
+    let rightW = 0;
+    if (c.ageBadge !== null && withBadge) {
+      rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
+    } else if (timeW) {
+      rightW = drawLine(sf, {
         font: 'condensed',
-        width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u,
-        height: 2 * 12 * u * 1.2 + 2,
-        maxSize: 12 * u,
-        minSize: Math.max(11, 11 * u),
-        lineHeight: 1.2,
-      })
-    : null;
-  const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
-  // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
-  const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
-  if (band) {
-    sf.crisp.fillStyle = sf.theme.status;
-    sf.crisp.fillRect(band.x, band.y, band.w, band.h);
-  }
-  let rightW = 0;
-  if (c.ageBadge !== null && withBadge) {
-    rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
-  } else if (timeW) {
-    rightW = drawLine(sf, {
-      font: 'condensed',
-      size: 12 * u,
-      text: c.updated!,
-      x: x + tw,
-      baseline: 12 * u,
-      colour: fore,
-      align: 'right',
-      report,
-      room: band,
-    });
-  }
-  const avail = tw - rightW - (rightW ? 6 * u : 0);
-  if (status !== null) {
-    drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report, band);
-  } else {
-    const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
-    if (name.lines[0])
-      drawLine(sf, {
-        font: 'condensed-bold',
-        size: name.size,
-        text: name.lines[0].text,
-        x,
+        size: 12 * u,
+        text: c.updated!,
+        x: x + tw,
         baseline: 12 * u,
         colour: fore,
+        align: 'right',
         report,
+        room: band,
       });
-    rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
-  }
-  return headH + 1 * u;
+    }
+    const avail = tw - rightW - (rightW ? 6 * u : 0);
+    if (status !== null) {
+      drawFitted(sf, status, x + 1 * u, 1 * u + Math.max(0, (lineH - 2 * u - status.pitch) / 2), fore, report, band);
+    } else {
+      const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
+      if (name.lines[0])
+        drawLine(sf, {
+          font: 'condensed-bold',
+          size: name.size,
+          text: name.lines[0].text,
+          x,
+          baseline: 12 * u,
+          colour: fore,
+          report,
+        });
+      rule(sf, x, headH - 2 * u, tw, Math.max(1, u));
+    }
+    return headH + 1 * u;
+  });
 }
 
 /** Where a small badge goes: ending at `right`, `h` px high, at most `maxW` px wide. */
@@ -251,9 +256,14 @@ interface SmallBadgePlace {
  * than `maxW` (a long language's "3 h old"), cut only where even that does not hold it. Returns its width.
  */
 function smallBadge(sf: Surface, text: string, at: SmallBadgePlace, onError: boolean, report: LayoutReport): number {
-  const b = smallBadgeText(sf, text, at.maxW);
-  return drawAgeBadge(sf, { text: b.shown, xRight: at.right, y: at.y, h: at.h, size: b.size, w: b.w, onError }, report)
-    .w;
+  return sf.drawn.within('status', () => {
+    const b = smallBadgeText(sf, text, at.maxW);
+    return drawAgeBadge(
+      sf,
+      { text: b.shown, xRight: at.right, y: at.y, h: at.h, size: b.size, w: b.w, onError },
+      report,
+    ).w;
+  });
 }
 
 /** The small badge's text as shown, its size and the badge's width, px, at most `maxW` wide. */
@@ -272,58 +282,61 @@ const smallBadgeWidth = (sf: Surface, text: string, maxW: number): number => sma
  * one on an inverted band, a lesser one on paper. Returns its height, 0 without alerts.
  */
 function alertLine(sf: Surface, c: FrameContent, x: number, y: number, tw: number, report: LayoutReport): number {
-  const first = c.alerts[0];
-  if (first === undefined) return 0;
-  const u = sf.unit;
-  const look = alertLook(first.severity);
-  // Regular whatever the severity: bold would cut "Severe storm warning" across a 2.13"; the band and the mark say it.
-  const font = 'condensed';
-  // The count stays when the first alert is cut.
-  const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
-  const min = Math.max(11, 11 * u);
-  const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
-  // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
-  // what "Severe storm…" does not.
-  const two =
-    line.truncated && sf.height > sf.width
-      ? fitText({
-          text: first.text,
-          tail: more,
+  return sf.drawn.within('alerts', () => {
+    const first = c.alerts[0];
+    if (first === undefined) return 0;
+    const u = sf.unit;
+    const look = alertLook(first.severity);
+    // Regular whatever the severity: bold would cut "Severe storm warning" across a 2.13"; the band and the mark say it.
+    const font = 'condensed';
+    // The count stays when the first alert is cut.
+    const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
+    const min = Math.max(11, 11 * u);
+    const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
+    // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
+    // what "Severe storm…" does not.
+    const two =
+      line.truncated && sf.height > sf.width
+        ? fitText({
+            text: first.text,
+            tail: more,
+            font,
+            width: tw - 16 * u,
+            height: 2 * Math.round(min * 1.15),
+            maxSize: min,
+            minSize: min,
+            lineHeight: 1.15,
+          })
+        : null;
+    const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
+    const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
+    const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
+    const band = look.inverted ? { x: x - 2 * u, y, w: tw + 4 * u, h: ah } : undefined;
+    if (band) {
+      sf.crisp.fillStyle = sf.theme.danger;
+      sf.drawn.ink(sf.theme.danger);
+      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
+    }
+    drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
+    if (fitted === line) {
+      if (line.lines[0])
+        drawLine(sf, {
           font,
-          width: tw - 16 * u,
-          height: 2 * Math.round(min * 1.15),
-          maxSize: min,
-          minSize: min,
-          lineHeight: 1.15,
-        })
-      : null;
-  const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
-  const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
-  const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
-  const band = look.inverted ? { x: x - 2 * u, y, w: tw + 4 * u, h: ah } : undefined;
-  if (band) {
-    sf.crisp.fillStyle = sf.theme.danger;
-    sf.crisp.fillRect(band.x, band.y, band.w, band.h);
-  }
-  drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
-  if (fitted === line) {
-    if (line.lines[0])
-      drawLine(sf, {
-        font,
-        size: line.size,
-        text: line.lines[0].text,
-        x: x + 15 * u,
-        baseline: y + 12 * u,
-        colour: fore,
-        report,
-        room: band,
-      });
-  } else {
-    drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report, band);
-  }
-  report.alerts.push(fitted);
-  report.sizes.alert = fitted.size;
-  return ah + 2 * u;
+          size: line.size,
+          text: line.lines[0].text,
+          x: x + 15 * u,
+          baseline: y + 12 * u,
+          colour: fore,
+          report,
+          room: band,
+        });
+    } else {
+      drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report, band);
+    }
+    report.alerts.push(fitted);
+    report.sizes.alert = fitted.size;
+    return ah + 2 * u;
+  });
 }
 
 /** Where the upright weather goes: its column (`x`, `w`) from `top`, and the icon's left edge. */

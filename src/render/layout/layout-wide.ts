@@ -104,28 +104,32 @@ function drawCurrent(
     const base = Math.round(box.y + Math.min(size * 0.8, box.h - d.size * 1.5));
     const temp = drawTemperature(sf, w, x, base, temperatureBeside(sf, sz, box.h), width, report);
     report.sizes.temperature = temp.size;
-    drawLine(sf, {
-      font: FEELS_FONT,
-      size: fs,
-      text: feels,
-      x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap,
-      baseline: base,
-      colour: ink,
-      report,
-    });
+    sf.drawn.within('feels_like', () =>
+      drawLine(sf, {
+        font: FEELS_FONT,
+        size: fs,
+        text: feels,
+        x: x + (plan.feels === 'under-unit' ? temp.numberWidth : temp.width) + gap,
+        baseline: base,
+        colour: ink,
+        report,
+      }),
+    );
     report.sizes.feelsLike = fs;
     const fitted = desc ? fitLine('condensed', desc, width, d.size, d.min) : null;
     const line = fitted?.lines[0];
     if (fitted && line)
-      drawLine(sf, {
-        font: 'condensed',
-        size: fitted.size,
-        text: line.text,
-        x,
-        baseline: Math.round(base + d.size * 1.25),
-        colour: ink,
-        report,
-      });
+      sf.drawn.within('condition', () =>
+        drawLine(sf, {
+          font: 'condensed',
+          size: fitted.size,
+          text: line.text,
+          x,
+          baseline: Math.round(base + d.size * 1.25),
+          colour: ink,
+          report,
+        }),
+      );
     return icon;
   }
   // Beneath: its baseline a descent above the row's end, the number's a gap above its capitals.
@@ -139,15 +143,17 @@ function drawCurrent(
   const line = fitted?.lines[0];
   // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
   if (fitted && line && !fitted.truncated)
-    drawLine(sf, {
-      font: 'condensed',
-      size: fitted.size,
-      text: line.text,
-      x: descX,
-      baseline: tempBase,
-      colour: ink,
-      report,
-    });
+    sf.drawn.within('condition', () =>
+      drawLine(sf, {
+        font: 'condensed',
+        size: fitted.size,
+        text: line.text,
+        x: descX,
+        baseline: tempBase,
+        colour: ink,
+        report,
+      }),
+    );
   return icon;
 }
 

@@ -25,38 +25,41 @@ export interface HeadlineBox {
  * language), so the age is never cut off. Returns the height used.
  */
 export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
-  const padX = Math.max(3, Math.round(b.size * 0.25));
-  const padY = Math.max(1, Math.round(b.size * 0.1));
-  // One line where it fits at any size allowed, else two at the largest that holds them.
-  const one = fitText({
-    text,
-    font: 'condensed-bold',
-    width: b.maxW - 2 * padX,
-    height: Math.round(b.size * 1.15),
-    maxSize: b.size,
-    minSize: b.minSize,
-    lineHeight: 1.15,
+  return sf.drawn.within('status', () => {
+    const padX = Math.max(3, Math.round(b.size * 0.25));
+    const padY = Math.max(1, Math.round(b.size * 0.1));
+    // One line where it fits at any size allowed, else two at the largest that holds them.
+    const one = fitText({
+      text,
+      font: 'condensed-bold',
+      width: b.maxW - 2 * padX,
+      height: Math.round(b.size * 1.15),
+      maxSize: b.size,
+      minSize: b.minSize,
+      lineHeight: 1.15,
+    });
+    const fitted =
+      !one.truncated && one.lines.length === 1
+        ? one
+        : fitText({
+            text,
+            font: 'condensed-bold',
+            width: b.maxW - 2 * padX,
+            height: 2 * Math.round(b.size * 1.15),
+            maxSize: b.size,
+            minSize: b.minSize,
+            lineHeight: 1.15,
+          });
+    const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
+    const h = Math.round(fitted.height + 2 * padY);
+    sf.crisp.fillStyle = sf.theme.status;
+    sf.drawn.ink(sf.theme.status);
+    const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
+    sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
+    drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report, fill);
+    report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
+    return h;
   });
-  const fitted =
-    !one.truncated && one.lines.length === 1
-      ? one
-      : fitText({
-          text,
-          font: 'condensed-bold',
-          width: b.maxW - 2 * padX,
-          height: 2 * Math.round(b.size * 1.15),
-          maxSize: b.size,
-          minSize: b.minSize,
-          lineHeight: 1.15,
-        });
-  const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
-  const h = Math.round(fitted.height + 2 * padY);
-  sf.crisp.fillStyle = sf.theme.status;
-  const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
-  sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
-  drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report, fill);
-  report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
-  return h;
 }
 
 /**
@@ -76,6 +79,7 @@ export function markOld(
   const dash = Math.max(6, Math.round(14 * u));
   const ctx = sf.crisp;
   ctx.fillStyle = sf.theme.ink;
+  sf.drawn.within('old_mark', () => sf.drawn.icon('dashed-frame', sf.theme.ink));
   const x0 = Math.round(box.x);
   const y0 = Math.round(box.y);
   const x1 = Math.round(box.x + box.w) - t;

@@ -19,13 +19,15 @@ export function drawGarments(
   report: LayoutReport,
   fit: RowFit = {},
 ): number {
-  const row = drawPictogramRow(sf, c.row, box, minSize, fit);
-  report.pictograms = row.shown;
-  report.pictogramsMore = row.more;
-  if (row.more > 0) report.texts.push(`+${row.more}`);
-  if (row.moreText) report.textBoxes.push(row.moreText);
-  report.sizes.pictogram = row.size || null;
-  return row.height;
+  return sf.drawn.within('pictograms', () => {
+    const row = drawPictogramRow(sf, c.row, box, minSize, fit);
+    report.pictograms = row.shown;
+    report.pictogramsMore = row.more;
+    if (row.more > 0) report.texts.push(`+${row.more}`);
+    if (row.moreText) report.textBoxes.push(row.moreText);
+    report.sizes.pictogram = row.size || null;
+    return row.height;
+  });
 }
 
 export interface OutfitBlockOptions {
@@ -81,51 +83,56 @@ export function drawOutfitBlock(
   o: OutfitBlockOptions,
   report: LayoutReport,
 ): void {
-  if (c.outfit === null || box.h <= 0) return;
-  const S = sf.scale;
-  const u = sf.unit;
-  const gap = Math.round(8 * u);
-  const fit = outfitIn(sf, c, box, o);
-  const best = fit(box.h);
-  let outfit = best;
-  let reasoning: FittedText | null = null;
-  if (c.reasoning && !best.truncated) {
-    // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
-    for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
-      const r = fitText({
-        text: c.reasoning,
-        font: 'condensed',
-        width: box.w,
-        height: box.h,
-        maxSize: size,
-        minSize: size,
-        lineHeight: 1.2,
-      });
-      const rest = box.h - r.height - 2 * gap;
-      // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
-      if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
-      const smaller = fit(rest);
-      if (
-        !smaller.truncated &&
-        smaller.rest === null &&
-        smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)
-      ) {
-        [outfit, reasoning] = [smaller, r];
-        break;
+  return sf.drawn.within('outfit', () => {
+    if (c.outfit === null || box.h <= 0) return;
+    const S = sf.scale;
+    const u = sf.unit;
+    const gap = Math.round(8 * u);
+    const fit = outfitIn(sf, c, box, o);
+    const best = fit(box.h);
+    let outfit = best;
+    let reasoning: FittedText | null = null;
+    if (c.reasoning && !best.truncated) {
+      // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
+      for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
+        const r = fitText({
+          text: c.reasoning,
+          font: 'condensed',
+          width: box.w,
+          height: box.h,
+          maxSize: size,
+          minSize: size,
+          lineHeight: 1.2,
+        });
+        const rest = box.h - r.height - 2 * gap;
+        // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
+        if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
+        const smaller = fit(rest);
+        if (
+          !smaller.truncated &&
+          smaller.rest === null &&
+          smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)
+        ) {
+          [outfit, reasoning] = [smaller, r];
+          break;
+        }
       }
     }
-  }
-  report.outfit = outfit.lead;
-  report.outfitRest = outfit.rest;
-  report.sizes.outfit = outfit.lead.size;
-  report.sizes.outfitRest = outfit.rest?.size ?? null;
-  drawFitted(sf, outfit.lead, box.x, box.y, sf.theme.ink, report);
-  if (outfit.rest)
-    drawFitted(sf, outfit.rest, box.x, box.y + outfit.lead.height + Math.round(6 * u), sf.theme.ink, report);
-  if (!reasoning) return;
-  const top = box.y + outfit.height + 2 * gap;
-  rule(sf, box.x, top - gap - u, 60 * u, 2 * u);
-  report.reasoning = reasoning;
-  report.sizes.reasoning = reasoning.size;
-  drawFitted(sf, reasoning, box.x, top, sf.theme.ink, report);
+    report.outfit = outfit.lead;
+    report.outfitRest = outfit.rest;
+    report.sizes.outfit = outfit.lead.size;
+    report.sizes.outfitRest = outfit.rest?.size ?? null;
+    drawFitted(sf, outfit.lead, box.x, box.y, sf.theme.ink, report);
+    if (outfit.rest)
+      drawFitted(sf, outfit.rest, box.x, box.y + outfit.lead.height + Math.round(6 * u), sf.theme.ink, report);
+    if (!reasoning) return;
+    const why = reasoning;
+    const top = box.y + outfit.height + 2 * gap;
+    report.reasoning = why;
+    report.sizes.reasoning = why.size;
+    sf.drawn.within('reasoning', () => {
+      rule(sf, box.x, top - gap - u, 60 * u, 2 * u);
+      drawFitted(sf, why, box.x, top, sf.theme.ink, report);
+    });
+  });
 }

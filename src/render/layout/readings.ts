@@ -6,12 +6,12 @@ import { measure } from '../text/fonts.js';
 import { recordInk } from '../text/ink-box.js';
 import { formatTempShort, MISSING } from './format.js';
 import type { Reading, ReadingKind } from './reading-values.js';
-import { UMBRELLA } from '../pictograms/garment-pictograms.js';
 import { windArrow } from '../pictograms/marks.js';
 import { drawPictogram, type Pictogram } from '../pictograms/pictogram.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine } from '../text/text-fit.js';
-import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
+import { DROP, rainChanceMark, UV_SUN } from '../pictograms/weather-pictograms.js';
+import type { FrameElement } from '../draw/drawn-log.js';
 
 /**
  * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
@@ -19,7 +19,20 @@ import { DROP, UV_SUN } from '../pictograms/weather-pictograms.js';
  * where it asks for action (colour-meaning.ts): a likely rain, a high UV index, freezing or heat.
  */
 
-const MARKS: Record<Exclude<ReadingKind, 'wind'>, Pictogram> = { rain: UMBRELLA, uv: UV_SUN, humidity: DROP };
+/** Each reading's mark for a square of `size` px, and its name in the frame's JSON. */
+const MARKS: Record<Exclude<ReadingKind, 'wind'>, (size: number) => { name: string; picto: Pictogram }> = {
+  rain: (size) => rainChanceMark(size),
+  uv: () => ({ name: 'sun', picto: UV_SUN }),
+  humidity: () => ({ name: 'drop', picto: DROP }),
+};
+
+/** The frame element each reading is (drawn-log.ts). */
+const ELEMENT_OF: Record<ReadingKind, FrameElement> = {
+  rain: 'rain_chance',
+  wind: 'wind',
+  uv: 'uv',
+  humidity: 'humidity',
+};
 
 function colourOf(sf: Surface, m: Meaning | null): string {
   // Text is a stroke: only an ink that stands apart from black and paper (colour-meaning.ts).
@@ -37,28 +50,32 @@ export function drawReading(
   maxW: number,
   report: LayoutReport,
 ): number {
-  const mid = top + mark / 2;
-  if (r.kind === 'wind') {
-    windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
-  } else {
-    drawPictogram(sf, MARKS[r.kind], x, top, mark, r.meaning ?? undefined);
-  }
-  const tx = x + mark + Math.max(3, mark * 0.18);
-  const full = fitLine('condensed-bold', r.value, maxW - (tx - x), size, size * 0.85);
-  const v = full.truncated && r.short ? fitLine('condensed-bold', r.short, maxW - (tx - x), size, size * 0.7) : full;
-  const line = v.lines[0];
-  if (!line) return mark;
-  const base = Math.round(mid + v.size * 0.36);
-  drawLine(sf, {
-    font: 'condensed-bold',
-    size: v.size,
-    text: line.text,
-    x: tx,
-    baseline: base,
-    colour: colourOf(sf, r.meaning),
-    report,
+  return sf.drawn.within(ELEMENT_OF[r.kind], () => {
+    const mid = top + mark / 2;
+    if (r.kind === 'wind') {
+      windArrow(sf.crisp, x + mark / 2, mid, mark * 0.42, r.windFrom ?? null, sf.theme.ink);
+      sf.drawn.icon(r.windFrom === null || r.windFrom === undefined ? 'ring' : 'arrow', sf.theme.ink);
+    } else {
+      const { name, picto } = MARKS[r.kind](mark);
+      sf.drawn.icon(name, drawPictogram(sf, picto, x, top, mark, r.meaning ?? undefined));
+    }
+    const tx = x + mark + Math.max(3, mark * 0.18);
+    const full = fitLine('condensed-bold', r.value, maxW - (tx - x), size, size * 0.85);
+    const v = full.truncated && r.short ? fitLine('condensed-bold', r.short, maxW - (tx - x), size, size * 0.7) : full;
+    const line = v.lines[0];
+    if (!line) return mark;
+    const base = Math.round(mid + v.size * 0.36);
+    drawLine(sf, {
+      font: 'condensed-bold',
+      size: v.size,
+      text: line.text,
+      x: tx,
+      baseline: base,
+      colour: colourOf(sf, r.meaning),
+      report,
+    });
+    return tx - x + line.width;
   });
-  return tx - x + line.width;
 }
 
 /**
@@ -182,34 +199,37 @@ export function drawTemperature(
   maxW: number,
   report: LayoutReport,
 ): { width: number; size: number; numberWidth: number } {
-  const { number, unit } = temperatureParts(w);
-  const unitRatio = UNIT_RATIO;
-  let s = Math.round(size);
-  while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
-  const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
-  const nw = drawLine(sf, { font: 'bold', size: s, text: number, x, baseline, colour });
-  const us = Math.round(s * unitRatio);
-  // 0.729 em: the top of the digits above the baseline, so the unit's top meets the number's.
-  const unitX = x + nw + s * 0.04;
-  const unitBase = baseline - s * 0.729 + us * 0.729;
-  const uw = unit ? drawLine(sf, { font: 'bold', size: us, text: unit, x: unitX, baseline: unitBase, colour }) : 0;
-  // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
-  report.texts.push(`${number}${unit}`);
-  const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
-  recordInk(report.inks, [
-    { font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) },
-    ...(unit ? [unitLine] : []),
-  ]);
-  report.textBoxes.push({
-    font: 'bold',
-    size: s,
-    text: number,
-    x,
-    baseline,
-    box: lineRoom('bold', s, x, baseline, nw),
+  return sf.drawn.within('temperature', () => {
+    const { number, unit } = temperatureParts(w);
+    const unitRatio = UNIT_RATIO;
+    let s = Math.round(size);
+    while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
+    const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
+    const nw = drawLine(sf, { font: 'bold', size: s, text: number, x, baseline, colour });
+    const us = Math.round(s * unitRatio);
+    // 0.729 em: the top of the digits above the baseline, so the unit's top meets the number's.
+    const unitX = x + nw + s * 0.04;
+    const unitBase = baseline - s * 0.729 + us * 0.729;
+    const uw = unit ? drawLine(sf, { font: 'bold', size: us, text: unit, x: unitX, baseline: unitBase, colour }) : 0;
+    // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
+    report.texts.push(`${number}${unit}`);
+    const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
+    recordInk(report.inks, [
+      { font: 'bold', size: s, text: number, x, baseline: Math.round(baseline) },
+      ...(unit ? [unitLine] : []),
+    ]);
+    report.textBoxes.push({
+      font: 'bold',
+      size: s,
+      text: number,
+      x,
+      baseline,
+      box: lineRoom('bold', s, x, baseline, nw),
+    });
+    if (unit)
+      report.textBoxes.push({ ...unitLine, baseline: unitBase, box: lineRoom('bold', us, unitX, unitBase, uw) });
+    return { width: nw + uw, size: s, numberWidth: nw };
   });
-  if (unit) report.textBoxes.push({ ...unitLine, baseline: unitBase, box: lineRoom('bold', us, unitX, unitBase, uw) });
-  return { width: nw + uw, size: s, numberWidth: nw };
 }
 
 /**
@@ -225,9 +245,12 @@ export function drawFeelsLike(
   maxW: number,
   report: LayoutReport,
 ): number {
-  const chosen = measure('condensed-bold', size, text.full) <= maxW ? text.full : text.short;
-  const line = fitLine('condensed-bold', chosen, maxW, size, size).lines[0];
-  if (line) drawLine(sf, { font: 'condensed-bold', size, text: line.text, x, baseline, colour: sf.theme.ink, report });
-  report.sizes.feelsLike = size;
-  return size;
+  return sf.drawn.within('feels_like', () => {
+    const chosen = measure('condensed-bold', size, text.full) <= maxW ? text.full : text.short;
+    const line = fitLine('condensed-bold', chosen, maxW, size, size).lines[0];
+    if (line)
+      drawLine(sf, { font: 'condensed-bold', size, text: line.text, x, baseline, colour: sf.theme.ink, report });
+    report.sizes.feelsLike = size;
+    return size;
+  });
 }

@@ -27,12 +27,6 @@ export function drawingFor(g: GarmentPictogram, size: number): Pictogram {
   return size < SMALL_BELOW ? g.small : g.picto;
 }
 
-/** The umbrella as line art, for the rain-chance reading beside the other readings' marks. */
-const UMBRELLA: Pictogram = [
-  { d: 'M2 12 Q2 3 12 3 Q22 3 22 12 Q19.5 10 17 12 Q14.5 10 12 12 Q9.5 10 7 12 Q4.5 10 2 12 Z', fill: 'rain' },
-  { d: 'M12 3 V2 M12 12 V19.5 Q12 22 9.5 21.5' },
-];
-
 const MEANINGS: Readonly<Record<GarmentId, Meaning | null>> = {
   coat: 'cold',
   jacket: null,
@@ -62,5 +56,3 @@ export const GARMENT_PICTOGRAMS: Readonly<Record<GarmentId, GarmentPictogram>> =
 /** "Nothing extra needed": a tick in a circle, green where the panel has green. */
 const TICK: Pictogram = [{ d: 'O12 12 9.5' }, { d: 'M7 12.5 L10.5 16 L17 8.5', weight: 1.3 }];
 export const NOTHING_EXTRA: GarmentPictogram = { meaning: 'ok', picto: TICK, small: TICK };
-
-export { UMBRELLA };

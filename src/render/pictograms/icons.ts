@@ -10,5 +10,7 @@ import { CONDITION_PICTOGRAMS } from './weather-pictograms.js';
 
 /** Draws the icon for `condition` in the square (x, y, size). */
 export function drawConditionIcon(sf: Surface, condition: Condition, x: number, y: number, size: number): void {
-  drawPictogram(sf, CONDITION_PICTOGRAMS[condition], x, y, size);
+  return sf.drawn.within('condition', () => {
+    sf.drawn.icon(condition, drawPictogram(sf, CONDITION_PICTOGRAMS[condition], x, y, size));
+  });
 }

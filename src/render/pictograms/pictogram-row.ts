@@ -84,7 +84,8 @@ export function drawPictogramRow(
   shown.forEach((g, i) => {
     const p: GarmentPictogram = g === 'nothing-extra' ? NOTHING_EXTRA : GARMENT_PICTOGRAMS[g];
     const at = place(i);
-    drawPictogram(sf, drawingFor(p, size), at.x, at.y, size, garmentTint(p.meaning, sf.actions));
+    const colour = drawPictogram(sf, drawingFor(p, size), at.x, at.y, size, garmentTint(p.meaning, sf.actions));
+    sf.drawn.icon(g === 'nothing-extra' ? 'tick' : g, colour);
   });
   const moreText = more > 0 ? drawMore(sf, more, place(shown.length), size) : null;
   const used = Math.ceil((shown.length + (more > 0 ? 1 : 0)) / perRow);
@@ -100,6 +101,7 @@ function drawMore(sf: Surface, n: number, at: { x: number; y: number }, size: nu
   const x = at.x + (size - w) / 2;
   const baseline = at.y + size / 2 + px * 0.365;
   drawText(sf.text, 'bold', px, text, x, baseline, sf.theme.ink);
+  sf.drawn.ink(sf.theme.ink);
   return { font: 'bold', size: px, text, x, baseline, box: { x: at.x, y: at.y, w: size, h: size } };
 }
 

@@ -80,8 +80,19 @@ function tinted(sf: Surface, picto: Pictogram, tint: Meaning | undefined): Tinte
   return null;
 }
 
-/** Draws `picto` in the square (x, y, size). `tint` colours it as tinted() says (an action's meaning). */
-export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: number, size: number, tint?: Meaning): void {
+/**
+ * Draws `picto` in the square (x, y, size). `tint` colours it as tinted() says (an action's meaning). Returns the
+ * colour that carries its meaning: the first it was drawn in other than the panel's ink and paper, else the ink.
+ */
+export function drawPictogram(
+  sf: Surface,
+  picto: Pictogram,
+  x: number,
+  y: number,
+  size: number,
+  tint?: Meaning,
+): string {
+  const used: string[] = [];
   const ctx = sf.crisp;
   const before = ctx.antialias;
   ctx.save();
@@ -106,18 +117,23 @@ export function drawPictogram(sf: Surface, picto: Pictogram, x: number, y: numbe
     ctx.beginPath();
     tracePath(ctx, ops, map);
     if (part.fill) {
-      ctx.fillStyle =
+      const fill =
         part.fill === 'ink' && t ? t.solid : isMeaning(part.fill) && t?.place ? t.place : fillColour(sf, part.fill);
+      ctx.fillStyle = fill;
+      used.push(fill);
       ctx.fill('nonzero');
     }
     const stroke = part.stroke ?? 'ink';
     if (stroke !== 'none') {
       // A solid part's edge is stroked in its own colour, so it stays one shape.
-      ctx.strokeStyle = stroke === 'ink' && t ? (part.fill === 'ink' ? t.solid : t.line) : strokeColour(sf, stroke);
+      const line = stroke === 'ink' && t ? (part.fill === 'ink' ? t.solid : t.line) : strokeColour(sf, stroke);
+      ctx.strokeStyle = line;
+      used.push(line);
       ctx.lineWidth = lw;
       ctx.stroke();
     }
   }
   ctx.restore();
   ctx.antialias = before;
+  return used.find((c) => c !== sf.theme.ink && c !== sf.theme.paper) ?? sf.theme.ink;
 }

@@ -67,7 +67,21 @@ export const CONDITION_PICTOGRAMS: Readonly<Record<Condition, Pictogram>> = {
   unknown: THERMOMETER,
 };
 
-/** The marks of the readings: rain chance (an umbrella is in garment-pictograms.ts), humidity, UV, wind. */
+/** A drop falling, centred on (x, y), `r` wide at its round end and pointed 2.2 r above it. */
+const TEAR = (x: number, y: number, r: number): string =>
+  `M${x} ${y - 2.2 * r} Q${x + r} ${y - 0.8 * r} ${x + r} ${y} A${x} ${y} ${r} 0 180 Q${x - r} ${y - 0.8 * r} ${x} ${y - 2.2 * r} Z`;
+
+/**
+ * The marks of the readings. The rain chance is a cloud letting fall two drops: a reading, not advice. An open
+ * umbrella beside "95 %" reads as "take one" even where the outfit says to leave it at home, so the umbrella is
+ * only ever a garment (garment-pictograms.ts). Humidity is one drop, UV a sun; wind is an arrow (marks.ts).
+ * Below 30 px the drops would close into an "8" under the cloud: there the mark is the rain's own cloud with
+ * streaks, which holds its shape down to 12 px.
+ */
+export const RAIN_CHANCE_LARGE: Pictogram = [
+  ...placed(CLOUD, 2.6, -4.3, 0.78),
+  { d: `${TEAR(8, 19, 2.6)} ${TEAR(16, 19, 2.6)}`, fill: 'rain' },
+];
 export const DROP: Pictogram = [
   { d: 'M12 2.5 Q18 10 18 15 A12 15 6 0 180 Q6 10 12 2.5 Z' },
   { d: 'M9 15.5 Q9.5 18 12 18.5' },
@@ -78,3 +92,10 @@ export const UV_SUN: Pictogram = [
     d: 'M12 1.5 V3.5 M12 20.5 V22.5 M1.5 12 H3.5 M20.5 12 H22.5 M4.6 4.6 L6 6 M18 18 L19.4 19.4 M4.6 19.4 L6 18 M18 6 L19.4 4.6',
   },
 ];
+
+/** The rain chance's mark for a square of `size` px (see RAIN_CHANCE_LARGE), and its name. */
+export function rainChanceMark(size: number): { name: 'cloud-drops' | 'cloud-streaks'; picto: Pictogram } {
+  return size < 30
+    ? { name: 'cloud-streaks', picto: CONDITION_PICTOGRAMS.rain }
+    : { name: 'cloud-drops', picto: RAIN_CHANCE_LARGE };
+}

@@ -237,7 +237,7 @@ export function largestFitting<T>(
 /**
  * The most characters (code points) of a text that fitting considers: more than twice as many as the largest box
  * of any layout shows at its smallest size, so no frame shows less for it. A longer text is cut to these with an
- * ellipsis before it is split into words, and costs no more to lay out than they do (docs/frame.md).
+ * ellipsis before it is split into words, and costs no more to lay out than they do (docs/reference/frame-rules.md).
  */
 export const MAX_FIT_CHARS = 5_000;
 
