@@ -1,9 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { frameJson, type FrameJson } from '../../src/render/frame-json.js';
 import { renderIndices } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { SAMPLE_CASES, sampleInput, NORMAL, type SampleCase } from '../fixtures/samples.js';
 import type { FrameInput } from '../../src/render/layout/content.js';
+
+// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
+// runs as shipped.
+vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
+}));
 
 /**
  * What the frame shows is complete in its JSON (`render --out F.json`): every symbol by name with the element it

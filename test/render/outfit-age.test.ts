@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
 import { renderIndices, type FrameInput } from '../../src/render/frame.js';
 import { frameContent } from '../../src/render/layout/content.js';
@@ -10,6 +10,13 @@ import { capArcMinutes } from '../../src/render/draw/type-scale.js';
 import { plural, pluralForms } from '../../src/i18n/plural.js';
 import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
 import { NORMAL } from '../fixtures/samples.js';
+
+// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
+// runs as shipped.
+vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
+}));
 
 /**
  * Old looks old: an outfit past the day it was made for is headed by its age in days, in words,
