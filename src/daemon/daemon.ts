@@ -44,6 +44,8 @@ export interface DaemonOptions {
   draw?: DrawFrame;
   /** For tests only: the address of a stand-in for the Home Assistant Supervisor's API. */
   supervisorUrl?: string;
+  /** For tests only: the outfit service's client, answered in process; default one built from the `api` section. */
+  client?: OutfitClient;
 }
 
 export interface Daemon {
@@ -127,16 +129,18 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     timezone: config.timezone,
     warn: (w) => apiLogger.warn({ code: w.code, field: w.field, problem: w.problem }, w.text),
   });
-  const client = new OutfitClient({
-    onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
-    baseUrl,
-    apiKey,
-    otherSecrets: secretValues(secrets),
-    timeoutMs: config.api.timeout_s * 1000,
-    paidTimeoutMs: config.api.response_timeout_s * 1000,
-    connectTimeoutMs: config.api.connect_timeout_s * 1000,
-    clock,
-  });
+  const client =
+    opts.client ??
+    new OutfitClient({
+      onShapeNotes: (notes, where) => shapeWarnings.note(notes, where),
+      baseUrl,
+      apiKey,
+      otherSecrets: secretValues(secrets),
+      timeoutMs: config.api.timeout_s * 1000,
+      paidTimeoutMs: config.api.response_timeout_s * 1000,
+      connectTimeoutMs: config.api.connect_timeout_s * 1000,
+      clock,
+    });
 
   const governor = new Governor({
     config,

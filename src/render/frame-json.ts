@@ -1,5 +1,5 @@
 import type { LayoutSizes } from './layout/blocks.js';
-import type { DetailedFrame } from './frame.js';
+import type { LaidOutFrame } from './frame.js';
 import type { GarmentId } from '../domain/garments.js';
 import { describeCodePoint } from './text/missing-glyphs.js';
 import type { PanelProfile } from '../panels/panels.js';
@@ -41,7 +41,7 @@ export interface FrameJson {
   width: number;
   height: number;
   rotation: Rotation;
-  layout: DetailedFrame['report']['layout'];
+  layout: LaidOutFrame['report']['layout'];
   viewing: { kind: Viewing; distance_mm: number; ppi: number };
   /** What the outfit names, in the vocabulary's order. */
   garments: readonly GarmentId[];
@@ -85,7 +85,7 @@ function paletteNames(panel: PanelProfile): (css: string) => string {
   return (css) => names.get(css.replace(/\s+/g, '')) ?? css;
 }
 
-function elementColours(d: DetailedFrame, nameOf: (css: string) => string): FrameJson['colours'] {
+function elementColours(d: LaidOutFrame, nameOf: (css: string) => string): FrameJson['colours'] {
   const out: FrameJson['colours'] = {};
   for (const [element, css] of d.drawn.colours) {
     if (element === null) continue;
@@ -96,7 +96,7 @@ function elementColours(d: DetailedFrame, nameOf: (css: string) => string): Fram
   return out;
 }
 
-export function frameJson(d: DetailedFrame, panel: PanelProfile, rotation: Rotation, pngSha256: string): FrameJson {
+export function frameJson(d: LaidOutFrame, panel: PanelProfile, rotation: Rotation, pngSha256: string): FrameJson {
   const { report, scale } = d;
   const nameOf = paletteNames(panel);
   const sizes: FrameJson['sizes'] = {};

@@ -11,7 +11,7 @@ import { encodePng } from './encode/png.js';
 import { quantize, type Dither, type Rgb } from './encode/quantize.js';
 import { encodeRaw } from './encode/raw.js';
 import type { Rotation } from './encode/rotate.js';
-import { createSurface, releaseSurface } from './draw/surface.js';
+import { createSurface, releaseSurface, type SurfaceCanvases } from './draw/surface.js';
 import type { DrawnLog } from './draw/drawn-log.js';
 import { weatherActions } from './draw/colour-meaning.js';
 import type { Rect } from './text/text-layer.js';
@@ -90,8 +90,15 @@ export interface DetailedFrame {
   smallestText: { size: number; box: Rect } | null;
 }
 
-/** Layout and quantization: palette indices of the picture as seen, with what the layout placed. */
-export function renderIndices(input: FrameInput, panel: PanelProfile, opts: RenderOptions): DetailedFrame {
+/** A frame laid out and drawn, before its pixels are read: what it placed and drew, all its JSON says. */
+export type LaidOutFrame = Omit<DetailedFrame, 'indices'>;
+
+/** The frame drawn on its surface; the caller reads the pixels (or not) and releases the canvases. */
+function drawFrame(
+  input: FrameInput,
+  panel: PanelProfile,
+  opts: RenderOptions,
+): { laid: LaidOutFrame; canvases: SurfaceCanvases; palette: Rgb[] } {
   const { width, height } = viewSize(panel, opts.rotation);
   const content = frameContent(input);
   const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
@@ -101,7 +108,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
     kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall',
     ppiOf(panel),
   );
-  const { surface, crispCanvas, toneCanvas } = createSurface(
+  const canvases = createSurface(
     width,
     height,
     panel,
@@ -110,6 +117,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
     scale,
     weatherActions(content.weather),
   );
+  const { surface } = canvases;
   // Characters drawn as boxes are collected here, not logged: the caller logs them (glyph-warnings.ts).
   const { result: report, missing } = collectMissingGlyphs(() =>
     kind === 'error'
@@ -119,6 +127,33 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
         : layoutWide(surface, content, kind),
   );
   report.missingGlyphs = missing;
+  const laid: LaidOutFrame = {
+    width,
+    height,
+    report,
+    drawn: surface.drawn,
+    garments: content.garments,
+    scale,
+    smallestText: surface.text.smallestText(),
+  };
+  return { laid, canvases, palette };
+}
+
+/**
+ * The layout alone: what a frame places and draws, without reading or quantizing its pixels (a third of a frame's
+ * time). What `render --out x.json` describes, and all the layout checks read.
+ */
+export function layoutFrame(input: FrameInput, panel: PanelProfile, opts: RenderOptions): LaidOutFrame {
+  const { laid, canvases } = drawFrame(input, panel, opts);
+  releaseSurface(canvases);
+  return laid;
+}
+
+/** Layout and quantization: palette indices of the picture as seen, with what the layout placed. */
+export function renderIndices(input: FrameInput, panel: PanelProfile, opts: RenderOptions): DetailedFrame {
+  const { laid, canvases, palette } = drawFrame(input, panel, opts);
+  const { surface, crispCanvas, toneCanvas } = canvases;
+  const { width, height } = laid;
   const crisp = crispCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   const tone = toneCanvas.getContext('2d').getImageData(0, 0, width, height).data;
   releaseSurface({ crispCanvas, toneCanvas });
@@ -132,16 +167,7 @@ export function renderIndices(input: FrameInput, panel: PanelProfile, opts: Rend
     palette,
     dither: opts.dither ?? 'floyd-steinberg',
   });
-  return {
-    width,
-    height,
-    indices,
-    report,
-    drawn: surface.drawn,
-    garments: content.garments,
-    scale,
-    smallestText: surface.text.smallestText(),
-  };
+  return { ...laid, indices };
 }
 
 /** PNG samples for each palette index: grey levels at the PNG's depth, or the index itself. */

@@ -2,8 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OutfitClient } from '../../src/api/client.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BadResponseError, ServiceError } from '../../src/api/errors.js';
 import { CronTimes } from '../../src/budget/cron-times.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -46,7 +45,6 @@ interface WeekRig {
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  vi.restoreAllMocks();
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
@@ -82,13 +80,10 @@ async function weekRig(o: {
     ...(o.script ?? []),
     ...Array.from({ length: 200 }, () => () => Promise.resolve(rec({ outfit: `Outfit ${++n}.`, fetchedAt: null }))),
   ]);
-  // The service's client, answered in process: the daemon is otherwise as `run` builds it.
-  vi.spyOn(OutfitClient.prototype, 'recweather').mockImplementation((req, opts) => fake.client.recweather(req, opts));
-  vi.spyOn(OutfitClient.prototype, 'recommend').mockImplementation((req, opts) => fake.client.recommend(req, opts));
-  vi.spyOn(OutfitClient.prototype, 'weather').mockImplementation((q, opts) => fake.client.weather(q, opts));
   const { logger, text } = capturingLogger();
   const shown = keeper();
-  const daemon = await buildDaemon({ loaded, logger, clock, publishers: [shown], env: {} });
+  // The service's client answered in process: the daemon is otherwise as `run` builds it.
+  const daemon = await buildDaemon({ loaded, logger, clock, publishers: [shown], env: {}, client: fake.client });
   cleanup.push(() => daemon.stop());
   const driver = new WeekDriver(clock);
   driver.watch(daemon);

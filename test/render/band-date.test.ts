@@ -1,16 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame } from '../../src/render/frame.js';
 import { loadPanel } from '../../src/panels/panels.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { formatDate } from '../../src/render/layout/format.js';
 import { LONG, sampleInput } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /** The date on wall panels: in the band, in the display's language and zone. */
 describe("the frame's date", () => {
@@ -35,7 +28,7 @@ describe("the frame's date", () => {
     ['waveshare-7in5-v2', 90],
     ['inkplate-10', 0],
   ] as const)('%s at %i°: shows in the band, whole, beside the name and the time', (panel, rotation) => {
-    const { report } = renderIndices(at(sampleInput('normal', 'Hallway', localeFor('de'))), loadPanel(panel), {
+    const { report } = layoutFrame(at(sampleInput('normal', 'Hallway', localeFor('de'))), loadPanel(panel), {
       rotation,
     });
     expect(report.texts).toContain('Samstag, 28. November');
@@ -45,7 +38,7 @@ describe("the frame's date", () => {
   it('takes no room from a 120-word outfit on the 7.5": it is drawn as it is without the date', () => {
     for (const rotation of [0, 90] as const) {
       const draw = (name: string) =>
-        renderIndices(at({ ...sampleInput('long', name), rec: LONG }), loadPanel('waveshare-7in5-v2'), { rotation })
+        layoutFrame(at({ ...sampleInput('long', name), rec: LONG }), loadPanel('waveshare-7in5-v2'), { rotation })
           .report;
       const withDate = draw('Hallway');
       expect(
@@ -63,13 +56,13 @@ describe("the frame's date", () => {
 
   it('gives way to a long name: the short form, or none, never a cut name or date', () => {
     const name = 'The downstairs hallway by the front door';
-    const { report } = renderIndices(at(sampleInput('normal', name)), loadPanel('waveshare-7in5-v2'), { rotation: 90 });
+    const { report } = layoutFrame(at(sampleInput('normal', name)), loadPanel('waveshare-7in5-v2'), { rotation: 90 });
     const drawn = report.texts.join(' | ');
     expect(drawn).not.toMatch(/Saturday 28 Nov(?!ember)|Sat 28 N(?!ov)/);
   });
 
   it('is not on small panels, which have no band for it', () => {
-    const { report } = renderIndices(at(sampleInput('normal')), loadPanel('waveshare-2in9'), { rotation: 0 });
+    const { report } = layoutFrame(at(sampleInput('normal')), loadPanel('waveshare-2in9'), { rotation: 0 });
     expect(report.texts.join(' ')).not.toMatch(/Saturday|Sat 28/);
   });
 });

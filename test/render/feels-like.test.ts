@@ -1,17 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame } from '../../src/render/frame.js';
 import { frameJson } from '../../src/render/frame-json.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { typeScale } from '../../src/render/draw/type-scale.js';
 import { localeFor } from '../../src/i18n/locale.js';
 import { NORMAL, sampleInput } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * The feels-like temperature, the figure the outfit is based on: on every panel, and on the wall
@@ -27,7 +20,7 @@ describe('the feels-like temperature', () => {
       const panel = loadPanel(id);
       for (const rotation of [0, 90] as const) {
         for (const c of CASES) {
-          const d = renderIndices(sampleInput(c), panel, { rotation });
+          const d = layoutFrame(sampleInput(c), panel, { rotation });
           const where = `${id} at ${rotation}°, ${c}`;
           const ink = d.report.inks.find((i) => /^Feels( like)? −?\d+°/.test(i.text));
           expect(ink, `${where}: ${d.report.texts.join(' | ')}`).toBeDefined();
@@ -57,12 +50,12 @@ describe('the feels-like temperature', () => {
           ...sampleInput('normal'),
           rec: { ...NORMAL, weather: { ...NORMAL.weather, temp: -12.5, feels_like: -19.5 } },
         };
-        const texts = renderIndices(cold, loadPanel(id), { rotation }).report.texts;
+        const texts = layoutFrame(cold, loadPanel(id), { rotation }).report.texts;
         expect(
           texts.some((t) => /^Feels( like)? −20°$/.test(t)),
           `${id} at ${rotation}°: ${texts.join(' | ')}`,
         ).toBe(true);
-        const german = renderIndices(sampleInput('normal', 'Flur', localeFor('de')), loadPanel(id), { rotation }).report
+        const german = layoutFrame(sampleInput('normal', 'Flur', localeFor('de')), loadPanel(id), { rotation }).report
           .texts;
         expect(german, `${id} at ${rotation}°`).toContain('Gefühlt 1°');
       }
@@ -71,7 +64,7 @@ describe('the feels-like temperature', () => {
 
   it('keeps the temperature at the type scale where the feels-like temperature goes beneath it (a landscape Kindle)', () => {
     const panel = loadPanel('kindle-paperwhite');
-    const d = renderIndices(sampleInput('long'), panel, { rotation: 90 });
+    const d = layoutFrame(sampleInput('long'), panel, { rotation: 90 });
     expect(d.report.sizes.temperature).toBeGreaterThanOrEqual(d.scale.temperature);
     expect(d.report.sizes.feelsLike).toBeGreaterThanOrEqual(d.scale.reading);
   });

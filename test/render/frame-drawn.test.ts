@@ -1,16 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frameJson, type FrameJson } from '../../src/render/frame-json.js';
-import { renderIndices } from '../../src/render/frame.js';
+import { layoutFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { SAMPLE_CASES, sampleInput, NORMAL, type SampleCase } from '../fixtures/samples.js';
 import type { FrameInput } from '../../src/render/layout/content.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * What the frame shows is complete in its JSON (`render --out F.json`): every symbol by name with the element it
@@ -20,7 +13,7 @@ vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
 
 const json = (input: FrameInput, id: string): FrameJson => {
   const panel = loadPanel(id);
-  return frameJson(renderIndices(input, panel, { rotation: 0 }), panel, 0, '');
+  return frameJson(layoutFrame(input, panel, { rotation: 0 }), panel, 0, '');
 };
 const sample = (c: SampleCase, id: string): FrameJson => json(sampleInput(c), id);
 
@@ -28,7 +21,7 @@ describe('the frame JSON names what was drawn', () => {
   it.each(listPanelIds())('%s: every symbol and every colour belongs to an element, in every sample', (id) => {
     for (const c of SAMPLE_CASES) {
       const j = sample(c, id);
-      const texts = renderIndices(sampleInput(c), loadPanel(id), { rotation: 0 }).drawn.colours;
+      const texts = layoutFrame(sampleInput(c), loadPanel(id), { rotation: 0 }).drawn.colours;
       expect(texts.has(null), `${c}: text or fills outside any element`).toBe(false);
       expect(j.icons.length, `${c}: some symbol`).toBeGreaterThan(0);
       expect(

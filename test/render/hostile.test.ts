@@ -1,28 +1,21 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame } from '../../src/render/frame.js';
 import { ENGLISH } from '../../src/i18n/locale.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { ELLIPSIS } from '../../src/render/text/text-fit.js';
 import { crowded, HOSTILE, HOSTILE_URL, hostileInput } from './hostile.js';
 import { NORMAL } from '../fixtures/samples.js';
 
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
-
 /** Hostile inputs (hostile.ts) on every panel, upright and turned: no lone "…", no crowding, nothing lost that counts. */
 
 const panels = listPanelIds();
 const ROTATIONS = [0, 90] as const;
 /** Each frame is drawn once for the file's checks (a frame depends only on its input, panel and rotation). */
-const drawn = new Map<string, ReturnType<typeof renderIndices>>();
-const render = (rec: (typeof HOSTILE)[string], id: string, rotation: 0 | 90): ReturnType<typeof renderIndices> => {
+const drawn = new Map<string, ReturnType<typeof layoutFrame>>();
+const render = (rec: (typeof HOSTILE)[string], id: string, rotation: 0 | 90): ReturnType<typeof layoutFrame> => {
   const key = `${JSON.stringify(rec)}|${id}|${rotation}`;
   let d = drawn.get(key);
-  if (d === undefined) drawn.set(key, (d = renderIndices(hostileInput(rec), loadPanel(id), { rotation })));
+  if (d === undefined) drawn.set(key, (d = layoutFrame(hostileInput(rec), loadPanel(id), { rotation })));
   return d;
 };
 

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoredRecommendation } from '../../src/api/schemas.js';
-import { renderIndices, type FrameInput } from '../../src/render/frame.js';
+import { layoutFrame, type FrameInput } from '../../src/render/frame.js';
 import { frameContent } from '../../src/render/layout/content.js';
 import { calendarDaysBetween, MAX_DAYS_SHOWN, outfitAge } from '../../src/render/layout/outfit-age.js';
 import type { InkBox } from '../../src/render/text/ink-box.js';
@@ -10,13 +10,6 @@ import { capArcMinutes } from '../../src/render/draw/type-scale.js';
 import { plural, pluralForms } from '../../src/i18n/plural.js';
 import { BUILT_IN_LOCALES, ENGLISH, localeFor } from '../../src/i18n/locale.js';
 import { NORMAL } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * Old looks old: an outfit past the day it was made for is headed by its age in days, in words,
@@ -189,7 +182,7 @@ describe('an old outfit on every panel', () => {
           [made('2026-01-29T06:30:00Z'), 'Outfit from 2 days ago'],
         ] as const) {
           const where = `${id} at ${rotation}°: ${headline}`;
-          const { report } = renderIndices(input(rec, { stale: true, status: unreachable }), panel, { rotation });
+          const { report } = layoutFrame(input(rec, { stale: true, status: unreachable }), panel, { rotation });
           expect(report.headline?.lines.join(' '), where).toBe(headline);
           const distance = report.layout === 'small' ? 500 : 2000;
           // A wall panel's headline as large as its outfit (10′); a small panel's down to 11 px for a long language.
@@ -216,7 +209,7 @@ describe('an old outfit on every panel', () => {
 
   it.each(panels)('%s: an outfit too old to show gives way to "No current outfit", with no garments', (id) => {
     const panel = loadPanel(id);
-    const { report } = renderIndices(input(made('2026-01-27T06:30:00Z'), { stale: true, status: unreachable }), panel, {
+    const { report } = layoutFrame(input(made('2026-01-27T06:30:00Z'), { stale: true, status: unreachable }), panel, {
       rotation: 0,
     });
     expect(report.layout).toBe('error');

@@ -1,15 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { crowded } from './hostile.js';
 import { SAMPLE_CASES, sampleInput } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /** The sample cases (hostile.test.ts checks the same of the hostile inputs, on the frames it draws for its own checks). */
 describe('layout gaps', () => {
@@ -19,7 +12,7 @@ describe('layout gaps', () => {
       // 180 and 270 lay out as 0 and 90 (the same shape, turned).
       for (const rotation of [0, 90] as const) {
         for (const c of SAMPLE_CASES) {
-          const { report } = renderIndices(sampleInput(c), loadPanel(id), { rotation });
+          const { report } = layoutFrame(sampleInput(c), loadPanel(id), { rotation });
           for (const f of crowded(report)) found.push(`${id} ${rotation} ${c}: ${f}`);
         }
       }

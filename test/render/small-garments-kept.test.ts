@@ -1,18 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame } from '../../src/render/frame.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import type { FrameInput } from '../../src/render/frame.js';
 import type { PanelProfile } from '../../src/panels/panels.js';
 import type { LayoutReport } from '../../src/render/layout/blocks.js';
 import { ALL_CASES, BADGE_CASES, caseInput, smallViews } from './frame-cases.js';
 import { frameContent } from '../../src/render/layout/content.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * On the small panels the status, the headline, the age badge and the alerts take their room from
@@ -28,7 +21,7 @@ function reportOf(input: FrameInput, panel: PanelProfile, rotation: 0 | 90): Lay
   const exact = (_: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
   const key = `${panel.id}|${rotation}|${JSON.stringify(frameContent(input), exact)}`;
   let report = drawn.get(key);
-  if (report === undefined) drawn.set(key, (report = renderIndices(input, panel, { rotation }).report));
+  if (report === undefined) drawn.set(key, (report = layoutFrame(input, panel, { rotation }).report));
   return report;
 }
 

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { matchPalette, renderIndices } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { matchPalette, layoutFrame } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, type PanelProfile } from '../../src/panels/panels.js';
 import { BUILT_IN_LOCALES, localeFor } from '../../src/i18n/locale.js';
 import { drawText } from '../../src/render/text/fonts.js';
@@ -7,13 +7,6 @@ import { TextLayer } from '../../src/render/text/text-layer.js';
 import type { TextBox } from '../../src/render/draw/text-box.js';
 import { ALL_CASES, BADGE_CASES, caseInput, isSmallView, ROTATIONS, type FrameCase } from './frame-cases.js';
 import { SAMPLE_CASES } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * No text is clipped. Each text a frame draws is drawn again alone, exactly as the frame drew it,
@@ -84,7 +77,7 @@ describe('drawn text', () => {
         BUILT_IN_LOCALES.forEach((code, i) => {
           const locale = localeFor(code);
           for (const c of small ? ALL_CASES : wideCases(i)) {
-            const d = renderIndices(caseInput(c, locale), panel, { rotation });
+            const d = layoutFrame(caseInput(c, locale), panel, { rotation });
             for (const t of d.report.textBoxes) {
               const out = inkOutside(t, panel, d.width, d.height);
               if (out.length > 0)

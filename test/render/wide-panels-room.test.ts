@@ -1,16 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
-import { renderIndices, type FrameInput } from '../../src/render/frame.js';
+import { describe, expect, it } from 'vitest';
+import { layoutFrame, type FrameInput } from '../../src/render/frame.js';
 import { listPanelIds, loadPanel, ppiOf, type PanelProfile } from '../../src/panels/panels.js';
 import { capArcMinutes, VIEWING_DISTANCE_MM } from '../../src/render/draw/type-scale.js';
 import { fitOutfit } from '../../src/render/layout/outfit-fit.js';
 import { SAMPLE_CASES, type SampleCase, sampleInput } from '../fixtures/samples.js';
-
-// Only the layout is read here, never the pixels: quantizing them (a third of a frame's time) is skipped, the layout
-// runs as shipped.
-vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
-  ...(await importOriginal<object>()),
-  quantize: (q: { width: number; height: number }) => new Uint8Array(q.width * q.height),
-}));
 
 /**
  * Every wall panel as good as the 7.5": an outfit whole on the 7.5" is whole on the 7.3" panels
@@ -20,12 +13,12 @@ vi.mock('../../src/render/encode/quantize.js', async (importOriginal) => ({
 const REFERENCE = loadPanel('waveshare-7in5-v2');
 
 /** Each frame's report, drawn once for the file's checks (the 7.5" is compared with every panel). */
-const reports = new Map<string, ReturnType<typeof renderIndices>['report']>();
+const reports = new Map<string, ReturnType<typeof layoutFrame>['report']>();
 
 function drawn(panel: PanelProfile, input: FrameInput, rotation: 0 | 90) {
   const key = `${panel.id}|${rotation}|${JSON.stringify(input)}`;
   let report = reports.get(key);
-  if (report === undefined) reports.set(key, (report = renderIndices(input, panel, { rotation }).report));
+  if (report === undefined) reports.set(key, (report = layoutFrame(input, panel, { rotation }).report));
   const whole = report.outfit !== null && !report.outfit.truncated && !(report.outfitRest?.truncated ?? false);
   // The outfit's size (its first sentence's, where that is set apart), in arc minutes of its capitals at 2 m.
   const arc = capArcMinutes(report.sizes.outfit ?? 0, ppiOf(panel), VIEWING_DISTANCE_MM.wall);
