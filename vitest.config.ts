@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { ALL, INTEGRATION, SYSTEM } from './test/tiers.js';
+import { ALL, INTEGRATION, OWN_MODULES, SYSTEM } from './test/tiers.js';
 
-// Three tiers by file suffix (test/tiers.ts, docs/contributing/development.md): `vitest run --project fast` is
-// `npm test`; `vitest run` all.
+// Three tiers by file suffix (test/tiers.ts, docs/contributing/development.md): the fast tier is two projects, `fast` and
+// `fast-own-modules` (`npm test`); `vitest run` runs all.
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -17,12 +17,24 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: [ALL],
-          exclude: [INTEGRATION, SYSTEM],
+          exclude: [INTEGRATION, SYSTEM, ...OWN_MODULES],
           setupFiles: ['./test/tier-guard.ts'],
           // Pure computation: a worker on every core (vitest's default leaves one free, which on a 2-core machine
           // halves the speed). The other tiers keep that free core for the processes and brokers they start.
           maxWorkers: availableParallelism(),
+          // One module registry a worker, not one a file: canvas, the fonts and the panels load once (test/tiers.ts).
+          isolate: false,
           // Tiers with different worker counts run one after the other (vitest requires it): fast, then the others.
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'fast-own-modules',
+          include: OWN_MODULES,
+          setupFiles: ['./test/tier-guard.ts'],
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
       },

@@ -20,3 +20,11 @@ export const INTEGRATION = 'test/**/*.int.test.ts';
  * broker). Run once a CI run, on the machine's Node (.ci/run), not again on each later major.
  */
 export const SYSTEM = 'test/**/*.sys.test.ts';
+
+/**
+ * Fast files that replace a module of src/ (`vi.mock`): they get a module registry of their own (vitest's `isolate`).
+ * The rest of the fast tier shares one a worker, which saves each file the load of canvas, the fonts and the panels
+ * (a third of `npm test`'s time); a mock there would apply to whichever file loaded the module first, or to none.
+ * test/house/own-modules.test.ts fails a `vi.mock` in a fast file not listed here.
+ */
+export const OWN_MODULES = ['test/render/long-words.test.ts'];

@@ -47,6 +47,8 @@ const oneWrap = (text: string, width: number): FitRequest => ({
 function workOf(req: FitRequest): number {
   counted.units = 0;
   fitText(req);
+  // Fitting any text measures some: none counted would mean the counting wrapper above is not the one in use.
+  expect(counted.units).toBeGreaterThan(0);
   return counted.units;
 }
 
