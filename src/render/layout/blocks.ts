@@ -466,8 +466,9 @@ export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): Ag
     const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
     const y = b.y - (h - b.h) / 2;
     const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
-    sf.crisp.fillStyle = b.onError ? sf.theme.paper : sf.theme.status;
-    sf.drawn.ink(sf.crisp.fillStyle);
+    const badgeFill = b.onError ? sf.theme.paper : sf.theme.status;
+    sf.crisp.fillStyle = badgeFill;
+    sf.drawn.ink(badgeFill);
     sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
     const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
     drawLine(sf, {
