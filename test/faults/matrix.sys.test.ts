@@ -583,6 +583,13 @@ describe('the process is stopped', () => {
           );
         }
       };
+      // A start first waits out the backoff the ledger holds: each kill that cut a paid request off is a failure, and
+      // failures in a row double it (1, 2, 4 min … with jitter, src/budget/cycle-backoff.ts). What the daemon is given
+      // to show a sign of life: that wait, then 90 s.
+      const within = async (): Promise<number> => {
+        const until = (await s.ledger().catch(() => null))?.backoff?.until ?? 0;
+        return Math.max(0, until - Date.now()) + 90_000;
+      };
       // Where the writes go: the frames, the last good recommendation, the ledger.
       const dirs = [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir];
       await mkdir(dirs[1]!, { recursive: true });
@@ -590,9 +597,10 @@ describe('the process is stopped', () => {
       for (let round = 0; round < 18; round++) {
         if (round % 3 === 2) {
           // The moment a temp file appears: in the middle of a write (or just after it).
+          // A start after a kill that cut a paid request off writes nothing new until its backoff ends.
+          const timeoutMs = await within();
           await s.start();
-          // A start after a kill that cut a paid request off writes nothing new until its backoff (at most a minute) ends.
-          const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6), timeoutMs: 90_000 });
+          const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6), timeoutMs });
           delays.push(-1);
           if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
         } else if (round % 3 === 0) {
@@ -604,10 +612,11 @@ describe('the process is stopped', () => {
           await s.kill9();
         } else {
           // A random moment once it runs: after a cycle completed, somewhere in the next one (every 2 s). A kill
-          // before it that cut a paid request off leaves a backoff (at most a minute) that this start waits out.
+          // before it that cut a paid request off leaves a backoff that this start waits out.
           const mark = s.mark();
+          const timeoutMs = await within();
           await s.start({ wait: true });
-          await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
+          await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs });
           const delay = Math.round(random() * 2500);
           delays.push(delay);
           await sleep(delay);
@@ -627,8 +636,9 @@ describe('the process is stopped', () => {
       await Promise.all(leftovers.map((f) => utimes(f, old, old)));
       // A clean start after all that: the ledger was never found torn, and the daemon works.
       const mark = s.mark();
+      const timeoutMs = await within();
       await s.start();
-      await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs: 90_000 });
+      await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs });
       expect(s.findLog((l) => l.code === 'W_LEDGER_UNREADABLE')).toBeUndefined();
       await expect(stat(path.join(s.stateDir, 'budget-ledger.json.corrupt'))).rejects.toThrow();
       expect(await s.stop()).toBe(0);
@@ -639,7 +649,8 @@ describe('the process is stopped', () => {
         `left over: ${leftovers.join(', ')}`,
       ).toEqual([]);
     },
-    600_000,
+    // Most runs take 3 minutes; kills that cut purchases off in a row make the backoffs they wait out 2 and 4 minutes.
+    1_200_000,
   );
 
   // A failed or cut-off purchase is waited out, whatever stops the daemon: the backoff and the requests in flight are
