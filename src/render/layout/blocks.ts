@@ -212,6 +212,23 @@ function statusLineWidth(st: StatusText, size: number): number {
   return measure('condensed-bold', size, st.title) + statusGap(size) + measure('condensed', size, `· ${st.detail}`);
 }
 
+/**
+ * The age badge at the right of a band row `box`, its right edge at `right`, on the error's fill (`onError`) or on
+ * paper. Returns the room it took from the row: its width and the gap before it.
+ */
+function bandAgeBadge(
+  sf: Surface,
+  text: string,
+  box: Box,
+  right: number,
+  onError: boolean,
+  report: LayoutReport,
+): number {
+  const h = box.h - 6 * sf.unit;
+  const badge = { text, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, text, h), onError };
+  return drawAgeBadge(sf, badge, report).w + 8 * sf.unit;
+}
+
 /** The top band's age badge in a box `h` px high: its text size and width. */
 function bandBadge(sf: Surface, text: string, h: number): { size: number; w: number } {
   const size = Math.min(badgeSize(sf), h * 0.8);
@@ -268,21 +285,7 @@ function errorRow(
     sf.crisp.fillRect(box.x, box.y, box.w, box.h);
     let right = box.x + box.w - pad;
     if (withAge && c.ageBadge !== null) {
-      const h = box.h - 6 * u;
-      right -=
-        drawAgeBadge(
-          sf,
-          {
-            text: c.ageBadge,
-            xRight: right,
-            y: box.y + (box.h - h) / 2,
-            h,
-            ...bandBadge(sf, c.ageBadge, h),
-            onError: true,
-          },
-          report,
-        ).w +
-        8 * u;
+      right -= bandAgeBadge(sf, c.ageBadge, box, right, true, report);
     } else if (withAge && c.updated) {
       right -=
         drawLine(sf, {
@@ -354,21 +357,7 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   const fore = sf.theme.ink;
   let right = box.x + box.w - pad;
   if (c.ageBadge !== null) {
-    const h = box.h - 6 * u;
-    right -=
-      drawAgeBadge(
-        sf,
-        {
-          text: c.ageBadge,
-          xRight: right,
-          y: box.y + (box.h - h) / 2,
-          h,
-          ...bandBadge(sf, c.ageBadge, h),
-          onError: false,
-        },
-        report,
-      ).w +
-      8 * u;
+    right -= bandAgeBadge(sf, c.ageBadge, box, right, false, report);
   }
   if (c.updated) {
     const l = c.locale.labels;
