@@ -6,11 +6,15 @@ import type { Pictogram } from './pictogram.js';
  * silhouettes on the 24x24 grid of picto-path.ts, with their telling details cut out in paper, because a filled
  * shape is what the eye picks out at 2 m and an outline of the same size is not. Each garment is told by its
  * shape alone, without a label:
- * - coat: down to the knee, a belt; jacket: to the hip, a zip and a waistband; raincoat: a hood with the face
- *   open, and drops beside it; sweater: no opening, ribbed hem and cuffs; shirt: a white collar and buttons;
- *   t-shirt: short sleeves.
- * - sandals from the side like the other shoes, but open: a sole and straps with the foot's room between them.
- * - the scarf wrapped: a loop and two fringed ends; gloves: a mitten with thumb and ribbed cuff.
+ * - coat: down to the knee, lapels in a deep V; jacket: to the hip, a stand collar, a zip, slant pockets, cuffs and
+ *   a waistband, its sleeves clear of the body at the cuff; raincoat: a hood with the face open, and drops beside
+ *   it; sweater: no opening, ribbed hem and cuffs; t-shirt: short sleeves.
+ * - the shirt folded, as it is sold: a collar round the neck with two white points, buttons, no sleeves. Worn, with
+ *   sleeves, lapel-like collar points and a boxy body, it read as a blazer beside the jacket.
+ * - boots: a cuff, laces, and a heel with the arch open before it; sandals from the side like the other shoes, but
+ *   open: a sole and straps with the foot's room between them.
+ * - the scarf wrapped: a loop and two fringed ends hanging on one side, as at 24 px (two ends in the middle made it
+ *   a T-shirt's shoulders and body); gloves: a mitten with thumb and ribbed cuff.
  * Paper details are drawn at 0.7 of the pen: at 86 px a 4 px cut, 1.4′ at 2 m, which the eye still resolves.
  */
 
@@ -29,8 +33,11 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     cut('M7.2 16.2 H9.6 M14.4 16.2 H16.8', 0.6),
   ],
   jacket: [
-    solid('M8.5 4.5 L8.5 3 H15.5 V4.5 L19.8 6.5 L22 15.5 L19.2 16 L17.8 11 V18 H6.2 V11 L4.8 16 L2 15.5 L4.2 6.5 Z'),
-    cut('M12 3.5 V18 M6.5 15.6 H17.5 M8.5 4.6 H15.5'),
+    solid(
+      'M8.2 5.6 L8.6 3.2 H15.4 L15.8 5.6 L19.4 6.8 L22.6 18 H19.6 L17.4 11.5 L17.2 19 H6.8 L6.6 11.5 L4.4 18 H1.4 L4.6 6.8 Z',
+    ),
+    cut('M12 3.6 V19 M7 16.4 H17 M1.8 15.6 H5 M19 15.6 H22.2'),
+    cut('M8.6 14 L9.8 11 M15.4 14 L14.2 11', 0.5),
   ],
   raincoat: [
     solid(
@@ -48,10 +55,11 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
   ],
   tshirt: [solid('M8.5 4 L3 7 L5 11.5 L7 10.5 V20 H17 V10.5 L19 11.5 L21 7 L15.5 4 Q12 7.5 8.5 4 Z')],
   shirt: [
-    solid('M8.5 3 L4.5 5 L2.5 16 L5 16.5 L6.5 10 V21.5 H17.5 V10 L19 16.5 L21.5 16 L19.5 5 L15.5 3 Z'),
-    { d: 'M8 2.4 L12 5 L9.6 9.6 L7.2 6.4 Z M16 2.4 L12 5 L14.4 9.6 L16.8 6.4 Z', fill: 'paper', weight: 0.6 },
-    { d: 'O12 11.5 1 O12 15 1 O12 18.5 1', fill: 'paper', stroke: 'none' },
-    cut('M2.8 14.2 H5.3 M18.7 14.2 H21.2', 0.6),
+    solid('M4.5 7 Q4.5 4.5 7 4 L9 3 H15 L17 4 Q19.5 4.5 19.5 7 V18.5 Q19.5 20 18 20 H6 Q4.5 20 4.5 18.5 Z'),
+    solid('M7.8 5 Q7.8 1.2 12 1.2 Q16.2 1.2 16.2 5 Z'),
+    { d: 'M9.6 4.2 Q9.6 2.8 12 2.8 Q14.4 2.8 14.4 4.2 Q14.4 5 12 5 Q9.6 5 9.6 4.2 Z', fill: 'paper', stroke: 'none' },
+    { d: 'M11.4 6.6 L7.8 4.4 L8.8 10.2 Z M12.6 6.6 L16.2 4.4 L15.2 10.2 Z', fill: 'paper', stroke: 'none' },
+    { d: 'O12 12.4 0.95 O12 15.6 0.95 O12 18.8 0.95', fill: 'paper', stroke: 'none' },
   ],
   trousers: [solid('M6 2 H18 L19.5 22.5 H14 L12 9.5 L10 22.5 H4.5 Z'), cut('M6.2 5 H17.8 M12 5.5 V8', 0.6)],
   shorts: [solid('M5 5 H19 L20.5 17 H14 L12 10.5 L10 17 H3.5 Z'), cut('M5.2 8 H18.8', 0.6)],
@@ -61,9 +69,9 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
     cut('M7.8 10 H16.2', 0.6),
   ],
   boots: [
-    solid('M5 2 H12.5 V13 L18.5 14.5 Q21.5 15.5 21.5 18.5 V21.5 H5 Z'),
-    cut('M5.5 18.6 H21 M5.5 5.6 H12', 0.6),
-    cut('M9.5 8.5 H12 M9.5 11.5 H12', 0.5),
+    solid('M4.5 1.5 H13.5 V4.5 H13 V12.5 L18.5 14 Q22 15 22 18.5 V20 H10.5 V22.5 H5 V4.5 H4.5 Z'),
+    cut('M5.5 18.2 H21.4 M5 5 H13', 0.6),
+    cut('M10 8 H12.6 M10 11 H12.6', 0.5),
   ],
   'closed-shoes': [
     solid('M2 18.5 V11 L7 10 L10.5 12.5 L16 13.5 Q21.5 14.5 22 18.5 V20 H2 Z'),
@@ -81,10 +89,10 @@ export const LARGE_GARMENTS: Readonly<Record<GarmentId, Pictogram>> = {
   ],
   scarf: [
     solid('M3.5 3.5 Q12 9 20.5 3.5 V8 Q12 13.5 3.5 8 Z'),
-    solid('M9 10.8 L6.8 20.5 H11.4 L12.6 11.4 Z'),
-    solid('M13.4 11.4 L14 19.5 H18.4 L16.4 10.6 Z'),
-    cut('M8.4 11.6 Q12 13 15.6 11.6', 0.6),
-    { d: 'M7.6 20.5 V23 M9.3 20.5 V23 M11 20.5 V23 M14.6 19.5 V22 M16.3 19.5 V22 M18 19.5 V22', weight: 0.5 },
+    solid('M12.6 10.6 L11.4 20.5 H16 L16.4 10 Z'),
+    solid('M16.8 9.4 L18.4 18.5 H22.6 L20.2 8 Z'),
+    cut('M12.6 11.2 Q15 11.6 16.8 10.2', 0.6),
+    { d: 'M12.2 20.5 V23 M13.9 20.5 V23 M15.6 20.5 V23 M19.2 18.5 V21 M20.9 18.5 V21 M22.4 18.5 V21', weight: 0.5 },
   ],
   gloves: [
     solid('M7.5 19 V10 Q7.5 3 13 3 Q18.5 3 18.5 10 V19 Z'),
