@@ -1,6 +1,7 @@
 import { fill } from '../../i18n/labels.js';
 import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
+import type { UnshownScript } from './unshown-text.js';
 import { drawText, measure, type FontId } from '../text/fonts.js';
 import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
 import { lineRoom, type TextBox } from '../draw/text-box.js';
@@ -53,6 +54,8 @@ export interface LayoutReport {
   textBoxes: TextBox[];
   /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
   missingGlyphs: number[];
+  /** Scripts no font has, whose texts were said in words instead (unshown-text.ts); frame.ts fills it. */
+  missingScripts: UnshownScript[];
   /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
   badge: { text: string; size: number; height: number } | null;
   /** The headline of an outfit of an earlier day ("Yesterday's outfit"): its lines and text size, px; null when none. */
@@ -88,6 +91,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     inks: [],
     textBoxes: [],
     missingGlyphs: [],
+    missingScripts: [],
     badge: null,
     headline: null,
     markedOld: false,
