@@ -16,7 +16,7 @@ import { NORMAL, sampleInput } from '../fixtures/samples.js';
  * Every character accounted for: the hostile inputs of an outside probe draw with a real glyph from the font stack or,
  * where no font has one, a box; never the "?" glyph that the old fallback drew. Chinese, Japanese and Korean come
  * from a system font where one is installed (system-fonts.ts; `.ci/setup` installs fonts-wqy-microhei); where none
- * is, a text in them is said in words, never drawn as boxes.
+ * is, a text in them is said in words, never drawn as boxes. Right-to-left paragraphs end at their box's right edge.
  */
 
 /** A folder without fonts, for the system font search: as on a machine with no CJK font package. */
@@ -297,5 +297,57 @@ describe('a frame whose outfit is in Japanese', () => {
       expect(outfit('우비를 입으세요')).toMatch(/\(Korean\)$/);
       expect(outfit('बरसाती पहनें')).toMatch(/\(Devanagari\)$/);
     });
+  });
+});
+
+describe('a right-to-left outfit', () => {
+  const HEBREW =
+    'לבשו מעיל צמר חם מעל סוודר סרוג עבה, עם ג׳ינס כהה ומגפי עור עמידים למים. הוסיפו צעיף וכפפות דקות להליכה היום.';
+  const ARABIC = 'ارتدِ معطفًا صوفيًا دافئًا فوق كنزة محبوكة سميكة، مع جينز داكن وحذاء جلدي مقاوم للماء. أضف وشاحًا اليوم.';
+
+  /** The outfit's lines as drawn: each line's left (its pen) and right edge, px; the box's left and right edges. */
+  function outfitLines(outfit: string, panelId: string, rotation: 0 | 90) {
+    const d = renderIndices({ ...sampleInput('normal'), rec: { ...NORMAL, outfit } }, loadPanel(panelId), { rotation });
+    const block = d.report.outfit!;
+    // Each line's ink box (ink-box.ts): its pen's left, and its designed advance to the right.
+    const drawn = block.lines.map((line) => {
+      const at = d.report.inks.find((i) => i.text === line.text)!;
+      return { left: at.x, right: at.right, text: line.text };
+    });
+    return { d, block, drawn };
+  }
+
+  const TEXTS = { Hebrew: HEBREW, Arabic: ARABIC };
+  it.each([
+    ['Hebrew', 'waveshare-7in5-v2', 0],
+    ['Arabic', 'waveshare-7in5-v2', 0],
+    ['Hebrew', 'kindle-paperwhite', 0],
+    ['Arabic', 'waveshare-2in9', 0],
+    ['Hebrew', 'trmnl', 90],
+  ] as const)('in %s ends every line at the right edge of its box (%s at %i°)', (script, panelId, rotation) => {
+    const text = TEXTS[script];
+    const english = outfitLines(NORMAL.outfit, panelId, rotation);
+    const boxLeft = Math.min(...english.drawn.map((l) => l.left));
+    const boxRight = boxLeft + english.block.boxWidth!;
+    const { d, block, drawn } = outfitLines(text, panelId, rotation);
+    expect(drawn.length).toBeGreaterThan(1);
+    for (const l of drawn) expect(l.right, l.text).toBeCloseTo(boxRight, 0);
+    // The last, shortest line starts well inside the box: the lines are not merely all full.
+    expect(drawn[drawn.length - 1]!.left).toBeGreaterThan(boxLeft + block.size);
+    // And its ink, as seen: the rightmost ink of each line's rows ends near the edge, never past it.
+    for (const [i, l] of drawn.entries()) {
+      const t = d.report.textBoxes.find((b) => b.text.endsWith(l.text))!;
+      let rightmost = -1;
+      for (let y = Math.round(t.baseline - block.size * 0.7); y < t.baseline; y++)
+        for (let x = Math.round(l.left); x < d.width; x++)
+          if (d.indices[y * d.width + x] === 0) rightmost = Math.max(rightmost, x);
+      expect(rightmost, `line ${i}`).toBeGreaterThan(boxRight - 0.3 * block.size);
+      expect(rightmost, `line ${i}`).toBeLessThan(boxRight + 2);
+    }
+  });
+
+  it('keeps a left-to-right outfit at the left of its box', () => {
+    const { drawn } = outfitLines(NORMAL.outfit, 'waveshare-7in5-v2', 0);
+    expect(new Set(drawn.map((l) => Math.round(l.left))).size).toBe(1);
   });
 });
