@@ -6,6 +6,7 @@ import { cleanText, drawText, font, measure, measureEm, type FontId } from '../.
 import { useSystemFonts } from '../../src/render/text/font-stack.js';
 import { DEFAULT_SYSTEM_FONTS, systemFontFiles } from '../../src/render/text/system-fonts.js';
 import { TextLayer } from '../../src/render/text/text-layer.js';
+import { fitText } from '../../src/render/text/text-fit.js';
 import { renderFrame, renderIndices, type DetailedFrame } from '../../src/render/frame.js';
 import { frameJson } from '../../src/render/frame-json.js';
 import { loadPanel } from '../../src/panels/panels.js';
@@ -250,11 +251,19 @@ describe('a frame whose outfit is in Japanese', () => {
       expect(frameJson(d, panel, 0, 'x')).toMatchObject({ missing_glyphs: [], missing_scripts: [] });
     });
 
-    it('breaks its lines between characters, never within a character pair Japanese keeps together', () => {
-      const lines = draw().report.outfit!.lines.map((l) => l.text);
-      expect(lines.length).toBeGreaterThan(1);
-      for (const l of lines.slice(1)) expect(l, 'a line starting with closing punctuation').not.toMatch(/^[、。ー」]/u);
-      expect(draw().report.outfit!.truncated).toBe(false);
+    it('breaks its lines between characters, never before closing punctuation or after an opening bracket', () => {
+      const outfit = draw().report.outfit!;
+      expect(outfit.lines.length).toBeGreaterThan(1);
+      // Break points between the characters: none of it is cut as a word too long for its line.
+      expect(outfit.midWord).toBe(false);
+      expect(outfit.truncated).toBe(false);
+      for (const l of outfit.lines.slice(1))
+        expect(l.text, 'a line starting with closing punctuation').not.toMatch(/^[、。ー」]/u);
+      // Five full-width characters a line: "。" does not start the second, nor "「" end one.
+      const fit = (text: string): string[] =>
+        fitText({ text, font: 'condensed', width: 50, height: 100, maxSize: 10, minSize: 10 }).lines.map((l) => l.text);
+      expect(fit('あいうえお。かき')).toEqual(['あいうえ', 'お。かき']);
+      expect(fit('あいうえ「おか」')).toEqual(['あいうえ', '「おか」']);
     });
   });
 
