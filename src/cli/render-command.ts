@@ -43,7 +43,7 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
             .get(display.id) ?? null)
         : display.schedule;
   // With the glyphs an earlier `render` or `once` of this build drew (glyph-disk-cache.ts).
-  const { missingGlyphs } = await withGlyphDiskCache(() =>
+  const { missingGlyphs, missingScripts } = await withGlyphDiskCache(() =>
     renderRecommendationFile({
       inputPath,
       outPath,
@@ -53,7 +53,7 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
       schedule,
     }),
   );
-  if (missingGlyphs.length > 0) {
+  if (missingGlyphs.length > 0 || missingScripts.length > 0) {
     // Loaded only here: the logger (pino) is most of a cold render's module loading after zod, and most frames
     // have no character to warn about.
     const [{ createLogger }, { GlyphWarnings }] = await Promise.all([
@@ -61,7 +61,9 @@ export async function renderCommand(argv: string[]): Promise<ExitCode> {
       import('../render/glyph-warnings.js'),
     ]);
     const logger = createLogger({ level: config.log_level, secrets: secretValues(loaded.secrets) });
-    new GlyphWarnings(logger).report(missingGlyphs, { display: display.id });
+    const warnings = new GlyphWarnings(logger);
+    warnings.report(missingGlyphs, { display: display.id });
+    warnings.reportScripts(missingScripts, { display: display.id });
     logger.flush();
   }
   return EXIT.OK;

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { displayFrameInput, type DisplayRenderOptions } from '../render/display-frame.js';
-import { encodeFrame, encodeFramePng, renderIndices, type Frame } from '../render/frame.js';
+import { encodeFrame, encodeFramePng, renderIndices, type Frame, type UnshownScript } from '../render/frame.js';
 import { frameJson } from '../render/frame-json.js';
 import type { PanelProfile } from '../panels/panels.js';
 import { previewState, type PreviewStatus } from './preview-state.js';
@@ -79,7 +79,7 @@ export async function renderRecommendationFile(
     schedule?: string | null;
   } & Omit<DisplayRenderOptions, 'dither' | 'locale'> &
     Partial<Pick<DisplayRenderOptions, 'dither' | 'locale'>>,
-): Promise<{ missingGlyphs: number[] }> {
+): Promise<{ missingGlyphs: number[]; missingScripts: UnshownScript[] }> {
   const format = formatForPath(args.outPath);
   const rec = await readRecommendationFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
@@ -115,6 +115,7 @@ export async function renderRecommendationFile(
     await rm(tmp, { force: true });
     throw new Error(`cannot write ${args.outPath}: ${(err as Error).message}`);
   }
-  // Characters drawn as boxes, for the caller to warn about (W_GLYPH_MISSING): rendering does not log.
-  return { missingGlyphs: detailed.report.missingGlyphs };
+  // Characters drawn as boxes, and scripts said in words, for the caller to warn about (W_GLYPH_MISSING,
+  // W_SCRIPT_NO_FONT): rendering does not log.
+  return { missingGlyphs: detailed.report.missingGlyphs, missingScripts: detailed.report.missingScripts };
 }

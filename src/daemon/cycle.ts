@@ -505,6 +505,7 @@ export class DisplayCycle {
     this.#frame = frame;
     this.#onShow = onShow;
     this.#glyphWarnings.report(frame.missingGlyphs ?? [], { display: display.id });
+    this.#glyphWarnings.reportScripts(frame.missingScripts ?? [], { display: display.id });
     return this.#publish(frame);
   }
 

@@ -21,6 +21,13 @@ export interface Labels {
   no_outfit: string;
   /** An alert without any text of its own. */
   weather_alert: string;
+  /**
+   * `{script}`: in the outfit's place when it is written in a script no font of the display has ("Japanese", in the
+   * display's language): "This outfit is in a script this display has no font for (Japanese)".
+   */
+  script_no_font: string;
+  /** `{script}`: the same, shorter, in an alert's place (one line): "Weather alert in Japanese: no font here". */
+  alert_script_no_font: string;
   /** `{value}`: "UV 3". */
   uv: string;
   /** `{n}`: a percentage, "71%" or "71 %" as the language writes it. */

@@ -64,6 +64,11 @@ export interface FrameJson {
   colours: Partial<Record<FrameElement, string>>;
   /** Characters drawn as a missing-glyph box because no bundled font has them: "U+96E8 (雨)". */
   missing_glyphs: string[];
+  /**
+   * Scripts no font here has, whose texts the frame says in words it cannot show ("This outfit is in a script this
+   * display has no font for (Japanese)"): `{ script: "Japanese", code: "Jpan", elements: ["outfit", "reasoning"] }`.
+   */
+  missing_scripts: { script: string; code: string; elements: FrameElement[] }[];
   /** sha256 hex of the frame's PNG, as `render --out x.png` writes it. */
   png_sha256: string;
 }
@@ -128,6 +133,7 @@ export function frameJson(d: LaidOutFrame, panel: PanelProfile, rotation: Rotati
     icons: d.drawn.icons.map((i) => ({ name: i.name, element: i.element, colour: nameOf(i.colour) })),
     colours: elementColours(d, nameOf),
     missing_glyphs: report.missingGlyphs.map(describeCodePoint),
+    missing_scripts: report.missingScripts.map((m) => ({ script: m.name, code: m.code, elements: m.elements })),
     png_sha256: pngSha256,
   };
 }

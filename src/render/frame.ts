@@ -4,6 +4,7 @@ import { frameContent, type FrameInput } from './layout/content.js';
 import { encodeBmp1 } from './encode/bmp.js';
 import { layoutError } from './layout/layout-error.js';
 import { collectMissingGlyphs } from './text/missing-glyphs.js';
+import { withUnshownScripts, type UnshownScript } from './layout/unshown-text.js';
 import { layoutSmall } from './layout/layout-small.js';
 import { layoutWide } from './layout/layout-wide.js';
 import { hexToRgb, ppiOf, type PanelProfile } from '../panels/panels.js';
@@ -20,6 +21,7 @@ import type { GarmentId } from '../domain/garments.js';
 
 export type { FrameInput } from './layout/content.js';
 export type { Dither } from './encode/quantize.js';
+export type { UnshownScript } from './layout/unshown-text.js';
 
 export interface RenderOptions {
   /** How the panel is mounted: 90 = turned a quarter clockwise, so the picture is portrait. */
@@ -42,6 +44,8 @@ export interface Frame {
   hash: string;
   /** Code points drawn as a missing-glyph box (renderFrame fills it; absent: none known). */
   missingGlyphs?: number[];
+  /** Scripts no font has, whose texts the frame said in words it cannot show (renderFrame fills it; absent: none known). */
+  missingScripts?: UnshownScript[];
 }
 
 export type LayoutKind = LayoutReport['layout'];
@@ -100,7 +104,8 @@ function drawFrame(
   opts: RenderOptions,
 ): { laid: LaidOutFrame; canvases: SurfaceCanvases; palette: Rgb[] } {
   const { width, height } = viewSize(panel, opts.rotation);
-  const content = frameContent(input);
+  // Texts in a script no font has are said to be so in words, never drawn as boxes (unshown-text.ts).
+  const { content, unshown } = withUnshownScripts(frameContent(input));
   const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
   const palette = matchPalette(panel);
   // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
@@ -127,6 +132,7 @@ function drawFrame(
         : layoutWide(surface, content, kind),
   );
   report.missingGlyphs = missing;
+  report.missingScripts = unshown;
   const laid: LaidOutFrame = {
     width,
     height,
@@ -215,5 +221,9 @@ export function encodeFrame(
 export async function renderFrame(input: FrameInput, panel: PanelProfile, opts: RenderOptions): Promise<Frame> {
   await Promise.resolve();
   const detailed = renderIndices(input, panel, opts);
-  return { ...encodeFrame(panel, opts.rotation, detailed), missingGlyphs: detailed.report.missingGlyphs };
+  return {
+    ...encodeFrame(panel, opts.rotation, detailed),
+    missingGlyphs: detailed.report.missingGlyphs,
+    missingScripts: detailed.report.missingScripts,
+  };
 }

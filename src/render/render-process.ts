@@ -5,7 +5,7 @@ import type { CodeIn } from '../shared/codes.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayRenderOptions, DrawAs, DrawFrame, FrameState } from './display-frame.js';
-import type { Frame } from './frame.js';
+import type { Frame, UnshownScript } from './frame.js';
 
 /**
  * The daemon's frames, drawn in a child process (`outfit-display render-worker`, render-worker.ts) that lives only
@@ -109,6 +109,7 @@ function frameOf(f: unknown): Frame | null {
   const missing = Array.isArray(o.missingGlyphs)
     ? (o.missingGlyphs as unknown[]).filter((c): c is number => typeof c === 'number')
     : undefined;
+  const scripts = Array.isArray(o.missingScripts) ? (o.missingScripts as unknown[]).filter(isUnshownScript) : undefined;
   return {
     width: o.width,
     height: o.height,
@@ -117,7 +118,15 @@ function frameOf(f: unknown): Frame | null {
     raw: asBuffer(o.raw),
     hash: o.hash,
     ...(missing !== undefined && { missingGlyphs: missing }),
+    ...(scripts !== undefined && { missingScripts: scripts }),
   };
+}
+
+/** A script the child's frame could not show (frame.ts `missingScripts`), as it arrives. */
+function isUnshownScript(s: unknown): s is UnshownScript {
+  if (typeof s !== 'object' || s === null) return false;
+  const o = s as Record<string, unknown>;
+  return typeof o.code === 'string' && typeof o.name === 'string' && Array.isArray(o.elements);
 }
 
 export class RenderProcess {

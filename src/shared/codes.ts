@@ -232,7 +232,11 @@ export const CODES = {
   },
 
   // The frame (src/render)
-  W_GLYPH_MISSING: { kind: 'warning', meaning: 'a character no bundled font has: drawn as a box' },
+  W_GLYPH_MISSING: { kind: 'warning', meaning: 'a sign or symbol no font has: drawn as a box' },
+  W_SCRIPT_NO_FONT: {
+    kind: 'warning',
+    meaning: 'a text in a script no font here has (Japanese without a CJK font): the frame says so in words',
+  },
   E_RENDER_FAILED: {
     kind: 'error',
     set: 'render',

@@ -67,7 +67,7 @@ describe('visualOrder', () => {
 });
 
 describe('fitted text with right-to-left words', () => {
-  it('draws a Hebrew line with its words in display order, as one line is drawn', () => {
+  it('draws a Hebrew line with its words in display order, as one line is drawn, against the right edge', () => {
     const panel = loadPanel('waveshare-7in5-v2');
     const palette = matchPalette(panel);
     const { surface } = createSurface(400, 60, panel, palette, 1, typeScale('wall', ppiOf(panel)));
@@ -75,7 +75,9 @@ describe('fitted text with right-to-left words', () => {
     expect(fitted.lines.map((l) => l.text)).toEqual(['מעיל חם 12']);
     drawFitted(surface, fitted, 10, 0, '#000000');
     const whole = new TextLayer(400, 60, palette);
-    drawEach(whole, 'regular', '12 םח ליעמ', 10, firstBaseline(0, fitted));
+    // The line ends where the box of 380 px from x 10 ends: it starts its width before.
+    const width = measureEm('regular', 'מעיל חם 12') * 24;
+    drawEach(whole, 'regular', '12 םח ליעמ', 10 + 380 - width, firstBaseline(0, fitted));
     expect(Buffer.from(surface.text.index).equals(Buffer.from(whole.index))).toBe(true);
   });
 

@@ -15,12 +15,16 @@ import { clockAt } from '../helpers/fake-clock.js';
 import { testViews } from '../helpers/views.js';
 import { NORMAL, sampleInput } from '../fixtures/samples.js';
 
-/** A character no bundled font has is drawn as a box, reported by the render and logged once per process. */
+/**
+ * A sign no font has is drawn as a box, reported by the render and logged once per process; a text in a script no
+ * font has is said in words instead (unshown-text.ts), and its script logged once per process.
+ */
 
-const OUTFIT = 'Wear a 雨衣 (raincoat) and take a ☂ ✅; बरसाती if it pours. Thai: เสื้อกันฝน.';
-const BOXED = [0x96e8, 0x8863, 0x092c, 0x0930, 0x0938, 0x093e, 0x0924, 0x0940];
+const OUTFIT = 'Wear a raincoat ⌸ and take a ☂ ✅ ⍁ if it pours. Thai: เสื้อกันฝน.';
+/** APL's quad-equal and quad-divide: signs, of no script, no bundled or system font has. */
+const BOXED = [0x2338, 0x2341];
 
-type LogLine = { code?: string; codePoint?: string; display?: string };
+type LogLine = { code?: string; codePoint?: string; display?: string; script?: string; elements?: string[] };
 const lines = (text: string): LogLine[] =>
   text
     .split('\n')
@@ -42,6 +46,14 @@ describe('missing glyphs', () => {
     expect(frame.missingGlyphs).toEqual(expect.arrayContaining(BOXED));
   });
 
+  it('leave a text in a script no font has to its note: no box is drawn for its letters', () => {
+    const { report } = renderIndices({ ...input, rec: { ...NORMAL, outfit: `${OUTFIT} बरसाती पहनें` } }, panel, {
+      rotation: 0,
+    });
+    expect(report.missingGlyphs).toEqual([]);
+    expect(report.missingScripts).toEqual([{ code: 'Deva', name: 'Devanagari', elements: ['outfit'] }]);
+  });
+
   it('are logged as W_GLYPH_MISSING naming the code point, once per code point however often drawn', () => {
     const { logger, text } = capturingLogger();
     const warnings = new GlyphWarnings(logger);
@@ -53,6 +65,20 @@ describe('missing glyphs', () => {
       ['W_GLYPH_MISSING', 'U+8863 (衣)', 'hallway'],
     ]);
   });
+
+  it('log a script no font has as W_SCRIPT_NO_FONT, once per script however often drawn', () => {
+    const { logger, text } = capturingLogger();
+    const warnings = new GlyphWarnings(logger);
+    const deva = { code: 'Deva', name: 'Devanagari', elements: ['outfit' as const] };
+    warnings.reportScripts([deva], { display: 'hallway' });
+    warnings.reportScripts([deva, { code: 'Jpan', name: 'Japanese', elements: ['alerts' as const] }], {
+      display: 'kitchen',
+    });
+    expect(lines(text()).map((l) => [l.code, l.script, l.display, l.elements])).toEqual([
+      ['W_SCRIPT_NO_FONT', 'Devanagari', 'hallway', ['outfit']],
+      ['W_SCRIPT_NO_FONT', 'Japanese', 'kitchen', ['alerts']],
+    ]);
+  });
 });
 
 describe('the cycle', () => {
@@ -61,7 +87,7 @@ describe('the cycle', () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  it('logs each missing character once across displays and cycles sharing one GlyphWarnings', async () => {
+  it('logs each missing character and script once across displays and cycles sharing one GlyphWarnings', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'outfit-glyphs-'));
     dirs.push(dir);
     const yaml = configYaml({
@@ -80,7 +106,16 @@ describe('the cycle', () => {
           display,
           render: displayRenderOptions(display, { timezone: config.timezone }),
           store,
-          fetch: () => Promise.resolve({ kind: 'fresh', rec: { ...NORMAL, outfit: 'A 雨衣 today' } }),
+          fetch: () =>
+            Promise.resolve({
+              kind: 'fresh',
+              rec: {
+                ...NORMAL,
+                outfit: 'A ⌸ today ⍁',
+                reasoning: 'बरसाती पहनें',
+                weather: { ...NORMAL.weather, alerts: [] },
+              },
+            }),
           publishers: [],
           displayBook: side.displayBook,
           views: side.views,
@@ -94,6 +129,8 @@ describe('the cycle', () => {
     for (let round = 0; round < 2; round++)
       for (const c of cycles) expect((await c.run('schedule')).published).toBe(true);
     const missing = lines(text()).filter((l) => l.code === 'W_GLYPH_MISSING');
-    expect(missing.map((l) => l.codePoint)).toEqual(['U+96E8 (雨)', 'U+8863 (衣)']);
+    expect(missing.map((l) => l.codePoint)).toEqual(['U+2338 (⌸)', 'U+2341 (⍁)']);
+    const scripts = lines(text()).filter((l) => l.code === 'W_SCRIPT_NO_FONT');
+    expect(scripts.map((l) => [l.script, l.display, l.elements])).toEqual([['Devanagari', 'hallway', ['reasoning']]]);
   });
 });

@@ -93,3 +93,40 @@ describe('a font file that is not whole', () => {
     expect(() => openFontFile(file)).toThrow(`${file}: not a TrueType font with outlines (no glyf table)`);
   });
 });
+
+describe('a TrueType collection (.ttc)', () => {
+  /** Two faces as one collection: each font's directory offsets count from the file's start. */
+  function collectionOf(first: Buffer, second: Buffer): Buffer {
+    const head = 12 + 2 * 4;
+    const at = [head, head + first.length];
+    const shifted = (font: Buffer, by: number): Buffer => {
+      const f = Buffer.from(font);
+      for (let i = 0; i < f.readUInt16BE(4); i++)
+        f.writeUInt32BE(f.readUInt32BE(12 + i * 16 + 8) + by, 12 + i * 16 + 8);
+      return f;
+    };
+    const header = Buffer.alloc(head);
+    header.write('ttcf', 0, 'latin1');
+    header.writeUInt32BE(0x00010000, 4);
+    header.writeUInt32BE(2, 8);
+    header.writeUInt32BE(at[0]!, 12);
+    header.writeUInt32BE(at[1]!, 16);
+    return Buffer.concat([header, shifted(first, at[0]!), shifted(second, at[1]!)]);
+  }
+
+  it('is read as its first font, outlines and all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outfit-ttc-'));
+    const file = join(dir, 'pair.ttc');
+    writeFileSync(file, collectionOf(readFileSync(fontFile('regular')), readFileSync(fontFile('bold'))));
+    const ours = openFontFile(file);
+    const lone = openFontFile(fontFile('regular'));
+    expect(ours.unitsPerEm).toBe(lone.unitsPerEm);
+    expect(ours.numGlyphs).toBe(lone.numGlyphs);
+    for (const ch of 'Wear a coat 21°C') {
+      const index = lone.glyphIndex(ch.codePointAt(0)!);
+      expect(ours.glyphIndex(ch.codePointAt(0)!)).toBe(index);
+      expect(ours.advanceWidth(index)).toBe(lone.advanceWidth(index));
+      expect(ours.path(index)).toEqual(lone.path(index));
+    }
+  });
+});

@@ -11,6 +11,8 @@ export const de: LocaleTable = {
     more_alerts: '+{n} weitere',
     no_outfit: 'Kein Outfit-Text in dieser Antwort',
     weather_alert: 'Wetterwarnung',
+    script_no_font: 'Dieses Outfit ist in einer Schrift, für die diese Anzeige keine Schriftart hat ({script})',
+    alert_script_no_font: 'Wetterwarnung auf {script}: keine Schriftart',
     uv: 'UV {value}',
     percent: '{n} %',
     waiting_title: 'Warte auf das erste Outfit',

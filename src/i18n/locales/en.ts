@@ -12,6 +12,8 @@ export const en: LocaleTable = {
     more_alerts: '+{n} more',
     no_outfit: 'No outfit text in this update',
     weather_alert: 'Weather alert',
+    script_no_font: 'This outfit is in a script this display has no font for ({script})',
+    alert_script_no_font: 'Weather alert in {script}: no font here',
     uv: 'UV {value}',
     percent: '{n}%',
     waiting_title: 'Waiting for the first outfit',

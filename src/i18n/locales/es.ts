@@ -11,6 +11,8 @@ export const es: LocaleTable = {
     more_alerts: '+{n} más',
     no_outfit: 'Sin texto de atuendo en esta respuesta',
     weather_alert: 'Aviso meteorológico',
+    script_no_font: 'Este atuendo está en una escritura para la que esta pantalla no tiene fuente ({script})',
+    alert_script_no_font: 'Aviso meteorológico en {script}: sin fuente',
     uv: 'UV {value}',
     percent: '{n} %',
     waiting_title: 'Esperando el primer atuendo',

@@ -11,6 +11,8 @@ export const fr: LocaleTable = {
     more_alerts: '+{n} autres',
     no_outfit: 'Pas de texte de tenue dans cette réponse',
     weather_alert: 'Alerte météo',
+    script_no_font: 'Cette tenue est dans une écriture pour laquelle cet écran n’a pas de police ({script})',
+    alert_script_no_font: 'Alerte météo en {script} : pas de police',
     uv: 'UV {value}',
     percent: '{n} %',
     waiting_title: 'En attente de la première tenue',

@@ -11,6 +11,8 @@ export const it: LocaleTable = {
     more_alerts: '+{n} altri',
     no_outfit: 'Nessun testo di outfit in questo aggiornamento',
     weather_alert: 'Allerta meteo',
+    script_no_font: 'Questo outfit è in una scrittura per cui questo display non ha un font ({script})',
+    alert_script_no_font: 'Allerta meteo in {script}: nessun font',
     uv: 'UV {value}',
     percent: '{n}%',
     waiting_title: 'In attesa del primo outfit',

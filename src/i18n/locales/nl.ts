@@ -11,6 +11,8 @@ export const nl: LocaleTable = {
     more_alerts: '+{n} meer',
     no_outfit: 'Geen outfittekst in deze update',
     weather_alert: 'Weerwaarschuwing',
+    script_no_font: 'Deze outfit staat in een schrift waarvoor dit scherm geen lettertype heeft ({script})',
+    alert_script_no_font: 'Weerwaarschuwing in het {script}: geen lettertype',
     uv: 'UV {value}',
     percent: '{n}%',
     waiting_title: 'Wachten op de eerste outfit',

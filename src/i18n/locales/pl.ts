@@ -11,6 +11,8 @@ export const pl: LocaleTable = {
     more_alerts: '+{n} więcej',
     no_outfit: 'Brak opisu stroju w tej aktualizacji',
     weather_alert: 'Ostrzeżenie pogodowe',
+    script_no_font: 'Opis stroju jest w piśmie, dla którego ten wyświetlacz nie ma czcionki ({script})',
+    alert_script_no_font: 'Ostrzeżenie pogodowe ({script}): brak czcionki',
     uv: 'UV {value}',
     percent: '{n}%',
     waiting_title: 'Czekam na pierwszy strój',

@@ -11,6 +11,8 @@ export const sv: LocaleTable = {
     more_alerts: '+{n} till',
     no_outfit: 'Ingen outfittext i den här uppdateringen',
     weather_alert: 'Vädervarning',
+    script_no_font: 'Den här outfiten är skriven i en skrift som skärmen saknar typsnitt för ({script})',
+    alert_script_no_font: 'Vädervarning på {script}: typsnitt saknas',
     uv: 'UV {value}',
     percent: '{n} %',
     waiting_title: 'Väntar på den första outfiten',

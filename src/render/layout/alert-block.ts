@@ -107,7 +107,8 @@ export function drawAlertBlock(
           font: look.font,
           size: fitted.size,
           text: line.text,
-          x: textX,
+          // A right-to-left alert ends at the band's right, as the outfit's lines do (drawFitted).
+          ...(line.rtl ? { x: box.x + box.w - pad, align: 'right' as const } : { x: textX }),
           baseline: Math.round(y + Math.min(lineH / 2 + fitted.size * 0.365, lineH - fitted.size * 0.26)),
           colour: look.inverted ? sf.theme.paper : sf.theme.ink,
           report,

@@ -1,7 +1,8 @@
 import { fill } from '../../i18n/labels.js';
 import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
-import { drawText, measure, type FontId } from '../text/fonts.js';
+import type { UnshownScript } from './unshown-text.js';
+import { drawText, measure, measureEm, type FontId } from '../text/fonts.js';
 import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
 import { lineRoom, type TextBox } from '../draw/text-box.js';
 import { statusMark } from '../pictograms/marks.js';
@@ -53,6 +54,8 @@ export interface LayoutReport {
   textBoxes: TextBox[];
   /** Code points drawn as a missing-glyph box (no bundled font has them), each once; frame.ts fills it. */
   missingGlyphs: number[];
+  /** Scripts no font has, whose texts were said in words instead (unshown-text.ts); frame.ts fills it. */
+  missingScripts: UnshownScript[];
   /** The age badge of an outfit out of date: its text, text size and height, px; null when none is drawn. */
   badge: { text: string; size: number; height: number } | null;
   /** The headline of an outfit of an earlier day ("Yesterday's outfit"): its lines and text size, px; null when none. */
@@ -88,6 +91,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     inks: [],
     textBoxes: [],
     missingGlyphs: [],
+    missingScripts: [],
     badge: null,
     headline: null,
     markedOld: false,
@@ -101,8 +105,9 @@ export function firstBaseline(top: number, fitted: FittedText): number {
 }
 
 /**
- * Draws a fitted block with its top at `top`. `room`: the fill it is drawn on (a band, a badge), where its ink must
- * stay; default each line's own room on paper (text-box.ts).
+ * Draws a fitted block with its top at `top`, `x` the left of the box it was fitted into. A line of a right-to-left
+ * paragraph (Hebrew, Arabic) ends at the box's right edge, the others start at `x`. `room`: the fill it is drawn on
+ * (a band, a badge), where its ink must stay; default each line's own room on paper (text-box.ts).
  */
 export function drawFitted(
   sf: Surface,
@@ -116,21 +121,29 @@ export function drawFitted(
   let y = firstBaseline(top, fitted);
   sf.drawn.ink(colour);
   const drawn: DrawnLine[] = [];
-  // Every line in the paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word.
-  const mark = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl' ? '\u200F' : '\u200E';
+  // Every line in its paragraph's direction (a zero-width LRM or RLM first), not in that of its own first word; lines
+  // fitted elsewhere, without one, in the block's.
+  const blockRtl = baseDirection(fitted.lines.map((l) => l.text).join(' ')) === 'rtl';
   const { font, size } = fitted;
   for (const line of fitted.lines) {
-    const box = room ?? lineRoom(font, size, x, y, Math.max(line.width, measure(font, size, line.text)));
-    // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts).
-    const pieces = hasRightToLeft(line.text)
-      ? [{ text: mark + line.text, x }]
-      : line.words.map((w) => ({ text: w.text, x: x + w.x }));
+    const rtl = line.rtl ?? blockRtl;
+    // A line with right-to-left text is drawn whole, so that its words are put in display order (bidi.ts); its ink
+    // then keeps to its designed width (glyph-place.ts centres each word on the design), which it is aligned by.
+    const whole = hasRightToLeft(line.text);
+    const width = Math.max(line.width, measure(font, size, line.text));
+    const right = fitted.boxWidth !== undefined && Number.isFinite(fitted.boxWidth) ? x + fitted.boxWidth : null;
+    const drawnWidth = whole ? measureEm(font, line.text) * size : width;
+    const lx = rtl && right !== null ? Math.max(x, right - drawnWidth) : x;
+    const box = room ?? lineRoom(font, size, lx, y, width);
+    const pieces = whole
+      ? [{ text: (rtl ? '\u200F' : '\u200E') + line.text, x: lx }]
+      : line.words.map((w) => ({ text: w.text, x: lx + w.x }));
     for (const p of pieces) {
       drawText(sf.text, font, size, p.text, p.x, y, colour);
       report?.textBoxes.push({ font, size, text: p.text, x: p.x, baseline: y, box });
     }
     report?.texts.push(line.text);
-    drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x, baseline: Math.round(y) });
+    drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x: lx, baseline: Math.round(y) });
     y += fitted.pitch;
   }
   if (report) recordInk(report.inks, drawn);

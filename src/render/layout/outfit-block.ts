@@ -131,7 +131,9 @@ export function drawOutfitBlock(
     report.reasoning = why;
     report.sizes.reasoning = why.size;
     sf.drawn.within('reasoning', () => {
-      rule(sf, box.x, top - gap - u, 60 * u, 2 * u);
+      // Where the reasoning's lines start: at the right for a right-to-left paragraph (drawFitted).
+      const ruleX = why.lines[0]?.rtl ? box.x + box.w - 60 * u : box.x;
+      rule(sf, ruleX, top - gap - u, 60 * u, 2 * u);
       drawFitted(sf, why, box.x, top, sf.theme.ink, report);
     });
   });

@@ -10,8 +10,8 @@
  * - brackets are mirrored inside right-to-left runs;
  * - a combining mark stays after its base.
  * A wrapped paragraph's lines take the paragraph's direction (`baseDirection`, passed as a leading LRM or RLM).
- * Not done: explicit embeddings, overrides and isolates (U+202A–202E, U+2066–2069 are dropped), and the right alignment a right-to-left
- * paragraph would get: lines are placed as the layout places every line.
+ * Not done: explicit embeddings, overrides and isolates (U+202A–202E, U+2066–2069 are dropped). A right-to-left
+ * paragraph's lines are set against the right edge of their box (text-fit.ts marks them, layout/blocks.ts places them).
  */
 
 type Kind = 'L' | 'R' | 'N' | 'EN';

@@ -9,6 +9,9 @@ import { TrueTypeFont } from './ttf.js';
  *
  * The file stays open: a package upgrade that replaces it under a running daemon leaves this one reading the file
  * it opened, whose offsets it knows, and not the new one's.
+ *
+ * A TrueType collection (.ttc, as Debian's WenQuanYi CJK fonts come) is read as its first font: a collection's
+ * table offsets count from the start of the file, as a lone font's do, so only where its directory is differs.
  */
 
 /** The tables ttf.ts reads, but glyf (read glyph by glyph). */
@@ -23,9 +26,12 @@ export function openFontFile(path: string): TrueTypeFont {
     return b;
   };
   try {
-    const header = read(0, 12);
+    const start = read(0, 12);
+    // A collection: "ttcf", its version, the number of fonts, then each font's offset (the first is read).
+    const fontAt = start.toString('latin1', 0, 4) === 'ttcf' ? read(12, 4).readUInt32BE(0) : 0;
+    const header = fontAt === 0 ? start : read(fontAt, 12);
     const count = header.readUInt16BE(4);
-    const dir = read(12, count * 16);
+    const dir = read(fontAt + 12, count * 16);
     const entries = Array.from({ length: count }, (_, i) => ({
       tag: dir.toString('latin1', i * 16, i * 16 + 4),
       record: dir.subarray(i * 16, i * 16 + 16),

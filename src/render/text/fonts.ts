@@ -10,13 +10,14 @@ const MARK = /^\p{M}$/u;
 
 /**
  * Text from the DejaVu TTFs of the `dejavu-fonts-ttf` npm package, with bundled fallbacks glyph by glyph
- * (font-stack.ts): outlines read by ttf.ts and rasterized to 1 bit by glyph-raster.ts. No canvas, fontconfig,
- * system font or hinting setting is involved, so the same text gives the same pixels everywhere. Widths scale
+ * (font-stack.ts): outlines read by ttf.ts and rasterized to 1 bit by glyph-raster.ts. No canvas, fontconfig or
+ * hinting setting is involved, so the same text gives the same pixels everywhere; only Chinese, Japanese and Korean
+ * come from a system font, a known file of a Debian package, where it is installed (system-fonts.ts). Widths scale
  * with size (layout measures in em), but for the pixel or two grid-fitted text adds to a space (measure). Shaping
  * and order (NFC, Arabic joining, right-to-left) are glyph-run.ts's.
  */
 
-export { font, type FontId, type GlyphInfo, type LoadedFont } from './font-stack.js';
+export { font, fontGeneration, useSystemFonts, type FontId, type GlyphInfo, type LoadedFont } from './font-stack.js';
 
 /** Vertical stem width of each font, in em (DejaVu: about 184 units of 2048 regular, 300 bold). */
 const STEM_EM: Record<FontId, number> = { regular: 0.09, bold: 0.146, condensed: 0.085, 'condensed-bold': 0.135 };
@@ -223,9 +224,10 @@ export function drawText(
     const px = Math.round(exact * step) / step;
     const dx = hinted ? 0 : px - Math.floor(px);
     const key = `${id}|${g.key}|${sizeKey}|${dx}`;
-    // Only the DejaVu face's own glyphs are grid-fitted; they are emboldened less (FITTED_EMBOLDEN_MAX_PX).
+    // Only the DejaVu face's own glyphs are grid-fitted; they are emboldened less (FITTED_EMBOLDEN_MAX_PX), as are a
+    // system font's CJK glyphs, whose strokes lie a pixel apart at small sizes and close up when thickened more.
     const fitted = hinted && g.source === 0 && !g.missing;
-    const grown = fitted ? Math.min(embolden, FITTED_EMBOLDEN_MAX_PX) : embolden;
+    const grown = fitted || g.system ? Math.min(embolden, FITTED_EMBOLDEN_MAX_PX) : embolden;
     let bm = glyphCache.get(key);
     if (!bm) {
       if (glyphCache.size >= GLYPH_CACHE_MAX) glyphCache.clear();

@@ -1,6 +1,6 @@
 import { shapeArabic } from './arabic-shaping.js';
 import { visualOrder } from './bidi.js';
-import { font, type FontId, type GlyphInfo } from './font-stack.js';
+import { font, fontGeneration, type FontId, type GlyphInfo } from './font-stack.js';
 
 /**
  * A line of text as glyphs in drawing order with their pen positions, the one path measuring and drawing
@@ -34,6 +34,8 @@ const MARK = /^\p{M}$/u;
 const PLAIN = /^[\x20-\x7e]*$/;
 
 const runs = new Map<string, GlyphRun>();
+/** The font stacks' generation the runs were laid out with (font-stack.ts): a change of system fonts drops them. */
+let runsOf = fontGeneration();
 /**
  * Runs are cached by text: a frame's words and the strings its line fitting measures. A thousand hold a frame's
  * worth; more would only keep old outfits' words alive (the 90-day soak's heap check).
@@ -79,6 +81,10 @@ function inkOf(g: GlyphInfo): Ink {
 
 export function glyphRun(id: FontId, text: string): GlyphRun {
   const key = `${id}|${text}`;
+  if (runsOf !== fontGeneration()) {
+    runs.clear();
+    runsOf = fontGeneration();
+  }
   const hit = runs.get(key);
   if (hit) return hit;
   const f = font(id);

@@ -1,4 +1,4 @@
-import { font, measureEm, type FontId } from './fonts.js';
+import { font, fontGeneration, measureEm, type FontId } from './fonts.js';
 
 /**
  * Where drawn text puts ink, for the layout checks (test/render/overlap.test.ts): each line's box from the top of
@@ -28,10 +28,16 @@ export interface DrawnLine {
 }
 
 const extents = new Map<string, [number, number]>();
+/** The font stacks' generation the extents were read from (font-stack.ts). */
+let extentsOf = fontGeneration();
 
 /** Highest and lowest point of a glyph's outline (control points included), em. */
 function extentOf(id: FontId, ch: string): [number, number] {
   const key = `${id}|${ch}`;
+  if (extentsOf !== fontGeneration()) {
+    extents.clear();
+    extentsOf = fontGeneration();
+  }
   let e = extents.get(key);
   if (!e) {
     const g = font(id).glyph(ch);

@@ -1,3 +1,4 @@
+import { baseDirection } from './bidi.js';
 import { cleanText, measure, measureEm, wordSpace, type FontId } from './fonts.js';
 import {
   SHY,
@@ -43,6 +44,8 @@ export interface TextLine {
   /** x offsets (px, from the line start) of each word, and the words, as drawn. */
   words: { text: string; x: number }[];
   width: number;
+  /** Its paragraph runs right to left (bidi.ts baseDirection): drawn so, against the box's right edge; absent: unknown. */
+  rtl?: boolean;
 }
 
 export interface FittedText {
@@ -57,6 +60,8 @@ export interface FittedText {
   height: number;
   /** The widest line. */
   width: number;
+  /** The width it was fitted into, px: a right-to-left line ends at its right edge (blocks.ts drawFitted). */
+  boxWidth?: number;
 }
 
 /** Where drawFitted (blocks.ts) puts a line's baseline below the top of its pitch's half leading, em. */
@@ -110,13 +115,14 @@ function wrap(
   for (const para of paragraphs) {
     let cur: { text: string; x: number }[] = [];
     let x = 0;
+    const rtl = baseDirection(para.join(' ')) === 'rtl';
     const place = (text: string, at: number): void => {
       cur.push({ text, x: at });
       x = at + px(text);
     };
     const flush = (): void => {
       if (cur.length === 0) return;
-      lines.push({ text: cur.map((w) => w.text).join(' '), words: cur, width: x });
+      lines.push({ text: cur.map((w) => w.text).join(' '), words: cur, width: x, rtl });
       cur = [];
       x = 0;
     };
@@ -185,11 +191,12 @@ function withEllipsis(font: FontId, size: number, line: TextLine, width: number)
     const w = x + measureEm(font, candidate) * size;
     if (text.length === 0 || w > width) return null;
     words[words.length - 1] = { text: candidate, x };
-    return { text: words.map((x) => x.text).join(' '), words, width: w };
+    return { ...line, text: words.map((x) => x.text).join(' '), words, width: w };
   };
   for (;;) {
     const last = words[words.length - 1];
-    if (!last) return { text: ELLIPSIS, words: [{ text: ELLIPSIS, x: 0 }], width: measureEm(font, ELLIPSIS) * size };
+    if (!last)
+      return { ...line, text: ELLIPSIS, words: [{ text: ELLIPSIS, x: 0 }], width: measureEm(font, ELLIPSIS) * size };
     const whole = ended(last.text.replace(TRAILING, ''), last.x);
     if (whole) return whole;
     if (words.length === 1) {
@@ -273,6 +280,7 @@ export function fitText(req: FitRequest): FittedText {
       midWord,
       height: lines.length * pitch,
       width: lines.reduce((m, l) => Math.max(m, l.width), 0),
+      boxWidth: req.width,
     };
   };
   // The widest stretch that some size down to minSize can keep whole: a size that would cut it mid-word is not a fit
@@ -315,6 +323,7 @@ export function fitText(req: FitRequest): FittedText {
   if (tail && end) {
     const x = end.width + wordSpace(req.font, minSize);
     kept[kept.length - 1] = {
+      ...end,
       text: `${end.text} ${tail}`,
       words: [...end.words, { text: tail, x }],
       width: x + measure(req.font, minSize, tail),

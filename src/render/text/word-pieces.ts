@@ -12,6 +12,22 @@ export const SHY = '\u00ad';
 /** A token may break after these (URLs, e-mail addresses, paths, compounds), never inside a run of them. */
 const BREAK_AFTER = new Set(['/', '.', '-', '_', '?', '&', '=']);
 
+/**
+ * Chinese and Japanese are written without spaces: a line may break before or after any of their characters (Han,
+ * kana, their punctuation, full-width forms), but not before closing punctuation, a small kana or the long-vowel mark,
+ * nor after an opening bracket (the line-breaking rules of Japanese, kinsoku, in brief).
+ */
+const CJK = /[\p{Script=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
+const NO_LINE_START = new Set([
+  ...'、。，．・：；？！ー」』）〕］｝〉》】ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〻‐゠–〜～？！‼⁇⁈⁉,.:;!?)]}%',
+]);
+const NO_LINE_END = new Set([...'「『（〔［｛〈《【([{']);
+
+/** Whether a line may break between two characters one of which is Chinese or Japanese (CJK). */
+function cjkBreak(before: string, after: string): boolean {
+  return (CJK.test(before) || CJK.test(after)) && !NO_LINE_START.has(after) && !NO_LINE_END.has(before);
+}
+
 /** A word as code points, with the places it may break (k: between chars[k - 1] and chars[k]), in order. */
 export interface Token {
   chars: string[];
@@ -21,9 +37,15 @@ export interface Token {
 export function tokenOf(word: string): Token {
   const chars = [...word];
   const breaks: number[] = [];
-  for (let k = 2; k < chars.length; k++) {
+  const cjk = CJK.test(word);
+  for (let k = 1; k < chars.length; k++) {
     const before = chars[k - 1]!;
-    if (before === SHY || (BREAK_AFTER.has(before) && !BREAK_AFTER.has(chars[k]!) && chars[k] !== SHY)) breaks.push(k);
+    const after = chars[k]!;
+    if (
+      (k >= 2 && (before === SHY || (BREAK_AFTER.has(before) && !BREAK_AFTER.has(after) && after !== SHY))) ||
+      (cjk && after !== SHY && cjkBreak(before, after))
+    )
+      breaks.push(k);
   }
   return { chars, breaks };
 }
