@@ -14,7 +14,6 @@ import { encodeRaw } from './encode/raw.js';
 import type { Rotation } from './encode/rotate.js';
 import { createSurface, releaseSurface, type SurfaceCanvases } from './draw/surface.js';
 import type { DrawnLog } from './draw/drawn-log.js';
-import { weatherActions } from './draw/colour-meaning.js';
 import type { Rect } from './text/text-layer.js';
 import { typeScale, type TypeScale } from './draw/type-scale.js';
 import type { GarmentId } from '../domain/garments.js';
@@ -113,15 +112,7 @@ function drawFrame(
     kind === 'small' || (kind === 'error' && Math.min(width, height) < 200) ? 'hand' : 'wall',
     ppiOf(panel),
   );
-  const canvases = createSurface(
-    width,
-    height,
-    panel,
-    palette,
-    unitFor(kind, width, height),
-    scale,
-    weatherActions(content.weather),
-  );
+  const canvases = createSurface(width, height, panel, palette, unitFor(kind, width, height), scale, content.old);
   const { surface } = canvases;
   // Characters drawn as boxes are collected here, not logged: the caller logs them (glyph-warnings.ts).
   const { result: report, missing } = collectMissingGlyphs(() =>

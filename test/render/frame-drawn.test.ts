@@ -36,10 +36,14 @@ describe('the frame JSON names what was drawn', () => {
     }
   });
 
-  it('names the rain chance a cloud with drops, never an umbrella, and says it was blue on the 7.3" F at 95 %', () => {
+  it('names the rain chance a cloud with drops, never an umbrella, blue at 95 % on the Inky and black on the 7.3" F', () => {
     const f = sample('alert', 'waveshare-7in3-f');
-    expect(f.icons).toContainEqual({ name: 'cloud-drops', element: 'rain_chance', colour: 'blue' });
-    expect(f.colours.rain_chance).toBe('blue');
+    // The F's blue is 1.2:1 from its black: no blue there. The Inky's black is darker: its drops are blue.
+    expect(f.icons).toContainEqual({ name: 'cloud-drops', element: 'rain_chance', colour: 'black' });
+    expect(f.colours.rain_chance).toBe('black');
+    const inky = sample('alert', 'inky-impression-7in3');
+    expect(inky.icons).toContainEqual({ name: 'cloud-drops', element: 'rain_chance', colour: 'blue' });
+    expect(inky.colours.rain_chance).toBe('blue');
     expect(f.icons.filter((i) => i.name === 'umbrella')).toEqual([]);
     expect(f.icons).toContainEqual({ name: 'thunder', element: 'condition', colour: 'black' });
     // The alerts' band is red on the F, black on the 7.5"; their lines and whether each was cut are there too.

@@ -15,13 +15,12 @@ describe('pictograms', () => {
   const f = loadPanel('waveshare-7in3-f');
   const bw = loadPanel('waveshare-7in5-v2');
 
-  it('draws every garment and weather pictogram in exact inks: black, white and its meaning’s colour only', () => {
+  it('draws every garment in black and white, and every weather pictogram in exact inks', () => {
     const yellowOrBlue = new Set([index(f, 'yellow'), index(f, 'blue')]);
     for (const id of GARMENT_IDS) {
       const g = GARMENT_PICTOGRAMS[id];
-      const used = new Set(drawAlone(f, g.picto, 64, g.meaning ?? undefined));
+      const used = new Set(drawAlone(f, g.picto, 64));
       const allowed = new Set([index(f, 'black'), index(f, 'white')]);
-      if (g.meaning) allowed.add(index(f, g.meaning === 'uv' ? 'orange' : g.meaning === 'ok' ? 'green' : 'blue'));
       expect(
         [...used].filter((i) => !allowed.has(i)),
         id,
@@ -68,18 +67,16 @@ describe('pictograms', () => {
     }
   });
 
-  it('ends the row with a tick, green on the 7-colour panel, on a benign day when no garment answers to the weather', () => {
+  it('ends the row with a tick, in ink as the garments are, on a benign day when no garment answers to the weather', () => {
     const garments: GarmentId[] = ['tshirt', 'shorts', 'sandals'];
     const sample = sampleInput('short');
     const benign = { ...sample, garments, rec: { ...sample.rec!, weather: { ...sample.rec!.weather, uv_index: 2 } } };
     expect(renderIndices(benign, bw, { rotation: 0 }).report.pictograms).toEqual([...garments, 'nothing-extra']);
-    expect(renderIndices(benign, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(true);
+    // No green on the 7-colour panel: colour is for readings and alerts (colour-meaning.ts), and this day has none.
+    expect(renderIndices(benign, f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(false);
     // The same garments under a UV index of 6.4: the sun asks for something, so no tick, whatever the words say.
     expect(renderIndices({ ...sample, garments }, bw, { rotation: 0 }).report.pictograms).toEqual(garments);
-    expect(renderIndices(sampleInput('forty'), f, { rotation: 0 }).indices.some((v) => v === index(f, 'green'))).toBe(
-      false,
-    );
-    expect(new Set(drawAlone(f, NOTHING_EXTRA.picto, 64, 'ok'))).toContain(index(f, 'green'));
+    expect(new Set(drawAlone(f, NOTHING_EXTRA.picto, 64))).toEqual(new Set([index(f, 'black'), index(f, 'white')]));
   });
 
   it('has no row without garments, and gives the outfit the room', () => {

@@ -13,7 +13,9 @@ import { hexToRgb, type PanelProfile } from '../../panels/panels.js';
  * - the panel's black, by 1.5:1, a step in lightness half again as bright: the F's blue (1.2:1) is under it
  *   (the issue's "indistinguishable from black"), its green (1.7:1), red (2.1:1) and orange (3.0:1) over it.
  * An ink that fails may still fill an area inside a black outline (the outline carries the shape; the area is
- * large enough for its hue to be seen), if it differs from paper at all (FILL_MIN_VS_PAPER).
+ * large enough for its hue to be seen), if it differs from paper at all (FILL_MIN_VS_PAPER) and stands apart from
+ * black as a stroke must: an area that looks black inside its black outline reads as a solid black shape (the F's
+ * blue canopy read as black from 2 m).
  */
 
 /** Least contrast of a stroke ink against paper (WCAG 2.1 SC 1.4.11, non-text contrast). */
@@ -53,7 +55,7 @@ export interface InkContrast {
   vsPaper: number;
   /** May draw lines and text: stands apart from black and from paper. */
   stroke: boolean;
-  /** May fill an area inside a black outline. */
+  /** May fill an area inside a black outline: differs from paper, and stands apart from black. */
   fill: boolean;
 }
 
@@ -72,7 +74,7 @@ export function inkContrasts(panel: PanelProfile): InkContrast[] {
         vsBlack,
         vsPaper,
         stroke: vsBlack >= STROKE_MIN_VS_BLACK && vsPaper >= STROKE_MIN_VS_PAPER,
-        fill: vsPaper >= FILL_MIN_VS_PAPER,
+        fill: vsBlack >= STROKE_MIN_VS_BLACK && vsPaper >= FILL_MIN_VS_PAPER,
       };
     });
 }

@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
-import { meaningInks, type Action, type MeaningInks } from './colour-meaning.js';
+import { fadedInk, meaningInks, type MeaningInks } from './colour-meaning.js';
 import { hexToRgb, type PanelProfile } from '../../panels/panels.js';
 import type { Rgb } from '../encode/quantize.js';
 import { TextLayer } from '../text/text-layer.js';
@@ -26,6 +26,8 @@ export interface Theme {
   status: string;
   /** How each meaning is painted, stroke and fill (colour-meaning.ts); null where the panel has no colour for it. */
   meaning: MeaningInks;
+  /** What is as old as the outfit, on a grey panel: a lighter grey (colour-meaning.ts fadedInk); null elsewhere. */
+  faded: string | null;
 }
 
 export interface Surface {
@@ -39,8 +41,8 @@ export interface Surface {
   unit: number;
   /** Text sizes for how far away this panel is read (type-scale.ts). */
   scale: TypeScale;
-  /** What this frame's weather asks for (colour-meaning.ts weatherActions): the garments that answer it are coloured. */
-  actions: ReadonlySet<Action>;
+  /** The weather on the frame is as old as its outfit (content.ts `old`): readings.ts draws it as old. */
+  old: boolean;
   /** What was drawn, by element (drawn-log.ts): symbols and colours, for the frame's JSON. */
   drawn: DrawnLog;
 }
@@ -61,6 +63,7 @@ function themeFor(panel: PanelProfile): Theme {
     danger: meaning.alert.stroke ?? ink,
     status: ink,
     meaning,
+    faded: fadedInk(panel),
   };
 }
 
@@ -98,7 +101,7 @@ export function createSurface(
   palette: readonly Rgb[],
   unit: number,
   scale: TypeScale,
-  actions: ReadonlySet<Action> = new Set(),
+  old = false,
 ): SurfaceCanvases {
   const [crispCanvas, toneCanvas] = canvasesFor(width, height);
   const crisp = crispCanvas.getContext('2d');
@@ -125,7 +128,7 @@ export function createSurface(
       theme,
       unit,
       scale,
-      actions,
+      old,
       drawn: new DrawnLog(),
     },
     crispCanvas,

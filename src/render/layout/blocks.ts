@@ -6,6 +6,7 @@ import { drawText, measure, measureEm, type FontId } from '../text/fonts.js';
 import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
 import { lineRoom, type TextBox } from '../draw/text-box.js';
 import { statusMark } from '../pictograms/marks.js';
+import { drawStatusOutline, statusOutlineWidth } from './status-box.js';
 import type { Box } from '../draw/box.js';
 import type { Surface } from '../draw/surface.js';
 import { BASELINE_EM, ELLIPSIS, fitLine, type FittedText } from '../text/text-fit.js';
@@ -213,9 +214,20 @@ function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: nu
   const u = sf.unit;
   const size = bandTextSize(sf, h);
   const badgeW = bandBadge(sf, c.ageBadge, h - 6 * u).w;
-  const avail = width - 20 * u - badgeW - 8 * u - Math.min(h * 0.7, size * 1.3) - 8 * u;
+  const avail = width - 2 * errorRowPad(sf) - badgeW - 8 * u - Math.min(h * 0.8, size * 1.3) - 8 * u;
   return statusLineWidth(st, size) * 0.7 <= avail;
 }
+
+/** An error row's outline is inset 5 units from the frame's sides (as the dashed frame is), 3 from its top. */
+const errorRowFrame = (sf: Surface, box: Box): Box => ({
+  x: box.x + 5 * sf.unit,
+  y: box.y + 3 * sf.unit,
+  w: box.w - 10 * sf.unit,
+  h: box.h - 3 * sf.unit,
+});
+
+/** From the frame's side to an error row's words: the outline's inset and weight, and a gap inside it. */
+const errorRowPad = (sf: Surface): number => 5 * sf.unit + statusOutlineWidth(sf) + 6 * sf.unit;
 
 /** The gap between what happened and what happens next on the status line, at text size `size`. */
 const statusGap = (size: number): number => size * 0.4;
@@ -260,10 +272,11 @@ function badgeSize(sf: Surface): number {
 }
 
 /**
- * The top band: the display name and the time of the outfit on show, with an inverted badge of its age when it is
- * out of date ("3 h old"); or, for an error, a filled band with the status in plain words, and still the outfit's
- * time (or its age badge) at the right: the band never hides how old the outfit below it is. Where an error and the
- * badge do not fit in one row (`box` two rows high: topBandHeight), the name, time and badge get the second.
+ * The top band: the display name and the time of the outfit on show, with an outlined badge of its age when it is
+ * out of date ("3 h old"); or, for an error, an outlined band with the status in plain words (status-box.ts: the
+ * service's state never looks like an alert's filled band), and still the outfit's time (or its age badge) at the
+ * right: the band never hides how old the outfit below it is. Where an error and the badge do not fit in one row
+ * (`box` two rows high: topBandHeight), the name, time and badge get the second.
  */
 export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: LayoutReport): void {
   return sf.drawn.within('top_band', () => {
@@ -278,7 +291,10 @@ export function drawTopBand(sf: Surface, c: FrameContent, box: Box, report: Layo
   });
 }
 
-/** The status on a filled row: mark, what happened and what happens next; at the right the outfit's time or badge. */
+/**
+ * The status on an outlined row (status-box.ts), inset from the frame's sides as the old outfit's dashed frame is:
+ * mark, what happened and what happens next, in ink; at the right the outfit's time or badge.
+ */
 function errorRow(
   sf: Surface,
   c: FrameContent,
@@ -289,13 +305,13 @@ function errorRow(
 ): void {
   return sf.drawn.within('status', () => {
     const u = sf.unit;
-    const pad = 10 * u;
     const size = bandTextSize(sf, box.h);
-    const base = box.y + box.h * 0.5 + size * 0.36;
-    const fore = sf.theme.paper;
-    sf.crisp.fillStyle = sf.theme.status;
-    sf.drawn.ink(sf.theme.status);
-    sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+    const fore = sf.theme.status;
+    const frame = errorRowFrame(sf, box);
+    // The words' room: inside the outline, which their ink must not touch.
+    const room = drawStatusOutline(sf, frame);
+    const pad = errorRowPad(sf);
+    const base = frame.y + frame.h * 0.5 + size * 0.36;
     let right = box.x + box.w - pad;
     if (withAge && c.ageBadge !== null) {
       right -= bandAgeBadge(sf, c.ageBadge, box, right, true, report);
@@ -310,13 +326,13 @@ function errorRow(
           colour: fore,
           align: 'right',
           report,
-          room: box,
+          room,
         }) +
         12 * u;
     }
     const left = box.x + pad;
-    const markS = Math.min(box.h * 0.7, size * 1.3);
-    statusMark(sf.crisp, st.mark, left, box.y + (box.h - markS) / 2, markS, fore);
+    const markS = Math.min(room.h * 0.8, size * 1.3);
+    statusMark(sf.crisp, st.mark, left, frame.y + (frame.h - markS) / 2, markS, fore);
     sf.drawn.icon(`status-${st.mark}`, fore);
     const textX = left + markS + 8 * u;
     const avail = right - textX;
@@ -332,7 +348,7 @@ function errorRow(
         baseline: base,
         colour: fore,
         report,
-        room: box,
+        room,
       });
       drawLine(sf, {
         font: 'condensed',
@@ -342,7 +358,7 @@ function errorRow(
         baseline: base,
         colour: fore,
         report,
-        room: box,
+        room,
       });
     } else {
       const short = fitLine('condensed-bold', st.short, avail, size, size * 0.7);
@@ -355,7 +371,7 @@ function errorRow(
           baseline: base,
           colour: fore,
           report,
-          room: box,
+          room,
         });
     }
   });
@@ -452,39 +468,46 @@ export interface AgeBadge {
   /** The text size and the box's width, px. */
   size: number;
   w: number;
-  /** On an error's band: inverted again (paper on the band). */
+  /** On an error's outlined band: a compartment of its outline (a rule at its left) rather than an outline of its own. */
   onError: boolean;
 }
 
 /**
- * An inverted badge ending at xRight with the outfit's age ("3 h old"), its capitals as large as the outfit's
- * smallest; on an error's band it is inverted again. The top band's and the small panels' badge. Returns the badge.
+ * An outlined badge ending at xRight with the outfit's age ("3 h old"), in ink, its capitals as large as the outfit's
+ * smallest (status-box.ts: the look of the service's state); on an error's band, a compartment at the band's right.
+ * The top band's and the small panels' badge. Returns the badge.
  */
 export function drawAgeBadge(sf: Surface, b: AgeBadge, report: LayoutReport): AgeBadge {
   return sf.drawn.within('status', () => {
-    // The text's ink centred in the badge, which grows about its middle where the ink is taller than it: paper-coloured
-    // descenders below it would be lost ("il y a" read "il v a" on a 2.13", "godz." read "qodz.").
+    // The text's ink centred in the badge, which grows about its middle where the ink and the outline are taller than
+    // it: the ink must stay off the outline ("il y a" read "il v a" on a 2.13", "godz." read "qodz." where it did not).
+    const t = statusOutlineWidth(sf);
     const [hi, lo] = inkExtentEm('condensed-bold', b.text) ?? [0.73, 0];
-    const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2);
+    const h = Math.max(b.h, Math.ceil((hi - lo) * b.size) + 2 + (b.onError ? 0 : 2 * t));
     const y = b.y - (h - b.h) / 2;
-    const fill = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
-    const badgeFill = b.onError ? sf.theme.paper : sf.theme.status;
-    sf.crisp.fillStyle = badgeFill;
-    sf.drawn.ink(badgeFill);
-    sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
+    const box = { x: Math.round(b.xRight - b.w), y: Math.round(y), w: Math.round(b.w), h: Math.round(h) };
+    let room: Box;
+    if (b.onError) {
+      sf.crisp.fillStyle = sf.theme.status;
+      sf.drawn.ink(sf.theme.status);
+      sf.crisp.fillRect(box.x, box.y, t, box.h);
+      room = { ...box, x: box.x + t, w: box.w - t };
+    } else {
+      room = drawStatusOutline(sf, box, t);
+    }
     const baseline = y + h / 2 + ((hi + lo) / 2) * b.size;
     drawLine(sf, {
       font: 'condensed-bold',
       size: b.size,
       text: b.text,
-      x: b.xRight - b.w / 2,
+      x: b.xRight - b.w / 2 + (b.onError ? t / 2 : 0),
       baseline,
-      colour: b.onError ? sf.theme.status : sf.theme.paper,
+      colour: sf.theme.status,
       align: 'center',
       report,
-      room: fill,
+      room,
     });
-    report.badge = { text: b.text, size: b.size, height: fill.h };
+    report.badge = { text: b.text, size: b.size, height: box.h };
     return { ...b, y, h };
   });
 }

@@ -3,10 +3,11 @@ import { drawAgeBadge, drawFitted, drawLine, newReport, rule, type LayoutReport 
 import { measure } from '../text/fonts.js';
 import type { FrameContent } from './content.js';
 import { drawHeadline, markOld } from './mark-old.js';
+import { drawStatusOutline } from './status-box.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { alertLook, drawAlertMark } from './alert-block.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
-import { drawFeelsLike, drawReading, drawReadings, drawTemperature } from './readings.js';
+import { drawFeelsLike, drawReading, drawReadings, drawTemperature, weatherSurface } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
 import { pictogramRowPlaces } from '../pictograms/pictogram-row.js';
@@ -108,7 +109,7 @@ const feelsText = (c: FrameContent): { full: string; short: string } => ({
 function leftColumn(sf: Surface, c: FrameContent, w: Weather, leftW: number, report: LayoutReport): void {
   const u = sf.unit;
   const icon = 30 * u;
-  drawConditionIcon(sf, c.condition ?? 'unknown', (leftW - icon) / 2, 1 * u, icon);
+  drawConditionIcon(weatherSurface(sf), c.condition ?? 'unknown', (leftW - icon) / 2, 1 * u, icon);
   report.sizes.weatherIcon = Math.round(icon);
   const tempBase = Math.round(icon + 25 * u);
   const t = drawTemperature(sf, w, 4 * u, tempBase, Math.max(sf.scale.temperature, 26 * u), leftW - 8 * u, report);
@@ -169,7 +170,7 @@ function garmentRow(sf: Surface, c: FrameContent, x: number, y: number, tw: numb
 }
 
 /**
- * The top line: the status in an inverted band, else the name; at the right the outfit's time, or the badge of its
+ * The top line: the status in an outlined band, else the name; at the right the outfit's time, or the badge of its
  * age when it is out of date (never hidden by the status). Returns its height.
  */
 function headLine(
@@ -184,7 +185,7 @@ function headLine(
     const u = sf.unit;
     const lineH = 17 * u;
     const st = c.status?.error ? c.status : null;
-    const fore = st ? sf.theme.paper : sf.theme.ink;
+    const fore = st ? sf.theme.status : sf.theme.ink;
     const timeW = c.updated && c.ageBadge === null ? measure('condensed', 12 * u, c.updated) : 0;
     // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
     const status = st
@@ -199,13 +200,8 @@ function headLine(
         })
       : null;
     const headH = status !== null && status.lines.length > 1 ? lineH + Math.round(status.pitch) : lineH;
-    // On the band, text must keep its ink on it: paper-coloured ink beyond it is lost.
-    const band = st ? { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 2 * u } : undefined;
-    if (band) {
-      sf.crisp.fillStyle = sf.theme.status;
-      sf.drawn.ink(sf.theme.status);
-      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
-    }
+    // The status outlined (status-box.ts), its lower edge below the words' descenders: their ink keeps inside it.
+    const band = st ? drawStatusOutline(sf, { x: x - 2 * u, y: 1 * u, w: tw + 4 * u, h: headH - 1 * u }) : undefined;
     let rightW = 0;
     if (c.ageBadge !== null && withBadge) {
       rightW = smallBadge(sf, c.ageBadge, { right: x + tw, y: 2 * u, h: lineH - 4 * u, maxW: tw }, st !== null, report);
@@ -353,7 +349,7 @@ function weatherStack(sf: Surface, c: FrameContent, w: Weather, at: StackPlace, 
   const icon = 44 * u;
   const { x, w: tw } = at;
   let y = at.top;
-  drawConditionIcon(sf, c.condition ?? 'unknown', at.iconX, y, icon);
+  drawConditionIcon(weatherSurface(sf), c.condition ?? 'unknown', at.iconX, y, icon);
   report.sizes.weatherIcon = Math.round(icon);
   const tempX = at.iconX + icon + 2 * u;
   const tempW = Math.min(sf.width - 6 * u, x + tw + 2 * u) - at.iconX - icon;

@@ -7,7 +7,15 @@ import { drawConditionIcon } from '../pictograms/icons.js';
 import { drawAlertBlock } from './alert-block.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
-import { drawFeelsLike, drawReadings, drawTemperature, readingsWidth, temperatureWidths } from './readings.js';
+import {
+  drawFeelsLike,
+  drawReadings,
+  drawTemperature,
+  readingsWidth,
+  temperatureWidths,
+  weatherInk,
+  weatherSurface,
+} from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine } from '../text/text-fit.js';
 
@@ -98,7 +106,8 @@ function drawCurrent(
   const fs = sz.feelsLike;
   const feels = c.feelsLike ?? '';
   const desc = c.description ?? '';
-  const ink = sf.theme.ink;
+  // The words about the weather, as old as the outfit where it is (readings.ts).
+  const ink = weatherInk(sf);
   const gap = fs * 0.3;
   if (plan.feels !== 'beneath') {
     const base = Math.round(box.y + Math.min(size * 0.8, box.h - d.size * 1.5));
@@ -172,7 +181,7 @@ interface IconPlace {
 function drawIcon(sf: Surface, c: FrameContent, icon: IconPlace, report: LayoutReport): void {
   const garments = report.pictograms.length > 0 ? (report.sizes.pictogram ?? 0) : 0;
   const s = garments >= sf.scale.pictogram ? Math.min(icon.s, garments) : icon.s;
-  drawConditionIcon(sf, c.condition ?? 'unknown', icon.x, icon.y + (icon.s - s) / 2, s);
+  drawConditionIcon(weatherSurface(sf), c.condition ?? 'unknown', icon.x, icon.y + (icon.s - s) / 2, s);
   report.sizes.weatherIcon = Math.round(s);
 }
 

@@ -1,6 +1,7 @@
 import { drawFitted, type Box, type LayoutReport } from './blocks.js';
 import type { Surface } from '../draw/surface.js';
 import { fitText } from '../text/text-fit.js';
+import { drawStatusOutline, statusOutlineWidth } from './status-box.js';
 
 /**
  * What marks an outfit as old (content.ts `old`): the dashed frame around it and what is as old as it (the weather,
@@ -20,14 +21,17 @@ export interface HeadlineBox {
 }
 
 /**
- * The headline of an outfit of an earlier day ("Yesterday's outfit"), first inside its dashed frame: inverted, as the
- * badge of a stale one is, at the outfit's size, on two lines where one does not hold it (a narrow frame, a long
- * language), so the age is never cut off. Returns the height used.
+ * The headline of an outfit of an earlier day ("Yesterday's outfit"), first inside its dashed frame: outlined, in ink,
+ * as the badge of a stale one is (status-box.ts: the service's state never looks like an alert's filled band), at the
+ * outfit's size, on two lines where one does not hold it (a narrow frame, a long language), so the age is never cut
+ * off. Returns the height used.
  */
 export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
   return sf.drawn.within('status', () => {
-    const padX = Math.max(3, Math.round(b.size * 0.25));
-    const padY = Math.max(1, Math.round(b.size * 0.1));
+    const t = statusOutlineWidth(sf);
+    // The words' ink stays off the outline: a pad of the outline's weight and more.
+    const padX = Math.max(3, Math.round(b.size * 0.25)) + t;
+    const padY = Math.max(1, Math.round(b.size * 0.1), t + 1);
     // One line where it fits at any size allowed, else two at the largest that holds them.
     const one = fitText({
       text,
@@ -52,11 +56,8 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
           });
     const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
     const h = Math.round(fitted.height + 2 * padY);
-    sf.crisp.fillStyle = sf.theme.status;
-    sf.drawn.ink(sf.theme.status);
-    const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
-    sf.crisp.fillRect(fill.x, fill.y, fill.w, fill.h);
-    drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.paper, report, fill);
+    const room = drawStatusOutline(sf, { x: b.x, y: b.y, w, h }, t);
+    drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.status, report, room);
     report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
     return h;
   });

@@ -17,6 +17,13 @@ import type { FrameElement } from '../draw/drawn-log.js';
  * The readings as pictogram + value pairs (rain chance, wind, UV, humidity), and the temperature with its unit
  * smaller than the number. A reading the response lacked shows "—" (format.ts MISSING). A value is coloured only
  * where it asks for action (colour-meaning.ts): a likely rain, a high UV index, freezing or heat.
+ *
+ * The weather of an outfit out of date (Surface `old`) is drawn as old, in the same place and size (the layouts'
+ * room is the fresh frame's): on a grey panel faded, the temperature, readings, marks and the words beside them in a
+ * lighter grey (colour-meaning.ts fadedInk); on a panel without greys the temperature's number outlined, hollow,
+ * the 1-bit way to fade (a line struck through a lone "4" or "7" merged with the digit's own strokes, and a smaller
+ * number would collide with the feels-like temperature the layouts set under its unit). The readings there keep their
+ * ink: their strokes are too thin to hollow, and they are read from where the headline and the dashed frame are.
  */
 
 /** Each reading's mark for a square of `size` px, and its name in the frame's JSON. */
@@ -34,6 +41,16 @@ const ELEMENT_OF: Record<ReadingKind, FrameElement> = {
   humidity: 'humidity',
 };
 
+/** The surface the weather is drawn on: an old outfit's faded, where the panel has a grey for it (see above). */
+export function weatherSurface(sf: Surface): Surface {
+  return sf.old && sf.theme.faded !== null ? { ...sf, theme: { ...sf.theme, ink: sf.theme.faded } } : sf;
+}
+
+/** The ink of the words about the weather (its condition, the feels-like temperature): faded when old (see above). */
+export function weatherInk(sf: Surface): string {
+  return weatherSurface(sf).theme.ink;
+}
+
 function colourOf(sf: Surface, m: Meaning | null): string {
   // Text is a stroke: only an ink that stands apart from black and paper (colour-meaning.ts).
   return (m && sf.theme.meaning[m].stroke) ?? sf.theme.ink;
@@ -41,7 +58,7 @@ function colourOf(sf: Surface, m: Meaning | null): string {
 
 /** One reading: its mark in a square of `mark` px, then its value at up to `size` px. Returns the width used. */
 export function drawReading(
-  sf: Surface,
+  surface: Surface,
   r: Reading,
   x: number,
   top: number,
@@ -50,6 +67,7 @@ export function drawReading(
   maxW: number,
   report: LayoutReport,
 ): number {
+  const sf = weatherSurface(surface);
   return sf.drawn.within(ELEMENT_OF[r.kind], () => {
     const mid = top + mark / 2;
     if (r.kind === 'wind') {
@@ -191,7 +209,7 @@ export function temperatureWidths(w: Weather, size: number): { number: number; w
 }
 
 export function drawTemperature(
-  sf: Surface,
+  surface: Surface,
   w: Weather,
   x: number,
   baseline: number,
@@ -199,6 +217,7 @@ export function drawTemperature(
   maxW: number,
   report: LayoutReport,
 ): { width: number; size: number; numberWidth: number } {
+  const sf = weatherSurface(surface);
   return sf.drawn.within('temperature', () => {
     const { number, unit } = temperatureParts(w);
     const unitRatio = UNIT_RATIO;
@@ -211,6 +230,13 @@ export function drawTemperature(
     const unitX = x + nw + s * 0.04;
     const unitBase = baseline - s * 0.729 + us * 0.729;
     const uw = unit ? drawLine(sf, { font: 'bold', size: us, text: unit, x: unitX, baseline: unitBase, colour }) : 0;
+    if (sf.old && sf.theme.faded === null) {
+      // Old, on a panel without greys: the number outlined (TextLayer.hollow), its rim a quarter of a bold stem or less.
+      // The digits' box alone: no descender below them, the unit (left solid: its strokes are too thin) after them.
+      const digits = { x: x - s * 0.1, y: baseline - s * 0.8, w: nw + s * 0.12, h: s * 0.8 + 1 };
+      sf.text.hollow(digits, sf.text.colourIndex(colour), Math.max(1, Math.round(s * 0.03)));
+      sf.drawn.icon('hollow', colour);
+    }
     // Number and unit are one item (ink-box.ts): recorded here, not by drawLine, so they are not kept apart.
     report.texts.push(`${number}${unit}`);
     const unitLine = { font: 'bold' as const, size: us, text: unit, x: unitX, baseline: Math.round(unitBase) };
@@ -237,7 +263,7 @@ export function drawTemperature(
  * else the short one cut. The figure the outfit is based on, at the readings' size on every panel. Returns the size.
  */
 export function drawFeelsLike(
-  sf: Surface,
+  surface: Surface,
   text: { full: string; short: string },
   x: number,
   baseline: number,
@@ -245,6 +271,7 @@ export function drawFeelsLike(
   maxW: number,
   report: LayoutReport,
 ): number {
+  const sf = weatherSurface(surface);
   return sf.drawn.within('feels_like', () => {
     const chosen = measure('condensed-bold', size, text.full) <= maxW ? text.full : text.short;
     const line = fitLine('condensed-bold', chosen, maxW, size, size).lines[0];

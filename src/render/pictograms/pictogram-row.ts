@@ -2,7 +2,6 @@ import type { Box } from '../draw/box.js';
 import { drawingFor, GARMENT_PICTOGRAMS, NOTHING_EXTRA, type GarmentPictogram } from './garment-pictograms.js';
 import type { RowItem } from '../../domain/weather-demands.js';
 import { drawPictogram } from './pictogram.js';
-import { garmentTint } from '../draw/colour-meaning.js';
 import type { Surface } from '../draw/surface.js';
 import { drawText, measure } from '../text/fonts.js';
 import type { TextBox } from '../draw/text-box.js';
@@ -84,7 +83,8 @@ export function drawPictogramRow(
   shown.forEach((g, i) => {
     const p: GarmentPictogram = g === 'nothing-extra' ? NOTHING_EXTRA : GARMENT_PICTOGRAMS[g];
     const at = place(i);
-    const colour = drawPictogram(sf, drawingFor(p, size), at.x, at.y, size, garmentTint(p.meaning, sf.actions));
+    // In ink, never tinted: a garment's meaning is the garment (colour-meaning.ts).
+    const colour = drawPictogram(sf, drawingFor(p, size), at.x, at.y, size);
     sf.drawn.icon(g === 'nothing-extra' ? 'tick' : g, colour);
   });
   const moreText = more > 0 ? drawMore(sf, more, place(shown.length), size) : null;

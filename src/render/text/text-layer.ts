@@ -80,6 +80,29 @@ export class TextLayer {
       }
     }
   }
+
+  /**
+   * Hollows the text of palette index `colour` inside `r`: a pixel whose every neighbour within `rim` px is of that
+   * text too is cleared, so only a rim `rim` px wide of each glyph stays (outlined letters: the 1-bit panels' way to
+   * draw something faded, readings.ts). For 1-bit text (`antialias` false).
+   */
+  hollow(r: Rect, colour: number, rim: number): void {
+    const { width: W, height: H, index, cover } = this;
+    const ink = (x: number, y: number): boolean => x >= 0 && y >= 0 && x < W && y < H && index[y * W + x] === colour;
+    const inner: number[] = [];
+    for (let y = Math.max(0, Math.floor(r.y)); y < Math.min(H, Math.ceil(r.y + r.h)); y++) {
+      for (let x = Math.max(0, Math.floor(r.x)); x < Math.min(W, Math.ceil(r.x + r.w)); x++) {
+        let all = ink(x, y);
+        for (let dy = -rim; dy <= rim && all; dy++)
+          for (let dx = -rim; dx <= rim && all; dx++) all = ink(x + dx, y + dy);
+        if (all) inner.push(y * W + x);
+      }
+    }
+    for (const i of inner) {
+      index[i] = NONE;
+      cover[i] = 0;
+    }
+  }
 }
 
 function parseColour(css: string): Rgb {
