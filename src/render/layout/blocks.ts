@@ -47,6 +47,8 @@ export interface LayoutReport {
   pictograms: string[];
   /** Garments the row left off for want of room, counted on the frame as "+N" (0: none). */
   pictogramsMore: number;
+  /** The squares the pictogram row fills, px (its pictograms and "+N"); null: no row. */
+  pictogramRow: Box | null;
   sizes: LayoutSizes;
   texts: string[];
   /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
@@ -87,6 +89,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     alerts: [],
     pictograms: [],
     pictogramsMore: 0,
+    pictogramRow: null,
     sizes,
     texts: [],
     inks: [],

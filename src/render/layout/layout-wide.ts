@@ -5,7 +5,8 @@ import { drawHeadline, markOld } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { drawAlertBlock } from './alert-block.js';
-import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
+import { drawGarments, drawOutfitBlock, outfitBlockFit, outfitFitsWhole } from './outfit-block.js';
+import { growRowIntoRoom, ROW_GROWTH } from './row-growth.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
 import {
   drawFeelsLike,
@@ -253,6 +254,13 @@ const PICTOGRAM_MIN = 40;
 const HERO_GARMENTS = 6;
 
 /**
+ * The outfit's largest size as a share of the temperature's: its capitals stay clearly below the temperature's, since
+ * an outfit as tall as the temperature reads as the frame's headline. The outfit's own smallest size (type-scale.ts)
+ * still holds: this caps how large a short outfit grows, never how small one gets.
+ */
+const OUTFIT_OF_TEMPERATURE = 0.75;
+
+/**
  * Where the outfit would not fit whole below the row, the row's largest size (`row.h`) comes down, never below
  * `floor`, to the largest size at which it does (whole px, by halving). Where it fits at no size, the row keeps its
  * full size: the outfit is cut anyway, and the pictograms carry the list.
@@ -323,9 +331,17 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   if (alertH) y += alertH + g.alerts.gap * u;
   // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
   const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
-  const outfitOpts = { maxSize: g.outfit.maxSize * u, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
+  const full = rowBox.h;
+  const temperature = report.sizes.temperature;
+  const maxSize = Math.min(
+    g.outfit.maxSize * u,
+    temperature === null ? Infinity : Math.floor(temperature * OUTFIT_OF_TEMPERATURE),
+  );
+  const outfitOpts = { maxSize, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
+  // The row centred in its width; a row grown past the scale's size (growRowIntoRoom) keeps quarter gaps.
+  const rowFit = (rows: 1 | 2) => ({ maxRows: rows, heroUpTo: HERO_GARMENTS, heroSize: full, centre: true });
   const below = (rows: 1 | 2): Box => {
-    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, { maxRows: rows, heroUpTo: HERO_GARMENTS });
+    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rowFit(rows));
     const top = y + (h ? h + g.pictograms.gap * u : 0);
     return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
   };
@@ -339,11 +355,18 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
       : 1;
   const floor = c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u;
   // Whole at one size where a smaller row allows it; else whole at all (the first sentence set larger).
-  const full = rowBox.h;
   shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
   if (rowBox.h === full)
     shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
-  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, { maxRows: rows, heroUpTo: HERO_GARMENTS });
+  // Where the row kept its size, it grows into the room a short outfit leaves, as far as the outfit keeps its size.
+  if (rowBox.h === full)
+    growRowIntoRoom({
+      row: rowBox,
+      ceiling: Math.round(sf.scale.pictogram * ROW_GROWTH),
+      block: () => outfitBlockFit(sf, c, below(rows), outfitOpts),
+      height: () => pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rowFit(rows)),
+    });
+  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rowFit(rows));
   if (icon !== null) drawIcon(sf, c, icon, report);
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.old) {

@@ -23,6 +23,7 @@ export function drawGarments(
     const row = drawPictogramRow(sf, c.row, box, minSize, fit);
     report.pictograms = row.shown;
     report.pictogramsMore = row.more;
+    report.pictogramRow = row.box ?? null;
     if (row.more > 0) report.texts.push(`+${row.more}`);
     if (row.moreText) report.textBoxes.push(row.moreText);
     report.sizes.pictogram = row.size || null;
@@ -76,6 +77,52 @@ export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: Outfi
   return !f.truncated && (f.rest === null || o.oneSize === false);
 }
 
+/** The outfit and the reasoning as drawOutfitBlock sets them in `box`; the reasoning null where it is left out. */
+export interface OutfitBlockFit {
+  outfit: OutfitFit;
+  reasoning: FittedText | null;
+}
+
+/**
+ * What drawOutfitBlock draws in `box`, without drawing: the outfit at its best, and the reasoning where it fits
+ * whole below it, for a layout that weighs the room it gives the block (layout-wide.ts).
+ */
+export function outfitBlockFit(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): OutfitBlockFit {
+  const S = sf.scale;
+  const gap = Math.round(8 * sf.unit);
+  const fit = outfitIn(sf, c, box, o);
+  const best = fit(box.h);
+  let outfit = best;
+  let reasoning: FittedText | null = null;
+  if (c.reasoning && !best.truncated) {
+    // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
+    for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
+      const r = fitText({
+        text: c.reasoning,
+        font: 'condensed',
+        width: box.w,
+        height: box.h,
+        maxSize: size,
+        minSize: size,
+        lineHeight: 1.2,
+      });
+      const rest = box.h - r.height - 2 * gap;
+      // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
+      if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
+      const smaller = fit(rest);
+      if (
+        !smaller.truncated &&
+        smaller.rest === null &&
+        smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)
+      ) {
+        [outfit, reasoning] = [smaller, r];
+        break;
+      }
+    }
+  }
+  return { outfit, reasoning };
+}
+
 export function drawOutfitBlock(
   sf: Surface,
   c: FrameContent,
@@ -85,39 +132,9 @@ export function drawOutfitBlock(
 ): void {
   return sf.drawn.within('outfit', () => {
     if (c.outfit === null || box.h <= 0) return;
-    const S = sf.scale;
     const u = sf.unit;
     const gap = Math.round(8 * u);
-    const fit = outfitIn(sf, c, box, o);
-    const best = fit(box.h);
-    let outfit = best;
-    let reasoning: FittedText | null = null;
-    if (c.reasoning && !best.truncated) {
-      // The reasoning, whole, at the largest of two sizes that leaves the outfit whole and at 70 % of its best size.
-      for (const size of [Math.max(S.reasoning, o.reasoningMax), S.reasoning]) {
-        const r = fitText({
-          text: c.reasoning,
-          font: 'condensed',
-          width: box.w,
-          height: box.h,
-          maxSize: size,
-          minSize: size,
-          lineHeight: 1.2,
-        });
-        const rest = box.h - r.height - 2 * gap;
-        // Not at the larger size if a word would be cut mid-word there (a word wider than the line is, at the smaller).
-        if (r.truncated || rest <= 0 || (r.midWord && size > S.reasoning)) continue;
-        const smaller = fit(rest);
-        if (
-          !smaller.truncated &&
-          smaller.rest === null &&
-          smaller.lead.size >= Math.max(S.outfit, best.lead.size * 0.7)
-        ) {
-          [outfit, reasoning] = [smaller, r];
-          break;
-        }
-      }
-    }
+    const { outfit, reasoning } = outfitBlockFit(sf, c, box, o);
     report.outfit = outfit.lead;
     report.outfitRest = outfit.rest;
     report.sizes.outfit = outfit.lead.size;

@@ -24,6 +24,8 @@ export interface PictogramRow {
   size: number;
   /** The "+N" as drawn, with its square as its room (text-box.ts); null without it. */
   moreText?: TextBox | null;
+  /** The squares the row fills (pictograms and the "+N"), px; null: no row. */
+  box?: Box | null;
 }
 
 /** The gap between pictograms, as a share of their size. */
@@ -62,9 +64,22 @@ export interface RowFit {
    * its pictograms shrink: the garments are the hero (a landscape Kindle's six at 30′). Default 0: none.
    */
   heroUpTo?: number;
+  /**
+   * The size the eighth gaps of `heroUpTo` may reach at most, px (default box.h): a row grown past the scale's size
+   * (layout-wide.ts) grows with quarter gaps only, the eighths being there to reach the scale's size, not to pass it.
+   */
+  heroSize?: number;
+  /**
+   * Centre the row in box.w (a row narrower than its box: four garments on a wide panel), else it starts at box.x.
+   * Default false.
+   */
+  centre?: boolean;
 }
 
-/** Draws the row left-aligned in `box` (box.h is the largest size). Returns what it drew and the height used. */
+/**
+ * Draws the row in `box` (box.h is the largest size), left-aligned or centred (RowFit.centre). Returns what it drew
+ * and the height used.
+ */
 export function drawPictogramRow(
   sf: Surface,
   items: readonly RowItem[],
@@ -76,8 +91,13 @@ export function drawPictogramRow(
   if (size === 0) return { shown: [], more: 0, size: 0, height: 0 };
   const step = size * (1 + gap);
   const { shown, more } = fitItems(items, perRow * rows);
+  const places = shown.length + (more > 0 ? 1 : 0);
+  // The widest row's squares and gaps; a second row starts under the first's left edge.
+  const cols = Math.min(perRow, places);
+  const width = cols * size + (cols - 1) * gap * size;
+  const left = box.x + (fit.centre ? Math.max(0, (box.w - width) / 2) : 0);
   const place = (i: number): { x: number; y: number } => ({
-    x: box.x + (i % perRow) * step,
+    x: left + (i % perRow) * step,
     y: box.y + Math.floor(i / perRow) * step,
   });
   shown.forEach((g, i) => {
@@ -88,8 +108,12 @@ export function drawPictogramRow(
     sf.drawn.icon(g === 'nothing-extra' ? 'tick' : g, colour);
   });
   const moreText = more > 0 ? drawMore(sf, more, place(shown.length), size) : null;
-  const used = Math.ceil((shown.length + (more > 0 ? 1 : 0)) / perRow);
-  return { shown, more, size, height: rowsHeight(used, size), moreText };
+  const used = Math.ceil(places / perRow);
+  const height = rowsHeight(used, size);
+  // As drawn: each square on whole pixels (pictogram.ts).
+  const x = Math.round(left);
+  const w = Math.round(left + (cols - 1) * step) + size - x;
+  return { shown, more, size, height, moreText, box: { x, y: Math.round(box.y), w, h: height } };
 }
 
 /** "+3" in the square at `at`: bold, as large as fits the square, set on the square's middle. */
@@ -117,9 +141,10 @@ function rowGeometry(
   let gap = GAP;
   let one = rowPictogramSize(n, box.w, box.h, minSize, gap);
   if (one === 0) return { size: 0, perRow: 0, rows: 0, gap };
-  if (n <= (fit.heroUpTo ?? 0) && one < Math.round(box.h)) {
+  const hero = Math.min(box.h, fit.heroSize ?? box.h);
+  if (n <= (fit.heroUpTo ?? 0) && one < Math.round(hero)) {
     gap = HERO_GAP;
-    one = rowPictogramSize(n, box.w, box.h, minSize, gap);
+    one = rowPictogramSize(n, box.w, hero, minSize, gap);
   }
   const perRow2 = Math.ceil(n / 2);
   const two = rowPictogramSize(perRow2, box.w, box.h, minSize, GAP);
