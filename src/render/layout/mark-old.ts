@@ -1,6 +1,6 @@
 import { drawFitted, type Box, type LayoutReport } from './blocks.js';
 import type { Surface } from '../draw/surface.js';
-import { fitText } from '../text/text-fit.js';
+import { fitText, type FittedText } from '../text/text-fit.js';
 
 /**
  * What marks an outfit as old (content.ts `old`): the dashed frame around it and what is as old as it (the weather,
@@ -26,32 +26,8 @@ export interface HeadlineBox {
  */
 export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
   return sf.drawn.within('status', () => {
-    const padX = Math.max(3, Math.round(b.size * 0.25));
-    const padY = Math.max(1, Math.round(b.size * 0.1));
-    // One line where it fits at any size allowed, else two at the largest that holds them.
-    const one = fitText({
-      text,
-      font: 'condensed-bold',
-      width: b.maxW - 2 * padX,
-      height: Math.round(b.size * 1.15),
-      maxSize: b.size,
-      minSize: b.minSize,
-      lineHeight: 1.15,
-    });
-    const fitted =
-      !one.truncated && one.lines.length === 1
-        ? one
-        : fitText({
-            text,
-            font: 'condensed-bold',
-            width: b.maxW - 2 * padX,
-            height: 2 * Math.round(b.size * 1.15),
-            maxSize: b.size,
-            minSize: b.minSize,
-            lineHeight: 1.15,
-          });
+    const { fitted, padX, padY, h } = fitHeadline(text, b);
     const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
-    const h = Math.round(fitted.height + 2 * padY);
     sf.crisp.fillStyle = sf.theme.status;
     sf.drawn.ink(sf.theme.status);
     const fill = { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(w), h };
@@ -60,6 +36,31 @@ export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: 
     report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
     return h;
   });
+}
+
+/** The width and height drawHeadline would use, px, without drawing: the layouts plan their room with it. */
+export function headlineSize(text: string, b: HeadlineBox): { w: number; h: number } {
+  const { fitted, padX, h } = fitHeadline(text, b);
+  return { w: Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX, h };
+}
+
+/** The headline's lines (one where it fits at any size allowed, else two at the largest that holds them) and padding. */
+function fitHeadline(text: string, b: HeadlineBox): { fitted: FittedText; padX: number; padY: number; h: number } {
+  const padX = Math.max(3, Math.round(b.size * 0.25));
+  const padY = Math.max(1, Math.round(b.size * 0.1));
+  const at = (lines: number): FittedText =>
+    fitText({
+      text,
+      font: 'condensed-bold',
+      width: b.maxW - 2 * padX,
+      height: lines * Math.round(b.size * 1.15),
+      maxSize: b.size,
+      minSize: b.minSize,
+      lineHeight: 1.15,
+    });
+  const one = at(1);
+  const fitted = !one.truncated && one.lines.length === 1 ? one : at(2);
+  return { fitted, padX, padY, h: Math.round(fitted.height + 2 * padY) };
 }
 
 /**
