@@ -54,6 +54,8 @@ export interface OutfitFit {
 interface Part {
   text: string;
   refuses: boolean;
+  /** It goes on from a clause ended by ";" ("…for the walk; an umbrella is not needed today."). */
+  continues: boolean;
 }
 
 /**
@@ -74,14 +76,26 @@ function outfitParts(text: string): Part[] {
   const parts: Part[] = [];
   for (let rest = text.trim(); rest !== '';) {
     const [first, after] = splitFirstSentence(rest);
-    parts.push({ text: first, refuses: refusedGarmentsOf(first).length > 0 });
+    const continues = parts[parts.length - 1]?.text.endsWith(';') ?? false;
+    parts.push({ text: first, refuses: refusedGarmentsOf(first).length > 0, continues });
     rest = after;
   }
   lastParts = { text, parts };
   return parts;
 }
 
-const joined = (parts: readonly Part[]): string => parts.map((p) => p.text).join(' ');
+/**
+ * The parts as one text. A clause whose ";" clause before it was left out now follows a full stop: it starts with a
+ * capital ("…leather boots. An umbrella is not needed today."), as the sentence it has become.
+ */
+const joined = (parts: readonly Part[]): string =>
+  parts
+    .map((p, i) =>
+      p.continues && i > 0 && /[.!?]$/.test(parts[i - 1]!.text)
+        ? p.text.charAt(0).toUpperCase() + p.text.slice(1)
+        : p.text,
+    )
+    .join(' ');
 
 /** How many parts the lead takes: the first, and on to the last that refuses a garment. */
 function leadCount(parts: readonly Part[]): number {
