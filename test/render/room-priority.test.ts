@@ -157,14 +157,12 @@ describe('alerts before the reasoning', () => {
     expect(found).toEqual([]);
   }, 120_000);
 
-  it('cuts the least severe first: an alert is cut only after every alert below it is', () => {
+  it('keeps the most severe of five alerts whole on the 7.5" and 7.3" panels, and cuts the least severe first', () => {
+    // An alert is cut only after every alert below it is.
     for (const { id, rotation } of WALL_VIEWS) {
       const cut = frame(inputs.five!, id, rotation).report.alerts.map((a) => a.truncated);
       if (cut.includes(true)) expect(cut.slice(cut.indexOf(true)), `${id} at ${rotation}°`).not.toContain(false);
     }
-  });
-
-  it('keeps the most severe of five alerts whole on the 7.5" and 7.3" panels, both ways round', () => {
     for (const id of ['waveshare-7in5-v2', 'waveshare-7in3-f', 'inky-impression-7in3', 'trmnl'])
       for (const rotation of ROTATIONS) {
         const { report } = frame(inputs.five!, id, rotation);

@@ -12,7 +12,8 @@ import { fitLine, fitText, type FittedText } from '../text/text-fit.js';
  * Weather alerts, each marked by how severe it is (alert-severity.ts), most severe first: an extreme or severe one
  * inverted, on a band of the alert colour with a filled warning mark and bold text, as a warning asks for action; a
  * moderate one, or one of unknown severity, on paper with a filled mark and bold text; a minor one (an advisory) on
- * paper, an outlined mark and regular text. The wall panels give each alert its own line at the readings' size.
+ * paper, an outlined mark and regular text. The wall panels give each alert the lines it needs at the readings' size,
+ * with paper between two alerts; where the outfit needs the room, the least severe give up their second lines first.
  */
 
 /** How an alert of a severity looks. */

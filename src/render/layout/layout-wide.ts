@@ -16,7 +16,8 @@ import { fitLine } from '../text/text-fit.js';
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
  * or 480x800); text sizes from the type scale (type-scale.ts), which knows the panel's pixel density. From the
  * top: a thin band with the name and time (not meant for 2 m); the weather (icon, temperature, the readings as
- * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
+ * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc. The room goes
+ * by priority (wide-room.ts): the outfit whole first, in every state.
  */
 
 /** The current weather's sizes: the icon's square, the temperature's largest, and the feels-like temperature's. */
