@@ -110,8 +110,23 @@ function normalize(text: string): string {
 
 /** What to wear or take, in the vocabulary's order (outerwear first, then layers, legs, feet, accessories). */
 export function garmentsOf(text: string): GarmentId[] {
+  return readGarments(text).worn;
+}
+
+/**
+ * The garments the text names and says not to wear or take, or is unsure of ("leave the umbrella at home", "an
+ * umbrella is not needed", "if it rains, an umbrella"): what the reader's negation took out. The pictogram row cannot
+ * show them, so the frame never cuts or shrinks a sentence that names one before the others (outfit-fit.ts).
+ */
+export function refusedGarmentsOf(text: string): GarmentId[] {
+  return readGarments(text).refused;
+}
+
+/** The garments named, worn and refused (negated), each in the vocabulary's order. */
+function readGarments(text: string): { worn: GarmentId[]; refused: GarmentId[] } {
   const norm = normalize(text);
   const found = new Set<GarmentId>();
+  const refused = new Set<GarmentId>();
   const sunny = SUN_CONTEXT.test(norm) && !COLD_CONTEXT.test(norm);
   const parts = clauses(norm).map((c) => ({
     start: c.start,
@@ -132,10 +147,14 @@ export function garmentsOf(text: string): GarmentId[] {
       const clause = (part.read ??= readClause(norm.slice(part.start, part.end)));
       const garment: GarmentId = id === HAT ? (sunny ? 'sun-hat' : 'warm-hat') : id;
       if (!negated(clause, m.index - part.start, m.index - part.start + m[0].length)) found.add(garment);
+      else refused.add(garment);
     }
     if (taken) rest = rest.replace(pattern, (s) => ' '.repeat(s.length));
   }
-  return GARMENT_IDS.filter((id) => found.has(id));
+  return {
+    worn: GARMENT_IDS.filter((id) => found.has(id)),
+    refused: GARMENT_IDS.filter((id) => refused.has(id)),
+  };
 }
 
 /** A garment id as a Home Assistant attribute name (`dress-or-skirt` → `dress_or_skirt`). */

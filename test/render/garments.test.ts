@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GARMENT_IDS, garmentsOf, type GarmentId } from '../../src/domain/garments.js';
+import { GARMENT_IDS, garmentsOf, refusedGarmentsOf, type GarmentId } from '../../src/domain/garments.js';
 import { GARMENT_CORPUS } from './garments-corpus.js';
 import { GARMENT_HOLDOUT } from './garments-holdout.js';
 import { GARMENT_NEGATION, GARMENT_NEGATION_FRESH, GARMENT_NEGATION_HOLDOUT } from './garments-negation.js';
@@ -125,5 +125,17 @@ describe('the garment reader', () => {
 
   it('reads any case and typographic apostrophes and dashes', () => {
     expect(garmentsOf('YOU WON’T NEED A COAT – BRING A RAIN‑JACKET')).toEqual(['raincoat']);
+  });
+
+  it.each([
+    ['Leave the umbrella at home, the gusts will break it.', ['umbrella']],
+    ['Add a scarf and light gloves for the walk; an umbrella is not needed today.', ['umbrella']],
+    ['YOU WON’T NEED A COAT – BRING A RAIN‑JACKET', ['coat']],
+    ['Wear a warm wool coat over a thick knit sweater.', []],
+    ["Don't forget your gloves.", []],
+  ] as const)('names what %j refuses: %j', (text, want) => {
+    expect(refusedGarmentsOf(text)).toEqual(want);
+    // A garment is read as worn or as refused, never both, and every one it names is one or the other.
+    for (const g of refusedGarmentsOf(text)) expect(garmentsOf(text)).not.toContain(g);
   });
 });

@@ -61,7 +61,7 @@ describe('room for what the frame says', () => {
     expect(report.alerts[0]!.lines[0]!.text).toMatch(/\+1$/);
   });
 
-  it('cuts no small panel’s outfit while a line is free below it, either way round, whatever its length', () => {
+  it('cuts no small panel’s outfit inside a sentence while a line is free below it, either way round', () => {
     const found: string[] = [];
     let small = 0;
     for (const id of listPanelIds()) {
@@ -78,6 +78,14 @@ describe('room for what the frame says', () => {
           small++;
           const cut = d.report.outfit!.truncated || (d.report.outfitRest?.truncated ?? false);
           if (!cut) continue;
+          // Cut at a sentence end, whole sentences are left out (outfit-fit.ts): the room below may be less than the
+          // next one needs. Cut inside a sentence (the first, too long alone), only where no line is free.
+          const block = d.report.outfitRest ?? d.report.outfit!;
+          const last = block.lines[block.lines.length - 1]!.text;
+          if (!last.endsWith(ELLIPSIS)) {
+            expect(last, `${id} at ${rotation}° ${c}`).toMatch(/[.!?;]$/);
+            continue;
+          }
           const { free, need } = roomBelowOutfit(d, paper);
           if (free >= need)
             found.push(`${id} at ${rotation}° ${c}: ${free} rows free, a line needs ${need.toFixed(1)}`);

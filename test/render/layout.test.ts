@@ -43,29 +43,42 @@ describe('layouts', () => {
     }
   });
 
-  it('keeps the first sentence of a 120-word outfit at 10′ or more, and shrinks and cuts the rest', () => {
+  it('keeps the first sentence of a 120-word outfit at 10′ or more, and cuts the rest at a sentence end', () => {
     const { report } = renderIndices(input(LONG), wide, { rotation: 0 });
     const first = LONG.outfit.slice(0, LONG.outfit.indexOf('.') + 1);
-    expect(report.outfit!.lines.map((l) => l.text).join(' ')).toBe(first);
+    const lead = report.outfit!.lines.map((l) => l.text).join(' ');
+    expect(lead.startsWith(first)).toBe(true);
     expect(capArcMinutes(report.outfit!.size, 124.4, 2000)).toBeGreaterThanOrEqual(10);
-    const rest = report.outfitRest!;
-    expect(rest.size).toBeLessThan(report.outfit!.size);
-    expect(rest.truncated).toBe(true);
-    expect(rest.lines[rest.lines.length - 1]!.text.endsWith(ELLIPSIS)).toBe(true);
+    const lines = [...report.outfit!.lines, ...(report.outfitRest?.lines ?? [])].map((l) => l.text);
+    expect(report.outfit!.truncated || report.outfitRest?.truncated).toBe(true);
+    // Whole sentences, the outfit's first ones, and no ellipsis: what is left out is left out whole.
+    const shown = words(lines.join(' '));
+    expect(shown.length).toBeGreaterThan(words(first).length);
+    expect(shown).toEqual(words(LONG.outfit).slice(0, shown.length));
+    expect(lines[lines.length - 1]!).toMatch(/\.$/);
+    expect(lines.join(' ')).not.toContain(ELLIPSIS);
   });
 
-  it('shortens the outfit on small panels with an ellipsis after a whole word', () => {
+  it('cuts the outfit on small panels at a sentence end, or after a whole word in a first sentence too long', () => {
     // The 4.2" too: it had the room for all 120 words at 11-12 px, but keeps the first sentence large as the wall
     // panels do, and the rest is cut (layout-room.test.ts).
+    const first = words(LONG.outfit.slice(0, LONG.outfit.indexOf('.') + 1));
     for (const id of ['waveshare-4in2', 'waveshare-2in9', 'waveshare-2in13']) {
       const { report } = renderIndices(input(LONG), loadPanel(id), { rotation: 0 });
       const lines = [...report.outfit!.lines, ...(report.outfitRest?.lines ?? [])].map((l) => l.text);
-      expect(report.outfit!.truncated || report.outfitRest?.truncated).toBe(true);
-      expect(lines[lines.length - 1]!.endsWith(ELLIPSIS)).toBe(true);
+      expect(report.outfit!.truncated || report.outfitRest?.truncated, id).toBe(true);
+      const last = lines[lines.length - 1]!;
       const shown = words(lines.join(' ').replace(ELLIPSIS, ''));
       const orig = words(LONG.outfit);
-      shown.slice(0, -1).forEach((w, i) => expect(w).toBe(orig[i]));
-      expect(orig[shown.length - 1]!.replace(/[,.;:]$/, '')).toBe(shown[shown.length - 1]);
+      shown.slice(0, -1).forEach((w, i) => expect(w, id).toBe(orig[i]));
+      if (last.endsWith(ELLIPSIS)) {
+        // Inside the first sentence only, after a whole word.
+        expect(shown.length, id).toBeLessThan(first.length);
+        expect(orig[shown.length - 1]!.replace(/[,.;:]$/, ''), id).toBe(shown[shown.length - 1]);
+      } else {
+        expect(last, id).toMatch(/\.$/);
+        expect(shown[shown.length - 1], id).toBe(orig[shown.length - 1]);
+      }
     }
   });
 

@@ -1,18 +1,20 @@
 import type { Weather } from '../../api/schemas.js';
 import { drawLine, drawTopBand, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
-import { drawHeadline, markOld } from './mark-old.js';
+import { drawHeadline, headlineSize, markOld, type HeadlineBox } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
-import { drawAlertBlock } from './alert-block.js';
-import { drawGarments, drawOutfitBlock, outfitBlockFit, outfitFitsWhole } from './outfit-block.js';
+import { drawAlertBlock, planAlerts, type AlertBlockOptions } from './alert-block.js';
+import { drawGarments, drawOutfitBlock, outfitBlockFit, outfitFits, outfitShown } from './outfit-block.js';
 import { growRowIntoRoom, ROW_GROWTH } from './row-growth.js';
-import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
+import { pictogramRowHeight, pictogramRowPlaces, type RowFit } from '../pictograms/pictogram-row.js';
+import { chooseRoom, type HeadlinePlace, type RoomStep } from './wide-room.js';
 import {
   drawFeelsLike,
   drawReadings,
   drawTemperature,
   readingsWidth,
+  temperatureFit,
   temperatureWidths,
   weatherInk,
   weatherSurface,
@@ -24,7 +26,8 @@ import { fitLine } from '../text/text-fit.js';
  * Wall panels, read from 2 m (7.5", TRMNL, Inkplate, Kindle). Geometry in layout units (1 unit = 1 px at 800x480
  * or 480x800); text sizes from the type scale (type-scale.ts), which knows the panel's pixel density. From the
  * top: a thin band with the name and time (not meant for 2 m); the weather (icon, temperature, the readings as
- * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc.
+ * pictogram + value); the garment pictograms; the outfit, as large as fits and never below 10′ of arc. The room goes
+ * by priority (wide-room.ts): the outfit whole first, in every state.
  */
 
 /** The current weather's sizes: the icon's square, the temperature's largest, and the feels-like temperature's. */
@@ -246,6 +249,11 @@ const OLD_FRAME_ROOM = 6;
 const MARGIN = 16;
 /** The smallest garment pictogram, units: at 40 they are told apart from 2 m. */
 const PICTOGRAM_MIN = 40;
+/**
+ * The smallest a step may shrink the garment row to, as a share of the type scale's pictogram (30′ at 2 m): 20′,
+ * where they are still the largest thing after the temperature and the outfit's capitals.
+ */
+const PICTOGRAM_SHRINK = 14 / 30;
 
 /**
  * Up to this many garments keep the type scale's pictogram size (30′) whatever the outfit's length, closing their
@@ -260,36 +268,51 @@ const HERO_GARMENTS = 6;
  */
 const OUTFIT_OF_TEMPERATURE = 0.75;
 
-/**
- * Where the outfit would not fit whole below the row, the row's largest size (`row.h`) comes down, never below
- * `floor`, to the largest size at which it does (whole px, by halving). Where it fits at no size, the row keeps its
- * full size: the outfit is cut anyway, and the pictograms carry the list.
- */
-function shrinkRowForOutfit(row: Box, floor: number, fits: () => boolean): void {
-  if (fits() || row.h <= floor) return;
-  const full = row.h;
-  row.h = floor;
-  if (!fits()) {
-    row.h = full;
-    return;
-  }
-  let lo = Math.round(floor);
-  let hi = Math.round(full);
-  while (hi - lo > 1) {
-    row.h = Math.floor((lo + hi) / 2);
-    if (fits()) lo = row.h;
-    else hi = row.h;
-  }
-  row.h = lo;
+/** The gaps a step's spacing leaves between the blocks, in units, and the readings' row height (portrait), px. */
+interface Spacing {
+  band: number;
+  rule: number;
+  alerts: number;
+  pictograms: number;
+  /** The readings' grid's height below the current weather (portrait), px. */
+  readings: number;
+  /** Between the current weather, the readings and the rule below them. */
+  around: number;
 }
 
 /**
- * Two rows of pictograms or one: two where the outfit is whole below them (at one size, or with its first sentence
- * set larger), else one where that keeps it whole, else two (the pictograms carry the full list).
+ * The geometry's spacing, or closed up where the outfit needs the room: the readings' rows to a quarter of their
+ * size above their marks' height, the gaps to what keeps the blocks apart.
  */
-function twoRowsOrOne(whole: (rows: 1 | 2, oneSize: boolean) => boolean): 1 | 2 {
-  if (whole(2, true) || whole(2, false)) return 2;
-  return whole(1, true) || whole(1, false) ? 1 : 2;
+function spacing(sf: Surface, g: WideGeometry, c: FrameContent, tight: boolean): Spacing {
+  const u = sf.unit;
+  const below = g.weather.readings.place === 'below' ? g.weather.readings.height * u : 0;
+  if (!tight)
+    return {
+      band: g.band.gap,
+      rule: g.weather.ruleGap,
+      alerts: g.alerts.gap,
+      pictograms: g.pictograms.gap,
+      readings: below,
+      around: 4,
+    };
+  const rows = Math.ceil(c.readings.length / 2);
+  return {
+    band: Math.min(g.band.gap, 4),
+    rule: Math.min(g.weather.ruleGap, 5),
+    alerts: Math.min(g.alerts.gap, 4),
+    pictograms: Math.min(g.pictograms.gap, 6),
+    readings: Math.min(below, Math.ceil(rows * readingSizeOf(sf, g) * 1.25)),
+    around: 2,
+  };
+}
+
+/** Where each block of a step starts, px, from the headline down to the garment row. */
+interface Tops {
+  headline: number;
+  weather: number;
+  alerts: number;
+  row: number;
 }
 
 /** The wall layout of an 800x480 frame or of one turned upright. */
@@ -300,115 +323,229 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const W = sf.width;
   const H = sf.height;
   const m = MARGIN * u;
-  const bandH = topBandHeight(sf, c, g.band.height * u);
-  drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
-  // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
-  let y = bandH + (g.band.gap + (c.old ? OLD_FRAME_ROOM : 0)) * u;
-  const oldTop = bandH + g.band.gap * u;
-  if (c.headline !== null)
-    y +=
-      drawHeadline(
-        sf,
-        c.headline,
-        { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit },
-        report,
-      ) +
-      g.alerts.gap * u;
   const w = c.weather;
-  let icon: IconPlace | null = null;
-  if (w) ({ y, icon } = drawWeather(sf, c, w, y, g, report));
+  const bandH = topBandHeight(sf, c, g.band.height * u);
   // Alerts at least at the readings' size: a warning is read from where the weather is.
-  const alertH = drawAlertBlock(
-    sf,
-    c,
-    {
-      box: { x: m, y, w: W - 2 * m, h: 0 },
-      maxLines: g.alerts.lines,
-      size: Math.max(g.alerts.size * u, readingSizeOf(sf, g)),
-    },
-    report,
-  );
-  if (alertH) y += alertH + g.alerts.gap * u;
-  // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger.
-  const rowBox = { x: m, y, w: W - 2 * m, h: Math.max(g.pictograms.size * u, sf.scale.pictogram) };
-  const full = rowBox.h;
-  const temperature = report.sizes.temperature;
+  const alertSize = Math.max(g.alerts.size * u, readingSizeOf(sf, g));
+  const alertOpts = (y: number, whole: number): AlertBlockOptions => ({
+    box: { x: m, y, w: W - 2 * m, h: 0 },
+    maxLines: g.alerts.lines,
+    size: alertSize,
+    whole,
+  });
+  // The headline at the outfit's size above the weather; beside the garments, at that size or at the alerts'.
+  const headlineBox = (y: number, place: HeadlinePlace): HeadlineBox => {
+    const size = place.endsWith('-small') ? Math.min(alertSize, sf.scale.outfit) : sf.scale.outfit;
+    return { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size, minSize: size };
+  };
+  const headlines =
+    c.headline === null
+      ? null
+      : {
+          above: headlineSize(sf, c.headline, headlineBox(0, 'above')),
+          beside: headlineSize(sf, c.headline, headlineBox(0, 'beside')),
+          'above-small': headlineSize(sf, c.headline, headlineBox(0, 'above-small')),
+          'beside-small': headlineSize(sf, c.headline, headlineBox(0, 'beside-small')),
+        };
+  const isAbove = (place: HeadlinePlace): boolean => place.startsWith('above');
+  /** The headline's size where a step puts it beside the garments, else null. */
+  const beside = (step: RoomStep): { w: number; h: number } | null =>
+    headlines && !isAbove(step.headline) ? headlines[step.headline] : null;
+  const tops = (step: RoomStep): Tops => {
+    const s = spacing(sf, g, c, step.tight);
+    // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
+    const top = bandH + (s.band + (c.old ? OLD_FRAME_ROOM : 0)) * u;
+    const weather = top + (headlines && isAbove(step.headline) ? headlines[step.headline].h + s.alerts * u : 0);
+    const alerts = weather + (w ? weatherPlan(sf, c, w, g, s).height : 0);
+    const alertH = planAlerts(sf, c, alertOpts(alerts, step.alertsWhole)).height;
+    return { headline: top, weather, alerts, row: alerts + (alertH ? alertH + s.alerts * u : 0) };
+  };
+  // The garments as large as the type scale's pictogram (30′ at 2 m), or the geometry's size where that is larger;
+  // after the headline where a step sets it beside them.
+  const full = Math.max(g.pictograms.size * u, sf.scale.pictogram);
+  const rowBox = (step: RoomStep, top: number, h: number): Box => {
+    const b = beside(step);
+    const x = b ? m - 4 * u + b.w + 12 * u : m;
+    return { x, y: top, w: W - m - x, h };
+  };
+  const temperature = w ? temperatureSizeOf(sf, c, w, g) : null;
   const maxSize = Math.min(
     g.outfit.maxSize * u,
     temperature === null ? Infinity : Math.floor(temperature * OUTFIT_OF_TEMPERATURE),
   );
   const outfitOpts = { maxSize, lineHeight: 1.1, reasoningMax: g.outfit.reasoningMax * u };
   // The row centred in its width; a row grown past the scale's size (growRowIntoRoom) keeps quarter gaps.
-  const rowFit = (rows: 1 | 2) => ({ maxRows: rows, heroUpTo: HERO_GARMENTS, heroSize: full, centre: true });
-  const below = (rows: 1 | 2): Box => {
-    const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rowFit(rows));
-    const top = y + (h ? h + g.pictograms.gap * u : 0);
-    return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
+  const rowFit = (rows: 1 | 2): RowFit => ({ maxRows: rows, heroUpTo: HERO_GARMENTS, heroSize: full, centre: true });
+  const below = (step: RoomStep, top: number, rows: 1 | 2, h: number): Box => {
+    const rh = pictogramRowHeight(c.row, rowBox(step, top, h), PICTOGRAM_MIN * u, rowFit(rows));
+    const used = Math.max(rh, beside(step)?.h ?? 0);
+    const y = top + (used ? used + spacing(sf, g, c, step.tight).pictograms * u : 0);
+    return { x: m, y, w: W - 2 * m, h: H - y - g.outfit.bottom * u };
   };
-  // Two rows of larger pictograms where the outfit still fits whole below them, or where it would not fit whole
-  // below one row either (then the pictograms carry the full list). Where only one row leaves the outfit whole, one
-  // row, its pictograms smaller: an outfit whole on the 7.5" is whole on an upright Kindle too, and the
-  // row still names every garment.
-  const rows =
-    g.pictograms.rows === 2
-      ? twoRowsOrOne((r, oneSize) => outfitFitsWhole(sf, c, below(r), { ...outfitOpts, oneSize }))
-      : 1;
-  const floor = c.row.length <= HERO_GARMENTS ? Math.min(rowBox.h, sf.scale.pictogram) : PICTOGRAM_MIN * u;
-  // Whole at one size where a smaller row allows it; else whole at all (the first sentence set larger).
-  shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), outfitOpts));
-  if (rowBox.h === full)
-    shrinkRowForOutfit(rowBox, floor, () => outfitFitsWhole(sf, c, below(rows), { ...outfitOpts, oneSize: false }));
+  const rowTops = new Map<RoomStep, number>();
+  const rowTop = (step: RoomStep): number => {
+    let top = rowTops.get(step);
+    if (top === undefined) rowTops.set(step, (top = tops(step).row));
+    return top;
+  };
+  // Up to HERO_GARMENTS keep the type scale's size until a step gives it up; more are smaller anyway.
+  const floor = (step: RoomStep): number =>
+    c.row.length > HERO_GARMENTS
+      ? PICTOGRAM_MIN * u
+      : Math.min(
+          full,
+          step.smallPictograms
+            ? Math.max(PICTOGRAM_MIN * u, sf.scale.pictogram * PICTOGRAM_SHRINK)
+            : sf.scale.pictogram,
+        );
+  // The headline goes beside the garments only where they all keep their places there, as large as a step that
+  // shrinks them may make them at least.
+  const smallest: RoomStep = { tight: true, smallPictograms: true, headline: 'above', alertsWhole: 0 };
+  const places = (['beside', 'above-small', 'beside-small'] as const).filter((headline) => {
+    if (isAbove(headline)) return true;
+    const step = { ...smallest, headline };
+    const box = rowBox(step, 0, floor(step));
+    return (
+      pictogramRowPlaces(c.row, box, PICTOGRAM_MIN * u, rowFit(1)) >= c.row.length &&
+      pictogramRowHeight(c.row, box, PICTOGRAM_MIN * u, rowFit(1)) >= Math.floor(floor(step))
+    );
+  });
+  const choice = chooseRoom({
+    steps: roomSteps(Math.min(c.alerts.length, g.alerts.lines), headlines ? places : []),
+    full,
+    floor,
+    twoRows: g.pictograms.rows === 2,
+    whole: (step, rows, h, how) =>
+      outfitFits(sf, c, below(step, rowTop(step), rows, h), {
+        ...outfitOpts,
+        oneSize: how === 'one-size',
+        refusalsSmaller: how === 'refusals-smaller',
+        sentenceEnd: how === 'sentence-end',
+      }),
+    shown: (step, h) => outfitShown(sf, c, below(step, rowTop(step), 1, h), outfitOpts),
+  });
+  const { step } = choice;
+  const t = tops(step);
+  drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
+  if (c.headline !== null)
+    drawHeadline(sf, c.headline, headlineBox(isAbove(step.headline) ? t.headline : t.row, step.headline), report);
+  const icon = w ? drawWeather(sf, c, w, t.weather, g, spacing(sf, g, c, step.tight), report) : null;
+  drawAlertBlock(sf, c, alertOpts(t.alerts, step.alertsWhole), report);
   // Where the row kept its size, it grows into the room a short outfit leaves, as far as the outfit keeps its size.
-  if (rowBox.h === full)
+  const row = rowBox(step, t.row, choice.h);
+  if (choice.h === full)
     growRowIntoRoom({
-      row: rowBox,
+      row,
       ceiling: Math.round(sf.scale.pictogram * ROW_GROWTH),
-      block: () => outfitBlockFit(sf, c, below(rows), outfitOpts),
-      height: () => pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, rowFit(rows)),
+      block: () => outfitBlockFit(sf, c, below(step, t.row, choice.rows, row.h), outfitOpts),
+      height: () => pictogramRowHeight(c.row, row, PICTOGRAM_MIN * u, rowFit(choice.rows)),
     });
-  drawGarments(sf, c, rowBox, PICTOGRAM_MIN * u, report, rowFit(rows));
+  drawGarments(sf, c, row, PICTOGRAM_MIN * u, report, rowFit(choice.rows));
   if (icon !== null) drawIcon(sf, c, icon, report);
-  drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
+  drawOutfitBlock(sf, c, below(step, t.row, choice.rows, row.h), outfitOpts, report);
   if (c.old) {
     // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
     // In the side margins and the gap below the band: the frame moves nothing of what it marks but the weather, down.
+    const oldTop = bandH + spacing(sf, g, c, step.tight).band * u;
     markOld(sf, { x: 5 * u, y: oldTop, w: W - 10 * u, h: H - oldTop - 1 * u }, report);
   }
   return report;
+}
+
+/**
+ * The steps a wall frame takes to keep the outfit whole (wide-room.ts), roomiest first: the geometry's spacing and
+ * pictograms with every alert on the lines it needs; spacing closed up; pictograms below the scale's size; an old
+ * outfit's headline beside the garments rather than above the weather, then at the alerts' size above the weather,
+ * then beside the garments (`beside`: the places the garments leave it); then the alerts' second lines given up, the
+ * least severe alert's first.
+ */
+function roomSteps(alerts: number, beside: readonly HeadlinePlace[]): RoomStep[] {
+  const steps: RoomStep[] = [
+    { tight: false, smallPictograms: false, headline: 'above', alertsWhole: alerts },
+    { tight: true, smallPictograms: false, headline: 'above', alertsWhole: alerts },
+    { tight: true, smallPictograms: true, headline: 'above', alertsWhole: alerts },
+  ];
+  for (const headline of beside) steps.push({ tight: true, smallPictograms: true, headline, alertsWhole: alerts });
+  const headline = beside[beside.length - 1] ?? 'above';
+  for (let n = alerts - 1; n >= 0; n--) steps.push({ tight: true, smallPictograms: true, headline, alertsWhole: n });
+  return steps;
 }
 
 /** The readings' size, px: the type scale's, or the geometry's smallest where that is larger. */
 const readingSizeOf = (sf: Surface, g: WideGeometry): number =>
   Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
 
+/** The weather's plan: the current weather's, the readings' width beside it (landscape), and the height to the row. */
+interface WeatherPlan {
+  current: CurrentPlan;
+  /** Width of the readings' grid beside the current weather, px (0: below it). */
+  readW: number;
+  /** From the weather's top to below the rule's gap, px. */
+  height: number;
+}
+
+/** Where the current weather and the readings go, and the height they take with the rule below them. */
+function weatherPlan(sf: Surface, c: FrameContent, w: Weather, g: WideGeometry, s: Spacing): WeatherPlan {
+  const u = sf.unit;
+  const W = sf.width;
+  const m = MARGIN * u;
+  const rowH = g.weather.height * u;
+  const readingSize = readingSizeOf(sf, g);
+  const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
+  if (g.weather.readings.place === 'beside') {
+    // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
+    // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
+    const readW = Math.min(g.weather.readings.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
+    const current = planCurrent(sf, c, w, W - 2 * m - readW - rowH - 12 * u, rowH, sizes);
+    return { current, readW, height: current.height + s.around * u + s.rule * u };
+  }
+  const current = planCurrent(sf, c, w, W - 2 * m - rowH - 12 * u, rowH, sizes);
+  return { current, readW: 0, height: current.height + 2 * s.around * u + s.readings + s.rule * u };
+}
+
 /**
- * The current weather and the readings from `y`, and the rule below them, all but the icon. Returns the y below the
- * rule's gap and the icon's square.
+ * The temperature's size as drawCurrent will draw it, px, before anything is drawn: the outfit's largest size is a
+ * share of it (OUTFIT_OF_TEMPERATURE), and the room is planned before the weather is drawn.
  */
+function temperatureSizeOf(sf: Surface, c: FrameContent, w: Weather, g: WideGeometry): number {
+  const u = sf.unit;
+  const rowH = g.weather.height * u;
+  const sizes: CurrentSizes = {
+    icon: rowH,
+    temperatureMax: g.weather.temperatureMax * u,
+    feelsLike: readingSizeOf(sf, g),
+  };
+  const { current, readW } = weatherPlan(sf, c, w, g, spacing(sf, g, c, false));
+  const width = sf.width - 2 * MARGIN * u - readW - sizes.icon - 12 * u;
+  if (current.feels !== 'beneath') return temperatureFit(w, temperatureBeside(sf, sizes, current.height), width);
+  // Beneath: as drawCurrent sets the number a line above the feels-like temperature at the row's foot.
+  const fs = sizes.feelsLike;
+  const above = current.height - fs * 0.24 - fs * (0.729 + 0.3);
+  return temperatureFit(w, Math.min(Math.max(sf.scale.temperature, sizes.temperatureMax), above / 0.76), width);
+}
+
+/** The current weather and the readings from `top`, and the rule below them, all but the icon. Returns its square. */
 function drawWeather(
   sf: Surface,
   c: FrameContent,
   w: Weather,
   top: number,
   g: WideGeometry,
+  s: Spacing,
   report: LayoutReport,
-): { y: number; icon: IconPlace } {
+): IconPlace {
   const u = sf.unit;
   const W = sf.width;
   const m = MARGIN * u;
   const rowH = g.weather.height * u;
   const readingSize = readingSizeOf(sf, g);
-  const place = g.weather.readings;
   const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
+  const { current: plan, readW } = weatherPlan(sf, c, w, g, s);
   let y = top;
   let icon: IconPlace;
-  if (place.place === 'beside') {
-    // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
-    // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
-    const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
-    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH };
-    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
-    icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
+  if (readW > 0) {
+    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: plan.height };
+    icon = drawCurrent(sf, c, w, box, sizes, plan, report);
     // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
     // marks and leave the values less width.
     report.sizes.reading = drawReadings(
@@ -419,16 +556,20 @@ function drawWeather(
       readingSize,
       report,
     );
-    y += plan.height + 4 * u;
+    y += plan.height + s.around * u;
   } else {
-    const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };
-    const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
-    icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
-    y += plan.height + 4 * u;
-    const readH = place.height * u;
-    report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
-    y += readH + 4 * u;
+    icon = drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m, h: plan.height }, sizes, plan, report);
+    y += plan.height + s.around * u;
+    report.sizes.reading = drawReadings(
+      sf,
+      c.readings,
+      { x: m, y, w: W - 2 * m, h: s.readings },
+      2,
+      readingSize,
+      report,
+    );
+    y += s.readings + s.around * u;
   }
   rule(sf, m, y, W - 2 * m, 2 * u);
-  return { y: y + g.weather.ruleGap * u, icon };
+  return icon;
 }

@@ -1,6 +1,6 @@
 import { drawFitted, type Box, type LayoutReport } from './blocks.js';
 import type { Surface } from '../draw/surface.js';
-import { fitText } from '../text/text-fit.js';
+import { fitText, type FittedText } from '../text/text-fit.js';
 import { drawStatusOutline, statusOutlineWidth } from './status-box.js';
 
 /**
@@ -29,38 +29,45 @@ export interface HeadlineBox {
 export function drawHeadline(sf: Surface, text: string, b: HeadlineBox, report: LayoutReport): number {
   return sf.drawn.within('status', () => {
     const t = statusOutlineWidth(sf);
-    // The words' ink stays off the outline: a pad of the outline's weight and more.
-    const padX = Math.max(3, Math.round(b.size * 0.25)) + t;
-    const padY = Math.max(1, Math.round(b.size * 0.1), t + 1);
-    // One line where it fits at any size allowed, else two at the largest that holds them.
-    const one = fitText({
-      text,
-      font: 'condensed-bold',
-      width: b.maxW - 2 * padX,
-      height: Math.round(b.size * 1.15),
-      maxSize: b.size,
-      minSize: b.minSize,
-      lineHeight: 1.15,
-    });
-    const fitted =
-      !one.truncated && one.lines.length === 1
-        ? one
-        : fitText({
-            text,
-            font: 'condensed-bold',
-            width: b.maxW - 2 * padX,
-            height: 2 * Math.round(b.size * 1.15),
-            maxSize: b.size,
-            minSize: b.minSize,
-            lineHeight: 1.15,
-          });
+    const { fitted, padX, padY, h } = fitHeadline(text, b, t);
     const w = Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX;
-    const h = Math.round(fitted.height + 2 * padY);
     const room = drawStatusOutline(sf, { x: b.x, y: b.y, w, h }, t);
     drawFitted(sf, fitted, b.x + padX, b.y + padY, sf.theme.status, report, room);
     report.headline = { lines: fitted.lines.map((l) => l.text), size: fitted.size };
     return h;
   });
+}
+
+/** The width and height drawHeadline would use, px, without drawing: the layouts plan their room with it. */
+export function headlineSize(sf: Surface, text: string, b: HeadlineBox): { w: number; h: number } {
+  const { fitted, padX, h } = fitHeadline(text, b, statusOutlineWidth(sf));
+  return { w: Math.max(0, ...fitted.lines.map((l) => l.width)) + 2 * padX, h };
+}
+
+/**
+ * The headline's lines (one where it fits at any size allowed, else two at the largest that holds them) and padding:
+ * the words' ink stays off the outline (`t` px, status-box.ts) by a pad of the outline's weight and more.
+ */
+function fitHeadline(
+  text: string,
+  b: HeadlineBox,
+  t: number,
+): { fitted: FittedText; padX: number; padY: number; h: number } {
+  const padX = Math.max(3, Math.round(b.size * 0.25)) + t;
+  const padY = Math.max(1, Math.round(b.size * 0.1), t + 1);
+  const at = (lines: number): FittedText =>
+    fitText({
+      text,
+      font: 'condensed-bold',
+      width: b.maxW - 2 * padX,
+      height: lines * Math.round(b.size * 1.15),
+      maxSize: b.size,
+      minSize: b.minSize,
+      lineHeight: 1.15,
+    });
+  const one = at(1);
+  const fitted = !one.truncated && one.lines.length === 1 ? one : at(2);
+  return { fitted, padX, padY, h: Math.round(fitted.height + 2 * padY) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { drawFitted, rule, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
-import { fitOutfit, type OutfitFit } from './outfit-fit.js';
+import { fitOutfit, fitOutfitWhole, type OutfitFit, type OutfitFitOptions } from './outfit-fit.js';
 import { drawPictogramRow, type RowFit } from '../pictograms/pictogram-row.js';
 import type { Surface } from '../draw/surface.js';
 import { fitText, splitWords, type FittedText } from '../text/text-fit.js';
@@ -40,8 +40,15 @@ export interface OutfitBlockOptions {
   reasoningMax: number;
   /** Smallest size of a long outfit's first sentence set apart, px (default: the scale's outfit size). */
   leadMin?: number;
-  /** For outfitFitsWhole: whole at one size (true, the default), or whole at all, the first sentence set apart. */
+  /** For outfitFits: whole at one size (true, the default), or whole at all, its lead set apart. */
   oneSize?: boolean;
+  /**
+   * For outfitFits: whole with the sentences that refuse a garment set smaller below the first too (fitOutfit's
+   * last choice before it cuts, outfit-fit.ts); default not.
+   */
+  refusalsSmaller?: boolean;
+  /** For outfitFits: cut, but only at a sentence end (never inside the first sentence); default whole. */
+  sentenceEnd?: boolean;
 }
 
 /**
@@ -54,27 +61,47 @@ function outfitText(c: FrameContent): string {
     : c.locale.labels.no_outfit;
 }
 
-function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
+/** The outfit's fitting options in `box`, `height` px high. */
+function outfitOptions(
+  sf: Surface,
+  c: FrameContent,
+  box: Box,
+  o: OutfitBlockOptions,
+  height: number,
+): OutfitFitOptions {
   const S = sf.scale;
-  return (height) =>
-    fitOutfit({
-      text: outfitText(c),
-      font: 'condensed',
-      width: box.w,
-      height,
-      maxSize: Math.max(S.outfit, o.maxSize),
-      minSize: S.outfit,
-      restMin: S.outfitRest,
-      lineHeight: o.lineHeight,
-      gap: Math.round(6 * sf.unit),
-      leadMin: o.leadMin,
-    });
+  return {
+    text: outfitText(c),
+    font: 'condensed',
+    width: box.w,
+    height,
+    maxSize: Math.max(S.outfit, o.maxSize),
+    minSize: S.outfit,
+    restMin: S.outfitRest,
+    lineHeight: o.lineHeight,
+    gap: Math.round(6 * sf.unit),
+    leadMin: o.leadMin,
+  };
 }
 
-/** Whether the outfit fits whole, at the scale's size or more, in `box` (at one size, unless `o.oneSize` is false). */
-export function outfitFitsWhole(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): boolean {
-  const f = outfitIn(sf, c, box, o)(box.h);
-  return !f.truncated && (f.rest === null || o.oneSize === false);
+function outfitIn(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): (height: number) => OutfitFit {
+  return (height) => fitOutfit(outfitOptions(sf, c, box, o, height));
+}
+
+/** How much of the outfit fits in `box`, in characters (a cut one's sentences kept: fitOutfit). */
+export function outfitShown(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): number {
+  const f = fitOutfit(outfitOptions(sf, c, box, o, box.h));
+  return [f.lead, f.rest].reduce((n, t) => n + (t?.lines.reduce((k, l) => k + l.text.length, 0) ?? 0), 0);
+}
+
+/**
+ * Whether the outfit fits whole, at the scale's size or more, in `box` (at one size, unless `o.oneSize` is false), or
+ * (`o.sentenceEnd`) is cut at a sentence end at worst.
+ */
+export function outfitFits(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): boolean {
+  if (o.sentenceEnd === true) return !fitOutfit(outfitOptions(sf, c, box, o, box.h)).inSentence;
+  const f = fitOutfitWhole(outfitOptions(sf, c, box, o, box.h), o.refusalsSmaller === true);
+  return f !== null && !f.truncated && (f.rest === null || o.oneSize === false);
 }
 
 /** The outfit and the reasoning as drawOutfitBlock sets them in `box`; the reasoning null where it is left out. */

@@ -208,6 +208,14 @@ export function temperatureWidths(w: Weather, size: number): { number: number; w
   };
 }
 
+/** The temperature's size, px: `size`, or smaller where the number and its unit would be wider than `maxW`. */
+export function temperatureFit(w: Weather, size: number, maxW: number): number {
+  const { number, unit } = temperatureParts(w);
+  let s = Math.round(size);
+  while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * UNIT_RATIO, unit) > maxW) s--;
+  return s;
+}
+
 export function drawTemperature(
   surface: Surface,
   w: Weather,
@@ -221,8 +229,7 @@ export function drawTemperature(
   return sf.drawn.within('temperature', () => {
     const { number, unit } = temperatureParts(w);
     const unitRatio = UNIT_RATIO;
-    let s = Math.round(size);
-    while (s > size * 0.4 && measure('bold', s, number) + measure('bold', s * unitRatio, unit) > maxW) s--;
+    const s = temperatureFit(w, size, maxW);
     const colour = colourOf(sf, temperatureMeaning(w.temp, w.temp_unit));
     const nw = drawLine(sf, { font: 'bold', size: s, text: number, x, baseline, colour });
     const us = Math.round(s * unitRatio);
