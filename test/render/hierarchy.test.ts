@@ -86,14 +86,19 @@ describe('the hierarchy of a wall frame', () => {
     expect(report.reasoning).not.toBeNull();
   });
 
-  it.each(SAMPLE_CASES)('keeps every wall row of %s centred, grown or not', (c) => {
+  it.each(SAMPLE_CASES)('keeps every wall row of %s centred in its room, grown or not', (c) => {
     for (const id of ['waveshare-7in5-v2', 'trmnl-x', 'kindle-paperwhite']) {
       for (const rotation of ROTATIONS) {
         const { report, width, scale } = layoutFrame(sampleInput(c), loadPanel(id), { rotation });
         const row = report.pictogramRow;
-        if (row === null || report.layout === 'small') continue;
-        const left = row.x;
-        const right = width - (row.x + row.w);
+        const room = report.pictogramRoom;
+        if (row === null || room === null || report.layout === 'small') continue;
+        // Its room is the frame less equal margins, or what a headline set beside the garments leaves, to its right.
+        const margin = width - (room.x + room.w);
+        if (report.headline === null) expect(Math.abs(room.x - margin)).toBeLessThanOrEqual(1);
+        else expect(room.x).toBeGreaterThanOrEqual(margin - 1);
+        const left = row.x - room.x;
+        const right = room.x + room.w - (row.x + row.w);
         expect(Math.abs(left - right), `${id} at ${rotation}°, ${scale.ppi.toFixed(0)} ppi`).toBeLessThanOrEqual(1);
       }
     }

@@ -49,6 +49,8 @@ export interface LayoutReport {
   pictogramsMore: number;
   /** The squares the pictogram row fills, px (its pictograms and "+N"); null: no row. */
   pictogramRow: Box | null;
+  /** The room the row was centred in, px: the frame less its margins, or less a headline set beside the garments. */
+  pictogramRoom: Box | null;
   sizes: LayoutSizes;
   texts: string[];
   /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
@@ -90,6 +92,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     pictograms: [],
     pictogramsMore: 0,
     pictogramRow: null,
+    pictogramRoom: null,
     sizes,
     texts: [],
     inks: [],

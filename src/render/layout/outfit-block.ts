@@ -24,6 +24,7 @@ export function drawGarments(
     report.pictograms = row.shown;
     report.pictogramsMore = row.more;
     report.pictogramRow = row.box ?? null;
+    report.pictogramRoom = row.box ? { ...box } : null;
     if (row.more > 0) report.texts.push(`+${row.more}`);
     if (row.moreText) report.textBoxes.push(row.moreText);
     report.sizes.pictogram = row.size || null;
