@@ -1,9 +1,11 @@
 import type { Weather } from '../../api/schemas.js';
 import { drawLine, drawTopBand, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
-import { drawHeadline, markOld } from './mark-old.js';
+import { drawHeadline, markOld, oldFrameThickness } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
+import { inkBelow } from '../pictograms/pictogram.js';
+import { CONDITION_PICTOGRAMS } from '../pictograms/weather-pictograms.js';
 import { drawAlertBlock } from './alert-block.js';
 import { drawGarments, drawOutfitBlock, outfitFitsWhole } from './outfit-block.js';
 import { pictogramRowHeight } from '../pictograms/pictogram-row.js';
@@ -229,8 +231,11 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
   },
 };
 
-/** The gap added below the band for an old outfit's dashed frame (3 units thick), units. */
-const OLD_FRAME_ROOM = 6;
+/**
+ * Where an old outfit's dashed frame stands, px: the frame's margin (type-scale.ts) in from the panel's edges and below
+ * the band; what it frames stands the margin inside it.
+ */
+const oldFrameAt = (sf: Surface): number => sf.scale.margin;
 
 /** Side margin, units. */
 const MARGIN = 16;
@@ -285,18 +290,24 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const m = MARGIN * u;
   const bandH = topBandHeight(sf, c, g.band.height * u);
   drawTopBand(sf, c, { x: 0, y: 0, w: W, h: bandH }, report);
-  // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
-  let y = bandH + (g.band.gap + (c.old ? OLD_FRAME_ROOM : 0)) * u;
-  const oldTop = bandH + g.band.gap * u;
+  // An old outfit's dashed frame runs between the band and the weather, and in the side margins (oldFrameAt).
+  const frameAt = oldFrameAt(sf);
+  const oldTop = bandH + (c.old ? frameAt : g.band.gap * u);
+  const inside = c.old ? oldFrameThickness(sf) + sf.scale.margin : 0;
+  let y = oldTop + inside;
+  const bottom = c.old ? frameAt + inside : Math.max(g.outfit.bottom * u, sf.scale.margin);
+  // The headline's fill a little out into the side margin, as far as the dashed frame's margin allows.
+  const hx = Math.max(m - 4 * u, c.old ? frameAt + inside : 0);
   if (c.headline !== null)
     y +=
       drawHeadline(
         sf,
         c.headline,
-        { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size: sf.scale.outfit, minSize: sf.scale.outfit },
+        { x: hx, y, maxW: W - m - hx, size: sf.scale.outfit, minSize: sf.scale.outfit },
         report,
       ) +
-      g.alerts.gap * u;
+      // Below it the band's gap: it heads the frame as the band heads the panel, and the frame's margins took room.
+      g.band.gap * u;
   const w = c.weather;
   let icon: IconPlace | null = null;
   if (w) ({ y, icon } = drawWeather(sf, c, w, y, g, report));
@@ -318,7 +329,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const below = (rows: 1 | 2): Box => {
     const h = pictogramRowHeight(c.row, rowBox, PICTOGRAM_MIN * u, { maxRows: rows, heroUpTo: HERO_GARMENTS });
     const top = y + (h ? h + g.pictograms.gap * u : 0);
-    return { x: m, y: top, w: W - 2 * m, h: H - top - g.outfit.bottom * u };
+    return { x: m, y: top, w: W - 2 * m, h: H - top - bottom };
   };
   // Two rows of larger pictograms where the outfit still fits whole below them, or where it would not fit whole
   // below one row either (then the pictograms carry the full list). Where only one row leaves the outfit whole, one
@@ -339,8 +350,9 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   drawOutfitBlock(sf, c, below(rows), outfitOpts, report);
   if (c.old) {
     // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
-    // In the side margins and the gap below the band: the frame moves nothing of what it marks but the weather, down.
-    markOld(sf, { x: 5 * u, y: oldTop, w: W - 10 * u, h: H - oldTop - 1 * u }, report);
+    // In the side margins, the gap below the band and at the foot: it takes its room from the outfit's foot, and moves
+    // the weather down.
+    markOld(sf, { x: frameAt, y: oldTop, w: W - 2 * frameAt, h: H - oldTop - frameAt }, report);
   }
   return report;
 }
@@ -370,11 +382,16 @@ function drawWeather(
   const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
   let y = top;
   let icon: IconPlace;
+  // Above the rule, the frame's margin clear of the icon's ink, which may reach half a stroke below its square.
+  const below = inkBelow(CONDITION_PICTOGRAMS[c.condition ?? 'unknown'], rowH);
+  const clear = Math.max(4 * u, sf.scale.margin + below);
+  // The icon a little out into the side margin, as far as an old outfit's dashed frame allows (layoutWide).
+  const left = Math.max(m - 4 * u, c.old ? oldFrameAt(sf) + oldFrameThickness(sf) + sf.scale.margin : 0);
   if (place.place === 'beside') {
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
     const readW = Math.min(place.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
-    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: rowH };
+    const box = { x: left, y, w: W - m - left - readW, h: rowH };
     const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
     icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
     // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
@@ -387,16 +404,17 @@ function drawWeather(
       readingSize,
       report,
     );
-    y += plan.height + 4 * u;
+    y += plan.height + clear;
   } else {
-    const box = { x: m - 4 * u, y, w: W - 2 * m, h: rowH };
+    const box = { x: left, y, w: W - m - left, h: rowH };
     const plan = planCurrent(sf, c, w, box.w - rowH - 12 * u, rowH, sizes);
     icon = drawCurrent(sf, c, w, { ...box, h: plan.height }, sizes, plan, report);
     y += plan.height + 4 * u;
     const readH = place.height * u;
     report.sizes.reading = drawReadings(sf, c.readings, { x: m, y, w: W - 2 * m, h: readH }, 2, readingSize, report);
-    y += readH + 4 * u;
+    y += readH + clear;
   }
   rule(sf, m, y, W - 2 * m, 2 * u);
-  return { y: y + g.weather.ruleGap * u, icon };
+  // Below it, the geometry's gap, or the frame's margin clear of the rule where that is more.
+  return { y: y + 2 * u + Math.max((g.weather.ruleGap - 2) * u, sf.scale.margin), icon };
 }
