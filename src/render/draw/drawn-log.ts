@@ -1,3 +1,5 @@
+import type { Box } from './box.js';
+
 /**
  * What a frame drew, element by element, for `render --out x.json` and the checks that hold a frame to its rules
  * without reading pixels: every symbol by name with the element it belongs to, and the colours each element was
@@ -38,6 +40,8 @@ export class DrawnLog {
   readonly icons: DrawnIcon[] = [];
   /** CSS colours of each element's ink, text and fills, in the order first drawn; key null: outside any element. */
   readonly colours = new Map<FrameElement | null, string[]>();
+  /** The rules drawn (the band's, the weather's, a column's), px: text keeps the frame's margin from them. */
+  readonly rules: Box[] = [];
 
   /** Runs `draw` with what it draws noted under `element`; elements nest, the innermost wins. */
   within<T>(element: FrameElement, draw: () => T): T {
@@ -61,5 +65,10 @@ export class DrawnLog {
   icon(name: string, colour: string): void {
     this.icons.push({ name, element: this.#element, colour });
     this.ink(colour);
+  }
+
+  /** A rule (a line that divides the frame) drawn over `box`. */
+  rule(box: Box): void {
+    this.rules.push(box);
   }
 }

@@ -39,6 +39,18 @@ const ARC_SCALES: Readonly<Record<Viewing, ArcScale>> = {
  */
 const PICTOGRAM_ARC: Readonly<Record<Viewing, number>> = { wall: 30, hand: 30 };
 
+/**
+ * The frame's margin, arc minutes at the viewing distance: the least clear space between any ink and the panel's edge
+ * or a rule (a line that divides the frame, the dashed frame of an old outfit). The 1′ that normal sight resolves, so
+ * the gap is seen as one from where the panel is read (7 px on the Kindle from 2 m, 5 px on the TRMNL X).
+ */
+const MARGIN_ARC = 1;
+/**
+ * The margin is never below this many px (the 7.5" and the small panels): a line a pixel or two from a letter reads
+ * as one of its strokes (a dash beside a word as "|"), and a panel's outermost rows may lie under its bezel.
+ */
+const MARGIN_MIN_PX = 3;
+
 /** Never below this many px, whatever the arithmetic says: our 1-bit glyphs need the pixels. */
 const MIN_TEXT_PX = 11;
 
@@ -75,6 +87,8 @@ export interface TypeScale {
   reasoning: number;
   /** A garment pictogram's side, px (PICTOGRAM_ARC). */
   pictogram: number;
+  /** The frame's margin, px (MARGIN_ARC, at least MARGIN_MIN_PX): no ink nearer the panel's edge or a rule. */
+  margin: number;
 }
 
 export function typeScale(viewing: Viewing, ppi: number): TypeScale {
@@ -91,5 +105,6 @@ export function typeScale(viewing: Viewing, ppi: number): TypeScale {
     temperature: px(arc.temperature),
     reasoning: px(arc.reasoning),
     pictogram: Math.ceil(pxForArc(PICTOGRAM_ARC[viewing], ppi, d) - 1e-9),
+    margin: Math.max(MARGIN_MIN_PX, Math.round(pxForArc(MARGIN_ARC, ppi, d))),
   };
 }

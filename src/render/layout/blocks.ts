@@ -53,6 +53,8 @@ export interface LayoutReport {
   pictogramRoom: Box | null;
   sizes: LayoutSizes;
   texts: string[];
+  /** Every block of lines drawn whole (drawFitted), as it was fitted: its lines, face and size, for the break checks. */
+  blocks: FittedText[];
   /** Ink boxes of the texts drawn, by item (ink-box.ts), for the layout checks. */
   inks: InkBox[];
   /** Every text drawn and the room it had (text-box.ts), for the check that none is clipped. */
@@ -95,6 +97,7 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     pictogramRoom: null,
     sizes,
     texts: [],
+    blocks: [],
     inks: [],
     textBoxes: [],
     missingGlyphs: [],
@@ -153,7 +156,10 @@ export function drawFitted(
     drawn.push({ font: fitted.font, size: fitted.size, text: line.text, x: lx, baseline: Math.round(y) });
     y += fitted.pitch;
   }
-  if (report) recordInk(report.inks, drawn);
+  if (report) {
+    recordInk(report.inks, drawn);
+    report.blocks.push(fitted);
+  }
 }
 
 /** One line of text, for drawLine. */
@@ -198,17 +204,31 @@ export function drawLine(sf: Surface, o: DrawLineOptions): number {
 }
 
 export function rule(sf: Surface, x: number, y: number, w: number, thickness: number, colour = sf.theme.ink): void {
+  const box = { x: Math.round(x), y: Math.round(y), w: Math.round(w), h: Math.max(1, Math.round(thickness)) };
   sf.crisp.fillStyle = colour;
-  sf.crisp.fillRect(Math.round(x), Math.round(y), Math.round(w), Math.max(1, Math.round(thickness)));
+  sf.crisp.fillRect(box.x, box.y, box.w, box.h);
+  sf.drawn.rule(box);
 }
 
-/** The height of one row of the top band, px: `base`, or taller to hold the age badge or the status read from afar. */
+/**
+ * The height of one row of the top band, px: `base`, or taller to hold the age badge or the status read from afar: the
+ * badge, the frame's margin above it and below it, and the plain row's rule.
+ */
 function bandRowHeight(sf: Surface, c: FrameContent, base: number): number {
-  return c.ageBadge !== null || c.status?.error ? Math.max(base, Math.round(badgeSize(sf) * 1.25 + 6 * sf.unit)) : base;
+  return c.ageBadge !== null || c.status?.error
+    ? Math.max(base, Math.ceil(badgeSize(sf) * 1.25 + 2 * badgePad(sf) + 2 * sf.unit))
+    : base;
 }
 
-/** The band's text size in a row `h` px high. */
-const bandTextSize = (sf: Surface, h: number): number => Math.min(h * 0.56, 26 * sf.unit);
+/** The clear space above and below the top band's age badge, px: the frame's margin, from the edge and the rule. */
+const badgePad = (sf: Surface): number => Math.max(3 * sf.unit, sf.scale.margin);
+
+/** The top band's age badge's height in a row `h` px high: the same in an error's row as in a plain one. */
+const bandBadgeHeight = (sf: Surface, h: number): number => h - 2 * badgePad(sf) - 2 * sf.unit;
+
+/** The band's text size in a row `h` px high: its ink (ascenders to descenders, an em) the margin from edge and rule. */
+const bandTextSize = (sf: Surface, h: number): number =>
+  Math.min(h * 0.56, 26 * sf.unit, h - 2 * sf.unit - 2 * sf.scale.margin - 1);
 
 /**
  * Whether an error's row holds the status (title and what happens next, at 70 % at least) beside the age badge;
@@ -219,7 +239,7 @@ function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: nu
   if (!st?.error || c.ageBadge === null) return true;
   const u = sf.unit;
   const size = bandTextSize(sf, h);
-  const badgeW = bandBadge(sf, c.ageBadge, h - 6 * u).w;
+  const badgeW = bandBadge(sf, c.ageBadge, bandBadgeHeight(sf, h)).w;
   const avail = width - 2 * errorRowPad(sf) - badgeW - 8 * u - Math.min(h * 0.8, size * 1.3) - 8 * u;
   return statusLineWidth(st, size) * 0.7 <= avail;
 }
@@ -244,8 +264,9 @@ function statusLineWidth(st: StatusText, size: number): number {
 }
 
 /**
- * The age badge at the right of a band row `box`, its right edge at `right`, on the error's fill (`onError`) or on
- * paper. Returns the room it took from the row: its width and the gap before it.
+ * The age badge at the right of a band row `box`, its right edge at `right`, on the error's fill (`onError`), centred,
+ * or on paper, the margin below the top edge and above the rule. Returns the room it took from the row: its width and
+ * the gap before it.
  */
 function bandAgeBadge(
   sf: Surface,
@@ -255,8 +276,9 @@ function bandAgeBadge(
   onError: boolean,
   report: LayoutReport,
 ): number {
-  const h = box.h - 6 * sf.unit;
-  const badge = { text, xRight: right, y: box.y + (box.h - h) / 2, h, ...bandBadge(sf, text, h), onError };
+  const h = bandBadgeHeight(sf, box.h);
+  const y = onError ? box.y + (box.h - h) / 2 : box.y + badgePad(sf);
+  const badge = { text, xRight: right, y, h, ...bandBadge(sf, text, h), onError };
   return drawAgeBadge(sf, badge, report).w + 8 * sf.unit;
 }
 
@@ -388,7 +410,8 @@ function plainRow(sf: Surface, c: FrameContent, box: Box, report: LayoutReport):
   const u = sf.unit;
   const pad = 10 * u;
   const size = bandTextSize(sf, box.h);
-  const base = box.y + box.h * 0.5 + size * 0.36;
+  // Its ink (ascenders 0.76 em above the baseline, descenders 0.24 below) centred above the rule at the band's foot.
+  const base = box.y + (box.h - 2 * u - size) / 2 + size * 0.76;
   const fore = sf.theme.ink;
   let right = box.x + box.w - pad;
   if (c.ageBadge !== null) {

@@ -1,9 +1,11 @@
 import type { Weather } from '../../api/schemas.js';
 import { drawLine, drawTopBand, newReport, rule, topBandHeight, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
-import { drawHeadline, headlineSize, markOld, type HeadlineBox } from './mark-old.js';
+import { drawHeadline, headlineSize, markOld, oldFrameThickness, type HeadlineBox } from './mark-old.js';
 import { measure } from '../text/fonts.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
+import { inkBelow } from '../pictograms/pictogram.js';
+import { CONDITION_PICTOGRAMS } from '../pictograms/weather-pictograms.js';
 import { drawAlertBlock, planAlerts, type AlertBlockOptions } from './alert-block.js';
 import { drawGarments, drawOutfitBlock, outfitBlockFit, outfitFits, outfitShown } from './outfit-block.js';
 import { growRowIntoRoom, ROW_GROWTH } from './row-growth.js';
@@ -242,8 +244,11 @@ const GEOMETRY: Record<WideGeometry['layout'], WideGeometry> = {
   },
 };
 
-/** The gap added below the band for an old outfit's dashed frame (3 units thick), units. */
-const OLD_FRAME_ROOM = 6;
+/**
+ * Where an old outfit's dashed frame stands, px: the frame's margin (type-scale.ts) in from the panel's edges and below
+ * the band; what it frames stands the margin inside it.
+ */
+const oldFrameAt = (sf: Surface): number => sf.scale.margin;
 
 /** Side margin, units. */
 const MARGIN = 16;
@@ -325,6 +330,10 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const m = MARGIN * u;
   const w = c.weather;
   const bandH = topBandHeight(sf, c, g.band.height * u);
+  // An old outfit's dashed frame stands the frame's margin in from the edges; what it frames, the margin inside it.
+  const insideOld = c.old ? oldFrameAt(sf) + oldFrameThickness(sf) + sf.scale.margin : 0;
+  // The outfit's foot: the geometry's, and at least the frame's margin from the edge or the dashed frame.
+  const bottom = c.old ? insideOld : Math.max(g.outfit.bottom * u, sf.scale.margin);
   // Alerts at least at the readings' size: a warning is read from where the weather is.
   const alertSize = Math.max(g.alerts.size * u, readingSizeOf(sf, g));
   const alertOpts = (y: number, whole: number): AlertBlockOptions => ({
@@ -336,7 +345,9 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   // The headline at the outfit's size above the weather; beside the garments, at that size or at the alerts'.
   const headlineBox = (y: number, place: HeadlinePlace): HeadlineBox => {
     const size = place.endsWith('-small') ? Math.min(alertSize, sf.scale.outfit) : sf.scale.outfit;
-    return { x: m - 4 * u, y, maxW: W - 2 * m + 4 * u, size, minSize: size };
+    // A little out into the side margin, as far as an old outfit's dashed frame's margin allows.
+    const x = Math.max(m - 4 * u, insideOld);
+    return { x, y, maxW: W - m - x, size, minSize: size };
   };
   const headlines =
     c.headline === null
@@ -354,7 +365,9 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const tops = (step: RoomStep): Tops => {
     const s = spacing(sf, g, c, step.tight);
     // An old outfit's dashed frame runs between the band and the weather: the gap makes room for it.
-    const top = bandH + (s.band + (c.old ? OLD_FRAME_ROOM : 0)) * u;
+    // An old outfit's dashed frame runs the frame's margin below the band (oldFrameAt), what it frames the margin
+    // inside it.
+    const top = c.old ? bandH + insideOld : bandH + s.band * u;
     const weather = top + (headlines && isAbove(step.headline) ? headlines[step.headline].h + s.alerts * u : 0);
     const alerts = weather + (w ? weatherPlan(sf, c, w, g, s).height : 0);
     const alertH = planAlerts(sf, c, alertOpts(alerts, step.alertsWhole)).height;
@@ -365,7 +378,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   const full = Math.max(g.pictograms.size * u, sf.scale.pictogram);
   const rowBox = (step: RoomStep, top: number, h: number): Box => {
     const b = beside(step);
-    const x = b ? m - 4 * u + b.w + 12 * u : m;
+    const x = b ? Math.max(m - 4 * u, insideOld) + b.w + 12 * u : m;
     return { x, y: top, w: W - m - x, h };
   };
   const temperature = w ? temperatureSizeOf(sf, c, w, g) : null;
@@ -380,7 +393,7 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
     const rh = pictogramRowHeight(c.row, rowBox(step, top, h), PICTOGRAM_MIN * u, rowFit(rows));
     const used = Math.max(rh, beside(step)?.h ?? 0);
     const y = top + (used ? used + spacing(sf, g, c, step.tight).pictograms * u : 0);
-    return { x: m, y, w: W - 2 * m, h: H - y - g.outfit.bottom * u };
+    return { x: m, y, w: W - 2 * m, h: H - y - bottom };
   };
   const rowTops = new Map<RoomStep, number>();
   const rowTop = (step: RoomStep): number => {
@@ -445,9 +458,11 @@ export function layoutWide(sf: Surface, c: FrameContent, layout: WideGeometry['l
   drawOutfitBlock(sf, c, below(step, t.row, choice.rows, row.h), outfitOpts, report);
   if (c.old) {
     // The weather with the outfit: its readings are as old as the garments, and never look current beside them.
-    // In the side margins and the gap below the band: the frame moves nothing of what it marks but the weather, down.
-    const oldTop = bandH + spacing(sf, g, c, step.tight).band * u;
-    markOld(sf, { x: 5 * u, y: oldTop, w: W - 10 * u, h: H - oldTop - 1 * u }, report);
+    // In the side margins, the gap below the band and at the foot (oldFrameAt): it takes its room from the outfit's
+    // foot, and moves the weather down.
+    const frameAt = oldFrameAt(sf);
+    const oldTop = bandH + frameAt;
+    markOld(sf, { x: frameAt, y: oldTop, w: W - 2 * frameAt, h: H - oldTop - frameAt }, report);
   }
   return report;
 }
@@ -475,6 +490,19 @@ function roomSteps(alerts: number, beside: readonly HeadlinePlace[]): RoomStep[]
 const readingSizeOf = (sf: Surface, g: WideGeometry): number =>
   Math.max(sf.scale.reading, g.weather.readingMin * sf.unit);
 
+/** The current weather's left edge, px: a little out into the side margin, as far as an old outfit's frame allows. */
+const weatherLeft = (sf: Surface, c: FrameContent): number =>
+  Math.max((MARGIN - 4) * sf.unit, c.old ? oldFrameAt(sf) + oldFrameThickness(sf) + sf.scale.margin : 0);
+
+/** Above the weather's rule, px: the spacing's gap, or the frame's margin clear of the icon's ink below its square. */
+function aboveRule(sf: Surface, c: FrameContent, g: WideGeometry, s: Spacing): number {
+  const below = inkBelow(CONDITION_PICTOGRAMS[c.condition ?? 'unknown'], g.weather.height * sf.unit);
+  return Math.max(s.around * sf.unit, sf.scale.margin + below);
+}
+
+/** From the weather's rule (2 units thick) to what follows, px: the spacing's gap, or the rule and the margin. */
+const belowRule = (sf: Surface, s: Spacing): number => Math.max(s.rule * sf.unit, 2 * sf.unit + sf.scale.margin);
+
 /** The weather's plan: the current weather's, the readings' width beside it (landscape), and the height to the row. */
 interface WeatherPlan {
   current: CurrentPlan;
@@ -496,11 +524,15 @@ function weatherPlan(sf: Surface, c: FrameContent, w: Weather, g: WideGeometry, 
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
     const readW = Math.min(g.weather.readings.width * u, readingsWidth(c.readings, rowH, 2, readingSize) + 24 * u);
-    const current = planCurrent(sf, c, w, W - 2 * m - readW - rowH - 12 * u, rowH, sizes);
-    return { current, readW, height: current.height + s.around * u + s.rule * u };
+    const current = planCurrent(sf, c, w, W - m - weatherLeft(sf, c) - readW - rowH - 12 * u, rowH, sizes);
+    return { current, readW, height: current.height + aboveRule(sf, c, g, s) + belowRule(sf, s) };
   }
-  const current = planCurrent(sf, c, w, W - 2 * m - rowH - 12 * u, rowH, sizes);
-  return { current, readW: 0, height: current.height + 2 * s.around * u + s.readings + s.rule * u };
+  const current = planCurrent(sf, c, w, W - m - weatherLeft(sf, c) - rowH - 12 * u, rowH, sizes);
+  return {
+    current,
+    readW: 0,
+    height: current.height + s.around * u + s.readings + aboveRule(sf, c, g, s) + belowRule(sf, s),
+  };
 }
 
 /**
@@ -516,7 +548,7 @@ function temperatureSizeOf(sf: Surface, c: FrameContent, w: Weather, g: WideGeom
     feelsLike: readingSizeOf(sf, g),
   };
   const { current, readW } = weatherPlan(sf, c, w, g, spacing(sf, g, c, false));
-  const width = sf.width - 2 * MARGIN * u - readW - sizes.icon - 12 * u;
+  const width = sf.width - MARGIN * u - weatherLeft(sf, c) - readW - sizes.icon - 12 * u;
   if (current.feels !== 'beneath') return temperatureFit(w, temperatureBeside(sf, sizes, current.height), width);
   // Beneath: as drawCurrent sets the number a line above the feels-like temperature at the row's foot.
   const fs = sizes.feelsLike;
@@ -543,8 +575,9 @@ function drawWeather(
   const { current: plan, readW } = weatherPlan(sf, c, w, g, s);
   let y = top;
   let icon: IconPlace;
+  const left = weatherLeft(sf, c);
   if (readW > 0) {
-    const box = { x: m - 4 * u, y, w: W - 2 * m - readW, h: plan.height };
+    const box = { x: left, y, w: W - m - left - readW, h: plan.height };
     icon = drawCurrent(sf, c, w, box, sizes, plan, report);
     // In the geometry's height, centred in a row grown for the feels-like temperature: a taller grid would draw larger
     // marks and leave the values less width.
@@ -556,9 +589,9 @@ function drawWeather(
       readingSize,
       report,
     );
-    y += plan.height + s.around * u;
+    y += plan.height + aboveRule(sf, c, g, s);
   } else {
-    icon = drawCurrent(sf, c, w, { x: m - 4 * u, y, w: W - 2 * m, h: plan.height }, sizes, plan, report);
+    icon = drawCurrent(sf, c, w, { x: left, y, w: W - m - left, h: plan.height }, sizes, plan, report);
     y += plan.height + s.around * u;
     report.sizes.reading = drawReadings(
       sf,
@@ -568,7 +601,7 @@ function drawWeather(
       readingSize,
       report,
     );
-    y += s.readings + s.around * u;
+    y += s.readings + aboveRule(sf, c, g, s);
   }
   rule(sf, m, y, W - 2 * m, 2 * u);
   return icon;

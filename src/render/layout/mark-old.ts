@@ -70,21 +70,30 @@ function fitHeadline(
   return { fitted, padX, padY, h: Math.round(fitted.height + 2 * padY) };
 }
 
+/** The dashed frame's thickness on a wall panel, px (markOld's default). */
+export const oldFrameThickness = (sf: Surface): number => Math.max(2, Math.round(3 * sf.unit));
+
 /**
  * The outfit block of an outfit out of date, marked as old: a dashed frame around it (the badge above says how old).
- * Dashes, not a line: the frame reads as "not current" and never as part of the layout.
+ * Dashes, not a line: the frame reads as "not current" and never as part of the layout. Without its `left` side where
+ * that is another frame's (a small panel's text column, beside its weather's).
  */
 export function markOld(
   sf: Surface,
   box: Box,
   report: LayoutReport,
-  thickness = Math.max(2, Math.round(3 * sf.unit)),
+  thickness = oldFrameThickness(sf),
+  left = true,
 ): void {
   const u = sf.unit;
   report.markedOld = true;
   report.oldMarks.push({ ...box });
   const t = thickness;
-  const dash = Math.max(6, Math.round(14 * u));
+  // A hairline frame (a small panel's) in long dashes with short gaps: a dash of a line's height beside a word reads
+  // as a letter ("|"), one of two lines' height as the frame it is.
+  const hairline = t < 2;
+  const dash = hairline ? Math.max(12, Math.round(26 * u)) : Math.max(6, Math.round(14 * u));
+  const step = dash + (hairline ? Math.max(4, Math.round(8 * u)) : dash);
   const ctx = sf.crisp;
   ctx.fillStyle = sf.theme.ink;
   sf.drawn.within('old_mark', () => sf.drawn.icon('dashed-frame', sf.theme.ink));
@@ -92,14 +101,22 @@ export function markOld(
   const y0 = Math.round(box.y);
   const x1 = Math.round(box.x + box.w) - t;
   const y1 = Math.round(box.y + box.h) - t;
-  for (let x = x0; x < x1 + t; x += 2 * dash) {
+  for (let x = x0; x < x1 + t; x += step) {
     const w = Math.min(dash, x1 + t - x);
     ctx.fillRect(x, y0, w, t);
     ctx.fillRect(x, y1, w, t);
   }
-  for (let y = y0; y < y1 + t; y += 2 * dash) {
+  // Its sides, as rules: text keeps the frame's margin from them as from any rule (drawn-log.ts).
+  const sides = [
+    { x: x0, y: y0, w: x1 + t - x0, h: t },
+    { x: x0, y: y1, w: x1 + t - x0, h: t },
+    { x: x1, y: y0, w: t, h: y1 + t - y0 },
+  ];
+  if (left) sides.push({ x: x0, y: y0, w: t, h: y1 + t - y0 });
+  for (const side of sides) sf.drawn.rule(side);
+  for (let y = y0; y < y1 + t; y += step) {
     const h = Math.min(dash, y1 + t - y);
-    ctx.fillRect(x0, y, t, h);
+    if (left) ctx.fillRect(x0, y, t, h);
     ctx.fillRect(x1, y, t, h);
   }
 }

@@ -40,6 +40,39 @@ function penWidth(size: number): number {
   return Math.max(1, Math.round(size / 14));
 }
 
+/** A part's stroke width, px, at the pen `pen`: drawPictogram's. */
+const strokeWidth = (part: PictoPart, pen: number): number =>
+  Math.max(1, Math.round(pen * (part.weight ?? 1) * Math.min(1, (part.at?.[2] ?? 1) + 0.25)));
+
+/**
+ * How far the ink of `picto` drawn `size` px square may reach below its square, px (0: not at all): half a stroke
+ * past a point near the grid's foot (the thunder icon's bolt, at 23.5 of 24). From the paths' points and control
+ * points, a pixel more for the snapping, so at most: what a layout keeps clear below the square for a rule.
+ */
+export function inkBelow(picto: Pictogram, size: number): number {
+  const scale = size / 24;
+  const pen = penWidth(size);
+  let bottom = 0;
+  for (const part of picto) {
+    const [, dy, k] = part.at ?? [0, 0, 1];
+    const half = part.stroke === 'none' ? 0 : strokeWidth(part, pen) / 2;
+    for (const op of parsePath(part.d)) {
+      const ys =
+        op.op === 'O' || op.op === 'A'
+          ? [op.cy + op.r]
+          : op.op === 'Q'
+            ? [op.y1, op.y]
+            : op.op === 'C'
+              ? [op.y1, op.y2, op.y]
+              : op.op === 'Z'
+                ? []
+                : [op.y];
+      for (const y of ys) bottom = Math.max(bottom, (y * k + dy) * scale + half + 1);
+    }
+  }
+  return Math.max(0, Math.ceil(bottom - size));
+}
+
 function strokeColour(sf: Surface, t: Tint): string {
   if (t === 'ink') return sf.theme.ink;
   if (t === 'paper') return sf.theme.paper;

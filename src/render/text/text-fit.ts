@@ -1,15 +1,6 @@
-import { baseDirection } from './bidi.js';
 import { cleanText, measure, measureEm, wordSpace, type FontId } from './fonts.js';
-import {
-  SHY,
-  TokenMemo,
-  firstBreakAfter,
-  lastFittingDown,
-  lastFittingUp,
-  pieceOf,
-  plainOf,
-  widestSegment,
-} from './word-pieces.js';
+import { wrap, type TextLine, type Wrapped } from './line-wrap.js';
+import { SHY, TokenMemo, lastFittingDown, widestSegment } from './word-pieces.js';
 
 /**
  * Fitting text into a box: the largest size at which all of it fits, or, at the smallest size, the lines that
@@ -37,15 +28,6 @@ export interface FitRequest {
    * above it and the glyphs down to their descenders), where the box's edge is no nearer anything than its margin.
    */
   lastLine?: 'pitch' | 'ink';
-}
-
-export interface TextLine {
-  text: string;
-  /** x offsets (px, from the line start) of each word, and the words, as drawn. */
-  words: { text: string; x: number }[];
-  width: number;
-  /** Its paragraph runs right to left (bidi.ts baseDirection): drawn so, against the box's right edge; absent: unknown. */
-  rtl?: boolean;
 }
 
 export interface FittedText {
@@ -80,6 +62,7 @@ function linesIn(height: number, size: number, pitch: number, last: FitRequest['
 }
 
 export { SHY };
+export type { TextLine };
 
 /** Paragraphs (split at line breaks) of words (split at white space). Soft hyphens stay: they are break points. */
 export function splitWords(text: string): string[][] {
@@ -87,95 +70,6 @@ export function splitWords(text: string): string[][] {
     .split(/\n+/)
     .map((p) => p.split(/ +/).filter((w) => w.replaceAll(SHY, '').length > 0))
     .filter((p) => p.length > 0);
-}
-
-/** Lines, and whether a word had to be cut between two characters that are no break point. */
-interface Wrapped {
-  lines: TextLine[];
-  midWord: boolean;
-}
-
-/**
- * Greedy wrap of words at `size` into `width` px. A word that does not fit where the line has got to goes to the
- * next line whole, or, hyphenated at a soft hyphen, partly on this one; a word wider than the line is broken at
- * its break points (soft hyphens, and after / . - _ ? & =), else between any two characters.
- */
-function wrap(
-  font: FontId,
-  size: number,
-  paragraphs: string[][],
-  width: number,
-  tokens: TokenMemo = new TokenMemo(font),
-  limit = Infinity,
-): Wrapped {
-  const space = wordSpace(font, size);
-  const px = (s: string): number => measureEm(font, s) * size;
-  const lines: TextLine[] = [];
-  let midWord = false;
-  for (const para of paragraphs) {
-    let cur: { text: string; x: number }[] = [];
-    let x = 0;
-    const rtl = baseDirection(para.join(' ')) === 'rtl';
-    const place = (text: string, at: number): void => {
-      cur.push({ text, x: at });
-      x = at + px(text);
-    };
-    const flush = (): void => {
-      if (cur.length === 0) return;
-      lines.push({ text: cur.map((w) => w.text).join(' '), words: cur, width: x, rtl });
-      cur = [];
-      x = 0;
-    };
-    for (const word of para) {
-      const t = tokens.of(word);
-      const n = t.chars.length;
-      let start = 0;
-      while (start < n) {
-        const at = cur.length === 0 ? 0 : x + space;
-        // How much of the rest fits after `from`: each try measures a piece no longer than a line holds (word-pieces.ts).
-        const reach = (from: number): number =>
-          lastFittingUp(start + 1, n, (k) => from + px(plainOf(t, start, k)) <= width);
-        const restFits = (from: number): boolean =>
-          start === 0 ? from + t.wholeEm * size <= width : reach(from) === n;
-        if (restFits(at)) {
-          const rest = start === 0 ? t.whole : pieceOf(t, start, n);
-          cur.push({ text: rest, x: at });
-          x = at + (start === 0 ? t.wholeEm * size : px(rest));
-          break;
-        }
-        // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line):
-        // no piece reaching past what fits without a hyphen can.
-        const last = reach(at);
-        const fitsALine = at > 0 && restFits(0);
-        const candidates: number[] = [];
-        for (let i = firstBreakAfter(t, start); i < t.breaks.length && t.breaks[i]! <= last; i++) {
-          const b = t.breaks[i]!;
-          if (!fitsALine || t.chars[b - 1] === SHY) candidates.push(b);
-        }
-        const c = lastFittingDown(0, candidates.length - 1, (i) => at + px(pieceOf(t, start, candidates[i]!)) <= width);
-        let k = c < 0 ? -1 : candidates[c]!;
-        if (k < 0 && cur.length > 0) {
-          flush();
-          if (lines.length > limit) return { lines, midWord };
-          continue;
-        }
-        if (k < 0) {
-          // Nothing fits: as many characters as the line holds (at least one).
-          k = Math.max(
-            start + 1,
-            lastFittingUp(start + 2, n, (e) => px(pieceOf(t, start, e)) <= width),
-          );
-          midWord = true;
-        }
-        place(pieceOf(t, start, k), at);
-        flush();
-        if (lines.length > limit) return { lines, midWord };
-        start = k;
-      }
-    }
-    flush();
-  }
-  return { lines, midWord };
 }
 
 const TRAILING = /[\s,;:.!?\-–—(/&+]+$/u;
@@ -300,11 +194,20 @@ export function fitText(req: FitRequest): FittedText {
     return wrapped.lines.length <= maxLines ? wrapped : null;
   };
   const found = largestFitting(minSize, maxSize, fitsAt);
-  if (found) return build(found.size, found.fit, cut);
+  // The size decided by the greedy wrap's line count; the lines then broken better, in no more of them (wrap).
+  if (found)
+    return build(found.size, wrap(req.font, found.size, paragraphs, req.width, tokens, Infinity, Infinity), cut);
   const pitch = Math.round(minSize * lineHeight);
   const maxLines = Math.min(req.maxLines ?? Infinity, linesIn(req.height, minSize, pitch, req.lastLine));
   const tailW = tail ? measure(req.font, minSize, ` ${tail}`) : 0;
-  const wrapped = wrap(req.font, minSize, tail ? splitWords(text) : paragraphs, req.width, tokens);
+  const words = tail ? splitWords(text) : paragraphs;
+  // Broken better above the last line kept (which ends with the ellipsis): with the words bound where the lines kept
+  // still show as much (a word moved past the cut would be a word less on the frame), else mended alone. Both as the
+  // text's first lines alone decide, so a text cut shorter before it is fitted draws the same frame.
+  const bound = wrap(req.font, minSize, words, req.width, tokens, Infinity, maxLines - 1, 'always');
+  const mended = wrap(req.font, minSize, words, req.width, tokens, Infinity, maxLines - 1, 'never');
+  const shown = (w: Wrapped): number => w.lines.slice(0, maxLines).reduce((n, l) => n + l.text.length, 0);
+  const wrapped = shown(bound) >= shown(mended) ? bound : mended;
   if (maxLines <= 0) return build(minSize, { lines: [], midWord: false }, wrapped.lines.length > 0);
   const kept = wrapped.lines.slice(0, maxLines);
   // The ellipsis goes after the last whole word that fits. When no word of the last line fits beside it (a word

@@ -1,0 +1,67 @@
+/**
+ * Where a line may not break, and which lines are too lonely to stand: the rules text-fit.ts applies after its greedy
+ * wrap, at no cost in lines. A time or a number stays with the word before it ("trying again at 08:12", "Feels like
+ * 1°"), a unit with its number ("95 %", "5 Min."), a separator and a word of one or two letters with the word after
+ * them ("· No connection", "a thick"); and a line of one word is not left at a paragraph's end (or a lone time,
+ * number or short word anywhere) where the line before can give it a word. Words here are as splitWords cuts them:
+ * no spaces, soft hyphens in place.
+ */
+
+import { SHY } from './word-pieces.js';
+
+/** Punctuation that may open or close a word without making it another kind of word ("(08:12)", "today."). */
+const EDGES = /^[("'«„“‘¿¡]+|[)"'»“”’.,;:!?…]+$/gu;
+
+const bare = (word: string): string => word.replaceAll(SHY, '').replace(EDGES, '');
+
+/** A clock time: "08:12", "8.12", "20h15", with or without a trailing comma or full stop. */
+const TIME = /^\d{1,2}[:.h]\d{2}$/u;
+/** A number, signed or not, with decimals, and a unit sign glued to it: "4", "−9°", "95%", "1,5", "+3". */
+const NUMBER = /^[+\-−]?\d+(?:[.,]\d+)*(?:°[CF]?|%|′|″)?$/u;
+/** What reads as a time's or a number's own unit when it follows one ("AM", "%", "km/h", "Min.", "Uhr"). */
+const UNIT =
+  /^(?:[AaPp]\.?[Mm]\.?|%|°[CF]?|[a-zA-Zµ]{1,3}(?:\/[a-zA-Z]{1,2})?|[A-Z][a-z]{1,3}\.|Uhr|min|tim|godz\.?)$/u;
+/** Separators: they belong to what follows them, and never end a line. */
+const SEPARATOR = /^[·•|–—\-/]$/u;
+
+export const isTime = (word: string): boolean => TIME.test(bare(word));
+export const isNumber = (word: string): boolean => NUMBER.test(bare(word));
+
+/** Letters of a word, without its punctuation and soft hyphens. */
+const letters = (word: string): number => [...bare(word)].length;
+
+/** A word of one or two letters that ends no phrase ("a", "No", "à", "w"): it goes with the word after it. */
+function leansForward(word: string): boolean {
+  const b = bare(word);
+  return b.length > 0 && letters(word) <= 2 && /^\p{L}+$/u.test(b) && !/[.,;:!?…)]$/u.test(word);
+}
+
+/**
+ * For each word of a paragraph but the last, whether it must stay on one line with the word after it. A word that ends
+ * with a sentence's or a clause's mark is never bound to the next ("08:12." ends a thought).
+ */
+export function bindings(words: readonly string[]): boolean[] {
+  const out: boolean[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const a = words[i]!;
+    const b = words[i + 1]!;
+    const ends = /[.;:!?…]$/u.test(a) && !isTime(a) && !isNumber(a);
+    out.push(
+      SEPARATOR.test(a) ||
+        (!ends && (isTime(b) || isNumber(b))) ||
+        ((isTime(a) || isNumber(a)) && !/[,;:!?…]$/u.test(a) && UNIT.test(b)) ||
+        (!ends && leansForward(a)),
+    );
+  }
+  return out;
+}
+
+/** Characters at most of a word that cannot stand on a line of its own ("today.", "No", "boots."). */
+export const SHORT_WORD = 7;
+
+/** Whether a line of these words is a lone time, number or short word: a line that says nothing by itself. */
+export function isLoneLine(words: readonly string[]): boolean {
+  if (words.length !== 1) return false;
+  const w = words[0]!;
+  return isTime(w) || isNumber(w) || SEPARATOR.test(w) || letters(w) <= SHORT_WORD;
+}
