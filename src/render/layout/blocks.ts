@@ -245,12 +245,14 @@ function errorFitsBesideBadge(sf: Surface, c: FrameContent, width: number, h: nu
 }
 
 /** An error row's outline is inset 5 units from the frame's sides (as the dashed frame is), 3 from its top. */
-const errorRowFrame = (sf: Surface, box: Box): Box => ({
-  x: box.x + 5 * sf.unit,
-  y: box.y + 3 * sf.unit,
-  w: box.w - 10 * sf.unit,
-  h: box.h - 3 * sf.unit,
-});
+function errorRowFrame(sf: Surface, box: Box): Box {
+  // On whole pixels, inside the row: nothing of the outline reaches past the row's foot into the margin below it.
+  // And the frame's margin from the panel's edges at least.
+  const side = Math.max(5 * sf.unit, sf.scale.margin);
+  const x = Math.round(box.x + side);
+  const y = Math.round(box.y + Math.max(3 * sf.unit, sf.scale.margin));
+  return { x, y, w: Math.floor(box.x + box.w - side) - x, h: Math.floor(box.y + box.h) - y };
+}
 
 /** From the frame's side to an error row's words: the outline's inset and weight, and a gap inside it. */
 const errorRowPad = (sf: Surface): number => 5 * sf.unit + statusOutlineWidth(sf) + 6 * sf.unit;

@@ -4,7 +4,7 @@ import { measure } from '../text/fonts.js';
 import { inkExtentEm } from '../text/ink-box.js';
 import type { FrameContent } from './content.js';
 import { drawHeadline, markOld } from './mark-old.js';
-import { drawStatusOutline } from './status-box.js';
+import { drawStatusOutline, statusOutlineWidth } from './status-box.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
 import { alertLook, drawAlertMark } from './alert-block.js';
 import { drawGarments, drawOutfitBlock } from './outfit-block.js';
@@ -240,16 +240,22 @@ function headLine(
     // (an em of ink for the name: ascenders 0.76, descenders 0.24).
     const paperBadge = !st && withBadge && c.ageBadge !== null ? smallBadgeText(sf, c.ageBadge, tw) : null;
     const [hi, lo] = paperBadge ? (inkExtentEm('condensed-bold', paperBadge.shown) ?? [0.73, 0]) : [0, 0];
-    const inkH = Math.max(12 * u, paperBadge ? Math.ceil((hi - lo) * paperBadge.size) + 2 : 0);
+    // The badge's outline (status-box.ts) around the ink and a pixel's gap: drawAgeBadge grows it no further.
+    const inkH = Math.max(
+      12 * u,
+      paperBadge ? Math.ceil((hi - lo) * paperBadge.size) + 2 + 2 * statusOutlineWidth(sf) : 0,
+    );
     const base = st ? 12 * u : M + (inkH - 12 * u) / 2 + 0.76 * 12 * u;
     const ruleY = Math.ceil(M + inkH + M);
     const lineH = st ? 17 * u : ruleY + thin;
+    // The outline's left side the frame's margin from the edge at least; the words as far in as it had to move.
+    const inset = st ? Math.max(0, M - (x - 2 * u)) : 0;
     // The status in a few words and what happens next; on a narrow panel on two lines rather than cut.
     const status = st
       ? fitText({
           text: st.short,
           font: 'condensed',
-          width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u,
+          width: tw - (timeW ? timeW + 6 * u : 0) - 2 * u - inset,
           height: 2 * 12 * u * 1.2 + 2,
           maxSize: 12 * u,
           minSize: Math.max(11, 11 * u),
@@ -260,7 +266,7 @@ function headLine(
     // The status outlined (status-box.ts), the frame's margin inside the panel's edges, everything on it moved down
     // by as much; its lower edge below the words' descenders: their ink keeps inside it.
     const o = st ? Math.max(0, M - 1 * u) : 0;
-    const bandX = Math.max(x - 2 * u, M);
+    const bandX = x - 2 * u + inset;
     const band = st
       ? drawStatusOutline(sf, { x: bandX, y: M, w: Math.min(x + tw + 2 * u, sf.width - M) - bandX, h: headH - 1 * u })
       : undefined;
@@ -286,13 +292,14 @@ function headLine(
       drawFitted(
         sf,
         status,
-        x + 1 * u,
+        x + 1 * u + inset,
         1 * u + o + Math.max(0, (lineH - 2 * u - status.pitch) / 2),
         fore,
         report,
         band,
       );
-      return headH - 1 * u + M + o;
+      // Below the outline (M to M + headH − 1 unit), the frame's margin.
+      return Math.round(M + headH - 1 * u) + M;
     }
     const name = fitLine('condensed-bold', c.name, avail, 12 * u, Math.max(10, 9 * u));
     if (name.lines[0])
