@@ -265,11 +265,30 @@ function fitOutfitAnew(o: OutfitFitOptions): OutfitFit {
     const f = fitParts(o, fit, way);
     if (f) return f;
   }
-  for (const kept of keptSets(parts))
-    for (const way of ways(kept)) {
+  // The first set that fits, by halving: each set is the one before it less a sentence, so one that fits is followed
+  // by sets that fit. A long answer has hundreds of sentences, and a frame's layout fits it in many rooms.
+  const sets = [...keptSets(parts)];
+  const fitsKept = (i: number): OutfitFit | null => {
+    for (const way of ways(sets[i]!)) {
       const f = fitParts(o, fit, way);
-      if (f) return leftOut(f);
+      if (f) return f;
     }
+    return null;
+  };
+  let best = sets.length > 0 ? fitsKept(sets.length - 1) : null;
+  if (best) {
+    let lo = -1;
+    let hi = sets.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const f = fitsKept(mid);
+      if (f) {
+        hi = mid;
+        best = f;
+      } else lo = mid;
+    }
+    return leftOut(best);
+  }
   // Not even the first sentence fits alone: the outfit at minSize, cut after a whole word.
   const whole = fit(o.text, o.height, o.maxSize, o.minSize);
   return { lead: whole, rest: null, truncated: true, inSentence: true, height: whole.height };

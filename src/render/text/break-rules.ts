@@ -12,6 +12,14 @@ import { SHY } from './word-pieces.js';
 /** Punctuation that may open or close a word without making it another kind of word ("(08:12)", "today."). */
 const EDGES = /^[("'«„“‘¿¡]+|[)"'»“”’.,;:!?…]+$/gu;
 
+/**
+ * The last paragraphs' bindings, by their words: a frame's layout fits the same text at many sizes and in many rooms
+ * (layout-wide.ts tries its steps), and binding a long paragraph costs a few regular expressions a word. Bounded:
+ * cleared when it holds BINDINGS_KEPT paragraphs.
+ */
+const boundCache = new Map<string, readonly boolean[]>();
+const BINDINGS_KEPT = 64;
+
 const bare = (word: string): string => word.replaceAll(SHY, '').replace(EDGES, '');
 
 /** A clock time: "08:12", "8.12", "20h15", with or without a trailing comma or full stop. */
@@ -40,7 +48,17 @@ function leansForward(word: string): boolean {
  * For each word of a paragraph but the last, whether it must stay on one line with the word after it. A word that ends
  * with a sentence's or a clause's mark is never bound to the next ("08:12." ends a thought).
  */
-export function bindings(words: readonly string[]): boolean[] {
+export function bindings(words: readonly string[]): readonly boolean[] {
+  const key = words.join('\n');
+  const known = boundCache.get(key);
+  if (known) return known;
+  const out = bindingsOf(words);
+  if (boundCache.size >= BINDINGS_KEPT) boundCache.clear();
+  boundCache.set(key, out);
+  return out;
+}
+
+function bindingsOf(words: readonly string[]): boolean[] {
   const out: boolean[] = [];
   for (let i = 0; i + 1 < words.length; i++) {
     const a = words[i]!;
