@@ -50,8 +50,7 @@ describe('hostile inputs', () => {
         // spaces make "berlin?" a sentence's end), the rest's size is what the whole would take.
         const fair = Math.min(words.report.sizes.outfit!, words.report.outfitRest?.size ?? Infinity);
         expect(size, `${id} ${rotation}`).toBeGreaterThanOrEqual(Math.floor(fair * 0.9));
-        if (fair > url.scale.outfit)
-          expect(size, `${id} ${rotation}`).toBeGreaterThan(url.scale.outfit);
+        if (fair > url.scale.outfit) expect(size, `${id} ${rotation}`).toBeGreaterThan(url.scale.outfit);
         const shown = [...url.report.outfit!.lines, ...(url.report.outfitRest?.lines ?? [])]
           .map((l) => l.text)
           .join('');
