@@ -206,6 +206,12 @@ export interface WeatherPlan {
   height: number;
 }
 
+/** The current weather's sizes in geometry `g`: the row's height for the icon, and the readings' size for feels-like. */
+function currentSizes(sf: Surface, g: WideGeometry): CurrentSizes {
+  const u = sf.unit;
+  return { icon: g.weather.height * u, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSizeOf(sf, g) };
+}
+
 /** Where the current weather and the readings go, and the height they take with the rule below them. */
 export function weatherPlan(sf: Surface, c: FrameContent, w: Weather, g: WideGeometry, s: Spacing): WeatherPlan {
   const u = sf.unit;
@@ -213,7 +219,7 @@ export function weatherPlan(sf: Surface, c: FrameContent, w: Weather, g: WideGeo
   const m = MARGIN * u;
   const rowH = g.weather.height * u;
   const readingSize = readingSizeOf(sf, g);
-  const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
+  const sizes = currentSizes(sf, g);
   if (g.weather.readings.place === 'beside') {
     // The readings take what they need at full size and a pair's gap more, up to the geometry's width; the
     // condition text beside them gets the rest ("Clear and sunny with a light breeze" whole at 20 px).
@@ -235,12 +241,7 @@ export function weatherPlan(sf: Surface, c: FrameContent, w: Weather, g: WideGeo
  */
 export function temperatureSizeOf(sf: Surface, c: FrameContent, w: Weather, g: WideGeometry): number {
   const u = sf.unit;
-  const rowH = g.weather.height * u;
-  const sizes: CurrentSizes = {
-    icon: rowH,
-    temperatureMax: g.weather.temperatureMax * u,
-    feelsLike: readingSizeOf(sf, g),
-  };
+  const sizes = currentSizes(sf, g);
   const { current, readW } = weatherPlan(sf, c, w, g, spacing(sf, g, c, false));
   const width = sf.width - MARGIN * u - weatherLeft(sf, c) - readW - sizes.icon - 12 * u;
   if (current.feels !== 'beneath') return temperatureFit(w, temperatureBeside(sf, sizes, current.height), width);
@@ -265,7 +266,7 @@ export function drawWeather(
   const m = MARGIN * u;
   const rowH = g.weather.height * u;
   const readingSize = readingSizeOf(sf, g);
-  const sizes: CurrentSizes = { icon: rowH, temperatureMax: g.weather.temperatureMax * u, feelsLike: readingSize };
+  const sizes = currentSizes(sf, g);
   const { current: plan, readW } = weatherPlan(sf, c, w, g, s);
   let y = top;
   let icon: IconPlace;
