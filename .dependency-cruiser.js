@@ -14,7 +14,7 @@ const LAYERS = [
   ['api'],
   ['store', 'log'],
   ['config'],
-  ['budget', 'render'],
+  ['budget', 'render', 'household'],
   ['state'],
   ['publish'],
   ['files', 'epd', 'trmnl', 'oepl', 'webhook'],

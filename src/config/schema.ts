@@ -57,6 +57,44 @@ const ActiveHours = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/, 'must look like "06:00-23:00"');
 
+/** A daily window in `timezone` ("22:30-06:30" runs past midnight): the household's quiet hours. */
+const QuietHours = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/, 'must look like "22:30-06:30" (start-end, 24-hour)')
+  .refine((s) => s.slice(0, 5) !== s.slice(6), 'start and end must differ (an empty or whole-day window)');
+
+/**
+ * A departure: weekdays (cron's numbers, 0 and 7 Sunday; ranges and lists) and a time, "1-5 07:40", "6,0 10:00"; a
+ * time alone is every day (src/time/departures.ts reads it).
+ */
+const Departure = z
+  .string()
+  .regex(
+    /^(?:[0-7](?:-[0-7])?(?:,[0-7](?:-[0-7])?)* )?([01]\d|2[0-3]):[0-5]\d$/,
+    'must look like "1-5 07:40" (weekdays 0-7, 0 and 7 Sunday, then HH:MM) or "07:40" (every day)',
+  );
+
+/** Someone the displays dress (docs/guides/household.md). */
+export const PersonSchema = z.strictObject({
+  /** [a-z0-9_-]+, unique: in topics (`<base>/people/<id>/…`) and the state's `people`. */
+  id: z.string().regex(DISPLAY_ID, 'must match [a-z0-9_-]+'),
+  /** As shown on the frame and in Home Assistant. */
+  name: z.string().min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+  /** Sent as the request's `gender`; "" sends none. */
+  gender: z.string().max(30, 'must be at most 30 characters').default(''),
+  /** An MQTT topic whose payload is the person's Home Assistant state: "home" is at home, anything else away. */
+  presence_topic: z
+    .string()
+    .min(1)
+    .regex(/^[^#+]+$/, 'must not contain MQTT wildcards')
+    .optional(),
+  /** When the person leaves the house: `auto` schedules buy shortly before. */
+  leaves: z.array(Departure).default([]),
+});
+
+/** The most people one frame shows (docs/guides/household.md: four columns or rows on a wall panel). */
+export const MAX_PEOPLE_PER_DISPLAY = 4;
+
 const Percent = z.number('must be a number').min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
 
 /**
@@ -141,6 +179,14 @@ export const DisplaySchema = z
     locale: z.string().optional(),
     /** A panel on this machine's header that the daemon drives with each new frame. */
     attached: AttachedSchema.optional(),
+    /** Whom the display dresses (ids of `people`), instead of `gender`: one outfit each, on one frame. */
+    people: z
+      .array(z.string())
+      .min(1, 'must name at least one person (or leave `people` out)')
+      .max(MAX_PEOPLE_PER_DISPLAY, `a frame shows at most ${MAX_PEOPLE_PER_DISPLAY} people`)
+      .optional(),
+    /** No purchase in this window, and devices sleep through it; default: the top-level `quiet_hours`. */
+    quiet_hours: QuietHours.optional(),
   })
   .superRefine((d, ctx) => {
     if (d.attached !== undefined && !isAttachable(d.panel)) {
@@ -265,6 +311,8 @@ const TrmnlDeviceSchema = z
     format: z.enum(['png', 'bmp']).default('png'),
     /** The panel profile its frames are drawn for, whatever the device says of its screen (a profile id). */
     panel: z.string().min(1).optional(),
+    /** Whom this device shows (one of its display's `people`); default: each new frame the next of them. */
+    person: z.string().optional(),
     /** Offer this device the newest file of trmnl.firmware.dir (opt-in: an update is the owner's choice per device). */
     firmware_updates: z.boolean().default(false),
   })
@@ -317,10 +365,74 @@ const OpenEPaperLinkSchema = z.strictObject({
         display: z.string(),
         /** The panel profile of the tag's screen (oepl-2in9-bwr, oepl-4in2-bwr, waveshare-7in5-b, inky-impression-7in3, …). */
         panel: z.string().min(1),
+        /** Whom this tag shows (one of its display's `people`); default: each new frame the next of them. */
+        person: z.string().optional(),
       }),
     )
     .min(1, 'must list at least one tag'),
 });
+
+type Entries = (v: unknown) => Array<Record<string, unknown>>;
+
+/**
+ * The household's references: unique person ids; a display's `people` name known people, once each, and replace its
+ * `gender`; a device's or tag's `person` is one of its display's people.
+ */
+function householdIssues(root: Record<string, unknown>, entries: Entries, ctx: z.RefinementCtx): void {
+  const people = new Map<string, number>();
+  entries(root.people).forEach((p, i) => {
+    if (typeof p.id !== 'string') return;
+    const first = people.get(p.id);
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['people', i, 'id'],
+        message: `duplicate person id "${p.id}" (also people[${first}].id)`,
+      });
+    else people.set(p.id, i);
+  });
+  const dressed = new Map<string, readonly string[]>();
+  entries(root.displays).forEach((d, i) => {
+    if (!Array.isArray(d.people)) return;
+    const ids = d.people.filter((x): x is string => typeof x === 'string');
+    if (typeof d.id === 'string') dressed.set(d.id, ids);
+    ids.forEach((id, j) => {
+      if (!people.has(id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['displays', i, 'people', j],
+          message: `no person with id "${id}" in people`,
+        });
+      else if (ids.indexOf(id) !== j)
+        ctx.addIssue({ code: 'custom', path: ['displays', i, 'people', j], message: `"${id}" is named twice` });
+    });
+    if (typeof d.gender === 'string' && d.gender !== '')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['displays', i, 'gender'],
+        message: 'set `people` or `gender`, not both: each person has their own gender',
+      });
+  });
+  const checkPerson = (item: Record<string, unknown>, path: (string | number)[]): void => {
+    if (typeof item.person !== 'string' || typeof item.display !== 'string') return;
+    const ids = dressed.get(item.display);
+    if (ids === undefined)
+      ctx.addIssue({ code: 'custom', path, message: `display "${item.display}" has no \`people\`` });
+    else if (!ids.includes(item.person))
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `"${item.person}" is not one of display "${item.display}"'s people (${ids.join(', ')})`,
+      });
+  };
+  const trmnl = typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
+  entries(trmnl.devices).forEach((dev, i) => checkPerson(dev, ['trmnl', 'devices', i, 'person']));
+  const oepl =
+    typeof root.openepaperlink === 'object' && root.openepaperlink !== null
+      ? (root.openepaperlink as Record<string, unknown>)
+      : {};
+  entries(oepl.tags).forEach((tag, i) => checkPerson(tag, ['openepaperlink', 'tags', i, 'person']));
+}
 
 export const ConfigSchema = z
   .strictObject({
@@ -331,6 +443,10 @@ export const ConfigSchema = z
       .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
       .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
     displays: z.array(DisplaySchema).min(1, 'must list at least one display'),
+    /** The household (docs/guides/household.md): whom displays with `people` dress. */
+    people: z.array(PersonSchema).default([]),
+    /** No purchase in this daily window (in `timezone`), and devices sleep through it; a display may set its own. */
+    quiet_hours: QuietHours.optional(),
     /** Labels, dates and numbers on the frames (src/i18n/); its form and whether it is known: i18n/config-locales.ts. */
     locale: z.string().default('en'),
     /** The user's own locale files (<code>.yaml); default: locales/ beside the config file. */
@@ -423,6 +539,7 @@ export const ConfigSchema = z
           });
         else macs.set(tag.mac.toUpperCase(), i);
       });
+      householdIssues(root, entries, ctx);
     },
     { when: () => true },
   );
@@ -435,3 +552,4 @@ export type AttachedConfig = NonNullable<DisplayConfig['attached']>;
 export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;
 export type OpenEPaperLinkConfig = NonNullable<Config['openepaperlink']>;
 export type WebhookConfig = NonNullable<Config['webhook']>;
+export type PersonConfig = Config['people'][number];

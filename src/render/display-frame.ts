@@ -73,7 +73,7 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 
 /** What changes from one frame of a display to the next. */
 export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> &
-  Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale'>>;
+  Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale' | 'people'>>;
 
 /** Another panel to draw a display's state for (a TRMNL device's), with its rotation. */
 export interface DrawAs {

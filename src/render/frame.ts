@@ -18,7 +18,7 @@ import type { Rect } from './text/text-layer.js';
 import { typeScale, type TypeScale } from './draw/type-scale.js';
 import type { GarmentId } from '../domain/garments.js';
 
-export type { FrameInput } from './layout/content.js';
+export type { FrameInput, FramePerson } from './layout/content.js';
 export type { Dither } from './encode/quantize.js';
 export type { UnshownScript } from './layout/unshown-text.js';
 

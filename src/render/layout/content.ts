@@ -50,6 +50,29 @@ export interface FrameInput {
   stale?: boolean;
   /** Where the frame sends its reader for the detail: the status page's address, or the log; default "the status page". */
   statusPlace?: StatusPlace;
+  /**
+   * A household frame (docs/guides/household.md): each person's own outfit on one frame, the weather once (from the
+   * first person with an answer; `rec` is then ignored). Absent or empty: the single outfit of `rec`, as before.
+   */
+  people?: readonly FramePerson[];
+}
+
+/** One person on a household frame. */
+export interface FramePerson {
+  /** The person's id (config `people[].id`). */
+  id: string;
+  /** As shown on the frame. */
+  name: string;
+  /** Their last good answer; null: none yet (their column says so). */
+  rec: StoredRecommendation | null;
+  /** Their warmth offset, °C (negative: runs cold); 0 when they have none. */
+  offsetC: number;
+  /** Garments added for them at their own feels-like (domain/warmth.ts additionsFor), drawn as "+ for <name>". */
+  additions: readonly GarmentId[];
+  /** Not at home, as their presence topic last said: their outfit is not bought anew, and the frame says they are out. */
+  away: boolean;
+  /** Their answer is out of date by the schedule (per person, as a display's is). */
+  stale?: boolean;
 }
 
 export interface StatusText {
