@@ -101,8 +101,7 @@ export class HouseholdCycle {
   async fetch(reason: FetchReason, signal?: AbortSignal): Promise<FetchOutcome> {
     const { display, logger } = this.#o;
     const home = this.#o.people.filter((p) => this.#isHome(p.id));
-    if (home.length === 0)
-      return { kind: 'away', reason: `nobody ${display.id} dresses is at home: nothing bought` };
+    if (home.length === 0) return { kind: 'away', reason: `nobody ${display.id} dresses is at home: nothing bought` };
     let lead: { got: PooledOutcome; rec: StoredRecommendation | null } | null = null;
     for (const person of home) {
       const kept = this.#kept.get(person.id) ?? { rec: null, servedAt: null };
@@ -146,7 +145,10 @@ export class HouseholdCycle {
       if (!(err instanceof StoreError)) throw err;
       const since = this.#storeProblem?.code === err.code ? this.#storeProblem.since : new Date(at).toISOString();
       this.#storeProblem = { code: err.code, file: err.file, message: err.message, since };
-      logger.error({ display: display.id, person: person.id, err }, "a person's new answer is shown but cannot be saved");
+      logger.error(
+        { display: display.id, person: person.id, err },
+        "a person's new answer is shown but cannot be saved",
+      );
     }
     return rec;
   }

@@ -25,7 +25,9 @@ function household(): Config {
       { id: 'ben', name: 'Ben', gender: 'male' },
       { id: 'cleo', name: 'Cleo', gender: 'female' },
     ],
-    displays: [{ id: 'hallway', lat: 52.52, lon: 13.405, schedule: '*/30 6-22 * * *', people: ['anna', 'ben', 'cleo'] }],
+    displays: [
+      { id: 'hallway', lat: 52.52, lon: 13.405, schedule: '*/30 6-22 * * *', people: ['anna', 'ben', 'cleo'] },
+    ],
   });
 }
 
@@ -140,7 +142,10 @@ describe('HouseholdCycle', () => {
   it('a person who runs cold gets the garments their own feels-like demands, listed in their state', async () => {
     const r = await rig({
       offsets: { ben: -5 },
-      answer: () => ({ kind: 'fresh', rec: rec({ outfit: 'A light jacket and jeans.', weather: COLD, fetchedAt: null }) }),
+      answer: () => ({
+        kind: 'fresh',
+        rec: rec({ outfit: 'A light jacket and jeans.', weather: COLD, fetchedAt: null }),
+      }),
     });
     await r.h.fetch('schedule');
     const [anna, ben] = r.h.people(r.clock.now());
