@@ -30,6 +30,7 @@ import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 import { PurchasePool } from '../budget/purchase-pool.js';
 import { householdCycleOf } from './household-cycle.js';
+import type { PresenceBook } from '../household/presence-book.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -48,8 +49,8 @@ export interface DaemonOptions {
   supervisorUrl?: string;
   /** For tests only: the outfit service's client, answered in process; default one built from the `api` section. */
   client?: OutfitClient;
-  /** Whether a person is at home (the presence book); default everyone is (docs/guides/household.md). */
-  isHome?: (personId: string) => boolean;
+  /** Who is at home (household/presence-book.ts); default everyone is (docs/guides/household.md). */
+  presence?: Pick<PresenceBook, 'isHome'>;
   /** A person's warmth offset (°C) at `now` (the warmth book); default 0. */
   offsetOf?: (personId: string, now: number) => number;
 }
@@ -230,7 +231,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       pool,
       clock,
       logger: cycleLogger,
-      ...(opts.isHome !== undefined && { isHome: opts.isHome }),
+      ...(opts.presence !== undefined && { presence: opts.presence }),
       ...(opts.offsetOf !== undefined && { offsetOf: opts.offsetOf }),
     });
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();

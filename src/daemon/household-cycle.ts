@@ -11,7 +11,7 @@ import type { FramePerson } from '../render/frame.js';
 import { LastGoodStore } from '../store/last-good.js';
 import { StoreError, storeReadProblem, type StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
-import type { FetchFn } from './cycle.js';
+import type { PresenceBook } from '../household/presence-book.js';
 
 /**
  * A household display's purchases (docs/guides/household.md, "Who is bought for, and what it costs"): each of its
@@ -29,12 +29,17 @@ export interface HouseholdCycleOptions {
   people: readonly PersonConfig[];
   /** Where the people's last good answers are kept (`<state_dir>/people/<display id>/<person id>.json`). */
   store: LastGoodStore;
-  /** Buys one answer within budget and rate limit (the governor's fetch). */
-  fetch: FetchFn;
+  /** Buys one answer within budget and rate limit (the governor's fetch, as cycle.ts's FetchFn). */
+  fetch: (
+    request: DisplayConfig,
+    reason: FetchReason,
+    last: StoredRecommendation | null,
+    signal?: AbortSignal,
+  ) => Promise<FetchOutcome>;
   /** Shares purchases of identical requests, across displays (one pool per daemon). */
   pool: PurchasePool;
-  /** Whether a person is at home (the presence book); default everyone is. */
-  isHome?: (personId: string) => boolean;
+  /** Who is at home (household/presence-book.ts); default everyone is. */
+  presence?: Pick<PresenceBook, 'isHome'>;
   /** A person's warmth offset (°C, negative: runs cold) at `now`; default 0 for everyone. */
   offsetOf?: (personId: string, now: number) => number;
   /** Dates purchases. */
@@ -72,7 +77,7 @@ export class HouseholdCycle {
   }
 
   #isHome(id: string): boolean {
-    return this.#o.isHome?.(id) ?? true;
+    return this.#o.presence?.isHome(id) ?? true;
   }
 
   /** Loads each person's last good answer; one that cannot be read is logged and ignored (never a crash). */

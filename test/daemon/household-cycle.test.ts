@@ -63,7 +63,7 @@ async function rig(
       );
     },
     pool: new PurchasePool({ clock }),
-    isHome: (id) => !away.has(id),
+    presence: { isHome: (id) => !away.has(id) },
     offsetOf: (id) => o.offsets?.[id] ?? 0,
     clock,
     logger,

@@ -63,7 +63,7 @@ async function rig(o: { dir?: string; at?: number } = {}): Promise<Rig> {
     logger: capturingLogger().logger,
     clock,
     env: {},
-    isHome: (id) => !away.has(id),
+    presence: { isHome: (id) => !away.has(id) },
     offsetOf: (id) => (id === 'ben' ? -4 : 0),
   });
   running.push(daemon);
