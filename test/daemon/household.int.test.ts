@@ -10,6 +10,7 @@ import { configYaml } from '../helpers/config-yaml.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
+import { until } from '../helpers/until.js';
 
 /**
  * A household through the whole daemon: the built-in simulated service over real HTTP, the HTTP frame server on a
@@ -149,5 +150,25 @@ describe('a household display', () => {
     expect(res.get('hallway')?.outcome).toBe('away');
     expect(await r.paid()).toBe(3);
     expect((await stateOf(r, 'hallway')).people?.map((p) => p.away)).toEqual([true, true]);
+  });
+
+  it('on the schedule, displays whose slots fall together share a purchase in flight', async () => {
+    const r = await rig();
+    // The start makes up the slot just passed: the three displays' cycles run at once.
+    await r.daemon.start();
+    await until('the start’s purchases', async () => (await r.paid()) >= 3);
+    await r.daemon.idle();
+    expect(await r.paid()).toBe(3);
+    const hall = await stateOf(r, 'hallway');
+    const kitchen = await stateOf(r, 'kitchen');
+    expect(kitchen.people?.[0]?.fetched_at).toBe(hall.people?.[0]?.fetched_at);
+    // The next slot: again Anna's (both displays), Ben's and the porch's.
+    r.clock.advance(10 * 60_000);
+    await until('the next slot’s purchases', async () => (await r.paid()) >= 6);
+    await r.daemon.idle();
+    expect(await r.paid()).toBe(6);
+    const next = await stateOf(r, 'kitchen');
+    expect(next.people?.[0]?.fetched_at).not.toBe(kitchen.people?.[0]?.fetched_at);
+    expect(next.people?.[0]?.fetched_at).toBe((await stateOf(r, 'hallway')).people?.[0]?.fetched_at);
   });
 });
