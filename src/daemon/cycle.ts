@@ -203,7 +203,10 @@ export class DisplayCycle {
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
     const { logger, clock } = this.#deps;
     await this.#deps.household?.restore();
-    const { rec, problem } = await this.#deps.store.load(this.display.id);
+    const loaded = await this.#deps.store.load(this.display.id);
+    const { problem } = loaded;
+    // A household display without a file of its own (its first person has had no answer yet) shows its people's.
+    const rec = loaded.rec ?? this.#deps.household?.leadRec() ?? null;
     if (problem !== null) {
       // What the display showed is lost: a state problem everywhere an owner looks, until an answer is saved over it.
       this.#storeProblem = storeReadProblem(this.#deps.store.fileOf(this.display.id), problem, new Date(clock.now()));

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,10 +123,14 @@ describe('a household display', () => {
     expect(await stateOf(r, 'porch')).not.toHaveProperty('people');
     await r.daemon.stop();
 
+    // The display's own file lost: its people's answers are each in their own file, and show it again.
+    await rm(path.join(r.dir, 'state', 'last', 'hallway.json'));
     const again = await rig({ dir: r.dir, at: r.clock.now() + 60_000 });
     await again.daemon.start();
     const back = await stateOf(again, 'hallway');
     expect(back.people?.map((p) => p.outfit)).toEqual(hall.people?.map((p) => p.outfit));
+    expect(back.outfit).toBe(hall.outfit);
+    expect(back.status).toBe('ok');
     expect(await again.paid()).toBe(0);
   });
 
