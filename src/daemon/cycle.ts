@@ -382,14 +382,16 @@ export class DisplayCycle {
    * answer is still shown, but nothing extra is bought that a restart would lose.
    */
   #holdPurchase(reason: FetchReason): Date | null {
-    if (this.#storeProblem?.code !== 'E_STATE_WRITE' || reason === 'once' || this.#lastBoughtAt === null) return null;
+    // A household display's person whose answer cannot be saved holds its purchases back as its own file would.
+    const problem = this.#storeProblem ?? this.#deps.household?.storeProblem ?? null;
+    if (problem?.code !== 'E_STATE_WRITE' || reason === 'once' || this.#lastBoughtAt === null) return null;
     const since = this.#deps.clock.now() - this.#lastBoughtAt;
     if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
     this.#deps.logger.warn(
       {
         display: this.display.id,
         reason,
-        err: new StoreError(this.#storeProblem.code, this.#storeProblem.file, this.#storeProblem.message),
+        err: new StoreError(problem.code, problem.file, problem.message),
         againInMs: this.#deps.purchaseIntervalMs - since,
       },
       'state cannot be saved: no new purchase before the interval has passed',

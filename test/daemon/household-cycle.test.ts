@@ -168,4 +168,20 @@ describe('HouseholdCycle', () => {
     const people = r.h.people(r.clock.now(), (at) => new Date(at + 35 * 60_000));
     expect(people.map((p) => p.stale)).toEqual([true, false, false]);
   });
+
+  it('an answer that cannot be saved is still shown, and is the display’s state problem until one is saved', async () => {
+    const dir = await stateDir();
+    // The people's folder taken by a file: every save fails.
+    await mkdir(path.join(dir, 'people'), { recursive: true });
+    await writeFile(path.join(dir, 'people', 'hallway'), 'not a folder');
+    const r = await rig({ dir });
+    const out = await r.h.fetch('schedule');
+    expect(out.kind).toBe('fresh');
+    expect(r.h.people(r.clock.now()).every((p) => p.rec !== null)).toBe(true);
+    expect(r.h.storeProblem).toMatchObject({
+      code: 'E_STATE_WRITE',
+      file: expect.stringContaining('hallway') as unknown,
+    });
+    expect(r.logText()).toContain('E_STATE_WRITE');
+  });
 });
