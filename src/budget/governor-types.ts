@@ -14,7 +14,13 @@ export type FetchReason = 'schedule' | 'refresh' | 'once';
 export type Refusal = 'day' | 'month' | 'refresh-reserve';
 
 export type FetchOutcome =
-  | { kind: 'fresh'; rec: Recommendation }
+  /**
+   * A new answer. `fetchedAt`: when it counts as bought, where that is not the moment the fetch returned (a household's
+   * first person's answer, bought earlier in the cycle or shared from another display's purchase).
+   */
+  | { kind: 'fresh'; rec: Recommendation; fetchedAt?: Date }
+  /** A household display: nobody it dresses is at home (their presence topics say so), so nothing was bought. */
+  | { kind: 'away'; reason: string }
   /** Change-aware mode: the weather did not change enough; keep the last outfit. */
   | { kind: 'unchanged'; reason: string }
   /**

@@ -28,6 +28,30 @@ function cells(calls: Figures, credits: Figures): string[] {
 
 const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round((100 * part) / whole)}%` : '0%');
 
+/**
+ * The household displays: whom each dresses and what a slot buys (one purchase per distinct request, shared by
+ * displays on the same schedule), then what the household costs a day and a month, everyone at home.
+ */
+function householdLines(r: PlanReport): string[] {
+  if (r.household === null) return [];
+  const lines = ['', 'Household (one purchase per distinct request a slot; everyone at home, no quiet hours):'];
+  for (const d of r.displays) {
+    const p = d.purchases;
+    if (p.people === null) continue;
+    const each = `${p.purchases} purchase${p.purchases === 1 ? '' : 's'} a slot`;
+    const distinct = `${p.requests} distinct request${p.requests === 1 ? '' : 's'}`;
+    const shared =
+      p.sharesWith.length === 0 ? '' : `, ${p.requests - p.purchases} shared with ${p.sharesWith.join(', ')}`;
+    lines.push(`  ${d.id}: ${p.people.join(', ')}: ${each} (${distinct}${shared})`);
+  }
+  const c = r.household.credits;
+  lines.push(
+    `  the household: ${fmt(c.typicalDay)} credits/day typ, ${fmt(c.maxDay)} max (${c.maxDayDate}); ` +
+      `${fmt(c.maxMonth)} credits/month max (${c.maxMonthKey})`,
+  );
+  return lines;
+}
+
 export function formatPlan(r: PlanReport): string {
   const b = r.budget;
   const lines: string[] = [];
@@ -73,6 +97,7 @@ export function formatPlan(r: PlanReport): string {
     tight === null ? '-' : `${fmt(tight.allow)} (${tight.key})`,
   ]);
   lines.push(...table(rows));
+  lines.push(...householdLines(r));
   const ca = r.displays.filter((d) => d.changeAware && d.expectedCredits && d.plainCredits);
   if (ca.length > 0) {
     lines.push('');

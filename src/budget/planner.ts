@@ -10,6 +10,7 @@ import {
 import { tickCost, type TickCost } from './change-aware.js';
 import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
+import { purchasesOf, requestsPerSlot, type DisplayPurchases } from './plan-household.js';
 import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
 
 /** Figures of one quantity (calls or credits) over the horizon. */
@@ -38,6 +39,11 @@ export interface DisplayPlan {
   /** Change-aware only: expected credits, and the credits of a recommendation at every tick, to show the saving. */
   expectedCredits: Figures | null;
   plainCredits: Figures | null;
+  /**
+   * What a slot buys (plan-household.ts): one answer, or for a household display one per distinct request of its
+   * people, less those an earlier display on the same schedule buys. `calls` and `credits` count these purchases.
+   */
+  purchases: DisplayPurchases;
 }
 
 export interface PlanReport {
@@ -56,6 +62,8 @@ export interface PlanReport {
   };
   displays: DisplayPlan[];
   total: { calls: Figures; credits: Figures; expectedCredits: Figures };
+  /** The household displays (`people`) together: their ids and credits (worst case: everyone at home); null without. */
+  household: { displays: string[]; credits: Figures } | null;
   overDay: boolean;
   overMonth: boolean;
   /** When over budget: the densest schedules that fit, display id → cron expression. */
@@ -106,8 +114,13 @@ function costOf(h: Horizon, config: Config, display: DisplayConfig, expr: string
   return tickCost(display, config, cronOf(h, expr).minGapMs());
 }
 
+/**
+ * A display's credits a tick when its schedule is picked: a household display's distinct requests each, none shared
+ * (which schedules share is not known while they are being picked, so the pick errs on the side of the budget).
+ */
 function fillItem(h: Horizon, config: Config, display: DisplayConfig, candidates: string[]): FillItem {
-  return { id: display.id, candidates, creditsPerTick: (e) => costOf(h, config, display, e).creditsWorst };
+  const n = requestsPerSlot(display, config);
+  return { id: display.id, candidates, creditsPerTick: (e) => n * costOf(h, config, display, e).creditsWorst };
 }
 
 function autoCandidates(display: DisplayConfig): string[] {
@@ -156,16 +169,21 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   const allowance = allowanceOf(config, h);
   const n = h.days.length;
   const tot = { calls: new Float64Array(n), credits: new Float64Array(n), expected: new Float64Array(n) };
+  const house = new Float64Array(n);
+  const bought = purchasesOf(config, schedules);
   const displays: DisplayPlan[] = config.displays.map((d) => {
     const expr = schedules.get(d.id) ?? d.schedule;
     const counts = dailyCounts(h, expr);
     const cost = costOf(h, config, d, expr);
-    const calls = scale(counts, cost.callsWorst);
-    const credits = scale(counts, cost.creditsWorst);
-    const expected = scale(counts, cost.creditsExpected);
+    const purchases = bought.get(d.id) ?? { people: null, requests: 1, purchases: 1, sharesWith: [] };
+    const k = purchases.purchases;
+    const calls = scale(counts, cost.callsWorst * k);
+    const credits = scale(counts, cost.creditsWorst * k);
+    const expected = scale(counts, cost.creditsExpected * k);
     add(tot.calls, calls);
     add(tot.credits, credits);
     add(tot.expected, expected);
+    if (purchases.people !== null) add(house, credits);
     const ca = d.change_aware !== undefined;
     return {
       id: d.id,
@@ -176,9 +194,11 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
       calls: figures(h, calls),
       credits: figures(h, credits),
       expectedCredits: ca ? figures(h, expected) : null,
-      plainCredits: ca ? figures(h, scale(counts, cost.creditsPlain)) : null,
+      plainCredits: ca ? figures(h, scale(counts, cost.creditsPlain * k)) : null,
+      purchases,
     };
   });
+  const householdIds = displays.filter((d) => d.purchases.people !== null).map((d) => d.id);
   const total = {
     calls: figures(h, tot.calls),
     credits: figures(h, tot.credits),
@@ -202,7 +222,8 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   warnings.push(...rareScheduleWarnings(config, opts.now ?? Date.now()));
   const peak = config.displays.reduce((s, d) => {
     const expr = schedules.get(d.id) ?? d.schedule;
-    return s + cronOf(h, expr).perMinute() * costOf(h, config, d, expr).callsWorst;
+    const k = bought.get(d.id)?.purchases ?? 1;
+    return s + cronOf(h, expr).perMinute() * costOf(h, config, d, expr).callsWorst * k;
   }, 0);
   if (peak > config.budget.rate_limit_per_minute) {
     warnings.push(
@@ -225,6 +246,7 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
     },
     displays,
     total,
+    household: householdIds.length === 0 ? null : { displays: householdIds, credits: figures(h, house) },
     overDay,
     overMonth,
     proposal,

@@ -9,7 +9,7 @@ import type { Publisher } from '../publish/publisher.js';
 import { drawInProcess, type DisplayRenderOptions, type DrawFrame } from '../render/display-frame.js';
 
 import type { FrameStatus, ServiceProblem } from '../domain/frame-status.js';
-import type { Frame } from '../render/frame.js';
+import type { Frame, FramePerson } from '../render/frame.js';
 import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { refusalText, W_REFRESH_REFUSED, type RefreshRefusal } from './refresh-gate.js';
 import type { LastGoodStore } from '../store/last-good.js';
@@ -32,6 +32,7 @@ import type { DisplayViewSource, ShownView } from '../state/display-views.js';
 import type { RenderProblem } from '../state/render-problem.js';
 import type { Clock } from '../time/clock.js';
 import { askedToWait, renderProblemOf } from './cycle-problems.js';
+import type { HouseholdCycle } from './household-cycle.js';
 
 /** Gets a Recommendation for a display within budget and rate limit (the governor). */
 export type FetchFn = (
@@ -84,6 +85,11 @@ export interface DisplayCycleDeps {
    * could not be used, which a start says as the cycle that got it did (its slot is not bought again).
    */
   lastPaidAt?: () => number | null;
+  /**
+   * A household display's people (household-cycle.ts): bought for instead of `fetch`, one answer each; the display's
+   * own answer is its first person at home's. Absent: a display of one outfit, as before.
+   */
+  household?: HouseholdCycle;
 }
 
 export interface CycleResult {
@@ -120,7 +126,7 @@ export class DisplayCycle {
    * What #frame was drawn from, and how stale (staleness()): recorded with it, also after a newer draw failed. The
    * last success is the cycle's own: an answer bought is not bought again because its frame could not be drawn.
    */
-  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince'> | null = null;
+  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince' | 'people'> | null = null;
   /** The last draw failed (E_RENDER_…): #frame is older than the cycle's state until a draw succeeds. */
   #renderProblem: RenderProblem | null = null;
   #lastError: LastError | null = null;
@@ -173,7 +179,17 @@ export class DisplayCycle {
 
   /** This display's own state problem, or the one every display shares (store-error.ts, shownStoreProblem). */
   #currentStoreProblem(): StoreProblem | null {
-    return shownStoreProblem(this.#storeProblem, this.#deps.sharedStoreProblem?.() ?? null);
+    // A household display's person whose answer cannot be saved is the display's problem as its own file would be.
+    const own = this.#storeProblem ?? this.#deps.household?.storeProblem ?? null;
+    return shownStoreProblem(own, this.#deps.sharedStoreProblem?.() ?? null);
+  }
+
+  /** What the frame and the state show: a household's first person at home and everyone, or the display's answer. */
+  #shown(now: number): { rec: StoredRecommendation | null; people?: FramePerson[] } {
+    const h = this.#deps.household;
+    if (h === undefined) return { rec: this.#rec };
+    const staleFrom = this.#deps.staleFrom;
+    return { rec: h.leadRec() ?? this.#rec, people: h.people(now, (at) => staleFrom?.(at) ?? null) };
   }
 
   #currentNotice(): RefreshNotice | null {
@@ -186,7 +202,11 @@ export class DisplayCycle {
    */
   async restore(opts: { publish: boolean } = { publish: true }): Promise<boolean> {
     const { logger, clock } = this.#deps;
-    const { rec, problem } = await this.#deps.store.load(this.display.id);
+    await this.#deps.household?.restore();
+    const loaded = await this.#deps.store.load(this.display.id);
+    const { problem } = loaded;
+    // A household display without a file of its own (its first person has had no answer yet) shows its people's.
+    const rec = loaded.rec ?? this.#deps.household?.leadRec() ?? null;
     if (problem !== null) {
       // What the display showed is lost: a state problem everywhere an owner looks, until an answer is saved over it.
       this.#storeProblem = storeReadProblem(this.#deps.store.fileOf(this.display.id), problem, new Date(clock.now()));
@@ -262,7 +282,11 @@ export class DisplayCycle {
     logger.debug({ display: this.display.id, reason }, 'cycle started');
     const held = this.#holdPurchase(reason);
     if (held !== null) return { outcome: 'deferred', error: null, published: false, retryAt: held };
-    const outcome = await this.#deps.fetch(this.display, reason, this.#ageKnown ? this.#rec : null, signal);
+    const { household } = this.#deps;
+    const outcome =
+      household === undefined
+        ? await this.#deps.fetch(this.display, reason, this.#ageKnown ? this.#rec : null, signal)
+        : await household.fetch(reason, signal);
     const retryAt = retryAtOf(outcome);
     if (reason === 'refresh' && (outcome.kind === 'budget_exhausted' || outcome.kind === 'deferred')) {
       // A refused press changes nothing on the wall: no budget screen while the schedule still has credits.
@@ -274,7 +298,11 @@ export class DisplayCycle {
     const now = new Date(this.#deps.clock.now());
     switch (outcome.kind) {
       case 'fresh':
-        await this.#accept(outcome.rec, now);
+        await this.#accept(outcome.rec, outcome.fetchedAt ?? now);
+        break;
+      case 'away':
+        // Nothing bought and nothing failed: the frame is drawn again with who is away.
+        logger.info({ display: this.display.id, why: outcome.reason }, 'nobody at home: nothing bought');
         break;
       case 'unchanged':
         // The poll confirmed the outfit on show: the slot is served, and the answer counts as current from now.
@@ -354,14 +382,16 @@ export class DisplayCycle {
    * answer is still shown, but nothing extra is bought that a restart would lose.
    */
   #holdPurchase(reason: FetchReason): Date | null {
-    if (this.#storeProblem?.code !== 'E_STATE_WRITE' || reason === 'once' || this.#lastBoughtAt === null) return null;
+    // A household display's person whose answer cannot be saved holds its purchases back as its own file would.
+    const problem = this.#storeProblem ?? this.#deps.household?.storeProblem ?? null;
+    if (problem?.code !== 'E_STATE_WRITE' || reason === 'once' || this.#lastBoughtAt === null) return null;
     const since = this.#deps.clock.now() - this.#lastBoughtAt;
     if (since < 0 || since >= this.#deps.purchaseIntervalMs) return null;
     this.#deps.logger.warn(
       {
         display: this.display.id,
         reason,
-        err: new StoreError(this.#storeProblem.code, this.#storeProblem.file, this.#storeProblem.message),
+        err: new StoreError(problem.code, problem.file, problem.message),
         againInMs: this.#deps.purchaseIntervalMs - since,
       },
       'state cannot be saved: no new purchase before the interval has passed',
@@ -483,11 +513,12 @@ export class DisplayCycle {
     });
     if (this.#status.kind === 'ok' && stale && served !== null)
       this.#status = { kind: 'stale', since: new Date(served) };
-    const onShow = { rec: this.#rec, status: this.#status, stale, staleSince: since };
+    const shown = this.#shown(now);
+    const onShow = { ...shown, status: this.#status, stale, staleSince: since };
     let frame: Frame;
     try {
       frame = await (this.#deps.draw ?? drawInProcess)(this.#deps.render, {
-        rec: this.#rec,
+        ...shown,
         status: this.#status,
         // The age shows whatever else is wrong; an answer of no known age (dated ahead) is not current either.
         stale,
@@ -577,7 +608,7 @@ export class DisplayCycle {
     const shown =
       frame !== null && this.#onShow !== null
         ? this.#onShow
-        : { rec: this.#rec, status: this.#status, stale: false, staleSince: null };
+        : { ...this.#shown(this.#deps.clock.now()), status: this.#status, stale: false, staleSince: null };
     return {
       display: this.display,
       ...shown,

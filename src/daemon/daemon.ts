@@ -28,6 +28,9 @@ import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-frame.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
+import { PurchasePool } from '../budget/purchase-pool.js';
+import { householdCycleOf } from './household-cycle.js';
+import type { PresenceBook } from '../household/presence-book.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -46,6 +49,10 @@ export interface DaemonOptions {
   supervisorUrl?: string;
   /** For tests only: the outfit service's client, answered in process; default one built from the `api` section. */
   client?: OutfitClient;
+  /** Who is at home (household/presence-book.ts); default everyone is (docs/guides/household.md). */
+  presence?: Pick<PresenceBook, 'isHome'>;
+  /** A person's warmth offset (°C) at `now` (the warmth book); default 0. */
+  offsetOf?: (personId: string, now: number) => number;
 }
 
 export interface Daemon {
@@ -214,7 +221,19 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
   const cycles = new Map<string, DisplayCycle>();
+  // Household displays (`people`): one purchase per distinct request, shared across displays (budget/purchase-pool.ts).
+  const pool = new PurchasePool({ clock });
   for (const display of config.displays) {
+    const household = householdCycleOf(display, {
+      people: config.people,
+      stateDir: config.state_dir,
+      fetch: (d, reason, last, signal) => governor.fetch(d, reason, last, signal),
+      pool,
+      clock,
+      logger: cycleLogger,
+      ...(opts.presence !== undefined && { presence: opts.presence }),
+      ...(opts.offsetOf !== undefined && { offsetOf: opts.offsetOf }),
+    });
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
     cycles.set(
       display.id,
@@ -236,6 +255,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         staleFrom: (servedAt) => scheduler.staleFrom(display.id, servedAt),
         lastBoughtAt: () => governor.lastBoughtAt(display.id),
         lastPaidAt: () => governor.lastPaidAt(display.id),
+        // A household's ledger entry is its people's newest purchase, which its own file (its first person's answer)
+        // need not hold: each person's answer is read back from their own file instead.
+        ...(household !== undefined && { household, lastBoughtAt: () => null, lastPaidAt: () => null }),
       }),
     );
   }

@@ -1,7 +1,7 @@
 import type { StoredRecommendation } from '../api/schemas.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { FrameStatus } from '../domain/frame-status.js';
-import type { Frame } from '../render/frame.js';
+import type { Frame, FramePerson } from '../render/frame.js';
 import type { StoreProblem } from '../store/store-error.js';
 import type { OutputProblem } from './output-problem.js';
 import type { RenderProblem } from './render-problem.js';
@@ -64,6 +64,11 @@ export interface DisplayState {
   readonly refreshRefused: RefreshNotice | null;
   /** The next update the cycle announced: used only where nothing reads the schedule itself (a cycle alone). */
   readonly nextUpdateAt: Date | null;
+  /**
+   * A household display's people, as `frame` was drawn with them (each one's answer, warmth, additions, away, stale);
+   * absent for a display of one outfit. `rec` is then the first person at home's answer.
+   */
+  readonly people?: readonly FramePerson[];
 }
 
 export interface StalenessInput {

@@ -2,7 +2,7 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import type { DisplayConfig } from '../config/schema.js';
 import type { FrameStatus } from '../domain/frame-status.js';
-import type { Frame } from '../render/frame.js';
+import type { Frame, FramePerson } from '../render/frame.js';
 import { shownStoreProblem, type StoreProblem } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
 import type { DisplayBook } from './display-book.js';
@@ -56,6 +56,8 @@ interface ViewBase {
    * the tags', then each publisher's. The fields above are its first of each of those sources.
    */
   readonly problems: readonly ShownProblem[];
+  /** A household display's people as its frame shows them (DisplayState.people); absent for a display of one outfit. */
+  readonly people?: readonly FramePerson[];
 }
 
 /** Nothing on the wall yet. */
@@ -175,6 +177,7 @@ export class DisplayViews implements DisplayViewSource {
       panel,
       tagProblem: firstTag === null ? null : tagOf(firstTag),
       problems,
+      ...(entry.people !== undefined && { people: entry.people }),
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return {

@@ -1,7 +1,9 @@
 import { RECOMMENDATION_OPTIONAL, WEATHER_READINGS, type StoredRecommendation } from '../api/schemas.js';
 import { readAnswer } from '../domain/answer.js';
 import type { FrameStatus } from '../domain/frame-status.js';
-import type { GarmentView } from '../domain/garments.js';
+import type { GarmentId, GarmentView } from '../domain/garments.js';
+import type { RowItem } from '../domain/weather-demands.js';
+import type { FramePerson } from '../render/frame.js';
 import { timeOrNull } from '../time/zoned-time.js';
 
 /**
@@ -20,11 +22,35 @@ export type AnswerState = Omit<StoredRecommendation, 'weather'> &
     generated_at: unknown;
   };
 
+/** One person of a household display (docs/guides/household.md), in its `people` order. */
+export interface PersonStateJson {
+  id: string;
+  name: string;
+  /** What their outfit names (as the display's `garments`); [] before their first answer. */
+  garments: readonly GarmentId[];
+  /** The garment row their pictograms show, in the order the weather asks for them ("nothing-extra": the tick). */
+  pictograms: readonly RowItem[];
+  /** Garments added for them at their own feels-like (domain/warmth.ts), drawn as "+ for <name>". */
+  additions: readonly GarmentId[];
+  /** Their warmth offset, °C (negative: runs cold). */
+  offset_c: number;
+  /** Not at home: nothing is bought for them, their last answer stays. */
+  away: boolean;
+  /** Their outfit text, or null before their first answer. */
+  outfit: string | null;
+  /** When their answer was bought (the configured zone's offset), or null. */
+  fetched_at: string | null;
+  /** Their answer is out of date by the schedule (or of no known age). */
+  stale: boolean;
+}
+
 /** The whole state: the answer's part (when there is an answer), then the schedule's and the staleness's. */
 export type DisplayStateJson = Partial<AnswerState> & {
   next_update_at: string | null;
   stale: boolean;
   stale_since: string | null;
+  /** A household display's people; absent for a display of one outfit. */
+  people?: PersonStateJson[];
 };
 
 export interface DisplayStateInput {
@@ -35,6 +61,8 @@ export interface DisplayStateInput {
   readonly nextUpdateAt: Date | null;
   /** Since when the answer on show is stale by its schedule (DisplayView.staleSince), or null. */
   readonly staleSince?: Date | null;
+  /** A household display's people (DisplayView.people); absent for a display of one outfit. */
+  readonly people?: readonly FramePerson[];
 }
 
 /** `<id>.json`: the answer, as every state JSON starts. */
@@ -68,5 +96,23 @@ export function displayState(s: DisplayStateInput, timeZone: string): DisplaySta
     // Old data: no frame yet, anything but a fresh, working cycle, or a slot passed without a new answer.
     stale: s.status === undefined || s.status.kind !== 'ok' || staleSince !== null,
     stale_since: timeOrNull(staleSince, timeZone),
+    ...(s.people !== undefined && { people: s.people.map((p) => personState(p, timeZone)) }),
+  };
+}
+
+/** One person of `people`: their answer read as the display's is (domain/answer.ts), their warmth and presence. */
+export function personState(p: FramePerson, timeZone: string): PersonStateJson {
+  const reading = p.rec === null ? null : readAnswer(p.rec);
+  return {
+    id: p.id,
+    name: p.name,
+    garments: reading?.garments ?? [],
+    pictograms: reading?.row ?? [],
+    additions: p.additions,
+    offset_c: p.offsetC,
+    away: p.away,
+    outfit: p.rec?.outfit ?? null,
+    fetched_at: p.rec === null ? null : (timeOrNull(p.rec.fetched_at, timeZone) ?? p.rec.fetched_at),
+    stale: p.stale ?? false,
   };
 }

@@ -14,6 +14,7 @@ import { creditsView, type CreditsView } from './credits-view.js';
 import { timeOrNull } from '../time/zoned-time.js';
 import { numberOrNull } from '../shared/number-or-null.js';
 import { displayState } from './state-json.js';
+import type { FramePerson } from '../render/frame.js';
 
 /**
  * The JSON payloads of `<base>/<id>/state` and `<base>/<id>/diagnostics`: pure functions. The state is the display's
@@ -40,8 +41,12 @@ export function statePayload(
   timeZone: string,
   /** Since when the answer is stale by the schedule (DisplayView.staleSince), or null. */
   staleSince: Date | null = null,
+  /** A household display's people (DisplayView.people): the state's `people`; absent for a display of one outfit. */
+  people?: readonly FramePerson[],
 ): string {
-  return JSON.stringify(displayState({ rec, status, nextUpdateAt, staleSince }, timeZone));
+  return JSON.stringify(
+    displayState({ rec, status, nextUpdateAt, staleSince, ...(people !== undefined && { people }) }, timeZone),
+  );
 }
 
 export interface DiagnosticsPayload {

@@ -17,6 +17,14 @@ const StoredRecommendationSchema = RecommendationSchema.extend({
   fetched_at: z.string().regex(ISO_UTC_MS, 'must be an ISO-8601 UTC timestamp'),
 }).loose();
 
+export interface LastGoodStoreOptions {
+  /**
+   * The folder under `state_dir` the files are kept in; default `last` (a display's, `last/<id>.json`). A household
+   * display keeps its people's in `people/<display id>` (`<person id>.json`).
+   */
+  folder?: string;
+}
+
 /**
  * The last good Recommendation of each display, in `<state_dir>/last/<id>.json`: what the display keeps
  * showing when the service fails, and what is published at once after a restart. Written only when a new
@@ -27,8 +35,8 @@ export class LastGoodStore {
   /** Temp files left by a write that a crash cut short, removed once, at the first load. */
   #cleaned: Promise<void> | null = null;
 
-  constructor(stateDir: string) {
-    this.#dir = path.join(stateDir, 'last');
+  constructor(stateDir: string, opts: LastGoodStoreOptions = {}) {
+    this.#dir = path.join(stateDir, opts.folder ?? 'last');
   }
 
   async load(id: string): Promise<{ rec: StoredRecommendation | null; problem: string | null }> {
