@@ -28,6 +28,8 @@ import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-frame.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
+import { WarmthBook } from '../household/warmth-book.js';
+import { warmthFrames } from './warmth-frames.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -205,11 +207,21 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     nextUpdateAt,
     budget: () => governor.status(),
   });
+  // Each person's warmth offset (config `people`): MQTT's buttons move it, each new frame of theirs lets them vote again.
+  const warmth =
+    config.people.length === 0
+      ? null
+      : new WarmthBook({ personIds: config.people.map((p) => p.id), stateDir: config.state_dir, clock, logger });
   const built = await buildPublishers(loaded, {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
     ...(opts.draw !== undefined && { draw: opts.draw }),
+    ...(warmth !== null && { household: { warmth, presence: null } }),
   });
-  const publishers: Publisher[] = [...built, ...(opts.publishers ?? [])];
+  const publishers: Publisher[] = [
+    ...built,
+    ...(opts.publishers ?? []),
+    ...(warmth === null ? [] : [warmthFrames(warmth)]),
+  ];
   const store = new LastGoodStore(config.state_dir);
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
@@ -248,6 +260,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   async function prepare(): Promise<void> {
     await mkdir(config.state_dir, { recursive: true });
     await governor.load();
+    await warmth?.load();
     await Promise.all(publishers.map((p) => p.start()));
     started = true;
   }
