@@ -236,6 +236,26 @@ describe('the people over MQTT, against Mosquitto', () => {
     await w.close();
   });
 
+  it('ignores a command larger than any press (W_MQTT_COMMAND_TOO_LARGE), and clears the people with discovery off', async () => {
+    const base = 'od-people-big';
+    const first = await make(base);
+    const w = await watch(broker.url, []);
+    await w.client.publishAsync(`${base}/people/anna/offset/set`, `-${'1'.repeat(2000)}`, { qos: 1 });
+    await vi.waitFor(() => expect(first.codes()).toEqual(['W_MQTT_COMMAND_TOO_LARGE']));
+    expect(first.warmth.offsetOf('anna', first.clock.now())).toBe(0);
+    await w.close();
+    const filters = [`ha-${base}/device/+/config`];
+    await expect.poll(async () => (await readRetained(broker.url, filters)).size, { timeout: 10_000 }).toBe(3);
+    await first.p.stop();
+    await make(base, [anna, ben], {
+      mqtt: mqttConfig(broker.url, { base_topic: base, discovery_prefix: `ha-${base}`, discovery: false }),
+      haDiscovery: () => false,
+    });
+    await expect
+      .poll(async () => [...(await readRetained(broker.url, filters)).keys()], { timeout: 10_000 })
+      .toEqual([]);
+  });
+
   it('re-sends the people after homeassistant/status online', async () => {
     const base = 'od-people-online';
     await make(base, [anna], { haOnlineDelayMs: { min: 0, max: 0 } });
