@@ -3,6 +3,7 @@ import { coordinateProblem } from '../api/request-rules.js';
 import { attachablePanels, isAttachable } from '../epd/drivers/index.js';
 import { BOARDS } from '../epd/pins.js';
 import { WebhookSchema } from './webhook-schema.js';
+import { FEEDBACK } from '../domain/warmth.js';
 
 /**
  * The configuration file (docs/reference/configuration.md), one zod schema. Its inferred type is the config type.
@@ -302,6 +303,15 @@ const HttpSchema = z.strictObject({
     .default([]),
 });
 
+/**
+ * What a TRMNL device's button does (docs/guides/household.md, "Their own warmth"): a refresh, as Home Assistant's
+ * button (the default); or a warmth vote, `too_cold` or `too_warm`, for one of its display's people.
+ */
+const TrmnlButtonSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('refresh') }),
+  z.strictObject({ action: z.literal('vote'), person: z.string(), vote: z.enum(FEEDBACK) }),
+]);
+
 const TrmnlDeviceSchema = z
   .strictObject({
     mac: z.string().regex(/^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$/, 'must be a MAC address like AA:BB:CC:DD:EE:FF'),
@@ -315,6 +325,8 @@ const TrmnlDeviceSchema = z
     person: z.string().optional(),
     /** Offer this device the newest file of trmnl.firmware.dir (opt-in: an update is the owner's choice per device). */
     firmware_updates: z.boolean().default(false),
+    /** What its button does; default a refresh. */
+    button: TrmnlButtonSchema.optional(),
   })
   // Neither is allowed: the token may come from the systemd credential trmnl-<mac> (src/config/secrets.ts says
   // when none is found at all).
@@ -427,6 +439,11 @@ function householdIssues(root: Record<string, unknown>, entries: Entries, ctx: z
   };
   const trmnl = typeof root.trmnl === 'object' && root.trmnl !== null ? (root.trmnl as Record<string, unknown>) : {};
   entries(trmnl.devices).forEach((dev, i) => checkPerson(dev, ['trmnl', 'devices', i, 'person']));
+  // A button that votes names one of the device's display's people.
+  entries(trmnl.devices).forEach((dev, i) => {
+    const b = dev.button as Record<string, unknown> | undefined;
+    if (b?.action === 'vote') checkPerson({ ...dev, person: b.person }, ['trmnl', 'devices', i, 'button', 'person']);
+  });
   const oepl =
     typeof root.openepaperlink === 'object' && root.openepaperlink !== null
       ? (root.openepaperlink as Record<string, unknown>)
@@ -553,3 +570,4 @@ export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;
 export type OpenEPaperLinkConfig = NonNullable<Config['openepaperlink']>;
 export type WebhookConfig = NonNullable<Config['webhook']>;
 export type PersonConfig = Config['people'][number];
+export type TrmnlButtonConfig = z.infer<typeof TrmnlButtonSchema>;

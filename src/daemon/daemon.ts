@@ -31,6 +31,10 @@ import { LastGoodStore } from '../store/last-good.js';
 import { PurchasePool } from '../budget/purchase-pool.js';
 import { householdCycleOf } from './household-cycle.js';
 import type { PresenceBook } from '../household/presence-book.js';
+import { WarmthBook } from '../household/warmth-book.js';
+import { warmthFrames } from './warmth-frames.js';
+import type { PersonShown } from '../household/person-shown.js';
+import { personState } from '../state/state-json.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -212,11 +216,33 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     nextUpdateAt,
     budget: () => governor.status(),
   });
+  // Each person's warmth offset (config `people`): MQTT's buttons move it, each new frame of theirs lets them vote again.
+  const warmth =
+    config.people.length === 0
+      ? null
+      : new WarmthBook({ personIds: config.people.map((p) => p.id), stateDir: config.state_dir, clock, logger });
+  /** What the newest frame of a display that dresses the person shows of them (the first such display's view). */
+  const personShown = (personId: string): PersonShown | null => {
+    for (const d of config.displays) {
+      if (!d.people?.includes(personId)) continue;
+      const v = views.view(d.id);
+      const p = v?.people?.find((x) => x.id === personId);
+      if (p === undefined) continue;
+      const s = personState(p, config.timezone);
+      return { outfit: s.outfit, garments: s.garments, additions: s.additions };
+    }
+    return null;
+  };
   const built = await buildPublishers(loaded, {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
     ...(opts.draw !== undefined && { draw: opts.draw }),
+    ...(warmth !== null && { household: { warmth, presence: null, shown: (id: string) => personShown(id) } }),
   });
-  const publishers: Publisher[] = [...built, ...(opts.publishers ?? [])];
+  const publishers: Publisher[] = [
+    ...built,
+    ...(opts.publishers ?? []),
+    ...(warmth === null ? [] : [warmthFrames(warmth)]),
+  ];
   const store = new LastGoodStore(config.state_dir);
   const cycleLogger = logger.child({ part: 'cycle' });
   const glyphWarnings = new GlyphWarnings(logger.child({ part: 'render' }));
@@ -232,7 +258,10 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       clock,
       logger: cycleLogger,
       ...(opts.presence !== undefined && { presence: opts.presence }),
-      ...(opts.offsetOf !== undefined && { offsetOf: opts.offsetOf }),
+      // The warmth book's offsets unless a test gives its own.
+      ...(opts.offsetOf !== undefined
+        ? { offsetOf: opts.offsetOf }
+        : warmth !== null && { offsetOf: (id: string, now: number) => warmth.offsetOf(id, now) }),
     });
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
     cycles.set(
@@ -270,6 +299,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   async function prepare(): Promise<void> {
     await mkdir(config.state_dir, { recursive: true });
     await governor.load();
+    await warmth?.load();
     await Promise.all(publishers.map((p) => p.start()));
     started = true;
   }

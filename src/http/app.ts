@@ -81,6 +81,7 @@ export function buildHttpApp(opts: HttpAppOptions): RequestListener {
     // Also without a refresh reserve: the gate refuses the press and the refusal is shown where HA's would be.
     ...(deps.refresh !== undefined && { press: pressOf(deps.refresh) }),
     ...(deps.pressWaitMs !== undefined && { pressWaitMs: deps.pressWaitMs }),
+    ...(deps.vote !== undefined && { vote: deps.vote }),
     clock: deps.clock,
     refreshMarginS: deps.refreshMarginS,
     pairing,

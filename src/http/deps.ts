@@ -5,6 +5,7 @@ import type { DisplayViewSource } from '../state/display-views.js';
 import type { TrmnlDeviceBinding } from '../trmnl/trmnl-api.js';
 import type { DeviceBook } from '../state/device-book.js';
 import type { FirmwareOffers } from '../trmnl/firmware-offers.js';
+import type { Feedback } from '../domain/warmth.js';
 
 /**
  * What the HTTP frame server asks of the daemon: state providers and a clock, injected so that the app can be built
@@ -25,6 +26,8 @@ export interface HttpDeps {
    * device's button): null or `refused` when the refresh gate or the budget said no.
    */
   refresh?: (displayId: string) => Promise<{ refused?: boolean } | null>;
+  /** A warmth vote by a TRMNL device's button (its binding's `button: { action: vote }`); absent: no household. */
+  vote?: (personId: string, vote: Feedback) => unknown;
   /** How long a TRMNL wake by the device's button waits for its refresh before it is answered (default 8 s). */
   pressWaitMs?: number;
   /** Why refreshing is off (no refresh reserve): the page shows this instead of a button, a POST gets 409. */

@@ -62,7 +62,10 @@ export const httpPlugin: PublisherPlugin = {
         display: d.display,
         format: d.format,
         ...(d.panel !== undefined && { panel: d.panel }),
+        ...(d.button !== undefined && { button: d.button }),
       })),
+      // A device's button may vote for a person (trmnl.devices[].button): into the household's warmth book.
+      ...(ctx.household !== undefined && { vote: (p, v) => ctx.household!.warmth.vote(p, v) }),
       trmnlTokens: secrets.trmnlTokens,
       render: renderContext(ctx.loaded),
       ...(ctx.draw !== undefined && { draw: ctx.draw }),

@@ -8,6 +8,7 @@ import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from 
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import { pairComponents } from './pair-button.js';
 import { DeviceEntities } from './device-entities.js';
+import { PersonEntities, type HouseholdMqtt } from './person-entities.js';
 import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
@@ -66,6 +67,8 @@ export interface MqttPublisherOptions {
   hasDevice?: (displayId: string) => boolean;
   /** The devices that pull frames (TRMNL, Kindle): each one its own HA device (device-entities.ts). */
   devices?: DeviceBook;
+  /** The household's people: their votes, offsets and presence, each a Home Assistant device; absent: none. */
+  household?: HouseholdMqtt;
   /** MACs of the configured TRMNL devices of a display (their HA devices are kept while configured). */
   trmnlMacs?: (displayId: string) => readonly string[];
   /** HA's expire_after for the readings, from the schedule (longest gap plus a margin); null: none. */
@@ -97,6 +100,7 @@ export class MqttPublisher implements Publisher {
   /** Discovery JSON sent on the current connection, by display id. */
   readonly #sentDiscovery = new Map<string, string>();
   readonly #devices: DeviceEntities | null;
+  readonly #people: PersonEntities | null;
   /** Command topics that have had a payload over MAX_COMMAND_BYTES: each is logged once, so a flood adds no lines. */
   readonly #oversizedTopics = new Set<string>();
   readonly #swVersion: string;
@@ -126,6 +130,19 @@ export class MqttPublisher implements Publisher {
             ...(opts.supportUrl !== undefined && { supportUrl: opts.supportUrl }),
             haDiscovery: (id) => opts.haDiscovery?.(id) ?? true,
             trmnlMacs: (id) => opts.trmnlMacs?.(id) ?? [],
+            send: (topic, payload) => this.#send(topic, payload),
+          });
+    this.#people =
+      opts.household === undefined
+        ? null
+        : new PersonEntities({
+            ...opts.household,
+            topics: this.topics,
+            haDiscovery: opts.mqtt.discovery,
+            swVersion: this.#swVersion,
+            ...(opts.supportUrl !== undefined && { supportUrl: opts.supportUrl }),
+            clock: opts.clock ?? systemClock,
+            logger: this.#log,
             send: (topic, payload) => this.#send(topic, payload),
           });
   }
@@ -182,6 +199,7 @@ export class MqttPublisher implements Publisher {
     conn.subscribe(this.topics.haStatus);
     conn.subscribe(this.topics.refreshWildcard);
     if (this.#o.onPair) conn.subscribe(this.topics.pairWildcard);
+    for (const t of this.#people?.subscriptions ?? []) conn.subscribe(t);
     conn.subscribe(this.topics.discoveryWildcard);
     await conn.start();
     if (!conn.connected && !this.#stopped)
@@ -199,6 +217,8 @@ export class MqttPublisher implements Publisher {
     this.#sendDiscovery(id, false, view);
     this.#sendState(view);
     if (view.frame.hash !== prevHash) this.#send(this.topics.image(id), view.frame.png);
+    // A new frame of a display may show its people anew: their states follow it.
+    for (const person of view.display.people ?? []) this.#people?.sendState(person);
     // The budget is shared: every display's diagnostics change with any display's spending.
     for (const other of this.#sentImage.keys()) this.#sendDiagnostics(other === id ? view : this.#views.view(other));
     return Promise.resolve();
@@ -212,6 +232,7 @@ export class MqttPublisher implements Publisher {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#cancelHaTimer();
+    this.#people?.dispose();
     await this.#conn?.stop();
     this.#conn = null;
     await this.#broker?.close();
@@ -231,6 +252,7 @@ export class MqttPublisher implements Publisher {
       this.#sendDiagnostics(v);
     }
     this.#devices?.resendAll();
+    this.#people?.resendAll();
   }
 
   /** No state before the first Recommendation: the contract is "the Recommendation plus …". */
@@ -238,7 +260,7 @@ export class MqttPublisher implements Publisher {
     if (v.rec)
       this.#send(
         this.topics.state(v.display.id),
-        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince),
+        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince, v.people),
       );
   }
 
@@ -310,6 +332,7 @@ export class MqttPublisher implements Publisher {
       this.#removeIfStale(topic, payload, packet.retain);
       return;
     }
+    if (this.#people?.handle(topic, payload, packet.retain) === true) return;
     const pairId = pairTarget(this.topics, topic);
     if (pairId !== null) {
       // As for refresh: a retained press would reopen pairing at every restart.
@@ -376,6 +399,8 @@ export class MqttPublisher implements Publisher {
     const node = discoveryNode(this.topics, topic)!;
     // A pulling device's node: kept while its display (and a TRMNL's binding) is configured.
     if (this.#devices?.keeps(node) ?? false) return;
+    // A person's node: kept while the person is configured.
+    if (this.#people?.keeps(node) === true) return;
     const data = dataTopicsOf(parsed, this.topics);
     this.#log.info({ topic, data }, 'display no longer configured; removing its Home Assistant device');
     this.#send(topic, '');

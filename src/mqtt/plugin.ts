@@ -52,6 +52,8 @@ export const mqttPlugin: PublisherPlugin = {
       trmnlMacs: (id) => ctx.devices.macs(id),
       onPair: (id) => ctx.devices.pair(id),
       ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
+      ...(ctx.household !== undefined &&
+        config.people.length > 0 && { household: { people: config.people, ...ctx.household } }),
     });
   },
 };

@@ -10,12 +10,16 @@
  *   b/<id>/devices/<key>                  a device that pulls the frame: battery, signal, sensors (JSON, retained)
  *   b/<id>/devices/<key>/availability     online | offline (retained)
  *   b/<id>/device                         written by earlier versions; only cleared now
+ *   b/people/<person>/feedback            command: too_cold | too_warm, a warmth vote (not retained)
+ *   b/people/<person>/offset/set          command: the person's warmth offset, a number of °C (not retained)
+ *   b/people/<person>/state               a person: offset, presence, outfit, garments, additions (JSON, retained)
  *   p/device/<node>/config                Home Assistant device discovery (retained): one a display (its node
  *                                         `<sanitized b>_<id>`) and one a device that pulls its frame
- *                                         (`<sanitized b>_<id>_DEV_<key>`)
+ *                                         (`<sanitized b>_<id>_DEV_<key>`), and one a person
+ *                                         (`<sanitized b>_PERSON_<person>`)
  *   p/status                              Home Assistant's own online/offline
  * `<key>` is `trmnl-<mac, 12 hex>` or `kindle`. A device's node cannot collide with a display's: `_DEV_` cannot occur
- * in a display's node (display ids are lower case).
+ * in a display's node (display ids are lower case), nor can `PERSON_`.
  */
 export interface MqttTopics {
   readonly base: string;
@@ -45,6 +49,17 @@ export interface MqttTopics {
   deviceAvailability(id: string, key: string): string;
   /** The device discovery config of a device that pulls display `id`'s frame. */
   deviceConfig(id: string, key: string): string;
+  /** Every person's feedback command (`b/people/+/feedback`). */
+  readonly personFeedbackWildcard: string;
+  /** Every person's offset command (`b/people/+/offset/set`). */
+  readonly personOffsetSetWildcard: string;
+  personFeedback(personId: string): string;
+  personOffsetSet(personId: string): string;
+  personState(personId: string): string;
+  /** The Home Assistant node id of a person: `<sanitized base>_PERSON_<person>`. */
+  personNode(personId: string): string;
+  /** The person's device discovery config. */
+  personConfig(personId: string): string;
 }
 
 /** A topic level or id reduced to the characters Home Assistant accepts in discovery topics. */
@@ -84,6 +99,13 @@ export function mqttTopics(baseTopic: string, discoveryPrefix: string): MqttTopi
     deviceState,
     deviceAvailability: (id, key) => `${deviceState(id, key)}/availability`,
     deviceConfig: (id, key) => `${prefix}/device/${deviceNode(id, key)}/config`,
+    personFeedbackWildcard: `${base}/people/+/feedback`,
+    personOffsetSetWildcard: `${base}/people/+/offset/set`,
+    personFeedback: (p) => `${base}/people/${p}/feedback`,
+    personOffsetSet: (p) => `${base}/people/${p}/offset/set`,
+    personState: (p) => `${base}/people/${p}/state`,
+    personNode: (p) => `${nodePrefix}PERSON_${p}`,
+    personConfig: (p) => `${prefix}/device/${nodePrefix}PERSON_${p}/config`,
   };
 }
 
@@ -104,6 +126,25 @@ export function refreshTarget(topics: MqttTopics, topic: string): string | null 
 /** The display id of `<base>/<id>/pair`, or null when the topic is anything else. */
 export function pairTarget(topics: MqttTopics, topic: string): string | null {
   return commandTarget(topics, topic, 'pair');
+}
+
+/** A person's command: `b/people/<person>/feedback` or `b/people/<person>/offset/set`; null for any other topic. */
+export function personCommand(
+  topics: MqttTopics,
+  topic: string,
+): { personId: string; command: 'feedback' | 'offset' } | null {
+  const head = `${topics.base}/people/`;
+  if (!topic.startsWith(head)) return null;
+  const m = /^([a-z0-9_-]+)\/(feedback|offset\/set)$/.exec(topic.slice(head.length));
+  if (m === null) return null;
+  return { personId: m[1]!, command: m[2] === 'feedback' ? 'feedback' : 'offset' };
+}
+
+/** The person of one of our person nodes (`<node prefix>PERSON_<person>`), or null. */
+export function personOfNode(topics: MqttTopics, node: string): string | null {
+  if (!node.startsWith(topics.nodePrefix)) return null;
+  const m = /^PERSON_([a-z0-9_-]+)$/.exec(node.slice(topics.nodePrefix.length));
+  return m === null ? null : m[1]!;
 }
 
 /** Whether `topic` is the base or under it: the daemon's own topics. */

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { LoadedConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import type { PersonShown } from '../household/person-shown.js';
+import type { PresenceBook } from '../household/presence-book.js';
+import type { WarmthBook } from '../household/warmth-book.js';
 import type { DrawFrame } from '../render/display-frame.js';
 import type { DisplayViewSource } from '../state/display-views.js';
 import type { PanelStatusBook } from '../state/panel-status.js';
@@ -38,6 +41,18 @@ export interface PublisherContext {
   devices: DeviceRegistry;
   /** Draws a display's state for another panel (TRMNL, a tag); absent: in this process. */
   draw?: DrawFrame;
+  /** The household's books (config `people`); absent: no people. */
+  household?: HouseholdContext;
+}
+
+/** What the publishers are given of the household (docs/guides/household.md). */
+export interface HouseholdContext {
+  /** Each person's warmth offset: MQTT's feedback and offset topics write it, the states show it. */
+  warmth: WarmthBook;
+  /** Where each person is; null: not kept (every presence unknown, counted as at home). */
+  presence: PresenceBook | null;
+  /** What a person's newest frame shows of them; absent or null: nothing yet. */
+  shown?: (personId: string) => PersonShown | null;
 }
 
 export interface PublisherPlugin {

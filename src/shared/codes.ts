@@ -274,6 +274,25 @@ export const CODES = {
   W_MQTT_MESSAGE_TOO_LARGE: { kind: 'warning', meaning: 'a message from the broker over 256 KiB: skipped unread' },
   W_MQTT_COMMAND_TOO_LARGE: { kind: 'warning', meaning: 'a press or status over 1 KiB on a command topic: ignored' },
 
+  // Each person's own warmth (src/household/warmth-book.ts, the people's MQTT topics)
+  W_WARMTH_UNREADABLE: {
+    kind: 'warning',
+    meaning: 'the warmth file in state_dir could not be read: set aside as .corrupt, every offset starts from 0',
+  },
+  W_WARMTH_VOTE_IGNORED: {
+    kind: 'warning',
+    meaning: "a second too_cold / too_warm before the person's next frame: ignored (one vote a frame)",
+  },
+  W_WARMTH_OFFSET_REFUSED: {
+    kind: 'warning',
+    meaning: 'a warmth offset set that is not a number of °C: refused, the offset unchanged',
+  },
+  W_FEEDBACK_UNKNOWN: {
+    kind: 'warning',
+    meaning: "a payload on a person's feedback topic other than too_cold or too_warm: ignored",
+  },
+  W_PERSON_UNKNOWN: { kind: 'warning', meaning: 'feedback or an offset for a person not in people: ignored' },
+
   // MQTT, the embedded broker (src/mqtt/broker)
   E_MQTT_TOO_LARGE: {
     kind: 'error',

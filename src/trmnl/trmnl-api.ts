@@ -24,6 +24,8 @@ import {
 } from './button-press.js';
 import { loadPanel } from '../panels/panels.js';
 import type { DeviceWake, FirmwareDecision } from './firmware-offers.js';
+import type { TrmnlButtonConfig } from '../config/schema.js';
+import type { Feedback } from '../domain/warmth.js';
 
 /**
  * The TRMNL bring-your-own-server device endpoints, as the TRMNL firmware speaks them:
@@ -53,6 +55,8 @@ export interface TrmnlDeviceBinding {
   format?: TrmnlFormat;
   /** The panel profile to draw for, whatever the device says of its screen. */
   panel?: string;
+  /** What its button does (config `button`); default a refresh. */
+  button?: TrmnlButtonConfig;
 }
 
 export interface TrmnlApiDeps {
@@ -71,6 +75,8 @@ export interface TrmnlApiDeps {
    * the refresh gate and the budget. Resolves when the refresh ended: false when it was refused.
    */
   press?: (displayId: string) => Promise<boolean>;
+  /** A warmth vote by a device's button (`button: { action: vote }`); absent: such a press does nothing. */
+  vote?: (personId: string, vote: Feedback) => unknown;
   /** How long a wake by the button waits for the refresh before it is answered (default PRESS_WAIT_MS). */
   pressWaitMs?: number;
   /** Dates telemetry and times refresh_rate. */
@@ -213,7 +219,7 @@ export class TrmnlApi {
     const h = readTrmnlHeaders(req);
     const spec = this.#spec(dev, h, mac, true);
     this.#d.images.want(dev.display, mac, spec);
-    const pressed = isButtonWake(h.wakeReason) ? await this.#press(dev.display) : null;
+    const pressed = isButtonWake(h.wakeReason) ? await this.#button(dev) : null;
     const screen = await this.#screen(dev, spec, base);
     const refreshRate = pressed?.kind === 'pending' ? PRESS_PENDING_REFRESH_S : screen.refresh_rate;
     const full =
@@ -289,6 +295,15 @@ export class TrmnlApi {
       );
     }
     return screenSpec(choice, dev.format ?? 'png');
+  }
+
+  /** The device's button: a warmth vote when its binding says so (no purchase, the frame stays); else a refresh. */
+  async #button(dev: TrmnlDeviceBinding): Promise<ButtonOutcome> {
+    const b = dev.button;
+    if (b?.action !== 'vote') return this.#press(dev.display);
+    this.#d.logger?.debug({ display: dev.display, person: b.person, vote: b.vote }, "a TRMNL device's button voted");
+    this.#d.vote?.(b.person, b.vote);
+    return { kind: 'done' };
   }
 
   /** The device's button: a refresh, waited for a while, so the press shows its outfit on this very wake. */

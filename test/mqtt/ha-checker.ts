@@ -1,7 +1,7 @@
 /**
  * Home Assistant's acceptance rules for MQTT device discovery, as a test oracle (homeassistant/components/mqtt:
  * discovery.py, schemas.py DEVICE_DISCOVERY_SCHEMA / MQTT_ENTITY_DEVICE_INFO_SCHEMA / MQTT_ORIGIN_INFO_SCHEMA,
- * sensor.py validate_sensor_state_and_device_class_config, image.py, button.py, binary_sensor.py, util.py
+ * sensor.py validate_sensor_state_and_device_class_config, image.py, button.py, binary_sensor.py, number.py, util.py
  * check_state_too_long). checkDeviceDiscovery() returns every problem of a payload; checkStates() applies the
  * state-side rules (255 characters, numbers, timestamps with offset, enum options, PNG) to the retained states,
  * through a small evaluator of the template forms the publisher is allowed to use.
@@ -38,7 +38,9 @@ export const DEVICE_KEYS = new Set([
   'configuration_url',
 ]);
 const ORIGIN_KEYS = new Set(['name', 'sw_version', 'support_url']);
-const ENTITY_PLATFORMS = new Set(['binary_sensor', 'button', 'image', 'sensor']);
+const ENTITY_PLATFORMS = new Set(['binary_sensor', 'button', 'image', 'number', 'sensor']);
+/** number.py: the modes of its PLATFORM_SCHEMA. */
+const NUMBER_MODES = new Set(['auto', 'box', 'slider']);
 const SENSOR_CLASSES = new Set([
   'apparent_power',
   'aqi',
@@ -251,6 +253,20 @@ function checkComponent(_key: string, c: Obj): string[] {
       if (!validTopic(c.command_topic, false)) p.push('command_topic: required, no wildcards');
       if (c.retain === true) p.push('a button press must not be retained');
       break;
+    case 'number': {
+      // number.py: command_topic required; min (default 1) below max (default 100); step at least 1e-3; a mode.
+      if (!validTopic(c.command_topic, false)) p.push('command_topic: required, no wildcards');
+      if ('state_topic' in c && !validTopic(c.state_topic, true)) p.push('state_topic: invalid');
+      const min = c.min ?? 1;
+      const max = c.max ?? 100;
+      if (typeof min !== 'number' || typeof max !== 'number' || !(max > min)) p.push('max must be greater than min');
+      if ('step' in c && !(typeof c.step === 'number' && c.step >= 1e-3)) p.push('step: a number of at least 0.001');
+      if ('mode' in c && !NUMBER_MODES.has(str(c.mode))) p.push(`mode ${str(c.mode)} unknown`);
+      if (dc !== undefined && (!SENSOR_CLASSES.has(str(dc)) || ['timestamp', 'date', 'enum'].includes(str(dc))))
+        p.push(`device_class ${str(dc)} unknown for a number`);
+      if (sc !== undefined) p.push('number: no state_class');
+      break;
+    }
   }
   return p;
 }
@@ -357,6 +373,14 @@ export function checkStates(
 }
 
 function storeProblems(c: Obj, state: string): string[] {
+  if (c.platform === 'number') {
+    // number.py: a payload that is no number, or one outside min..max, is logged and the state left as it was.
+    const v = Number(state);
+    const [min, max] = [Number(c.min ?? 1), Number(c.max ?? 100)];
+    return state.trim() !== '' && Number.isFinite(v) && v >= min && v <= max
+      ? []
+      : [`number state "${state}" is not within ${min}..${max}`];
+  }
   if (c.platform === 'binary_sensor') {
     return [c.payload_on ?? 'ON', c.payload_off ?? 'OFF'].includes(state)
       ? []

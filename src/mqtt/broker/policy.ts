@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BrokerRefusal, CONNACK_BAD_USERNAME_OR_PASSWORD, CONNACK_IDENTIFIER_REJECTED } from './refusal.js';
-import { isOurDiscovery, pairTarget, refreshTarget, underBase, type MqttTopics } from '../topics.js';
+import { isOurDiscovery, pairTarget, personCommand, refreshTarget, underBase, type MqttTopics } from '../topics.js';
 
 /**
  * Who may do what on the embedded broker. The daemon logs in with a login made for this process and may write
@@ -171,8 +171,12 @@ export class BrokerPolicy {
   #guestRule(msg: PublishRequest): string | null {
     const { topics, limits } = this.#o;
     if (msg.topic.startsWith(SYS_PREFIX)) return 'the $SYS topics are the broker’s';
-    // The TRMNL pairing button (`<base>/<id>/pair`) is a press like refresh.
-    if (refreshTarget(topics, msg.topic) !== null || pairTarget(topics, msg.topic) !== null) {
+    // The TRMNL pairing button (`<base>/<id>/pair`) is a press like refresh; so are a person's warmth vote and offset.
+    if (
+      refreshTarget(topics, msg.topic) !== null ||
+      pairTarget(topics, msg.topic) !== null ||
+      personCommand(topics, msg.topic) !== null
+    ) {
       if (msg.retain) return 'a button press must not be retained';
       if (msg.payload.length > limits.refreshBytes) return `a button press of more than ${limits.refreshBytes} bytes`;
       return null;
