@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { WARMTH } from '../../src/domain/warmth.js';
+import { SHARE_WINDOW_MS } from '../../src/budget/purchase-pool.js';
+import { manualClock } from '../helpers/fake-clock.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { awaySchedule, tempConfig } from '../helpers/cli.js';
 import { configYaml } from '../helpers/config-yaml.js';
@@ -59,7 +61,9 @@ describe('the daemon keeps each person’s warmth', () => {
     dir = t.dir;
     const loaded = await loadConfig(t.file, { env: {} });
     const { logger, text } = capturingLogger();
-    daemon = await buildDaemon({ loaded, logger });
+    // Moved past the purchase pool's window between the two purchases, so the second is a new answer, not a share.
+    const clock = manualClock(Date.now());
+    daemon = await buildDaemon({ loaded, logger, clock });
     expect((await daemon.runOnce('hallway')).get('hallway')).toMatchObject({ outcome: 'fresh' });
 
     const w = await watch(broker.url, ['od-daemon/people/anna/state']);
@@ -71,6 +75,7 @@ describe('the daemon keeps each person’s warmth', () => {
     await vi.waitFor(() => expect(text()).toContain('"code":"W_WARMTH_VOTE_IGNORED"'));
 
     // A new purchase for the display that dresses her: her next vote counts.
+    clock.advance(SHARE_WINDOW_MS + 60_000);
     expect((await daemon.runOnce('hallway')).get('hallway')).toMatchObject({ outcome: 'fresh' });
     await w.client.publishAsync('od-daemon/people/anna/feedback', 'too_cold', { qos: 1 });
     await w.waitFor(() => offsetOf(w) === -2 * WARMTH.stepC, 'a second step after a new frame');
@@ -81,7 +86,7 @@ describe('the daemon keeps each person’s warmth', () => {
     const file = JSON.parse(await readFile(path.join(loaded.config.state_dir, 'warmth.json'), 'utf8')) as unknown;
     expect(file).toMatchObject({ version: 1, people: { anna: { offset_c: -2 * WARMTH.stepC } } });
 
-    daemon = await buildDaemon({ loaded, logger });
+    daemon = await buildDaemon({ loaded, logger, clock });
     await daemon.runOnce('hallway');
     const again = await watch(broker.url, ['od-daemon/people/anna/state']);
     await again.waitFor(() => offsetOf(again) === -2 * WARMTH.stepC, 'the offset back after a restart');
