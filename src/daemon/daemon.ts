@@ -28,6 +28,8 @@ import { GlyphWarnings } from '../render/glyph-warnings.js';
 import { displayRenderOptions, renderContext, type DrawFrame } from '../render/display-frame.js';
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
+import { PresenceBook } from '../household/presence-book.js';
+import { HouseholdGate } from '../household/household-gate.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -160,6 +162,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const runs = new RunPort();
   // The schedules that run: "auto" resolved, and over budget (paced) the densest that fit. Worked out once.
   const schedules = resolveSchedules(config, { now: clock.now() });
+  // The household (docs/guides/household.md): who is at home (fed by MQTT's presence topics) and what that holds.
+  const presence = new PresenceBook({ personIds: config.people.map((p) => p.id), clock });
+  const household = new HouseholdGate({ config, presence });
+  const periodMs = new Map(
+    config.displays.map((d) => [d.id, new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone).minGapMs()]),
+  );
   const scheduler = new Scheduler({
     config,
     clock,
@@ -175,6 +183,22 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     },
     // A slot that got no answer (failed, deferred, held back) is tried again when the cycle says.
     onTick: async (id) => ({ retryAt: (await runs.run(id, 'schedule')).retryAt }),
+    // No purchase in a display's quiet hours or while everyone it dresses is away; `auto` buys before departures.
+    hold: (id, at) => household.hold(id, at),
+    extraTimes: (id) => household.departureTimes(id),
+  });
+  // The first arrival after an absence longer than the schedule's period buys at once, as a tick does (budget, rate
+  // limit and coalescing are the runner's and the governor's).
+  const householdLog = logger.child({ part: 'household' });
+  presence.onChange((change) => {
+    householdLog.info({ person: change.personId, from: change.from, to: change.to }, 'presence changed');
+    const lastAnswerAt = (id: string): number | null => latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id));
+    for (const id of household.arrivalPurchases(change, clock.now(), (d) => periodMs.get(d) ?? 0, lastAnswerAt)) {
+      householdLog.info({ display: id, person: change.personId }, 'arrival after a long absence: buying now');
+      runs
+        .run(id, 'schedule')
+        .catch((err: unknown) => householdLog.error({ display: id, err }, 'arrival cycle failed'));
+    }
   });
   /**
    * A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). With
@@ -184,7 +208,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     const next = retryAt === undefined ? scheduler.nextRun(id) : scheduler.nextRunAfterRetry(id, retryAt);
     const display = config.displays.find((d) => d.id === id);
     const allowed = display === undefined ? null : governor.nextAllowedAt(display);
-    return next === null || allowed === null || allowed <= next ? next : allowed;
+    const due = next === null || allowed === null || allowed <= next ? next : allowed;
+    // Devices that pull sleep by it: while everyone the display dresses is away, at least an hour.
+    return household.sleepUntil(id, due, clock.now());
   };
   // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
   const panels = new PanelStatusBook();
@@ -208,6 +234,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const built = await buildPublishers(loaded, {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
     ...(opts.draw !== undefined && { draw: opts.draw }),
+    presence,
+    quietEnd: (id: string) => household.quietEnd(id, clock.now()),
   });
   const publishers: Publisher[] = [...built, ...(opts.publishers ?? [])];
   const store = new LastGoodStore(config.state_dir);

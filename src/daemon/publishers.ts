@@ -8,6 +8,7 @@ import type { Clock } from '../time/clock.js';
 import { PanelStatusBook } from '../state/panel-status.js';
 import { ProblemBook } from '../state/problems.js';
 import type { DrawFrame } from '../render/display-frame.js';
+import type { PresenceBook } from '../household/presence-book.js';
 import { PUBLISHER_PLUGINS } from './publisher-registry.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
@@ -29,6 +30,10 @@ export interface PublisherDeps {
   problems?: ProblemBook;
   /** Draws the TRMNL images that need drawing again (the daemon's drawer); default in this process. */
   draw?: DrawFrame;
+  /** Who is at home (the household's presence book); absent: no presence topics are read. */
+  presence?: PresenceBook;
+  /** The end of a display's quiet hours holding now, or null (household-gate.ts). */
+  quietEnd?: (displayId: string) => number | null;
 }
 
 /**
@@ -48,6 +53,8 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     panels: deps.panels ?? new PanelStatusBook(),
     devices: new DeviceRegistry(),
     ...(deps.draw !== undefined && { draw: deps.draw }),
+    ...(deps.presence !== undefined && { presence: deps.presence }),
+    ...(deps.quietEnd !== undefined && { quietEnd: deps.quietEnd }),
   };
   const publishers: Publisher[] = [];
   for (const plugin of PUBLISHER_PLUGINS) if (plugin.enabled(loaded.config)) publishers.push(await plugin.build(ctx));

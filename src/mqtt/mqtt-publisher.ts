@@ -8,6 +8,7 @@ import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from 
 import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import { pairComponents } from './pair-button.js';
 import { DeviceEntities } from './device-entities.js';
+import type { PresenceTopics } from './presence-topics.js';
 import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
@@ -83,6 +84,8 @@ export interface MqttPublisherOptions {
   random?: () => number;
   /** Timers of reconnects and of the re-send after Home Assistant comes online; default systemClock. */
   clock?: Clock;
+  /** The people's presence topics (presence-topics.ts): subscribed to, their messages handed on; default none. */
+  presence?: PresenceTopics;
 }
 
 export class MqttPublisher implements Publisher {
@@ -182,6 +185,7 @@ export class MqttPublisher implements Publisher {
     conn.subscribe(this.topics.haStatus);
     conn.subscribe(this.topics.refreshWildcard);
     if (this.#o.onPair) conn.subscribe(this.topics.pairWildcard);
+    for (const topic of this.#o.presence?.topics() ?? []) conn.subscribe(topic);
     conn.subscribe(this.topics.discoveryWildcard);
     await conn.start();
     if (!conn.connected && !this.#stopped)
@@ -310,6 +314,8 @@ export class MqttPublisher implements Publisher {
       this.#removeIfStale(topic, payload, packet.retain);
       return;
     }
+    // A presence topic: retained or live, every message counts (the household's presence, not a press).
+    if (this.#o.presence?.handle(topic, payload) === true) return;
     const pairId = pairTarget(this.topics, topic);
     if (pairId !== null) {
       // As for refresh: a retained press would reopen pairing at every restart.

@@ -6,6 +6,7 @@ import type { DisplayViewSource } from '../state/display-views.js';
 import type { PanelStatusBook } from '../state/panel-status.js';
 import type { ProblemBook, ProblemSource } from '../state/problems.js';
 import type { Clock } from '../time/clock.js';
+import type { PresenceBook } from '../household/presence-book.js';
 import type { DeviceRegistry } from './devices.js';
 import type { Publisher } from './publisher.js';
 
@@ -38,6 +39,10 @@ export interface PublisherContext {
   devices: DeviceRegistry;
   /** Draws a display's state for another panel (TRMNL, a tag); absent: in this process. */
   draw?: DrawFrame;
+  /** Who is at home: MQTT feeds it from the people's presence topics; absent: no presence. */
+  presence?: PresenceBook;
+  /** The end of the display's quiet hours holding now, or null: an OpenEPaperLink push waits for it. */
+  quietEnd?: (displayId: string) => number | null;
 }
 
 export interface PublisherPlugin {
