@@ -10,6 +10,7 @@ import {
 import { tickCost, type TickCost } from './change-aware.js';
 import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
+import { parseQuietHours, type QuietHours } from '../time/quiet-hours.js';
 import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
 
 /** Figures of one quantity (calls or credits) over the horizon. */
@@ -107,7 +108,18 @@ function costOf(h: Horizon, config: Config, display: DisplayConfig, expr: string
 }
 
 function fillItem(h: Horizon, config: Config, display: DisplayConfig, candidates: string[]): FillItem {
-  return { id: display.id, candidates, creditsPerTick: (e) => costOf(h, config, display, e).creditsWorst };
+  return {
+    id: display.id,
+    candidates,
+    creditsPerTick: (e) => costOf(h, config, display, e).creditsWorst,
+    quiet: quietOf(config, display),
+  };
+}
+
+/** The display's quiet hours (its own, else the top-level ones): the plan counts no purchase in them. */
+function quietOf(config: Config, display: DisplayConfig): QuietHours | null {
+  const text = display.quiet_hours ?? config.quiet_hours;
+  return text === undefined ? null : parseQuietHours(text);
 }
 
 function autoCandidates(display: DisplayConfig): string[] {
@@ -135,8 +147,9 @@ function propose(h: Horizon, config: Config, current: Map<string, string>): Map<
   const items = config.displays.map((d) => {
     if (d.schedule === 'auto') return fillItem(h, config, d, autoCandidates(d));
     const expr = current.get(d.id) ?? d.schedule;
-    const total = dailyCounts(h, expr).reduce((a, b) => a + b, 0);
-    const sparser = candidatesLike(expr).filter((e) => dailyCounts(h, e).reduce((a, b) => a + b, 0) <= total);
+    const quiet = quietOf(config, d);
+    const total = dailyCounts(h, expr, quiet).reduce((a, b) => a + b, 0);
+    const sparser = candidatesLike(expr).filter((e) => dailyCounts(h, e, quiet).reduce((a, b) => a + b, 0) <= total);
     return fillItem(h, config, d, [expr, ...sparser]);
   });
   const { chosen, fits } = densestFit(h, items, allowanceOf(config, h));
@@ -158,7 +171,7 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   const tot = { calls: new Float64Array(n), credits: new Float64Array(n), expected: new Float64Array(n) };
   const displays: DisplayPlan[] = config.displays.map((d) => {
     const expr = schedules.get(d.id) ?? d.schedule;
-    const counts = dailyCounts(h, expr);
+    const counts = dailyCounts(h, expr, quietOf(config, d));
     const cost = costOf(h, config, d, expr);
     const calls = scale(counts, cost.callsWorst);
     const credits = scale(counts, cost.creditsWorst);
