@@ -42,8 +42,10 @@ export class SlotTimes {
     const fromCron = cron.nextAfter(t);
     if (extra === null) return fromCron;
     let next = extra.nextAfter(t);
-    for (let i = 0; next !== null && i < MAX_EXTRA_DROPPED && this.#nearCron(next); i++) next = extra.nextAfter(next);
-    if (next !== null && this.#nearCron(next)) next = null;
+    // Only an extra time before the cron's next one matters now; one near a cron tick is that tick's.
+    for (let i = 0; next !== null && (fromCron === null || next < fromCron) && this.#nearCron(next); i++) {
+      next = i < MAX_EXTRA_DROPPED ? extra.nextAfter(next) : null;
+    }
     return next === null ? fromCron : fromCron === null ? next : Math.min(fromCron, next);
   }
 

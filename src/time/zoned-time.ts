@@ -163,6 +163,19 @@ export function timeOrNull(value: Date | string | number | null | undefined, tim
  * time itself, its first occurrence when a fall-back repeats it, or the end of a spring-forward gap that skips it.
  */
 export function instantOfWall(d: LocalDate, minuteOfDay: number, tz: string): number {
+  const key = `${tz} ${dateKey(d)} ${minuteOfDay}`;
+  const cached = wallInstants.get(key);
+  if (cached !== undefined) return cached;
+  if (wallInstants.size > 50_000) wallInstants.clear();
+  const found = findInstantOfWall(d, minuteOfDay, tz);
+  wallInstants.set(key, found);
+  return found;
+}
+
+/** instantOfWall's answers: the departures and quiet hours ask for the same few wall times again and again. */
+const wallInstants = new Map<string, number>();
+
+function findInstantOfWall(d: LocalDate, minuteOfDay: number, tz: string): number {
   const wall = wallOf(d, 0, minuteOfDay);
   const tries = [...new Set([offsetAt(wall - 36 * HOUR_MS, tz), offsetAt(wall + 36 * HOUR_MS, tz)])].map(
     (o) => wall - o,
