@@ -42,7 +42,10 @@ function rig(opts: { schedule: string; runs?: string; displays?: Array<Record<st
     clock,
     logger,
     schedules,
-    onTick: async (id) => buy(id, 'tick'),
+    onTick: (id) => {
+      buy(id, 'tick');
+      return Promise.resolve();
+    },
     lastAnswerAt: (id) => lastAnswer.get(id) ?? null,
     hold: (id, at) => gate.hold(id, at),
     extraTimes: (id) => gate.departureTimes(id),
