@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { householdFigures, householdText } from './household-weeks.js';
 
-/** The household bench's targets (issue 51): at least 40 % fewer credits, and no more stale moments than today. */
+/** The household bench's targets (docs/contributing/performance.md): at least 40 % fewer credits, and no more stale moments than today. */
 describe('four weeks of a household', () => {
   it('buys at least 40 % fewer credits than the fixed schedule, with no more stale moments', async () => {
     const f = await householdFigures();
