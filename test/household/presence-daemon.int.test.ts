@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { httpRequest } from '../helpers/http-client.js';
 import { watch } from '../helpers/mqtt-watch.js';
-import { daemonTests, linesWithCode, plantLastGood } from '../daemon/helpers.js';
+import { daemonTests, hallwayState, linesWithCode, plantLastGood } from '../daemon/helpers.js';
 import { localParts } from '../../src/time/zoned-time.js';
 
 /**
@@ -148,6 +148,11 @@ describe('presence over MQTT', () => {
     expect(await sleepS(r.http)).toBe(expected);
     const rates = await deviceRates(r.http);
     expect(rates).toEqual({ trmnl: expected, header: expected });
+    const next = (await httpRequest(`${r.http}/displays/hallway/next.json`)).json<Record<string, unknown>>();
+    expect(next).toMatchObject({ sleep_s: expected });
+    expect(Date.parse(next.next_update_at as string)).toBe(end);
+    // state.json says when the next purchase comes: the first slot after the quiet hours.
+    expect(Date.parse((await hallwayState(r)).next_update_at as string)).toBe(end);
     for (let i = 0; i < 6; i++) {
       r.clock.advance(10 * MIN);
       await r.daemon.idle();
