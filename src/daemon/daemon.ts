@@ -230,6 +230,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     clock,
     nextUpdateAt,
     budget: () => governor.status(),
+    held: (id) => household.hold(id, clock.now())?.reason ?? null,
   });
   const built = await buildPublishers(loaded, {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },

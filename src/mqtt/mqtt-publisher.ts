@@ -242,7 +242,7 @@ export class MqttPublisher implements Publisher {
     if (v.rec)
       this.#send(
         this.topics.state(v.display.id),
-        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince),
+        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince, v.held ?? null),
       );
   }
 

@@ -25,6 +25,8 @@ export type DisplayStateJson = Partial<AnswerState> & {
   next_update_at: string | null;
   stale: boolean;
   stale_since: string | null;
+  /** Why no purchase is made now: "quiet_hours", "away" (everyone the display dresses), or null. */
+  held: 'quiet_hours' | 'away' | null;
 };
 
 export interface DisplayStateInput {
@@ -35,6 +37,8 @@ export interface DisplayStateInput {
   readonly nextUpdateAt: Date | null;
   /** Since when the answer on show is stale by its schedule (DisplayView.staleSince), or null. */
   readonly staleSince?: Date | null;
+  /** Why the display buys nothing now (DisplayView.held), or null. */
+  readonly held?: 'quiet_hours' | 'away' | null;
 }
 
 /** `<id>.json`: the answer, as every state JSON starts. */
@@ -68,5 +72,6 @@ export function displayState(s: DisplayStateInput, timeZone: string): DisplaySta
     // Old data: no frame yet, anything but a fresh, working cycle, or a slot passed without a new answer.
     stale: s.status === undefined || s.status.kind !== 'ok' || staleSince !== null,
     stale_since: timeOrNull(staleSince, timeZone),
+    held: s.held ?? null,
   };
 }

@@ -40,8 +40,10 @@ export function statePayload(
   timeZone: string,
   /** Since when the answer is stale by the schedule (DisplayView.staleSince), or null. */
   staleSince: Date | null = null,
+  /** Why the display buys nothing now (DisplayView.held), or null. */
+  held: 'quiet_hours' | 'away' | null = null,
 ): string {
-  return JSON.stringify(displayState({ rec, status, nextUpdateAt, staleSince }, timeZone));
+  return JSON.stringify(displayState({ rec, status, nextUpdateAt, staleSince, held }, timeZone));
 }
 
 export interface DiagnosticsPayload {

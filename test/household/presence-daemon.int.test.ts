@@ -101,6 +101,7 @@ describe('presence over MQTT', () => {
     expect(held[0]).toMatchObject({ display: 'hallway', reason: 'away' });
     // The devices sleep longer while nobody is home: an hour, not the ten-minute schedule.
     expect(await sleepS(r.http)).toBeGreaterThanOrEqual(3600);
+    expect((await hallwayState(r)).held).toBe('away');
     const away = await deviceRates(r.http);
     expect(away.trmnl).toBeGreaterThanOrEqual(3600);
     expect(away.header).toBeGreaterThanOrEqual(3600);
@@ -110,6 +111,7 @@ describe('presence over MQTT', () => {
     await expect.poll(() => r.paidRequests(), { timeout: 5_000 }).toBe(1);
     await r.daemon.idle();
     expect(await sleepS(r.http)).toBeLessThanOrEqual(10 * 60 + 30);
+    expect((await hallwayState(r)).held).toBeNull();
     // Ben follows: the frame is fresh, nothing more is bought.
     await seed.client.publishAsync(`${topics}/ben/state`, 'home', { qos: 1 });
     await expect
@@ -152,7 +154,9 @@ describe('presence over MQTT', () => {
     expect(next).toMatchObject({ sleep_s: expected });
     expect(Date.parse(next.next_update_at as string)).toBe(end);
     // state.json says when the next purchase comes: the first slot after the quiet hours.
-    expect(Date.parse((await hallwayState(r)).next_update_at as string)).toBe(end);
+    const state = await hallwayState(r);
+    expect(Date.parse(state.next_update_at as string)).toBe(end);
+    expect(state.held).toBe('quiet_hours');
     for (let i = 0; i < 6; i++) {
       r.clock.advance(10 * MIN);
       await r.daemon.idle();
