@@ -193,7 +193,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   presence.onChange((change) => {
     householdLog.info({ person: change.personId, from: change.from, to: change.to }, 'presence changed');
     const lastAnswerAt = (id: string): number | null => latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id));
-    for (const id of household.arrivalPurchases(change, clock.now(), (d) => periodMs.get(d) ?? 0, lastAnswerAt)) {
+    const ctx = {
+      periodMs: (d: string) => periodMs.get(d) ?? 0,
+      lastAnswerAt,
+      nextRunAt: (d: string) => scheduler.nextRun(d)?.getTime() ?? null,
+    };
+    for (const id of household.arrivalPurchases(change, clock.now(), ctx)) {
       householdLog.info({ display: id, person: change.personId }, 'arrival after a long absence: buying now');
       runs
         .run(id, 'schedule')

@@ -26,6 +26,19 @@ export const DEPARTURE_LEAD_MS = 15 * 60_000;
  */
 export const AWAY_SLEEP_MS = 60 * 60_000;
 
+/** An arrival this close before the display's next slot leaves the purchase to that slot (no two within moments). */
+export const ARRIVAL_SLACK_MS = 2 * 60_000;
+
+/** What an arrival's purchase is weighed against, by display id. */
+export interface ArrivalContext {
+  /** The schedule's period (its shortest gap), ms. */
+  periodMs: (displayId: string) => number;
+  /** When the answer on show was bought (ms), or null. */
+  lastAnswerAt: (displayId: string) => number | null;
+  /** The display's next scheduled purchase (ms), or null; default: none known. */
+  nextRunAt?: (displayId: string) => number | null;
+}
+
 /** The times of a display's purchases before its people's departures (the scheduler's extra times). */
 export interface DepartureTimes {
   nextAfter(t: number): number | null;
@@ -134,21 +147,22 @@ export class HouseholdGate {
 
   /**
    * The displays an arrival should buy for at once: a change to home after an absence longer than the display's
-   * schedule period (`periodMs`), outside its quiet hours, whose answer on show is older than that period (one bought
-   * a moment ago by a tick serves the arrival too).
+   * schedule period, outside its quiet hours, whose answer on show is older than that period (one bought a moment ago
+   * by a tick serves the arrival too), and whose next slot is not due within ARRIVAL_SLACK_MS (that slot buys).
    */
-  arrivalPurchases(
-    change: PresenceChange,
-    now: number,
-    periodMs: (displayId: string) => number,
-    lastAnswerAt: (displayId: string) => number | null,
-  ): string[] {
+  arrivalPurchases(change: PresenceChange, now: number, ctx: ArrivalContext): string[] {
     if (change.to !== 'home' || change.awayMs === null) return [];
     const away = change.awayMs;
     return this.displaysOf(change.personId).filter((id) => {
-      const period = periodMs(id);
-      const answer = lastAnswerAt(id);
-      return away > period && this.quietEnd(id, now) === null && (answer === null || now - answer > period);
+      const period = ctx.periodMs(id);
+      const answer = ctx.lastAnswerAt(id);
+      const next = ctx.nextRunAt?.(id) ?? null;
+      return (
+        away > period &&
+        this.quietEnd(id, now) === null &&
+        (answer === null || now - answer > period) &&
+        (next === null || next - now > ARRIVAL_SLACK_MS)
+      );
     });
   }
 }

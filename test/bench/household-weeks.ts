@@ -151,13 +151,12 @@ export async function runHousehold(household: boolean): Promise<HouseholdResult>
   });
   if (household)
     presence.onChange((change) => {
-      for (const id of gate.arrivalPurchases(
-        change,
-        clock.now(),
-        () => periodMs,
-        () => lastBought,
-      ))
-        if (id) buy();
+      const ctx = {
+        periodMs: () => periodMs,
+        lastAnswerAt: () => lastBought,
+        nextRunAt: (id: string) => scheduler.nextRun(id)?.getTime() ?? null,
+      };
+      for (const id of gate.arrivalPurchases(change, clock.now(), ctx)) if (id) buy();
     });
   const quiet = parseQuietHours(QUIET);
   const end = START + WEEKS * 7 * DAY;

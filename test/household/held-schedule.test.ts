@@ -52,8 +52,12 @@ function rig(opts: { schedule: string; runs?: string; displays?: Array<Record<st
   });
   presence.onChange((change) => {
     const period = (id: string): number => new CronTimes(schedules.get(id) ?? '', config.timezone).minGapMs();
-    for (const id of gate.arrivalPurchases(change, clock.now(), period, (d) => lastAnswer.get(d) ?? null))
-      buy(id, 'arrival');
+    const ctx = {
+      periodMs: period,
+      lastAnswerAt: (d: string) => lastAnswer.get(d) ?? null,
+      nextRunAt: (d: string) => scheduler.nextRun(d)?.getTime() ?? null,
+    };
+    for (const id of gate.arrivalPurchases(change, clock.now(), ctx)) buy(id, 'arrival');
   });
   const advance = async (ms: number): Promise<void> => {
     const end = clock.monotonic() + ms;
@@ -121,6 +125,14 @@ describe('purchases held by quiet hours and presence', () => {
     expect(r.bought).toHaveLength(1);
     await r.advance(15 * MIN);
     expect(r.bought.map((b) => b.why)).toEqual(['arrival', 'tick']);
+    // Away again; an arrival a minute before a slot leaves the purchase to the slot.
+    r.presence.record('anna', 'not_home');
+    r.presence.record('ben', 'not_home');
+    await r.advance(2 * HOUR + 24 * MIN);
+    r.presence.record('ben', 'home');
+    expect(r.bought).toHaveLength(2);
+    await r.advance(MIN);
+    expect(r.bought.slice(2)).toEqual([{ id: 'hall', at: berlin('2027-01-11T20:00:00'), why: 'tick' }]);
     await r.scheduler.stop();
   });
 
