@@ -1,5 +1,6 @@
 import { parse } from 'node-cron';
 import { dailyCounts, perMonth, typical, type Horizon } from './plan-horizon.js';
+import type { QuietHours } from '../time/quiet-hours.js';
 
 /**
  * Deriving "the densest schedule within budget".
@@ -82,6 +83,8 @@ export interface FillItem {
   candidates: string[];
   /** Credits one tick costs in the worst case, by expression. */
   creditsPerTick: (expression: string) => number;
+  /** The display's quiet hours: no tick in them is counted (none is bought). */
+  quiet?: QuietHours | null;
 }
 
 export interface Allowance {
@@ -110,7 +113,11 @@ function fitsAllowance(h: Horizon, perDayCredits: Float64Array, allowance: Allow
 /** Fair water-filling over the items' candidates (see the module comment). */
 export function densestFit(h: Horizon, items: FillItem[], allowance: Allowance): FillResult {
   const sorted = items.map((item) => {
-    const cands = item.candidates.map((e) => ({ e, counts: dailyCounts(h, e), cost: item.creditsPerTick(e) }));
+    const cands = item.candidates.map((e) => ({
+      e,
+      counts: dailyCounts(h, e, item.quiet ?? null),
+      cost: item.creditsPerTick(e),
+    }));
     cands.sort((a, b) => sum(b.counts) - sum(a.counts) || typical(b.counts) - typical(a.counts));
     return { item, cands, at: cands.length - 1, saturated: cands.length <= 1 };
   });

@@ -145,6 +145,21 @@ export class CronTimes {
     return n * this.#seconds.length;
   }
 
+  /**
+   * How many times it fires on local date `d` at a wall minute `skip` does not reject (quiet hours: the planner counts
+   * no purchase in them).
+   */
+  countOnDayOutside(d: LocalDate, skip: (minuteOfDay: number) => boolean): number {
+    if (!this.matchesDate(d)) return 0;
+    const o = dayOffsets(d, this.timezone);
+    let n = 0;
+    for (const mod of this.#minutesOfDay) {
+      if (skip(mod)) continue;
+      n += o.at === Infinity ? 1 : instantsOfWall(wallOf(d, 0, mod), o).length;
+    }
+    return n * this.#seconds.length;
+  }
+
   /** The instants it fires at on local date `d`, ascending. */
   instantsOnDay(d: LocalDate): number[] {
     if (!this.matchesDate(d)) return [];

@@ -1,4 +1,5 @@
 import { CronTimes } from './cron-times.js';
+import { quietAtMinute, type QuietHours } from '../time/quiet-hours.js';
 import { addDays, dateKey, daysInMonth, localParts, monthKeyOf, type LocalDate } from '../time/zoned-time.js';
 
 /**
@@ -50,13 +51,17 @@ export function cronOf(h: Horizon, expr: string): CronTimes {
   return c;
 }
 
-/** How many times `expr` fires on each day of the horizon. */
-export function dailyCounts(h: Horizon, expr: string): Int32Array {
-  let counts = h.counts.get(expr);
+/** How many times `expr` fires on each day of the horizon; with `quiet`, outside those quiet hours only (no purchase). */
+export function dailyCounts(h: Horizon, expr: string, quiet: QuietHours | null = null): Int32Array {
+  const key = quiet === null ? expr : `${expr}|${quiet.text}`;
+  let counts = h.counts.get(key);
   if (counts === undefined) {
     const cron = cronOf(h, expr);
-    counts = Int32Array.from(h.days, (d) => cron.countOnDay(d));
-    h.counts.set(expr, counts);
+    counts =
+      quiet === null
+        ? Int32Array.from(h.days, (d) => cron.countOnDay(d))
+        : Int32Array.from(h.days, (d) => cron.countOnDayOutside(d, (m) => quietAtMinute(quiet, m)));
+    h.counts.set(key, counts);
   }
   return counts;
 }

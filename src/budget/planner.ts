@@ -11,6 +11,7 @@ import { tickCost, type TickCost } from './change-aware.js';
 import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
 import { purchasesOf, requestsPerSlot, type DisplayPurchases } from './plan-household.js';
+import { parseQuietHours, type QuietHours } from '../time/quiet-hours.js';
 import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
 
 /** Figures of one quantity (calls or credits) over the horizon. */
@@ -120,7 +121,18 @@ function costOf(h: Horizon, config: Config, display: DisplayConfig, expr: string
  */
 function fillItem(h: Horizon, config: Config, display: DisplayConfig, candidates: string[]): FillItem {
   const n = requestsPerSlot(display, config);
-  return { id: display.id, candidates, creditsPerTick: (e) => n * costOf(h, config, display, e).creditsWorst };
+  return {
+    id: display.id,
+    candidates,
+    creditsPerTick: (e) => n * costOf(h, config, display, e).creditsWorst,
+    quiet: quietOf(config, display),
+  };
+}
+
+/** The display's quiet hours (its own, else the top-level ones): the plan counts no purchase in them. */
+function quietOf(config: Config, display: DisplayConfig): QuietHours | null {
+  const text = display.quiet_hours ?? config.quiet_hours;
+  return text === undefined ? null : parseQuietHours(text);
 }
 
 function autoCandidates(display: DisplayConfig): string[] {
@@ -148,8 +160,9 @@ function propose(h: Horizon, config: Config, current: Map<string, string>): Map<
   const items = config.displays.map((d) => {
     if (d.schedule === 'auto') return fillItem(h, config, d, autoCandidates(d));
     const expr = current.get(d.id) ?? d.schedule;
-    const total = dailyCounts(h, expr).reduce((a, b) => a + b, 0);
-    const sparser = candidatesLike(expr).filter((e) => dailyCounts(h, e).reduce((a, b) => a + b, 0) <= total);
+    const quiet = quietOf(config, d);
+    const total = dailyCounts(h, expr, quiet).reduce((a, b) => a + b, 0);
+    const sparser = candidatesLike(expr).filter((e) => dailyCounts(h, e, quiet).reduce((a, b) => a + b, 0) <= total);
     return fillItem(h, config, d, [expr, ...sparser]);
   });
   const { chosen, fits } = densestFit(h, items, allowanceOf(config, h));
@@ -173,7 +186,7 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
   const bought = purchasesOf(config, schedules);
   const displays: DisplayPlan[] = config.displays.map((d) => {
     const expr = schedules.get(d.id) ?? d.schedule;
-    const counts = dailyCounts(h, expr);
+    const counts = dailyCounts(h, expr, quietOf(config, d));
     const cost = costOf(h, config, d, expr);
     const purchases = bought.get(d.id) ?? { people: null, requests: 1, purchases: 1, sharesWith: [] };
     const k = purchases.purchases;

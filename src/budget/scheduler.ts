@@ -2,6 +2,7 @@ import type pino from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../time/clock.js';
 import { CronTimes } from './cron-times.js';
+import { SlotTimes, type ExtraTimes, type TickHold } from './slot-times.js';
 import { STALE_GRACE_MS } from './stale-grace.js';
 import { resolveSchedules } from './planner.js';
 
@@ -30,6 +31,12 @@ import { resolveSchedules } from './planner.js';
  * - Paced: when the schedules need more credits than the budget, the schedules given are the densest that fit
  *   (planner.ts, PlanReport.runs): ticks on wall-clock slots, rather than the day's credits spent in its first hours.
  *   Being the clock's, not counted from the process start, a restart neither re-runs a slot nor skips one.
+ * - Held (`hold`, the household's gate): a tick, retry or catch-up while the display is held (its quiet hours, or
+ *   everyone it dresses away) buys nothing; the first of a stretch is a warning (W_PURCHASE_HELD, with the reason),
+ *   the rest debug lines. Quiet hours are known ahead: the next run and staleness skip the ticks they hold, so the
+ *   devices sleep until their end and a frame does not go stale overnight.
+ * - Extra times (`extraTimes`: an `auto` display's purchases shortly before its people's departures) are ticks like
+ *   the cron's, except one within the spacing of a cron tick, which that tick serves.
  */
 
 /** How a tick's cycle ended, for the scheduler: when to try the slot again, or null when it has its answer. */
@@ -61,6 +68,10 @@ export interface SchedulerOptions {
    * interval, and a start makes up the latest slot for an answer older than it. Without it, a start makes nothing up.
    */
   lastAnswerAt?: (displayId: string) => number | null;
+  /** Why the display buys nothing at `at`, or null (default: never held). */
+  hold?: (displayId: string, at: number) => TickHold | null;
+  /** The display's extra purchase times, or null (default: none). */
+  extraTimes?: (displayId: string) => ExtraTimes | null;
 }
 
 const JUMP_MS = 2 * 60_000;
@@ -87,6 +98,10 @@ interface Slot {
   staleTold: number | null;
   lastStartMono: number;
   spacingMs: number;
+  /** Its times: the cron's, the extra ones, and which of them quiet hours hold. */
+  times: SlotTimes;
+  /** The reason of the hold now in force (told once as a warning), or null. */
+  held: TickHold['reason'] | null;
 }
 
 export class Scheduler {
@@ -99,6 +114,7 @@ export class Scheduler {
   readonly #knowsAnswers: boolean;
   readonly #onStale: ((displayId: string) => void) | undefined;
   readonly #slots: Slot[];
+  readonly #hold: NonNullable<SchedulerOptions['hold']>;
   #started = false;
   #stopped = false;
 
@@ -111,8 +127,10 @@ export class Scheduler {
     this.#knowsAnswers = opts.lastAnswerAt !== undefined;
     this.#onStale = opts.onStale;
     const schedules = opts.schedules ?? resolveSchedules(opts.config, { now: opts.clock.now() });
+    this.#hold = opts.hold ?? (() => null);
     this.#slots = opts.config.displays.map((d) => {
       const cron = new CronTimes(schedules.get(d.id) ?? d.schedule, opts.config.timezone);
+      const spacingMs = Math.min(cron.minGapMs() / 2, 30 * 60_000);
       return {
         id: d.id,
         cron,
@@ -127,7 +145,14 @@ export class Scheduler {
         retry: null,
         staleTold: null,
         lastStartMono: -Infinity,
-        spacingMs: Math.min(cron.minGapMs() / 2, 30 * 60_000),
+        spacingMs,
+        times: new SlotTimes({
+          cron,
+          extra: opts.extraTimes?.(d.id) ?? null,
+          spacingMs,
+          hold: (at) => this.#hold(d.id, at),
+        }),
+        held: null,
       };
     });
   }
@@ -143,7 +168,7 @@ export class Scheduler {
     const now = this.#clock.now();
     const mono = this.#clock.monotonic();
     for (const s of this.#slots) {
-      s.next = s.cron.nextAfter(now);
+      s.next = s.times.nextAfter(now);
       const missed = this.#missedAtStart(s, now);
       this.#log?.info(
         {
@@ -162,7 +187,7 @@ export class Scheduler {
 
   /** The slot to make up at start (see the class comment), or null. */
   #missedAtStart(s: Slot, now: number): number | null {
-    if (!this.#knowsAnswers) return null;
+    if (!this.#knowsAnswers || this.#hold(s.id, now) !== null) return null;
     // The next slot is about to come: it buys, not a start a moment before it.
     if (s.next !== null && s.next - now <= Math.min(START_SLACK_MS, s.spacingMs)) return null;
     const answer = this.#lastAnswerAt(s.id);
@@ -199,7 +224,8 @@ export class Scheduler {
    * after it, plus STALE_GRACE_MS for that slot's purchase; null when no slot follows.
    */
   staleFrom(displayId: string, servedAt: number): Date | null {
-    const next = this.#slots.find((x) => x.id === displayId)?.cron.nextAfter(servedAt) ?? null;
+    const s = this.#slots.find((x) => x.id === displayId);
+    const next = s === undefined ? null : s.times.unheldFrom(s.times.nextAfter(servedAt));
     return next === null ? null : new Date(next + STALE_GRACE_MS);
   }
 
@@ -207,7 +233,8 @@ export class Scheduler {
   nextRun(displayId: string): Date | null {
     const s = this.#slots.find((x) => x.id === displayId);
     if (s === undefined) return null;
-    const at = s.retry === null ? s.next : Math.min(s.retry.at, s.next ?? Infinity);
+    const next = s.times.unheldFrom(s.next);
+    const at = s.retry === null ? next : Math.min(s.retry.at, next ?? Infinity);
     return at === null ? null : new Date(at);
   }
 
@@ -217,7 +244,8 @@ export class Scheduler {
     if (s === undefined) return null;
     const when = retryAt?.getTime() ?? null;
     const kept = when !== null && (s.next === null || when < s.next - s.spacingMs);
-    const at = kept ? Math.min(when, s.next ?? Infinity) : s.next;
+    const next = s.times.unheldFrom(s.next);
+    const at = kept ? Math.min(when, next ?? Infinity) : next;
     return at === null ? null : new Date(at);
   }
 
@@ -262,15 +290,17 @@ export class Scheduler {
         { code: 'W_CLOCK_STEPPED', display: s.id, driftS: Math.round(drift / 1000) },
         `clock stepped ${drift > 0 ? 'forward' : 'back'}`,
       );
-      if (drift < 0) s.next = s.cron.nextAfter(now);
+      if (drift < 0) s.next = s.times.nextAfter(now);
       // A retry is for its slot: after a step, one that now lies beyond the next tick is dropped.
       if (s.retry !== null && s.next !== null && s.retry.at >= s.next) s.retry = null;
     }
     const mono = this.#clock.monotonic();
     if (s.next !== null && now >= s.next && mono >= s.lastStartMono + s.spacingMs) {
-      const due = s.cron.lastAtOrBefore(now, s.next - 1) ?? s.next;
+      const due = s.times.lastAtOrBefore(now, s.next - 1) ?? s.next;
       s.retry = null;
-      if (s.running !== null) {
+      if (this.#held(s, due)) {
+        // Held: nothing bought, nothing missed.
+      } else if (s.running !== null) {
         s.skipped++;
         const fields = { display: s.id, scheduledFor: new Date(due).toISOString() };
         if (s.skipped === 1)
@@ -280,12 +310,14 @@ export class Scheduler {
       } else {
         void this.#run(s, due);
       }
-      s.next = s.cron.nextAfter(Math.max(now, due));
+      s.next = s.times.nextAfter(Math.max(now, due));
     } else if (s.retry !== null && now >= s.retry.at && s.running === null) {
       const slot = s.retry.slot;
       s.retry = null;
-      this.#log?.info({ display: s.id, scheduledFor: new Date(slot).toISOString() }, 'trying the slot again');
-      void this.#run(s, slot, false);
+      if (!this.#held(s, now)) {
+        this.#log?.info({ display: s.id, scheduledFor: new Date(slot).toISOString() }, 'trying the slot again');
+        void this.#run(s, slot, false);
+      }
     }
     this.#arm(s, now, mono);
   }
@@ -312,13 +344,34 @@ export class Scheduler {
       s.missed = null;
       if (this.#stopped) return;
       if (missed !== null) {
-        if (!this.#freshEnough(s, missed)) void this.#run(s, missed);
+        if (!this.#freshEnough(s, missed) && !this.#held(s, this.#clock.now())) void this.#run(s, missed);
         return;
       }
       this.#retryLater(s, scheduledFor, outcome?.retryAt ?? null);
     });
     s.running = running;
     return running;
+  }
+
+  /** Whether the display is held at `at`: the first of a stretch of holds for one reason is a warning. */
+  #held(s: Slot, at: number): boolean {
+    const hold = this.#hold(s.id, at);
+    if (hold === null) {
+      s.held = null;
+      return false;
+    }
+    const fields = { display: s.id, reason: hold.reason, scheduledFor: new Date(at).toISOString() };
+    const until = hold.until === null ? {} : { until: new Date(hold.until).toISOString() };
+    if (s.held !== hold.reason) {
+      this.#log?.warn(
+        { code: 'W_PURCHASE_HELD', ...fields, ...until },
+        hold.reason === 'quiet_hours'
+          ? 'purchase held: quiet hours'
+          : 'purchase held: everyone the display dresses is away',
+      );
+    } else this.#log?.debug(fields, 'purchase held');
+    s.held = hold.reason;
+    return true;
   }
 
   /** Tells onStale, once per answer, when the display's answer has gone stale (no cycle of it running). */

@@ -30,11 +30,12 @@ import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 import { PurchasePool } from '../budget/purchase-pool.js';
 import { householdCycleOf } from './household-cycle.js';
-import type { PresenceBook } from '../household/presence-book.js';
 import { WarmthBook } from '../household/warmth-book.js';
 import { warmthFrames } from './warmth-frames.js';
 import type { PersonShown } from '../household/person-shown.js';
 import { personState } from '../state/state-json.js';
+import { PresenceBook } from '../household/presence-book.js';
+import { HouseholdGate } from '../household/household-gate.js';
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -171,6 +172,12 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const runs = new RunPort();
   // The schedules that run: "auto" resolved, and over budget (paced) the densest that fit. Worked out once.
   const schedules = resolveSchedules(config, { now: clock.now() });
+  // The household (docs/guides/household.md): who is at home (fed by MQTT's presence topics) and what that holds.
+  const presence = new PresenceBook({ personIds: config.people.map((p) => p.id), clock });
+  const gate = new HouseholdGate({ config, presence });
+  const periodMs = new Map(
+    config.displays.map((d) => [d.id, new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone).minGapMs()]),
+  );
   const scheduler = new Scheduler({
     config,
     clock,
@@ -186,6 +193,27 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     },
     // A slot that got no answer (failed, deferred, held back) is tried again when the cycle says.
     onTick: async (id) => ({ retryAt: (await runs.run(id, 'schedule')).retryAt }),
+    // No purchase in a display's quiet hours or while everyone it dresses is away; `auto` buys before departures.
+    hold: (id, at) => gate.hold(id, at),
+    extraTimes: (id) => gate.departureTimes(id),
+  });
+  // The first arrival after an absence longer than the schedule's period buys at once, as a tick does (budget, rate
+  // limit and coalescing are the runner's and the governor's).
+  const householdLog = logger.child({ part: 'household' });
+  presence.onChange((change) => {
+    householdLog.info({ person: change.personId, from: change.from, to: change.to }, 'presence changed');
+    const lastAnswerAt = (id: string): number | null => latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id));
+    const ctx = {
+      periodMs: (d: string) => periodMs.get(d) ?? 0,
+      lastAnswerAt,
+      nextRunAt: (d: string) => scheduler.nextRun(d)?.getTime() ?? null,
+    };
+    for (const id of gate.arrivalPurchases(change, clock.now(), ctx)) {
+      householdLog.info({ display: id, person: change.personId }, 'arrival after a long absence: buying now');
+      runs
+        .run(id, 'schedule')
+        .catch((err: unknown) => householdLog.error({ display: id, err }, 'arrival cycle failed'));
+    }
   });
   /**
    * A display's next update: its next tick or retry, but not before the budget lets it buy (a backoff, a 429). With
@@ -195,7 +223,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     const next = retryAt === undefined ? scheduler.nextRun(id) : scheduler.nextRunAfterRetry(id, retryAt);
     const display = config.displays.find((d) => d.id === id);
     const allowed = display === undefined ? null : governor.nextAllowedAt(display);
-    return next === null || allowed === null || allowed <= next ? next : allowed;
+    const due = next === null || allowed === null || allowed <= next ? next : allowed;
+    // Devices that pull sleep by it: while everyone the display dresses is away, at least an hour.
+    return gate.sleepUntil(id, due, clock.now());
   };
   // The attached panels' last refresh and problem: written by the panel publisher, shown by the others.
   const panels = new PanelStatusBook();
@@ -215,6 +245,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     clock,
     nextUpdateAt,
     budget: () => governor.status(),
+    held: (id) => gate.hold(id, clock.now())?.reason ?? null,
   });
   // Each person's warmth offset (config `people`): MQTT's buttons move it, each new frame of theirs lets them vote again.
   const warmth =
@@ -236,7 +267,9 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const built = await buildPublishers(loaded, {
     ...{ logger, clock, views, runs, refreshUnavailable: refreshGate.unavailableReason, schedules, panels, problems },
     ...(opts.draw !== undefined && { draw: opts.draw }),
-    ...(warmth !== null && { household: { warmth, presence: null, shown: (id: string) => personShown(id) } }),
+    ...(warmth !== null && { household: { warmth, presence, shown: (id: string) => personShown(id) } }),
+    presence,
+    quietEnd: (id: string) => gate.quietEnd(id, clock.now()),
   });
   const publishers: Publisher[] = [
     ...built,
@@ -257,7 +290,8 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
       pool,
       clock,
       logger: cycleLogger,
-      ...(opts.presence !== undefined && { presence: opts.presence }),
+      // The presence book MQTT feeds, unless a test gives its own.
+      presence: opts.presence ?? presence,
       // The warmth book's offsets unless a test gives its own.
       ...(opts.offsetOf !== undefined
         ? { offsetOf: opts.offsetOf }

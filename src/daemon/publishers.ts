@@ -9,6 +9,7 @@ import { PanelStatusBook } from '../state/panel-status.js';
 import { ProblemBook } from '../state/problems.js';
 import type { DrawFrame } from '../render/display-frame.js';
 import type { HouseholdContext } from '../publish/plugin.js';
+import type { PresenceBook } from '../household/presence-book.js';
 import { PUBLISHER_PLUGINS } from './publisher-registry.js';
 
 /** What the publishers are given by the daemon: one read-only view of each display, and a way to ask for a refresh. */
@@ -32,6 +33,10 @@ export interface PublisherDeps {
   draw?: DrawFrame;
   /** The household's books (config `people`); absent: no people. */
   household?: HouseholdContext;
+  /** Who is at home (the household's presence book); absent: no presence topics are read. */
+  presence?: PresenceBook;
+  /** The end of a display's quiet hours holding now, or null (household-gate.ts). */
+  quietEnd?: (displayId: string) => number | null;
 }
 
 /**
@@ -52,6 +57,8 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     devices: new DeviceRegistry(),
     ...(deps.draw !== undefined && { draw: deps.draw }),
     ...(deps.household !== undefined && { household: deps.household }),
+    ...(deps.presence !== undefined && { presence: deps.presence }),
+    ...(deps.quietEnd !== undefined && { quietEnd: deps.quietEnd }),
   };
   const publishers: Publisher[] = [];
   for (const plugin of PUBLISHER_PLUGINS) if (plugin.enabled(loaded.config)) publishers.push(await plugin.build(ctx));

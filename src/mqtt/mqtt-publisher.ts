@@ -9,6 +9,7 @@ import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
 import { pairComponents } from './pair-button.js';
 import { DeviceEntities } from './device-entities.js';
 import { PersonEntities, type HouseholdMqtt } from './person-entities.js';
+import type { PresenceTopics } from './presence-topics.js';
 import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
@@ -86,6 +87,8 @@ export interface MqttPublisherOptions {
   random?: () => number;
   /** Timers of reconnects and of the re-send after Home Assistant comes online; default systemClock. */
   clock?: Clock;
+  /** The people's presence topics (presence-topics.ts): subscribed to, their messages handed on; default none. */
+  presence?: PresenceTopics;
 }
 
 export class MqttPublisher implements Publisher {
@@ -200,6 +203,7 @@ export class MqttPublisher implements Publisher {
     conn.subscribe(this.topics.refreshWildcard);
     if (this.#o.onPair) conn.subscribe(this.topics.pairWildcard);
     for (const t of this.#people?.subscriptions ?? []) conn.subscribe(t);
+    for (const topic of this.#o.presence?.topics() ?? []) conn.subscribe(topic);
     conn.subscribe(this.topics.discoveryWildcard);
     await conn.start();
     if (!conn.connected && !this.#stopped)
@@ -260,7 +264,10 @@ export class MqttPublisher implements Publisher {
     if (v.rec)
       this.#send(
         this.topics.state(v.display.id),
-        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince, v.people),
+        statePayload(v.rec, v.nextUpdateAt, v.status, this.#o.timezone, v.staleSince, {
+          people: v.people,
+          held: v.held ?? null,
+        }),
       );
   }
 
@@ -333,6 +340,8 @@ export class MqttPublisher implements Publisher {
       return;
     }
     if (this.#people?.handle(topic, payload, packet.retain) === true) return;
+    // A presence topic: retained or live, every message counts (the household's presence, not a press).
+    if (this.#o.presence?.handle(topic, payload) === true) return;
     const pairId = pairTarget(this.topics, topic);
     if (pairId !== null) {
       // As for refresh: a retained press would reopen pairing at every restart.

@@ -34,6 +34,8 @@ export const mqttPlugin: PublisherPlugin = {
     const freshFor = freshnessSeconds(config, ctx.schedules, ctx.clock.now());
     const book = ctx.devices.book;
     const { MqttPublisher } = await import('./mqtt-publisher.js');
+    const { PresenceTopics } = await import('./presence-topics.js');
+    const presence = ctx.presence;
     return new MqttPublisher({
       mqtt,
       password: secrets.mqttPassword,
@@ -54,6 +56,13 @@ export const mqttPlugin: PublisherPlugin = {
       ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
       ...(ctx.household !== undefined &&
         config.people.length > 0 && { household: { people: config.people, ...ctx.household } }),
+      // The household's presence (docs/guides/household.md): each person's topic feeds the presence book.
+      ...(presence !== undefined && {
+        presence: new PresenceTopics({
+          people: config.people,
+          onPresence: (id, payload) => presence.record(id, payload),
+        }),
+      }),
     });
   },
 };

@@ -83,6 +83,11 @@ export interface OeplPublisherOptions {
   dispatcher?: InstanceType<typeof Agent>;
   /** The deadline of one upload, answer included; default UPLOAD_TIMEOUT_MS. */
   uploadTimeoutMs?: number;
+  /**
+   * The end of the display's quiet hours holding now, or null (household-gate.ts): no push in them (a tag's refresh
+   * at night is battery nobody sees); the newest picture goes at their end. Default: none.
+   */
+  quietEnd?: (displayId: string) => number | null;
 }
 
 export class OeplPublisher implements Publisher {
@@ -196,6 +201,21 @@ export class OeplPublisher implements Publisher {
   /** Sends the slot's pending picture now, unless one is under way or a retry is waiting. */
   #kick(slot: TagSlot): void {
     if (this.#stopped || slot.inflight || slot.timer !== null || slot.pending === null) return;
+    const quietEnd = this.#o.quietEnd?.(slot.tag.display) ?? null;
+    if (quietEnd !== null) {
+      this.#o.logger.info(
+        { display: slot.tag.display, mac: slot.tag.mac, until: new Date(quietEnd).toISOString() },
+        'OpenEPaperLink: quiet hours; the picture goes at their end',
+      );
+      slot.timer = this.#o.clock.setTimeout(
+        () => {
+          slot.timer = null;
+          this.#kick(slot);
+        },
+        Math.max(1000, quietEnd - this.#o.clock.now()),
+      );
+      return;
+    }
     const p = this.#send(slot).finally(() => this.#sends.delete(p));
     this.#sends.add(p);
   }

@@ -24,6 +24,7 @@ export const openEPaperLinkPlugin: PublisherPlugin = {
       stateDir: config.state_dir,
       clock: ctx.clock,
       logger: ctx.logger.child({ part: 'oepl' }),
+      ...(ctx.quietEnd !== undefined && { quietEnd: ctx.quietEnd }),
     });
   },
 };

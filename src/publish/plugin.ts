@@ -41,6 +41,11 @@ export interface PublisherContext {
   devices: DeviceRegistry;
   /** Draws a display's state for another panel (TRMNL, a tag); absent: in this process. */
   draw?: DrawFrame;
+  /** Who is at home: MQTT feeds it from the people's presence topics; absent: no presence. */
+  presence?: PresenceBook;
+  /** The end of the display's quiet hours holding now, or null: an OpenEPaperLink push waits for it. */
+  quietEnd?: (displayId: string) => number | null;
+
   /** The household's books (config `people`); absent: no people. */
   household?: HouseholdContext;
 }

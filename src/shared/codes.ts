@@ -225,6 +225,10 @@ export const CODES = {
   },
   W_CLOCK_STEPPED: { kind: 'warning', meaning: 'the wall clock jumped; the schedule follows it' },
   W_TICK_SKIPPED: { kind: 'warning', meaning: "a tick came while the display's previous cycle still ran" },
+  W_PURCHASE_HELD: {
+    kind: 'warning',
+    meaning: "a display's purchase held: its quiet hours, or everyone it dresses is away (the reason says which)",
+  },
   W_SCHEDULE_RARE: {
     kind: 'warning',
     set: 'budget',

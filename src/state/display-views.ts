@@ -47,6 +47,11 @@ interface ViewBase {
    * null while it is current. Worked out by the cycle when it drew the frame (staleness()), whatever the status says.
    */
   readonly staleSince: Date | null;
+  /**
+   * Why the display buys nothing now (household-gate.ts): its quiet hours, or everyone it dresses is away; null (or
+   * absent) while it buys on its schedule.
+   */
+  readonly held?: 'quiet_hours' | 'away' | null;
   /** The attached panel's last refresh and problem (src/epd/panel-publisher.ts), or null without one. */
   readonly panel: PanelStatus | null;
   /** A problem of one of the display's OpenEPaperLink tags (src/oepl/), or null while they are fed or there are none. */
@@ -115,6 +120,8 @@ export interface DisplayViewsOptions {
   nextUpdateAt?: (displayId: string) => Date | null;
   /** The governor's status(); default none. */
   budget?: () => BudgetStatus | null;
+  /** Why the display buys nothing now (the household's quiet hours or absence), or null; default: never held. */
+  held?: (displayId: string) => 'quiet_hours' | 'away' | null;
   /** The attached panel's status (the daemon's PanelStatusBook); default: no panel. */
   panelStatus?: (displayId: string) => PanelStatus | null;
   /** An OpenEPaperLink tags' problem kept apart from `problems` (a TagStatusBook of its own); default: none. */
@@ -174,6 +181,7 @@ export class DisplayViews implements DisplayViewSource {
       nextUpdateAt: this.#o.nextUpdateAt?.(displayId) ?? entry.nextUpdateAt ?? null,
       stale: entry.stale ?? false,
       staleSince: entry.staleSince ?? null,
+      held: this.#o.held?.(displayId) ?? null,
       panel,
       tagProblem: firstTag === null ? null : tagOf(firstTag),
       problems,

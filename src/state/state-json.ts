@@ -51,6 +51,8 @@ export type DisplayStateJson = Partial<AnswerState> & {
   stale_since: string | null;
   /** A household display's people; absent for a display of one outfit. */
   people?: PersonStateJson[];
+  /** Why no purchase is made now: "quiet_hours", "away" (everyone the display dresses), or null. */
+  held: 'quiet_hours' | 'away' | null;
 };
 
 export interface DisplayStateInput {
@@ -63,6 +65,8 @@ export interface DisplayStateInput {
   readonly staleSince?: Date | null;
   /** A household display's people (DisplayView.people); absent for a display of one outfit. */
   readonly people?: readonly FramePerson[];
+  /** Why the display buys nothing now (DisplayView.held), or null. */
+  readonly held?: 'quiet_hours' | 'away' | null;
 }
 
 /** `<id>.json`: the answer, as every state JSON starts. */
@@ -96,6 +100,7 @@ export function displayState(s: DisplayStateInput, timeZone: string): DisplaySta
     // Old data: no frame yet, anything but a fresh, working cycle, or a slot passed without a new answer.
     stale: s.status === undefined || s.status.kind !== 'ok' || staleSince !== null,
     stale_since: timeOrNull(staleSince, timeZone),
+    held: s.held ?? null,
     ...(s.people !== undefined && { people: s.people.map((p) => personState(p, timeZone)) }),
   };
 }

@@ -41,11 +41,12 @@ export function statePayload(
   timeZone: string,
   /** Since when the answer is stale by the schedule (DisplayView.staleSince), or null. */
   staleSince: Date | null = null,
-  /** A household display's people (DisplayView.people): the state's `people`; absent for a display of one outfit. */
-  people?: readonly FramePerson[],
+  /** A household display's people (DisplayView.people) and why it buys nothing now (DisplayView.held). */
+  household: { people?: readonly FramePerson[] | undefined; held?: 'quiet_hours' | 'away' | null | undefined } = {},
 ): string {
+  const { people, held = null } = household;
   return JSON.stringify(
-    displayState({ rec, status, nextUpdateAt, staleSince, ...(people !== undefined && { people }) }, timeZone),
+    displayState({ rec, status, nextUpdateAt, staleSince, held, ...(people !== undefined && { people }) }, timeZone),
   );
 }
 

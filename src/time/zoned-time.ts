@@ -157,3 +157,38 @@ export function timeOrNull(value: Date | string | number | null | undefined, tim
   const d = value instanceof Date ? value : new Date(value);
   return Number.isNaN(d.getTime()) ? null : isoWithOffset(d, timeZone);
 }
+
+/**
+ * The first instant whose local wall time in `tz` is at or after `minuteOfDay` (0-1439) on local date `d`: the wall
+ * time itself, its first occurrence when a fall-back repeats it, or the end of a spring-forward gap that skips it.
+ */
+export function instantOfWall(d: LocalDate, minuteOfDay: number, tz: string): number {
+  const key = `${tz} ${dateKey(d)} ${minuteOfDay}`;
+  const cached = wallInstants.get(key);
+  if (cached !== undefined) return cached;
+  if (wallInstants.size > 50_000) wallInstants.clear();
+  const found = findInstantOfWall(d, minuteOfDay, tz);
+  wallInstants.set(key, found);
+  return found;
+}
+
+/** instantOfWall's answers: the departures and quiet hours ask for the same few wall times again and again. */
+const wallInstants = new Map<string, number>();
+
+function findInstantOfWall(d: LocalDate, minuteOfDay: number, tz: string): number {
+  const wall = wallOf(d, 0, minuteOfDay);
+  const tries = [...new Set([offsetAt(wall - 36 * HOUR_MS, tz), offsetAt(wall + 36 * HOUR_MS, tz)])].map(
+    (o) => wall - o,
+  );
+  const exact = tries.filter((t) => t + offsetAt(t, tz) === wall);
+  if (exact.length > 0) return Math.min(...exact);
+  // Skipped by a spring-forward: the gap's end, the first instant whose wall time is past `wall`.
+  let lo = Math.min(...tries);
+  let hi = Math.max(...tries);
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (mid + offsetAt(mid, tz) >= wall) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}

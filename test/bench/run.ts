@@ -36,6 +36,7 @@ import { idleBenches } from './idle-daemon.js';
 import { floodBenches } from './subscription-flood.js';
 import { warmBrowserBenches } from './warm-browser.js';
 import { weekBenches } from './week-under-faults.js';
+import { householdBenches } from './household-weeks.js';
 import { nodeMajors, SUPPORTED_MAJORS } from './node-majors.js';
 import { killAllOnExit, median, run, sampleTree, type TreePeak } from './proc.js';
 import { NORMAL, sampleInput, STRESS_SAMPLES } from '../fixtures/samples.js';
@@ -44,7 +45,7 @@ import { NORMAL, sampleInput, STRESS_SAMPLES } from '../fixtures/samples.js';
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry
  * to BENCHES. Run from dist/ (the cold-process benches start the compiled modules and dist/cli.js).
  * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser,
- * png, flood, week; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
+ * png, flood, week, household; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
  * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
  * The cold comparison and the one-display idle RSS run on every supported Node major (node-majors.ts: the others
  * through `npx -y node@N`); `--node 20,26` names the majors.
@@ -333,6 +334,7 @@ export const BENCHES: Bench[] = [
       `${(median(daySamples.map((d) => d.renderHwmKb)) / 1024).toFixed(1)} MB, started ${median(daySamples.map((d) => d.renderStarts))} time(s) in the day)`,
   },
   ...weekBenches(),
+  ...householdBenches(),
   ...(browserMissing !== null
     ? []
     : [

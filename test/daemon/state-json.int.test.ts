@@ -38,13 +38,13 @@ describe('the state JSON', () => {
       Object.keys(mqtt)
         .filter((k) => !(k in file))
         .sort(),
-    ).toEqual(['next_update_at', 'stale', 'stale_since']);
+    ).toEqual(['held', 'next_update_at', 'stale', 'stale_since']);
 
     // The shared fields, made one way: times with the zone's offset, null for a missing reading, garments, staleness.
     expect(file.fetched_at).toMatch(ZONED);
     // runOnce without the scheduler: no next update is planned.
     expect(mqtt.next_update_at).toBeNull();
-    expect(mqtt).toMatchObject({ stale: false, stale_since: null });
+    expect(mqtt).toMatchObject({ stale: false, stale_since: null, held: null });
     expect(file.garments).toEqual(expect.any(Array));
     expect(file.garments_text).toBe((file.garments as string[]).join(', '));
     expect(Object.keys(file.wear as object).length).toBeGreaterThan(0);
@@ -72,6 +72,7 @@ describe('the state JSON', () => {
       next_update_at: null,
       stale: true,
       stale_since: null,
+      held: null,
     });
   });
 });

@@ -60,7 +60,7 @@ describe('people in the state JSON', () => {
     );
     const single = JSON.parse(statePayload(anna.rec!, null, { kind: 'ok' }, TZ)) as Record<string, unknown>;
     expect(single).not.toHaveProperty('people');
-    const mqtt = JSON.parse(statePayload(anna.rec!, null, { kind: 'ok' }, TZ, null, [anna, ben])) as {
+    const mqtt = JSON.parse(statePayload(anna.rec!, null, { kind: 'ok' }, TZ, null, { people: [anna, ben] })) as {
       people: { id: string }[];
     };
     expect(mqtt.people.map((p) => p.id)).toEqual(['anna', 'ben']);
