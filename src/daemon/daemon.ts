@@ -29,7 +29,7 @@ import { displayRenderOptions, renderContext, type DrawFrame } from '../render/d
 import type { RunningServiceSim } from '../service-sim/server.js';
 import { LastGoodStore } from '../store/last-good.js';
 import { PurchasePool } from '../budget/purchase-pool.js';
-import { householdCycleOf } from './household-cycle.js';
+import { householdCycleOf, type HouseholdCycle } from './household-cycle.js';
 import { WarmthBook } from '../household/warmth-book.js';
 import { warmthFrames } from './warmth-frames.js';
 import type { PersonShown } from '../household/person-shown.js';
@@ -200,9 +200,16 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   // The first arrival after an absence longer than the schedule's period buys at once, as a tick does (budget, rate
   // limit and coalescing are the runner's and the governor's).
   const householdLog = logger.child({ part: 'household' });
+  /** The household displays' cycles of their people (filled below with the displays' cycles). */
+  const householdCycles = new Map<string, HouseholdCycle>();
   presence.onChange((change) => {
     householdLog.info({ person: change.personId, from: change.from, to: change.to }, 'presence changed');
-    const lastAnswerAt = (id: string): number | null => latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id));
+    const lastAnswerAt = (id: string, personId: string): number | null => {
+      const people = householdCycles.get(id);
+      if (people === undefined) return latest(displayBook.lastAnswerAt(id), governor.lastPaidAt(id));
+      const rec = people.people(clock.now()).find((p) => p.id === personId)?.rec ?? null;
+      return rec === null ? null : Date.parse(rec.fetched_at);
+    };
     const ctx = {
       periodMs: (d: string) => periodMs.get(d) ?? 0,
       lastAnswerAt,
@@ -297,6 +304,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         ? { offsetOf: opts.offsetOf }
         : warmth !== null && { offsetOf: (id: string, now: number) => warmth.offsetOf(id, now) }),
     });
+    if (household !== undefined) householdCycles.set(display.id, household);
     const minGap = new CronTimes(schedules.get(display.id) ?? display.schedule, config.timezone).minGapMs();
     cycles.set(
       display.id,

@@ -33,8 +33,11 @@ export const ARRIVAL_SLACK_MS = 2 * 60_000;
 export interface ArrivalContext {
   /** The schedule's period (its shortest gap), ms. */
   periodMs: (displayId: string) => number;
-  /** When the answer on show was bought (ms), or null. */
-  lastAnswerAt: (displayId: string) => number | null;
+  /**
+   * When the answer on show for the person arriving was bought (ms), or null: on a household display their own
+   * answer, so that the one who was away gets theirs, whoever else was bought for meanwhile.
+   */
+  lastAnswerAt: (displayId: string, personId: string) => number | null;
   /** The display's next scheduled purchase (ms), or null; default: none known. */
   nextRunAt?: (displayId: string) => number | null;
 }
@@ -155,7 +158,7 @@ export class HouseholdGate {
     const away = change.awayMs;
     return this.displaysOf(change.personId).filter((id) => {
       const period = ctx.periodMs(id);
-      const answer = ctx.lastAnswerAt(id);
+      const answer = ctx.lastAnswerAt(id, change.personId);
       const next = ctx.nextRunAt?.(id) ?? null;
       return (
         away > period &&

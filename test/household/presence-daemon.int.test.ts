@@ -112,7 +112,7 @@ describe('presence over MQTT', () => {
     await r.daemon.idle();
     expect(await sleepS(r.http)).toBeLessThanOrEqual(10 * 60 + 30);
     expect((await hallwayState(r)).held).toBeNull();
-    // Ben follows: the frame is fresh, nothing more is bought.
+    // Ben follows: his own answer is bought at once (he was away longer than the period); Anna's is shared.
     await seed.client.publishAsync(`${topics}/ben/state`, 'home', { qos: 1 });
     await expect
       .poll(
@@ -124,12 +124,13 @@ describe('presence over MQTT', () => {
         { timeout: 5_000 },
       )
       .toBe(4);
-    await r.daemon.idle();
-    expect(await r.paidRequests()).toBe(1);
-    // The schedule again: its next slot buys.
-    r.clock.advance(10 * MIN);
+    await expect.poll(() => r.paidRequests(), { timeout: 5_000 }).toBe(2);
     await r.daemon.idle();
     expect(await r.paidRequests()).toBe(2);
+    // The schedule again: its next slot buys for both (two requests: their genders differ).
+    r.clock.advance(10 * MIN);
+    await r.daemon.idle();
+    expect(await r.paidRequests()).toBe(4);
     await seed.close();
   });
 
