@@ -34,7 +34,7 @@ const pct = (part: number, whole: number): string => (whole > 0 ? `${Math.round(
  */
 function householdLines(r: PlanReport): string[] {
   if (r.household === null) return [];
-  const lines = ['', 'Household (one purchase per distinct request a slot; everyone at home, no quiet hours):'];
+  const lines = ['', 'Household (one purchase per distinct request a slot; everyone at home; none in quiet hours):'];
   for (const d of r.displays) {
     const p = d.purchases;
     if (p.people === null) continue;

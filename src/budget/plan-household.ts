@@ -6,7 +6,7 @@ import { purchaseKey } from './purchase-pool.js';
  * a display of one outfit one answer; a household display one per distinct request of its people (people of one
  * gender at one place share one); and household displays that tick together (the same schedule) share the requests
  * they have in common, as the purchase pool (purchase-pool.ts) shares them when the daemon runs. The plan is the worst
- * case: everyone at home, no quiet hours.
+ * case for presence: everyone at home (quiet hours are counted by the planner: no purchase in them).
  */
 
 /** One display's share of the purchases. */
