@@ -1,0 +1,305 @@
+import { drawFitted, drawLine, type Box, type LayoutReport } from './blocks.js';
+import type { PersonContent } from './content.js';
+import { markOld, oldFrameThickness } from './mark-old.js';
+import { fitOutfit, type OutfitFit } from './outfit-fit.js';
+import { drawPictogramRow } from '../pictograms/pictogram-row.js';
+import type { RowItem } from '../../domain/weather-demands.js';
+import { additionsHeight, additionsWidth, drawAdditions, type AdditionsPlace } from './person-additions.js';
+import type { Surface } from '../draw/surface.js';
+import { measure } from '../text/fonts.js';
+import { fitLine } from '../text/text-fit.js';
+
+/**
+ * One person on a household frame (layout-household.ts): their name (and "Out" where they are away), their garment
+ * pictograms, the garments they add at their own warmth after "+ for <name>" (never among the service's), and their
+ * outfit, whole where the room allows, else cut at a sentence end (outfit-fit.ts). Their column is framed as old
+ * (dashed) where their answer is out of date.
+ */
+
+/** The sizes a household frame gives every person alike, px. */
+export interface PersonCellOptions {
+  /** The name's size: the readings' at least. */
+  nameSize: number;
+  /** The smallest garment pictogram (20′ at the viewing distance) and the largest (the type scale's, 30′). */
+  pictogramMin: number;
+  pictogramMax: number;
+  /** An added garment's pictogram: small, a line of the label high. */
+  additionSize: number;
+  /** The outfit's largest size (a short outfit grows to it). */
+  outfitMax: number;
+  /** The "+ for <name>" label's size: the readings'. */
+  labelSize: number;
+  /** Name beside the pictograms (a wide, low cell) rather than above them. */
+  inline: boolean;
+}
+
+/** A quarter of a pictogram between two, as the garment row has (pictogram-row.ts). */
+const GAP = 0.25;
+
+/** Pictograms of `size` that fit in `width`. */
+const perRow = (width: number, size: number): number =>
+  Math.max(1, Math.floor((width + size * GAP) / (size * (1 + GAP))));
+
+/** The name, and "Out" after it for a person away, as drawn: the name cut to leave "Out" its room. */
+function nameLine(p: PersonContent, width: number, size: number): { name: string; away: string } {
+  const away = p.away ? ` · ${p.content.locale.labels.person_away}` : '';
+  const awayW = away ? measure('condensed', size, away) : 0;
+  const name = fitLine('bold', p.name, Math.max(size, width - awayW), size, size);
+  return { name: name.lines[0]?.text ?? p.name, away };
+}
+
+const nameWidth = (p: PersonContent, width: number, size: number): number => {
+  const l = nameLine(p, width, size);
+  return measure('bold', size, l.name) + (l.away ? measure('condensed', size, l.away) : 0);
+};
+
+function drawName(
+  sf: Surface,
+  p: PersonContent,
+  x: number,
+  top: number,
+  width: number,
+  size: number,
+  report: LayoutReport,
+): void {
+  sf.drawn.within('person', () => {
+    const baseline = top + Math.round(size * 0.9);
+    const l = nameLine(p, width, size);
+    const w = drawLine(sf, { font: 'bold', size, text: l.name, x, baseline, colour: sf.theme.ink, report });
+    if (l.away)
+      drawLine(sf, { font: 'condensed', size, text: l.away, x: x + w, baseline, colour: sf.theme.ink, report });
+  });
+}
+
+/** The outfit at the type scale's size; where its first sentence alone does not fit, at the rest's smaller size. */
+function fitPersonOutfit(sf: Surface, text: string, box: Box, o: PersonCellOptions): OutfitFit {
+  const S = sf.scale;
+  const base = {
+    text,
+    font: 'condensed' as const,
+    width: box.w,
+    height: box.h,
+    maxSize: Math.max(S.outfit, o.outfitMax),
+    minSize: S.outfit,
+    restMin: S.outfitRest,
+    lineHeight: 1.1,
+    gap: Math.round(6 * sf.unit),
+  };
+  const f = fitOutfit(base);
+  if (!f.inSentence) return f;
+  // A first sentence too long for a narrow column alone: the rest's size, then the reasoning's (5′), rather than an
+  // outfit cut inside its first sentence.
+  const rest = fitOutfit({ ...base, minSize: S.outfitRest });
+  if (!rest.inSentence) return rest;
+  const least = Math.min(S.outfitRest, S.reasoning);
+  return fitOutfit({ ...base, minSize: least, restMin: least });
+}
+
+/**
+ * The additions' label and pictogram sizes: the cell's, or where the label and the pictograms do not fit on one line
+ * in `width`, the label down to the outfit rest's size (6′) and the pictograms with it, where that puts them on one.
+ */
+function additionSizes(
+  sf: Surface,
+  p: PersonContent,
+  width: number,
+  o: PersonCellOptions,
+): { labelSize: number; iconSize: number } {
+  const share = o.additionSize / o.labelSize;
+  for (let size = o.labelSize; size >= sf.scale.outfitRest; size--) {
+    const sized = { labelSize: size, iconSize: Math.round(size * share) };
+    if (additionsWidth(p, sized.labelSize, sized.iconSize) <= width) return sized;
+  }
+  return { labelSize: o.labelSize, iconSize: o.additionSize };
+}
+
+/** How a person's cell is shared out at one pictogram size: where everything goes, and the outfit as it fits. */
+interface CellPlan {
+  /** The garment pictograms' size, px, and the garments of each row (the last may end in "+N"). */
+  size: number;
+  rows: RowItem[][];
+  row: { x: number; y: number; w: number; h: number };
+  additions: AdditionsPlace | null;
+  outfit: Box;
+  fit: OutfitFit | null;
+  /** The rows hold every garment (no "+N"). */
+  complete: boolean;
+  /** The garments the rows show (a "+N" takes a place). */
+  shown: number;
+}
+
+/** The cell at garment size `size`, the garments in up to `maxRows` rows, below or beside a name `nameW` wide. */
+function planCell(
+  sf: Surface,
+  p: PersonContent,
+  inner: Box,
+  o: PersonCellOptions,
+  at: { size: number; maxRows: 1 | 2; nameW: number; beside?: boolean },
+): CellPlan {
+  const u = sf.unit;
+  const gap = Math.round(6 * u);
+  const nameH = Math.round(o.nameSize * 1.2);
+  const { size } = at;
+  const x = o.inline ? inner.x + at.nameW + Math.round(12 * u) : inner.x;
+  const y = o.inline ? inner.y : inner.y + nameH + gap;
+  const w = inner.x + inner.w - x;
+  const items = p.content.row;
+  // Beside: the additions keep their room at the row's end (a wide cell, its row cut short and counted).
+  const addW = additionsWidth(p, o.labelSize, o.additionSize);
+  const beside = at.beside === true && o.inline && addW > 0 && w - addW - Math.round(12 * u) >= size;
+  const per = perRow(beside ? w - addW - Math.round(12 * u) : w, size);
+  const rows = items.length <= per || at.maxRows === 1 ? [[...items]] : [items.slice(0, per), items.slice(per)];
+  const rowH = items.length === 0 ? 0 : Math.round(rows.length * size + (rows.length - 1) * size * GAP);
+  let bottom = o.inline ? inner.y + Math.max(nameH, rowH) : y + rowH;
+  let additions: AdditionsPlace | null = null;
+  if (p.additions.length > 0) {
+    const sized = additionSizes(sf, p, inner.w, o);
+    const used = Math.min(per, items.length);
+    const side = x + used * size * (1 + GAP) - size * GAP + Math.round(12 * u);
+    const room = inner.x + inner.w - side;
+    // Beside the garments where a wide cell leaves the room (a portrait frame's), else on a line of their own.
+    if (o.inline && rowH > 0 && addW <= room) {
+      const h = additionsHeight(p, { x: side, y, w: room, ...sized });
+      additions = { x: side, y: y + Math.max(0, (Math.min(rowH, size) - h) / 2), w: room, ...sized };
+      bottom = Math.max(bottom, additions.y + h);
+    } else {
+      additions = { x: inner.x, y: bottom + gap, w: inner.w, ...sized };
+      bottom = additions.y + additionsHeight(p, additions);
+    }
+  }
+  const outfit = { x: inner.x, y: bottom + gap, w: inner.w, h: inner.y + inner.h - bottom - gap };
+  const text = p.content.outfit;
+  const fit = text !== null && outfit.h > 0 ? fitPersonOutfit(sf, text, outfit, o) : null;
+  const complete = rows.every((r) => r.length <= per);
+  const shown = rows.reduce((n, r) => n + (r.length <= per ? r.length : per - 1), 0);
+  return { size, rows, row: { x, y, w, h: rowH }, additions, outfit, fit, complete, shown };
+}
+
+/** The outfit's characters shown, spaces aside (where a line breaks is no more or less of the outfit). */
+const shownChars = (f: OutfitFit | null): number =>
+  [f?.lead, f?.rest].reduce((n, t) => n + (t?.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0) ?? 0), 0);
+
+/**
+ * The plan for a cell, by priority: the outfit whole, with the garments as large as that allows (the type scale's
+ * 30′ down to 20′, two rows before "+N"); where it is whole at no size, the plan that shows the most of it cut at a
+ * sentence end, the garments then at the smallest (their row names every garment it can, and counts the rest).
+ */
+function chooseCell(sf: Surface, p: PersonContent, inner: Box, o: PersonCellOptions): CellPlan {
+  const nameW = o.inline ? Math.min(nameWidth(p, inner.w * 0.4, o.nameSize), inner.w * 0.4) : 0;
+  const steps = 4;
+  const sizes = [
+    ...new Set(
+      Array.from({ length: steps + 1 }, (_, i) =>
+        Math.round(o.pictogramMax - ((o.pictogramMax - o.pictogramMin) * i) / steps),
+      ),
+    ),
+  ];
+  const plans: CellPlan[] = [];
+  const whole = (c: CellPlan): boolean => (c.fit === null ? p.content.outfit === null : !c.fit.truncated);
+  // The outfit (its lead) at the type scale's size, 10′ on a wall.
+  const atScale = (c: CellPlan): boolean => c.fit === null || c.fit.lead.size >= sf.scale.outfit;
+  for (const size of sizes)
+    for (const beside of o.inline && p.additions.length > 0 ? [false, true] : [false]) {
+      const plan = planCell(sf, p, inner, o, { size: Math.max(size, o.pictogramMin), maxRows: 2, nameW, beside });
+      if (plan.complete && whole(plan) && atScale(plan)) return plan;
+      plans.push(plan);
+    }
+  // At the smallest size, one row that counts what it leaves off gives the outfit a row's height more.
+  for (const beside of [false, true])
+    plans.push(planCell(sf, p, inner, o, { size: o.pictogramMin, maxRows: 1, nameW, beside }));
+  // Some outfit shown first, then not cut inside its first sentence, whole, as much of it as fits; then every garment
+  // named; then the outfit at the scale's size; then as many garments as fit, as large as they can be.
+  const key = (c: CellPlan): number[] => [
+    c.fit === null && p.content.outfit !== null ? 0 : 1,
+    c.fit?.inSentence ? 0 : 1,
+    whole(c) ? 1 : 0,
+    shownChars(c.fit),
+    c.complete ? 1 : 0,
+    atScale(c) ? 1 : 0,
+    c.shown,
+    c.size,
+  ];
+  const better = (x: number[], y: number[]): boolean => {
+    const i = x.findIndex((v, k) => v !== y[k]);
+    return i >= 0 && x[i]! > y[i]!;
+  };
+  return plans.reduce((a, b) => (better(key(b), key(a)) ? b : a));
+}
+
+/** One person in `box`; their report is added to `report.people`. */
+export function drawPersonCell(
+  sf: Surface,
+  p: PersonContent,
+  box: Box,
+  o: PersonCellOptions,
+  report: LayoutReport,
+): void {
+  const c = p.content;
+  const u = sf.unit;
+  let inner = box;
+  if (c.old) {
+    markOld(sf, box, report);
+    const t = oldFrameThickness(sf) + sf.scale.margin;
+    inner = { x: box.x + t, y: box.y + t, w: box.w - 2 * t, h: box.h - 2 * t };
+  }
+  const plan = chooseCell(sf, p, inner, o);
+  drawName(sf, p, inner.x, inner.y, o.inline ? inner.w * 0.4 : inner.w, o.nameSize, report);
+  const row = { shown: [] as string[], more: 0, size: 0 };
+  sf.drawn.within('pictograms', () => {
+    let y = plan.row.y;
+    for (const items of plan.rows) {
+      const box = { x: plan.row.x, y, w: plan.row.w, h: plan.size };
+      const drawn = drawPictogramRow(sf, items, box, plan.size);
+      row.shown.push(...drawn.shown.map(String));
+      row.more += drawn.more;
+      row.size = drawn.size || row.size;
+      if (drawn.more > 0) report.texts.push(`+${drawn.more}`);
+      y += Math.round(plan.size * (1 + GAP));
+    }
+  });
+  const added = plan.additions ? drawAdditions(sf, p, plan.additions, report) : [];
+  const f = plan.fit;
+  sf.drawn.within('outfit', () => {
+    const b = plan.outfit;
+    if (f) {
+      drawFitted(sf, f.lead, b.x, b.y, sf.theme.ink, report);
+      if (f.rest) drawFitted(sf, f.rest, b.x, b.y + f.lead.height + Math.round(6 * u), sf.theme.ink, report);
+      return;
+    }
+    const text = c.status?.kind === 'withdrawn' ? c.status.title : c.locale.labels.person_no_outfit;
+    const line = fitLine('condensed', text, b.w, o.labelSize, sf.scale.outfitRest);
+    if (line.lines[0] && b.h >= line.size)
+      drawLine(sf, {
+        font: 'condensed',
+        size: line.size,
+        text: line.lines[0].text,
+        x: b.x,
+        baseline: b.y + Math.round(line.size * 0.9),
+        colour: sf.theme.ink,
+        report,
+      });
+  });
+  const shown = f ? [f.lead, f.rest].flatMap((t) => t?.lines.map((l) => l.text) ?? []).join(' ') : null;
+  report.people.push({
+    id: p.id,
+    name: p.name,
+    garments: c.garments,
+    pictograms: row.shown,
+    pictogramsMore: row.more,
+    additions: p.additions,
+    additionsDrawn: added,
+    offsetC: p.offsetC,
+    away: p.away,
+    old: c.old,
+    outfit: shown,
+    outfitTruncated: f?.truncated ?? false,
+    sizes: {
+      name: o.nameSize,
+      pictogram: row.size || null,
+      additions: added.length > 0 ? (plan.additions?.iconSize ?? null) : null,
+      outfit: f?.lead.size ?? null,
+      outfitRest: f?.rest?.size ?? null,
+    },
+    box: { ...box },
+  });
+}
