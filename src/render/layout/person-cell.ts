@@ -4,6 +4,7 @@ import { markOld, oldFrameThickness } from './mark-old.js';
 import { fitOutfit, type OutfitFit } from './outfit-fit.js';
 import { drawPictogramRow } from '../pictograms/pictogram-row.js';
 import type { RowItem } from '../../domain/weather-demands.js';
+import { fill } from '../../i18n/labels.js';
 import { additionsHeight, additionsWidth, drawAdditions, type AdditionsPlace } from './person-additions.js';
 import type { Surface } from '../draw/surface.js';
 import { measure } from '../text/fonts.js';
@@ -71,7 +72,7 @@ function drawName(
   });
 }
 
-/** The outfit at the type scale's size; where its first sentence alone does not fit, at the rest's smaller size. */
+/** The outfit at the type scale's size (10′), its lead at least; else whole at the rest's (6′); else cut at a sentence end. */
 function fitPersonOutfit(sf: Surface, text: string, box: Box, o: PersonCellOptions): OutfitFit {
   const S = sf.scale;
   const base = {
@@ -86,11 +87,12 @@ function fitPersonOutfit(sf: Surface, text: string, box: Box, o: PersonCellOptio
     gap: Math.round(6 * sf.unit),
   };
   const f = fitOutfit(base);
-  if (!f.inSentence) return f;
-  // A first sentence too long for a narrow column alone: the rest's size, then the reasoning's (5′), rather than an
-  // outfit cut inside its first sentence.
+  if (!f.truncated) return f;
+  // Whole at the rest's size (6′) rather than cut at the outfit's; cut at a sentence end at the larger where neither
+  // is whole; a first sentence too long for a narrow column alone, at the reasoning's size (5′) rather than cut inside.
   const rest = fitOutfit({ ...base, minSize: S.outfitRest });
-  if (!rest.inSentence) return rest;
+  if (!rest.truncated || (f.inSentence && !rest.inSentence)) return rest;
+  if (!f.inSentence) return f;
   const least = Math.min(S.outfitRest, S.reasoning);
   return fitOutfit({ ...base, minSize: least, restMin: least });
 }
@@ -110,7 +112,11 @@ function additionSizes(
     const sized = { labelSize: size, iconSize: Math.round(size * share) };
     if (additionsWidth(p, sized.labelSize, sized.iconSize) <= width) return sized;
   }
-  return { labelSize: o.labelSize, iconSize: o.additionSize };
+  // The label above the pictograms: as large as fits the width, never past it.
+  const label = fill(p.content.locale.labels.person_additions, { name: p.name });
+  let size = o.labelSize;
+  while (size > sf.scale.outfitRest && measure('condensed', size, label) > width) size--;
+  return { labelSize: size, iconSize: o.additionSize };
 }
 
 /** How a person's cell is shared out at one pictogram size: where everything goes, and the outfit as it fits. */
@@ -126,6 +132,8 @@ interface CellPlan {
   complete: boolean;
   /** The garments the rows show (a "+N" takes a place). */
   shown: number;
+  /** The name beside the garments. */
+  inline: boolean;
 }
 
 /** The cell at garment size `size`, the garments in up to `maxRows` rows, below or beside a name `nameW` wide. */
@@ -146,8 +154,14 @@ function planCell(
   const items = p.content.row;
   // Beside: the additions keep their room at the row's end (a wide cell, its row cut short and counted).
   const addW = additionsWidth(p, o.labelSize, o.additionSize);
-  const beside = at.beside === true && o.inline && addW > 0 && w - addW - Math.round(12 * u) >= size;
-  const per = perRow(beside ? w - addW - Math.round(12 * u) : w, size);
+  // Beside them only where the row keeps two places (a garment and the count), else it would name none.
+  const beside =
+    at.beside === true &&
+    o.inline &&
+    addW > 0 &&
+    perRow(w - addW - Math.round(12 * u), size) >= Math.min(2, items.length);
+  const rowW = beside ? w - addW - Math.round(12 * u) : w;
+  const per = perRow(rowW, size);
   const rows = items.length <= per || at.maxRows === 1 ? [[...items]] : [items.slice(0, per), items.slice(per)];
   const rowH = items.length === 0 ? 0 : Math.round(rows.length * size + (rows.length - 1) * size * GAP);
   let bottom = o.inline ? inner.y + Math.max(nameH, rowH) : y + rowH;
@@ -172,7 +186,7 @@ function planCell(
   const fit = text !== null && outfit.h > 0 ? fitPersonOutfit(sf, text, outfit, o) : null;
   const complete = rows.every((r) => r.length <= per);
   const shown = rows.reduce((n, r) => n + (r.length <= per ? r.length : per - 1), 0);
-  return { size, rows, row: { x, y, w, h: rowH }, additions, outfit, fit, complete, shown };
+  return { size, rows, row: { x, y, w: rowW, h: rowH }, additions, outfit, fit, complete, shown, inline: o.inline };
 }
 
 /** The outfit's characters shown, spaces aside (where a line breaks is no more or less of the outfit). */
@@ -185,31 +199,13 @@ const shownChars = (f: OutfitFit | null): number =>
  * sentence end, the garments then at the smallest (their row names every garment it can, and counts the rest).
  */
 function chooseCell(sf: Surface, p: PersonContent, inner: Box, o: PersonCellOptions): CellPlan {
-  const nameW = o.inline ? Math.min(nameWidth(p, inner.w * 0.4, o.nameSize), inner.w * 0.4) : 0;
-  const steps = 4;
-  const sizes = [
-    ...new Set(
-      Array.from({ length: steps + 1 }, (_, i) =>
-        Math.round(o.pictogramMax - ((o.pictogramMax - o.pictogramMin) * i) / steps),
-      ),
-    ),
-  ];
-  const plans: CellPlan[] = [];
   const whole = (c: CellPlan): boolean => (c.fit === null ? p.content.outfit === null : !c.fit.truncated);
   // The outfit (its lead) at the type scale's size, 10′ on a wall.
   const atScale = (c: CellPlan): boolean => c.fit === null || c.fit.lead.size >= sf.scale.outfit;
-  for (const size of sizes)
-    for (const beside of o.inline && p.additions.length > 0 ? [false, true] : [false]) {
-      const plan = planCell(sf, p, inner, o, { size: Math.max(size, o.pictogramMin), maxRows: 2, nameW, beside });
-      if (plan.complete && whole(plan) && atScale(plan)) return plan;
-      plans.push(plan);
-    }
-  // At the smallest size, one row that counts what it leaves off gives the outfit a row's height more.
-  for (const beside of [false, true])
-    plans.push(planCell(sf, p, inner, o, { size: o.pictogramMin, maxRows: 1, nameW, beside }));
   // Some outfit shown first, then not cut inside its first sentence, whole, as much of it as fits; then every garment
   // named; then the outfit at the scale's size; then as many garments as fit, as large as they can be.
   const key = (c: CellPlan): number[] => [
+    c.shown > 0 || p.content.row.length === 0 ? 1 : 0,
     c.fit === null && p.content.outfit !== null ? 0 : 1,
     c.fit?.inSentence ? 0 : 1,
     whole(c) ? 1 : 0,
@@ -223,7 +219,35 @@ function chooseCell(sf: Surface, p: PersonContent, inner: Box, o: PersonCellOpti
     const i = x.findIndex((v, k) => v !== y[k]);
     return i >= 0 && x[i]! > y[i]!;
   };
-  return plans.reduce((a, b) => (better(key(b), key(a)) ? b : a));
+  const best = (plans: CellPlan[]): CellPlan => plans.reduce((a, b) => (better(key(b), key(a)) ? b : a));
+  const steps = 4;
+  const sizes = [
+    ...new Set(
+      Array.from({ length: steps + 1 }, (_, i) =>
+        Math.round(o.pictogramMax - ((o.pictogramMax - o.pictogramMin) * i) / steps),
+      ),
+    ),
+  ];
+  const plansOf = (q: PersonCellOptions): CellPlan[] => {
+    const nameW = q.inline ? Math.min(nameWidth(p, inner.w * 0.4, q.nameSize), inner.w * 0.4) : 0;
+    const plans: CellPlan[] = [];
+    for (const size of sizes)
+      for (const beside of q.inline && p.additions.length > 0 ? [false, true] : [false]) {
+        const plan = planCell(sf, p, inner, q, { size: Math.max(size, q.pictogramMin), maxRows: 2, nameW, beside });
+        plans.push(plan);
+        if (plan.complete && whole(plan) && atScale(plan)) return [plan];
+      }
+    // At the smallest size, one row that counts what it leaves off gives the outfit a row's height more.
+    for (const beside of [false, true])
+      plans.push(planCell(sf, p, inner, q, { size: q.pictogramMin, maxRows: 1, nameW, beside }));
+    return plans;
+  };
+  const plans = plansOf(o);
+  const first = best(plans);
+  // Only where the whole name fits beside them (a name cut to "A…" names nobody).
+  if (o.inline || whole(first) || nameWidth(p, Infinity, o.nameSize) > inner.w * 0.4) return first;
+  // A narrow cell whose outfit is cut: the name beside the garments too, where that gives the outfit a line more.
+  return best([...plans, ...plansOf({ ...o, inline: true })]);
 }
 
 /** One person in `box`; their report is added to `report.people`. */
@@ -243,7 +267,7 @@ export function drawPersonCell(
     inner = { x: box.x + t, y: box.y + t, w: box.w - 2 * t, h: box.h - 2 * t };
   }
   const plan = chooseCell(sf, p, inner, o);
-  drawName(sf, p, inner.x, inner.y, o.inline ? inner.w * 0.4 : inner.w, o.nameSize, report);
+  drawName(sf, p, inner.x, inner.y, plan.inline ? inner.w * 0.4 : inner.w, o.nameSize, report);
   const row = { shown: [] as string[], more: 0, size: 0 };
   sf.drawn.within('pictograms', () => {
     let y = plan.row.y;
