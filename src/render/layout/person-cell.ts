@@ -43,15 +43,15 @@ const perRow = (width: number, size: number): number =>
 
 /** The name, and "Out" after it for a person away, as drawn: the name cut to leave "Out" its room. */
 function nameLine(p: PersonContent, width: number, size: number): { name: string; away: string } {
-  const away = p.away ? ` · ${p.content.locale.labels.person_away}` : '';
-  const awayW = away ? measure('condensed', size, away) : 0;
+  const away = p.away ? `· ${p.content.locale.labels.person_away}` : '';
+  const awayW = away ? measure('condensed', size, ` ${away}`) : 0;
   const name = fitLine('bold', p.name, Math.max(size, width - awayW), size, size);
   return { name: name.lines[0]?.text ?? p.name, away };
 }
 
 const nameWidth = (p: PersonContent, width: number, size: number): number => {
   const l = nameLine(p, width, size);
-  return measure('bold', size, l.name) + (l.away ? measure('condensed', size, l.away) : 0);
+  return measure('bold', size, l.name) + (l.away ? measure('condensed', size, ` ${l.away}`) : 0);
 };
 
 function drawName(
@@ -68,7 +68,15 @@ function drawName(
     const l = nameLine(p, width, size);
     const w = drawLine(sf, { font: 'bold', size, text: l.name, x, baseline, colour: sf.theme.ink, report });
     if (l.away)
-      drawLine(sf, { font: 'condensed', size, text: l.away, x: x + w, baseline, colour: sf.theme.ink, report });
+      drawLine(sf, {
+        font: 'condensed',
+        size,
+        text: l.away,
+        x: x + w + measure('condensed', size, ' '),
+        baseline,
+        colour: sf.theme.ink,
+        report,
+      });
   });
 }
 
