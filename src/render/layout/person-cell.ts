@@ -56,7 +56,8 @@ export function drawPersonCell(
   let inner = box;
   if (c.old) {
     markOld(sf, box, report);
-    const t = oldFrameThickness(sf) + sf.scale.margin;
+    // Twice the frame's margin and a little: beside a narrow column's lines a dash close by reads as a letter ("I").
+    const t = oldFrameThickness(sf) + 2 * sf.scale.margin + Math.round(2 * sf.unit);
     inner = { x: box.x + t, y: box.y + t, w: box.w - 2 * t, h: box.h - 2 * t };
   }
   const plan = chooseCell(sf, p, inner, o);
