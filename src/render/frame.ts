@@ -122,7 +122,7 @@ function prepareContent(
 }
 
 /** What a one-person frame drew of its person: the layout's row and outfit, and their additions. */
-function onePersonReport(c: FrameContent, report: LayoutReport, _pictogram: number): PersonReport {
+function onePersonReport(c: FrameContent, report: LayoutReport, box: PersonReport['box']): PersonReport {
   const p = c.people![0]!;
   const lines = [report.outfit, report.outfitRest].flatMap((t) => t?.lines.map((l) => l.text) ?? []);
   return {
@@ -145,7 +145,7 @@ function onePersonReport(c: FrameContent, report: LayoutReport, _pictogram: numb
       outfit: report.sizes.outfit,
       outfitRest: report.sizes.outfitRest,
     },
-    box: { x: 0, y: 0, w: report.pictogramRoom?.w ?? 0, h: 0 },
+    box,
   };
 }
 
@@ -177,7 +177,7 @@ function drawFrame(
   );
   // A small panel's one-person frame draws that person's outfit as the display's, with their additions.
   if (report.people.length === 0 && content.people?.length === 1 && kind !== 'error')
-    report.people.push(onePersonReport(content, report, surface.scale.pictogram));
+    report.people.push(onePersonReport(content, report, { x: 0, y: 0, w: width, h: height }));
   report.missingGlyphs = missing;
   report.missingScripts = unshown;
   const laid: LaidOutFrame = {

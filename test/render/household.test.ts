@@ -119,6 +119,28 @@ describe('the household frame on a wall panel', () => {
     expect(four.laid.report.oldMarks).toEqual([carlaBox]);
   });
 
+  it('draws the display’s status once for the frame; a display out of date marks every column old', () => {
+    const base = householdInput('household-3');
+    const failing: FrameInput = {
+      ...base,
+      status: {
+        kind: 'service_error',
+        problem: 'error',
+        message: 'HTTP 502',
+        since: new Date(SAMPLE_NOW.getTime() - 3_600_000),
+        retryAt: new Date(SAMPLE_NOW.getTime() + 600_000),
+      },
+    };
+    const { j } = json(failing, 'waveshare-7in5-v2');
+    expect(j.texts.filter((t) => t === 'Outfit service error')).toHaveLength(1);
+    expect(j.people.map((p) => p.outfit !== null)).toEqual([true, true, true]);
+    const later = { ...base, now: new Date(SAMPLE_NOW.getTime() + 3 * 3_600_000), stale: true };
+    const old = json(later, 'waveshare-7in5-v2');
+    expect(old.j.people.map((p) => p.stale)).toEqual([true, true, true]);
+    expect(old.laid.report.badge?.text).toBe('3 h old');
+    expect(old.laid.report.oldMarks).toHaveLength(3);
+  });
+
   it('draws a household of one on a wall panel with their name and additions', () => {
     const input = { ...householdInput('household-2'), people: [framePerson(ANNA)] };
     const { j } = json(input, 'waveshare-7in5-v2');
