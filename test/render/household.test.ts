@@ -15,6 +15,7 @@ import {
 } from '../fixtures/household-samples.js';
 import { SAMPLE_NOW, SAMPLE_TIMEZONE } from '../fixtures/samples.js';
 import type { FrameInput } from '../../src/render/layout/content.js';
+import { crowded } from './hostile.js';
 
 /**
  * The household frame (docs/guides/household.md, "The household frame"): on every wall panel, upright and lying, each
@@ -204,4 +205,17 @@ describe('the household on a small panel: one person a frame', () => {
     expect(j.texts).toContain('Hallway');
     expect(j.texts).not.toContain('+ for Anna');
   });
+});
+
+describe('the household frame’s gaps', () => {
+  it('keeps the ink of different texts apart on every panel, rotation and household', () => {
+    const found: string[] = [];
+    for (const id of listPanelIds())
+      for (const rotation of [0, 90] as const)
+        for (const c of ['household-2', 'household-3', 'household-4'] as const) {
+          const { report } = layoutFrame(householdInput(c), loadPanel(id), { rotation });
+          for (const f of crowded(report)) found.push(`${id} ${rotation} ${c}: ${f}`);
+        }
+    expect(found).toEqual([]);
+  }, 300_000);
 });
