@@ -3,14 +3,22 @@ import { extname } from 'node:path';
 import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { displayFrameInput, type DisplayRenderOptions } from '../render/display-frame.js';
-import { encodeFrame, encodeFramePng, renderIndices, type Frame, type UnshownScript } from '../render/frame.js';
+import {
+  encodeFrame,
+  encodeFramePng,
+  renderIndices,
+  type Frame,
+  type FramePerson,
+  type UnshownScript,
+} from '../render/frame.js';
+import { isHouseholdFile, readHousehold } from './render-household.js';
 import { frameJson } from '../render/frame-json.js';
 import type { PanelProfile } from '../panels/panels.js';
 import { previewState, type PreviewStatus } from './preview-state.js';
 
 /**
  * The `render` command's work: a saved Recommendation JSON (as the service sent it, or as we stored it with
- * `fetched_at`) to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
+ * `fetched_at`), or a household file of several (render-household.ts), to a frame file, offline. The format follows the output's extension: .png, .bmp, .bin or .raw;
  * .json writes what the frame shows instead (render/frame-json.ts), with the dither it was drawn with. With a time and
  * a status (`--now`, `--status`), the frame the wall would show then, in that state (preview-state.ts).
  */
@@ -26,8 +34,18 @@ function formatForPath(outPath: string): FrameFormat {
   throw new Error(`cannot tell the frame format of ${outPath}: use .png, .bmp, .bin, .raw or .json`);
 }
 
-/** Reads and validates a Recommendation file; errors name the file and, for invalid data, each field's path. */
-async function readRecommendationFile(path: string): Promise<StoredRecommendation> {
+/** What an input file holds: one Recommendation, or a household's (render-household.ts). */
+interface RenderInput {
+  /** The Recommendation, or the household's first answer (its time and the frame's state go by it). */
+  rec: StoredRecommendation;
+  people?: FramePerson[];
+}
+
+/**
+ * Reads and validates a Recommendation file, or a household file (`{"people": […]}`); errors name the file and, for
+ * invalid data, each field's path.
+ */
+async function readInputFile(path: string): Promise<RenderInput> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -39,6 +57,12 @@ async function readRecommendationFile(path: string): Promise<StoredRecommendatio
     data = JSON.parse(text);
   } catch (err) {
     throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (isHouseholdFile(data)) {
+    const people = readHousehold(path, data);
+    // The frame's time goes by the newest answer: none of them is drawn as if it came from the future.
+    const newest = people.reduce((a, b) => (Date.parse(b.rec!.fetched_at) > Date.parse(a.rec!.fetched_at) ? b : a));
+    return { rec: newest.rec!, people };
   }
   const parsed = RecommendationSchema.safeParse(data);
   if (!parsed.success) {
@@ -52,7 +76,7 @@ async function readRecommendationFile(path: string): Promise<StoredRecommendatio
     typeof fetched === 'string' && !Number.isNaN(Date.parse(fetched))
       ? fetched
       : (rec.generated_at ?? new Date().toISOString());
-  return { ...rec, fetched_at: fetchedAt };
+  return { rec: { ...rec, fetched_at: fetchedAt } };
 }
 
 function frameBytes(frame: Frame, format: 'bmp' | 'raw', panel: PanelProfile, outPath: string): Buffer {
@@ -81,7 +105,7 @@ export async function renderRecommendationFile(
     Partial<Pick<DisplayRenderOptions, 'dither' | 'locale'>>,
 ): Promise<{ missingGlyphs: number[]; missingScripts: UnshownScript[] }> {
   const format = formatForPath(args.outPath);
-  const rec = await readRecommendationFile(args.inputPath);
+  const { rec, people } = await readInputFile(args.inputPath);
   const now = args.now ?? new Date(rec.fetched_at);
   const state = previewState({
     status: args.status ?? 'ok',
@@ -92,7 +116,7 @@ export async function renderRecommendationFile(
   });
   const { input, panel, opts } = displayFrameInput(
     { ...args, dither: args.dither, locale: args.locale },
-    { rec, ...state, now },
+    { rec, ...state, now, ...(people && { people }) },
   );
   const detailed = renderIndices(input, panel, opts);
   let bytes: Buffer;

@@ -7,7 +7,9 @@ Usage:
   outfit-display plan --config F                       calls and credits per day and month against the budget
   outfit-display render --config F --input REC.json [--display ID] [--now ISO] [--status KIND] --out FILE
                                                        render a saved Recommendation offline (.png, .bmp, .bin;
-                                                       .json: what the frame shows, with garments and sizes);
+                                                       .json: what the frame shows, with garments and sizes), or
+                                                       a household file {"people": [{id, name, offset_c,
+                                                       recommendation}]}, everyone on one frame;
                                                        --now: as the wall shows it at that time (an old answer
                                                        drawn stale); --status: in that state, one of ok, stale,
                                                        service_error, unreachable, key_rejected, credits_out,

@@ -1,5 +1,6 @@
 import type { GarmentId } from './garment-ids.js';
-import { WEATHER_THRESHOLDS } from './weather-demands.js';
+import { readAnswer, type AnswerText } from './answer.js';
+import { celsiusOf, WEATHER_THRESHOLDS } from './weather-demands.js';
 
 /**
  * A person's own warmth (docs/guides/household.md, "Their own warmth"): one offset in °C, negative for someone who
@@ -59,6 +60,16 @@ export function additionsFor(feelsLikeC: number | null, offsetC: number, outfit:
   if (feelsLikeC === null || !Number.isFinite(feelsLikeC) || !(offsetC < 0)) return [];
   const already = new Set(demandedAt(feelsLikeC, outfit));
   return demandedAt(feelsLikeC + offsetC, outfit).filter((g) => !already.has(g));
+}
+
+/**
+ * additionsFor an answer: its feels-like in °C (the temperature where it has none, as the garment row reads it,
+ * weather-demands.ts) and the garments its outfit names (answer.ts).
+ */
+export function additionsForAnswer(answer: AnswerText, offsetC: number): GarmentId[] {
+  const w = answer.weather;
+  const feels = celsiusOf(w.feels_like, w.temp_unit) ?? celsiusOf(w.temp, w.temp_unit);
+  return additionsFor(feels, offsetC, readAnswer(answer).garments);
 }
 
 /** The offset clamped to ±WARMTH.maxC and rounded to tenths (what is stored and shown). */

@@ -173,6 +173,12 @@ export interface Labels {
   condition_thunder_heavy: string;
   /** `{a}`, `{b}`: two parts of one description, "Heavy rain and thunderstorms". */
   condition_and: string;
+  /** `{name}`: on a household frame, before the garments a person adds at their own warmth: "+ for Anna". */
+  person_additions: string;
+  /** Beside the name of a person who is not at home (their last outfit stays, as last known): "Out". */
+  person_away: string;
+  /** In the outfit's place for a person on a household frame with no answer yet. */
+  person_no_outfit: string;
 }
 
 export type LabelKey = keyof Labels;

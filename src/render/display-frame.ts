@@ -9,6 +9,9 @@ import type { Rotation } from './encode/rotate.js';
 import type { StatusPlace } from '../domain/frame-status.js';
 import { statusPlace } from '../config/status-place.js';
 
+/** Whom a one-person frame shows (a small panel, a device or tag): the daemon chooses through this door. */
+export { personForFrame, type PersonForFrameOptions } from './person-for-frame.js';
+
 /**
  * How one display's frames are drawn, resolved from its config once: panel, name, time zone, rotation, dither and
  * locale. The daemon's cycle, the TRMNL images, `render` and the gallery all draw through this, so no publisher can

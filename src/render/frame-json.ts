@@ -1,5 +1,5 @@
 import type { LayoutSizes } from './layout/blocks.js';
-import type { LaidOutFrame } from './frame.js';
+import type { LaidOutFrame, PersonReport } from './frame.js';
 import type { GarmentId } from '../domain/garments.js';
 import { describeCodePoint } from './text/missing-glyphs.js';
 import type { PanelProfile } from '../panels/panels.js';
@@ -36,6 +36,33 @@ export interface FrameJsonIcon {
   colour: string;
 }
 
+/** One person on the frame (a household frame's, or a one-person frame's one): DESIGN.md's `people`. */
+export interface FrameJsonPerson {
+  id: string;
+  name: string;
+  /** What their outfit names (the answer's reading). */
+  garments: readonly GarmentId[];
+  /** Their pictogram row as drawn, in order ('nothing-extra': the tick). */
+  pictograms: string[];
+  /** Garments their row left off, counted as "+N" (0: none). */
+  pictograms_more: number;
+  /** The garments added at their own feels-like (offset), drawn after "+ for <name>". */
+  additions: readonly GarmentId[];
+  /** Of those, the pictograms drawn. */
+  additions_drawn: string[];
+  /** Their warmth offset, °C (negative: runs cold). */
+  offset_c: number;
+  /** Not at home: their last outfit is shown with "Out" beside their name. */
+  away: boolean;
+  /** Their outfit is marked as old (dashed), by their own answer's age or the display's. */
+  stale: boolean;
+  /** The outfit text shown, its lines joined; null: none (no answer yet). */
+  outfit: string | null;
+  /** Sentences of the outfit were left out (or, where a first sentence alone had no room, its end). */
+  outfit_truncated: boolean;
+  sizes: Partial<Record<'name' | 'pictogram' | 'additions' | 'outfit' | 'outfit_rest', FrameJsonSize>>;
+}
+
 export interface FrameJson {
   panel: string;
   width: number;
@@ -69,6 +96,8 @@ export interface FrameJson {
    * display has no font for (Japanese)"): `{ script: "Japanese", code: "Jpan", elements: ["outfit", "reasoning"] }`.
    */
   missing_scripts: { script: string; code: string; elements: FrameElement[] }[];
+  /** The people drawn: a household's, or a one-person frame's one; empty for a frame of the display's outfit. */
+  people: FrameJsonPerson[];
   /** sha256 hex of the frame's PNG, as `render --out x.png` writes it. */
   png_sha256: string;
 }
@@ -101,10 +130,51 @@ function elementColours(d: LaidOutFrame, nameOf: (css: string) => string): Frame
   return out;
 }
 
+function personJson(
+  p: PersonReport,
+  sized: (px: number | null, whole: boolean) => FrameJsonSize | undefined,
+): FrameJsonPerson {
+  const sizes: FrameJsonPerson['sizes'] = {};
+  const put = (key: keyof FrameJsonPerson['sizes'], px: number | null, whole = false): void => {
+    const s = sized(px, whole);
+    if (s) sizes[key] = s;
+  };
+  put('name', p.sizes.name);
+  put('pictogram', p.sizes.pictogram, true);
+  put('additions', p.sizes.additions, true);
+  put('outfit', p.sizes.outfit);
+  put('outfit_rest', p.sizes.outfitRest);
+  return {
+    id: p.id,
+    name: p.name,
+    garments: p.garments,
+    pictograms: p.pictograms,
+    pictograms_more: p.pictogramsMore,
+    additions: p.additions,
+    additions_drawn: p.additionsDrawn,
+    offset_c: p.offsetC,
+    away: p.away,
+    stale: p.old,
+    outfit: p.outfit,
+    outfit_truncated: p.outfitTruncated,
+    sizes,
+  };
+}
+
 export function frameJson(d: LaidOutFrame, panel: PanelProfile, rotation: Rotation, pngSha256: string): FrameJson {
   const { report, scale } = d;
   const nameOf = paletteNames(panel);
   const sizes: FrameJson['sizes'] = {};
+  // A pictogram is seen whole: its arc is of its full height, not of a capital's.
+  const sized = (px: number | null, whole: boolean): FrameJsonSize | undefined =>
+    px === null
+      ? undefined
+      : {
+          px: Math.round(px),
+          arc_minutes: round1(
+            whole ? arcMinutes(px, scale.ppi, scale.distanceMm) : capArcMinutes(px, scale.ppi, scale.distanceMm),
+          ),
+        };
   for (const [key, px] of Object.entries(report.sizes) as [keyof LayoutSizes, number | null][]) {
     if (px === null) continue;
     // A pictogram is seen whole: its arc is of its full height, not of a capital's.
@@ -134,6 +204,7 @@ export function frameJson(d: LaidOutFrame, panel: PanelProfile, rotation: Rotati
     colours: elementColours(d, nameOf),
     missing_glyphs: report.missingGlyphs.map(describeCodePoint),
     missing_scripts: report.missingScripts.map((m) => ({ script: m.name, code: m.code, elements: m.elements })),
+    people: report.people.map((p) => personJson(p, sized)),
     png_sha256: pngSha256,
   };
 }

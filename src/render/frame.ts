@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { LayoutReport } from './layout/blocks.js';
-import { frameContent, type FrameInput } from './layout/content.js';
+import { frameContent, type FrameContent, type FrameInput } from './layout/content.js';
+import { householdContent, onePersonContent } from './layout/household-content.js';
+import { layoutHousehold } from './layout/layout-household.js';
+import type { PersonReport } from './layout/person-report.js';
 import { encodeBmp1 } from './encode/bmp.js';
 import { layoutError } from './layout/layout-error.js';
 import { collectMissingGlyphs } from './text/missing-glyphs.js';
@@ -21,6 +24,7 @@ import type { GarmentId } from '../domain/garments.js';
 export type { FrameInput, FramePerson } from './layout/content.js';
 export type { Dither } from './encode/quantize.js';
 export type { UnshownScript } from './layout/unshown-text.js';
+export type { PersonReport } from './layout/person-report.js';
 
 export interface RenderOptions {
   /** How the panel is mounted: 90 = turned a quarter clockwise, so the picture is portrait. */
@@ -96,6 +100,55 @@ export interface DetailedFrame {
 /** A frame laid out and drawn, before its pixels are read: what it placed and drew, all its JSON says. */
 export type LaidOutFrame = Omit<DetailedFrame, 'indices'>;
 
+/**
+ * The frame's words and its layout. Texts in a script no font has are said to be so in words, never drawn as boxes
+ * (unshown-text.ts). A household (`input.people`) is drawn whole on a wall panel, one person or four; where the panel
+ * is too small for columns, the frame is the first person's own (the daemon chooses whom: person-for-frame.ts).
+ */
+function prepareContent(
+  input: FrameInput,
+  width: number,
+  height: number,
+): { content: FrameContent; unshown: UnshownScript[]; kind: LayoutKind } {
+  const has = (c: FrameContent): boolean => c.outfit !== null && c.weather !== null;
+  const people = input.people ?? [];
+  if (people.length > 0) {
+    const all = householdContent(input, people);
+    const kind = chooseLayout(width, height, has(all.content));
+    if (kind !== 'small') return { ...all, kind };
+  }
+  const prepared = people.length > 0 ? onePersonContent(input, people[0]!) : withUnshownScripts(frameContent(input));
+  return { ...prepared, kind: chooseLayout(width, height, has(prepared.content)) };
+}
+
+/** What a one-person frame drew of its person: the layout's row and outfit, and their additions. */
+function onePersonReport(c: FrameContent, report: LayoutReport, box: PersonReport['box']): PersonReport {
+  const p = c.people![0]!;
+  const lines = [report.outfit, report.outfitRest].flatMap((t) => t?.lines.map((l) => l.text) ?? []);
+  return {
+    id: p.id,
+    name: p.name,
+    garments: c.garments,
+    pictograms: report.pictograms,
+    pictogramsMore: report.pictogramsMore,
+    additions: p.additions,
+    additionsDrawn: report.additionsDrawn,
+    offsetC: p.offsetC,
+    away: p.away,
+    old: c.old,
+    outfit: lines.length > 0 ? lines.join(' ') : null,
+    outfitTruncated: (report.outfit?.truncated ?? false) || (report.outfitRest?.truncated ?? false),
+    sizes: {
+      name: null,
+      pictogram: report.sizes.pictogram,
+      additions: report.additionsDrawn.length > 0 ? report.sizes.pictogram : null,
+      outfit: report.sizes.outfit,
+      outfitRest: report.sizes.outfitRest,
+    },
+    box,
+  };
+}
+
 /** The frame drawn on its surface; the caller reads the pixels (or not) and releases the canvases. */
 function drawFrame(
   input: FrameInput,
@@ -103,9 +156,7 @@ function drawFrame(
   opts: RenderOptions,
 ): { laid: LaidOutFrame; canvases: SurfaceCanvases; palette: Rgb[] } {
   const { width, height } = viewSize(panel, opts.rotation);
-  // Texts in a script no font has are said to be so in words, never drawn as boxes (unshown-text.ts).
-  const { content, unshown } = withUnshownScripts(frameContent(input));
-  const kind = chooseLayout(width, height, content.outfit !== null && content.weather !== null);
+  const { content, unshown, kind } = prepareContent(input, width, height);
   const palette = matchPalette(panel);
   // Small panels are read at arm's length, the others on a wall from 2 m (type-scale.ts).
   const scale = typeScale(
@@ -120,8 +171,13 @@ function drawFrame(
       ? layoutError(surface, content)
       : kind === 'small'
         ? layoutSmall(surface, content)
-        : layoutWide(surface, content, kind),
+        : content.people && content.people.length > 0
+          ? layoutHousehold(surface, content, kind)
+          : layoutWide(surface, content, kind),
   );
+  // A small panel's one-person frame draws that person's outfit as the display's, with their additions.
+  if (report.people.length === 0 && content.people?.length === 1 && kind !== 'error')
+    report.people.push(onePersonReport(content, report, { x: 0, y: 0, w: width, h: height }));
   report.missingGlyphs = missing;
   report.missingScripts = unshown;
   const laid: LaidOutFrame = {

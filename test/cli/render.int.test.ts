@@ -4,6 +4,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { runCli, simulatedConfig, tempConfig } from '../helpers/cli.js';
 import { RENDER_INPUT } from '../fixtures/answers.js';
+import { ANNA, BEN, householdFile } from '../fixtures/household-samples.js';
 
 describe('render (offline, no credits)', () => {
   it('renders a saved Recommendation to PNG and BMP for the display’s panel, byte-identical on a second run', async () => {
@@ -58,5 +59,31 @@ describe('render (offline, no credits)', () => {
     const usage = await runCli(['render', '--config', file, '--input', input]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('render needs --out FILE');
+  });
+
+  it('renders a household file, everyone on one frame; a bad one exits 2 naming the file and the path', async () => {
+    const { dir, file } = await tempConfig(simulatedConfig());
+    const input = path.join(dir, 'household.json');
+    await writeFile(input, JSON.stringify(householdFile([ANNA, BEN])));
+    const out = path.join(dir, 'h.json');
+    const res = await runCli(['render', '--config', file, '--input', input, '--out', out]);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const json = JSON.parse(await readFile(out, 'utf8')) as {
+      people: { id: string; additions: string[]; offset_c: number; outfit: string }[];
+    };
+    expect(json.people.map((p) => [p.id, p.offset_c, p.additions])).toEqual([
+      ['anna', -3, ['scarf', 'warm-hat']],
+      ['ben', 0, []],
+    ]);
+    expect(json.people[1]!.outfit).toBe(BEN.recommendation.outfit);
+
+    const bad = path.join(dir, 'bad.json');
+    const broken = householdFile([ANNA, { ...BEN, recommendation: { ...BEN.recommendation, outfit: '  ' } }]);
+    await writeFile(bad, JSON.stringify(broken));
+    const failed = await runCli(['render', '--config', file, '--input', bad, '--out', path.join(dir, 'x.png')]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(bad);
+    expect(failed.stderr).toContain('people[1].recommendation.outfit');
   });
 });

@@ -4,16 +4,27 @@ import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import type { Rotation } from '../../src/render/encode/rotate.js';
 import { SAMPLE_CASES, type SampleCase, sampleInput, STRESS_SAMPLES } from '../fixtures/samples.js';
 import { EXTRA_SAMPLES, type ExtraSample, extraInput } from '../fixtures/extra-samples.js';
+import { HOUSEHOLD_CASES, type HouseholdCase, householdInput } from '../fixtures/household-samples.js';
 
 /**
  * What display/gallery/ holds, without drawing a pixel: every panel's frames (each sample case in English and a second
- * language; each extra sample, extra-samples.ts, in English; and a set of cases turned sideways where the panel can
+ * language; each extra sample, extra-samples.ts, in English; a household of two, three and four in English and German;
+ * and a set of cases turned sideways where the panel can
  * hang that way), its stress frames, its smallest text at 4x and, for a colour panel, two frames in its measured inks.
  * gallery-files.ts draws what this lists; the gallery's checks hold the committed files to it.
  */
 
-/** A case the gallery draws: a sample case (samples.ts) or an extra sample (extra-samples.ts). */
-export type GalleryCase = SampleCase | ExtraSample;
+/**
+ * A case the gallery draws: a sample case (samples.ts), an extra sample (extra-samples.ts) or a household
+ * (household-samples.ts).
+ */
+export type GalleryCase = SampleCase | ExtraSample | HouseholdCase;
+
+/** The languages of the household frames on every panel: English and German (the longest labels). */
+export const HOUSEHOLD_LOCALES = ['en', 'de'] as const;
+
+/** Whether a case is a household frame. */
+export const isHousehold = (c: string): c is HouseholdCase => (HOUSEHOLD_CASES as readonly string[]).includes(c);
 
 /** The cases a colour panel shows in its measured inks in ink/: an alert and likely rain; snow at −4 °C. */
 export const INK_CASES: readonly SampleCase[] = ['alert', 'long'];
@@ -48,6 +59,9 @@ export const CASE_TITLES: Record<GalleryCase, string> = {
   'alerts-5': 'five alerts',
   hot: 'a hot day, 33 °C',
   tick: 'nothing extra needed',
+  'household-2': 'two people',
+  'household-3': 'three, one out',
+  'household-4': 'four, one out of date',
 };
 
 /** The panels the gallery shows, in its order: every profile in display/panels/ (a new profile joins by itself). */
@@ -95,6 +109,7 @@ export function panelFrames(id: string, index: number): GalleryFrame[] {
     void frames.push({ panel: id, case: c, locale, rotation, file: frameFile(id, c, locale, rotation) });
   for (const locale of galleryLocales(index)) for (const c of SAMPLE_CASES) add(c, locale.code, 0);
   for (const s of EXTRA_SAMPLES) add(s, 'en', 0);
+  for (const locale of HOUSEHOLD_LOCALES) for (const c of HOUSEHOLD_CASES) add(c, locale, 0);
   if (hangsSideways(id)) for (const c of SIDEWAYS_CASES) add(c, 'en', 90);
   return frames;
 }
@@ -117,6 +132,7 @@ export const smallTextFile = (size: number): string => `zoom/small-text-${size}p
 
 /** A gallery case's frame input in `locale`. */
 export function galleryInput(c: GalleryCase, locale: Locale): FrameInput {
+  if (isHousehold(c)) return householdInput(c, 'Hallway', locale);
   return (SAMPLE_CASES as readonly string[]).includes(c)
     ? sampleInput(c as SampleCase, 'Hallway', locale)
     : extraInput(c as ExtraSample, 'Hallway', locale);

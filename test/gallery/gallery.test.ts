@@ -8,6 +8,7 @@ import { hangsSideways, panelFrames } from './gallery-plan.js';
 import { listPanelIds, loadPanel } from '../../src/panels/panels.js';
 import { SAMPLE_CASES } from '../fixtures/samples.js';
 import { EXTRA_SAMPLES } from '../fixtures/extra-samples.js';
+import { HOUSEHOLD_CASES } from '../fixtures/household-samples.js';
 
 describe('the gallery', () => {
   it('gives every panel English and a second language, and all eight languages appear', () => {
@@ -16,12 +17,24 @@ describe('the gallery', () => {
     expect(new Set(seconds.map((p) => p[1]))).toEqual(new Set(['de', 'fr', 'es', 'it', 'nl', 'pl', 'sv']));
   });
 
-  it('plans every sample case in two languages, every extra sample in English, and sideways frames where the panel hangs that way', () => {
+  it('plans every sample case in two languages, every extra sample in English, the household in English and German, and sideways frames where the panel hangs that way', () => {
     for (const [index, id] of listPanelIds().entries()) {
       const frames = panelFrames(id, index);
       const upright = frames.filter((f) => f.rotation === 0);
-      expect(upright.filter((f) => f.locale === 'en').map((f) => f.case)).toEqual([...SAMPLE_CASES, ...EXTRA_SAMPLES]);
-      expect(upright.filter((f) => f.locale !== 'en').map((f) => f.case)).toEqual([...SAMPLE_CASES]);
+      expect(upright.filter((f) => f.locale === 'en').map((f) => f.case)).toEqual([
+        ...SAMPLE_CASES,
+        ...EXTRA_SAMPLES,
+        ...HOUSEHOLD_CASES,
+      ]);
+      const second = galleryLocales(index)[1]!.code;
+      expect(upright.filter((f) => f.locale === second).map((f) => f.case)).toEqual([
+        ...SAMPLE_CASES,
+        ...(second === 'de' ? HOUSEHOLD_CASES : []),
+      ]);
+      expect(upright.filter((f) => f.locale === 'de').map((f) => f.case)).toEqual(
+        expect.arrayContaining([...HOUSEHOLD_CASES]),
+      );
+      expect(upright.filter((f) => f.locale !== 'en' && f.locale !== second && f.locale !== 'de')).toEqual([]);
       const sideways = frames.filter((f) => f.rotation === 90);
       expect(sideways.length > 0, id).toBe(hangsSideways(id));
       expect(new Set(frames.map((f) => f.file)).size).toBe(frames.length);

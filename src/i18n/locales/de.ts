@@ -94,5 +94,8 @@ export const de: LocaleTable = {
     condition_sleet_heavy: 'Starker Schneeregen',
     condition_thunder_heavy: 'Schwere Gewitter',
     condition_and: '{a} und {b}',
+    person_additions: '+ für {name}',
+    person_away: 'Unterwegs',
+    person_no_outfit: 'Noch kein Outfit',
   },
 };

@@ -95,5 +95,8 @@ export const en: LocaleTable = {
     condition_sleet_heavy: 'Heavy sleet',
     condition_thunder_heavy: 'Severe thunderstorms',
     condition_and: '{a} and {b}',
+    person_additions: '+ for {name}',
+    person_away: 'Out',
+    person_no_outfit: 'No outfit yet',
   },
 };

@@ -94,5 +94,8 @@ export const es: LocaleTable = {
     condition_sleet_heavy: 'Aguanieve fuerte',
     condition_thunder_heavy: 'Tormentas fuertes',
     condition_and: '{a} y {b}',
+    person_additions: '+ para {name}',
+    person_away: 'Fuera',
+    person_no_outfit: 'Aún sin atuendo',
   },
 };

@@ -94,5 +94,8 @@ export const fr: LocaleTable = {
     condition_sleet_heavy: 'Forte neige fondue',
     condition_thunder_heavy: 'Violents orages',
     condition_and: '{a} et {b}',
+    person_additions: '+ pour {name}',
+    person_away: 'Absent',
+    person_no_outfit: 'Pas encore de tenue',
   },
 };

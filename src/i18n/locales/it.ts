@@ -94,5 +94,8 @@ export const it: LocaleTable = {
     condition_sleet_heavy: 'Nevischio forte',
     condition_thunder_heavy: 'Forti temporali',
     condition_and: '{a} e {b}',
+    person_additions: '+ per {name}',
+    person_away: 'Fuori',
+    person_no_outfit: 'Ancora nessun outfit',
   },
 };

@@ -94,5 +94,8 @@ export const nl: LocaleTable = {
     condition_sleet_heavy: 'Zware natte sneeuw',
     condition_thunder_heavy: 'Zware onweersbuien',
     condition_and: '{a} en {b}',
+    person_additions: '+ voor {name}',
+    person_away: 'Weg',
+    person_no_outfit: 'Nog geen outfit',
   },
 };

@@ -96,5 +96,8 @@ export const pl: LocaleTable = {
     condition_sleet_heavy: 'Silny deszcz ze śniegiem',
     condition_thunder_heavy: 'Silne burze',
     condition_and: '{a} i {b}',
+    person_additions: '+ dla {name}',
+    person_away: 'Poza domem',
+    person_no_outfit: 'Jeszcze bez stroju',
   },
 };

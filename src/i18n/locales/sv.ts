@@ -94,5 +94,8 @@ export const sv: LocaleTable = {
     condition_sleet_heavy: 'Kraftigt snöblandat regn',
     condition_thunder_heavy: 'Kraftiga åskväder',
     condition_and: '{a} och {b}',
+    person_additions: '+ för {name}',
+    person_away: 'Borta',
+    person_no_outfit: 'Ingen outfit än',
   },
 };

@@ -23,6 +23,8 @@ export const FRAME_ELEMENTS = [
   'outfit',
   'reasoning',
   'old_mark',
+  'person',
+  'additions',
 ] as const;
 
 export type FrameElement = (typeof FRAME_ELEMENTS)[number];

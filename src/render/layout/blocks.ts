@@ -2,6 +2,7 @@ import { fill } from '../../i18n/labels.js';
 import { baseDirection, hasRightToLeft } from '../text/bidi.js';
 import type { FrameContent, StatusText } from './content.js';
 import type { UnshownScript } from './unshown-text.js';
+import type { PersonReport } from './person-report.js';
 import { drawText, measure, measureEm, type FontId } from '../text/fonts.js';
 import { inkExtentEm, recordInk, type DrawnLine, type InkBox } from '../text/ink-box.js';
 import { lineRoom, type TextBox } from '../draw/text-box.js';
@@ -71,6 +72,10 @@ export interface LayoutReport {
   markedOld: boolean;
   /** The boxes framed as old (dashed), px: what is inside them is as old as the outfit. */
   oldMarks: Box[];
+  /** The people drawn (a household frame's, or a one-person frame's one); empty: a frame of the display's outfit. */
+  people: PersonReport[];
+  /** A one-person frame's additions as drawn after "+ for <name>" (their pictograms); empty: none drawn. */
+  additionsDrawn: string[];
 }
 
 export function newReport(layout: LayoutReport['layout']): LayoutReport {
@@ -106,6 +111,8 @@ export function newReport(layout: LayoutReport['layout']): LayoutReport {
     headline: null,
     markedOld: false,
     oldMarks: [],
+    people: [],
+    additionsDrawn: [],
   };
 }
 

@@ -139,6 +139,23 @@ export interface FrameContent {
   status: StatusText | null;
   /** The language of the labels the layouts add ("Feels like", "STALE") and of the numbers they format. */
   locale: Locale;
+  /**
+   * The people of a household frame (household-content.ts), each with their own outfit; null: a frame of one outfit.
+   * The frame's own fields then hold the shared weather (from the first person with an answer) and the status.
+   */
+  people?: PersonContent[] | null;
+}
+
+/** One person on a household frame, in words (household-content.ts). */
+export interface PersonContent {
+  id: string;
+  name: string;
+  /** What their own outfit says, as a frame of their answer alone would (its weather is not drawn again). */
+  content: FrameContent;
+  /** Garments added at their own feels-like, drawn after "+ for <name>" (never among the service's garments). */
+  additions: readonly GarmentId[];
+  offsetC: number;
+  away: boolean;
 }
 
 /** "status page: http://pi.local:8321", where the address is known; the log where there is no status page. */

@@ -12,6 +12,7 @@ import { drawFeelsLike, drawReading, drawReadings, drawTemperature, weatherSurfa
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
 import { pictogramRowPlaces, type RowFit } from '../pictograms/pictogram-row.js';
+import { additionsHeight, drawAdditions } from './person-additions.js';
 
 /**
  * Small panels (4.2", 2.9", 2.13"), read at arm's length: their own type scale (type-scale.ts, 'hand').
@@ -100,6 +101,13 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
     // On a line of its own it may take the line, so that a long language's age is not cut ("2 godz. temu").
     smallBadge(sf, c.ageBadge!, { right: x + tw, y, h: badgeH, maxW: tw }, false, report);
     y += badgeH + 3 * u;
+  }
+  // A one-person frame of a household: the garments the person adds at their own warmth, after "+ for <name>".
+  const person = c.people?.[0];
+  if (person && person.additions.length > 0) {
+    const at = { x, y, w: tw, labelSize: sf.scale.reading, iconSize: PICTOGRAM_MIN_PX };
+    report.additionsDrawn = drawAdditions(sf, person, at, report);
+    y += additionsHeight(person, at) + 3 * u;
   }
   // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: the margin above the
   // frame's edge, or above the old outfit's dashed frame. A long outfit's first sentence is set apart at half as
