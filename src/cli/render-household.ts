@@ -3,7 +3,6 @@ import { describeIssues } from '../shared/describe-issue.js';
 import { RecommendationSchema, type StoredRecommendation } from '../api/schemas.js';
 import { additionsForAnswer, WARMTH } from '../domain/warmth.js';
 import type { FramePerson } from '../render/frame.js';
-import { UsageError } from './usage-error.js';
 
 /**
  * The household file `render --input` reads beside a single Recommendation (docs/guides/household.md):
@@ -41,12 +40,12 @@ function stored(rec: z.infer<typeof RecommendationSchema>, raw: unknown, now: Da
 export function readHousehold(path: string, data: unknown, now = new Date()): FramePerson[] {
   const parsed = HouseholdSchema.safeParse(data);
   if (!parsed.success)
-    throw new UsageError(`${path} is not a valid household file: ${describeIssues(parsed.error).join('; ')}`);
+    throw new Error(`${path} is not a valid household file: ${describeIssues(parsed.error).join('; ')}`);
   const raw = (data as { people: unknown[] }).people;
   const ids = new Set<string>();
   return parsed.data.people.map((p, i) => {
     if (ids.has(p.id))
-      throw new UsageError(`${path} is not a valid household file: people[${i}].id: "${p.id}" is used twice`);
+      throw new Error(`${path} is not a valid household file: people[${i}].id: "${p.id}" is used twice`);
     ids.add(p.id);
     const rec = stored(p.recommendation, (raw[i] as { recommendation?: unknown }).recommendation, now);
     const offsetC = p.offset_c ?? 0;

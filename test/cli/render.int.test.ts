@@ -61,7 +61,7 @@ describe('render (offline, no credits)', () => {
     expect(usage.stderr).toContain('render needs --out FILE');
   });
 
-  it('renders a household file, everyone on one frame; a bad one exits 2 naming the file and the path', async () => {
+  it('renders a household file, everyone on one frame; a bad one exits 1 (as a bad Recommendation does) naming the file and the path', async () => {
     const { dir, file } = await tempConfig(simulatedConfig());
     const input = path.join(dir, 'household.json');
     await writeFile(input, JSON.stringify(householdFile([ANNA, BEN])));
@@ -82,7 +82,7 @@ describe('render (offline, no credits)', () => {
     const broken = householdFile([ANNA, { ...BEN, recommendation: { ...BEN.recommendation, outfit: '  ' } }]);
     await writeFile(bad, JSON.stringify(broken));
     const failed = await runCli(['render', '--config', file, '--input', bad, '--out', path.join(dir, 'x.png')]);
-    expect(failed.code).toBe(2);
+    expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(bad);
     expect(failed.stderr).toContain('people[1].recommendation.outfit');
   });
