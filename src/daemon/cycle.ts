@@ -33,6 +33,7 @@ import type { RenderProblem } from '../state/render-problem.js';
 import type { Clock } from '../time/clock.js';
 import { askedToWait, renderProblemOf } from './cycle-problems.js';
 import type { HouseholdCycle } from './household-cycle.js';
+import { PersonTurn } from '../household/person-turn.js';
 
 /** Gets a Recommendation for a display within budget and rate limit (the governor). */
 export type FetchFn = (
@@ -126,7 +127,9 @@ export class DisplayCycle {
    * What #frame was drawn from, and how stale (staleness()): recorded with it, also after a newer draw failed. The
    * last success is the cycle's own: an answer bought is not bought again because its frame could not be drawn.
    */
-  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince' | 'people'> | null = null;
+  #onShow: Pick<DisplayState, 'rec' | 'status' | 'stale' | 'staleSince' | 'people' | 'onePerson'> | null = null;
+  /** Whom the display's own frame shows where its panel has room for one person only. */
+  readonly #turn = new PersonTurn();
   /** The last draw failed (E_RENDER_…): #frame is older than the cycle's state until a draw succeeds. */
   #renderProblem: RenderProblem | null = null;
   #lastError: LastError | null = null;
@@ -185,11 +188,14 @@ export class DisplayCycle {
   }
 
   /** What the frame and the state show: a household's first person at home and everyone, or the display's answer. */
-  #shown(now: number): { rec: StoredRecommendation | null; people?: FramePerson[] } {
+  #shown(now: number): { rec: StoredRecommendation | null; people?: FramePerson[]; onePerson?: string } {
     const h = this.#deps.household;
     if (h === undefined) return { rec: this.#rec };
     const staleFrom = this.#deps.staleFrom;
-    return { rec: h.leadRec() ?? this.#rec, people: h.people(now, (at) => staleFrom?.(at) ?? null) };
+    const people = h.people(now, (at) => staleFrom?.(at) ?? null);
+    // A small panel shows one person a frame: the next one with each new answer of any of them.
+    const onePerson = this.#turn.shows(people, people.map((p) => p.rec?.fetched_at ?? '').join(' '));
+    return { rec: h.leadRec() ?? this.#rec, people, ...(onePerson !== undefined && { onePerson }) };
   }
 
   #currentNotice(): RefreshNotice | null {

@@ -63,6 +63,7 @@ export const httpPlugin: PublisherPlugin = {
         format: d.format,
         ...(d.panel !== undefined && { panel: d.panel }),
         ...(d.button !== undefined && { button: d.button }),
+        ...(d.person !== undefined && { person: d.person }),
       })),
       // A device's button may vote for a person (trmnl.devices[].button): into the household's warmth book.
       ...(ctx.household !== undefined && { vote: (p, v) => ctx.household!.warmth.vote(p, v) }),

@@ -7,6 +7,7 @@ import type { OpenEPaperLinkConfig } from '../config/schema.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
 import { displayRenderOptions, drawInProcess, type DrawFrame, type RenderContext } from '../render/display-frame.js';
 import { pngToJpeg } from '../render/encode/jpeg.js';
+import { onePersonOf } from '../state/person-view.js';
 import type { Publisher } from '../publish/publisher.js';
 import { frameLook, type ShownView } from '../state/display-views.js';
 import type { TagStatusBook } from '../state/tag-status.js';
@@ -181,6 +182,7 @@ export class OeplPublisher implements Publisher {
           now: view.frameSince,
           storeProblem: view.storeProblem,
           stale: view.stale,
+          ...onePersonOf(view, slot.tag.person),
         },
         // The tag is fed its own size: the access point turns it for a tag mounted otherwise (its `rotate`).
         { panel: slot.panel, rotation: 0 },

@@ -10,7 +10,6 @@ import type { StatusPlace } from '../domain/frame-status.js';
 import { statusPlace } from '../config/status-place.js';
 
 /** Whom a one-person frame shows (a small panel, a device or tag): the daemon chooses through this door. */
-export { personForFrame, type PersonForFrameOptions } from './person-for-frame.js';
 
 /**
  * How one display's frames are drawn, resolved from its config once: panel, name, time zone, rotation, dither and
@@ -76,7 +75,7 @@ export function displayRenderOptions(display: DisplayForRender, ctx: RenderConte
 
 /** What changes from one frame of a display to the next. */
 export type FrameState = Pick<FrameInput, 'rec' | 'status' | 'now'> &
-  Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale' | 'people'>>;
+  Partial<Pick<FrameInput, 'storeProblem' | 'notReadBack' | 'garments' | 'stale' | 'people' | 'onePerson'>>;
 
 /** Another panel to draw a display's state for (a TRMNL device's), with its rotation. */
 export interface DrawAs {

@@ -103,7 +103,8 @@ export type LaidOutFrame = Omit<DetailedFrame, 'indices'>;
 /**
  * The frame's words and its layout. Texts in a script no font has are said to be so in words, never drawn as boxes
  * (unshown-text.ts). A household (`input.people`) is drawn whole on a wall panel, one person or four; where the panel
- * is too small for columns, the frame is the first person's own (the daemon chooses whom: person-for-frame.ts).
+ * is too small for columns, the frame is one person's own: `input.onePerson`'s, else the first's (the daemon chooses
+ * whom: src/household/person-turn.ts).
  */
 function prepareContent(
   input: FrameInput,
@@ -117,7 +118,8 @@ function prepareContent(
     const kind = chooseLayout(width, height, has(all.content));
     if (kind !== 'small') return { ...all, kind };
   }
-  const prepared = people.length > 0 ? onePersonContent(input, people[0]!) : withUnshownScripts(frameContent(input));
+  const one = people.find((p) => p.id === input.onePerson) ?? people[0];
+  const prepared = one !== undefined ? onePersonContent(input, one) : withUnshownScripts(frameContent(input));
   return { ...prepared, kind: chooseLayout(width, height, has(prepared.content)) };
 }
 

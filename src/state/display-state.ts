@@ -69,6 +69,8 @@ export interface DisplayState {
    * absent for a display of one outfit. `rec` is then the first person at home's answer.
    */
   readonly people?: readonly FramePerson[];
+  /** Whom a one-person frame of the household shows now (the display's turn, household/person-turn.ts). */
+  readonly onePerson?: string;
 }
 
 export interface StalenessInput {

@@ -63,6 +63,8 @@ interface ViewBase {
   readonly problems: readonly ShownProblem[];
   /** A household display's people as its frame shows them (DisplayState.people); absent for a display of one outfit. */
   readonly people?: readonly FramePerson[];
+  /** Whom a one-person frame of the household shows now (DisplayState.onePerson): devices that take turns show them. */
+  readonly onePerson?: string;
 }
 
 /** Nothing on the wall yet. */
@@ -186,6 +188,7 @@ export class DisplayViews implements DisplayViewSource {
       tagProblem: firstTag === null ? null : tagOf(firstTag),
       problems,
       ...(entry.people !== undefined && { people: entry.people }),
+      ...(entry.onePerson !== undefined && { onePerson: entry.onePerson }),
     };
     if (record === null || record.entry.frame === null || record.frameSince === null) return { ...base, kind: 'none' };
     return {

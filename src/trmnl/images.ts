@@ -7,6 +7,7 @@ import { listPanelIds, loadPanel, ppiOf, type PanelProfile } from '../panels/pan
 import { encodePng } from '../render/encode/png.js';
 import { frameLook, type ShownView } from '../state/display-views.js';
 import type { Clock } from '../time/clock.js';
+import { onePersonOf } from '../state/person-view.js';
 import { OG_MAX_BYTES, type ScreenSpec, type TrmnlFormat } from './models.js';
 
 /**
@@ -49,8 +50,8 @@ function trmnlFilename(body: Buffer): string {
   return `outfit-${createHash('sha256').update(body).digest('hex').slice(0, 8)}`;
 }
 
-function specKey(s: Pick<ScreenSpec, 'panel' | 'format'>): string {
-  return `${s.panel ?? '-'}/${s.format}`;
+function specKey(s: Pick<ScreenSpec, 'panel' | 'format' | 'person'>): string {
+  return `${s.panel ?? '-'}/${s.format}${s.person === undefined ? '' : `/${s.person}`}`;
 }
 
 function isTrmnlSize(w: number, h: number): boolean {
@@ -200,7 +201,9 @@ export class TrmnlImages {
       look,
       since,
     });
-    if (spec.panel === null) {
+    // A device of one person of the household never gets the display's frame: that shows everyone.
+    const everyone = spec.person === undefined || view.people === undefined;
+    if (spec.panel === null && everyone) {
       const own = legacyOwn(render.panel, frame, spec.format);
       if (own) return made(own.body, own.contentType, frame.width, frame.height, render.panel.id, false);
     }
@@ -215,7 +218,8 @@ export class TrmnlImages {
         'TRMNL: a BMP must be an 800x480 landscape black-and-white frame; this device is served a PNG',
       );
     for (;;) {
-      const f = drawsAlike(panel, render.panel) ? frame : await this.#drawFor(view, render, panel, since);
+      const f =
+        everyone && drawsAlike(panel, render.panel) ? frame : await this.#drawFor(view, render, panel, since, spec);
       const bmp = wantsBmp && f.bmp !== null;
       const body = bmp ? f.bmp! : f.png;
       const next = body.length > spec.maxBytes ? fewerGreys(panel)[0] : undefined;
@@ -240,11 +244,24 @@ export class TrmnlImages {
     }
   }
 
-  #drawFor(view: ShownView, render: DisplayRenderOptions, panel: PanelProfile, now: Date): Promise<Frame> {
+  #drawFor(
+    view: ShownView,
+    render: DisplayRenderOptions,
+    panel: PanelProfile,
+    now: Date,
+    spec: Pick<ScreenSpec, 'person'>,
+  ): Promise<Frame> {
     this.#o.logger?.debug({ display: view.display.id, panel: panel.id }, "TRMNL: frame drawn for a device's screen");
     return (this.#o.draw ?? drawInProcess)(
       render,
-      { rec: view.rec, status: view.status, now, storeProblem: view.storeProblem, stale: view.stale },
+      {
+        rec: view.rec,
+        status: view.status,
+        now,
+        storeProblem: view.storeProblem,
+        stale: view.stale,
+        ...onePersonOf(view, spec.person),
+      },
       { panel, rotation: view.display.rotation },
     );
   }

@@ -23,6 +23,8 @@ export interface ScreenSpec {
   format: TrmnlFormat;
   /** The firmware's download limit for it. */
   maxBytes: number;
+  /** The one person of the household it shows (config `person`); absent: the display's frame, everyone. */
+  person?: string;
 }
 
 /** The ESP32-C3 of the original TRMNL refuses bigger downloads: what a device that names no model is held to. */
@@ -58,12 +60,18 @@ export function screenSpec(choice: ScreenChoice, format: TrmnlFormat): ScreenSpe
 
 /** The screens of configured devices before they say anything: a fixed panel, else the old rule. */
 export function bindingScreens(
-  bindings: ReadonlyArray<{ mac: string; panel?: string; format?: TrmnlFormat }>,
+  bindings: ReadonlyArray<{ mac: string; panel?: string; format?: TrmnlFormat; person?: string }>,
 ): Map<string, ScreenSpec> {
   return new Map(
     bindings.map((b) => [
       normalizeMac(b.mac) ?? b.mac,
-      screenSpec(b.panel === undefined ? { kind: 'unknown' } : chooseScreen({ panel: b.panel }), b.format ?? 'png'),
+      {
+        ...screenSpec(
+          b.panel === undefined ? { kind: 'unknown' } : chooseScreen({ panel: b.panel }),
+          b.format ?? 'png',
+        ),
+        ...(b.person !== undefined && { person: b.person }),
+      },
     ]),
   );
 }

@@ -57,6 +57,8 @@ export interface TrmnlDeviceBinding {
   panel?: string;
   /** What its button does (config `button`); default a refresh. */
   button?: TrmnlButtonConfig;
+  /** The one person of the display's household it shows (config `person`); default the display's frame. */
+  person?: string;
 }
 
 export interface TrmnlApiDeps {
@@ -294,7 +296,7 @@ export class TrmnlApi {
         "TRMNL: no panel profile has this device's screen; drawn for the largest that fits inside it (said once a device)",
       );
     }
-    return screenSpec(choice, dev.format ?? 'png');
+    return { ...screenSpec(choice, dev.format ?? 'png'), ...(dev.person !== undefined && { person: dev.person }) };
   }
 
   /** The device's button: a warmth vote when its binding says so (no purchase, the frame stays); else a refresh. */

@@ -192,6 +192,13 @@ describe('the household on a small panel: one person a frame', () => {
     }
   });
 
+  it.each(SMALL)('%s shows the person the daemon’s turn names (onePerson), not the first', (id) => {
+    const { j } = json({ ...householdInput('household-4'), onePerson: 'dani' }, id);
+    expect(j.people.map((p) => p.id)).toEqual(['dani']);
+    expect(j.texts).toContain('Dani');
+    expect(j.texts.join(' ')).not.toContain('Anna');
+  });
+
   it('is the display’s own frame, as before, without people', () => {
     const input: FrameInput = {
       rec: ANNA.recommendation,

@@ -55,6 +55,11 @@ export interface FrameInput {
    * first person with an answer; `rec` is then ignored). Absent or empty: the single outfit of `rec`, as before.
    */
   people?: readonly FramePerson[];
+  /**
+   * Whom a one-person frame of the household shows (an id of `people`), where the panel is too small for columns;
+   * default the first. Wall frames draw everyone and ignore it.
+   */
+  onePerson?: string;
 }
 
 /** One person on a household frame. */

@@ -47,7 +47,7 @@ function personContent(input: FrameInput, p: FramePerson, unshown: UnshownScript
 
 /**
  * One person's frame: their outfit with their name in the band, and their own additions. What a small panel shows of
- * a household (the daemon chooses whom: person-for-frame.ts), and a wall panel of a household of one.
+ * a household (the daemon chooses whom: src/household/person-turn.ts), and a wall panel of a household of one.
  */
 export function onePersonContent(input: FrameInput, p: FramePerson): PreparedContent {
   const unshown: UnshownScript[] = [];

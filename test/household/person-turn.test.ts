@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { personForFrame } from '../../src/render/display-frame.js';
+import { personForFrame, PersonTurn } from '../../src/household/person-turn.js';
 import { ANNA, BEN, CARLA, DANI, framePerson } from '../fixtures/household-samples.js';
 
 const people = [ANNA, BEN, CARLA, DANI].map((m) => framePerson(m));
@@ -38,5 +38,24 @@ describe('personForFrame: whom a one-person frame shows', () => {
     expect(personForFrame(away(['anna']))?.id).toBe('ben');
     expect(personForFrame([], { person: 'anna' })).toBeNull();
     expect(personForFrame(people, { previous: 'eve' })?.id).toBe('anna');
+  });
+});
+
+describe('PersonTurn: one device’s turns', () => {
+  it('moves on with each new answer, not with a redraw of the same', () => {
+    const turn = new PersonTurn();
+    expect(turn.shows(people, 'a1')).toBe('anna');
+    expect(turn.shows(people, 'a1')).toBe('anna');
+    expect(turn.shows(people, 'a2')).toBe('ben');
+    expect(turn.shows(away(['carla']), 'a3')).toBe('dani');
+    expect(turn.shows(people, 'a4')).toBe('anna');
+  });
+
+  it('keeps a device’s own person, and shows nobody for a display without people', () => {
+    const turn = new PersonTurn('carla');
+    expect(turn.shows(people, 'a1')).toBe('carla');
+    expect(turn.shows(people, 'a2')).toBe('carla');
+    expect(turn.shows(undefined, 'a3')).toBeUndefined();
+    expect(new PersonTurn().shows([], 'a1')).toBeUndefined();
   });
 });
