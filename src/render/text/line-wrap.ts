@@ -1,7 +1,16 @@
 import { baseDirection } from './bidi.js';
-import { bindings, isLoneLine } from './break-rules.js';
+import { bindings, cjkNumberBeforeUnit, isLoneLine, unbreakable } from './break-rules.js';
 import { measureEm, wordSpace, type FontId } from './fonts.js';
-import { SHY, TokenMemo, firstBreakAfter, lastFittingDown, lastFittingUp, pieceOf, plainOf } from './word-pieces.js';
+import {
+  CJK,
+  SHY,
+  TokenMemo,
+  firstBreakAfter,
+  lastFittingDown,
+  lastFittingUp,
+  pieceOf,
+  plainOf,
+} from './word-pieces.js';
 
 /**
  * Words into lines, for text-fit.ts: greedily, as its search for the largest size counts them, and then broken
@@ -30,6 +39,9 @@ interface Piece {
   whole: boolean;
   /** Its width, px. */
   w: number;
+  /** The code points of its word it holds: [from, to). */
+  from: number;
+  to: number;
 }
 
 /** A paragraph's lines as pieces, and whether a word had to be cut between two characters that are no break point. */
@@ -105,7 +117,7 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
       if (restFits(at)) {
         const whole = start === 0;
         const text = whole ? t.whole : pieceOf(t, start, n);
-        place({ text, word: i, whole, w: whole ? t.wholeEm * size : px(text) }, at);
+        place({ text, word: i, whole, w: whole ? t.wholeEm * size : px(text), from: start, to: n }, at);
         break;
       }
       // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line):
@@ -133,7 +145,7 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
         midWord = true;
       }
       const text = pieceOf(t, start, k);
-      place({ text, word: i, whole: false, w: px(text) }, at);
+      place({ text, word: i, whole: false, w: px(text), from: start, to: k }, at);
       flush();
       if (rows.length > cap) return { rows, midWord };
       start = k;
@@ -145,7 +157,8 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
 
 /**
  * Moves the last word of line i - 1, with the words bound to it, to the start of line i, where they fit there and what
- * stays is neither empty nor a lone line. Returns whether it did: the same lines, broken elsewhere.
+ * stays is neither empty nor a lone line; where they do not fit, fewer of them, breaking only a short word's lean on
+ * the next (break-rules.ts unbreakable). Returns whether it did: the same lines, broken elsewhere.
  */
 function moveDown(
   rows: Piece[][],
@@ -155,16 +168,78 @@ function moveDown(
   c: WrapContext,
 ): boolean {
   const prev = rows[i - 1]!;
-  let k = prev.length - 1;
-  while (k > 0 && prev[k]!.whole && prev[k - 1]!.whole && bound[prev[k - 1]!.word]) k--;
-  if (k === 0 || !prev[k]!.whole) return false;
-  const moved = [...prev.slice(k), ...rows[i]!];
-  const stays = prev.slice(0, k);
+  let from = prev.length - 1;
+  while (from > 0 && prev[from]!.whole && prev[from - 1]!.whole && bound[prev[from - 1]!.word]) from--;
+  for (let k = Math.max(1, from); k < prev.length; k++) {
+    if (!prev[k]!.whole) return false;
+    if (k > from && unbreakable(para[prev[k - 1]!.word]!, para[prev[k]!.word]!)) continue;
+    const moved = [...prev.slice(k), ...rows[i]!];
+    const stays = prev.slice(0, k);
+    if (lineOf(moved, c.space, false).width > c.width) continue;
+    if (stays.length === 1 && isLoneLine([para[stays[0]!.word]!])) continue;
+    rows[i - 1] = stays;
+    rows[i] = moved;
+    return true;
+  }
+  return false;
+}
+
+/** A piece of word `word` (token t): its code points [from, to). */
+function pieceFor(t: ReturnType<TokenMemo['of']>, word: number, from: number, to: number, c: WrapContext): Piece {
+  const whole = from === 0 && to === t.chars.length;
+  const text = pieceOf(t, from, to);
+  return { text, word, whole, w: whole ? t.wholeEm * c.size : c.px(text), from, to };
+}
+
+/**
+ * Moves the end of line i - 1's last piece, from code point `b` of its word on, to the start of line i (joined to its
+ * first piece where that goes on with the same word), where it fits there. Returns whether it did.
+ */
+function splitDown(rows: Piece[][], i: number, b: number, para: readonly string[], c: WrapContext): boolean {
+  const prev = rows[i - 1]!;
+  const row = rows[i]!;
+  const p = prev.at(-1);
+  if (!p || b <= p.from || b >= p.to) return false;
+  const t = c.tokens.of(para[p.word]!);
+  const head = row[0];
+  const moved =
+    head && head.word === p.word && head.from === p.to
+      ? [pieceFor(t, p.word, b, head.to, c), ...row.slice(1)]
+      : [pieceFor(t, p.word, b, p.to, c), ...row];
   if (lineOf(moved, c.space, false).width > c.width) return false;
-  if (stays.length === 1 && isLoneLine([para[stays[0]!.word]!])) return false;
-  rows[i - 1] = stays;
+  rows[i - 1] = [...prev.slice(0, -1), pieceFor(t, p.word, p.from, b, c)];
   rows[i] = moved;
   return true;
+}
+
+/** Code points at least on a Chinese or Japanese paragraph's last line: "ん。" alone says nothing. */
+const CJK_LAST_MIN = 4;
+
+/**
+ * Chinese and Japanese, broken between characters rather than at spaces: a number that ends a word goes down with the
+ * unit that starts the next ("体感は1 / °C。" → "体感は / 1 °C。"), and a last line of fewer than CJK_LAST_MIN
+ * characters takes characters from the end of the line before, at its break points, as few as make it enough.
+ */
+function mendCjk(rows: Piece[][], para: readonly string[], c: WrapContext, end: number): void {
+  for (let i = 1; i < end; i++) {
+    const p = rows[i - 1]!.at(-1);
+    const head = rows[i]![0];
+    if (!p || !head || head.word !== p.word + 1 || head.from !== 0) continue;
+    const t = c.tokens.of(para[p.word]!);
+    const k = p.to === t.chars.length ? cjkNumberBeforeUnit(para[p.word]!, para[head.word]!) : 0;
+    if (k > 0) splitDown(rows, i, t.chars.length - k, para, c);
+  }
+  const i = rows.length - 1;
+  if (i < 1 || i >= end) return;
+  const count = rows[i]!.reduce((n, p) => n + [...p.text].length, 0);
+  const p = rows[i - 1]!.at(-1);
+  if (!p || count >= CJK_LAST_MIN || !CJK.test(rows[i]!.map((q) => q.text).join(''))) return;
+  const t = c.tokens.of(para[p.word]!);
+  for (let j = t.breaks.length - 1; j >= 0; j--) {
+    const b = t.breaks[j]!;
+    if (b >= p.to || count + p.to - b < CJK_LAST_MIN) continue;
+    if (b <= p.from || splitDown(rows, i, b, para, c)) return;
+  }
 }
 
 /**
@@ -192,6 +267,7 @@ function mendBreaks(
     const only = row.length === 1 ? row[0]! : null;
     if (only?.whole && (i === rows.length - 1 || isLoneLine([para[only.word]!]))) moveDown(rows, i, para, bound, c);
   }
+  mendCjk(rows, para, c, end);
 }
 
 /**
