@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { font } from '../../src/render/text/fonts.js';
+import { drawText, font } from '../../src/render/text/fonts.js';
+import { TextLayer } from '../../src/render/text/text-layer.js';
 import { rasterizeGlyph } from '../../src/render/text/glyph-raster.js';
 import { picture } from '../helpers/polygon-glyph.js';
 import type { PathCommand } from '../../src/render/text/ttf.js';
@@ -56,5 +57,21 @@ describe('thin strokes of an outline drawn as designed', () => {
       Math.ceil(size * 0.5),
     );
     expect(rowsWithRun(bm.bits, bm.width, 3), picture(bm)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('"上" as a frame draws it', () => {
+  it.each([11, 12, 13])('keeps both bars at %i px on a 1-bit panel', (size) => {
+    const layer = new TextLayer(24, 24, [
+      [0, 0, 0],
+      [255, 255, 255],
+    ]);
+    drawText(layer, 'condensed', size, '上', 4, 18, '#000000');
+    const black = layer.colourIndex('#000000');
+    const bits = Uint8Array.from(layer.index, (i) => (i === black ? 1 : 0));
+    const inRow = (r: number): number => bits.slice(r * 24, (r + 1) * 24).reduce((n, b) => n + b, 0);
+    const rows = Array.from({ length: 24 }, (_, r) => inRow(r));
+    expect(Math.max(...rows)).toBeGreaterThanOrEqual(Math.ceil(size * 0.5));
+    expect(rowsWithRun(bits, 24, 3)).toBeGreaterThanOrEqual(2);
   });
 });
