@@ -48,6 +48,11 @@ export interface OutfitFit {
   inSentence: boolean;
   /** Height used, px. */
   height: number;
+  /**
+   * Cut inside its first sentence only to keep a sentence that refuses a garment, where it could have been cut at a
+   * sentence end (without that sentence): for the room a wall frame gives it, it counts as cut at a sentence end.
+   */
+  refusalsKept?: boolean;
 }
 
 /** A sentence of the outfit (or a clause, up to its ";"), and whether it names a garment it says not to wear. */
@@ -290,7 +295,10 @@ function fitOutfitAnew(o: OutfitFitOptions): OutfitFit {
     // A refusal is never what is given up first: where one would be, the first sentence is cut after a whole word
     // instead, and the refusals stay whole below it (the pictogram row above names what the cut words did).
     const kept = sets[hi]!;
-    if (parts.some((p) => p.refuses && !kept.includes(p))) return keepRefusals(o, fit, parts) ?? leftOut(best);
+    if (parts.some((p) => p.refuses && !kept.includes(p))) {
+      const refusals = keepRefusals(o, fit, parts);
+      if (refusals) return { ...refusals, refusalsKept: true };
+    }
     return leftOut(best);
   }
   // Not even the first sentence fits alone: the outfit at minSize, cut after a whole word; its refusals kept whole
