@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { measure } from '../../src/render/text/fonts.js';
 import { fitText, type FittedText } from '../../src/render/text/text-fit.js';
 import { bindings, isLoneLine } from '../../src/render/text/break-rules.js';
+import { layoutFrame } from '../../src/render/frame.js';
+import { loadPanel } from '../../src/panels/panels.js';
+import { extraInput } from '../fixtures/extra-samples.js';
 
 /**
  * The break rules (break-rules.ts) as text-fit.ts applies them: bound words kept together and lone lines mended, in
@@ -78,4 +81,36 @@ describe('bound words', () => {
     expect(cut.truncated).toBe(true);
     expect(lines(cut)[0]).toBe('Add a scarf and light gloves');
   });
+});
+
+describe('a number and its unit, a lone last line (issue 50, round three)', () => {
+  it('binds a unit to its number through its punctuation ("4 °C;")', () => {
+    expect(bindings(['like', '4', '°C;', 'the'])).toEqual([true, true, false]);
+    const text = 'Storm gusts with 9 °C that feels like 4 °C; the coast may flood.';
+    const f = fit(text, Math.ceil(w('Storm gusts with 9 °C that feels like 4')) + 1);
+    expect(lines(f).some((l) => /\d$/u.test(l))).toBe(false);
+    expect(lines(f).some((l) => l.startsWith('°C'))).toBe(false);
+  });
+
+  it('gives way on a short word\'s lean rather than leave a word alone on a last line ("Stay in if you / can.")', () => {
+    const f = fit('Stay in if you can.', Math.ceil(w('Stay in if you')) + 1);
+    expect(f.lines).toHaveLength(2);
+    expect(lines(f).at(-1)).not.toBe('can.');
+    expect(f.lines.every((l) => l.width <= Math.ceil(w('Stay in if you')) + 1)).toBe(true);
+  });
+
+  it.each(['kindle-paperwhite', 'waveshare-4in2', 'inkplate-10', 'waveshare-7in5-v2', 'trmnl'])(
+    'Japanese on %s: no "1 / °C", no last line of a kana and "。"',
+    (panel) => {
+      const laid = layoutFrame(extraInput('japanese', 'Hallway'), loadPanel(panel), { rotation: 0 });
+      const blocks = laid.report.blocks.filter((b) => /[\u3040-\u30ff]/u.test(b.lines.map((l) => l.text).join('')));
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const b of blocks) {
+        const ls = b.lines.map((l) => l.text);
+        expect(ls.filter((l) => /\d$/u.test(l))).toEqual([]);
+        expect(ls.filter((l) => l.startsWith('°'))).toEqual([]);
+        if (ls.length > 1) expect([...ls.at(-1)!].length).toBeGreaterThanOrEqual(4);
+      }
+    },
+  );
 });

@@ -120,9 +120,33 @@ describe('a sentence that refuses a garment', () => {
       if (shown.length <= 'Wear a warm wool coat over a thick sweater and boots.'.length) continue;
       cut++;
       expect(shown, `${height} px`).toContain(no);
-      expect(shown, `${height} px`).not.toContain(ELLIPSIS);
+      // Whole sentences, but for a first sentence cut after a whole word where it alone leaves the refusal no room.
+      const cutFirst = fit.inSentence ? shown.indexOf(ELLIPSIS) : -1;
+      if (cutFirst >= 0) expect(fit.lead.lines.at(-1)!.text.endsWith(ELLIPSIS), `${height} px`).toBe(true);
+      expect(shown.slice(cutFirst + 1), `${height} px`).not.toContain(ELLIPSIS);
     }
     expect(cut).toBeGreaterThan(0);
+  });
+
+  it.each(refusals)('"%s" is never given up before the first sentence is cut', (no) => {
+    const first = 'Stay dry: a hooded waterproof shell over a fleece, quick-drying trousers, and rubber boots.';
+    let kept = 0;
+    for (let height = 60; height <= 400; height += 10) {
+      const fit = fitOutfit({ ...opts, text: `${first} ${no}`, height, gap: 6 });
+      const shown = shownText(fit);
+      if (!fit.truncated || fit.rest === null) continue;
+      kept++;
+      // The first sentence cut after a whole word, the refusal whole below it.
+      expect(fit.inSentence, `${height} px`).toBe(true);
+      expect(fit.lead.lines.at(-1)!.text, `${height} px`).toMatch(new RegExp(`${ELLIPSIS}$`, 'u'));
+      expect(shown, `${height} px`).toContain(no.slice(1));
+    }
+    expect(kept).toBeGreaterThan(0);
+  });
+
+  it('keeps "Leave the umbrella at home" on a 2.13" hung sideways, the first sentence cut', () => {
+    const f = frame(sampleInput('alert'), 'waveshare-2in13', 90);
+    expect(frameText(f)).toContain('Leave the umbrella at home, the gusts will break it.');
   });
 
   it('keeps "Leave the umbrella at home" at the outfit’s size on the 7.3" panels, where it was set apart smaller', () => {

@@ -6,8 +6,8 @@ import type { FrameContent } from './content.js';
 import { drawHeadline, markOld } from './mark-old.js';
 import { drawStatusOutline, statusOutlineWidth } from './status-box.js';
 import { drawConditionIcon } from '../pictograms/icons.js';
-import { alertLook, drawAlertMark } from './alert-block.js';
-import { drawGarments, drawOutfitBlock } from './outfit-block.js';
+import { chooseAlerts, drawAlerts } from './small-alerts.js';
+import { drawGarments, drawOutfitBlock, outfitFits } from './outfit-block.js';
 import { drawFeelsLike, drawReading, drawReadings, drawTemperature, weatherSurface } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { fitLine, fitText } from '../text/text-fit.js';
@@ -85,7 +85,6 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
   }
   // An alert's band reaches a little out of the column, never into the margin.
   const bandRoom = old ? { lo: x, hi: x + tw } : { lo: w && !tall ? leftW + thin + M : M, hi: W - M };
-  y += alertLine(sf, c, { x, y, w: tw, ...bandRoom }, report);
   const badgeH = 13 * u;
   const badgeMaxW = tw / 2;
   const row = rowPlace(sf, c, {
@@ -94,6 +93,26 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
     calmW,
     badgeW: badgeBelow ? smallBadgeWidth(sf, c.ageBadge!, badgeMaxW) + 4 * u : 0,
   });
+  // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: the margin above the
+  // frame's edge, or above the old outfit's dashed frame. A long outfit's first sentence is set apart at half as
+  // large again as the rest's smallest, as the wall scale sets it (10′ over 6′).
+  const outfitBottom = old ? 2 * M + thin : M;
+  const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
+  // What the garment row and the badge take below the alerts (garmentRow: the row 1 unit down, 4 units below it).
+  const rowH =
+    Math.max(row.h + 5 * u, row.badgeBeside ? 15 * u : 0) + (badgeBelow && !row.badgeBeside ? badgeH + 3 * u : 0);
+  const person = c.people?.[0];
+  const additionsAt = { x, y, w: tw, labelSize: sf.scale.reading, iconSize: PICTOGRAM_MIN_PX };
+  const additionsH = person && person.additions.length > 0 ? additionsHeight(person, additionsAt) + 3 * u : 0;
+  const alertAt = { x, y, w: tw, ...bandRoom };
+  const outfitWhole = (alertH: number): boolean =>
+    outfitFits(
+      sf,
+      c,
+      { x, y: 0, w: tw, h: H - y - alertH - rowH - additionsH - outfitBottom },
+      { ...outfitOpts, oneSize: false },
+    );
+  y += drawAlerts(sf, c, alertAt, chooseAlerts(sf, c, alertAt, outfitWhole), report);
   if (badgeBelow && row.badgeBeside)
     smallBadge(sf, c.ageBadge!, { right: x + tw, y: y + 1 * u, h: badgeH, maxW: badgeMaxW }, false, report);
   y += Math.max(garmentRow(sf, c, row, y, report), row.badgeBeside ? 15 * u : 0);
@@ -103,17 +122,10 @@ export function layoutSmall(sf: Surface, c: FrameContent): LayoutReport {
     y += badgeH + 3 * u;
   }
   // A one-person frame of a household: the garments the person adds at their own warmth, after "+ for <name>".
-  const person = c.people?.[0];
   if (person && person.additions.length > 0) {
-    const at = { x, y, w: tw, labelSize: sf.scale.reading, iconSize: PICTOGRAM_MIN_PX };
-    report.additionsDrawn = drawAdditions(sf, person, at, report);
-    y += additionsHeight(person, at) + 3 * u;
+    report.additionsDrawn = drawAdditions(sf, person, { ...additionsAt, y }, report);
+    y += additionsH;
   }
-  // The outfit's lines count by their ink (outfit-fit.ts), so its box ends where the ink may: the margin above the
-  // frame's edge, or above the old outfit's dashed frame. A long outfit's first sentence is set apart at half as
-  // large again as the rest's smallest, as the wall scale sets it (10′ over 6′).
-  const outfitBottom = old ? 2 * M + thin : M;
-  const outfitOpts = { maxSize: 24 * u, lineHeight: 1.15, reasoningMax: 0, leadMin: 1.5 * sf.scale.outfitRest };
   drawOutfitBlock(sf, c, { x, y, w: tw, h: H - y - outfitBottom }, outfitOpts, report);
   if (old) {
     // Lying, its left side is the weather's frame's right side.
@@ -358,83 +370,6 @@ function smallBadgeText(sf: Surface, text: string, maxW: number): { shown: strin
 }
 
 const smallBadgeWidth = (sf: Surface, text: string, maxW: number): number => smallBadgeText(sf, text, maxW).w;
-
-/** Where the alert line goes: its column (`x`, `w`) at `y`, and how far its band may reach out of it (`lo` to `hi`). */
-interface AlertPlace {
-  x: number;
-  y: number;
-  w: number;
-  lo: number;
-  hi: number;
-}
-
-/**
- * The first alert, the most severe (and how many more), marked by its severity (alert-block.ts): an extreme or severe
- * one on an inverted band, a lesser one on paper. Returns its height, 0 without alerts.
- */
-function alertLine(sf: Surface, c: FrameContent, at: AlertPlace, report: LayoutReport): number {
-  return sf.drawn.within('alerts', () => {
-    const first = c.alerts[0];
-    if (first === undefined) return 0;
-    const u = sf.unit;
-    const look = alertLook(first.severity);
-    const { y } = at;
-    // The band reaches 2 units out of the column where its room allows; its mark and words stay 2 units inside it.
-    const bandX = Math.max(at.x - 2 * u, at.lo);
-    const bandRight = Math.min(at.x + at.w + 2 * u, at.hi);
-    const x = look.inverted ? bandX + 2 * u : at.x;
-    const tw = look.inverted ? bandRight - 2 * u - x : at.w;
-    // Regular whatever the severity: bold would cut "Severe storm warning" across a 2.13"; the band and the mark say it.
-    const font = 'condensed';
-    // The count stays when the first alert is cut.
-    const more = c.alerts.length > 1 ? `+${c.alerts.length - 1}` : undefined;
-    const min = Math.max(11, 11 * u);
-    const line = fitLine(font, first.text, tw - 16 * u, 12 * u, min, more);
-    // Upright, a title that does not fit one line gets two: the frame has the height, and "Severe storm warning" says
-    // what "Severe storm…" does not.
-    const two =
-      line.truncated && sf.height > sf.width
-        ? fitText({
-            text: first.text,
-            tail: more,
-            font,
-            width: tw - 16 * u,
-            height: 2 * Math.round(min * 1.15),
-            maxSize: min,
-            minSize: min,
-            lineHeight: 1.15,
-          })
-        : null;
-    const fitted = two !== null && two.lines.length === 2 && !two.truncated ? two : line;
-    const ah = 15 * u + (fitted === line ? 0 : fitted.pitch);
-    const fore = look.inverted ? sf.theme.paper : sf.theme.ink;
-    const band = look.inverted ? { x: bandX, y, w: bandRight - bandX, h: ah } : undefined;
-    if (band) {
-      sf.crisp.fillStyle = sf.theme.danger;
-      sf.drawn.ink(sf.theme.danger);
-      sf.crisp.fillRect(band.x, band.y, band.w, band.h);
-    }
-    drawAlertMark(sf, look, x, y + 1.5 * u, 12 * u);
-    if (fitted === line) {
-      if (line.lines[0])
-        drawLine(sf, {
-          font,
-          size: line.size,
-          text: line.lines[0].text,
-          x: x + 15 * u,
-          baseline: y + 12 * u,
-          colour: fore,
-          report,
-          room: band,
-        });
-    } else {
-      drawFitted(sf, fitted, x + 15 * u, y + 1 * u, fore, report, band);
-    }
-    report.alerts.push(fitted);
-    report.sizes.alert = fitted.size;
-    return ah + 2 * u;
-  });
-}
 
 /** Where the upright weather goes: its column (`x`, `w`) from `top`, the icon's left edge, the readings' right edge. */
 interface StackPlace {

@@ -100,7 +100,10 @@ export function outfitShown(sf: Surface, c: FrameContent, box: Box, o: OutfitBlo
  * (`o.sentenceEnd`) is cut at a sentence end at worst.
  */
 export function outfitFits(sf: Surface, c: FrameContent, box: Box, o: OutfitBlockOptions): boolean {
-  if (o.sentenceEnd === true) return !fitOutfit(outfitOptions(sf, c, box, o, box.h)).inSentence;
+  if (o.sentenceEnd === true) {
+    const f = fitOutfit(outfitOptions(sf, c, box, o, box.h));
+    return !f.inSentence || f.refusalsKept === true;
+  }
   const f = fitOutfitWhole(outfitOptions(sf, c, box, o, box.h), o.refusalsSmaller === true);
   return f !== null && !f.truncated && (f.rest === null || o.oneSize === false);
 }

@@ -1,6 +1,6 @@
 import { refusedGarmentsOf } from '../../domain/garments.js';
 import type { FontId } from '../text/fonts.js';
-import { fitText, largestFitting, type FittedText } from '../text/text-fit.js';
+import { ELLIPSIS, fitText, largestFitting, type FittedText } from '../text/text-fit.js';
 
 /**
  * The outfit in its box, by the type scale: whole, at the largest size that fits, never below `minSize`; a short
@@ -48,6 +48,11 @@ export interface OutfitFit {
   inSentence: boolean;
   /** Height used, px. */
   height: number;
+  /**
+   * Cut inside its first sentence only to keep a sentence that refuses a garment, where it could have been cut at a
+   * sentence end (without that sentence): for the room a wall frame gives it, it counts as cut at a sentence end.
+   */
+  refusalsKept?: boolean;
 }
 
 /** A sentence of the outfit (or a clause, up to its ";"), and whether it names a garment it says not to wear. */
@@ -287,9 +292,35 @@ function fitOutfitAnew(o: OutfitFitOptions): OutfitFit {
         best = f;
       } else lo = mid;
     }
+    // A refusal is never what is given up first: where one would be, the first sentence is cut after a whole word
+    // instead, and the refusals stay whole below it (the pictogram row above names what the cut words did).
+    const kept = sets[hi]!;
+    if (parts.some((p) => p.refuses && !kept.includes(p))) {
+      const refusals = keepRefusals(o, fit, parts);
+      if (refusals) return { ...refusals, refusalsKept: true };
+    }
     return leftOut(best);
   }
-  // Not even the first sentence fits alone: the outfit at minSize, cut after a whole word.
+  // Not even the first sentence fits alone: the outfit at minSize, cut after a whole word; its refusals kept whole
+  // below where they leave the first sentence a line.
+  const refusalsKept = parts.some((p, i) => i > 0 && p.refuses) ? keepRefusals(o, fit, parts) : null;
+  if (refusalsKept) return refusalsKept;
   const whole = fit(o.text, o.height, o.maxSize, o.minSize);
   return { lead: whole, rest: null, truncated: true, inSentence: true, height: whole.height };
+}
+
+/**
+ * The sentences that refuse a garment whole at `minSize`, below the first sentence at that size cut after a whole
+ * word to the room they leave it (a line at least); null where they leave it none. The sentences that refuse
+ * nothing are left out.
+ */
+function keepRefusals(o: OutfitFitOptions, fit: Fit, parts: readonly Part[]): OutfitFit | null {
+  const refusing = parts.filter((p, i) => i > 0 && p.refuses);
+  // After the cut first sentence, a refusing clause is a sentence of its own ("…over a fleece… An umbrella is…").
+  const text = joined(refusing);
+  const rest = fit(text.charAt(0).toUpperCase() + text.slice(1), o.height, o.minSize, o.minSize);
+  if (rest.truncated) return null;
+  const lead = fit(parts[0]!.text, o.height - rest.height - o.gap, o.minSize, o.minSize);
+  if (lead.lines.length === 0 || lead.lines.every((l) => l.text === ELLIPSIS)) return null;
+  return { lead, rest, truncated: true, inSentence: true, height: lead.height + o.gap + rest.height };
 }

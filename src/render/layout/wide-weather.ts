@@ -1,5 +1,5 @@
 import type { Weather } from '../../api/schemas.js';
-import { drawLine, rule, type Box, type LayoutReport } from './blocks.js';
+import { drawFitted, drawLine, firstBaseline, rule, type Box, type LayoutReport } from './blocks.js';
 import type { FrameContent } from './content.js';
 import { oldFrameThickness } from './mark-old.js';
 import { measure } from '../text/fonts.js';
@@ -18,7 +18,7 @@ import {
 } from './readings.js';
 import type { Surface } from '../draw/surface.js';
 import { MARGIN, oldFrameAt, readingSizeOf, spacing, type Spacing, type WideGeometry } from './wide-geometry.js';
-import { fitLine } from '../text/text-fit.js';
+import { fitLine, fitText } from '../text/text-fit.js';
 
 /**
  * The wall layout's weather row (layout-wide.ts): the icon, the temperature with the feels-like temperature and the
@@ -147,21 +147,24 @@ function drawCurrent(
   report.sizes.temperature = temp.size;
   drawFeelsLike(sf, { full: feels, short: c.feelsLikeShort ?? feels }, x, feelsBase, fs, width, report);
   const descX = x + temp.width + gap;
-  const fitted = desc ? fitLine('condensed', desc, x + width - descX, d.size, d.min) : null;
-  const line = fitted?.lines[0];
-  // Whole or not at all: "Light…" of "Light snow showers" misleads, and the icon says it.
-  if (fitted && line && !fitted.truncated)
-    sf.drawn.within('condition', () =>
-      drawLine(sf, {
+  // Whole, on as many lines as the number's height holds (its capitals to a descender below its baseline), the last
+  // on its baseline; cut after a whole word only where not even that holds it ("Słabe przelotne opady śniegu").
+  const fitted = desc
+    ? fitText({
+        text: desc,
         font: 'condensed',
-        size: fitted.size,
-        text: line.text,
-        x: descX,
-        baseline: tempBase,
-        colour: ink,
-        report,
-      }),
-    );
+        width: x + width - descX,
+        height: temp.size * 0.76 + d.min * 0.24,
+        maxSize: d.size,
+        minSize: d.min,
+        lineHeight: 1.1,
+        lastLine: 'ink',
+      })
+    : null;
+  if (fitted && fitted.lines.length > 0) {
+    const top = tempBase - (fitted.lines.length - 1) * fitted.pitch - firstBaseline(0, fitted);
+    sf.drawn.within('condition', () => drawFitted(sf, fitted, descX, top, ink, report));
+  }
   return icon;
 }
 

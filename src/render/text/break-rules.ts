@@ -7,10 +7,10 @@
  * no spaces, soft hyphens in place.
  */
 
-import { SHY } from './word-pieces.js';
+import { CJK, SHY } from './word-pieces.js';
 
 /** Punctuation that may open or close a word without making it another kind of word ("(08:12)", "today."). */
-const EDGES = /^[("'«„“‘¿¡]+|[)"'»“”’.,;:!?…]+$/gu;
+const EDGES = /^[("'«„“‘¿¡「『（]+|[)"'»“”’.,;:!?…。、，．！？」』）]+$/gu;
 
 /**
  * The last paragraphs' bindings, by their words: a frame's layout fits the same text at many sizes and in many rooms
@@ -29,6 +29,8 @@ const NUMBER = /^[+\-−]?\d+(?:[.,]\d+)*(?:°[CF]?|%|′|″)?$/u;
 /** What reads as a time's or a number's own unit when it follows one ("AM", "%", "km/h", "Min.", "Uhr"). */
 const UNIT =
   /^(?:[AaPp]\.?[Mm]\.?|%|°[CF]?|[a-zA-Zµ]{1,3}(?:\/[a-zA-Z]{1,2})?|[A-Z][a-z]{1,3}\.|Uhr|min|tim|godz\.?)$/u;
+/** A unit at a word's start, before its punctuation or the text that runs on without a space ("°C。重ね着"). */
+const UNIT_HEAD = /^(?:°[CF]?|%|km\/h|m\/s|mm|cm|hPa)(?![a-zA-Z])/u;
 /** Separators: they belong to what follows them, and never end a line. */
 const SEPARATOR = /^[·•|–—\-/]$/u;
 
@@ -65,13 +67,33 @@ function bindingsOf(words: readonly string[]): boolean[] {
     const b = words[i + 1]!;
     const ends = /[.;:!?…]$/u.test(a) && !isTime(a) && !isNumber(a);
     out.push(
-      SEPARATOR.test(a) ||
-        (!ends && (isTime(b) || isNumber(b))) ||
-        ((isTime(a) || isNumber(a)) && !/[,;:!?…]$/u.test(a) && UNIT.test(b)) ||
-        (!ends && leansForward(a)),
+      SEPARATOR.test(a) || (!ends && (isTime(b) || isNumber(b))) || unitAfter(a, b) || (!ends && leansForward(a)),
     );
   }
   return out;
+}
+
+/** A unit after its number ("4 °C;", "95 %", "5 Min."): the unit is read without its punctuation. */
+const unitAfter = (a: string, b: string): boolean =>
+  (isTime(a) || isNumber(a)) && !/[,;:!?…]$/u.test(a) && UNIT.test(bare(b));
+
+/**
+ * Whether a break between two words is one no mending may make ("4 / °C", "at / 08:12", "· / No"): every binding
+ * but a short word's lean on the next, which gives way where a lone line is the worse ("Stay in if / you can.").
+ */
+export function unbreakable(a: string, b: string): boolean {
+  const ends = /[.;:!?…]$/u.test(a) && !isTime(a) && !isNumber(a);
+  return SEPARATOR.test(a) || (!ends && (isTime(b) || isNumber(b))) || unitAfter(a, b);
+}
+
+/**
+ * Code points of the number a Chinese or Japanese word ends with ("…体感は1" → 1), where the next word starts with
+ * its unit ("°C。…"): the two are glued across the space as a number and its unit are (0: no such pair).
+ */
+export function cjkNumberBeforeUnit(a: string, b: string): number {
+  const m = /(\d+(?:[.,]\d+)*)$/u.exec(a);
+  if (!m || m.index === 0 || !CJK.test(a)) return 0;
+  return UNIT_HEAD.test(b) ? [...m[1]!].length : 0;
 }
 
 /** Characters at most of a word that cannot stand on a line of its own ("today.", "No", "boots."). */

@@ -242,7 +242,15 @@ export function drawText(
         : null;
       bm = g.missing
         ? missingGlyphBox(size, g.advance)
-        : rasterizeGlyph({ commands: g.commands, scale: size / g.unitsPerEm, dx, embolden: grown, zones, stems });
+        : rasterizeGlyph({
+            commands: g.commands,
+            scale: size / g.unitsPerEm,
+            dx,
+            embolden: grown,
+            zones,
+            stems,
+            dropout: hinted && g.system === true,
+          });
       glyphCache.set(key, bm);
       rasterized++;
     }

@@ -53,6 +53,12 @@ export interface RasterOptions {
   zones: VerticalZones | null;
   /** With `zones`: stems fitted to whole pixels (stem-fit.ts); the font's units per em with it. */
   stems?: (StemFit & { unitsPerEm: number }) | null;
+  /**
+   * Without `zones`: dropout control all the same (glyph-dropout.ts). A small CJK glyph's horizontal strokes are a
+   * pixel thick or less, and one that straddles two rows covers neither by half: thresholded alone, "上" lost its
+   * middle bar at 12 px and read "ト".
+   */
+  dropout?: boolean;
 }
 
 const EMPTY: GlyphBitmap = { left: 0, top: 0, width: 0, height: 0, bits: new Uint8Array(0), cover: new Uint8Array(0) };
@@ -244,7 +250,12 @@ export function rasterizeGlyph(opts: RasterOptions): GlyphBitmap {
   const contours0: number[] = [];
   const segs0 = flatten(commands, X(dx), Y, contours0);
   if (segs0.length === 0) return EMPTY;
-  if (!zones) return rasterize(new OutlineScan(segs0), embolden);
+  if (!zones) {
+    const scan = new OutlineScan(segs0);
+    const bm = rasterize(scan, embolden);
+    if (opts.dropout === true) dropoutControl({ scan, grow: embolden / 2, contours: contours0, bitmap: bm });
+    return bm;
+  }
   const grow = embolden / 2;
   let best: { bm: GlyphBitmap; scan: OutlineScan; contours: number[] } | null = null;
   let bestBlur = Infinity;

@@ -1,6 +1,8 @@
 import { baseDirection } from './bidi.js';
-import { bindings, isLoneLine } from './break-rules.js';
+import { bindings, isLoneLine, unbreakable } from './break-rules.js';
+import { mendCjk } from './cjk-mend.js';
 import { measureEm, wordSpace, type FontId } from './fonts.js';
+import type { Piece, WrapContext } from './wrap-piece.js';
 import { SHY, TokenMemo, firstBreakAfter, lastFittingDown, lastFittingUp, pieceOf, plainOf } from './word-pieces.js';
 
 /**
@@ -23,15 +25,6 @@ export interface Wrapped {
   midWord: boolean;
 }
 
-/** A piece of a line: a word whole, or the part of one broken across lines; `word` is its index in the paragraph. */
-interface Piece {
-  text: string;
-  word: number;
-  whole: boolean;
-  /** Its width, px. */
-  w: number;
-}
-
 /** A paragraph's lines as pieces, and whether a word had to be cut between two characters that are no break point. */
 interface Rows {
   rows: Piece[][];
@@ -48,15 +41,6 @@ function lineOf(row: readonly Piece[], space: number, rtl: boolean): TextLine {
     x = at + p.w;
   }
   return { text: words.map((w) => w.text).join(' '), words, width: x, rtl };
-}
-
-/** What wrapping a paragraph needs besides its words: the size's measures, the line's width, the token memo. */
-interface WrapContext {
-  size: number;
-  width: number;
-  space: number;
-  px: (s: string) => number;
-  tokens: TokenMemo;
 }
 
 /**
@@ -105,7 +89,7 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
       if (restFits(at)) {
         const whole = start === 0;
         const text = whole ? t.whole : pieceOf(t, start, n);
-        place({ text, word: i, whole, w: whole ? t.wholeEm * size : px(text) }, at);
+        place({ text, word: i, whole, w: whole ? t.wholeEm * size : px(text), from: start, to: n }, at);
         break;
       }
       // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line):
@@ -133,7 +117,7 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
         midWord = true;
       }
       const text = pieceOf(t, start, k);
-      place({ text, word: i, whole: false, w: px(text) }, at);
+      place({ text, word: i, whole: false, w: px(text), from: start, to: k }, at);
       flush();
       if (rows.length > cap) return { rows, midWord };
       start = k;
@@ -145,7 +129,8 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
 
 /**
  * Moves the last word of line i - 1, with the words bound to it, to the start of line i, where they fit there and what
- * stays is neither empty nor a lone line. Returns whether it did: the same lines, broken elsewhere.
+ * stays is neither empty nor a lone line; where they do not fit, fewer of them, breaking only a short word's lean on
+ * the next (break-rules.ts unbreakable). Returns whether it did: the same lines, broken elsewhere.
  */
 function moveDown(
   rows: Piece[][],
@@ -155,16 +140,20 @@ function moveDown(
   c: WrapContext,
 ): boolean {
   const prev = rows[i - 1]!;
-  let k = prev.length - 1;
-  while (k > 0 && prev[k]!.whole && prev[k - 1]!.whole && bound[prev[k - 1]!.word]) k--;
-  if (k === 0 || !prev[k]!.whole) return false;
-  const moved = [...prev.slice(k), ...rows[i]!];
-  const stays = prev.slice(0, k);
-  if (lineOf(moved, c.space, false).width > c.width) return false;
-  if (stays.length === 1 && isLoneLine([para[stays[0]!.word]!])) return false;
-  rows[i - 1] = stays;
-  rows[i] = moved;
-  return true;
+  let from = prev.length - 1;
+  while (from > 0 && prev[from]!.whole && prev[from - 1]!.whole && bound[prev[from - 1]!.word]) from--;
+  for (let k = Math.max(1, from); k < prev.length; k++) {
+    if (!prev[k]!.whole) return false;
+    if (k > from && unbreakable(para[prev[k - 1]!.word]!, para[prev[k]!.word]!)) continue;
+    const moved = [...prev.slice(k), ...rows[i]!];
+    const stays = prev.slice(0, k);
+    if (lineOf(moved, c.space, false).width > c.width) continue;
+    if (stays.length === 1 && isLoneLine([para[stays[0]!.word]!])) continue;
+    rows[i - 1] = stays;
+    rows[i] = moved;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -192,6 +181,7 @@ function mendBreaks(
     const only = row.length === 1 ? row[0]! : null;
     if (only?.whole && (i === rows.length - 1 || isLoneLine([para[only.word]!]))) moveDown(rows, i, para, bound, c);
   }
+  mendCjk(rows, para, c, end);
 }
 
 /**

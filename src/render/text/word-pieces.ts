@@ -17,7 +17,8 @@ const BREAK_AFTER = new Set(['/', '.', '-', '_', '?', '&', '=']);
  * kana, their punctuation, full-width forms), but not before closing punctuation, a small kana or the long-vowel mark,
  * nor after an opening bracket (the line-breaking rules of Japanese, kinsoku, in brief).
  */
-const CJK = /[\p{Script=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
+export const CJK =
+  /[\p{Script=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
 const NO_LINE_START = new Set([
   ...'、。，．・：；？！ー」』）〕］｝〉》】ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〻‐゠–〜～？！‼⁇⁈⁉,.:;!?)]}%',
 ]);
