@@ -83,7 +83,7 @@ describe('bound words', () => {
   });
 });
 
-describe('a number and its unit, a lone last line (issue 50, round three)', () => {
+describe('a number and its unit, a lone last line', () => {
   it('binds a unit to its number through its punctuation ("4 °C;")', () => {
     expect(bindings(['like', '4', '°C;', 'the'])).toEqual([true, true, false]);
     const text = 'Storm gusts with 9 °C that feels like 4 °C; the coast may flood.';
