@@ -223,9 +223,11 @@ export class MqttPublisher implements Publisher {
     if (view.frame.hash !== prevHash) this.#send(this.topics.image(id), view.frame.png);
     // A new frame of a display may show its people anew: their states follow it.
     for (const person of view.display.people ?? []) this.#people?.sendState(person);
+    // A person a device shows alone: their own frame, drawn after this round (it may take a render).
+    const images = this.#people?.sendImages(view);
     // The budget is shared: every display's diagnostics change with any display's spending.
     for (const other of this.#sentImage.keys()) this.#sendDiagnostics(other === id ? view : this.#views.view(other));
-    return Promise.resolve();
+    return images ?? Promise.resolve();
   }
 
   /** A display's view changed outside its publish round (a panel refreshed, a problem came or went): its diagnostics. */

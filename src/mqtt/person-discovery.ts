@@ -9,7 +9,7 @@ import type { MqttTopics } from './topics.js';
  * Each person of the household as their own Home Assistant device, pure: the person's retained state
  * (`<b>/people/<id>/state`) and their device discovery (`<p>/device/<b>_PERSON_<id>/config`): the "Too cold" and
  * "Too warm" buttons, the "Warmth offset" number, their outfit, garments and presence as the daemon sees them.
- * No image entity: a person's frame has no topic of its own (a display's image is its display device's).
+ * Where a device shows only them (a TRMNL device's or a tag's `person`), their frame too, as an image entity.
  */
 
 /** The retained JSON of `<b>/people/<id>/state`. */
@@ -69,6 +69,8 @@ export interface PersonDiscoveryInput {
   topics: MqttTopics;
   swVersion: string;
   supportUrl?: string;
+  /** A device shows only them: their own frame is published (`<b>/people/<id>/image`), an image entity. */
+  framed?: boolean;
 }
 
 export function personDiscovery(input: PersonDiscoveryInput): { topic: string; payload: DeviceDiscovery } {
@@ -124,6 +126,9 @@ export function personDiscovery(input: PersonDiscoveryInput): { topic: string; p
       options: ['home', 'away', 'unknown'],
       icon: 'mdi:home-account',
     }),
+    ...(input.framed === true
+      ? [entity('image', 'frame', 'Frame', { image_topic: topics.personImage(person.id), content_type: 'image/png' })]
+      : []),
   ]);
   return {
     topic: topics.personConfig(person.id),

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { ShownView } from '../state/display-views.js';
 import type { PersonConfig } from '../config/schema.js';
 import { FEEDBACK, type Feedback } from '../domain/warmth.js';
 import type { HouseholdContext } from '../publish/plugin.js';
@@ -18,6 +20,8 @@ import { personCommand, personOfNode, type MqttTopics } from './topics.js';
 export interface HouseholdMqtt extends HouseholdContext {
   /** The configured people (config `people`). */
   people: readonly PersonConfig[];
+  /** The people a device shows alone and their own frames (their image entity); absent: nobody is shown alone. */
+  frameOf?: PersonFrames;
 }
 
 export interface PersonEntitiesOptions extends HouseholdMqtt {
@@ -30,7 +34,15 @@ export interface PersonEntitiesOptions extends HouseholdMqtt {
   clock: Clock;
   logger: Logger;
   /** Publishes retained. */
-  send: (topic: string, payload: string) => void;
+  send: (topic: string, payload: string | Buffer) => void;
+}
+
+/** The people a device shows alone, and their own frame drawn from a display's view. */
+export interface PersonFrames {
+  /** The people a device shows alone. */
+  readonly people: ReadonlySet<string>;
+  /** Their frame as that device shows it (its panel), PNG. */
+  draw(view: ShownView, personId: string): Promise<Buffer>;
 }
 
 export class PersonEntities {
@@ -40,6 +52,10 @@ export class PersonEntities {
   /** The discovery JSON last sent on this connection, by person. */
   readonly #sent = new Map<string, string>();
   readonly #unsubscribe: Array<() => void> = [];
+  /** The hash of the frame last sent, by person (a redraw of the same picture is not sent again). */
+  readonly #sentImage = new Map<string, string>();
+  /** The newest frame of each person shown alone, to send again on a new connection. */
+  readonly #image = new Map<string, Buffer>();
 
   constructor(opts: PersonEntitiesOptions) {
     this.#o = opts;
@@ -62,6 +78,8 @@ export class PersonEntities {
     for (const id of this.#people.keys()) {
       this.#sendDiscovery(id);
       this.sendState(id);
+      const png = this.#image.get(id);
+      if (png !== undefined) this.#o.send(this.#o.topics.personImage(id), png);
     }
   }
 
@@ -117,6 +135,28 @@ export class PersonEntities {
     return this.#o.haDiscovery && this.#people.has(id);
   }
 
+  /**
+   * Draws and sends the frames of the display's people who are shown alone by a device (never throws: a frame that
+   * cannot be drawn is logged, and their last one stays).
+   */
+  async sendImages(view: ShownView): Promise<void> {
+    const frames = this.#o.frameOf;
+    if (frames === undefined) return;
+    for (const id of view.display.people ?? []) {
+      if (!frames.people.has(id) || !view.people?.some((p) => p.id === id)) continue;
+      try {
+        const png = await frames.draw(view, id);
+        const hash = createHash('sha256').update(png).digest('hex');
+        if (this.#sentImage.get(id) === hash) continue;
+        this.#sentImage.set(id, hash);
+        this.#image.set(id, png);
+        this.#o.send(this.#o.topics.personImage(id), png);
+      } catch (err) {
+        this.#log.error({ err, person: id, display: view.display.id }, "a person's own frame could not be drawn");
+      }
+    }
+  }
+
   dispose(): void {
     for (const u of this.#unsubscribe.splice(0)) u();
   }
@@ -129,6 +169,7 @@ export class PersonEntities {
     }
     const { topic, payload } = personDiscovery({
       person,
+      framed: this.#o.frameOf?.people.has(personId) ?? false,
       topics: this.#o.topics,
       swVersion: this.#o.swVersion,
       ...(this.#o.supportUrl !== undefined && { supportUrl: this.#o.supportUrl }),

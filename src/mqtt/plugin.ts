@@ -1,6 +1,10 @@
 import { CronTimes, longestGapMs } from '../budget/cron-times.js';
 import type { Config } from '../config/schema.js';
-import type { PublisherPlugin } from '../publish/plugin.js';
+import type { PublisherContext, PublisherPlugin } from '../publish/plugin.js';
+import { loadPanel } from '../panels/panels.js';
+import { displayRenderOptions, drawInProcess, renderContext } from '../render/display-frame.js';
+import { onePersonOf } from '../state/person-view.js';
+import type { PersonFrames } from './person-entities.js';
 import { expireAfterFromGap } from './ha-discovery.js';
 
 const DAY_MS = 86_400_000;
@@ -20,6 +24,45 @@ function freshnessSeconds(
       return [d.id, gap === null ? null : expireAfterFromGap(gap / 1000)] as const;
     }),
   );
+}
+
+/**
+ * The people a device shows alone (a TRMNL device's or an OpenEPaperLink tag's `person`, the first such device's
+ * panel), and their own frame as that device shows it: their Home Assistant image entity.
+ */
+function personFrames(ctx: PublisherContext): PersonFrames {
+  const { config } = ctx.loaded;
+  // A TRMNL device turns its frame as the display does; a tag is fed its own size (the access point turns it).
+  const panelOf = new Map<string, { display: string; panel: string | null; turned: boolean }>();
+  for (const d of config.trmnl?.devices ?? [])
+    if (d.person !== undefined && !panelOf.has(d.person))
+      panelOf.set(d.person, { display: d.display, panel: d.panel ?? null, turned: true });
+  for (const t of config.openepaperlink?.tags ?? [])
+    if (t.person !== undefined && !panelOf.has(t.person))
+      panelOf.set(t.person, { display: t.display, panel: t.panel, turned: false });
+  const render = renderContext(ctx.loaded);
+  return {
+    people: new Set(panelOf.keys()),
+    async draw(view, personId) {
+      const at = panelOf.get(personId);
+      const own = displayRenderOptions(view.display, render);
+      // A device of another display's panel is drawn for; one that names none shows the display's own panel.
+      const panel = at?.panel != null && at.display === view.display.id ? loadPanel(at.panel) : own.panel;
+      const frame = await (ctx.draw ?? drawInProcess)(
+        own,
+        {
+          rec: view.rec,
+          status: view.status,
+          now: view.frameSince,
+          storeProblem: view.storeProblem,
+          stale: view.stale,
+          ...onePersonOf(view, personId),
+        },
+        { panel, rotation: at?.turned === false ? 0 : own.rotation },
+      );
+      return frame.png;
+    },
+  };
 }
 
 /** MQTT and Home Assistant discovery (`mqtt:`): it reports no problem of its own (a lost broker is retried and logged). */
@@ -55,7 +98,9 @@ export const mqttPlugin: PublisherPlugin = {
       onPair: (id) => ctx.devices.pair(id),
       ...(mqtt.client_id !== undefined && { clientId: mqtt.client_id }),
       ...(ctx.household !== undefined &&
-        config.people.length > 0 && { household: { people: config.people, ...ctx.household } }),
+        config.people.length > 0 && {
+          household: { people: config.people, ...ctx.household, frameOf: personFrames(ctx) },
+        }),
       // The household's presence (docs/guides/household.md): each person's topic feeds the presence book.
       ...(presence !== undefined && {
         presence: new PresenceTopics({

@@ -56,6 +56,8 @@ export interface MqttTopics {
   personFeedback(personId: string): string;
   personOffsetSet(personId: string): string;
   personState(personId: string): string;
+  /** A person's own frame, PNG (retained), where a device shows only them. */
+  personImage(personId: string): string;
   /** The Home Assistant node id of a person: `<sanitized base>_PERSON_<person>`. */
   personNode(personId: string): string;
   /** The person's device discovery config. */
@@ -104,6 +106,7 @@ export function mqttTopics(baseTopic: string, discoveryPrefix: string): MqttTopi
     personFeedback: (p) => `${base}/people/${p}/feedback`,
     personOffsetSet: (p) => `${base}/people/${p}/offset/set`,
     personState: (p) => `${base}/people/${p}/state`,
+    personImage: (p) => `${base}/people/${p}/image`,
     personNode: (p) => `${nodePrefix}PERSON_${p}`,
     personConfig: (p) => `${prefix}/device/${nodePrefix}PERSON_${p}/config`,
   };

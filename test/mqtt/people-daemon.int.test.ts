@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
@@ -91,5 +92,56 @@ describe('the daemon keeps each person’s warmth', () => {
     const again = await watch(broker.url, ['od-daemon/people/anna/state']);
     await again.waitFor(() => offsetOf(again) === -2 * WARMTH.stepC, 'the offset back after a restart');
     await again.close();
+  });
+  it('publishes the frame of a person a device shows alone, and gives them an image entity; others get none', async () => {
+    const t = await tempConfig(
+      configYaml({
+        displays: [
+          {
+            id: 'hallway',
+            name: 'Hallway',
+            panel: 'trmnl',
+            schedule: awaySchedule(),
+            more: ['people: [anna, ben]'],
+          },
+        ],
+        sections: [
+          'people:',
+          '  - id: anna',
+          '    name: Anna',
+          '    gender: female',
+          '  - id: ben',
+          '    name: Ben',
+          '    gender: male',
+          'trmnl:',
+          '  devices:',
+          '    - mac: "AA:BB:CC:DD:EE:71"',
+          '      display: hallway',
+          '      token: anna-token-0123456789',
+          '      person: anna',
+          'mqtt:',
+          `  url: ${broker.url}`,
+          '  base_topic: od-framed',
+          '  discovery_prefix: ha-od-framed',
+        ],
+        logLevel: 'silent',
+      }),
+    );
+    dir = t.dir;
+    const loaded = await loadConfig(t.file, { env: {} });
+    daemon = await buildDaemon({ loaded, logger: capturingLogger().logger });
+    expect((await daemon.runOnce('hallway')).get('hallway')).toMatchObject({ outcome: 'fresh' });
+    const w = await watch(broker.url, ['od-framed/people/+/image', 'ha-od-framed/device/+/config']);
+    await w.waitFor(() => w.latest('od-framed/people/anna/image') !== undefined, "Anna's frame");
+    const png = PNG.sync.read(w.latest('od-framed/people/anna/image')!.payload);
+    expect([png.width, png.height]).toEqual([800, 480]);
+    const config = (node: string): { components: Record<string, Record<string, unknown>> } =>
+      JSON.parse(w.latest(`ha-od-framed/device/${node}/config`)!.payload.toString()) as never;
+    await w.waitFor(() => w.latest('ha-od-framed/device/od-framed_PERSON_ben/config') !== undefined, "Ben's device");
+    const image = Object.values(config('od-framed_PERSON_anna').components).find((c) => c.platform === 'image');
+    expect(image).toMatchObject({ image_topic: 'od-framed/people/anna/image', content_type: 'image/png' });
+    expect(Object.values(config('od-framed_PERSON_ben').components).some((c) => c.platform === 'image')).toBe(false);
+    expect(w.latest('od-framed/people/ben/image')).toBeUndefined();
+    await w.close();
   });
 });

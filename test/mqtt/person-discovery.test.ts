@@ -66,7 +66,7 @@ describe('personDiscovery', () => {
     });
   });
 
-  it('has the outfit, what to wear and the presence as sensors, and no image entity (no per-person frame topic)', () => {
+  it('has the outfit, what to wear and the presence as sensors, and no image entity where no device shows them alone', () => {
     expect(Object.keys(payload.components).sort()).toEqual([
       'garments',
       'outfit',
@@ -76,6 +76,16 @@ describe('personDiscovery', () => {
       'warmth_offset',
     ]);
     expect(payload.components.presence).toMatchObject({ device_class: 'enum', options: ['home', 'away', 'unknown'] });
+  });
+
+  it('has their frame as an image entity where a device shows them alone, which Home Assistant accepts', () => {
+    const framed = personDiscovery({ person: anna, topics, swVersion: '1.2.3', framed: true });
+    expect(checkDeviceDiscovery(framed.topic, framed.payload)).toEqual([]);
+    expect(framed.payload.components.frame).toMatchObject({
+      platform: 'image',
+      image_topic: 'outfit-display/people/anna/image',
+      content_type: 'image/png',
+    });
   });
 
   it('shows every state Home Assistant can store: before the first frame, and with a long outfit and additions', () => {
