@@ -66,7 +66,8 @@ export class HouseholdGate {
   readonly #presence: PresenceBook;
   readonly #quiet = new Map<string, QuietHours>();
   readonly #people = new Map<string, readonly string[]>();
-  readonly #departures = new Map<string, Departure[]>();
+  /** A display's people's departures, each with whose it is (only those at home buy before theirs). */
+  readonly #departures = new Map<string, Array<{ personId: string; departures: Departure[] }>>();
 
   constructor(opts: HouseholdGateOptions) {
     const { config } = opts;
@@ -82,7 +83,7 @@ export class HouseholdGate {
       if (d.schedule === 'auto')
         this.#departures.set(
           d.id,
-          people.flatMap((id) => leaves.get(id) ?? []),
+          people.map((id) => ({ personId: id, departures: leaves.get(id) ?? [] })),
         );
     }
   }
@@ -133,16 +134,18 @@ export class HouseholdGate {
    * whose people leave at set times; null otherwise.
    */
   departureTimes(displayId: string): DepartureTimes | null {
-    const deps = this.#departures.get(displayId) ?? [];
-    if (deps.length === 0) return null;
+    const all = this.#departures.get(displayId) ?? [];
+    if (all.every((p) => p.departures.length === 0)) return null;
     const tz = this.#tz;
+    // Only the departures of people at home (or not known to be away): nobody leaves who is not there.
+    const home = (): Departure[] => all.flatMap((p) => (this.#presence.isHome(p.personId) ? p.departures : []));
     return {
       nextAfter: (t) => {
-        const d = nextDeparture(deps, t + DEPARTURE_LEAD_MS, tz);
+        const d = nextDeparture(home(), t + DEPARTURE_LEAD_MS, tz);
         return d === null ? null : d - DEPARTURE_LEAD_MS;
       },
       lastAtOrBefore: (t, notBefore) => {
-        const d = lastDepartureAtOrBefore(deps, t + DEPARTURE_LEAD_MS, notBefore + DEPARTURE_LEAD_MS, tz);
+        const d = lastDepartureAtOrBefore(home(), t + DEPARTURE_LEAD_MS, notBefore + DEPARTURE_LEAD_MS, tz);
         return d === null ? null : d - DEPARTURE_LEAD_MS;
       },
     };

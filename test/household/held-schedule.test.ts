@@ -189,4 +189,15 @@ describe('purchases held by quiet hours and presence', () => {
     expect(r.bought.filter((b) => b.at > berlin('2027-01-16T00:00:00'))).toEqual([]);
     await r.scheduler.stop();
   });
+
+  it('buys before a departure only of someone at home: Anna away, Ben home, no 07:25 purchase', async () => {
+    const r = rig({ schedule: 'auto', runs: '0 */3 * * *', start: berlin('2027-01-15T06:40:00') });
+    r.presence.record('anna', 'not_home');
+    r.presence.record('ben', 'home');
+    r.scheduler.start();
+    expect(r.scheduler.nextRun('hall')).toEqual(new Date(berlin('2027-01-15T09:00:00')));
+    await r.advance(3 * HOUR);
+    expect(r.bought.map((b) => b.at)).toEqual([berlin('2027-01-15T09:00:00')]);
+    await r.scheduler.stop();
+  });
 });
