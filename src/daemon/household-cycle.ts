@@ -5,8 +5,7 @@ import type { StoredRecommendation } from '../api/schemas.js';
 import type { FetchOutcome, FetchReason } from '../budget/governor-types.js';
 import type { PooledOutcome, PurchasePool } from '../budget/purchase-pool.js';
 import type { DisplayConfig, PersonConfig } from '../config/schema.js';
-import { readAnswer } from '../domain/answer.js';
-import { additionsFor } from '../domain/warmth.js';
+import { additionsForAnswer } from '../domain/warmth.js';
 import type { FramePerson } from '../render/frame.js';
 import { LastGoodStore } from '../store/last-good.js';
 import { StoreError, storeReadProblem, type StoreProblem } from '../store/store-error.js';
@@ -52,12 +51,6 @@ interface Kept {
   rec: StoredRecommendation | null;
   /** ms; null before their first answer. */
   servedAt: number | null;
-}
-
-/** °C of a reading in `unit` ("°F" and "F" are Fahrenheit; anything else is taken as Celsius). */
-function celsius(value: number | undefined, unit: string | undefined): number | null {
-  if (value === undefined || !Number.isFinite(value)) return null;
-  return unit !== undefined && /F/i.test(unit) ? ((value - 32) * 5) / 9 : value;
 }
 
 export class HouseholdCycle {
@@ -181,14 +174,8 @@ export class HouseholdCycle {
       const offsetC = this.#o.offsetOf?.(p.id, now) ?? 0;
       const from = servedAt === null ? null : staleFrom(servedAt);
       const stale = rec !== null && (servedAt === null || (from !== null && now >= from.getTime()));
-      const additions =
-        rec === null
-          ? []
-          : additionsFor(
-              celsius(rec.weather.feels_like ?? rec.weather.temp, rec.weather.temp_unit),
-              offsetC,
-              readAnswer(rec).garments,
-            );
+      // As `render` works them out from a household file: one rule for the daemon's frames and the preview.
+      const additions = rec === null ? [] : additionsForAnswer(rec, offsetC);
       return { id: p.id, name: p.name, rec, offsetC, additions, away: !this.#isHome(p.id), stale };
     });
   }
