@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from '../shared/zod.js';
 import { describeIssues } from '../shared/describe-issue.js';
+import { readSmallJson } from '../store/small-json-file.js';
 import type { LedgerState } from './ledger-state.js';
 
 /**
@@ -81,26 +81,14 @@ export type ReadResult =
   { kind: 'ok'; state: LedgerState; timezone: string } | { kind: 'missing' } | { kind: 'bad'; reason: string };
 
 export async function readLedger(file: string): Promise<ReadResult> {
-  let text: string;
-  try {
-    const { size } = await stat(file);
-    // A ledger is a few hundred bytes; a larger file was not written by us, and is not read whole.
-    if (size > MAX_LEDGER_BYTES)
-      return { kind: 'bad', reason: `${file} is ${size} bytes, more than a ledger can be (${MAX_LEDGER_BYTES})` };
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? { kind: 'missing' }
-      : { kind: 'bad', reason: `cannot read ${file} (${code ?? String(err)})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { kind: 'bad', reason: `${file} is not JSON (truncated or corrupt, ${text.length} bytes)` };
-  }
-  const parsed = LedgerFileSchema.safeParse(json);
+  // A ledger is a few hundred bytes; a larger file was not written by us, and is not read whole.
+  const read = await readSmallJson(
+    file,
+    MAX_LEDGER_BYTES,
+    (size) => `${file} is ${size} bytes, more than a ledger can be (${MAX_LEDGER_BYTES})`,
+  );
+  if (read.kind !== 'ok') return read;
+  const parsed = LedgerFileSchema.safeParse(read.json);
   if (!parsed.success) {
     return { kind: 'bad', reason: `${file} is not a ledger (${describeIssues(parsed.error)[0] ?? 'invalid'})` };
   }

@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import { describeIssues } from '../shared/describe-issue.js';
 import { z } from '../shared/zod.js';
+import { readSmallJson } from '../store/small-json-file.js';
 
 /**
  * The warmth book's file (`<state_dir>/warmth.json`): small JSON, written whole through the atomic writer, validated
@@ -42,25 +42,13 @@ export function warmthFileText(people: ReadonlyMap<string, WarmthEntry>): string
 }
 
 export async function readWarmthFile(file: string): Promise<WarmthReadResult> {
-  let text: string;
-  try {
-    const { size } = await stat(file);
-    if (size > MAX_WARMTH_FILE_BYTES)
-      return { kind: 'bad', reason: `${file} is ${size} bytes, more than a warmth file can be` };
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? { kind: 'missing' }
-      : { kind: 'bad', reason: `cannot read ${file} (${code ?? String(err)})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { kind: 'bad', reason: `${file} is not JSON (truncated or corrupt, ${text.length} bytes)` };
-  }
-  const parsed = WarmthFileSchema.safeParse(json);
+  const read = await readSmallJson(
+    file,
+    MAX_WARMTH_FILE_BYTES,
+    (size) => `${file} is ${size} bytes, more than a warmth file can be`,
+  );
+  if (read.kind !== 'ok') return read;
+  const parsed = WarmthFileSchema.safeParse(read.json);
   if (!parsed.success)
     return { kind: 'bad', reason: `${file} is not a warmth file (${describeIssues(parsed.error)[0] ?? 'invalid'})` };
   const people = new Map<string, WarmthEntry>();
