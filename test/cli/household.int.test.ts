@@ -1,20 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configYaml } from '../helpers/config-yaml.js';
+import { configYaml, HOUSEHOLD_PEOPLE_YAML } from '../helpers/config-yaml.js';
 import { runCli, tempConfig } from '../helpers/cli.js';
 
 /** The shipped CLI on a household: `plan` counts purchases, not people; `once` buys each person's answer. */
 
-const PEOPLE = [
-  'people:',
-  '  - id: anna',
-  '    name: Anna',
-  '    gender: female',
-  '  - id: ben',
-  '    name: Ben',
-  '    gender: male',
-];
+const PEOPLE = HOUSEHOLD_PEOPLE_YAML;
 
 function household(creditsPerDay: number, schedule = '0 6-21 * * *'): string {
   return configYaml({

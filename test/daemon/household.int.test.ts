@@ -6,7 +6,7 @@ import { readLedger } from '../../src/budget/ledger-file.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
-import { configYaml } from '../helpers/config-yaml.js';
+import { configYaml, HOUSEHOLD_PEOPLE_YAML } from '../helpers/config-yaml.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { freePort } from '../helpers/free-port.js';
 import { httpRequest } from '../helpers/http-client.js';
@@ -18,15 +18,7 @@ import { until } from '../helpers/until.js';
  * display of one outfit (no `people`) works as before. Anna's request is the same on both displays: one purchase.
  */
 
-const PEOPLE = [
-  'people:',
-  '  - id: anna',
-  '    name: Anna',
-  '    gender: female',
-  '  - id: ben',
-  '    name: Ben',
-  '    gender: male',
-];
+const PEOPLE = HOUSEHOLD_PEOPLE_YAML;
 
 interface Rig {
   daemon: Daemon;

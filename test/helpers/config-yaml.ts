@@ -63,3 +63,14 @@ export function configYaml(o: ConfigYamlOptions): string {
     '',
   ].join('\n');
 }
+
+/** The `people` section of the household tests: Anna (female) and Ben (male). */
+export const HOUSEHOLD_PEOPLE_YAML: readonly string[] = [
+  'people:',
+  '  - id: anna',
+  '    name: Anna',
+  '    gender: female',
+  '  - id: ben',
+  '    name: Ben',
+  '    gender: male',
+];

@@ -46,6 +46,14 @@ function household(topicBase: string, quiet?: string): string[] {
   ];
 }
 
+/** How many presence changes the daemon has logged. */
+function presenceChanges(r: { logText: () => string }): number {
+  return r
+    .logText()
+    .split('\n')
+    .filter((l) => l.includes('presence changed')).length;
+}
+
 async function sleepS(http: string): Promise<number> {
   return Number((await httpRequest(`${http}/displays/hallway/sleep.txt`)).text());
 }
@@ -79,16 +87,7 @@ describe('presence over MQTT', () => {
       prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - MIN).toISOString()),
     });
     await r.daemon.start();
-    await expect
-      .poll(
-        () =>
-          r
-            .logText()
-            .split('\n')
-            .filter((l) => l.includes('presence changed')).length,
-        { timeout: 5_000 },
-      )
-      .toBe(2);
+    await expect.poll(() => presenceChanges(r), { timeout: 5_000 }).toBe(2);
 
     // Two hours of ten-minute slots, all held.
     for (let i = 0; i < 12; i++) {
@@ -114,16 +113,7 @@ describe('presence over MQTT', () => {
     expect((await hallwayState(r)).held).toBeNull();
     // Ben follows: his own answer is bought at once (he was away longer than the period); Anna's is shared.
     await seed.client.publishAsync(`${topics}/ben/state`, 'home', { qos: 1 });
-    await expect
-      .poll(
-        () =>
-          r
-            .logText()
-            .split('\n')
-            .filter((l) => l.includes('presence changed')).length,
-        { timeout: 5_000 },
-      )
-      .toBe(4);
+    await expect.poll(() => presenceChanges(r), { timeout: 5_000 }).toBe(4);
     await expect.poll(() => r.paidRequests(), { timeout: 5_000 }).toBe(2);
     await r.daemon.idle();
     expect(await r.paidRequests()).toBe(2);

@@ -9,7 +9,7 @@ import { SHARE_WINDOW_MS } from '../../src/budget/purchase-pool.js';
 import { manualClock } from '../helpers/fake-clock.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { awaySchedule, tempConfig } from '../helpers/cli.js';
-import { configYaml } from '../helpers/config-yaml.js';
+import { configYaml, HOUSEHOLD_PEOPLE_YAML } from '../helpers/config-yaml.js';
 import { startMosquitto, type Mosquitto } from '../helpers/mosquitto.js';
 import { watch, type Watcher } from '../helpers/mqtt-watch.js';
 
@@ -106,13 +106,7 @@ describe('the daemon keeps each person’s warmth', () => {
           },
         ],
         sections: [
-          'people:',
-          '  - id: anna',
-          '    name: Anna',
-          '    gender: female',
-          '  - id: ben',
-          '    name: Ben',
-          '    gender: male',
+          ...HOUSEHOLD_PEOPLE_YAML,
           'trmnl:',
           '  devices:',
           '    - mac: "AA:BB:CC:DD:EE:71"',
