@@ -40,12 +40,13 @@ import { householdBenches } from './household-weeks.js';
 import { nodeMajors, SUPPORTED_MAJORS } from './node-majors.js';
 import { killAllOnExit, median, run, sampleTree, type TreePeak } from './proc.js';
 import { NORMAL, sampleInput, STRESS_SAMPLES } from '../fixtures/samples.js';
+import { householdInput } from '../fixtures/household-samples.js';
 
 /**
  * `npm run bench`: named benches, each run several times, reported as medians. Add a bench by adding an entry
  * to BENCHES. Run from dist/ (the cold-process benches start the compiled modules and dist/cli.js).
  * `npm run bench -- --only TEXT` runs the benches whose group contains TEXT (warm, cold, cycle, idle, day, browser,
- * png, flood, week, household; "browser cold" and "browser warm" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
+ * png, flood, week, household; "browser cold", "browser warm" and "warm household" apart). Idle daemons: `--idle-seconds N` sets the one-display daemon's
  * sampling window (default 60; the others' is at most 20), `--idle-runs N` how many daemons of each size (default 3).
  * The cold comparison and the one-display idle RSS run on every supported Node major (node-majors.ts: the others
  * through `npx -y node@N`); `--node 20,26` names the majors.
@@ -203,6 +204,25 @@ function warmRender(
   };
 }
 
+/**
+ * A household frame of four in this (warm) process: the frame tries the ways its people can share it
+ * (household-arrangement.ts) where an outfit would be cut on the even split. Reported, no target.
+ */
+function warmHousehold(p: PanelProfile, rotation: 0 | 90): Bench {
+  return {
+    name: `warm household of four ${p.id} at ${rotation}`,
+    group: 'warm household',
+    unit: 'ms',
+    runs: 11,
+    warmup: 2,
+    async measure() {
+      const t0 = performance.now();
+      await renderFrame(householdInput('household-4'), p, { rotation });
+      return performance.now() - t0;
+    },
+  };
+}
+
 export const BENCHES: Bench[] = [
   warmRender('warm render+quantize+encode 800x480 (normal day)', 'warm 800x480', panel, 'normal', 5),
   warmRender('warm render+quantize+encode 800x480 (120-word outfit)', 'warm 800x480', panel, 'long', 5),
@@ -216,6 +236,9 @@ export const BENCHES: Bench[] = [
     200,
   ),
   ...perPanel.map((p) => warmRender(`warm render ${p.id} ${p.width}x${p.height}`, 'warm per panel', p, 'normal', 3)),
+  ...(['waveshare-7in5-v2', 'kindle-paperwhite'] as const).flatMap((id) =>
+    ([0, 90] as const).map((r) => warmHousehold(loadPanel(id), r)),
+  ),
   {
     name: COLD_RENDER_LINE,
     group: 'cold 800x480',

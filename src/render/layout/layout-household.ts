@@ -2,14 +2,15 @@ import { drawTopBand, newReport, rule, topBandHeight, type LayoutReport } from '
 import type { FrameContent } from './content.js';
 import { drawAlertBlock } from './alert-block.js';
 import { drawPersonCell, type PersonCellOptions } from './person-cell.js';
+import { arrange } from './household-arrangement.js';
 import type { Surface } from '../draw/surface.js';
 import { GEOMETRY, MARGIN, readingSizeOf, spacing, type WideGeometry } from './wide-geometry.js';
 import { drawIcon, drawWeather, weatherPlan } from './wide-weather.js';
 
 /**
  * A household on a wall panel (docs/guides/household.md, "The household frame"): the band and the shared weather
- * once, as the wall layout draws them (wide-weather.ts), then up to HOUSEHOLD_MAX people side by side (landscape) or
- * stacked (portrait), each in a cell of their own (person-cell.ts), a rule between them. A household of one is
+ * once, as the wall layout draws them (wide-weather.ts), then up to HOUSEHOLD_MAX people, each in a cell of their own
+ * (person-cell.ts), placed as household-arrangement.ts chooses, a rule between them. A household of one is
  * drawn so too: their name and their additions have their place.
  */
 
@@ -44,74 +45,6 @@ function cellOptions(sf: Surface, g: WideGeometry): PersonCellOptions {
     outfitMax: Math.round(S.outfit * OUTFIT_GROWTH),
     inline: false,
   };
-}
-
-interface Area {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/**
- * Where each person goes: side by side on a landscape frame; stacked on a portrait one, their name beside their
- * garments (`inline`), for one or two; for three or four, two columns of two rows, as a landscape frame's columns
- * (four stacked would leave each a line of outfit), the third of three across the foot.
- */
-function cells(
-  layout: WideGeometry['layout'],
-  n: number,
-  a: Area,
-  half: number,
-): { i: number; box: Area; inline: boolean }[] {
-  const px = (b: Area): Area => ({ x: Math.round(b.x), y: Math.round(b.y), w: Math.floor(b.w), h: Math.floor(b.h) });
-  if (layout === 'landscape') {
-    const w = (a.w - (n - 1) * 2 * half) / n;
-    // One person alone has the width: their name beside their garments.
-    return Array.from({ length: n }, (_, i) => ({
-      i,
-      box: px({ x: a.x + i * (w + 2 * half), y: a.y, w, h: a.h }),
-      inline: n === 1,
-    }));
-  }
-  if (n <= 2) {
-    const h = (a.h - (n - 1) * 2 * half) / n;
-    return Array.from({ length: n }, (_, i) => ({
-      i,
-      box: px({ x: a.x, y: a.y + i * (h + 2 * half), w: a.w, h }),
-      inline: true,
-    }));
-  }
-  const w = (a.w - 2 * half) / 2;
-  const h = (a.h - 2 * half) / 2;
-  return Array.from({ length: n }, (_, i) => {
-    const across = n === 3 && i === 2;
-    const x = a.x + (across ? 0 : (i % 2) * (w + 2 * half));
-    return { i, box: px({ x, y: a.y + Math.floor(i / 2) * (h + 2 * half), w: across ? a.w : w, h }), inline: across };
-  });
-}
-
-/** The rules between the people's cells: boxes wider than high are across, the others upright. */
-function dividers(layout: WideGeometry['layout'], n: number, a: Area, half: number): Area[] {
-  if (layout === 'landscape') {
-    const w = (a.w - (n - 1) * 2 * half) / n;
-    return Array.from({ length: n - 1 }, (_, i) => ({
-      x: a.x + (i + 1) * (w + 2 * half) - half,
-      y: a.y,
-      w: 0,
-      h: a.h,
-    }));
-  }
-  if (n <= 2) {
-    const h = (a.h - (n - 1) * 2 * half) / n;
-    return n === 2 ? [{ x: a.x, y: a.y + h + half, w: a.w, h: 0 }] : [];
-  }
-  const h = (a.h - 2 * half) / 2;
-  const midX = a.x + a.w / 2;
-  return [
-    { x: a.x, y: a.y + h + half, w: a.w, h: 0 },
-    { x: midX, y: a.y, w: 0, h: n === 3 ? h : a.h },
-  ];
 }
 
 /** A vertical rule of `w` px at `x` from `y` down `h` px. */
@@ -153,9 +86,9 @@ export function layoutHousehold(sf: Surface, c: FrameContent, layout: WideGeomet
   const thin = Math.max(1, Math.round(2 * u));
   const half = Math.max(sf.scale.margin + thin, Math.round(8 * u));
   const area = { x: m, y, w: W - 2 * m, h: bottom - y };
-  for (const cell of cells(layout, people.length, area, half))
-    drawPersonCell(sf, people[cell.i]!, cell.box, { ...o, inline: cell.inline }, report);
-  for (const r of dividers(layout, people.length, area, half)) {
+  const placed = arrange(sf, layout, people, area, half, o);
+  placed.cells.forEach((cell, i) => drawPersonCell(sf, people[i]!, cell.box, { ...o, inline: cell.inline }, report));
+  for (const r of placed.dividers) {
     if (r.w > r.h) rule(sf, r.x, r.y - thin / 2, r.w, thin);
     else columnRule(sf, r.x, r.y, r.h, thin);
   }

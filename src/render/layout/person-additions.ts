@@ -19,26 +19,30 @@ export interface AdditionsPlace {
   w: number;
   labelSize: number;
   iconSize: number;
+  /** Beside the person's name: the label is "+" alone, as "for Anna" would repeat the name beside it. */
+  besideName?: boolean;
 }
 
 /** A quarter of a pictogram between two (pictogram-row.ts). */
 const GAP = 0.25;
 
-/** The label in the person's language: "+ for Anna". */
-const labelOf = (p: PersonContent): string => fill(p.content.locale.labels.person_additions, { name: p.name });
+/** The label in the person's language, "+ for Anna"; beside their name, "+". */
+const labelOf = (p: PersonContent, besideName = false): string =>
+  besideName ? '+' : fill(p.content.locale.labels.person_additions, { name: p.name });
 
 /** Label and pictograms on one line (true), or the label above them. */
 function oneLine(p: PersonContent, at: AdditionsPlace): boolean {
   const n = p.additions.length;
   const icons = n * at.iconSize + (n - 1) * at.iconSize * GAP;
-  return measure('condensed', at.labelSize, labelOf(p)) + at.labelSize * 0.4 + icons <= at.w;
+  return measure('condensed', at.labelSize, labelOf(p, at.besideName)) + at.labelSize * 0.4 + icons <= at.w;
 }
 
 /** The width of label and pictograms on one line, px. */
-export function additionsWidth(p: PersonContent, labelSize: number, iconSize: number): number {
+export function additionsWidth(p: PersonContent, labelSize: number, iconSize: number, besideName = false): number {
   const n = p.additions.length;
   if (n === 0) return 0;
-  return measure('condensed', labelSize, labelOf(p)) + labelSize * 0.4 + n * iconSize * (1 + GAP) - iconSize * GAP;
+  const label = measure('condensed', labelSize, labelOf(p, besideName));
+  return label + labelSize * 0.4 + n * iconSize * (1 + GAP) - iconSize * GAP;
 }
 
 /** The height drawAdditions takes at `at`, px (0: nothing to add). */
@@ -53,7 +57,7 @@ export function drawAdditions(sf: Surface, p: PersonContent, at: AdditionsPlace,
   if (p.additions.length === 0) return [];
   return sf.drawn.within('additions', () => {
     const size = at.labelSize;
-    const label = labelOf(p);
+    const label = labelOf(p, at.besideName);
     const a = at.iconSize;
     const labelW = measure('condensed', size, label);
     const gap = Math.round(size * 0.4);

@@ -1,6 +1,7 @@
 import { drawFitted, drawLine, type Box, type LayoutReport } from './blocks.js';
 import type { PersonContent } from './content.js';
-import { markOld, oldFrameThickness } from './mark-old.js';
+import { markOld } from './mark-old.js';
+import { innerBox } from './household-arrangement.js';
 import { drawPictogramRow } from '../pictograms/pictogram-row.js';
 import { drawAdditions } from './person-additions.js';
 import { chooseCell, GAP, nameLine, type PersonCellOptions } from './person-plan.js';
@@ -53,13 +54,8 @@ export function drawPersonCell(
 ): void {
   const c = p.content;
   const u = sf.unit;
-  let inner = box;
-  if (c.old) {
-    markOld(sf, box, report);
-    // Twice the frame's margin and a little: beside a narrow column's lines a dash close by reads as a letter ("I").
-    const t = oldFrameThickness(sf) + 2 * sf.scale.margin + Math.round(2 * sf.unit);
-    inner = { x: box.x + t, y: box.y + t, w: box.w - 2 * t, h: box.h - 2 * t };
-  }
+  if (c.old) markOld(sf, box, report);
+  const inner = innerBox(sf, p, box);
   const plan = chooseCell(sf, p, inner, o);
   drawName(sf, p, inner.x, inner.y, plan.inline ? inner.w * 0.4 : inner.w, o.nameSize, report);
   const row = { shown: [] as string[], more: 0, size: 0 };

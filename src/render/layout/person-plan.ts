@@ -117,20 +117,41 @@ export interface CellPlan {
   inline: boolean;
 }
 
-/** The cell at garment size `size`, the garments in up to `maxRows` rows, below or beside a name `nameW` wide. */
+/**
+ * The additions after the name, "+" and their pictograms, where the whole name leaves them the room on its line (a
+ * narrow column's name line is mostly empty): a line more for the outfit. Null where they do not fit there.
+ */
+function besideName(sf: Surface, p: PersonContent, inner: Box, o: PersonCellOptions): AdditionsPlace | null {
+  if (o.inline || p.additions.length === 0) return null;
+  const x = inner.x + nameWidth(p, Infinity, o.nameSize) + Math.round(12 * sf.unit);
+  const w = inner.x + inner.w - x;
+  // Their pictograms as large as the cell's additions, down to a line of the name's text high where that fits them.
+  let iconSize = o.additionSize;
+  while (iconSize > o.labelSize && additionsWidth(p, o.labelSize, iconSize, true) > w) iconSize--;
+  const sized = { labelSize: o.labelSize, iconSize, besideName: true };
+  if (additionsWidth(p, sized.labelSize, sized.iconSize, true) > w) return null;
+  const h = additionsHeight(p, { x, y: inner.y, w, ...sized });
+  return { x, y: inner.y + Math.round((o.nameSize * 1.2 - h) / 2), w, ...sized };
+}
+
+/**
+ * The cell at garment size `size`, the garments in up to `maxRows` rows, below or beside a name `nameW` wide (the
+ * additions after the name where `named` places them there).
+ */
 function planCell(
   sf: Surface,
   p: PersonContent,
   inner: Box,
   o: PersonCellOptions,
-  at: { size: number; maxRows: 1 | 2; nameW: number; beside?: boolean },
+  at: { size: number; maxRows: 1 | 2; nameW: number; beside?: boolean; named?: AdditionsPlace },
 ): CellPlan {
   const u = sf.unit;
   const gap = Math.round(6 * u);
   const nameH = Math.round(o.nameSize * 1.2);
   const { size } = at;
   const x = o.inline ? inner.x + at.nameW + Math.round(12 * u) : inner.x;
-  const y = o.inline ? inner.y : inner.y + nameH + gap;
+  const nameBottom = at.named ? Math.max(inner.y + nameH, at.named.y + additionsHeight(p, at.named)) : inner.y + nameH;
+  const y = o.inline ? inner.y : nameBottom + gap;
   const w = inner.x + inner.w - x;
   const items = p.content.row;
   // Beside: the additions keep their room at the row's end (a wide cell, its row cut short and counted).
@@ -146,8 +167,8 @@ function planCell(
   const rows = items.length <= per || at.maxRows === 1 ? [[...items]] : [items.slice(0, per), items.slice(per)];
   const rowH = items.length === 0 ? 0 : Math.round(rows.length * size + (rows.length - 1) * size * GAP);
   let bottom = o.inline ? inner.y + Math.max(nameH, rowH) : y + rowH;
-  let additions: AdditionsPlace | null = null;
-  if (p.additions.length > 0) {
+  let additions: AdditionsPlace | null = at.named ?? null;
+  if (p.additions.length > 0 && !at.named) {
     const sized = additionSizes(sf, p, inner.w, o);
     const used = Math.min(per, items.length);
     const side = x + used * size * (1 + GAP) - size * GAP + Math.round(12 * u);
@@ -174,6 +195,27 @@ function planCell(
 const shownChars = (f: OutfitFit | null): number =>
   [f?.lead, f?.rest].reduce((n, t) => n + (t?.lines.reduce((k, l) => k + l.text.replace(/\s/g, '').length, 0) ?? 0), 0);
 
+/** Where cellKey has whether the outfit is whole. */
+export const KEY_WHOLE = 3;
+
+/**
+ * What a cell's plan shows, by priority, larger better: some outfit shown, not cut inside its first sentence, whole,
+ * as much of it as fits; then every garment named; then the outfit at the type scale's size (10′ on a wall). A
+ * household frame sums these over its people to choose how they share the frame (household-arrangement.ts).
+ */
+export function cellKey(sf: Surface, p: PersonContent, c: CellPlan): number[] {
+  const whole = c.fit === null ? p.content.outfit === null : !c.fit.truncated;
+  return [
+    c.shown > 0 || p.content.row.length === 0 ? 1 : 0,
+    c.fit === null && p.content.outfit !== null ? 0 : 1,
+    c.fit?.inSentence ? 0 : 1,
+    whole ? 1 : 0,
+    shownChars(c.fit),
+    c.complete ? 1 : 0,
+    c.fit === null || c.fit.lead.size >= sf.scale.outfit ? 1 : 0,
+  ];
+}
+
 /**
  * The plan for a cell, by priority: the outfit whole, with the garments as large as that allows (the type scale's
  * 30′ down to 20′, two rows before "+N"); where it is whole at no size, the plan that shows the most of it cut at a
@@ -183,19 +225,8 @@ export function chooseCell(sf: Surface, p: PersonContent, inner: Box, o: PersonC
   const whole = (c: CellPlan): boolean => (c.fit === null ? p.content.outfit === null : !c.fit.truncated);
   // The outfit (its lead) at the type scale's size, 10′ on a wall.
   const atScale = (c: CellPlan): boolean => c.fit === null || c.fit.lead.size >= sf.scale.outfit;
-  // Some outfit shown first, then not cut inside its first sentence, whole, as much of it as fits; then every garment
-  // named; then the outfit at the scale's size; then as many garments as fit, as large as they can be.
-  const key = (c: CellPlan): number[] => [
-    c.shown > 0 || p.content.row.length === 0 ? 1 : 0,
-    c.fit === null && p.content.outfit !== null ? 0 : 1,
-    c.fit?.inSentence ? 0 : 1,
-    whole(c) ? 1 : 0,
-    shownChars(c.fit),
-    c.complete ? 1 : 0,
-    atScale(c) ? 1 : 0,
-    c.shown,
-    c.size,
-  ];
+  // cellKey's priorities, then as many garments as fit, as large as they can be.
+  const key = (c: CellPlan): number[] => [...cellKey(sf, p, c), c.shown, c.size];
   const better = (x: number[], y: number[]): boolean => {
     const i = x.findIndex((v, k) => v !== y[k]);
     return i >= 0 && x[i]! > y[i]!;
@@ -209,24 +240,28 @@ export function chooseCell(sf: Surface, p: PersonContent, inner: Box, o: PersonC
       ),
     ),
   ];
-  const plansOf = (q: PersonCellOptions): CellPlan[] => {
+  const plansOf = (q: PersonCellOptions, named?: AdditionsPlace): CellPlan[] => {
     const nameW = q.inline ? Math.min(nameWidth(p, inner.w * 0.4, q.nameSize), inner.w * 0.4) : 0;
     const plans: CellPlan[] = [];
     for (const size of sizes)
       for (const beside of q.inline && p.additions.length > 0 ? [false, true] : [false]) {
-        const plan = planCell(sf, p, inner, q, { size: Math.max(size, q.pictogramMin), maxRows: 2, nameW, beside });
+        const at = { size: Math.max(size, q.pictogramMin), maxRows: 2 as const, nameW, beside, named };
+        const plan = planCell(sf, p, inner, q, at);
         plans.push(plan);
         if (plan.complete && whole(plan) && atScale(plan)) return [plan];
       }
     // At the smallest size, one row that counts what it leaves off gives the outfit a row's height more.
     for (const beside of [false, true])
-      plans.push(planCell(sf, p, inner, q, { size: q.pictogramMin, maxRows: 1, nameW, beside }));
+      plans.push(planCell(sf, p, inner, q, { size: q.pictogramMin, maxRows: 1, nameW, beside, named }));
     return plans;
   };
   const plans = plansOf(o);
   const first = best(plans);
-  // Only where the whole name fits beside them (a name cut to "A…" names nobody).
-  if (o.inline || whole(first) || nameWidth(p, Infinity, o.nameSize) > inner.w * 0.4) return first;
-  // A narrow cell whose outfit is cut: the name beside the garments too, where that gives the outfit a line more.
-  return best([...plans, ...plansOf({ ...o, inline: true })]);
+  if (o.inline || whole(first)) return first;
+  // A narrow cell whose outfit is cut: the additions after the name, or the name beside the garments, where that
+  // gives the outfit a line more; the latter only where the whole name fits (a name cut to "A…" names nobody).
+  const named = besideName(sf, p, inner, o);
+  const more = [...plans, ...(named ? plansOf(o, named) : [])];
+  if (nameWidth(p, Infinity, o.nameSize) <= inner.w * 0.4) more.push(...plansOf({ ...o, inline: true }));
+  return best(more);
 }

@@ -92,10 +92,16 @@ function greedy(para: readonly string[], c: WrapContext, bound: readonly boolean
         place({ text, word: i, whole, w: whole ? t.wholeEm * size : px(text), from: start, to: n }, at);
         break;
       }
+      const fitsALine = at > 0 && restFits(0);
+      // A word that fits a line and has no soft hyphen goes to the next line whole: no piece of it to measure.
+      if (fitsALine && !t.chars.includes(SHY)) {
+        flush();
+        if (rows.length > cap) return { rows, midWord };
+        continue;
+      }
       // The longest piece up to a break point that fits after `at` (soft hyphens only, for a word that fits a line):
       // no piece reaching past what fits without a hyphen can.
       const last = reach(at);
-      const fitsALine = at > 0 && restFits(0);
       const candidates: number[] = [];
       for (let j = firstBreakAfter(t, start); j < t.breaks.length && t.breaks[j]! <= last; j++) {
         const b = t.breaks[j]!;

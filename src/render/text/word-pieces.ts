@@ -133,22 +133,34 @@ export function lastFittingDown(lo: number, hi: number, fits: (k: number) => boo
   return lo - 1;
 }
 
+type Memo = Token & { whole: string; wholeEm: number };
+
 /**
- * The tokens of one fitText call's words, with each whole word's text and width: fitting tries the same words at
- * every size from the largest down, and most words go on a line whole.
+ * Words already tokenised, by face: a frame fits the same outfit's words many times (every size from the largest
+ * down, and a household frame every way its people can share it), and the next frame mostly the same words again.
+ * Emptied when full, so that months of new outfits never grow it: a frame's words number a few hundred.
  */
+const WORDS = new Map<FontId, Map<string, Memo>>();
+const WORDS_MAX = 4_000;
+
+/** The tokens of fitted words, with each whole word's text and width (kept across calls in WORDS). */
 export class TokenMemo {
-  private readonly tokens = new Map<string, Token & { whole: string; wholeEm: number }>();
+  private readonly words: Map<string, Memo>;
 
-  constructor(private readonly font: FontId) {}
+  constructor(private readonly font: FontId) {
+    let words = WORDS.get(font);
+    if (!words) WORDS.set(font, (words = new Map<string, Memo>()));
+    this.words = words;
+  }
 
-  of(word: string): Token & { whole: string; wholeEm: number } {
-    let t = this.tokens.get(word);
+  of(word: string): Memo {
+    let t = this.words.get(word);
     if (!t) {
       const token = tokenOf(word);
       const whole = pieceOf(token, 0, token.chars.length);
       t = { ...token, whole, wholeEm: measureEm(this.font, whole) };
-      this.tokens.set(word, t);
+      if (this.words.size >= WORDS_MAX) this.words.clear();
+      this.words.set(word, t);
     }
     return t;
   }
