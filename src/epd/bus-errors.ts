@@ -48,13 +48,13 @@ export function gpioChipError(chip: string, err: unknown): EpdError {
   );
 }
 
-/** A line of the chip could not be taken. */
-export function gpioLineError(role: string, pin: number, err: unknown): EpdError {
+/** A line of the chip could not be taken; `setting` is the config key that moves it. */
+export function gpioLineError(role: string, pin: number, err: unknown, setting = `attached.pins.${role}`): EpdError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EBUSY') {
     return new EpdError(
       'E_PANEL_PIN_BUSY',
-      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or set attached.pins.${role}`,
+      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or set ${setting}`,
       { cause: err },
     );
   }
@@ -66,7 +66,7 @@ export function gpioLineError(role: string, pin: number, err: unknown): EpdError
   if (code === 'EINVAL') {
     return new EpdError(
       'E_PANEL_BUS',
-      `GPIO ${pin} (${role}) is not a line of this chip: check attached.pins.${role} (BCM numbers)`,
+      `GPIO ${pin} (${role}) is not a line of this chip: check ${setting} (BCM numbers)`,
       { cause: err },
     );
   }

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import type { DisplayConfig } from '../config/schema.js';
+import type { ButtonActionConfig, DisplayConfig } from '../config/schema.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { ShownView } from '../state/display-views.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
@@ -11,7 +11,8 @@ import type { EpdDriver, PanelImage } from './driver.js';
 import type { DriverFactory } from './drivers/index.js';
 import { openAttachedDriver } from './open-driver.js';
 import { panelImageFromPng } from './panel-image.js';
-import type { PanelStatusBook } from '../state/panel-status.js';
+import type { PanelProblem, PanelStatusBook } from '../state/panel-status.js';
+import { PanelButtons } from './panel-buttons.js';
 
 /**
  * The panel on this machine's header, as one more publisher: each display with `attached` gets its new frames on its
@@ -41,6 +42,10 @@ export interface PanelPublisherOptions {
    * restart does not refresh the glass with the frame it already shows; default: not kept.
    */
   stateDir?: string;
+  /** What a press of a display's board button does (`attached.buttons`); absent: the buttons are not read. */
+  onButton?: (displayId: string, action: ButtonActionConfig) => void;
+  /** Imports node-libgpiod for the buttons in place of Node's import (tests: a stand-in for the header). */
+  importer?: (lib: string) => Promise<unknown>;
 }
 
 interface Wanted {
@@ -57,7 +62,10 @@ class PanelSlot {
   /** Monotonic time of the last refresh that succeeded or failed (the minimum interval counts from it). */
   lastAttemptMono: number | null = null;
   lastRefreshAt: string | null = null;
-  problem: { code: string; message: string; since: string } | null = null;
+  problem: PanelProblem | null = null;
+  /** The board's buttons, read while the daemon runs, and why they cannot be (shown while the refreshes work). */
+  buttons: PanelButtons | null = null;
+  buttonProblem: PanelProblem | null = null;
   driver: EpdDriver | null = null;
   running: Promise<void> | null = null;
   timer: unknown = null;
@@ -89,7 +97,31 @@ export class PanelPublisher implements Publisher {
       slot.restored = await this.#readState(slot);
       if (slot.restored !== null) slot.lastRefreshAt = new Date(slot.restored.atMs).toISOString();
       this.#record(slot);
+      await this.#startButtons(slot);
     }
+  }
+
+  async #startButtons(slot: PanelSlot): Promise<void> {
+    const { onButton } = this.#o;
+    if (onButton === undefined || slot.display.attached.buttons === undefined) return;
+    slot.buttons = new PanelButtons({
+      displayId: slot.display.id,
+      panel: slot.display.panel,
+      attached: slot.display.attached,
+      onPress: (action) => onButton(slot.display.id, action),
+      onProblem: (err) => {
+        slot.buttonProblem = {
+          code: err.code,
+          message: err.message,
+          since: new Date(this.#o.clock.now()).toISOString(),
+        };
+        this.#record(slot);
+      },
+      clock: this.#o.clock,
+      logger: this.#log,
+      ...(this.#o.importer !== undefined && { importer: this.#o.importer }),
+    });
+    await slot.buttons.start();
   }
 
   #stateFile(slot: PanelSlot): string | null {
@@ -264,7 +296,7 @@ export class PanelPublisher implements Publisher {
       panel: slot.display.panel,
       lastRefreshAt: slot.lastRefreshAt,
       shownHash: slot.shown?.hash ?? null,
-      problem: slot.problem,
+      problem: slot.problem ?? slot.buttonProblem,
     });
   }
 
@@ -276,6 +308,7 @@ export class PanelPublisher implements Publisher {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const slot of this.#slots.values()) {
+      slot.buttons?.stop();
       this.#o.clock.clearTimeout(slot.timer);
       this.#o.clock.clearTimeout(slot.dailyTimer);
       // A frame still waiting for the minimum interval is not forced onto the glass by a stop.

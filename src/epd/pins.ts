@@ -100,7 +100,8 @@ export function resolveButtonPins(
   const pins: ButtonPin[] = [];
   const problems: Array<{ key: ButtonKey; message: string }> = [];
   const used = new Map<number, string>();
-  for (const [role, pin] of Object.entries(panelPins)) if (pin !== null) used.set(pin, `the panel's ${role}`);
+  for (const [role, pin] of Object.entries(panelPins) as [keyof PinMap, number | null][])
+    if (pin !== null) used.set(pin, `the panel's ${role}`);
   for (const key of BUTTON_KEYS) {
     const b = buttons[key];
     if (b === undefined) continue;
