@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import type { AttachedConfig, ButtonActionConfig } from '../config/schema.js';
+import type { ButtonActionConfig } from '../config/schema.js';
+import type { PanelProblem } from '../state/panel-status.js';
 import type { WarningCode } from '../shared/codes.js';
 import type { Clock } from '../time/clock.js';
 import { ButtonDebouncer } from './button-debouncer.js';
 import { openButtonLines, type ButtonLines } from './button-lines.js';
 import { EpdError } from './epd-error.js';
-import { resolveAttachment } from './open-driver.js';
+import { resolveAttachment, type AttachedPanel } from './open-driver.js';
 import { resolveButtonPins, type ButtonKey } from './pins.js';
 
 /**
@@ -24,16 +25,12 @@ export const BUTTON_POLL_MS = 20;
 export const BUTTON_DEBOUNCE_MS = 60;
 
 export interface PanelButtonsOptions {
-  /** The display's id, for the logs. */
-  displayId: string;
-  /** The panel profile id (its board's default button pins). */
-  panel: string;
-  /** The display's attached panel, its `buttons` among it. */
-  attached: AttachedConfig;
+  /** The display (its id for the logs), its panel (the board's default button pins) and `attached.buttons`. */
+  display: AttachedPanel & { id: string };
   /** A press: what its button is bound to. */
   onPress: (action: ButtonActionConfig, key: ButtonKey) => void;
-  /** The lines could not be taken (an EpdError whose message names the fix). */
-  onProblem: (err: EpdError) => void;
+  /** The lines could not be taken, or stopped answering (an EpdError's code, and its message naming the fix). */
+  onProblem: (problem: PanelProblem) => void;
   /** Times the reads. */
   clock: Clock;
   logger: Logger;
@@ -53,10 +50,11 @@ export class PanelButtons {
 
   /** Takes the lines and starts reading them; a failure goes to onProblem (and the log), never to the caller. */
   async start(): Promise<void> {
-    const { attached, displayId, logger } = this.#o;
-    const buttons = attached.buttons ?? {};
+    const { display, logger } = this.#o;
+    const displayId = display.id;
+    const buttons = display.attached.buttons ?? {};
     if (Object.keys(buttons).length === 0) return;
-    const r = resolveAttachment({ panel: this.#o.panel, attached });
+    const r = resolveAttachment(display);
     if (r.bus.kind === 'capture') {
       logger.warn(
         { display: displayId, code: 'W_PANEL_BUTTONS_CAPTURE' satisfies WarningCode },
@@ -74,9 +72,7 @@ export class PanelButtons {
         ...(this.#o.importer !== undefined && { importer: this.#o.importer }),
       });
     } catch (err) {
-      const e = err instanceof EpdError ? err : new EpdError('E_PANEL_BUS', (err as Error).message, { cause: err });
-      logger.error({ display: displayId, code: e.code, err: e }, "the panel's buttons cannot be read");
-      this.#o.onProblem(e);
+      this.#fail(err instanceof EpdError ? err : new EpdError('E_PANEL_BUS', (err as Error).message, { cause: err }));
       return;
     }
     if (this.#stopped) return lines.release();
@@ -95,26 +91,29 @@ export class PanelButtons {
       levels = lines.read();
     } catch (err) {
       // A read that fails once (the chip gone) fails again: the lines are given up, the daemon goes on.
-      const e = new EpdError('E_PANEL_BUS', `the buttons' lines cannot be read: ${(err as Error).message}`, {
-        cause: err,
-      });
-      this.#o.logger.error({ display: this.#o.displayId, code: e.code, err: e }, "the panel's buttons cannot be read");
-      this.#o.onProblem(e);
+      this.#fail(
+        new EpdError('E_PANEL_BUS', `the buttons' lines cannot be read: ${(err as Error).message}`, { cause: err }),
+      );
       this.stop();
       return;
     }
     for (const { key, level } of levels) {
       if (!debouncers.get(key)!.sample(level, at)) continue;
-      const action = this.#o.attached.buttons?.[key];
+      const action = this.#o.display.attached.buttons?.[key];
       if (action === undefined) continue;
       try {
         this.#o.onPress(action, key);
       } catch (err) {
         // A press that fails is that press's: the buttons are read on.
-        this.#o.logger.error({ display: this.#o.displayId, button: key, err }, "a panel button's press failed");
+        this.#o.logger.error({ display: this.#o.display.id, button: key, err }, "a panel button's press failed");
       }
     }
     this.#timer = this.#o.clock.setTimeout(() => this.#poll(debouncers), BUTTON_POLL_MS);
+  }
+
+  #fail(e: EpdError): void {
+    this.#o.logger.error({ display: this.#o.display.id, code: e.code, err: e }, "the panel's buttons cannot be read");
+    this.#o.onProblem({ code: e.code, message: e.message, since: new Date(this.#o.clock.now()).toISOString() });
   }
 
   /** Stops reading and releases the lines. */

@@ -1,7 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { writeFileAtomic } from '../store/atomic-write.js';
 import type { ButtonActionConfig, DisplayConfig } from '../config/schema.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { ShownView } from '../state/display-views.js';
@@ -13,6 +11,7 @@ import { openAttachedDriver } from './open-driver.js';
 import { panelImageFromPng } from './panel-image.js';
 import type { PanelProblem, PanelStatusBook } from '../state/panel-status.js';
 import { PanelButtons } from './panel-buttons.js';
+import { readGlassState, writeGlassState, type GlassState } from './glass-state.js';
 
 /**
  * The panel on this machine's header, as one more publisher: each display with `attached` gets its new frames on its
@@ -72,7 +71,7 @@ class PanelSlot {
   /** The daily refresh of an unchanged frame. */
   dailyTimer: unknown = null;
   /** What the glass showed when the daemon last stopped (from the state file), until the first frame. */
-  restored: { hash: string; atMs: number } | null = null;
+  restored: GlassState | null = null;
 
   constructor(readonly display: DisplayConfig & { attached: NonNullable<DisplayConfig['attached']> }) {}
 }
@@ -102,24 +101,16 @@ export class PanelPublisher implements Publisher {
   }
 
   async #startButtons(slot: PanelSlot): Promise<void> {
-    const { onButton } = this.#o;
+    const { onButton, importer, clock } = this.#o;
     if (onButton === undefined || slot.display.attached.buttons === undefined) return;
     slot.buttons = new PanelButtons({
-      displayId: slot.display.id,
-      panel: slot.display.panel,
-      attached: slot.display.attached,
+      display: slot.display,
       onPress: (action) => onButton(slot.display.id, action),
-      onProblem: (err) => {
-        slot.buttonProblem = {
-          code: err.code,
-          message: err.message,
-          since: new Date(this.#o.clock.now()).toISOString(),
-        };
+      onProblem: (problem) => {
+        slot.buttonProblem = problem;
         this.#record(slot);
       },
-      clock: this.#o.clock,
-      logger: this.#log,
-      ...(this.#o.importer !== undefined && { importer: this.#o.importer }),
+      ...{ clock, logger: this.#log, ...(importer !== undefined && { importer }) },
     });
     await slot.buttons.start();
   }
@@ -128,26 +119,16 @@ export class PanelPublisher implements Publisher {
     return this.#o.stateDir === undefined ? null : path.join(this.#o.stateDir, 'panel', `${slot.display.id}.json`);
   }
 
-  async #readState(slot: PanelSlot): Promise<{ hash: string; atMs: number } | null> {
+  async #readState(slot: PanelSlot): Promise<GlassState | null> {
     const file = this.#stateFile(slot);
-    if (file === null) return null;
-    try {
-      const v = JSON.parse(await readFile(file, 'utf8')) as { panel?: unknown; hash?: unknown; at?: unknown };
-      const atMs = typeof v.at === 'string' ? Date.parse(v.at) : NaN;
-      // Another panel since (the config changed): its glass says nothing of this one's.
-      if (v.panel !== slot.display.panel || typeof v.hash !== 'string' || !Number.isFinite(atMs)) return null;
-      return { hash: v.hash, atMs };
-    } catch {
-      return null;
-    }
+    return file === null ? null : readGlassState(file, slot.display.panel);
   }
 
   async #writeState(slot: PanelSlot, hash: string, at: string): Promise<void> {
     const file = this.#stateFile(slot);
     if (file === null) return;
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, `${JSON.stringify({ panel: slot.display.panel, hash, at })}\n`);
+      await writeGlassState(file, slot.display.panel, hash, at);
     } catch (err) {
       // Only a restart's extra refresh is lost: said, not a panel problem.
       this.#log.warn(

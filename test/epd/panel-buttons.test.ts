@@ -4,6 +4,7 @@ import { builtForAnotherNode } from '../../src/epd/bus-errors.js';
 import type { EpdError } from '../../src/epd/epd-error.js';
 import { BUTTON_DEBOUNCE_MS, BUTTON_POLL_MS, PanelButtons } from '../../src/epd/panel-buttons.js';
 import type { AttachedConfig, ButtonActionConfig } from '../../src/config/schema.js';
+import type { PanelProblem } from '../../src/state/panel-status.js';
 import { capturingLogger } from '../helpers/capturing-logger.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { fakeGpiod } from '../helpers/fake-gpiod.js';
@@ -103,11 +104,9 @@ describe('PanelButtons', () => {
     const clock = new FakeClock();
     const log = capturingLogger();
     const pressed: Array<[string, ButtonActionConfig]> = [];
-    const problems: EpdError[] = [];
+    const problems: PanelProblem[] = [];
     const buttons = new PanelButtons({
-      displayId: 'hall',
-      panel: 'inky-impression-7in3',
-      attached: a,
+      display: { id: 'hall', panel: 'inky-impression-7in3', attached: a },
       onPress: (action, key) => pressed.push([key, action]),
       onProblem: (e) => problems.push(e),
       clock,
