@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DisplaySchema } from '../../src/config/schema.js';
 import { openButtonLines } from '../../src/epd/button-lines.js';
+import { PanelPublisher } from '../../src/epd/panel-publisher.js';
+import { PanelStatusBook } from '../../src/state/panel-status.js';
 import { builtForAnotherNode } from '../../src/epd/bus-errors.js';
 import type { EpdError } from '../../src/epd/epd-error.js';
 import { BUTTON_DEBOUNCE_MS, BUTTON_POLL_MS, PanelButtons } from '../../src/epd/panel-buttons.js';
@@ -177,5 +180,36 @@ describe('PanelButtons', () => {
     expect(r.g.requests).toEqual([]);
     expect(linesOf(r.log.text()).filter((l) => l.code === 'W_PANEL_BUTTONS_CAPTURE')).toHaveLength(1);
     expect(r.problems).toEqual([]);
+  });
+});
+
+describe("the panel publisher's buttons", () => {
+  it("a line that cannot be taken is the panel's problem in the status book; those taken before it are released once", async () => {
+    const display = DisplaySchema.parse({
+      id: 'hall',
+      lat: 52.5,
+      lon: 13.4,
+      panel: 'inky-impression-7in3',
+      attached: { spi_device: '/dev/spidev9.9', buttons: { a: { action: 'refresh' }, b: { action: 'refresh' } } },
+    });
+    const status = new PanelStatusBook();
+    const g = fakeGpiod();
+    g.failOn(6, 'EACCES');
+    const publisher = new PanelPublisher({
+      displays: [display],
+      clock: new FakeClock(),
+      logger: capturingLogger().logger,
+      status,
+      onButton: () => undefined,
+      importer: g.importer,
+    });
+    await publisher.start();
+    expect(status.get('hall')?.problem).toMatchObject({
+      code: 'E_PANEL_PERMISSION',
+      message: expect.stringContaining('GPIO 6 (button b)'),
+    });
+    expect(g.released).toEqual([5]);
+    await publisher.stop();
+    expect(g.released).toEqual([5]);
   });
 });
