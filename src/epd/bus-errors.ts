@@ -52,9 +52,11 @@ export function gpioChipError(chip: string, err: unknown): EpdError {
 export function gpioLineError(role: string, pin: number, err: unknown, setting = `attached.pins.${role}`): EpdError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EBUSY') {
+    // The Inky's CS is held by the SPI driver until Pimoroni's overlay frees it; any other pin by what gpioinfo names.
+    const overlay = role === 'cs' ? "for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or " : '';
     return new EpdError(
       'E_PANEL_PIN_BUSY',
-      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or set ${setting}`,
+      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or ${overlay}set ${setting}`,
       { cause: err },
     );
   }

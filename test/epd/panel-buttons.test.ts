@@ -68,6 +68,7 @@ describe('openButtonLines', () => {
       expect(err).toMatchObject({ code: want });
       expect(err.message).toContain('GPIO 6 (button b)');
       expect(err.message).toContain(text);
+      expect(err.message).not.toContain('spi0-0cs');
       expect(g.released).toEqual([5]);
     }
   });
