@@ -5,10 +5,16 @@ import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { attachablePanels, driverFacts, isAttachable } from '../epd/drivers/index.js';
 import { builtForAnotherNode } from '../epd/bus-errors.js';
 import { EpdError } from '../epd/epd-error.js';
-import { openAttachedDriver, resolveAttachment, type AttachedPanel } from '../epd/open-driver.js';
+import {
+  openAttachedDriver,
+  resolveAttachment,
+  type AttachedPanel,
+  type ResolvedAttachment,
+} from '../epd/open-driver.js';
 import { describeInkyEeprom } from '../epd/inky-eeprom.js';
 import { importOptional } from '../epd/optional-lib.js';
 import { panelImageFromPng } from '../epd/panel-image.js';
+import { resolveButtonPins } from '../epd/pins.js';
 import { checkSpiDevice } from '../epd/real-bus.js';
 import { loadPanel } from '../panels/panels.js';
 import type { Rotation } from '../render/encode/rotate.js';
@@ -94,6 +100,7 @@ async function info(t: Target): Promise<void> {
     `refresh:    ${profile.refresh.full_ms} ms a full refresh (the vendor's figure)`,
     `board:      ${r.board}, SPI clock ${r.spiHz / 1e6} MHz`,
     `pins:       ${pins}`,
+    ...buttonsLine(t, r),
     r.bus.kind === 'capture'
       ? `bus:        capture to ${r.bus.file} (no SPI or GPIO is touched)`
       : `bus:        ${r.bus.device}, GPIO chip ${r.bus.gpioChip ?? "of the Pi's header, by its label"}`,
@@ -103,6 +110,18 @@ async function info(t: Target): Promise<void> {
     `settings:   from ${t.source}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The configured buttons, their pins and what each does (none: no line). */
+function buttonsLine(t: Target, r: ResolvedAttachment): string[] {
+  const buttons = t.attached.buttons ?? {};
+  const { pins } = resolveButtonPins(r.board, r.pins, buttons);
+  if (pins.length === 0) return [];
+  const each = pins.map(({ key, pin }) => {
+    const b = buttons[key]!;
+    return `${key.toUpperCase()} GPIO ${pin} (${b.action === 'vote' ? `vote ${b.vote} for ${b.person}` : 'refresh'})`;
+  });
+  return [`buttons:    ${each.join(', ')}${r.bus.kind === 'capture' ? '; not read with a capture bus' : ''}`];
 }
 
 /** Whether this user may open the SPI device, or the fix (the same check the daemon makes first). */

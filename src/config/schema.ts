@@ -1,7 +1,7 @@
 import { z } from '../shared/zod.js';
 import { coordinateProblem } from '../api/request-rules.js';
 import { attachablePanels, isAttachable } from '../epd/drivers/index.js';
-import { BOARDS } from '../epd/pins.js';
+import { BOARDS, defaultBoard, resolveButtonPins, resolvePins, type PinMap } from '../epd/pins.js';
 import { WebhookSchema } from './webhook-schema.js';
 import { FEEDBACK } from '../domain/warmth.js';
 
@@ -124,6 +124,21 @@ const Gpio = z
   .max(53, 'must be 0..53');
 
 /**
+ * What a device's button does (docs/guides/household.md, "The buttons on the devices"): a refresh, as Home Assistant's
+ * button; or a warmth vote, `too_cold` or `too_warm`, for one of its display's people. One union for a TRMNL device's
+ * button and an attached board's, each with its own further keys (`extra`).
+ */
+function buttonSchema<T extends z.ZodRawShape>(extra: T) {
+  return z.discriminatedUnion('action', [
+    z.strictObject({ action: z.literal('refresh') }).extend(extra),
+    z.strictObject({ action: z.literal('vote'), person: z.string(), vote: z.enum(FEEDBACK) }).extend(extra),
+  ]);
+}
+
+/** An attached board's button: what it does, and its BCM pin where not the board's (src/epd/pins.ts). */
+const PanelButtonSchema = buttonSchema({ pin: Gpio.optional() });
+
+/**
  * A panel on this machine's own header (docs/guides/panels.md, "A panel on the Pi"): the daemon drives it over SPI and
  * the GPIO character device, or, with `capture`, writes the command stream to that file instead (no hardware).
  */
@@ -158,6 +173,15 @@ export const AttachedSchema = z.strictObject({
     .default(24),
   /** How long BUSY may stay busy, seconds; default: the driver's (a few times the panel's refresh). */
   busy_timeout_s: z.number().positive().max(600).optional(),
+  /** The board's buttons, read while the daemon runs (the Inky Impression's A to D); absent: none are read. */
+  buttons: z
+    .strictObject({
+      a: PanelButtonSchema.optional(),
+      b: PanelButtonSchema.optional(),
+      c: PanelButtonSchema.optional(),
+      d: PanelButtonSchema.optional(),
+    })
+    .optional(),
 });
 
 export const DisplaySchema = z
@@ -196,8 +220,22 @@ export const DisplaySchema = z
         path: ['attached'],
         message: `no driver for the ${d.panel} panel on the Pi's header; panels that can be attached: ${attachablePanels().join(', ')}`,
       });
-    }
+    } else if (d.attached?.buttons !== undefined) buttonPinIssues(d.panel, d.attached, ctx);
   });
+
+/** A button's pin: the board's default or its own, never one of the panel's pins or another button's. */
+function buttonPinIssues(panel: string, a: z.infer<typeof AttachedSchema>, ctx: z.RefinementCtx): void {
+  const board = a.board ?? defaultBoard(panel);
+  let panelPins: PinMap;
+  try {
+    panelPins = resolvePins(board, a.pins);
+  } catch {
+    // Two of the panel's own roles on one pin: the bus refuses it when it opens, naming both.
+    return;
+  }
+  for (const p of resolveButtonPins(board, panelPins, a.buttons ?? {}).problems)
+    ctx.addIssue({ code: 'custom', path: ['attached', 'buttons', p.key, 'pin'], message: p.message });
+}
 
 const ApiSchema = z.strictObject({
   base_url: z
@@ -303,15 +341,6 @@ const HttpSchema = z.strictObject({
     .default([]),
 });
 
-/**
- * What a TRMNL device's button does (docs/guides/household.md, "Their own warmth"): a refresh, as Home Assistant's
- * button (the default); or a warmth vote, `too_cold` or `too_warm`, for one of its display's people.
- */
-const TrmnlButtonSchema = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('refresh') }),
-  z.strictObject({ action: z.literal('vote'), person: z.string(), vote: z.enum(FEEDBACK) }),
-]);
-
 const TrmnlDeviceSchema = z
   .strictObject({
     mac: z.string().regex(/^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$/, 'must be a MAC address like AA:BB:CC:DD:EE:FF'),
@@ -326,7 +355,7 @@ const TrmnlDeviceSchema = z
     /** Offer this device the newest file of trmnl.firmware.dir (opt-in: an update is the owner's choice per device). */
     firmware_updates: z.boolean().default(false),
     /** What its button does; default a refresh. */
-    button: TrmnlButtonSchema.optional(),
+    button: buttonSchema({}).optional(),
   })
   // Neither is allowed: the token may come from the systemd credential trmnl-<mac> (src/config/secrets.ts says
   // when none is found at all).
@@ -449,6 +478,14 @@ function householdIssues(root: Record<string, unknown>, entries: Entries, ctx: z
       ? (root.openepaperlink as Record<string, unknown>)
       : {};
   entries(oepl.tags).forEach((tag, i) => checkPerson(tag, ['openepaperlink', 'tags', i, 'person']));
+  // An attached board's button that votes names one of its display's people.
+  entries(root.displays).forEach((d, i) => {
+    const a = d.attached as
+      { buttons?: Record<string, { action?: unknown; person?: unknown } | undefined> } | undefined;
+    for (const [key, b] of Object.entries(a?.buttons ?? {}))
+      if (b?.action === 'vote')
+        checkPerson({ display: d.id, person: b.person }, ['displays', i, 'attached', 'buttons', key, 'person']);
+  });
 }
 
 export const ConfigSchema = z
@@ -570,4 +607,7 @@ export type ChangeAwareConfig = NonNullable<DisplayConfig['change_aware']>;
 export type OpenEPaperLinkConfig = NonNullable<Config['openepaperlink']>;
 export type WebhookConfig = NonNullable<Config['webhook']>;
 export type PersonConfig = Config['people'][number];
-export type TrmnlButtonConfig = z.infer<typeof TrmnlButtonSchema>;
+/** What a button does (a TRMNL device's or an attached board's), its pin aside. */
+export type ButtonActionConfig = z.infer<ReturnType<typeof buttonSchema<Record<never, never>>>>;
+export type TrmnlButtonConfig = ButtonActionConfig;
+export type PanelButtonConfig = z.infer<typeof PanelButtonSchema>;

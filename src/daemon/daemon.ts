@@ -58,6 +58,8 @@ export interface DaemonOptions {
   presence?: Pick<PresenceBook, 'isHome'>;
   /** A person's warmth offset (°C) at `now` (the warmth book); default 0. */
   offsetOf?: (personId: string, now: number) => number;
+  /** For tests only: imports node-libgpiod (an attached board's buttons) in place of Node's import. */
+  importOptional?: (lib: string) => Promise<unknown>;
 }
 
 export interface Daemon {
@@ -277,6 +279,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
     ...(warmth !== null && { household: { warmth, presence, shown: (id: string) => personShown(id) } }),
     presence,
     quietEnd: (id: string) => gate.quietEnd(id, clock.now()),
+    ...(opts.importOptional !== undefined && { importOptional: opts.importOptional }),
   });
   const publishers: Publisher[] = [
     ...built,

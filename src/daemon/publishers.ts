@@ -37,6 +37,8 @@ export interface PublisherDeps {
   presence?: PresenceBook;
   /** The end of a display's quiet hours holding now, or null (household-gate.ts). */
   quietEnd?: (displayId: string) => number | null;
+  /** Imports an optional native library in place of Node's import (tests: a stand-in for the header's GPIO). */
+  importOptional?: (lib: string) => Promise<unknown>;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function buildPublishers(loaded: LoadedConfig, deps: PublisherDeps)
     ...(deps.household !== undefined && { household: deps.household }),
     ...(deps.presence !== undefined && { presence: deps.presence }),
     ...(deps.quietEnd !== undefined && { quietEnd: deps.quietEnd }),
+    ...(deps.importOptional !== undefined && { importOptional: deps.importOptional }),
   };
   const publishers: Publisher[] = [];
   for (const plugin of PUBLISHER_PLUGINS) if (plugin.enabled(loaded.config)) publishers.push(await plugin.build(ctx));

@@ -48,13 +48,15 @@ export function gpioChipError(chip: string, err: unknown): EpdError {
   );
 }
 
-/** A line of the chip could not be taken. */
-export function gpioLineError(role: string, pin: number, err: unknown): EpdError {
+/** A line of the chip could not be taken; `setting` is the config key that moves it. */
+export function gpioLineError(role: string, pin: number, err: unknown, setting = `attached.pins.${role}`): EpdError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EBUSY') {
+    // The Inky's CS is held by the SPI driver until Pimoroni's overlay frees it; any other pin by what gpioinfo names.
+    const overlay = role === 'cs' ? "for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or " : '';
     return new EpdError(
       'E_PANEL_PIN_BUSY',
-      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or for the Inky's CS add dtoverlay=spi0-0cs to config.txt, or set attached.pins.${role}`,
+      `GPIO ${pin} (${role}) is in use by another program or overlay: \`gpioinfo\` shows its consumer; stop it, or ${overlay}set ${setting}`,
       { cause: err },
     );
   }
@@ -66,7 +68,7 @@ export function gpioLineError(role: string, pin: number, err: unknown): EpdError
   if (code === 'EINVAL') {
     return new EpdError(
       'E_PANEL_BUS',
-      `GPIO ${pin} (${role}) is not a line of this chip: check attached.pins.${role} (BCM numbers)`,
+      `GPIO ${pin} (${role}) is not a line of this chip: check ${setting} (BCM numbers)`,
       { cause: err },
     );
   }

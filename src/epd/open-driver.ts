@@ -29,12 +29,9 @@ export interface ResolvedAttachment {
 
 export function resolveAttachment(p: AttachedPanel): ResolvedAttachment {
   const board = p.attached.board ?? defaultBoard(p.panel);
-  const overrides = Object.fromEntries(
-    Object.entries(p.attached.pins).filter(([, v]) => v !== undefined),
-  ) as Partial<PinMap>;
   return {
     board,
-    pins: resolvePins(board, overrides),
+    pins: resolvePins(board, p.attached.pins),
     spiHz: SPI_HZ[board],
     bus:
       p.attached.capture !== undefined

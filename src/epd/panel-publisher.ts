@@ -1,8 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import type { DisplayConfig } from '../config/schema.js';
+import type { ButtonActionConfig, DisplayConfig } from '../config/schema.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { ShownView } from '../state/display-views.js';
 import { loadPanel, type PanelProfile } from '../panels/panels.js';
@@ -11,7 +9,9 @@ import type { EpdDriver, PanelImage } from './driver.js';
 import type { DriverFactory } from './drivers/index.js';
 import { openAttachedDriver } from './open-driver.js';
 import { panelImageFromPng } from './panel-image.js';
-import type { PanelStatusBook } from '../state/panel-status.js';
+import type { PanelProblem, PanelStatusBook } from '../state/panel-status.js';
+import { PanelButtons } from './panel-buttons.js';
+import { readGlassState, writeGlassState, type GlassState } from './glass-state.js';
 
 /**
  * The panel on this machine's header, as one more publisher: each display with `attached` gets its new frames on its
@@ -41,6 +41,10 @@ export interface PanelPublisherOptions {
    * restart does not refresh the glass with the frame it already shows; default: not kept.
    */
   stateDir?: string;
+  /** What a press of a display's board button does (`attached.buttons`); absent: the buttons are not read. */
+  onButton?: (displayId: string, action: ButtonActionConfig) => void;
+  /** Imports node-libgpiod for the buttons in place of Node's import (tests: a stand-in for the header). */
+  importer?: (lib: string) => Promise<unknown>;
 }
 
 interface Wanted {
@@ -57,14 +61,17 @@ class PanelSlot {
   /** Monotonic time of the last refresh that succeeded or failed (the minimum interval counts from it). */
   lastAttemptMono: number | null = null;
   lastRefreshAt: string | null = null;
-  problem: { code: string; message: string; since: string } | null = null;
+  problem: PanelProblem | null = null;
+  /** The board's buttons, read while the daemon runs, and why they cannot be (shown while the refreshes work). */
+  buttons: PanelButtons | null = null;
+  buttonProblem: PanelProblem | null = null;
   driver: EpdDriver | null = null;
   running: Promise<void> | null = null;
   timer: unknown = null;
   /** The daily refresh of an unchanged frame. */
   dailyTimer: unknown = null;
   /** What the glass showed when the daemon last stopped (from the state file), until the first frame. */
-  restored: { hash: string; atMs: number } | null = null;
+  restored: GlassState | null = null;
 
   constructor(readonly display: DisplayConfig & { attached: NonNullable<DisplayConfig['attached']> }) {}
 }
@@ -89,33 +96,39 @@ export class PanelPublisher implements Publisher {
       slot.restored = await this.#readState(slot);
       if (slot.restored !== null) slot.lastRefreshAt = new Date(slot.restored.atMs).toISOString();
       this.#record(slot);
+      await this.#startButtons(slot);
     }
+  }
+
+  async #startButtons(slot: PanelSlot): Promise<void> {
+    const { onButton, importer, clock } = this.#o;
+    if (onButton === undefined || slot.display.attached.buttons === undefined) return;
+    slot.buttons = new PanelButtons({
+      display: slot.display,
+      onPress: (action) => onButton(slot.display.id, action),
+      onProblem: (problem) => {
+        slot.buttonProblem = problem;
+        this.#record(slot);
+      },
+      ...{ clock, logger: this.#log, ...(importer !== undefined && { importer }) },
+    });
+    await slot.buttons.start();
   }
 
   #stateFile(slot: PanelSlot): string | null {
     return this.#o.stateDir === undefined ? null : path.join(this.#o.stateDir, 'panel', `${slot.display.id}.json`);
   }
 
-  async #readState(slot: PanelSlot): Promise<{ hash: string; atMs: number } | null> {
+  async #readState(slot: PanelSlot): Promise<GlassState | null> {
     const file = this.#stateFile(slot);
-    if (file === null) return null;
-    try {
-      const v = JSON.parse(await readFile(file, 'utf8')) as { panel?: unknown; hash?: unknown; at?: unknown };
-      const atMs = typeof v.at === 'string' ? Date.parse(v.at) : NaN;
-      // Another panel since (the config changed): its glass says nothing of this one's.
-      if (v.panel !== slot.display.panel || typeof v.hash !== 'string' || !Number.isFinite(atMs)) return null;
-      return { hash: v.hash, atMs };
-    } catch {
-      return null;
-    }
+    return file === null ? null : readGlassState(file, slot.display.panel);
   }
 
   async #writeState(slot: PanelSlot, hash: string, at: string): Promise<void> {
     const file = this.#stateFile(slot);
     if (file === null) return;
     try {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, `${JSON.stringify({ panel: slot.display.panel, hash, at })}\n`);
+      await writeGlassState(file, slot.display.panel, hash, at);
     } catch (err) {
       // Only a restart's extra refresh is lost: said, not a panel problem.
       this.#log.warn(
@@ -264,7 +277,7 @@ export class PanelPublisher implements Publisher {
       panel: slot.display.panel,
       lastRefreshAt: slot.lastRefreshAt,
       shownHash: slot.shown?.hash ?? null,
-      problem: slot.problem,
+      problem: slot.problem ?? slot.buttonProblem,
     });
   }
 
@@ -276,6 +289,7 @@ export class PanelPublisher implements Publisher {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const slot of this.#slots.values()) {
+      slot.buttons?.stop();
       this.#o.clock.clearTimeout(slot.timer);
       this.#o.clock.clearTimeout(slot.dailyTimer);
       // A frame still waiting for the minimum interval is not forced onto the glass by a stop.

@@ -53,8 +53,10 @@ export function defaultBoard(panelId: string): Board {
 }
 
 /** The board's pins with the config's overrides; two roles on one pin is refused (it names both). */
-export function resolvePins(board: Board, overrides: Partial<PinMap> = {}): PinMap {
-  const pins: PinMap = { ...DEFAULT_PINS[board], ...overrides };
+export function resolvePins(board: Board, overrides: { [R in keyof PinMap]?: PinMap[R] | undefined } = {}): PinMap {
+  const pins: PinMap = { ...DEFAULT_PINS[board] };
+  for (const [role, pin] of Object.entries(overrides) as [keyof PinMap, number | null | undefined][])
+    if (pin !== undefined) (pins as Record<keyof PinMap, number | null>)[role] = pin;
   const used = new Map<number, string>();
   for (const [role, pin] of Object.entries(pins) as [keyof PinMap, number | null][]) {
     if (pin === null) continue;
@@ -63,4 +65,58 @@ export function resolvePins(board: Board, overrides: Partial<PinMap> = {}): PinM
     used.set(pin, role);
   }
   return pins;
+}
+
+/** The keys of a board's buttons (config `attached.buttons`), in the order they sit on the board. */
+export const BUTTON_KEYS = ['a', 'b', 'c', 'd'] as const;
+export type ButtonKey = (typeof BUTTON_KEYS)[number];
+
+/**
+ * Each board's buttons by BCM GPIO number, active low with the input's pull-up (Pimoroni's buttons example: the Inky
+ * Impression's A, B, C, D; the 13.3" Impression has C on 25, set as its `pin`). A Waveshare HAT has none: a button
+ * there names its own pin.
+ */
+export const DEFAULT_BUTTON_PINS: Readonly<Record<Board, Readonly<Partial<Record<ButtonKey, number>>>>> = {
+  'waveshare-hat': {},
+  inky: { a: 5, b: 6, c: 16, d: 24 },
+};
+
+/** A button's pin as the config resolves it. */
+export interface ButtonPin {
+  key: ButtonKey;
+  pin: number;
+}
+
+/**
+ * The pins of the configured buttons (the board's default unless a button names its `pin`), and what is wrong with
+ * them: a button with no pin on a board without button pins, a pin that is also one of the panel's roles (naming
+ * both) or another button's. `panelPins` are the panel's after the config's overrides.
+ */
+export function resolveButtonPins(
+  board: Board,
+  panelPins: PinMap,
+  buttons: Partial<Record<ButtonKey, { pin?: number | undefined } | undefined>>,
+): { pins: ButtonPin[]; problems: Array<{ key: ButtonKey; message: string }> } {
+  const pins: ButtonPin[] = [];
+  const problems: Array<{ key: ButtonKey; message: string }> = [];
+  const used = new Map<number, string>();
+  for (const [role, pin] of Object.entries(panelPins) as [keyof PinMap, number | null][])
+    if (pin !== null) used.set(pin, `the panel's ${role}`);
+  for (const key of BUTTON_KEYS) {
+    const b = buttons[key];
+    if (b === undefined) continue;
+    const pin = b.pin ?? DEFAULT_BUTTON_PINS[board][key];
+    if (pin === undefined) {
+      problems.push({ key, message: `the ${board} board has no button ${key}: give its pin (a BCM GPIO number)` });
+      continue;
+    }
+    const other = used.get(pin);
+    if (other !== undefined) {
+      problems.push({ key, message: `GPIO ${pin} is given for both ${other} and button ${key}` });
+      continue;
+    }
+    used.set(pin, `button ${key}`);
+    pins.push({ key, pin });
+  }
+  return { pins, problems };
 }

@@ -16,7 +16,7 @@ import { systemClock, type Clock } from '../time/clock.js';
 const HEADER_CHIP_LABELS = ['pinctrl-rp1', 'pinctrl-bcm2712', 'pinctrl-bcm2711', 'pinctrl-bcm2835'];
 
 /** libgpiod 1.x's GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN / _PULL_UP (node-libgpiod's Line.RequestFlags). */
-const BIAS_FLAG = { 'pull-down': 1 << 4, 'pull-up': 1 << 5 } as const;
+export const BIAS_FLAG = { 'pull-down': 1 << 4, 'pull-up': 1 << 5 } as const;
 
 /** spidev's default buffer size (/sys/module/spidev/parameters/bufsiz): a larger write is sent in pieces of it. */
 const SPI_CHUNK = 4096;
@@ -48,13 +48,13 @@ interface SpiDeviceHandle {
   ): void;
   closeSync(): void;
 }
-/** What the bus needs of node-libgpiod (libgpiod 1.x). */
-interface GpiodLib {
+/** What the bus and the buttons need of node-libgpiod (libgpiod 1.x). */
+export interface GpiodLib {
   getChipNames(): string[];
   Chip: new (name: string) => { label: string; name: string };
   Line: new (chip: unknown, offset: number) => GpiodLine;
 }
-interface GpiodLine {
+export interface GpiodLine {
   requestOutputMode(consumer?: string, value?: 0 | 1): void;
   requestInputModeFlags(consumer: string, flags: number): void;
   getValue(): 0 | 1;
@@ -62,9 +62,13 @@ interface GpiodLine {
   release(): void;
 }
 
-async function load<T>(lib: string): Promise<T> {
+/** An optional bus library, or E_PANEL_BUS naming how to install it; `importer` in place of Node's (tests). */
+export async function loadBusLibrary<T>(
+  lib: string,
+  importer: (lib: string) => Promise<unknown> = importOptional,
+): Promise<T> {
   try {
-    return await importOptional<T>(lib);
+    return (await importer(lib)) as T;
   } catch (err) {
     throw libraryMissing(lib, err);
   }
@@ -92,8 +96,8 @@ export function checkSpiDevice(device: string): [number, number] {
 /** Opens the SPI device and the GPIO lines; on any failure what was opened is released again. */
 export async function openRealBus(o: RealBusOptions): Promise<EpdBus> {
   const [busNo, devNo] = checkSpiDevice(o.spiDevice);
-  const gpiod = await load<GpiodLib>('node-libgpiod');
-  const spiLib = await load<SpiDeviceLib>('spi-device');
+  const gpiod = await loadBusLibrary<GpiodLib>('node-libgpiod');
+  const spiLib = await loadBusLibrary<SpiDeviceLib>('spi-device');
   const chip = openChip(gpiod, o.gpioChip);
   const taken: GpiodLine[] = [];
   const take = (role: keyof PinMap, output: boolean, value: 0 | 1 = 0): GpiodLine | null => {
@@ -137,7 +141,8 @@ export async function openRealBus(o: RealBusOptions): Promise<EpdBus> {
   }
 }
 
-function openChip(gpiod: GpiodLib, wanted: string | undefined): unknown {
+/** The chip named `wanted` (its label, name or /dev path), else the Pi header's; errors name the fix. */
+export function openChip(gpiod: GpiodLib, wanted: string | undefined): unknown {
   let names: string[];
   try {
     names = gpiod.getChipNames();

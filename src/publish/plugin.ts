@@ -48,6 +48,11 @@ export interface PublisherContext {
 
   /** The household's books (config `people`); absent: no people. */
   household?: HouseholdContext;
+  /**
+   * Imports an optional native library (node-libgpiod) in place of Node's import; absent: Node's. For tests: a
+   * stand-in for the hardware this machine lacks.
+   */
+  importOptional?: (lib: string) => Promise<unknown>;
 }
 
 /** What the publishers are given of the household (docs/guides/household.md). */

@@ -492,6 +492,10 @@ export const CODES = {
   E_PANEL_PROTOCOL: { kind: 'error', set: 'epd', meaning: 'a command stream the controller would not take' },
   W_PANEL_STATE: { kind: 'warning', meaning: "the panel's last refresh could not be saved" },
   W_PANEL_CLOSE: { kind: 'warning', meaning: 'the panel could not be put to sleep or released' },
+  W_PANEL_BUTTONS_CAPTURE: {
+    kind: 'warning',
+    meaning: "an attached board's buttons are not read: its bus is a capture file, not the header",
+  },
 } as const satisfies Record<string, CodeEntry>;
 
 /** Every registered code. */

@@ -79,3 +79,101 @@ describe('displays[].attached', () => {
     expect(loaded.config.displays[0]!.attached?.capture).toBe(path.join(dir, 'panel', 'a.jsonl'));
   });
 });
+
+describe('displays[].attached.buttons', () => {
+  const people = [
+    { id: 'anna', name: 'Anna', gender: 'female' },
+    { id: 'ben', name: 'Ben', gender: 'male' },
+  ];
+  const household = (displays: unknown[]) => ({ ...base(displays), people });
+  const inky = (buttons: unknown, more: Record<string, unknown> = {}) => ({
+    ...display('hall', 'inky-impression-7in3', { capture: 'x.jsonl', buttons, ...more }),
+    people: ['anna'],
+  });
+
+  it('takes a refresh and a vote for one of the display people, each on the board pin or its own', () => {
+    const r = parseConfig(
+      household([
+        inky({
+          a: { action: 'refresh' },
+          b: { action: 'vote', person: 'anna', vote: 'too_cold' },
+          d: { action: 'vote', person: 'anna', vote: 'too_warm', pin: 23 },
+        }),
+      ]),
+    );
+    expect(r.ok ? [] : r.problems).toEqual([]);
+    expect(r.ok && r.config.displays[0]!.attached?.buttons).toEqual({
+      a: { action: 'refresh' },
+      b: { action: 'vote', person: 'anna', vote: 'too_cold' },
+      d: { action: 'vote', person: 'anna', vote: 'too_warm', pin: 23 },
+    });
+  });
+
+  it("refuses a vote for someone not among the display's people, and any vote without a household", () => {
+    const p = problems(household([inky({ c: { action: 'vote', person: 'ben', vote: 'too_cold' } })]));
+    expect(p).toEqual([
+      expect.stringMatching(
+        /^displays\[0\]\.attached\.buttons\.c\.person.*"ben" is not one of display "hall"'s people/,
+      ),
+    ]);
+    const alone = problems(
+      base([
+        display('hall', 'inky-impression-7in3', {
+          capture: 'x.jsonl',
+          buttons: { a: { action: 'vote', person: 'anna', vote: 'too_warm' } },
+        }),
+      ]),
+    );
+    expect(alone).toEqual([
+      expect.stringMatching(/^displays\[0\]\.attached\.buttons\.a\.person.*display "hall" has no `people`/),
+    ]);
+  });
+
+  it('a board without button pins wants each button to name its pin', () => {
+    const p = problems(
+      base([display('hall', 'waveshare-7in5-v2', { capture: 'x.jsonl', buttons: { b: { action: 'refresh' } } })]),
+    );
+    expect(p).toEqual([
+      expect.stringMatching(/^displays\[0\]\.attached\.buttons\.b\.pin.*waveshare-hat board has no button b/),
+    ]);
+    const named = parseConfig(
+      base([display('hall', 'waveshare-7in5-v2', { buttons: { b: { action: 'refresh', pin: 5 } } })]),
+    );
+    expect(named.ok).toBe(true);
+  });
+
+  it("refuses a button on one of the panel's pins (after overrides) or on another button's, naming both", () => {
+    const p = problems(
+      household([
+        inky(
+          {
+            a: { action: 'refresh', pin: 17 },
+            b: { action: 'refresh', pin: 4 },
+            c: { action: 'refresh', pin: 17 },
+            d: { action: 'refresh' },
+          },
+          { pins: { busy: 4 } },
+        ),
+      ]),
+    );
+    expect(p).toEqual([
+      expect.stringMatching(
+        /^displays\[0\]\.attached\.buttons\.b\.pin.*GPIO 4 is given for both the panel's busy and button b/,
+      ),
+      expect.stringMatching(
+        /^displays\[0\]\.attached\.buttons\.c\.pin.*GPIO 17 is given for both button a and button c/,
+      ),
+    ]);
+  });
+
+  it('refuses an unknown button, action or key', () => {
+    const p = problems(
+      household([inky({ e: { action: 'refresh' }, a: { action: 'reboot' }, b: { action: 'refresh', hold: true } })]),
+    );
+    expect(p).toEqual([
+      expect.stringMatching(/^displays\[0\]\.attached\.buttons\.a\.action: .*'refresh' \| 'vote'/),
+      'displays[0].attached.buttons.b.hold: unknown key',
+      'displays[0].attached.buttons.e: unknown key',
+    ]);
+  });
+});

@@ -145,7 +145,7 @@ describe('outfit-display panel', () => {
   });
 
   it('clear leaves the glass white; info names the controller, board and pins from the config', async () => {
-    const c = await config(['  pins:', '    busy: 5']);
+    const c = await config(['  pins:', '    busy: 5', '  buttons:', '    d: { action: refresh, pin: 6 }']);
     const cleared = await runCli(['panel', 'clear', '--config', c.file]);
     expect(cleared.code).toBe(0);
     const glass = glassOf(c.capture);
@@ -158,6 +158,7 @@ describe('outfit-display panel', () => {
     expect(info.stdout).toContain('UC8179');
     expect(info.stdout).toContain('waveshare-hat');
     expect(info.stdout).toContain('RST GPIO 17, DC GPIO 25, BUSY GPIO 5, PWR GPIO 18');
+    expect(info.stdout).toContain('buttons:    D GPIO 6 (refresh); not read with a capture bus');
 
     const none = await runCli(['panel', 'show', '--panel', 'trmnl', 'x.png']);
     expect(none.code).toBe(2);
