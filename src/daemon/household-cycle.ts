@@ -28,7 +28,7 @@ export interface HouseholdCycleOptions {
   people: readonly PersonConfig[];
   /** Where the people's last good answers are kept (`<state_dir>/people/<display id>/<person id>.json`). */
   store: LastGoodStore;
-  /** Buys one answer within budget and rate limit (the governor's fetch, as cycle.ts's FetchFn). */
+  /** Buys one answer within budget and rate limit (the governor's fetch, as cycle-deps.ts's FetchFn). */
   fetch: (
     request: DisplayConfig,
     reason: FetchReason,
