@@ -31,6 +31,11 @@ export interface KillRoundsOptions {
    * start, instead of waiting it out in real time (1, 2, 4 min …): the rounds stay within a minute or two.
    */
   stepBackoffs?: boolean;
+  /**
+   * With `stepBackoffs`: steps the daemon's clock at least this much ahead before each start, so that what the last run
+   * bought is older than the purchase pool's sharing window and each start buys again.
+   */
+  stepEachStartMs?: number;
   /** Called every few hundred ms for as long as the rounds run, whether or not the daemon runs (MQTT votes, say). */
   meanwhile?: () => Promise<void>;
 }
@@ -64,7 +69,7 @@ export async function killRounds(o: KillRoundsOptions): Promise<void> {
     if (o.stepBackoffs !== true) return Math.max(0, until - now) + SIGN_OF_LIFE_MS;
     const sent = Math.max(...(ledger?.in_flight ?? []));
     const step = Math.min(CYCLE_BACKOFF.maxMs, CYCLE_BACKOFF.baseMs * 2 ** (ledger?.backoff?.failures ?? 0));
-    const past = Math.max(until, sent + step) + 2_000;
+    const past = Math.max(until + 2_000, sent + step + 2_000, now + (o.stepEachStartMs ?? 0));
     if (past > now) {
       steps.push({ from: Date.now(), offset: offset() + past - now });
       await s.setClockOffset(offset());
@@ -92,7 +97,7 @@ export async function killRounds(o: KillRoundsOptions): Promise<void> {
         if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
       } else if (round % 3 === 0) {
         // A random moment during the start: the ledger read, the restored frame's first writes.
-        if (o.stepBackoffs === true) await within();
+        await within();
         await s.start();
         const delay = Math.round(100 + random() * 1400);
         delays.push(delay);

@@ -35,6 +35,7 @@ import {
 } from './flows.js';
 import { seededDraws } from '../helpers/seeded-draws.js';
 import { killRounds } from './kill-rounds.js';
+import { SHARE_WINDOW_MS } from '../../src/budget/purchase-pool.js';
 
 /**
  * The fault matrix (test/RELIABILITY.md): every fault through the real daemon process, the simulated service as its
@@ -603,6 +604,8 @@ describe('the process is stopped', () => {
         // Where the writes go: the frames, the displays' and the people's last good answers, the ledger and warmth.
         dirs: [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir, ...folders],
         stepBackoffs: true,
+        // Past the window in which a restart shares what the last run bought (the people's files): each start buys.
+        stepEachStartMs: SHARE_WINDOW_MS + 1_000,
         // Votes keep the warmth book writing: each counts once a frame, and each new frame of a voter writes again.
         meanwhile: async () => {
           for (const p of ['anna', 'ben', 'cleo']) await s.publish(`${BASE}/people/${p}/feedback`, 'too_cold');
