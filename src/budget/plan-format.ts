@@ -1,4 +1,4 @@
-import type { Figures, PlanReport } from './planner.js';
+import type { Figures, PlanReport } from './plan-report.js';
 
 /** The table `outfit-display plan` prints. */
 

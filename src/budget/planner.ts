@@ -8,96 +8,12 @@ import {
   type FillItem,
 } from './auto-schedule.js';
 import { tickCost, type TickCost } from './change-aware.js';
-import { CronTimes, quietStretch } from './cron-times.js';
 import { warning } from './messages.js';
-import { purchasesOf, requestsPerSlot, type DisplayPurchases } from './plan-household.js';
+import { purchasesOf, requestsPerSlot } from './plan-household.js';
+import { figures, type DisplayPlan, type PlanOptions, type PlanReport } from './plan-report.js';
+import { overBudgetWarning, rareScheduleWarnings } from './plan-warnings.js';
 import { parseQuietHours, type QuietHours } from '../time/quiet-hours.js';
-import { cronOf, dailyCounts, dayLabel, horizonFrom, maxOf, perMonth, typical, type Horizon } from './plan-horizon.js';
-
-/** Figures of one quantity (calls or credits) over the horizon. */
-export interface Figures {
-  maxDay: number;
-  /** The local date of the heaviest day ("2027-03-28"). */
-  maxDayDate: string;
-  typicalDay: number;
-  /** One value per month of `PlanReport.months`. */
-  months: number[];
-  maxMonth: number;
-  maxMonthKey: string;
-}
-
-export interface DisplayPlan {
-  id: string;
-  /** As written in the config ("auto" or a cron expression). */
-  configured: string;
-  /** The cron expression that runs ("auto" resolved). */
-  schedule: string;
-  endpoint: DisplayConfig['endpoint'];
-  changeAware: boolean;
-  /** Worst case: every tick buys (and, change-aware, polls the weather first). */
-  calls: Figures;
-  credits: Figures;
-  /** Change-aware only: expected credits, and the credits of a recommendation at every tick, to show the saving. */
-  expectedCredits: Figures | null;
-  plainCredits: Figures | null;
-  /**
-   * What a slot buys (plan-household.ts): one answer, or for a household display one per distinct request of its
-   * people, less those an earlier display on the same schedule buys. `calls` and `credits` count these purchases.
-   */
-  purchases: DisplayPurchases;
-}
-
-export interface PlanReport {
-  timezone: string;
-  /** The months enumerated: 12 calendar months from the current one. */
-  months: string[];
-  budget: {
-    creditsPerDay: number | null;
-    creditsPerMonth: number | null;
-    refreshReserve: number;
-    /** What schedules may use a day: credits_per_day minus the refresh reserve. */
-    dayAllowance: number | null;
-    /** Per month: credits_per_month minus the refresh reserve of each day of the month. */
-    monthAllowance: number[] | null;
-    rateLimitPerMinute: number;
-  };
-  displays: DisplayPlan[];
-  total: { calls: Figures; credits: Figures; expectedCredits: Figures };
-  /** The household displays (`people`) together: their ids and credits (worst case: everyone at home); null without. */
-  household: { displays: string[]; credits: Figures } | null;
-  overDay: boolean;
-  overMonth: boolean;
-  /** When over budget: the densest schedules that fit, display id → cron expression. */
-  proposal: Map<string, string> | null;
-  /**
-   * Display id → the cron expression the daemon runs: the configured one ("auto" resolved); over budget, with
-   * `budget.pace_over_budget` (the default), the proposal, so the credits last the whole day on wall-clock slots that
-   * a restart neither re-runs nor skips. Without a proposal (nothing fits) the configured ones, capped by the governor.
-   */
-  runs: Map<string, string>;
-  /** Whether `runs` is the proposal (over budget, paced). */
-  paced: boolean;
-  warnings: string[];
-}
-
-export interface PlanOptions {
-  /** The instant the plan starts from (default now): the horizon is 12 calendar months from its month. */
-  now?: number;
-}
-
-function figures(h: Horizon, perDay: ArrayLike<number>): Figures {
-  const day = maxOf(perDay);
-  const months = perMonth(h, perDay);
-  const month = maxOf(months);
-  return {
-    maxDay: day.value,
-    maxDayDate: dayLabel(h, day.index),
-    typicalDay: typical(perDay),
-    months,
-    maxMonth: month.value,
-    maxMonthKey: h.months[month.index] ?? '-',
-  };
-}
+import { cronOf, dailyCounts, horizonFrom, type Horizon } from './plan-horizon.js';
 
 function allowanceOf(config: Config, h: Horizon): Allowance {
   const b = config.budget;
@@ -267,57 +183,6 @@ export function planConfig(config: Config, opts: PlanOptions = {}): PlanReport {
     paced,
     warnings,
   };
-}
-
-/**
- * A fixed schedule that goes more than a year without firing ("0 0 29 2 *"): the display would show one outfit for
- * years. Valid cron, so not an error; `check-config`, `plan` and the daemon's start say it, with the key path.
- */
-export function rareScheduleWarnings(config: Config, now: number): string[] {
-  return config.displays.flatMap((d, i) => {
-    if (d.schedule === 'auto') return [];
-    const q = quietStretch(new CronTimes(d.schedule, config.timezone), now);
-    if (q.days <= 366) return [];
-    const when =
-      q.firstDates.length === 0 ? 'it does not fire in the next 8 years' : `next on ${q.firstDates.join(', then ')}`;
-    return [
-      warning(
-        'W_SCHEDULE_RARE',
-        `displays[${i}].schedule: "${d.schedule}" fires less than once a year (${when}); the display would keep one outfit that long`,
-      ),
-    ];
-  });
-}
-
-function overBudgetWarning(
-  config: Config,
-  credits: Figures,
-  a: Allowance,
-  h: Horizon,
-  proposal: Map<string, string> | null,
-): string {
-  const parts: string[] = [];
-  if (a.perDay !== null && credits.maxDay > a.perDay) {
-    parts.push(`up to ${credits.maxDay} credits a day (${credits.maxDayDate}) against ${a.perDay} a day`);
-  }
-  if (a.perMonth !== null) {
-    const excess = credits.months.map((c, k) => c - (a.perMonth?.[k] ?? Infinity));
-    const i = maxOf(excess).index;
-    if (i >= 0 && (excess[i] ?? 0) > 0)
-      parts.push(`${credits.months[i]} credits in ${h.months[i]} against ${a.perMonth[i]}`);
-  }
-  const reserve = config.budget.refresh_reserve_credits > 0 ? ' (after the refresh reserve)' : '';
-  const fitting =
-    proposal === null
-      ? ''
-      : `densest schedules that fit: ${[...proposal].map(([id, e]) => `${id}: "${e}"`).join(', ')}`;
-  const runs =
-    proposal === null
-      ? 'no schedule of the same hours fits; raise the budget or remove a display (the governor caps the spending at the budget)'
-      : config.budget.pace_over_budget
-        ? `${fitting}; the daemon runs these instead, so the credits last the day`
-        : `${fitting}; every tick runs until the budget is spent (pace_over_budget: false)`;
-  return warning('W_OVER_BUDGET', `the schedules need ${parts.join(' and ')}${reserve}; ${runs}`);
 }
 
 /** True when the planned schedules (worst case) exceed the daily or monthly budget. */

@@ -6,7 +6,7 @@ import type { FetchOutcome, FetchReason } from './governor-types.js';
  * One purchase per distinct request (docs/guides/household.md, "Who is bought for, and what it costs"): people whose
  * requests are identical (place, unit, gender, endpoint) get the same answer from the service, so in a slot they share
  * one purchase, across displays too. A purchase in flight for the same request is awaited instead of sent again; one
- * that succeeded within SHARE_WINDOW_MS is handed out again without spending.
+ * that succeeded within SHARE_WINDOW_MS is handed out again without spending, also after a restart (remember()).
  */
 
 /** What the service is sent, and so what makes two purchases the same one. */
@@ -86,6 +86,19 @@ export class PurchasePool {
     } finally {
       if (this.#inFlight.get(key) === own) this.#inFlight.delete(key);
     }
+  }
+
+  /**
+   * An answer bought before this process started, as a person's last good file keeps it (household-cycle.ts, restore):
+   * handed out again within the window as if bought here, so that a restart does not buy again a request another
+   * display (or person) already holds. The newest per request counts.
+   */
+  remember(request: PurchaseRequest, rec: Recommendation, boughtAt: number): void {
+    const key = purchaseKey(request);
+    const now = this.#clock.now();
+    if (now - boughtAt >= this.#windowMs || now < boughtAt) return;
+    const known = this.#recent.get(key);
+    if (known === undefined || known.boughtAt < boughtAt) this.#recent.set(key, { rec, boughtAt });
   }
 
   async #own(key: string, buy: () => Promise<FetchOutcome>): Promise<Bought> {

@@ -1,4 +1,4 @@
-import { rareScheduleWarnings } from '../budget/planner.js';
+import { rareScheduleWarnings } from '../budget/plan-warnings.js';
 import { ConfigError } from '../config/load.js';
 import { EXIT, type ExitCode } from '../shared/exit-codes.js';
 import { commandFlags } from './command-flags.js';

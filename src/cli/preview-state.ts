@@ -102,7 +102,7 @@ export function previewState(o: {
       }
     }
   })();
-  // "ok" at a time the answer is out of date is "stale", as the cycle makes it (cycle.ts #drawAndPublish).
+  // "ok" at a time the answer is out of date is "stale", as the cycle makes it (cycle-frames.ts #drawAndPublish).
   if (status.kind === 'ok' && stale) return { status: { kind: 'stale', since: o.fetchedAt }, stale };
   return { status, stale: stale || status.kind === 'stale' };
 }

@@ -1,5 +1,6 @@
 import type { FetchReason } from '../budget/governor-types.js';
-import type { CycleResult, DisplayCycle } from './cycle.js';
+import type { CycleResult } from './cycle-result.js';
+import type { DisplayCycle } from './cycle.js';
 import type { RefreshGate } from './refresh-gate.js';
 
 /** Runs the displays' cycles: what the schedule's ticks, the refresh buttons and `once` ask for. */

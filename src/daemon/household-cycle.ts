@@ -28,7 +28,7 @@ export interface HouseholdCycleOptions {
   people: readonly PersonConfig[];
   /** Where the people's last good answers are kept (`<state_dir>/people/<display id>/<person id>.json`). */
   store: LastGoodStore;
-  /** Buys one answer within budget and rate limit (the governor's fetch, as cycle.ts's FetchFn). */
+  /** Buys one answer within budget and rate limit (the governor's fetch, as cycle-deps.ts's FetchFn). */
   fetch: (
     request: DisplayConfig,
     reason: FetchReason,
@@ -87,7 +87,12 @@ export class HouseholdCycle {
       }
       // An answer dated ahead of the clock (a clock that was wrong) is shown but counts as having no known age.
       const at = rec === null ? NaN : Date.parse(rec.fetched_at);
-      this.#kept.set(p.id, { rec, servedAt: Number.isFinite(at) && at <= clock.now() ? at : null });
+      const servedAt = Number.isFinite(at) && at <= clock.now() ? at : null;
+      this.#kept.set(p.id, { rec, servedAt });
+      // Dated by its purchase: shared again as it would have been without the restart. A kill after a purchase and
+      // before every display saved its share leaves the answer in some files only; the others take it from the pool
+      // instead of buying the request again.
+      if (rec !== null && servedAt !== null) this.#o.pool.remember(this.requestOf(p), rec, servedAt);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { FetchReason } from '../budget/governor-types.js';
-import type { CycleResult } from './cycle.js';
+import type { CycleResult } from './cycle-result.js';
 import type { DisplayRuns } from './display-runner.js';
 
 /**

@@ -2,7 +2,7 @@ import { rename } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { clampOffset, faded, voted, type Feedback } from '../domain/warmth.js';
 import type { ErrorCode, WarningCode } from '../shared/codes.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { removeTempFilesOf, writeFileAtomic } from '../store/atomic-write.js';
 import { storeWriteError } from '../store/store-error.js';
 import type { Clock } from '../time/clock.js';
 import { readWarmthFile, warmthFileText, type WarmthEntry } from './warmth-file.js';
@@ -57,8 +57,12 @@ export class WarmthBook {
     return this.#file;
   }
 
-  /** Reads the file. A bad one is renamed `.corrupt`, warned about (W_WARMTH_UNREADABLE) and started over from 0. */
+  /**
+   * Reads the file. A bad one is renamed `.corrupt`, warned about (W_WARMTH_UNREADABLE) and started over from 0. The
+   * temp files of writes a kill cut off (never renamed, so never read) are removed: nothing else would.
+   */
   async load(): Promise<void> {
+    await removeTempFilesOf(this.#file);
     const read = await readWarmthFile(this.#file);
     this.#entries.clear();
     if (read.kind === 'ok') {

@@ -5,8 +5,8 @@ import type { DisplayConfig, MqttConfig } from '../config/schema.js';
 import { packageVersion } from '../shared/package-root.js';
 import type { DisplayView, DisplayViewSource, ShownView } from '../state/display-views.js';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker/embedded-broker.js';
-import { dataTopicsOf, deviceDiscovery, isOurDevice } from './ha-discovery.js';
-import { pairComponents } from './pair-button.js';
+import { DisplayDiscovery } from './display-discovery.js';
+import { MqttCommands } from './mqtt-commands.js';
 import { DeviceEntities } from './device-entities.js';
 import { PersonEntities, type HouseholdMqtt } from './person-entities.js';
 import type { PresenceTopics } from './presence-topics.js';
@@ -14,31 +14,17 @@ import type { DeviceBook } from '../state/device-book.js';
 import { MqttConnection, redactUrl } from './connection.js';
 import type { BudgetStatus } from '../budget/governor-types.js';
 import { diagnosticsPayload, statePayload } from '../state/state-payload.js';
-import {
-  discoveryNode,
-  isDiscovery,
-  mqttTopics,
-  pairTarget,
-  refreshTarget,
-  sanitizeId,
-  type MqttTopics,
-} from './topics.js';
+import { isDiscovery, mqttTopics, sanitizeId, type MqttTopics } from './topics.js';
 import type { Publisher } from '../publish/publisher.js';
 import type { BackoffPolicy } from '../time/backoff-delay.js';
 import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * The MQTT publisher: retained state, image and diagnostics of every display, Home Assistant device discovery
- * (re-sent on every connect and when HA announces `online`), the refresh button, and removal of the HA devices of
- * displays no longer configured. The connection itself (will, backoff, offline outbox) is MqttConnection's.
+ * (display-discovery.ts; re-sent on every connect and when HA announces `online`), the refresh and pairing buttons
+ * (mqtt-commands.ts), the devices' and people's entities. The connection itself (will, backoff, offline outbox) is
+ * MqttConnection's.
  */
-
-/**
- * The largest payload taken on a command topic (refresh, pairing, homeassistant/status): Home Assistant's button sends
- * `PRESS` and its status `online` or `offline`; any press is a few bytes, and the embedded broker takes no larger
- * press from a guest either (policy.ts, refreshBytes). A larger one is ignored (W_MQTT_COMMAND_TOO_LARGE).
- */
-export const MAX_COMMAND_BYTES = 1024;
 
 export interface MqttPublisherOptions {
   mqtt: MqttConfig;
@@ -100,16 +86,13 @@ export class MqttPublisher implements Publisher {
   readonly #views: DisplayViewSource;
   /** The hash of the image last sent, by display: the displays published so far. */
   readonly #sentImage = new Map<string, string>();
-  /** Discovery JSON sent on the current connection, by display id. */
-  readonly #sentDiscovery = new Map<string, string>();
+  readonly #discovery: DisplayDiscovery;
+  readonly #commands: MqttCommands;
   readonly #devices: DeviceEntities | null;
   readonly #people: PersonEntities | null;
-  /** Command topics that have had a payload over MAX_COMMAND_BYTES: each is logged once, so a flood adds no lines. */
-  readonly #oversizedTopics = new Set<string>();
   readonly #swVersion: string;
   #conn: MqttConnection | null = null;
   #broker: EmbeddedBroker | null = null;
-  #haTimer: unknown = null;
   /** Set by stop(): a start still under way (the embedded broker starting) must not connect afterwards. */
   #stopped = false;
 
@@ -148,6 +131,35 @@ export class MqttPublisher implements Publisher {
             logger: this.#log,
             send: (topic, payload) => this.#send(topic, payload),
           });
+    this.#discovery = new DisplayDiscovery({
+      topics: this.topics,
+      displays: this.#displays,
+      swVersion: this.#swVersion,
+      ...(opts.supportUrl !== undefined && { supportUrl: opts.supportUrl }),
+      ...(opts.haDiscovery !== undefined && { haDiscovery: opts.haDiscovery }),
+      ...(opts.hasDevice !== undefined && { hasDevice: opts.hasDevice }),
+      ...(opts.expireAfterS !== undefined && { expireAfterS: opts.expireAfterS }),
+      // A pulling device's node is kept while its display (and a TRMNL's binding) is configured, a person's while
+      // the person is.
+      keeps: (node) => (this.#devices?.keeps(node) ?? false) || this.#people?.keeps(node) === true,
+      send: (topic, payload) => this.#send(topic, payload),
+      logger: this.#log,
+    });
+    this.#commands = new MqttCommands({
+      topics: this.topics,
+      isDisplay: (id) => this.#displays.has(id),
+      onRefresh: opts.onRefresh,
+      ...(opts.onPair !== undefined && { onPair: opts.onPair }),
+      ...(opts.hasDevice !== undefined && { hasDevice: opts.hasDevice }),
+      onHaOnline: () => {
+        this.#conn?.publish(this.topics.status, 'online', { retain: true });
+        this.#resendAll();
+      },
+      ...(opts.haOnlineDelayMs !== undefined && { haOnlineDelayMs: opts.haOnlineDelayMs }),
+      ...(opts.random !== undefined && { random: opts.random }),
+      ...(opts.clock !== undefined && { clock: opts.clock }),
+      logger: this.#log,
+    });
   }
 
   get connected(): boolean {
@@ -195,7 +207,7 @@ export class MqttPublisher implements Publisher {
     });
     this.#conn = conn;
     conn.onConnect(() => {
-      this.#sentDiscovery.clear();
+      this.#discovery.forget();
       this.#resendAll();
     });
     conn.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
@@ -218,7 +230,7 @@ export class MqttPublisher implements Publisher {
     this.#displays.set(id, view.display);
     const prevHash = this.#sentImage.get(id);
     this.#sentImage.set(id, view.frame.hash);
-    this.#sendDiscovery(id, false, view);
+    this.#discovery.announce(id, false, view);
     this.#sendState(view);
     if (view.frame.hash !== prevHash) this.#send(this.topics.image(id), view.frame.png);
     // A new frame of a display may show its people anew: their states follow it.
@@ -237,7 +249,7 @@ export class MqttPublisher implements Publisher {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#cancelHaTimer();
+    this.#commands.dispose();
     this.#people?.dispose();
     await this.#conn?.stop();
     this.#conn = null;
@@ -250,7 +262,7 @@ export class MqttPublisher implements Publisher {
     for (const id of this.#displays.keys()) {
       // Before each device had its own HA device, a display's TRMNL figures were retained here: cleared.
       if (this.#o.hasDevice?.(id)) this.#send(this.topics.formerDevice(id), '');
-      this.#sendDiscovery(id, true, this.#views.view(id));
+      this.#discovery.announce(id, true, this.#views.view(id));
       const v = this.#views.view(id);
       if (!this.#sentImage.has(id) || v?.kind !== 'shown') continue;
       this.#sendState(v);
@@ -271,32 +283,6 @@ export class MqttPublisher implements Publisher {
           held: v.held ?? null,
         }),
       );
-  }
-
-  /** `view`: the display's view, for the units of its readings. */
-  #sendDiscovery(id: string, force: boolean, view: DisplayView | null): void {
-    const display = this.#displays.get(id);
-    if (!display) return;
-    if (this.#o.haDiscovery?.(id) === false) {
-      if (force || this.#sentDiscovery.get(id) !== '') this.#send(this.topics.displayConfig(id), '');
-      this.#sentDiscovery.set(id, '');
-      return;
-    }
-    const weather = view?.rec?.weather;
-    const { topic, payload } = deviceDiscovery({
-      display,
-      topics: this.topics,
-      swVersion: this.#swVersion,
-      tempUnit: weather?.temp_unit,
-      windUnit: weather?.wind_speed_unit,
-      expireAfterS: this.#o.expireAfterS?.(id) ?? null,
-      supportUrl: this.#o.supportUrl,
-    });
-    if (this.#o.hasDevice?.(id)) Object.assign(payload.components, pairComponents(this.topics, id));
-    const json = JSON.stringify(payload);
-    if (!force && this.#sentDiscovery.get(id) === json) return;
-    this.#sentDiscovery.set(id, json);
-    this.#send(topic, json);
   }
 
   #sendDiagnostics(v: DisplayView | null): void {
@@ -323,98 +309,18 @@ export class MqttPublisher implements Publisher {
 
   #onMessage(topic: string, payload: Buffer, packet: IPublishPacket): void {
     // Every topic subscribed to but the discovery configs is a command.
-    if (payload.length > MAX_COMMAND_BYTES && !isDiscovery(this.topics, topic)) {
-      if (!this.#oversizedTopics.has(topic)) {
-        this.#oversizedTopics.add(topic);
-        this.#log.warn(
-          { code: 'W_MQTT_COMMAND_TOO_LARGE', topic, bytes: payload.length, limit: MAX_COMMAND_BYTES },
-          'an MQTT command larger than any press; ignored (said once a topic)',
-        );
-      }
-      return;
-    }
-    if (topic === this.topics.haStatus) {
-      if (payload.toString() === 'online') this.#scheduleHaResend();
-      return;
-    }
     if (isDiscovery(this.topics, topic)) {
-      this.#removeIfStale(topic, payload, packet.retain);
+      this.#discovery.removeIfStale(topic, payload, packet.retain);
+      return;
+    }
+    if (this.#commands.oversized(topic, payload)) return;
+    if (topic === this.topics.haStatus) {
+      this.#commands.haStatus(payload);
       return;
     }
     if (this.#people?.handle(topic, payload, packet.retain) === true) return;
     // A presence topic: retained or live, every message counts (the household's presence, not a press).
     if (this.#o.presence?.handle(topic, payload) === true) return;
-    const pairId = pairTarget(this.topics, topic);
-    if (pairId !== null) {
-      // As for refresh: a retained press would reopen pairing at every restart.
-      if (packet.retain || payload.length === 0 || !this.#o.hasDevice?.(pairId)) return;
-      this.#log.info({ display: pairId }, 'TRMNL pairing opened over MQTT');
-      this.#o.onPair?.(pairId);
-      return;
-    }
-    const id = refreshTarget(this.topics, topic);
-    if (id === null) return;
-    // A retained press would fire at every restart; an empty payload is how a retained message is cleared.
-    if (packet.retain || payload.length === 0) {
-      this.#log.debug({ topic, retained: packet.retain }, 'refresh command ignored (retained or empty)');
-      return;
-    }
-    if (!this.#displays.has(id)) {
-      this.#log.warn(
-        { code: 'W_REFRESH_UNKNOWN_DISPLAY', topic },
-        'refresh for a display that is not configured; ignored',
-      );
-      return;
-    }
-    // Debug: anyone on the broker can press, and the outcome (a cycle, or a refusal a minute) is logged by the cycle.
-    this.#log.debug({ display: id }, 'refresh requested over MQTT');
-    try {
-      const result = this.#o.onRefresh(id);
-      if (result instanceof Promise) {
-        result.catch((err: unknown) => this.#log.error({ display: id, err }, 'refresh failed'));
-      }
-    } catch (err) {
-      this.#log.error({ display: id, err }, 'refresh failed');
-    }
-  }
-
-  #scheduleHaResend(): void {
-    if (this.#haTimer !== null) return;
-    const { min, max } = this.#o.haOnlineDelayMs ?? { min: 1000, max: 5000 };
-    const delay = Math.round(min + (max - min) * (this.#o.random ?? Math.random)());
-    this.#log.info({ delayMs: delay }, 'Home Assistant online; re-sending discovery and states');
-    this.#haTimer = (this.#o.clock ?? systemClock).setTimeout(() => {
-      this.#haTimer = null;
-      this.#conn?.publish(this.topics.status, 'online', { retain: true });
-      this.#resendAll();
-    }, delay);
-  }
-
-  #cancelHaTimer(): void {
-    if (this.#haTimer === null) return;
-    (this.#o.clock ?? systemClock).clearTimeout(this.#haTimer);
-    this.#haTimer = null;
-  }
-
-  /** A retained discovery config of ours for a display no longer configured: cleared with its retained data. */
-  #removeIfStale(topic: string, payload: Buffer, retained: boolean): void {
-    if (!retained || payload.length === 0) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload.toString());
-    } catch {
-      return;
-    }
-    if (!isOurDevice(this.topics, topic, parsed)) return;
-    if ([...this.#displays.keys()].some((id) => this.topics.displayConfig(id) === topic)) return;
-    const node = discoveryNode(this.topics, topic)!;
-    // A pulling device's node: kept while its display (and a TRMNL's binding) is configured.
-    if (this.#devices?.keeps(node) ?? false) return;
-    // A person's node: kept while the person is configured.
-    if (this.#people?.keeps(node) === true) return;
-    const data = dataTopicsOf(parsed, this.topics);
-    this.#log.info({ topic, data }, 'display no longer configured; removing its Home Assistant device');
-    this.#send(topic, '');
-    for (const t of data) this.#send(t, '');
+    this.#commands.handle(topic, payload, packet.retain);
   }
 }

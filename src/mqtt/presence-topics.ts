@@ -4,7 +4,7 @@ import type { PersonConfig } from '../config/schema.js';
  * The people's presence topics (config `people[].presence_topic`): Home Assistant's `mqtt_statestream`, or an
  * automation, publishes a person's state there ("home", "not_home", a zone's name). Retained or live, every message
  * counts: a retained one says where the person is at the daemon's start. The payload's size is bounded before this by
- * the publisher's command limit (MAX_COMMAND_BYTES: a state is a word) and by the connection's packet limit.
+ * the command limit (mqtt-commands.ts, MAX_COMMAND_BYTES: a state is a word) and by the connection's packet limit.
  */
 export interface PresenceTopicsOptions {
   /** The household; people without a presence_topic have no presence (they count as at home). */

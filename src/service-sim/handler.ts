@@ -205,6 +205,7 @@ export async function handleApi(
     fail(err.status, err.message);
     return;
   }
+  if (point.gender !== undefined) rec.gender = point.gender;
 
   const left = ctx.keys.creditsOf(auth.fingerprint);
   if (left < cost) {

@@ -17,6 +17,8 @@ export interface SimRequestRecord {
   creditsCharged: number;
   /** The fault applied to this request, if any. */
   fault?: FaultKind;
+  /** The `gender` a paid request asked with, once it was read (what makes two purchases for one place differ). */
+  gender?: string;
 }
 
 export interface SimStats {

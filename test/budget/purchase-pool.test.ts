@@ -37,6 +37,28 @@ describe('PurchasePool', () => {
     expect(a.outcome).toEqual(b.outcome);
   });
 
+  it('an answer bought before a restart, remembered: handed out within the window from its purchase, the newest kept', async () => {
+    const clock = new FakeClock(Date.UTC(2027, 0, 11, 9));
+    const pool = new PurchasePool({ clock });
+    const seller = counting(clock);
+    const older = rec({ outfit: 'Older.', fetchedAt: null });
+    const newer = rec({ outfit: 'Newer.', fetchedAt: null });
+    pool.remember(ANNA, newer, clock.now() - 60_000);
+    pool.remember(ANNA, older, clock.now() - 120_000);
+    // One from beyond the window, or dated ahead of the clock, is not handed out.
+    pool.remember(BEN, older, clock.now() - SHARE_WINDOW_MS);
+    pool.remember({ ...BEN, unit: 'imperial' }, older, clock.now() + 1_000);
+    const got = await pool.buy(ANNA, 'schedule', seller.buy);
+    expect(got).toEqual({ outcome: { kind: 'fresh', rec: newer }, boughtAt: clock.now() - 60_000, shared: true });
+    await pool.buy(BEN, 'schedule', seller.buy);
+    await pool.buy({ ...BEN, unit: 'imperial' }, 'schedule', seller.buy);
+    expect(seller.count()).toBe(2);
+    // The window counts from the purchase, not from remember(): it ends a minute earlier.
+    clock.advance(SHARE_WINDOW_MS - 60_000);
+    await pool.buy(ANNA, 'schedule', seller.buy);
+    expect(seller.count()).toBe(3);
+  });
+
   it('a different gender is a different request: bought apart', async () => {
     const clock = new FakeClock(Date.UTC(2027, 0, 11, 9));
     const pool = new PurchasePool({ clock });

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/api/errors.js';
@@ -89,6 +89,20 @@ describe('HouseholdCycle', () => {
       ['cleo', 'Warm coat for female, scarf.', false],
     ]);
     expect(r.h.leadRec()?.outfit).toBe('Warm coat for female, scarf.');
+  });
+
+  it('after a restart, an answer a person kept is shared again: one whose share a kill lost buys nothing', async () => {
+    const first = await rig();
+    await first.h.fetch('schedule');
+    expect(first.sent.map((d) => d.gender)).toEqual(['female', 'male']);
+    // kill -9 after Anna's purchase and before Cleo's share of it was saved.
+    await rm(path.join(first.dir, 'people', 'hallway', 'cleo.json'));
+    const again = await rig({ dir: first.dir });
+    again.clock.advance(60_000);
+    await again.h.fetch('schedule');
+    expect(again.sent).toEqual([]);
+    const [anna, , cleo] = again.h.people(again.clock.now());
+    expect(cleo?.rec).toEqual(anna?.rec);
   });
 
   it('someone away is not bought for and keeps their last answer, marked away; nobody home buys nothing', async () => {

@@ -126,6 +126,25 @@ describe('a household display', () => {
     expect(await again.paid()).toBe(0);
   });
 
+  it('a restart in the slot buys nothing another display holds: the kitchen lost its share of Anna’s answer to a kill', async () => {
+    const r = await rig();
+    await r.daemon.runOnce(undefined, 'schedule');
+    expect(await r.paid()).toBe(3);
+    const hall = await stateOf(r, 'hallway');
+    await r.daemon.stop();
+    // kill -9 after the hallway bought Anna's answer and before the kitchen saved its share of it: no kitchen files.
+    await rm(path.join(r.dir, 'state', 'people', 'kitchen'), { recursive: true });
+    await rm(path.join(r.dir, 'state', 'last', 'kitchen.json'));
+    const again = await rig({ dir: r.dir, at: r.clock.now() + 60_000 });
+    await again.daemon.start();
+    await again.daemon.idle();
+    // Anna's request was bought a minute ago, in this slot, and the hallway kept it: the kitchen shows that answer.
+    expect(await again.paid()).toBe(0);
+    const kitchen = await stateOf(again, 'kitchen');
+    expect(kitchen.people?.[0]).toMatchObject({ id: 'anna', outfit: hall.people?.[0]?.outfit });
+    expect(kitchen.people?.[0]?.fetched_at).toBe(hall.people?.[0]?.fetched_at);
+  });
+
   it('someone away is not bought for and keeps their answer, marked away; nobody home buys nothing', async () => {
     const r = await rig();
     await r.daemon.runOnce('hallway', 'schedule');

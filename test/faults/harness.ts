@@ -1,4 +1,4 @@
-import { configYaml } from '../helpers/config-yaml.js';
+import { configYaml, HOUSEHOLD_PEOPLE_YAML } from '../helpers/config-yaml.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -26,6 +26,8 @@ import { until } from '../helpers/until.js';
  */
 
 export const DISPLAY = 'hallway';
+/** A household scenario's second display (`household: true`): it dresses Cleo, whose request is Anna's. */
+export const KITCHEN = 'kitchen';
 export const BASE = 'outfit-display';
 export const KEY = DEMO_API_KEY;
 export const TOPIC = {
@@ -225,6 +227,11 @@ export interface ScenarioOptions {
   outputFs?: 'disk' | 'tmpfs';
   tmpfsSize?: string;
   panel?: string;
+  /**
+   * A household: the hallway dresses Anna (female) and Ben (male), the kitchen Cleo (female), at one place: two
+   * distinct requests a slot, Anna's and Cleo's one shared purchase.
+   */
+  household?: boolean;
 }
 
 const all = new Set<Scenario>();
@@ -307,6 +314,8 @@ export class Scenario {
 
   config(): string {
     const o = this.opts;
+    const panel = o.panel ?? 'waveshare-4in2';
+    const schedule = o.schedule ?? '*/2 * * * * *';
     return configYaml({
       baseUrl: this.sim.url,
       api: [
@@ -319,9 +328,25 @@ export class Scenario {
       ...(o.paceOverBudget === undefined ? {} : { budget: [`pace_over_budget: ${o.paceOverBudget}`] }),
       timezone: this.timezone,
       displays: [
-        { id: DISPLAY, name: 'Hallway', panel: o.panel ?? 'waveshare-4in2', schedule: o.schedule ?? '*/2 * * * * *' },
+        {
+          id: DISPLAY,
+          name: 'Hallway',
+          panel,
+          schedule,
+          ...(o.household === true && { more: ['people: [anna, ben]'] }),
+        },
+        ...(o.household === true ? [{ id: KITCHEN, name: 'Kitchen', panel, schedule, more: ['people: [cleo]'] }] : []),
       ],
-      sections: ['mqtt:', `  url: ${this.broker.url}`, `  base_topic: ${BASE}`, 'http:', '  listen: 127.0.0.1:0'],
+      sections: [
+        ...(o.household === true
+          ? [...HOUSEHOLD_PEOPLE_YAML, '  - id: cleo', '    name: Cleo', '    gender: female']
+          : []),
+        'mqtt:',
+        `  url: ${this.broker.url}`,
+        `  base_topic: ${BASE}`,
+        'http:',
+        '  listen: 127.0.0.1:0',
+      ],
       outputDir: this.outputDir,
       stateDir: this.stateDir,
       logLevel: 'debug',
@@ -519,6 +544,13 @@ export class Scenario {
     );
   }
 
+  /** Publishes on the scenario's broker, as an owner's client would (not retained). */
+  async publish(topic: string, payload: string): Promise<void> {
+    const client = this.#recorder;
+    if (client === null) throw new Error('no MQTT connection');
+    await client.publishAsync(topic, payload, { qos: 1 });
+  }
+
   /** The newest message the recorder saw on `topic` (after message index `after`). */
   latest(topic: string, after = 0): MqttMessage | undefined {
     for (let i = this.messages.length - 1; i >= after; i--) {
@@ -573,16 +605,16 @@ export class Scenario {
     return this.opts.outputFs === 'tmpfs' ? path.join(`/proc/${this.pid}/root`, this.outputDir) : this.outputDir;
   }
 
-  /** The frame files as they are now; null for a file that does not exist. Throws on a torn file. */
-  async frameFiles(): Promise<{
+  /** The frame files of `display` as they are now; null for a file that does not exist. Throws on a torn file. */
+  async frameFiles(display = DISPLAY): Promise<{
     png: Buffer | null;
     pngHash: string | null;
     json: Record<string, unknown> | null;
     jsonText: string | null;
   }> {
     const root = this.outRoot();
-    const png = await readFile(path.join(root, `${DISPLAY}.png`)).catch(nullIfMissing);
-    const jsonText = await readFile(path.join(root, `${DISPLAY}.json`), 'utf8').catch(nullIfMissing);
+    const png = await readFile(path.join(root, `${display}.png`)).catch(nullIfMissing);
+    const jsonText = await readFile(path.join(root, `${display}.json`), 'utf8').catch(nullIfMissing);
     if (png !== null) decodePng(png);
     return {
       png,

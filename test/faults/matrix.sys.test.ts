@@ -1,13 +1,15 @@
-import { mkdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import {
+  BASE,
   decodePng,
   DISPLAY,
   instant,
   KEY,
+  KITCHEN,
   localDay,
   Matrix,
   newKey,
@@ -32,6 +34,8 @@ import {
   waitTicks,
 } from './flows.js';
 import { seededDraws } from '../helpers/seeded-draws.js';
+import { killRounds } from './kill-rounds.js';
+import { SHARE_WINDOW_MS } from '../../src/budget/purchase-pool.js';
 
 /**
  * The fault matrix (test/RELIABILITY.md): every fault through the real daemon process, the simulated service as its
@@ -562,95 +566,76 @@ describe('the process is stopped', () => {
   m.it(
     `kill -9 at random moments during frequent cycles: no torn file, the ledger never undercounts (seed ${draws.seed})`,
     async () => {
-      const { random } = draws;
       const s = await Scenario.create({ name: 'kill9' });
-      const delays: number[] = [];
-      const check = async (when: string): Promise<void> => {
-        try {
+      await killRounds({
+        s,
+        draws,
+        rounds: 18,
+        // Where the writes go: the frames, the last good recommendation, the ledger.
+        dirs: [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir],
+        check: async () => {
           await s.frameFiles();
           const last = await readFile(path.join(s.stateDir, 'last', `${DISPLAY}.json`), 'utf8').catch(() => null);
           if (last !== null) expect(JSON.parse(last)).toHaveProperty('fetched_at');
-          const charged = await s.charged();
-          const ledger = await s
-            .ledger()
-            .catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
-          if (ledger !== null)
-            expect(ledger.day_spent, `ledger against ${charged} charged`).toBeGreaterThanOrEqual(charged);
-          else expect(charged).toBe(0);
-        } catch (err) {
-          throw new Error(
-            `${when} (TEST_SEED=${draws.seed}; kill delays so far: ${delays.join(', ')} ms): ${String(err)}`,
-          );
-        }
-      };
-      // A start first waits out the backoff the ledger holds: each kill that cut a paid request off is a failure, and
-      // failures in a row double it (1, 2, 4 min … with jitter, src/budget/cycle-backoff.ts). What the daemon is given
-      // to show a sign of life: that wait, then 90 s.
-      const within = async (): Promise<number> => {
-        const until = (await s.ledger().catch(() => null))?.backoff?.until ?? 0;
-        return Math.max(0, until - Date.now()) + 90_000;
-      };
-      // Where the writes go: the frames, the last good recommendation, the ledger.
-      const dirs = [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir];
-      await mkdir(dirs[1]!, { recursive: true });
-      const atWrite: string[] = [];
-      for (let round = 0; round < 18; round++) {
-        if (round % 3 === 2) {
-          // The moment a temp file appears: in the middle of a write (or just after it).
-          // A start after a kill that cut a paid request off writes nothing new until its backoff ends.
-          const timeoutMs = await within();
-          await s.start();
-          const hit = await s.killAtNextWrite(dirs, { skip: Math.floor(random() * 6), timeoutMs });
-          delays.push(-1);
-          if (hit !== null) atWrite.push(`${hit.name}${hit.midWrite ? ' (mid-write)' : ''}`);
-        } else if (round % 3 === 0) {
-          // A random moment during the start: the ledger read, the restored frame's first writes.
-          await s.start();
-          const delay = Math.round(100 + random() * 1400);
-          delays.push(delay);
-          await sleep(delay);
-          await s.kill9();
-        } else {
-          // A random moment once it runs: after a cycle completed, somewhere in the next one (every 2 s). A kill
-          // before it that cut a paid request off leaves a backoff that this start waits out.
-          const mark = s.mark();
-          const timeoutMs = await within();
-          await s.start({ wait: true });
-          await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs });
-          const delay = Math.round(random() * 2500);
-          delays.push(delay);
-          await sleep(delay);
-          await s.kill9();
-        }
-        await check(`after kill ${round + 1}`);
-      }
-      expect(atWrite.length, `kills at a write: ${atWrite.join(', ')}`).toBe(6);
-      // The last will: the broker tells everyone the daemon is gone.
-      expect((await s.retained([TOPIC.status])).get(TOPIC.status)?.toString()).toBe('offline');
-      // A kill in the middle of a write leaves its temp file (never renamed, so never torn in place). Made old enough
-      // (a minute, so as not to be a write in progress), they are removed at the next start.
-      const leftovers = (
-        await Promise.all(dirs.map(async (d) => (await s.tempFiles(d)).map((n) => path.join(d, n))))
-      ).flat();
-      const old = new Date(Date.now() - 120_000);
-      await Promise.all(leftovers.map((f) => utimes(f, old, old)));
-      // A clean start after all that: the ledger was never found torn, and the daemon works.
-      const mark = s.mark();
-      const timeoutMs = await within();
-      await s.start();
-      await s.waitLog((l) => l.msg === GOOD, { after: mark, timeoutMs });
-      expect(s.findLog((l) => l.code === 'W_LEDGER_UNREADABLE')).toBeUndefined();
-      await expect(stat(path.join(s.stateDir, 'budget-ledger.json.corrupt'))).rejects.toThrow();
-      expect(await s.stop()).toBe(0);
-      await check('after the clean stop');
-      const remaining = (await Promise.all(dirs.map((d) => s.tempFiles(d)))).flat();
-      expect(
-        remaining.filter((n) => n !== 'budget-ledger.json.tmp'),
-        `left over: ${leftovers.join(', ')}`,
-      ).toEqual([]);
+          await expectLedgerNotUnder(s);
+        },
+      });
     },
     // Most runs take 3 minutes; kills that cut purchases off in a row make the backoffs they wait out 2 and 4 minutes.
     1_200_000,
+  );
+
+  const householdDraws = seededDraws();
+  m.it(
+    `kill -9 at random moments during a household's purchases: no torn file, the ledger never undercounts, no slot bought twice (seed ${householdDraws.seed})`,
+    async () => {
+      const s = await Scenario.create({
+        name: 'kill9-household',
+        household: true,
+        clock: true,
+        creditsPerDay: 1_000_000,
+      });
+      const people = path.join(s.stateDir, 'people');
+      const folders = [path.join(people, DISPLAY), path.join(people, KITCHEN)];
+      await killRounds({
+        s,
+        draws: householdDraws,
+        rounds: 18,
+        // Where the writes go: the frames, the displays' and the people's last good answers, the ledger and warmth.
+        dirs: [s.outputDir, path.join(s.stateDir, 'last'), s.stateDir, ...folders],
+        stepBackoffs: true,
+        // Past the window in which a restart shares what the last run bought (the people's files): each start buys.
+        stepEachStartMs: SHARE_WINDOW_MS + 1_000,
+        // Votes keep the warmth book writing: each counts once a frame, and each new frame of a voter writes again.
+        meanwhile: async () => {
+          for (const p of ['anna', 'ben', 'cleo']) await s.publish(`${BASE}/people/${p}/feedback`, 'too_cold');
+        },
+        check: async (daemonTime) => {
+          for (const d of [DISPLAY, KITCHEN]) await s.frameFiles(d);
+          const answers = [
+            ...(await jsonFilesIn(path.join(s.stateDir, 'last'))),
+            ...(await Promise.all(folders.map(jsonFilesIn))).flat(),
+          ];
+          for (const [file, json] of answers) expect(json, file).toHaveProperty('fetched_at');
+          const warmth = await readFile(path.join(s.stateDir, 'warmth.json'), 'utf8').catch(() => null);
+          if (warmth !== null) expect(JSON.parse(warmth)).toMatchObject({ version: 1 });
+          await expectLedgerNotUnder(s);
+          // A slot (every 2 s, on the daemon's clock) is bought once for each distinct request (Anna's and Cleo's
+          // one, Ben's): a restart does not buy again what the ledger says was paid.
+          const bought = new Map<string, number>();
+          for (const c of await s.calls()) {
+            if (c.creditsCharged === 0) continue;
+            const key = `${c.gender ?? ''} at ${new Date(Math.floor(daemonTime(c.time) / 2000) * 2000).toISOString()}`;
+            bought.set(key, (bought.get(key) ?? 0) + 1);
+          }
+          expect([...bought].filter(([, n]) => n > 1)).toEqual([]);
+        },
+      });
+      // Both requests were bought (so the count above had something to count).
+      const genders = new Set((await s.calls()).filter((c) => c.creditsCharged > 0).map((c) => c.gender));
+      expect(genders).toEqual(new Set(['female', 'male']));
+    },
+    180_000,
   );
 
   // A failed or cut-off purchase is waited out, whatever stops the daemon: the backoff and the requests in flight are
@@ -882,4 +867,22 @@ describe('the clock jumps', () => {
 function tzOffsetMs(zone: string): number {
   const m = /^Etc\/GMT(?:([+-])(\d+))?$/.exec(zone);
   return m?.[1] === undefined ? 0 : (m[1] === '-' ? 1 : -1) * Number(m[2]) * HOUR;
+}
+
+/** The ledger parses (no torn file) and counts at least what the service charged; no ledger, nothing charged. */
+async function expectLedgerNotUnder(s: Scenario): Promise<void> {
+  const charged = await s.charged();
+  const ledger = await s
+    .ledger()
+    .catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  if (ledger !== null) expect(ledger.day_spent, `ledger against ${charged} charged`).toBeGreaterThanOrEqual(charged);
+  else expect(charged).toBe(0);
+}
+
+/** Every `*.json` in a folder, parsed (a torn one throws). */
+async function jsonFilesIn(dir: string): Promise<Array<[string, unknown]>> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  return Promise.all(
+    names.map(async (n): Promise<[string, unknown]> => [n, JSON.parse(await readFile(path.join(dir, n), 'utf8'))]),
+  );
 }

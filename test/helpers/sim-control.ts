@@ -16,6 +16,8 @@ export interface SimRequest {
   status: number | null;
   creditsCharged: number;
   fault?: string;
+  /** The gender a paid request asked with. */
+  gender?: string;
 }
 
 export interface SimStatsView {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,6 +160,22 @@ describe('WarmthBook', () => {
       expect(b.vote('anna', 'too_cold')).toEqual({ kind: 'changed', offsetC: -1 });
     },
   );
+
+  it('removes at its start the temp files of writes a kill cut off, and reads the file as last renamed', async () => {
+    const clock = new FakeClock();
+    const first = book(clock);
+    await first.b.load();
+    first.b.set('anna', '-2');
+    await first.b.flushed();
+    // A write cut off by kill -9: its temp file, never renamed. Another process's file beside it stays.
+    await writeFile(path.join(dir, `.${WARMTH_FILE}.0123456789ab.tmp`), '{"version":1,"peo');
+    await writeFile(path.join(dir, '.hallway.json.0123456789ab.tmp'), '{');
+    const again = book(clock);
+    await again.b.load();
+    expect(again.b.offsetOf('anna', clock.now())).toBe(-2);
+    expect((await readdir(dir)).sort()).toEqual(['.hallway.json.0123456789ab.tmp', WARMTH_FILE]);
+    expect(again.codes()).toEqual([]);
+  });
 
   it('forgets people no longer configured, and clamps an offset kept beyond the limit', async () => {
     await writeFile(
