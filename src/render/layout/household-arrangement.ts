@@ -107,49 +107,53 @@ export function innerBox(sf: Surface, p: PersonContent, box: Area): Area {
 }
 
 /**
- * A person's cellKey and outfit size by their index and box: a split that moves one row leaves the other's cells as
- * they were.
+ * The people's cells as each arrangement tried places them: each cell planned once by its person and size (a split
+ * that moves one row leaves the other row's cells as they were).
  */
-type Keys = Map<string, number[]>;
-
-/** Each person's cellKey in an arrangement. */
-function keysOf(
-  sf: Surface,
-  people: readonly PersonContent[],
-  arr: Arrangement,
-  o: PersonCellOptions,
-  keys: Keys,
-): number[][] {
-  return arr.cells.map((cell, i) => {
-    const p = people[i]!;
-    const b = cell.box;
-    const id = `${i} ${b.w} ${b.h} ${cell.inline}`;
-    let key = keys.get(id);
-    if (!key) {
-      const plan = chooseCell(sf, p, innerBox(sf, p, b), { ...o, inline: cell.inline });
-      // Its outfit's size last: of two arrangements that show as much, the one whose smallest outfit is the larger.
-      key = [...cellKey(sf, p, plan), plan.fit?.lead.size ?? Infinity];
-      keys.set(id, key);
-    }
-    return key;
-  });
+interface CellTriesOptions {
+  sf: Surface;
+  /** The people, in the household's order (a cell's index is its person's). */
+  people: readonly PersonContent[];
+  /** The sizes every cell has. */
+  cell: PersonCellOptions;
 }
 
-/**
- * What an arrangement shows, person-plan.ts's priorities summed over the people (larger is better, in order), then
- * the smallest of their outfits' sizes: the room that is left over evened out, not given to one outfit to grow.
- */
-function score(
-  sf: Surface,
-  people: readonly PersonContent[],
-  arr: Arrangement,
-  o: PersonCellOptions,
-  keys: Keys,
-): number[] {
-  const all = keysOf(sf, people, arr, o, keys);
-  const sum = all[0]!.map((_, k) => all.reduce((t, key) => t + key[k]!, 0));
-  sum[sum.length - 1] = Math.min(...all.map((key) => key.at(-1)!));
-  return sum;
+class CellTries {
+  readonly #keys = new Map<string, number[]>();
+  readonly #o: CellTriesOptions;
+
+  constructor(o: CellTriesOptions) {
+    this.#o = o;
+  }
+
+  /** Each person's cellKey in `arr`, and their outfit's size after it. */
+  keysOf(arr: Arrangement): number[][] {
+    const { sf, people, cell: o } = this.#o;
+    return arr.cells.map((cell, i) => {
+      const p = people[i]!;
+      const b = cell.box;
+      const id = `${i} ${b.w} ${b.h} ${cell.inline}`;
+      let key = this.#keys.get(id);
+      if (!key) {
+        const plan = chooseCell(sf, p, innerBox(sf, p, b), { ...o, inline: cell.inline });
+        key = [...cellKey(sf, p, plan), plan.fit?.lead.size ?? Infinity];
+        this.#keys.set(id, key);
+      }
+      return key;
+    });
+  }
+
+  /**
+   * What `arr` shows, person-plan.ts's priorities summed over the people (larger is better, in order), then the
+   * smallest of their outfits' sizes: of two that show as much, the room left over evened out, not given to one
+   * outfit to grow.
+   */
+  score(arr: Arrangement): number[] {
+    const all = this.keysOf(arr);
+    const sum = all[0]!.map((_, k) => all.reduce((t, key) => t + key[k]!, 0));
+    sum[sum.length - 1] = Math.min(...all.map((key) => key.at(-1)!));
+    return sum;
+  }
 }
 
 const better = (x: readonly number[], y: readonly number[]): boolean => {
@@ -161,22 +165,29 @@ const better = (x: readonly number[], y: readonly number[]): boolean => {
  * The arrangement whose people's cells show the most by person-plan.ts's priorities: on a portrait frame each share
  * of the split in turn, the others held (twice round), then four stacked rows; the even split where none is better.
  */
-export function arrange(
-  sf: Surface,
-  layout: WideGeometry['layout'],
-  people: readonly PersonContent[],
-  area: Area,
-  half: number,
-  o: PersonCellOptions,
-): Arrangement {
+export interface ArrangeOptions {
+  /** The frame's layout: columns lying, rows upright. */
+  layout: WideGeometry['layout'];
+  /** The people, in the household's order. */
+  people: readonly PersonContent[];
+  /** The room below the weather that they share. */
+  area: Area;
+  /** Half the gap between two cells (a rule in its middle), px. */
+  half: number;
+  /** The sizes every cell has (layout-household.ts). */
+  cell: PersonCellOptions;
+}
+
+export function arrange(sf: Surface, a: ArrangeOptions): Arrangement {
+  const { layout, people, area, half } = a;
   const n = people.length;
-  const keys: Keys = new Map();
-  if (layout === 'landscape' || n === 0) return widen(sf, people, area, half, o, keys);
+  const tries = new CellTries({ sf, people, cell: a.cell });
+  if (layout === 'landscape' || n === 0) return widen(tries, a);
   if (n === 1) return stacked(1, area, half, 1);
   const place = (s: Split): Arrangement => (n === 2 ? stacked(2, area, half, s.row) : grid(n as 3 | 4, area, half, s));
   let split: Split = { row: 0.5, top: 0.5, bottom: 0.5 };
   let best = place(split);
-  let bestScore = score(sf, people, best, o, keys);
+  let bestScore = tries.score(best);
   // Everyone's outfit whole on the even split: nothing to share out.
   if (bestScore[KEY_WHOLE] === n) return best;
   const parts: (keyof Split)[] = n === 2 ? ['row'] : n === 3 ? ['row', 'top'] : ['row', 'top', 'bottom'];
@@ -188,13 +199,13 @@ export function arrange(
         if (share === split[part]) continue;
         const tried = { ...split, [part]: share };
         const arr = place(tried);
-        const s = score(sf, people, arr, o, keys);
+        const s = tries.score(arr);
         if (better(s, bestScore)) [split, best, bestScore, moved] = [tried, arr, s, true];
       }
   }
   if (n >= 3) {
     const rows = stacked(n, area, half, 0.5);
-    if (better(score(sf, people, rows, o, keys), bestScore)) return rows;
+    if (better(tries.score(rows), bestScore)) return rows;
   }
   return best;
 }
@@ -203,28 +214,21 @@ export function arrange(
 const WIDER = [1.15, 1.3, 1.5];
 
 /** Side by side: the columns of the people whose outfit is cut on the even split wider, where that shows more. */
-function widen(
-  sf: Surface,
-  people: readonly PersonContent[],
-  area: Area,
-  half: number,
-  o: PersonCellOptions,
-  keys: Keys,
-): Arrangement {
-  const n = people.length;
-  let best = columns(n, area, half);
+function widen(tries: CellTries, a: ArrangeOptions): Arrangement {
+  const n = a.people.length;
+  let best = columns(n, a.area, a.half);
   if (n < 2) return best;
-  const cut = keysOf(sf, people, best, o, keys).map((k) => k[KEY_WHOLE] === 0);
+  const cut = tries.keysOf(best).map((k) => k[KEY_WHOLE] === 0);
   if (!cut.includes(true)) return best;
-  let bestScore = score(sf, people, best, o, keys);
+  let bestScore = tries.score(best);
   for (const f of WIDER) {
     const arr = columns(
       n,
-      area,
-      half,
+      a.area,
+      a.half,
       cut.map((c) => (c ? f : 1)),
     );
-    const s = score(sf, people, arr, o, keys);
+    const s = tries.score(arr);
     if (better(s, bestScore)) [best, bestScore] = [arr, s];
   }
   return best;

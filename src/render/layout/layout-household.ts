@@ -86,7 +86,7 @@ export function layoutHousehold(sf: Surface, c: FrameContent, layout: WideGeomet
   const thin = Math.max(1, Math.round(2 * u));
   const half = Math.max(sf.scale.margin + thin, Math.round(8 * u));
   const area = { x: m, y, w: W - 2 * m, h: bottom - y };
-  const placed = arrange(sf, layout, people, area, half, o);
+  const placed = arrange(sf, { layout, people, area, half, cell: o });
   placed.cells.forEach((cell, i) => drawPersonCell(sf, people[i]!, cell.box, { ...o, inline: cell.inline }, report));
   for (const r of placed.dividers) {
     if (r.w > r.h) rule(sf, r.x, r.y - thin / 2, r.w, thin);
