@@ -105,6 +105,11 @@ function latest(a: number | null, b: number | null): number | null {
 
 /** How long start() waits for the first frame of a display that has none yet, before it reports ready anyway. */
 const FIRST_FRAME_WAIT_MS = 30_000;
+/**
+ * How long start() waits for the people's retained presence before it makes up the downtime: the broker sends it just
+ * after the subscriptions, within milliseconds; a presence topic that holds none is waited for this long, once.
+ */
+export const PRESENCE_SETTLE_MS = 3_000;
 
 /** Builds the daemon from a loaded config. Nothing runs until start() or runOnce(). */
 export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
@@ -177,6 +182,7 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
   const schedules = resolveSchedules(config, { now: clock.now() });
   // The household (docs/guides/household.md): who is at home (fed by MQTT's presence topics) and what that holds.
   const presence = new PresenceBook({ personIds: config.people.map((p) => p.id), clock });
+  const watchedPeople = config.people.filter((p) => p.presence_topic !== undefined).map((p) => p.id);
   const gate = new HouseholdGate({ config, presence });
   const periodMs = new Map(
     config.displays.map((d) => [d.id, new CronTimes(schedules.get(d.id) ?? d.schedule, config.timezone).minGapMs()]),
@@ -361,6 +367,13 @@ export async function buildDaemon(opts: DaemonOptions): Promise<Daemon> {
         [...cycles.values()].map(async (c) => [c.display.id, await c.restore()] as const),
       );
       if (abort.signal.aborted) return;
+      // Who is out, before anything is bought for them (presence comes over MQTT only).
+      const unknown = watchedPeople.filter((id) => presence.presenceOf(id) === 'unknown');
+      if (config.mqtt !== undefined && unknown.length > 0) {
+        householdLog.info({ people: unknown, wait_ms: PRESENCE_SETTLE_MS }, 'waiting for presence before buying');
+        await presence.settled(unknown, PRESENCE_SETTLE_MS);
+        if (abort.signal.aborted) return;
+      }
       // Downtime is made up: a display whose answer is older than its latest slot (or that has none) buys once now,
       // within its schedule's hours. start() waits for the first frames of displays that had none (up to
       // FIRST_FRAME_WAIT_MS), so that "started" means "something is on the wall"; one that waits for the first slot

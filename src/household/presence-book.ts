@@ -69,6 +69,27 @@ export class PresenceBook {
     return this.#entries.get(personId) ?? { presence: 'unknown', since: null };
   }
 
+  /**
+   * Resolves once each of `personIds` has a known presence, or after `ms` (a topic that holds no retained message
+   * stays unknown, at home). The broker sends the retained messages just after it takes the subscriptions, maybe after
+   * the daemon's start has gone on: a start that made up its downtime before them would buy for people who are out.
+   */
+  settled(personIds: readonly string[], ms: number): Promise<void> {
+    const known = (): boolean => personIds.every((id) => this.presenceOf(id) !== 'unknown');
+    if (known()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#clock.clearTimeout(timer);
+        off();
+        resolve();
+      };
+      const off = this.onChange(() => {
+        if (known()) done();
+      });
+      const timer = this.#clock.setTimeout(done, ms);
+    });
+  }
+
   /** Called with each change; returns the unsubscribe. */
   onChange(listener: (c: PresenceChange) => void): () => void {
     this.#listeners.add(listener);

@@ -3,6 +3,7 @@ import { httpRequest } from '../helpers/http-client.js';
 import { watch } from '../helpers/mqtt-watch.js';
 import { daemonTests, hallwayState, linesWithCode, plantLastGood } from '../daemon/helpers.js';
 import { localParts } from '../../src/time/zoned-time.js';
+import { PRESENCE_SETTLE_MS } from '../../src/daemon/daemon.js';
 
 /**
  * Bought when someone will see it, through the real parts: a real Mosquitto carries the people's presence (retained
@@ -124,6 +125,35 @@ describe('presence over MQTT', () => {
     await seed.close();
   });
 
+  it('a start with downtime to make up waits for presence that comes after the subscriptions: nobody home, nothing bought', async () => {
+    const topics = 'ha-presence-3/person';
+    const seed = await watch(t.broker().url, []);
+    const { at } = startNow();
+    const r = await t.rig({
+      at,
+      mqttUrl: t.broker().url,
+      display: ['people: [anna, ben]'],
+      sections: household(topics),
+      // An answer from before the last slots: the start makes them up, for whoever is at home.
+      prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - 90 * MIN).toISOString()),
+    });
+    const started = r.daemon.start();
+    await expect.poll(() => r.logText(), { timeout: 5_000 }).toContain('waiting for presence before buying');
+    // Home Assistant's states arrive once the daemon is subscribed, as retained ones can after the SUBACK.
+    await seed.client.publishAsync(`${topics}/anna/state`, 'not_home', { qos: 1 });
+    await seed.client.publishAsync(`${topics}/ben/state`, 'Work', { qos: 1 });
+    await started;
+    expect(presenceChanges(r)).toBe(2);
+    await r.daemon.idle();
+    expect(await r.paidRequests()).toBe(0);
+    expect((await hallwayState(r)).held).toBe('away');
+    // And the next slot is held as any other while they are out.
+    r.clock.advance(10 * MIN);
+    await r.daemon.idle();
+    expect(await r.paidRequests()).toBe(0);
+    await seed.close();
+  });
+
   it('buys nothing in quiet hours, and the devices sleep until their end', async () => {
     const { at, hhmm } = startNow();
     // Quiet hours from an hour before the start to three hours after it.
@@ -134,7 +164,11 @@ describe('presence over MQTT', () => {
       sections: household('ha-presence-2/person', `${hhmm(-60)}-${hhmm(180)}`),
       prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - 90 * MIN).toISOString()),
     });
-    await r.daemon.start();
+    // No presence is retained: the start waits its while for it, then goes on with both unknown (at home).
+    const started = r.daemon.start();
+    await expect.poll(() => r.logText(), { timeout: 5_000 }).toContain('waiting for presence before buying');
+    r.clock.advance(PRESENCE_SETTLE_MS);
+    await started;
     // Their end is three hours after the start's minute (a ten-minute slot): the first slot after them, plus the margin.
     const end = at - 30_000 + 180 * MIN;
     const expected = Math.ceil((end - r.clock.now()) / 1000) + 30;
