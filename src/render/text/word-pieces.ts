@@ -1,3 +1,4 @@
+import { fontGeneration } from './font-stack.js';
 import { measureEm, type FontId } from './fonts.js';
 
 /**
@@ -138,29 +139,42 @@ type Memo = Token & { whole: string; wholeEm: number };
 /**
  * Words already tokenised, by face: a frame fits the same outfit's words many times (every size from the largest
  * down, and a household frame every way its people can share it), and the next frame mostly the same words again.
- * Emptied when full, so that months of new outfits never grow it: a frame's words number a few hundred.
+ * Emptied when full, so that months of new outfits never grow it (a frame's words number a few hundred), and when
+ * the font stacks change (their widths with them). A word longer than a line's worth is kept by its memo alone, for
+ * one fitting, as glyph-run.ts keeps no such run (a word of thousands of characters would keep as many strings).
  */
 const WORDS = new Map<FontId, Map<string, Memo>>();
 const WORDS_MAX = 4_000;
+const WORD_KEPT_LONGEST = 200;
+let wordsOf = fontGeneration();
 
-/** The tokens of fitted words, with each whole word's text and width (kept across calls in WORDS). */
+/** The tokens of fitted words, with each whole word's text and width (kept across calls in WORDS, long ones per memo). */
 export class TokenMemo {
   private readonly words: Map<string, Memo>;
+  /** This memo's own words too long to keep in WORDS: kept for the one fitting that made it. */
+  readonly #long = new Map<string, Memo>();
 
   constructor(private readonly font: FontId) {
+    if (wordsOf !== fontGeneration()) {
+      WORDS.clear();
+      wordsOf = fontGeneration();
+    }
     let words = WORDS.get(font);
     if (!words) WORDS.set(font, (words = new Map<string, Memo>()));
     this.words = words;
   }
 
   of(word: string): Memo {
-    let t = this.words.get(word);
+    let t = this.words.get(word) ?? this.#long.get(word);
     if (!t) {
       const token = tokenOf(word);
       const whole = pieceOf(token, 0, token.chars.length);
       t = { ...token, whole, wholeEm: measureEm(this.font, whole) };
-      if (this.words.size >= WORDS_MAX) this.words.clear();
-      this.words.set(word, t);
+      if (word.length > WORD_KEPT_LONGEST) this.#long.set(word, t);
+      else {
+        if (this.words.size >= WORDS_MAX) this.words.clear();
+        this.words.set(word, t);
+      }
     }
     return t;
   }
