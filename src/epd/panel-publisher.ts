@@ -110,7 +110,9 @@ export class PanelPublisher implements Publisher {
         slot.buttonProblem = problem;
         this.#record(slot);
       },
-      ...{ clock, logger: this.#log, ...(importer !== undefined && { importer }) },
+      clock,
+      logger: this.#log,
+      ...(importer !== undefined && { importer }),
     });
     await slot.buttons.start();
   }
