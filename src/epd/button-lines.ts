@@ -1,6 +1,6 @@
 import { gpioLineError } from './bus-errors.js';
 import type { ButtonKey, ButtonPin } from './pins.js';
-import { BIAS_FLAG, loadBusLibrary, openChip, type GpiodLib, type GpiodLine } from './real-bus.js';
+import { BIAS_FLAG, loadBusLibrary, openChip, type GpiodLib, type GpiodLine } from './gpio-chip.js';
 
 /**
  * A board's button lines, taken through the GPIO character device (node-libgpiod, as the panel's bus) as inputs with
