@@ -47,6 +47,17 @@ function household(topicBase: string, quiet?: string): string[] {
   ];
 }
 
+/** The daemon of the hallway dressing Anna and Ben (presence on `topics`), its last answer `agoMs` before `at`. */
+function householdRig(at: number, topics: string, agoMs: number, quiet?: string): ReturnType<typeof t.rig> {
+  return t.rig({
+    at,
+    mqttUrl: t.broker().url,
+    display: ['people: [anna, ben]'],
+    sections: household(topics, quiet),
+    prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - agoMs).toISOString()),
+  });
+}
+
 /** How many presence changes the daemon has logged. */
 function presenceChanges(r: { logText: () => string }): number {
   return r
@@ -79,14 +90,8 @@ describe('presence over MQTT', () => {
     await seed.client.publishAsync(`${topics}/anna/state`, 'not_home', { retain: true, qos: 1 });
     await seed.client.publishAsync(`${topics}/ben/state`, 'Work', { retain: true, qos: 1 });
     const { at } = startNow();
-    const r = await t.rig({
-      at,
-      mqttUrl: t.broker().url,
-      display: ['people: [anna, ben]'],
-      sections: household(topics),
-      // A frame from just before the start: nothing to make up.
-      prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - MIN).toISOString()),
-    });
+    // A frame from just before the start: nothing to make up.
+    const r = await householdRig(at, topics, MIN);
     await r.daemon.start();
     await expect.poll(() => presenceChanges(r), { timeout: 5_000 }).toBe(2);
 
@@ -129,14 +134,8 @@ describe('presence over MQTT', () => {
     const topics = 'ha-presence-3/person';
     const seed = await watch(t.broker().url, []);
     const { at } = startNow();
-    const r = await t.rig({
-      at,
-      mqttUrl: t.broker().url,
-      display: ['people: [anna, ben]'],
-      sections: household(topics),
-      // An answer from before the last slots: the start makes them up, for whoever is at home.
-      prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - 90 * MIN).toISOString()),
-    });
+    // An answer from before the last slots: the start makes them up, for whoever is at home.
+    const r = await householdRig(at, topics, 90 * MIN);
     const started = r.daemon.start();
     await expect.poll(() => r.logText(), { timeout: 5_000 }).toContain('waiting for presence before buying');
     // Home Assistant's states arrive once the daemon is subscribed, as retained ones can after the SUBACK.
@@ -157,13 +156,7 @@ describe('presence over MQTT', () => {
   it('buys nothing in quiet hours, and the devices sleep until their end', async () => {
     const { at, hhmm } = startNow();
     // Quiet hours from an hour before the start to three hours after it.
-    const r = await t.rig({
-      at,
-      mqttUrl: t.broker().url,
-      display: ['people: [anna, ben]'],
-      sections: household('ha-presence-2/person', `${hhmm(-60)}-${hhmm(180)}`),
-      prepare: (dir, start) => plantLastGood(dir, 'Coat.', new Date(start - 90 * MIN).toISOString()),
-    });
+    const r = await householdRig(at, 'ha-presence-2/person', 90 * MIN, `${hhmm(-60)}-${hhmm(180)}`);
     // No presence is retained: the start waits its while for it, then goes on with both unknown (at home).
     const started = r.daemon.start();
     await expect.poll(() => r.logText(), { timeout: 5_000 }).toContain('waiting for presence before buying');
